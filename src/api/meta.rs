@@ -1,0 +1,145 @@
+//! Kubernetes metadata types shared by every policy and by the inventory, with Kubernetes' JSON
+//! names (k8s.io/apimachinery pkg/apis/meta/v1/types.go).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// `metav1.ObjectMeta`. Every field Kubernetes prints is accepted, so that policies and clusters
+/// copied from `kubectl get -o yaml` load as they are; fedrender reads only a few of them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ObjectMeta {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub generate_name: Option<String>,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default)]
+    pub self_link: Option<String>,
+    #[serde(default)]
+    pub uid: Option<String>,
+    #[serde(default)]
+    pub resource_version: Option<String>,
+    #[serde(default)]
+    pub generation: Option<i64>,
+    #[serde(default)]
+    pub creation_timestamp: Option<Value>,
+    #[serde(default)]
+    pub deletion_timestamp: Option<Value>,
+    #[serde(default)]
+    pub deletion_grace_period_seconds: Option<i64>,
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default)]
+    pub annotations: BTreeMap<String, String>,
+    #[serde(default)]
+    pub owner_references: Option<Value>,
+    #[serde(default)]
+    pub finalizers: Option<Vec<String>>,
+    #[serde(default)]
+    pub managed_fields: Option<Value>,
+}
+
+/// `metav1.LabelSelector`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LabelSelector {
+    #[serde(default)]
+    pub match_labels: BTreeMap<String, String>,
+    #[serde(default)]
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+/// `metav1.LabelSelectorRequirement`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LabelSelectorRequirement {
+    pub key: String,
+    pub operator: SelectorOperator,
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+/// The set-based operators of label selectors. Node selectors also define `Gt`/`Lt`, which
+/// Karmada's validation forbids wherever it takes a node selector requirement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum SelectorOperator {
+    In,
+    NotIn,
+    Exists,
+    DoesNotExist,
+}
+
+/// `corev1.NodeSelectorRequirement`, as used by Karmada's `fieldSelector`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NodeSelectorRequirement {
+    pub key: String,
+    pub operator: SelectorOperator,
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+/// `corev1.Taint`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Taint {
+    pub key: String,
+    #[serde(default)]
+    pub value: String,
+    pub effect: TaintEffect,
+    #[serde(default)]
+    pub time_added: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum TaintEffect {
+    NoSchedule,
+    PreferNoSchedule,
+    NoExecute,
+}
+
+/// `corev1.Toleration`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Toleration {
+    #[serde(default)]
+    pub key: String,
+    #[serde(default)]
+    pub operator: Option<TolerationOperator>,
+    #[serde(default)]
+    pub value: String,
+    #[serde(default)]
+    pub effect: Option<TaintEffect>,
+    #[serde(default)]
+    pub toleration_seconds: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum TolerationOperator {
+    Exists,
+    Equal,
+    /// Defined by Kubernetes, rejected by Karmada's validation (clusterTolerations).
+    Lt,
+    Gt,
+}
+
+/// `metav1.Condition`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub condition_type: String,
+    pub status: String,
+    #[serde(default)]
+    pub observed_generation: Option<i64>,
+    #[serde(default)]
+    pub last_transition_time: Option<Value>,
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+}

@@ -1,0 +1,7 @@
+//! The serde types of what users write, with the upstream JSON names, and the matching
+//! predicates shared by every stage.
+
+pub mod cluster;
+pub mod karmada;
+pub mod meta;
+pub mod selector;

@@ -1,0 +1,227 @@
+//! What fedrender tells the user: errors (bad input, exit 2) and warnings (legal but probably a
+//! mistake, errors under `--strict`), each pointing at the file and line it is about.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// Where a document came from: the file as the user named it, the document's index inside the
+/// file (0-based, counting `---` separated documents and `List` items) and its first line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Origin {
+    pub file: Arc<str>,
+    pub document: usize,
+    pub line: u64,
+}
+
+impl Origin {
+    pub fn new(file: impl Into<Arc<str>>, document: usize, line: u64) -> Self {
+        Origin {
+            file: file.into(),
+            document,
+            line,
+        }
+    }
+
+    /// The same file and document, pointing at another line.
+    pub fn at_line(&self, line: u64) -> Self {
+        Origin {
+            line,
+            ..self.clone()
+        }
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One message for the user. `detail` holds extra lines (a source snippet, a hint).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub origin: Option<Origin>,
+    pub message: String,
+    pub detail: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(origin: Option<Origin>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            origin,
+            message: message.into(),
+            detail: None,
+        }
+    }
+
+    pub fn warning(origin: Option<Origin>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            origin,
+            message: message.into(),
+            detail: None,
+        }
+    }
+
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match &self.origin {
+            Some(origin) => write!(f, "{label}: {origin}: {}", self.message)?,
+            None => write!(f, "{label}: {}", self.message)?,
+        }
+        if let Some(detail) = &self.detail {
+            for line in detail.lines() {
+                write!(f, "\n  {line}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every error found in one run, reported together. Returned by any stage that rejects input.
+#[derive(Debug, Default)]
+pub struct Rejected {
+    pub errors: Vec<Diagnostic>,
+}
+
+impl Rejected {
+    pub fn one(diagnostic: Diagnostic) -> Self {
+        Rejected {
+            errors: vec![diagnostic],
+        }
+    }
+}
+
+impl From<Diagnostic> for Rejected {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Rejected::one(diagnostic)
+    }
+}
+
+impl From<Vec<Diagnostic>> for Rejected {
+    fn from(errors: Vec<Diagnostic>) -> Self {
+        Rejected { errors }
+    }
+}
+
+impl fmt::Display for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, error) in self.errors.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Rejected {}
+
+/// Collects errors across a stage so that all of them are reported, then fails once.
+#[derive(Debug, Default)]
+pub struct ErrorSink {
+    errors: Vec<Diagnostic>,
+}
+
+impl ErrorSink {
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.errors.push(diagnostic);
+    }
+
+    pub fn extend(&mut self, rejected: Rejected) {
+        self.errors.extend(rejected.errors);
+    }
+
+    /// Records the error of `result`, if any, and passes the value on.
+    pub fn take<T>(&mut self, result: Result<T, impl Into<Rejected>>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(rejected) => {
+                self.extend(rejected.into());
+                None
+            }
+        }
+    }
+
+    pub fn finish(self) -> Result<(), Rejected> {
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Rejected {
+                errors: self.errors,
+            })
+        }
+    }
+}
+
+/// The Levenshtein-nearest candidate, if it is close enough to be a plausible typo.
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(2);
+    candidates
+        .into_iter()
+        .map(|candidate| (edit_distance(word, candidate), candidate))
+        .filter(|(distance, _)| *distance <= limit)
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_finds_a_typo_and_rejects_unrelated_words() {
+        let fields = ["clusterNames", "exclude", "labelSelector", "fieldSelector"];
+        assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
+        assert_eq!(nearest("clustername", fields), Some("clusterNames"));
+        assert_eq!(nearest("replicas", fields), None);
+    }
+
+    #[test]
+    fn a_diagnostic_names_file_and_line_then_its_detail() {
+        let d = Diagnostic::error(Some(Origin::new("fleet/a.yaml", 0, 7)), "bad thing")
+            .with_detail("hint one\nhint two");
+        assert_eq!(
+            d.to_string(),
+            "error: fleet/a.yaml:7: bad thing\n  hint one\n  hint two"
+        );
+    }
+}

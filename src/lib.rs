@@ -1,0 +1,4 @@
+pub mod api;
+pub mod diagnostics;
+pub mod object;
+pub mod yaml;

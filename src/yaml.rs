@@ -1,0 +1,384 @@
+//! The one module that reads and writes YAML. Everything else sees `serde_json::Value`.
+//!
+//! Reading follows Go's YAML 1.1 resolution (what kubectl, Argo CD and Flux use through
+//! sigs.k8s.io/yaml): `yes`/`on`/`y` are booleans, `0755` is octal, duplicate keys are rejected.
+//! Writing quotes every scalar that a YAML 1.1 or 1.2 reader would take for something other
+//! than a string — keys too — and writes multi-line strings as block literals, keeping the
+//! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
+//! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Origin};
+
+/// One `---`-separated document of a YAML stream: its text and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocumentText<'a> {
+    pub text: &'a str,
+    /// 1-based line of the first line of `text` in the file.
+    pub first_line: u64,
+    /// 1-based line of the first line holding content (not blank, comment, directive or marker).
+    pub content_line: u64,
+}
+
+/// Splits a YAML stream into its documents by their `---` / `...` markers.
+///
+/// YAML forbids a line that starts with `---` or `...` followed by white space inside any
+/// scalar (the spec's "c-forbidden" content), so a marker at column 0 always separates
+/// documents and the split is exact. Parsing each document on its own gives each one its own
+/// line offset, lets documents parse in parallel, and needs no document-count budget.
+/// Documents holding nothing but comments are dropped.
+pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
+    let mut documents = Vec::new();
+    let mut start = 0usize;
+    let mut first_line = 1u64;
+    let mut content_line = None;
+    let mut has_marker = false;
+    let mut offset = 0usize;
+    let mut line_number = 1u64;
+    let mut push = |start: usize, end: usize, first_line: u64, content_line: Option<u64>| {
+        if let Some(content_line) = content_line {
+            documents.push(DocumentText {
+                text: &stream[start..end],
+                first_line,
+                content_line,
+            });
+        }
+    };
+    for line in stream.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let starts_document = is_marker(bare, "---");
+        let ends_document = is_marker(bare, "...");
+        // A directive such as `%YAML 1.1` belongs to the document its `---` opens, so a
+        // marker only closes a chunk that already holds content or a marker of its own.
+        if (starts_document && (content_line.is_some() || has_marker)) || ends_document {
+            push(start, offset, first_line, content_line);
+            content_line = None;
+            has_marker = false;
+            start = if ends_document {
+                offset + line.len()
+            } else {
+                offset
+            };
+            first_line = if ends_document {
+                line_number + 1
+            } else {
+                line_number
+            };
+        }
+        has_marker |= starts_document;
+        let after_marker = if starts_document { &bare[3..] } else { bare };
+        let trimmed = after_marker.trim_start();
+        if content_line.is_none()
+            && !ends_document
+            && !trimmed.is_empty()
+            && !trimmed.starts_with('#')
+            && !(bare.starts_with('%') && !starts_document)
+        {
+            content_line = Some(line_number);
+        }
+        offset += line.len();
+        line_number += 1;
+    }
+    push(start, stream.len(), first_line, content_line);
+    documents
+}
+
+fn is_marker(line: &str, marker: &str) -> bool {
+    line.strip_prefix(marker)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+}
+
+fn reader_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        legacy_octal_numbers: true,
+        budget: serde_saphyr::budget! {
+            max_documents: usize::MAX,
+            max_events: usize::MAX,
+            max_nodes: usize::MAX,
+        },
+    }
+}
+
+/// Parses one document (as returned by [`split_documents`]) into a JSON value.
+pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
+    parse_typed(document, file)
+}
+
+/// Parses one document straight into a typed struct, so that an unknown field is reported at
+/// its own line.
+pub fn parse_typed<T: DeserializeOwned>(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<T, Diagnostic> {
+    serde_saphyr::from_str_with_options(document.text, reader_options())
+        .map_err(|error| to_diagnostic(&error, document, file))
+}
+
+fn to_diagnostic(
+    error: &serde_saphyr::Error,
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Diagnostic {
+    let line_offset = document.first_line - 1;
+    let line = error
+        .location()
+        .map(|location| location.line() + line_offset)
+        .unwrap_or(document.content_line);
+    let plain = error.render_with_options(serde_saphyr::render_options! {
+        snippets: serde_saphyr::SnippetMode::Off,
+        line_offset: line_offset,
+    });
+    let message = strip_location_suffix(&plain);
+    let snippet = error.render_with_options(serde_saphyr::render_options! {
+        line_offset: line_offset,
+        source_name: Some(file),
+    });
+    let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
+    let diagnostic = Diagnostic::error(
+        Some(Origin::new(file, 0, line)),
+        with_field_hint(message.to_string()),
+    );
+    if snippet.trim().is_empty() {
+        diagnostic
+    } else {
+        diagnostic.with_detail(snippet)
+    }
+}
+
+fn strip_location_suffix(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(at) => &message[..at],
+        None => message,
+    }
+}
+
+/// serde reports "unknown field `x`, expected one of a, b"; add the nearest valid name.
+pub fn with_field_hint(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message;
+    };
+    let Some((field, expected)) = rest.split_once('`') else {
+        return message;
+    };
+    let candidates = expected
+        .trim_start_matches(", expected one of ")
+        .trim_start_matches(", expected ")
+        .split(", ")
+        .map(|name| name.trim_matches('`'));
+    match crate::diagnostics::nearest(field, candidates) {
+        Some(suggestion) => format!("{message}; did you mean `{suggestion}`?"),
+        None => message,
+    }
+}
+
+/// Writes one value as a YAML document (no `---` marker), ending in a newline.
+pub fn to_yaml(value: &Value) -> String {
+    let options = serde_saphyr::ser_options! {
+        // Long single-line strings stay on one line: folding them would change nothing for a
+        // reader but makes diffs of rendered trees noisy.
+        folded_wrap_chars: usize::MAX,
+    };
+    let mut text = serde_saphyr::to_string_with_options(value, options)
+        .expect("a JSON value always serialises to YAML");
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(text: &str) -> Value {
+        let documents = split_documents(text);
+        assert_eq!(documents.len(), 1, "{text:?}");
+        parse_document(&documents[0], "t.yaml").unwrap()
+    }
+
+    /// Strings that YAML 1.1 (Go's yaml.v2, used by kubectl, Argo CD and Flux) or YAML 1.2
+    /// would read as booleans, numbers, nulls, dates or syntax if written bare.
+    const AMBIGUOUS_STRINGS: &[&str] = &[
+        "on",
+        "off",
+        "On",
+        "OFF",
+        "yes",
+        "no",
+        "Yes",
+        "NO",
+        "y",
+        "n",
+        "Y",
+        "N",
+        "true",
+        "True",
+        "FALSE",
+        "null",
+        "Null",
+        "NULL",
+        "~",
+        "",
+        "0755",
+        "0o17",
+        "0x1F",
+        "0b101",
+        "1_000",
+        "1e3",
+        "+1",
+        "-0",
+        ".5",
+        "1.",
+        "-.inf",
+        ".NaN",
+        ".inf",
+        "12:30",
+        "1:20:30",
+        "2024-01-01",
+        "2024-01-01T10:00:00Z",
+        "2001-12-14 21:59:43.10 -5",
+        "-",
+        "- a",
+        "a: b",
+        "#x",
+        "x #y",
+        "@a",
+        "`a",
+        "'a",
+        "\"a",
+        "*a",
+        "&a",
+        "!a",
+        "%a",
+        "{a}",
+        "[a]",
+        "a,b",
+        "?a",
+        "? a",
+        " lead",
+        "trail ",
+        "tab\tx",
+        "=",
+        "<<",
+        "0",
+        "010",
+        "1:2",
+        "---",
+        "...",
+        "multi\nline",
+        "multi\nline\n",
+        "  indented\nfirst line\n",
+        "trailing blank lines\n\n\n",
+        "ünïcödé",
+        "emoji 🚀",
+        "back\\slash",
+        "nul\u{0}byte",
+    ];
+
+    #[test]
+    fn ambiguous_strings_round_trip_as_strings_in_values_and_keys() {
+        for s in AMBIGUOUS_STRINGS {
+            let value = json!({ *s: *s, "list": [*s] });
+            let text = to_yaml(&value);
+            assert_eq!(read(&text), value, "{s:?} was written as:\n{text}");
+        }
+    }
+
+    #[test]
+    fn yaml_1_1_spellings_are_quoted_so_go_reads_them_back_as_strings() {
+        // Go's YAML 1.1 reader would turn these bare spellings into other types; each must be
+        // written quoted (the exact quote style is serde-saphyr's choice).
+        for s in [
+            "on",
+            "off",
+            "yes",
+            "no",
+            "y",
+            "n",
+            "0755",
+            "1_000",
+            "2024-01-01",
+            "12:30",
+        ] {
+            let text = to_yaml(&json!({ "k": s }));
+            assert!(
+                text == format!("k: \"{s}\"\n") || text == format!("k: '{s}'\n"),
+                "{s:?} written as {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn multi_line_strings_are_block_literals_and_key_order_is_kept() {
+        let value = json!({ "zeta": 1, "alpha": { "script": "echo a\necho b\n" }, "mid": [true] });
+        assert_eq!(
+            to_yaml(&value),
+            "zeta: 1\nalpha:\n  script: |\n    echo a\n    echo b\nmid:\n- true\n"
+        );
+    }
+
+    #[test]
+    fn reading_resolves_scalars_as_go_yaml_1_1_does() {
+        let value =
+            read("a: yes\nb: off\nc: 0755\nd: y\ne: 1_000\nf: 2024-01-01\ng: ~\nh: '0755'\n");
+        assert_eq!(
+            value,
+            json!({"a": true, "b": false, "c": 493, "d": true, "e": 1000, "f": "2024-01-01", "g": null, "h": "0755"})
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_rejected_with_their_line() {
+        let documents = split_documents("a: 1\nb:\n  c: 1\n  c: 2\n");
+        let error = parse_document(&documents[0], "dup.yaml").unwrap_err();
+        assert_eq!(error.origin.unwrap().line, 4);
+        assert!(error.message.contains("duplicate"), "{}", error.message);
+    }
+
+    #[test]
+    fn documents_split_on_markers_with_their_own_lines() {
+        let stream = "# header\n---\na: 1\n---\n# only a comment\n---\n\nb: 2\n...\n--- {c: 3}\n";
+        let documents = split_documents(stream);
+        let lines: Vec<_> = documents.iter().map(|d| d.content_line).collect();
+        assert_eq!(lines, vec![3, 8, 10]);
+        let values: Vec<_> = documents
+            .iter()
+            .map(|d| parse_document(d, "s.yaml").unwrap())
+            .collect();
+        assert_eq!(
+            values,
+            vec![json!({"a": 1}), json!({"b": 2}), json!({"c": 3})]
+        );
+    }
+
+    #[test]
+    fn a_marker_inside_a_block_scalar_is_indented_and_does_not_split() {
+        let documents = split_documents("s: |\n  ---\n  x\nt: 1\n");
+        assert_eq!(documents.len(), 1);
+        assert_eq!(
+            parse_document(&documents[0], "b.yaml").unwrap(),
+            json!({"s": "---\nx\n", "t": 1})
+        );
+    }
+
+    #[test]
+    fn errors_in_later_documents_report_the_line_in_the_file() {
+        let documents = split_documents("a: 1\n---\nb: [1\nc: 2\n");
+        let error = parse_document(&documents[1], "e.yaml").unwrap_err();
+        assert_eq!(error.origin.unwrap().line, 4);
+    }
+
+    #[test]
+    fn unknown_field_messages_suggest_the_nearest_name() {
+        let message = with_field_hint(
+            "unknown field `clusterNams`, expected one of clusterNames, exclude".to_string(),
+        );
+        assert!(
+            message.ends_with("did you mean `clusterNames`?"),
+            "{message}"
+        );
+    }
+}
