@@ -1,4 +1,7 @@
 pub mod api;
 pub mod diagnostics;
+pub mod interpret;
+pub mod names;
 pub mod object;
+pub mod source;
 pub mod yaml;

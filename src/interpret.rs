@@ -1,0 +1,422 @@
+//! Per-kind knowledge, Karmada's resource interpreter for native kinds: which kinds are
+//! cluster-scoped, how many replicas a workload asks for, which fields never reach a member
+//! cluster, and which names Kubernetes accepts.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::names::{dns_label_problem, dns_subdomain_problem, path_segment_problem};
+
+/// Cluster-scoped kinds of Kubernetes itself and of common add-ons, by (group, kind). Kinds
+/// declared by a `CustomResourceDefinition` in the input use the CRD's own `spec.scope`.
+const CLUSTER_SCOPED: &[(&str, &str)] = &[
+    ("", "Namespace"),
+    ("", "Node"),
+    ("", "PersistentVolume"),
+    ("", "ComponentStatus"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+    ),
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+    ),
+    ("admissionregistration.k8s.io", "MutatingAdmissionPolicy"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicyBinding",
+    ),
+    ("apiextensions.k8s.io", "CustomResourceDefinition"),
+    ("apiregistration.k8s.io", "APIService"),
+    ("certificates.k8s.io", "CertificateSigningRequest"),
+    ("certificates.k8s.io", "ClusterTrustBundle"),
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema"),
+    ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"),
+    ("networking.k8s.io", "IngressClass"),
+    ("networking.k8s.io", "IPAddress"),
+    ("networking.k8s.io", "ServiceCIDR"),
+    ("node.k8s.io", "RuntimeClass"),
+    ("policy", "PodSecurityPolicy"),
+    ("rbac.authorization.k8s.io", "ClusterRole"),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
+    ("resource.k8s.io", "DeviceClass"),
+    ("resource.k8s.io", "ResourceSlice"),
+    ("scheduling.k8s.io", "PriorityClass"),
+    ("storage.k8s.io", "CSIDriver"),
+    ("storage.k8s.io", "CSINode"),
+    ("storage.k8s.io", "StorageClass"),
+    ("storage.k8s.io", "VolumeAttachment"),
+    ("storage.k8s.io", "VolumeAttributesClass"),
+    ("cert-manager.io", "ClusterIssuer"),
+    ("policy.karmada.io", "ClusterPropagationPolicy"),
+    ("policy.karmada.io", "ClusterOverridePolicy"),
+    ("cluster.karmada.io", "Cluster"),
+];
+
+/// Which kinds are cluster-scoped: the built-in table plus the CRDs found in the input.
+#[derive(Debug, Clone, Default)]
+pub struct Scopes {
+    /// (group, kind) → namespaced?, from `CustomResourceDefinition.spec.scope`.
+    custom: BTreeMap<(String, String), bool>,
+}
+
+impl Scopes {
+    pub fn declare(&mut self, group: &str, kind: &str, namespaced: bool) {
+        self.custom
+            .insert((group.to_string(), kind.to_string()), namespaced);
+    }
+
+    pub fn is_namespaced(&self, group: &str, kind: &str) -> bool {
+        if let Some(namespaced) = self.custom.get(&(group.to_string(), kind.to_string())) {
+            return *namespaced;
+        }
+        !CLUSTER_SCOPED.contains(&(group, kind))
+    }
+}
+
+/// The replica count Karmada reads from a template (karmada resourceinterpreter default native
+/// replica.go), after the API server's defaults: a Deployment, ReplicaSet or StatefulSet
+/// without `spec.replicas` has 1; a Job runs min(parallelism, completions) pods at once, each
+/// defaulting to 1; a Pod is 1. Other kinds are not workloads: `None`.
+pub fn workload_replicas(group: &str, kind: &str, object: &Value) -> Option<i64> {
+    let spec_int = |field: &str| {
+        object
+            .pointer(&format!("/spec/{field}"))
+            .and_then(Value::as_i64)
+    };
+    match (group, kind) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
+            Some(spec_int("replicas").unwrap_or(1))
+        }
+        ("batch", "Job") => {
+            let parallelism = spec_int("parallelism").unwrap_or(1);
+            Some(match spec_int("completions") {
+                Some(completions) => parallelism.min(completions),
+                None => parallelism,
+            })
+        }
+        ("", "Pod") => Some(1),
+        _ => None,
+    }
+}
+
+/// Writes a cluster's replica count into the kind's replica field (Karmada's `ReviseReplica`
+/// hook): `spec.replicas` for Deployment, ReplicaSet and StatefulSet, `spec.parallelism` for a
+/// Job. Pods and other kinds have no hook and are left as they are.
+pub fn revise_replicas(group: &str, kind: &str, object: &mut Value, replicas: i64) {
+    let field = match (group, kind) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => "replicas",
+        ("batch", "Job") => "parallelism",
+        _ => return,
+    };
+    if let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) {
+        spec.insert(field.to_string(), Value::from(replicas));
+    }
+}
+
+/// Removes what the API server generates and what must not travel to a member cluster
+/// (karmada pkg/resourceinterpreter/default/native/prune/prune.go). Runs after overrides, so
+/// an override cannot put these fields back.
+pub fn prune(group: &str, kind: &str, object: &mut Value) {
+    let Some(root) = object.as_object_mut() else {
+        return;
+    };
+    root.remove("status");
+    if let Some(metadata) = root.get_mut("metadata").and_then(Value::as_object_mut) {
+        for field in [
+            "creationTimestamp",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "generation",
+            "managedFields",
+            "resourceVersion",
+            "selfLink",
+            "uid",
+            "ownerReferences",
+            "finalizers",
+        ] {
+            metadata.remove(field);
+        }
+    }
+    match (group, kind) {
+        ("apps", "Deployment") => remove_annotations(
+            object,
+            &[
+                "deployment.kubernetes.io/revision",
+                "deployment.kubernetes.io/revision-history",
+            ],
+        ),
+        ("batch", "Job") => prune_job(object),
+        ("", "Service") => prune_service(object),
+        ("", "ServiceAccount") => prune_service_account(object),
+        ("", "Secret") => prune_secret(object),
+        ("", "PersistentVolumeClaim") => {
+            let selected = object
+                .pointer("/metadata/annotations/volume.kubernetes.io~1selected-node")
+                .and_then(Value::as_str)
+                .is_some_and(|node| !node.is_empty());
+            if selected {
+                remove_annotations(object, &["volume.kubernetes.io/selected-node"]);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn remove_annotations(object: &mut Value, keys: &[&str]) {
+    if let Some(annotations) = object
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        for key in keys {
+            annotations.remove(*key);
+        }
+    }
+}
+
+fn remove_keys(object: &mut Value, pointer: &str, keys: &[&str]) {
+    if let Some(map) = object.pointer_mut(pointer).and_then(Value::as_object_mut) {
+        for key in keys {
+            map.remove(*key);
+        }
+    }
+}
+
+fn prune_job(object: &mut Value) {
+    remove_keys(object, "/spec", &["ttlSecondsAfterFinished"]);
+    let manual_selector = object
+        .pointer("/spec/manualSelector")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if manual_selector {
+        return;
+    }
+    remove_keys(
+        object,
+        "/spec/selector/matchLabels",
+        &["controller-uid", "batch.kubernetes.io/controller-uid"],
+    );
+    remove_keys(
+        object,
+        "/spec/template/metadata/labels",
+        &[
+            "controller-uid",
+            "job-name",
+            "batch.kubernetes.io/controller-uid",
+            "batch.kubernetes.io/job-name",
+        ],
+    );
+}
+
+fn prune_service(object: &mut Value) {
+    let allocated = object
+        .pointer("/spec/clusterIP")
+        .is_some_and(|ip| ip.as_str() != Some("None"));
+    if allocated {
+        remove_keys(object, "/spec", &["clusterIP", "clusterIPs"]);
+    }
+}
+
+/// Token secrets named `<sa>-token-*` are dropped. Karmada's loop skips the element after each
+/// removal, so of two adjacent token secrets the second stays; fedrender does the same.
+fn prune_service_account(object: &mut Value) {
+    let prefix = format!(
+        "{}-token-",
+        object
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    );
+    let Some(secrets) = object.get_mut("secrets").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let mut index = 0;
+    while index < secrets.len() {
+        let is_token = secrets[index]
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|name| name.starts_with(&prefix));
+        if is_token {
+            secrets.remove(index);
+        }
+        index += 1;
+    }
+}
+
+fn prune_secret(object: &mut Value) {
+    let is_token =
+        object.get("type").and_then(Value::as_str) == Some("kubernetes.io/service-account-token");
+    if is_token {
+        remove_annotations(object, &["kubernetes.io/service-account.uid"]);
+        if let Some(root) = object.as_object_mut() {
+            root.insert("data".to_string(), Value::Null);
+        }
+    }
+}
+
+/// The name rule the API server applies to a kind (k8s.io/apimachinery validation): most kinds
+/// take a DNS subdomain; namespaces a DNS label; services an RFC 1035 label; RBAC objects any
+/// path segment (so `system:controller:x` is valid).
+pub fn name_problem(group: &str, kind: &str, name: &str) -> Option<String> {
+    match (group, kind) {
+        ("", "Namespace") => dns_label_problem(name),
+        ("", "Service") => dns_label_problem(name).or_else(|| {
+            (!name.starts_with(|c: char| c.is_ascii_lowercase()))
+                .then(|| "a Service name must start with a lowercase letter".to_string())
+        }),
+        ("rbac.authorization.k8s.io", _) => path_segment_problem(name),
+        _ => dns_subdomain_problem(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    // karmada pkg/resourceinterpreter/default/native/replica.go (deploymentReplica, jobReplica)
+    // with the API server's defaults applied first (spec README, deviation 8).
+    #[test]
+    fn workload_replicas_per_kind_with_api_server_defaults() {
+        assert_eq!(
+            workload_replicas("apps", "Deployment", &json!({"spec": {"replicas": 3}})),
+            Some(3)
+        );
+        assert_eq!(
+            workload_replicas("apps", "Deployment", &json!({"spec": {}})),
+            Some(1)
+        );
+        assert_eq!(
+            workload_replicas("apps", "StatefulSet", &json!({"spec": {"replicas": 0}})),
+            Some(0)
+        );
+        assert_eq!(
+            workload_replicas(
+                "batch",
+                "Job",
+                &json!({"spec": {"parallelism": 5, "completions": 2}})
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            workload_replicas("batch", "Job", &json!({"spec": {"parallelism": 3}})),
+            Some(3)
+        );
+        assert_eq!(
+            workload_replicas("batch", "Job", &json!({"spec": {"completions": 4}})),
+            Some(1)
+        );
+        assert_eq!(workload_replicas("", "Pod", &json!({"spec": {}})), Some(1));
+        assert_eq!(
+            workload_replicas("apps", "DaemonSet", &json!({"spec": {}})),
+            None
+        );
+        assert_eq!(workload_replicas("", "ConfigMap", &json!({})), None);
+    }
+
+    // karmada pkg/resourceinterpreter/default/native/prune/prune_test.go
+    #[test]
+    fn prune_removes_server_fields_and_status() {
+        let mut object = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "a", "uid": "u", "resourceVersion": "1", "generation": 2,
+                "creationTimestamp": "t", "managedFields": [], "finalizers": ["f"],
+                "annotations": {"deployment.kubernetes.io/revision": "3", "keep": "me"}},
+            "spec": {"replicas": 1}, "status": {"replicas": 1}});
+        prune("apps", "Deployment", &mut object);
+        assert_eq!(
+            object,
+            json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "a", "annotations": {"keep": "me"}}, "spec": {"replicas": 1}})
+        );
+    }
+
+    #[test]
+    fn prune_service_keeps_headless_cluster_ip() {
+        let mut allocated =
+            json!({"spec": {"clusterIP": "10.0.0.1", "clusterIPs": ["10.0.0.1"], "ports": []}});
+        prune("", "Service", &mut allocated);
+        assert_eq!(allocated, json!({"spec": {"ports": []}}));
+        let mut headless = json!({"spec": {"clusterIP": "None", "clusterIPs": ["None"]}});
+        prune("", "Service", &mut headless);
+        assert_eq!(
+            headless,
+            json!({"spec": {"clusterIP": "None", "clusterIPs": ["None"]}})
+        );
+        let mut ips_only = json!({"spec": {"clusterIPs": ["10.0.0.1"]}});
+        prune("", "Service", &mut ips_only);
+        assert_eq!(ips_only, json!({"spec": {"clusterIPs": ["10.0.0.1"]}}));
+    }
+
+    #[test]
+    fn prune_job_drops_generated_selector_labels_unless_manual() {
+        let mut job = json!({"spec": {"ttlSecondsAfterFinished": 10,
+            "selector": {"matchLabels": {"controller-uid": "x"}},
+            "template": {"metadata": {"labels": {"job-name": "j", "app": "a"}}}}});
+        prune("batch", "Job", &mut job);
+        assert_eq!(
+            job,
+            json!({"spec": {"selector": {"matchLabels": {}},
+            "template": {"metadata": {"labels": {"app": "a"}}}}})
+        );
+        let mut manual = json!({"spec": {"manualSelector": true, "selector": {"matchLabels": {"controller-uid": "x"}}}});
+        prune("batch", "Job", &mut manual);
+        assert_eq!(
+            manual,
+            json!({"spec": {"manualSelector": true, "selector": {"matchLabels": {"controller-uid": "x"}}}})
+        );
+    }
+
+    #[test]
+    fn prune_service_account_token_secrets_skips_the_one_after_a_removal() {
+        let mut sa = json!({"metadata": {"name": "sa"}, "secrets": [
+            {"name": "sa-token-1"}, {"name": "sa-token-2"}, {"name": "other"}, {"name": "sa-token-3"}]});
+        prune("", "ServiceAccount", &mut sa);
+        assert_eq!(
+            sa["secrets"],
+            json!([{"name": "sa-token-2"}, {"name": "other"}])
+        );
+    }
+
+    #[test]
+    fn prune_service_account_token_secret_data() {
+        let mut secret = json!({"type": "kubernetes.io/service-account-token",
+            "metadata": {"annotations": {"kubernetes.io/service-account.uid": "u"}}, "data": {"token": "x"}});
+        prune("", "Secret", &mut secret);
+        assert_eq!(
+            secret,
+            json!({"type": "kubernetes.io/service-account-token",
+            "metadata": {"annotations": {}}, "data": null})
+        );
+    }
+
+    #[test]
+    fn names_are_checked_with_the_rule_of_their_kind() {
+        assert_eq!(name_problem("apps", "Deployment", "web.v2"), None);
+        assert!(name_problem("apps", "Deployment", "Web").is_some());
+        assert!(name_problem("apps", "Deployment", "../etc").is_some());
+        assert!(name_problem("", "Namespace", "a.b").is_some());
+        assert!(name_problem("", "Service", "1abc").is_some());
+        assert_eq!(
+            name_problem("rbac.authorization.k8s.io", "ClusterRole", "system:node"),
+            None
+        );
+        assert!(name_problem("rbac.authorization.k8s.io", "ClusterRole", "a/b").is_some());
+    }
+
+    #[test]
+    fn scopes_come_from_the_table_and_from_crds() {
+        let mut scopes = Scopes::default();
+        assert!(!scopes.is_namespaced("", "Namespace"));
+        assert!(scopes.is_namespaced("apps", "Deployment"));
+        assert!(scopes.is_namespaced("example.com", "Widget"));
+        scopes.declare("example.com", "Widget", false);
+        assert!(!scopes.is_namespaced("example.com", "Widget"));
+    }
+}

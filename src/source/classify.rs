@@ -1,0 +1,416 @@
+//! Classifying: each loaded document becomes a Karmada policy, a member cluster or a resource
+//! template. Policies and clusters are parsed into typed structs (an unknown field is an error
+//! at its line); templates pass through untouched apart from their namespace.
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
+use serde_json::Value;
+
+use super::load::{RawDocument, SourceFile};
+use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
+use crate::api::karmada::{OverridePolicy, POLICY_API_VERSION, PropagationPolicy};
+use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use crate::interpret::{self, Scopes};
+use crate::names;
+use crate::object::{ObjectKey, Template, api_group};
+
+/// A typed input object and where it was written.
+#[derive(Debug, Clone)]
+pub struct Located<T> {
+    pub origin: Origin,
+    pub item: T,
+}
+
+#[derive(Debug, Default)]
+pub struct Classified {
+    pub templates: Vec<Template>,
+    pub propagation_policies: Vec<Located<PropagationPolicy>>,
+    pub override_policies: Vec<Located<OverridePolicy>>,
+    pub clusters: Vec<Located<Cluster>>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+pub fn classify(documents: &[RawDocument], files: &[SourceFile]) -> Result<Classified, Rejected> {
+    let mut errors = ErrorSink::default();
+    let scopes = custom_resource_scopes(documents);
+    let mut classified = Classified::default();
+    let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
+    for document in documents {
+        let Some((api_version, kind)) = errors.take(type_of(document)) else {
+            continue;
+        };
+        match (api_group(&api_version), kind.as_str()) {
+            ("policy.karmada.io", "PropagationPolicy" | "ClusterPropagationPolicy") => {
+                if let Some(item) = errors.take(decode_policy(document, files, &api_version)) {
+                    classified.propagation_policies.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                    });
+                }
+            }
+            ("policy.karmada.io", "OverridePolicy" | "ClusterOverridePolicy") => {
+                if let Some(item) = errors.take(decode_policy(document, files, &api_version)) {
+                    classified.override_policies.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                    });
+                }
+            }
+            ("policy.karmada.io", other) => errors.push(Diagnostic::error(
+                Some(document.origin.clone()),
+                format!(
+                    "fedrender does not implement the Karmada kind {other}; it understands \
+                     PropagationPolicy, ClusterPropagationPolicy, OverridePolicy and ClusterOverridePolicy"
+                ),
+            )),
+            ("cluster.karmada.io", "Cluster") => {
+                if let Some(cluster) = errors.take(decode_cluster(document, files)) {
+                    classified.clusters.push(cluster);
+                }
+            }
+            _ => {
+                if let Some(template) =
+                    errors.take(to_template(document, &api_version, &kind, &scopes, &mut classified.warnings))
+                {
+                    match seen.entry(template.key.clone()) {
+                        Entry::Occupied(first) => errors.push(Diagnostic::error(
+                            Some(template.origin.clone()),
+                            format!(
+                                "duplicate object {}: already defined at {}",
+                                template.key,
+                                first.get()
+                            ),
+                        )),
+                        Entry::Vacant(slot) => {
+                            slot.insert(template.origin.clone());
+                            classified.templates.push(template);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    errors.finish()?;
+    Ok(classified)
+}
+
+fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {
+    let origin = Some(document.origin.clone());
+    let Some(object) = document.value.as_object() else {
+        return Err(Diagnostic::error(
+            origin,
+            "a Kubernetes object must be a mapping with apiVersion, kind and metadata",
+        ));
+    };
+    let field = |name: &str| match object.get(name) {
+        Some(Value::String(value)) if !value.is_empty() => Ok(value.clone()),
+        Some(Value::String(_)) | None => Err(Diagnostic::error(
+            origin.clone(),
+            format!("the object has no `{name}`"),
+        )),
+        Some(_) => Err(Diagnostic::error(
+            origin.clone(),
+            format!("`{name}` must be a string"),
+        )),
+    };
+    let kind = field("kind")?;
+    let api_version = field("apiVersion")?;
+    Ok((api_version, kind))
+}
+
+fn decode_policy<T: serde::de::DeserializeOwned>(
+    document: &RawDocument,
+    files: &[SourceFile],
+    api_version: &str,
+) -> Result<T, Diagnostic> {
+    if api_version != POLICY_API_VERSION {
+        return Err(Diagnostic::error(
+            Some(document.origin.clone()),
+            format!(
+                "unsupported apiVersion {api_version}; Karmada policies are {POLICY_API_VERSION}"
+            ),
+        ));
+    }
+    document.decode(files)
+}
+
+/// A `Cluster` object, from the input directory or from the inventory file.
+pub fn decode_cluster(
+    document: &RawDocument,
+    files: &[SourceFile],
+) -> Result<Located<Cluster>, Diagnostic> {
+    let origin = document.origin.clone();
+    let cluster: Cluster = document.decode(files)?;
+    if cluster.api_version != CLUSTER_API_VERSION || cluster.kind != "Cluster" {
+        return Err(Diagnostic::error(
+            Some(origin),
+            format!(
+                "expected a Karmada Cluster ({CLUSTER_API_VERSION}), found {} {}",
+                cluster.api_version, cluster.kind
+            ),
+        ));
+    }
+    if let Some(problem) = names::dns_label_problem(cluster.name()) {
+        return Err(Diagnostic::error(
+            Some(origin),
+            format!("cluster name {:?} {problem}", cluster.name()),
+        ));
+    }
+    Ok(Located {
+        origin,
+        item: cluster,
+    })
+}
+
+/// Scopes of the kinds defined by `CustomResourceDefinition`s in the input.
+fn custom_resource_scopes(documents: &[RawDocument]) -> Scopes {
+    let mut scopes = Scopes::default();
+    for document in documents {
+        let value = &document.value;
+        if value.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") {
+            continue;
+        }
+        let spec = &value["spec"];
+        if let (Some(group), Some(kind), Some(scope)) = (
+            spec["group"].as_str(),
+            spec.pointer("/names/kind").and_then(Value::as_str),
+            spec["scope"].as_str(),
+        ) {
+            scopes.declare(group, kind, scope == "Namespaced");
+        }
+    }
+    scopes
+}
+
+fn to_template(
+    document: &RawDocument,
+    api_version: &str,
+    kind: &str,
+    scopes: &Scopes,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Template, Diagnostic> {
+    let origin = document.origin.clone();
+    let error = |message: String| Diagnostic::error(Some(origin.clone()), message);
+    let group = api_group(api_version);
+    let metadata = document.value.get("metadata");
+    let name = match metadata.and_then(|m| m.get("name")) {
+        Some(Value::String(name)) if !name.is_empty() => name.clone(),
+        _ => {
+            return Err(error(format!(
+                "{kind} has no metadata.name (generateName needs an API server; fedrender needs a fixed name)"
+            )));
+        }
+    };
+    if let Some(problem) = interpret::name_problem(group, kind, &name) {
+        return Err(error(format!(
+            "{kind} name {name:?} is not a valid Kubernetes name: {problem}"
+        )));
+    }
+    let written_namespace = match metadata.and_then(|m| m.get("namespace")) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(namespace)) => Some(namespace.clone()),
+        Some(_) => {
+            return Err(error(format!(
+                "{kind} {name}: metadata.namespace must be a string"
+            )));
+        }
+    };
+    let labels = string_map(metadata.and_then(|m| m.get("labels")))
+        .map_err(|problem| error(format!("{kind} {name}: metadata.labels {problem}")))?;
+    let mut object = document.value.clone();
+    let namespace = if scopes.is_namespaced(group, kind) {
+        let namespace = written_namespace
+            .filter(|namespace| !namespace.is_empty())
+            .unwrap_or_else(|| "default".to_string());
+        if let Some(problem) = names::dns_label_problem(&namespace) {
+            return Err(error(format!(
+                "namespace {namespace:?} of {kind} {name} {problem}"
+            )));
+        }
+        set_namespace(&mut object, &namespace);
+        namespace
+    } else {
+        if written_namespace.is_some_and(|namespace| !namespace.is_empty()) {
+            warnings.push(Diagnostic::warning(
+                Some(origin.clone()),
+                format!("{kind} {name} is cluster-scoped; its metadata.namespace is ignored"),
+            ));
+            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+                metadata.remove("namespace");
+            }
+        }
+        String::new()
+    };
+    Ok(Template {
+        origin,
+        api_version: api_version.to_string(),
+        key: ObjectKey {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            namespace,
+            name,
+        },
+        labels,
+        object,
+    })
+}
+
+fn string_map(value: Option<&Value>) -> Result<BTreeMap<String, String>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(key, value)| match value {
+                Value::String(text) => Ok((key.clone(), text.clone())),
+                other => Err(format!("{key}: value {other} must be a string (quote it)")),
+            })
+            .collect(),
+        Some(_) => Err("must be a mapping of strings".to_string()),
+    }
+}
+
+/// Puts `metadata.namespace` right after `metadata.name`, where kubectl prints it.
+fn set_namespace(object: &mut Value, namespace: &str) {
+    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if metadata.get("namespace").and_then(Value::as_str) == Some(namespace) {
+        return;
+    }
+    let entries = std::mem::take(metadata);
+    for (key, value) in entries {
+        if key == "namespace" {
+            continue;
+        }
+        let is_name = key == "name";
+        metadata.insert(key, value);
+        if is_name {
+            metadata.insert("namespace".to_string(), Value::from(namespace));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::load::{Format, parse_files};
+
+    fn classify_text(text: &str) -> Result<Classified, Rejected> {
+        let files = vec![SourceFile {
+            path: "in.yaml".into(),
+            text: text.to_string(),
+            format: Format::Yaml,
+        }];
+        let documents = parse_files(&files)?;
+        classify(&documents, &files)
+    }
+
+    #[test]
+    fn namespaced_templates_without_a_namespace_are_in_default() {
+        let classified = classify_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: b}\ndata: {}\n",
+        )
+        .unwrap();
+        let template = &classified.templates[0];
+        assert_eq!(template.namespace(), "default");
+        assert_eq!(
+            crate::yaml::to_yaml(&template.object),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: default\n  labels:\n    a: b\ndata: {}\n"
+        );
+    }
+
+    #[test]
+    fn cluster_scoped_kinds_have_no_namespace() {
+        let classified =
+            classify_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: apps\n").unwrap();
+        assert_eq!(classified.templates[0].namespace(), "");
+    }
+
+    #[test]
+    fn crds_in_the_input_declare_the_scope_of_their_kind() {
+        let classified = classify_text(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n\
+             spec:\n  group: example.com\n  scope: Cluster\n  names: {kind: Widget}\n---\n\
+             apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
+        )
+        .unwrap();
+        assert_eq!(classified.templates[1].namespace(), "");
+    }
+
+    #[test]
+    fn bad_templates_are_all_reported_with_their_lines() {
+        let rejected = classify_text(
+            "apiVersion: v1\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name}\n\
+             ---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n",
+        )
+        .unwrap_err();
+        let lines: Vec<u64> = rejected
+            .errors
+            .iter()
+            .map(|e| e.origin.as_ref().unwrap().line)
+            .collect();
+        assert_eq!(lines, vec![1, 4, 12], "{rejected}");
+        assert!(rejected.errors[0].message.contains("no `kind`"));
+        assert!(
+            rejected.errors[1]
+                .message
+                .contains("not a valid Kubernetes name")
+        );
+        assert!(
+            rejected.errors[2]
+                .message
+                .contains("duplicate object ConfigMap default/ok: already defined at in.yaml:8")
+        );
+    }
+
+    #[test]
+    fn an_unknown_policy_field_names_the_field_line_and_nearest_name() {
+        let rejected = classify_text(
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p}\nspec:\n  \
+             resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]\n  placement:\n    clusterAfinity: {}\n",
+        )
+        .unwrap_err();
+        let error = &rejected.errors[0];
+        assert_eq!(error.origin.as_ref().unwrap().line, 7);
+        assert!(
+            error.message.contains("unknown field `clusterAfinity`"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("did you mean `clusterAffinity`?"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn an_invalid_label_selector_operator_is_rejected() {
+        let rejected = classify_text(
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: p}\nspec:\n  \
+             resourceSelectors:\n  - apiVersion: v1\n    kind: ConfigMap\n    labelSelector:\n      matchExpressions:\n      \
+             - {key: a, operator: Inn, values: [b]}\n",
+        )
+        .unwrap_err();
+        assert_eq!(rejected.errors[0].origin.as_ref().unwrap().line, 10);
+        assert!(
+            rejected.errors[0].message.contains("Inn"),
+            "{}",
+            rejected.errors[0].message
+        );
+    }
+
+    #[test]
+    fn non_string_label_values_are_rejected() {
+        let rejected = classify_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {enabled: yes}\n",
+        )
+        .unwrap_err();
+        assert!(
+            rejected.errors[0]
+                .message
+                .contains("enabled: value true must be a string")
+        );
+    }
+}

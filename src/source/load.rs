@@ -1,0 +1,380 @@
+//! Loading: the only stage that reads files. Walks the input directory in sorted order, reads
+//! `.yaml`, `.yml` and `.json` files, splits YAML streams into documents and flattens `List`
+//! kinds. Every document remembers its file, its index in the file and its line.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::yaml::{self, DocumentText};
+
+/// Which files of the input directory are read, by glob on the path relative to it.
+#[derive(Debug, Clone, Default)]
+pub struct FileFilter {
+    pub include: Vec<glob::Pattern>,
+    pub exclude: Vec<glob::Pattern>,
+    /// Paths never read as input: the inventory file and the output directory, when they sit
+    /// inside the input directory.
+    pub skip: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as the user will recognise it (input directory joined with the relative path).
+    pub path: Arc<str>,
+    pub text: String,
+    pub format: Format,
+}
+
+/// One object read from a file, as JSON, with enough to parse its text again into a typed
+/// struct (policies and clusters), so that an unknown field is reported at its own line.
+#[derive(Debug, Clone)]
+pub struct RawDocument {
+    pub origin: Origin,
+    pub value: Value,
+    text: Option<DocumentSpan>,
+}
+
+#[derive(Debug, Clone)]
+struct DocumentSpan {
+    file: usize,
+    bytes: Range<usize>,
+    first_line: u64,
+}
+
+/// Lists the input files under `dir`, sorted by path, skipping hidden entries.
+pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<Vec<PathBuf>, Rejected> {
+    if !dir.is_dir() {
+        return Err(Diagnostic::error(
+            None,
+            format!(
+                "input directory {} does not exist or is not a directory",
+                dir.display()
+            ),
+        )
+        .into());
+    }
+    let skip: Vec<PathBuf> = filter
+        .skip
+        .iter()
+        .filter_map(|path| path.canonicalize().ok())
+        .collect();
+    let mut files = Vec::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| {
+            let hidden = entry.depth() > 0 && entry.file_name().to_string_lossy().starts_with('.');
+            let skipped = entry
+                .path()
+                .canonicalize()
+                .is_ok_and(|path| skip.contains(&path));
+            !hidden && !skipped
+        });
+    for entry in walker {
+        let entry = entry.map_err(|error| {
+            Diagnostic::error(None, format!("cannot read {}: {error}", dir.display()))
+        })?;
+        if !entry.file_type().is_file() || format_of(entry.path()).is_none() {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        let included = filter.include.is_empty()
+            || filter
+                .include
+                .iter()
+                .any(|pattern| pattern.matches_path(relative));
+        let excluded = filter
+            .exclude
+            .iter()
+            .any(|pattern| pattern.matches_path(relative));
+        if included && !excluded {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+pub fn format_of(path: &Path) -> Option<Format> {
+    match path.extension()?.to_str()? {
+        "yaml" | "yml" => Some(Format::Yaml),
+        "json" => Some(Format::Json),
+        _ => None,
+    }
+}
+
+/// Reads the files; every unreadable file is reported.
+pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
+    let results: Vec<Result<SourceFile, Diagnostic>> = paths
+        .par_iter()
+        .map(|path| {
+            let display = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|error| {
+                Diagnostic::error(None, format!("cannot read {display}: {error}"))
+            })?;
+            Ok(SourceFile {
+                path: display.into(),
+                text,
+                format: format_of(path).unwrap_or(Format::Yaml),
+            })
+        })
+        .collect();
+    collect_all(results)
+}
+
+/// A source that is not a file on disk (standard input), read as YAML.
+pub fn source_from_text(name: &str, text: String) -> SourceFile {
+    SourceFile {
+        path: name.into(),
+        text,
+        format: Format::Yaml,
+    }
+}
+
+/// Parses every file into documents, in file order; all parse errors are reported together.
+pub fn parse_files(files: &[SourceFile]) -> Result<Vec<RawDocument>, Rejected> {
+    let per_file: Vec<Result<Vec<RawDocument>, Rejected>> = files
+        .par_iter()
+        .enumerate()
+        .map(|(index, file)| parse_file(index, file))
+        .collect();
+    let mut documents = Vec::new();
+    let mut errors = Vec::new();
+    for result in per_file {
+        match result {
+            Ok(mut file_documents) => documents.append(&mut file_documents),
+            Err(rejected) => errors.extend(rejected.errors),
+        }
+    }
+    if errors.is_empty() {
+        Ok(documents)
+    } else {
+        Err(errors.into())
+    }
+}
+
+fn parse_file(index: usize, file: &SourceFile) -> Result<Vec<RawDocument>, Rejected> {
+    let mut documents = Vec::new();
+    let mut errors = Vec::new();
+    let mut push = |value: Value, origin: Origin, text: Option<DocumentSpan>| {
+        flatten_lists(value, origin, text, &mut documents);
+    };
+    match file.format {
+        Format::Json => match serde_json::from_str::<Value>(&file.text) {
+            Ok(value) => push(
+                value,
+                Origin::new(file.path.clone(), 0, 1),
+                Some(DocumentSpan {
+                    file: index,
+                    bytes: 0..file.text.len(),
+                    first_line: 1,
+                }),
+            ),
+            Err(error) => errors.push(json_error(&error, &file.path)),
+        },
+        Format::Yaml => {
+            for (position, document) in yaml::split_documents(&file.text).iter().enumerate() {
+                match yaml::parse_document(document, &file.path) {
+                    Ok(Value::Null) => {}
+                    Ok(value) => {
+                        let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
+                        push(
+                            value,
+                            Origin::new(file.path.clone(), position, document.content_line),
+                            Some(DocumentSpan {
+                                file: index,
+                                bytes: start..start + document.text.len(),
+                                first_line: document.first_line,
+                            }),
+                        );
+                    }
+                    Err(error) => errors.push(error),
+                }
+            }
+        }
+    }
+    // Document indices count objects, List items included, in file order.
+    for (position, document) in documents.iter_mut().enumerate() {
+        document.origin.document = position;
+    }
+    if errors.is_empty() {
+        Ok(documents)
+    } else {
+        Err(errors.into())
+    }
+}
+
+/// `kind: List` (and any `…List` with `items`, as kubectl reads them) becomes its items.
+fn flatten_lists(
+    value: Value,
+    origin: Origin,
+    text: Option<DocumentSpan>,
+    out: &mut Vec<RawDocument>,
+) {
+    let is_list = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind.ends_with("List"))
+        && value.get("items").is_some_and(Value::is_array);
+    if !is_list {
+        out.push(RawDocument {
+            origin,
+            value,
+            text,
+        });
+        return;
+    }
+    let Value::Object(mut list) = value else {
+        unreachable!("a List with items is an object")
+    };
+    if let Some(Value::Array(items)) = list.remove("items") {
+        for item in items {
+            flatten_lists(item, origin.clone(), None, out);
+        }
+    }
+}
+
+impl RawDocument {
+    /// Parses the document again into a typed struct. From the text when there is one, so
+    /// errors point at the offending line; List items fall back to the parsed value.
+    pub fn decode<T: DeserializeOwned>(&self, files: &[SourceFile]) -> Result<T, Diagnostic> {
+        let Some(span) = &self.text else {
+            return serde_json::from_value(self.value.clone()).map_err(|error| {
+                Diagnostic::error(
+                    Some(self.origin.clone()),
+                    yaml::with_field_hint(error.to_string()),
+                )
+            });
+        };
+        let file = &files[span.file];
+        let text = &file.text[span.bytes.clone()];
+        match file.format {
+            Format::Json => {
+                serde_json::from_str(text).map_err(|error| json_error(&error, &file.path))
+            }
+            Format::Yaml => {
+                let content_line = self.origin.line;
+                let document = DocumentText {
+                    text,
+                    first_line: span.first_line,
+                    content_line,
+                };
+                yaml::parse_typed(&document, &file.path).map_err(|mut error| {
+                    if let Some(origin) = &mut error.origin {
+                        origin.document = self.origin.document;
+                    }
+                    error
+                })
+            }
+        }
+    }
+}
+
+fn json_error(error: &serde_json::Error, file: &Arc<str>) -> Diagnostic {
+    let message = error.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    };
+    Diagnostic::error(
+        Some(Origin::new(file.clone(), 0, error.line() as u64)),
+        yaml::with_field_hint(message),
+    )
+}
+
+fn collect_all<T>(results: Vec<Result<T, Diagnostic>>) -> Result<Vec<T>, Rejected> {
+    let mut values = Vec::new();
+    let mut errors = Vec::new();
+    for result in results {
+        match result {
+            Ok(value) => values.push(value),
+            Err(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        Err(errors.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn load(name: &str, text: &str) -> Result<Vec<RawDocument>, Rejected> {
+        let format = format_of(Path::new(name)).unwrap();
+        parse_files(&[SourceFile {
+            path: name.into(),
+            text: text.to_string(),
+            format,
+        }])
+    }
+
+    #[test]
+    fn lists_are_flattened_and_documents_numbered() {
+        let documents = load(
+            "a.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {kind: A}\n- {kind: B}\n---\nkind: C\n",
+        )
+        .unwrap();
+        let kinds: Vec<_> = documents.iter().map(|d| d.value["kind"].clone()).collect();
+        assert_eq!(kinds, vec![json!("A"), json!("B"), json!("C")]);
+        let positions: Vec<_> = documents
+            .iter()
+            .map(|d| (d.origin.document, d.origin.line))
+            .collect();
+        assert_eq!(positions, vec![(0, 1), (1, 1), (2, 7)]);
+    }
+
+    #[test]
+    fn json_files_are_one_document_with_json_errors_located() {
+        let documents = load("a.json", "{\"kind\": \"A\"}").unwrap();
+        assert_eq!(documents[0].value, json!({"kind": "A"}));
+        let error = load("b.json", "{\n\"kind\": \n}").unwrap_err();
+        assert_eq!(error.errors[0].origin.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn every_malformed_document_is_reported() {
+        let error = load("bad.yaml", "a: [1\n---\nb: 2\n---\nc: {\n").unwrap_err();
+        assert_eq!(error.errors.len(), 2, "{error}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        kind: String,
+        spec: Option<Value>,
+    }
+
+    #[test]
+    fn typed_decoding_points_at_the_unknown_field_line() {
+        let files = [SourceFile {
+            path: "p.yaml".into(),
+            text: "kind: A\n---\nkind: B\nspec: {}\nspek: 1\n".to_string(),
+            format: Format::Yaml,
+        }];
+        let documents = parse_files(&files).unwrap();
+        let error = documents[1].decode::<Strict>(&files).unwrap_err();
+        assert_eq!(error.origin.unwrap().line, 5);
+        assert!(
+            error.message.contains("did you mean `spec`?"),
+            "{}",
+            error.message
+        );
+    }
+}

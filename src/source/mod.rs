@@ -1,0 +1,4 @@
+//! Loading and classifying the input: files → located documents → typed inputs.
+
+pub mod classify;
+pub mod load;
