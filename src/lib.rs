@@ -1,7 +1,9 @@
 pub mod api;
+pub mod bind;
 pub mod diagnostics;
 pub mod interpret;
 pub mod names;
 pub mod object;
+pub mod policy;
 pub mod source;
 pub mod yaml;

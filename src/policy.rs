@@ -1,0 +1,746 @@
+//! Admission of policies, as Karmada's webhooks and CRD schemas would do it: defaulting (a
+//! PropagationPolicy's and OverridePolicy's selectors take the policy's namespace) and
+//! validation (karmada pkg/util/validation/validation.go, the policy webhooks). A policy that
+//! fails never exists, so the whole input is rejected. Fields fedrender does not implement are
+//! errors naming the field, never silent no-ops.
+
+use std::fmt;
+
+use crate::api::karmada::{
+    ClusterAffinity, FieldSelector, OverridePolicy, Overriders, Placement, PreemptionBehavior,
+    PropagationPolicy, ResourceSelector, Suspension,
+};
+use crate::api::meta::{LabelSelector, SelectorOperator, TolerationOperator};
+use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::names;
+use crate::source::classify::Located;
+
+/// Whether a policy lives in a namespace (PropagationPolicy, OverridePolicy) or is
+/// cluster-wide (ClusterPropagationPolicy, ClusterOverridePolicy).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PolicyScope {
+    Namespace(String),
+    Cluster,
+}
+
+/// A policy's identity, as users name it in messages: `PropagationPolicy apps/web`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PolicyId {
+    pub kind: String,
+    pub scope: PolicyScope,
+    pub name: String,
+}
+
+impl fmt::Display for PolicyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.scope {
+            PolicyScope::Namespace(namespace) => {
+                write!(f, "{} {namespace}/{}", self.kind, self.name)
+            }
+            PolicyScope::Cluster => write!(f, "{} {}", self.kind, self.name),
+        }
+    }
+}
+
+/// A PropagationPolicy or ClusterPropagationPolicy after admission.
+#[derive(Debug, Clone)]
+pub struct Propagation {
+    pub id: PolicyId,
+    pub origin: Origin,
+    pub priority: i32,
+    pub resource_selectors: Vec<ResourceSelector>,
+    pub placement: Placement,
+    pub suspension: Suspension,
+    pub dependent_overrides: Vec<String>,
+}
+
+impl Propagation {
+    pub fn is_cluster_wide(&self) -> bool {
+        self.id.scope == PolicyScope::Cluster
+    }
+}
+
+/// An OverridePolicy or ClusterOverridePolicy after admission, its deprecated single-rule form
+/// turned into one rule.
+#[derive(Debug, Clone)]
+pub struct Override {
+    pub id: PolicyId,
+    pub origin: Origin,
+    /// Empty: the policy applies to every object (in its namespace, for an OverridePolicy).
+    pub resource_selectors: Vec<ResourceSelector>,
+    pub rules: Vec<OverrideRule>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OverrideRule {
+    /// `None`: every cluster.
+    pub target_cluster: Option<ClusterAffinity>,
+    pub overriders: Overriders,
+}
+
+/// Collects the admission errors of one policy, each prefixed with the policy and field.
+struct Admission<'a> {
+    origin: &'a Origin,
+    id: &'a PolicyId,
+    errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Admission<'_> {
+    fn error(&mut self, field: &str, message: impl fmt::Display) {
+        self.errors.push(Diagnostic::error(
+            Some(self.origin.clone()),
+            format!("{}: {field}: {message}", self.id),
+        ));
+    }
+
+    fn warning(&mut self, field: &str, message: impl fmt::Display) {
+        self.warnings.push(Diagnostic::warning(
+            Some(self.origin.clone()),
+            format!("{}: {field}: {message}", self.id),
+        ));
+    }
+
+    fn unsupported(&mut self, field: &str) {
+        self.error(
+            field,
+            "is not supported by fedrender yet; remove it or render with Karmada",
+        );
+    }
+
+    fn finish<T>(self, value: T, warnings: &mut Vec<Diagnostic>) -> Result<T, Rejected> {
+        warnings.extend(self.warnings);
+        if self.errors.is_empty() {
+            Ok(value)
+        } else {
+            Err(self.errors.into())
+        }
+    }
+}
+
+fn policy_id(
+    kind: &str,
+    namespaced: bool,
+    metadata_namespace: Option<&str>,
+    name: &str,
+) -> PolicyId {
+    let scope = if namespaced {
+        // A namespaced policy without a namespace is created in the client's namespace:
+        // `default`, as kubectl would (karmada-overrides spec §3.1).
+        PolicyScope::Namespace(
+            metadata_namespace
+                .filter(|namespace| !namespace.is_empty())
+                .unwrap_or("default")
+                .to_string(),
+        )
+    } else {
+        PolicyScope::Cluster
+    };
+    PolicyId {
+        kind: kind.to_string(),
+        scope,
+        name: name.to_string(),
+    }
+}
+
+pub fn admit_propagation(
+    located: &Located<PropagationPolicy>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Propagation, Rejected> {
+    let policy = &located.item;
+    let namespaced = policy.kind == "PropagationPolicy";
+    let id = policy_id(
+        &policy.kind,
+        namespaced,
+        policy.metadata.namespace.as_deref(),
+        &policy.metadata.name,
+    );
+    let mut admission = Admission {
+        origin: &located.origin,
+        id: &id,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    };
+    check_policy_name(&mut admission, &policy.metadata.name);
+    let spec = &policy.spec;
+    if spec.resource_selectors.is_empty() {
+        admission.error("spec.resourceSelectors", "needs at least one selector");
+    }
+    let resource_selectors = admit_selectors(&mut admission, &id, &spec.resource_selectors);
+    if spec.preemption == Some(PreemptionBehavior::Always)
+        && spec.resource_selectors.iter().any(|s| s.name.is_empty())
+    {
+        admission.error(
+            "spec.preemption",
+            "Always requires every resource selector to name its resource",
+        );
+    }
+    admit_placement(&mut admission, &spec.placement);
+    if spec.propagate_deps {
+        admission.unsupported("spec.propagateDeps");
+    }
+    if spec
+        .failover
+        .as_ref()
+        .is_some_and(|failover| failover.get("application").is_some())
+        && !spec.propagate_deps
+    {
+        admission.error(
+            "spec.failover.application",
+            "requires spec.propagateDeps: true",
+        );
+    }
+    let suspension = spec.suspension.clone().unwrap_or_default();
+    if suspension.dispatching == Some(true)
+        && suspension
+            .dispatching_on_clusters
+            .as_ref()
+            .is_some_and(|on| !on.cluster_names.is_empty())
+    {
+        admission.error(
+            "spec.suspension",
+            "dispatching: true cannot be combined with dispatchingOnClusters.clusterNames",
+        );
+    }
+    if let Some(scheduler) = spec.scheduler_name.as_deref()
+        && scheduler != "default-scheduler"
+    {
+        admission.warning(
+            "spec.schedulerName",
+            format!("{scheduler:?} is not Karmada's default scheduler; fedrender schedules as the default scheduler does"),
+        );
+    }
+    let propagation = Propagation {
+        id: id.clone(),
+        origin: located.origin.clone(),
+        priority: spec.priority.unwrap_or(0),
+        resource_selectors,
+        placement: spec.placement.clone(),
+        suspension,
+        dependent_overrides: spec.dependent_overrides.clone(),
+    };
+    admission.finish(propagation, warnings)
+}
+
+fn check_policy_name(admission: &mut Admission<'_>, name: &str) {
+    if name.is_empty() {
+        admission.error("metadata.name", "is required");
+    } else if let Some(problem) = names::dns_subdomain_problem(name) {
+        admission.error("metadata.name", problem);
+    }
+}
+
+/// PropagationPolicy and OverridePolicy selectors default to the policy's namespace and may
+/// name no other (karmada webhook mutating.go / validating.go).
+fn admit_selectors(
+    admission: &mut Admission<'_>,
+    id: &PolicyId,
+    selectors: &[ResourceSelector],
+) -> Vec<ResourceSelector> {
+    selectors
+        .iter()
+        .enumerate()
+        .map(|(index, selector)| {
+            let field = format!("spec.resourceSelectors[{index}]");
+            let mut selector = selector.clone();
+            if selector.api_version.is_empty() || selector.kind.is_empty() {
+                admission.error(&field, "apiVersion and kind are required");
+            }
+            if let PolicyScope::Namespace(namespace) = &id.scope {
+                if selector.namespace.is_empty() {
+                    selector.namespace = namespace.clone();
+                } else if &selector.namespace != namespace {
+                    admission.error(
+                        &format!("{field}.namespace"),
+                        format!(
+                            "{:?} differs from the policy's namespace {namespace:?}; a {} selects only in its own namespace",
+                            selector.namespace, id.kind
+                        ),
+                    );
+                }
+            }
+            if let Some(labels) = &selector.label_selector {
+                check_label_selector(admission, &format!("{field}.labelSelector"), labels);
+            }
+            selector
+        })
+        .collect()
+}
+
+/// Kubernetes rejects these selectors when converting them; Karmada then silently matches
+/// nothing. fedrender says so instead.
+fn check_label_selector(admission: &mut Admission<'_>, field: &str, selector: &LabelSelector) {
+    for (key, value) in &selector.match_labels {
+        if let Some(problem) = names::qualified_name_problem(key) {
+            admission.error(
+                &format!("{field}.matchLabels"),
+                format!("key {key:?} {problem}"),
+            );
+        }
+        if let Some(problem) = names::label_value_problem(value) {
+            admission.error(
+                &format!("{field}.matchLabels.{key}"),
+                format!("value {value:?} {problem}"),
+            );
+        }
+    }
+    for (index, requirement) in selector.match_expressions.iter().enumerate() {
+        let field = format!("{field}.matchExpressions[{index}]");
+        if let Some(problem) = names::qualified_name_problem(&requirement.key) {
+            admission.error(&field, format!("key {:?} {problem}", requirement.key));
+        }
+        check_values(admission, &field, requirement.operator, &requirement.values);
+    }
+}
+
+fn check_values(
+    admission: &mut Admission<'_>,
+    field: &str,
+    operator: SelectorOperator,
+    values: &[String],
+) {
+    match operator {
+        SelectorOperator::In | SelectorOperator::NotIn if values.is_empty() => {
+            admission.error(
+                field,
+                format!("operator {operator:?} needs at least one value"),
+            );
+        }
+        SelectorOperator::Exists | SelectorOperator::DoesNotExist if !values.is_empty() => {
+            admission.error(field, format!("operator {operator:?} takes no values"));
+        }
+        _ => {}
+    }
+}
+
+fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
+    if placement.cluster_affinity.is_some() && placement.cluster_affinities.is_some() {
+        admission.error(
+            "spec.placement",
+            "clusterAffinity and clusterAffinities cannot be used together",
+        );
+    }
+    if let Some(affinity) = &placement.cluster_affinity {
+        check_cluster_affinity(admission, "spec.placement.clusterAffinity", affinity);
+    }
+    if placement.cluster_affinities.is_some() {
+        admission.unsupported("spec.placement.clusterAffinities");
+    }
+    for (index, toleration) in placement.cluster_tolerations.iter().enumerate() {
+        if matches!(
+            toleration.operator,
+            Some(TolerationOperator::Lt | TolerationOperator::Gt)
+        ) {
+            admission.error(
+                &format!("spec.placement.clusterTolerations[{index}].operator"),
+                "Lt and Gt are not allowed for cluster tolerations",
+            );
+        }
+    }
+    if !placement.spread_constraints.is_empty() {
+        admission.unsupported("spec.placement.spreadConstraints");
+    }
+    if let Some(strategy) = &placement.replica_scheduling {
+        use crate::api::karmada::ReplicaSchedulingType;
+        // An explicit `replicaScheduling` without a type is Divided (CRD default).
+        if strategy.replica_scheduling_type != Some(ReplicaSchedulingType::Duplicated) {
+            admission.unsupported("spec.placement.replicaScheduling (Divided)");
+        }
+    }
+    if placement.workload_affinity.is_some() {
+        admission.warning(
+            "spec.placement.workloadAffinity",
+            "has no effect: Karmada's WorkloadAffinity feature gate is alpha and off by default",
+        );
+    }
+}
+
+/// Field selectors may only use provider, region and zone with In and NotIn.
+pub(crate) fn check_cluster_affinity_fields(
+    field: &str,
+    affinity: &ClusterAffinity,
+) -> Vec<(String, String)> {
+    let mut problems = Vec::new();
+    if let Some(FieldSelector { match_expressions }) = &affinity.field_selector {
+        for (index, requirement) in match_expressions.iter().enumerate() {
+            let at = format!("{field}.fieldSelector.matchExpressions[{index}]");
+            if !matches!(requirement.key.as_str(), "provider" | "region" | "zone") {
+                problems.push((
+                    format!("{at}.key"),
+                    format!("{:?} is not one of provider, region, zone", requirement.key),
+                ));
+            }
+            if !matches!(
+                requirement.operator,
+                SelectorOperator::In | SelectorOperator::NotIn
+            ) {
+                problems.push((
+                    format!("{at}.operator"),
+                    format!("{:?} is not allowed; use In or NotIn", requirement.operator),
+                ));
+            }
+        }
+    }
+    problems
+}
+
+fn check_cluster_affinity(admission: &mut Admission<'_>, field: &str, affinity: &ClusterAffinity) {
+    for (at, problem) in check_cluster_affinity_fields(field, affinity) {
+        admission.error(&at, problem);
+    }
+    if let Some(selector) = &affinity.label_selector {
+        check_label_selector(admission, &format!("{field}.labelSelector"), selector);
+    }
+}
+
+pub fn admit_override(
+    located: &Located<OverridePolicy>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Override, Rejected> {
+    let policy = &located.item;
+    let namespaced = policy.kind == "OverridePolicy";
+    let id = policy_id(
+        &policy.kind,
+        namespaced,
+        policy.metadata.namespace.as_deref(),
+        &policy.metadata.name,
+    );
+    let mut admission = Admission {
+        origin: &located.origin,
+        id: &id,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    };
+    check_policy_name(&mut admission, &policy.metadata.name);
+    let spec = &policy.spec;
+    let resource_selectors = admit_selectors(&mut admission, &id, &spec.resource_selectors);
+    let deprecated_overriders_set = !spec.overriders.is_empty_ignoring_field_overrider();
+    let rules = if !spec.override_rules.is_empty() {
+        if spec.target_cluster.is_some() {
+            admission.error(
+                "spec.targetCluster",
+                "cannot be combined with spec.overrideRules",
+            );
+        }
+        if deprecated_overriders_set {
+            admission.error(
+                "spec.overriders",
+                "cannot be combined with spec.overrideRules",
+            );
+        }
+        if !spec.overriders.field_overrider.is_empty() {
+            admission.warning(
+                "spec.overriders.fieldOverrider",
+                "is ignored by Karmada next to spec.overrideRules (karmada#7875); move it into a rule",
+            );
+        }
+        spec.override_rules
+            .iter()
+            .enumerate()
+            .map(|(index, rule)| {
+                let field = format!("spec.overrideRules[{index}]");
+                check_rule_overriders(&mut admission, &field, &rule.overriders);
+                OverrideRule {
+                    target_cluster: rule.target_cluster.clone(),
+                    overriders: rule.overriders.clone(),
+                }
+            })
+            .collect()
+    } else {
+        // The deprecated form skips the per-rule checks in Karmada's validation.
+        vec![OverrideRule {
+            target_cluster: spec.target_cluster.clone(),
+            overriders: spec.overriders.clone(),
+        }]
+    };
+    for (index, rule) in rules.iter().enumerate() {
+        if let Some(target) = &rule.target_cluster {
+            let field = if spec.override_rules.is_empty() {
+                "spec.targetCluster".to_string()
+            } else {
+                format!("spec.overrideRules[{index}].targetCluster")
+            };
+            check_cluster_affinity(&mut admission, &field, target);
+        }
+        for (entry, plaintext) in rule.overriders.plaintext.iter().enumerate() {
+            if !plaintext.path.is_empty() && !plaintext.path.starts_with('/') {
+                admission.error(
+                    &format!(
+                        "{}.plaintext[{entry}].path",
+                        rule_field(spec.override_rules.is_empty(), index)
+                    ),
+                    format!(
+                        "{:?} is not a JSON pointer; it must start with '/'",
+                        plaintext.path
+                    ),
+                );
+            }
+        }
+    }
+    let admitted = Override {
+        id: id.clone(),
+        origin: located.origin.clone(),
+        resource_selectors,
+        rules,
+    };
+    admission.finish(admitted, warnings)
+}
+
+fn rule_field(deprecated: bool, index: usize) -> String {
+    if deprecated {
+        "spec.overriders".to_string()
+    } else {
+        format!("spec.overrideRules[{index}].overriders")
+    }
+}
+
+/// The checks Karmada runs on each entry of `overrideRules` (not on the deprecated form).
+fn check_rule_overriders(admission: &mut Admission<'_>, field: &str, overriders: &Overriders) {
+    for (index, labels) in overriders.labels_overrider.iter().enumerate() {
+        for (key, value) in &labels.value {
+            let at = format!("{field}.overriders.labelsOverrider[{index}].value");
+            if let Some(problem) = names::qualified_name_problem(key) {
+                admission.error(&at, format!("label key {key:?} {problem}"));
+            }
+            if let Some(problem) = names::label_value_problem(value) {
+                admission.error(&at, format!("label value {value:?} {problem}"));
+            }
+        }
+    }
+    for (index, annotations) in overriders.annotations_overrider.iter().enumerate() {
+        let at = format!("{field}.overriders.annotationsOverrider[{index}].value");
+        for key in annotations.value.keys() {
+            if let Some(problem) = names::qualified_name_problem(key) {
+                admission.error(&at, format!("annotation key {key:?} {problem}"));
+            }
+        }
+        let size: usize = annotations
+            .value
+            .iter()
+            .map(|(k, v)| k.len() + v.len())
+            .sum();
+        if size > 256 * 1024 {
+            admission.error(&at, "annotations may total at most 256 KiB");
+        }
+    }
+    for (index, image) in overriders.image_overrider.iter().enumerate() {
+        if let Some(predicate) = &image.predicate
+            && !predicate.path.is_empty()
+            && !predicate.path.starts_with('/')
+        {
+            admission.error(
+                &format!("{field}.overriders.imageOverrider[{index}].predicate.path"),
+                format!("{:?} must be empty or start with '/'", predicate.path),
+            );
+        }
+    }
+    for (index, field_overrider) in overriders.field_overrider.iter().enumerate() {
+        let at = format!("{field}.overriders.fieldOverrider[{index}]");
+        match (
+            field_overrider.json.is_empty(),
+            field_overrider.yaml.is_empty(),
+        ) {
+            (false, false) => admission.error(&at, "set either json or yaml, not both"),
+            (true, true) => admission.error(&at, "needs json or yaml operations"),
+            _ => {}
+        }
+        if !field_overrider.field_path.is_empty() && !field_overrider.field_path.starts_with('/') {
+            admission.error(
+                &format!("{at}.fieldPath"),
+                format!(
+                    "{:?} must be empty or start with '/'",
+                    field_overrider.field_path
+                ),
+            );
+        }
+        let operations = field_overrider
+            .json
+            .iter()
+            .map(|op| ("json", op))
+            .chain(field_overrider.yaml.iter().map(|op| ("yaml", op)));
+        for (position, (format, operation)) in operations.enumerate() {
+            let op_field = format!("{at}.{format}[{position}]");
+            if !operation.sub_path.is_empty() && !operation.sub_path.starts_with('/') {
+                admission.error(
+                    &format!("{op_field}.subPath"),
+                    format!("{:?} must be empty or start with '/'", operation.sub_path),
+                );
+            }
+            use crate::api::karmada::OverriderOperator;
+            match (operation.operator, operation.value.is_some()) {
+                (OverriderOperator::Remove, true) => {
+                    admission.error(&op_field, "remove takes no value")
+                }
+                (OverriderOperator::Add | OverriderOperator::Replace, false) => {
+                    admission.error(&op_field, "add and replace need a value")
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn propagation(value: serde_json::Value) -> Result<Propagation, Rejected> {
+        let item: PropagationPolicy = serde_json::from_value(value).unwrap();
+        admit_propagation(
+            &Located {
+                origin: Origin::new("p.yaml", 0, 1),
+                item,
+            },
+            &mut Vec::new(),
+        )
+    }
+
+    fn override_policy(value: serde_json::Value) -> Result<Override, Rejected> {
+        let item: OverridePolicy = serde_json::from_value(value).unwrap();
+        admit_override(
+            &Located {
+                origin: Origin::new("o.yaml", 0, 1),
+                item,
+            },
+            &mut Vec::new(),
+        )
+    }
+
+    fn messages(rejected: Rejected) -> String {
+        rejected.to_string()
+    }
+
+    // karmada pkg/webhook/propagationpolicy/mutating.go: selectors take the policy namespace.
+    #[test]
+    fn propagation_policy_selectors_default_to_its_namespace() {
+        let admitted = propagation(
+            json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
+            "metadata": {"name": "p", "namespace": "apps"},
+            "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}]}}),
+        )
+        .unwrap();
+        assert_eq!(admitted.resource_selectors[0].namespace, "apps");
+        let unnamespaced = propagation(
+            json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
+            "metadata": {"name": "p"},
+            "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}]}}),
+        )
+        .unwrap();
+        assert_eq!(unnamespaced.resource_selectors[0].namespace, "default");
+        let cluster_wide = propagation(
+            json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
+            "metadata": {"name": "p"},
+            "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}]}}),
+        )
+        .unwrap();
+        assert_eq!(cluster_wide.resource_selectors[0].namespace, "");
+    }
+
+    // karmada pkg/util/validation/validation_test.go TestValidatePropagationSpec cases.
+    #[test]
+    fn propagation_validation_rejects_what_karmada_rejects() {
+        let rejected = propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
+            "metadata": {"name": "p", "namespace": "apps"},
+            "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "other"}],
+                "preemption": "Always",
+                "placement": {"clusterAffinity": {"fieldSelector": {"matchExpressions": [
+                    {"key": "color", "operator": "Exists"}]}},
+                    "clusterTolerations": [{"key": "a", "operator": "Gt", "value": "1"}]}}}))
+        .unwrap_err();
+        let text = messages(rejected);
+        assert!(
+            text.contains("spec.resourceSelectors[0].namespace: \"other\" differs"),
+            "{text}"
+        );
+        assert!(text.contains("spec.preemption: Always requires"), "{text}");
+        assert!(
+            text.contains("matchExpressions[0].key: \"color\" is not one of"),
+            "{text}"
+        );
+        assert!(
+            text.contains("matchExpressions[0].operator: Exists is not allowed"),
+            "{text}"
+        );
+        assert!(text.contains("clusterTolerations[0].operator"), "{text}");
+    }
+
+    #[test]
+    fn unimplemented_placement_fields_are_errors_naming_the_field() {
+        let text = messages(
+            propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
+                "metadata": {"name": "p"},
+                "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}],
+                    "placement": {"spreadConstraints": [{"spreadByField": "cluster", "maxGroups": 1}]}}}))
+            .unwrap_err(),
+        );
+        assert!(
+            text.contains("spec.placement.spreadConstraints: is not supported by fedrender yet"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn empty_in_values_are_rejected_instead_of_matching_nothing() {
+        let text = messages(
+            propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
+                "metadata": {"name": "p"},
+                "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap",
+                    "labelSelector": {"matchExpressions": [{"key": "a", "operator": "In"}]}}]}}))
+            .unwrap_err(),
+        );
+        assert!(
+            text.contains("operator In needs at least one value"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_deprecated_override_form_becomes_one_rule() {
+        let admitted = override_policy(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "OverridePolicy",
+            "metadata": {"name": "o"},
+            "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "nginx"}],
+                "targetCluster": {"clusterNames": ["cluster1"]},
+                "overriders": {"plaintext": [{"path": "/spec/template/spec/containers/0/image",
+                    "operator": "replace", "value": "nginx:test"}]}}}))
+        .unwrap();
+        assert_eq!(admitted.rules.len(), 1);
+        assert_eq!(
+            admitted.rules[0]
+                .target_cluster
+                .as_ref()
+                .unwrap()
+                .cluster_names,
+            vec!["cluster1"]
+        );
+        assert_eq!(admitted.resource_selectors[0].namespace, "default");
+    }
+
+    // karmada pkg/util/validation/validation_test.go TestValidateOverrideSpec cases.
+    #[test]
+    fn override_validation_rejects_what_karmada_rejects() {
+        let text = messages(
+            override_policy(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterOverridePolicy",
+                "metadata": {"name": "o"},
+                "spec": {"targetCluster": {"clusterNames": ["a"]},
+                    "overrideRules": [{"overriders": {
+                        "labelsOverrider": [{"operator": "add", "value": {"a~b": "x"}}],
+                        "imageOverrider": [{"component": "Tag", "operator": "replace", "value": "v", "predicate": {"path": "spec/x"}}],
+                        "fieldOverrider": [{"fieldPath": "/data/x", "json": [{"subPath": "/a", "operator": "remove", "value": 1}],
+                            "yaml": [{"subPath": "/b", "operator": "add"}]}],
+                        "plaintext": [{"path": "spec/replicas", "operator": "replace", "value": 1}]}}]}}))
+            .unwrap_err(),
+        );
+        for expected in [
+            "spec.targetCluster: cannot be combined",
+            "label key \"a~b\"",
+            "predicate.path: \"spec/x\" must be empty or start with '/'",
+            "fieldOverrider[0]: set either json or yaml, not both",
+            "json[0]: remove takes no value",
+            "yaml[1]: add and replace need a value",
+            "plaintext[0].path: \"spec/replicas\" is not a JSON pointer",
+        ] {
+            assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+        }
+    }
+}
