@@ -107,6 +107,66 @@ pub fn workload_replicas(group: &str, kind: &str, object: &Value) -> Option<i64>
     }
 }
 
+/// The pod spec of a workload kind, where Karmada reads per-replica requirements.
+pub fn pod_spec<'a>(group: &str, kind: &str, object: &'a Value) -> Option<&'a Value> {
+    match (group, kind) {
+        ("", "Pod") => object.get("spec"),
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
+            object.pointer("/spec/template/spec")
+        }
+        _ => None,
+    }
+}
+
+/// Whether a workload has per-replica requirements (karmada `GenerateReplicaRequirements`):
+/// a non-zero resource request or limit, pod overhead, or a node claim (node selector,
+/// tolerations, required node affinity). It decides whether a zero-replica workload is still a
+/// workload, and so rendered nowhere (karmada scheduler core/common.go, issue #3495).
+pub fn has_replica_requirements(group: &str, kind: &str, object: &Value) -> bool {
+    let Some(spec) = pod_spec(group, kind, object) else {
+        return false;
+    };
+    let non_zero = |resources: Option<&Value>| {
+        resources
+            .and_then(Value::as_object)
+            .is_some_and(|map| map.values().any(|quantity| !is_zero_quantity(quantity)))
+    };
+    let containers = ["containers", "initContainers"]
+        .iter()
+        .filter_map(|field| spec.get(*field).and_then(Value::as_array))
+        .flatten();
+    let requests = containers.into_iter().any(|container| {
+        non_zero(container.pointer("/resources/requests"))
+            || non_zero(container.pointer("/resources/limits"))
+    });
+    let non_empty = |field: &str| match spec.get(field) {
+        Some(Value::Object(map)) => !map.is_empty(),
+        Some(Value::Array(list)) => !list.is_empty(),
+        _ => false,
+    };
+    requests
+        || non_zero(spec.get("overhead"))
+        || non_empty("nodeSelector")
+        || non_empty("tolerations")
+        || spec
+            .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
+            .is_some()
+}
+
+fn is_zero_quantity(quantity: &Value) -> bool {
+    match quantity {
+        Value::Number(number) => number.as_f64() == Some(0.0),
+        Value::String(text) => {
+            let digits: String = text
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '+' || *c == '-')
+                .collect();
+            digits.parse::<f64>().is_ok_and(|value| value == 0.0)
+        }
+        _ => false,
+    }
+}
+
 /// Writes a cluster's replica count into the kind's replica field (Karmada's `ReviseReplica`
 /// hook): `spec.replicas` for Deployment, ReplicaSet and StatefulSet, `spec.parallelism` for a
 /// Job. Pods and other kinds have no hook and are left as they are.
@@ -322,6 +382,31 @@ mod tests {
     }
 
     // karmada pkg/resourceinterpreter/default/native/prune/prune_test.go
+    #[test]
+    fn replica_requirements_come_from_requests_limits_and_node_claims() {
+        let with = |pod: serde_json::Value| {
+            has_replica_requirements(
+                "apps",
+                "Deployment",
+                &json!({"spec": {"template": {"spec": pod}}}),
+            )
+        };
+        assert!(with(
+            json!({"containers": [{"resources": {"requests": {"cpu": "100m"}}}]})
+        ));
+        assert!(with(
+            json!({"containers": [{"resources": {"limits": {"memory": "1Gi"}}}]})
+        ));
+        assert!(!with(
+            json!({"containers": [{"resources": {"requests": {"cpu": "0"}}}]})
+        ));
+        assert!(with(
+            json!({"containers": [{}], "nodeSelector": {"disk": "ssd"}})
+        ));
+        assert!(!with(json!({"containers": [{"image": "nginx"}]})));
+        assert!(!has_replica_requirements("", "ConfigMap", &json!({})));
+    }
+
     #[test]
     fn prune_removes_server_fields_and_status() {
         let mut object = json!({"apiVersion": "apps/v1", "kind": "Deployment",

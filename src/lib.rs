@@ -1,9 +1,14 @@
 pub mod api;
 pub mod bind;
 pub mod diagnostics;
+pub mod emit;
 pub mod interpret;
 pub mod names;
+pub mod namespace_sync;
 pub mod object;
 pub mod policy;
+pub mod render;
+pub mod schedule;
 pub mod source;
+pub mod work;
 pub mod yaml;
