@@ -1,0 +1,186 @@
+//! Reading a whole fleet: the input directory and the inventory, through loading,
+//! classifying and admission, into the [`Fleet`] the pipeline renders. The only module that
+//! calls the file-reading parts of loading.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::api::cluster::Cluster;
+use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use crate::policy;
+use crate::render::Fleet;
+use crate::source::classify::{self, Located};
+use crate::source::load::{self, FileFilter, SourceFile};
+
+/// Where the inventory comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inventory {
+    File(PathBuf),
+    Stdin,
+    /// Only the `Cluster` objects inside the input directory.
+    InputOnly,
+}
+
+#[derive(Debug, Clone)]
+pub struct FleetSource {
+    pub input: PathBuf,
+    pub inventory: Inventory,
+    pub include: Vec<glob::Pattern>,
+    pub exclude: Vec<glob::Pattern>,
+    /// Directories inside the input that are not input (the output directory).
+    pub skip: Vec<PathBuf>,
+}
+
+/// The fleet and the warnings found while reading it.
+pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+    let mut skip = source.skip.clone();
+    if let Inventory::File(path) = &source.inventory {
+        skip.push(path.clone());
+    }
+    let filter = FileFilter {
+        include: source.include.clone(),
+        exclude: source.exclude.clone(),
+        skip,
+    };
+    let paths = load::list_input_files(&source.input, &filter)?;
+    let mut files = load::read_files(&paths)?;
+    let inventory_file = match &source.inventory {
+        Inventory::File(path) => Some(load::read_files(std::slice::from_ref(path))?.remove(0)),
+        Inventory::Stdin => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|error| {
+                    Diagnostic::error(
+                        None,
+                        format!("cannot read the inventory from standard input: {error}"),
+                    )
+                })?;
+            Some(load::source_from_text("<stdin>", text))
+        }
+        Inventory::InputOnly => None,
+    };
+    let input_file_count = files.len();
+    files.extend(inventory_file);
+    assemble(&files, input_file_count)
+}
+
+/// Everything after reading: parse, classify, admit. `files[input_file_count..]` is the
+/// inventory file, if any.
+pub fn assemble(
+    files: &[SourceFile],
+    input_file_count: usize,
+) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+    let mut errors = ErrorSink::default();
+    let (input_files, inventory_files) = files.split_at(input_file_count);
+    let input_documents = load::parse_files(input_files);
+    let inventory_documents = load::parse_files(inventory_files);
+    let mut warnings = Vec::new();
+    let classified = match input_documents {
+        Ok(documents) => errors.take(classify::classify(&documents, files)),
+        Err(rejected) => {
+            errors.extend(rejected);
+            None
+        }
+    };
+    let mut clusters: Vec<Located<Cluster>> = Vec::new();
+    if let Some(documents) = errors.take(inventory_documents) {
+        // Inventory documents carry file indices relative to the inventory slice.
+        for document in &documents {
+            if document.value.get("kind").and_then(|k| k.as_str()) != Some("Cluster") {
+                errors.push(Diagnostic::error(
+                    Some(document.origin.clone()),
+                    "the inventory holds only Karmada Cluster objects (cluster.karmada.io/v1alpha1)",
+                ));
+                continue;
+            }
+            if let Some(cluster) = errors.take(classify::decode_cluster(document, inventory_files))
+            {
+                clusters.push(cluster);
+            }
+        }
+    }
+    let mut fleet = Fleet::default();
+    if let Some(classified) = classified {
+        warnings.extend(classified.warnings);
+        clusters.extend(classified.clusters);
+        for policy in &classified.propagation_policies {
+            if let Some(admitted) = errors.take(policy::admit_propagation(policy, &mut warnings)) {
+                fleet.propagations.push(admitted);
+            }
+        }
+        for policy in &classified.override_policies {
+            if let Some(admitted) = errors.take(policy::admit_override(policy, &mut warnings)) {
+                fleet.overrides.push(admitted);
+            }
+        }
+        fleet.templates = classified.templates;
+        check_unique_policies(&fleet, &mut errors);
+    }
+    fleet.clusters = unique_clusters(clusters, &mut errors);
+    if fleet.clusters.is_empty() {
+        errors.push(Diagnostic::error(
+            None,
+            "no member clusters: pass --clusters FILE with Karmada Cluster objects, or put them in the input directory",
+        ));
+    }
+    errors.finish()?;
+    Ok((fleet, warnings))
+}
+
+fn unique_clusters(clusters: Vec<Located<Cluster>>, errors: &mut ErrorSink) -> Vec<Cluster> {
+    let mut by_name: BTreeMap<String, Located<Cluster>> = BTreeMap::new();
+    for cluster in clusters {
+        match by_name.get(cluster.item.name()) {
+            Some(first) => errors.push(Diagnostic::error(
+                Some(cluster.origin.clone()),
+                format!(
+                    "duplicate cluster {}: already defined at {}",
+                    cluster.item.name(),
+                    first.origin
+                ),
+            )),
+            None => {
+                by_name.insert(cluster.item.name().to_string(), cluster);
+            }
+        }
+    }
+    by_name.into_values().map(|located| located.item).collect()
+}
+
+fn check_unique_policies(fleet: &Fleet, errors: &mut ErrorSink) {
+    let mut seen: BTreeMap<String, &Origin> = BTreeMap::new();
+    let ids = fleet
+        .propagations
+        .iter()
+        .map(|p| (p.id.to_string(), &p.origin))
+        .chain(
+            fleet
+                .overrides
+                .iter()
+                .map(|o| (o.id.to_string(), &o.origin)),
+        );
+    for (id, origin) in ids {
+        if let Some(first) = seen.get(&id) {
+            errors.push(Diagnostic::error(
+                Some(origin.clone()),
+                format!("duplicate object {id}: already defined at {first}"),
+            ));
+        } else {
+            seen.insert(id, origin);
+        }
+    }
+}
+
+/// Whether `inner` lies inside `outer` (both may not exist yet).
+pub fn is_inside(inner: &Path, outer: &Path) -> bool {
+    let absolute = |path: &Path| {
+        path.canonicalize().unwrap_or_else(|_| {
+            std::env::current_dir()
+                .map(|dir| dir.join(path))
+                .unwrap_or_else(|_| path.to_path_buf())
+        })
+    };
+    absolute(inner).starts_with(absolute(outer))
+}
