@@ -13,6 +13,7 @@ pub mod interpret;
 pub mod names;
 pub mod namespace_sync;
 pub mod object;
+pub mod overrides;
 pub mod policy;
 pub mod render;
 pub mod schedule;

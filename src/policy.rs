@@ -76,6 +76,9 @@ pub struct OverrideRule {
     /// `None`: every cluster.
     pub target_cluster: Option<ClusterAffinity>,
     pub overriders: Overriders,
+    /// Where the rule is written, for messages: `spec.overrideRules[2]`, or `spec` for the
+    /// deprecated single-rule form.
+    pub field: String,
 }
 
 /// Collects the admission errors of one policy, each prefixed with the policy and field.
@@ -443,6 +446,7 @@ pub fn admit_override(
                 OverrideRule {
                     target_cluster: rule.target_cluster.clone(),
                     overriders: rule.overriders.clone(),
+                    field,
                 }
             })
             .collect()
@@ -451,6 +455,7 @@ pub fn admit_override(
         vec![OverrideRule {
             target_cluster: spec.target_cluster.clone(),
             overriders: spec.overriders.clone(),
+            field: "spec".to_string(),
         }]
     };
     for (index, rule) in rules.iter().enumerate() {

@@ -12,6 +12,7 @@ use crate::bind::{self, PolicyIndex};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
+use crate::overrides::{self, RuleRef};
 use crate::policy::{Override, Propagation};
 use crate::schedule::{self, Filtered, TargetCluster};
 use crate::work;
@@ -51,6 +52,7 @@ pub struct Rendered {
 struct Placement {
     targets: Vec<TargetCluster>,
     matched_policies: Vec<usize>,
+    override_policies: Vec<usize>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -68,19 +70,21 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
         .par_iter()
         .map(|template| {
             let placement = place(fleet, &index, template);
-            let rendered = build_variants(template, &placement.targets, &cluster_index)?;
+            let rendered = build_variants(fleet, template, &placement, &cluster_index)?;
             Ok((rendered, placement))
         })
         .collect();
     let mut rendered = Rendered::default();
     let mut errors = Vec::new();
-    let mut policies_used = BTreeSet::new();
+    let mut propagations_used = BTreeSet::new();
+    let mut overrides_used = BTreeSet::new();
     for result in results {
         match result {
             Ok((template, placement)) => {
                 rendered.templates.extend(template);
                 rendered.warnings.extend(placement.warnings);
-                policies_used.extend(placement.matched_policies);
+                propagations_used.extend(placement.matched_policies);
+                overrides_used.extend(placement.override_policies);
             }
             Err(rejected) => errors.extend(rejected.errors),
         }
@@ -90,7 +94,10 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
     }
     rendered
         .warnings
-        .extend(policy_warnings(fleet, &policies_used));
+        .extend(propagation_warnings(fleet, &propagations_used));
+    rendered
+        .warnings
+        .extend(override_warnings(fleet, &overrides_used));
     Ok(rendered)
 }
 
@@ -101,6 +108,7 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
     let warn = |message: String| Diagnostic::warning(Some(template.origin.clone()), message);
     let candidates = index.matching(template);
     let matched_policies = candidates.iter().map(|(policy, _)| *policy).collect();
+    let override_policies = overrides::policies_for(template, &fleet.overrides);
     if let Some(reason) = bind::never_propagated(template) {
         warnings.push(warn(format!(
             "{} is rendered nowhere: {reason}",
@@ -109,6 +117,7 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
         return Placement {
             targets: Vec::new(),
             matched_policies,
+            override_policies,
             warnings,
         };
     }
@@ -147,6 +156,7 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
     Placement {
         targets,
         matched_policies,
+        override_policies,
         warnings,
     }
 }
@@ -199,27 +209,36 @@ fn unschedulable_message(
     )
 }
 
-/// Builds the object for every target cluster; clusters with the same replica count share one
-/// object.
+/// Builds the object for every target cluster. Clusters with the same replica count and the
+/// same override rules receive the same object, built once.
 fn build_variants(
+    fleet: &Fleet,
     template: &Template,
-    targets: &[TargetCluster],
+    placement: &Placement,
     cluster_index: &BTreeMap<&str, usize>,
 ) -> Result<Option<RenderedTemplate>, Rejected> {
-    if targets.is_empty() {
+    if placement.targets.is_empty() {
         return Ok(None);
     }
-    let mut by_replicas: BTreeMap<Option<i64>, Vec<usize>> = BTreeMap::new();
-    for target in targets {
-        by_replicas
-            .entry(target.replicas)
+    let mut groups: BTreeMap<(Option<i64>, Vec<RuleRef>), Vec<usize>> = BTreeMap::new();
+    for target in &placement.targets {
+        let cluster = cluster_index[target.name.as_str()];
+        let rules = overrides::rules_for_cluster(
+            &placement.override_policies,
+            &fleet.overrides,
+            &fleet.clusters[cluster],
+        );
+        groups
+            .entry((target.replicas, rules))
             .or_default()
-            .push(cluster_index[target.name.as_str()]);
+            .push(cluster);
     }
     let mut variants = Vec::new();
-    for (replicas, mut clusters) in by_replicas {
+    for ((replicas, rules), mut clusters) in groups {
         clusters.sort_unstable();
-        let object = work::build_work(template, replicas, |_| Ok::<(), Rejected>(()))?;
+        let object = work::build_work(template, replicas, |object| {
+            apply_rules(fleet, template, &rules, &clusters, object)
+        })?;
         variants.push(Variant { object, clusters });
     }
     variants.sort_by_key(|variant| variant.clusters[0]);
@@ -227,6 +246,44 @@ fn build_variants(
         key: template.key.clone(),
         variants,
     }))
+}
+
+/// Applies the override rules in order. A failure names the policy and its file, the rule and
+/// overrider, the object and its file, and the clusters (fedrender fails where Karmada would
+/// skip the cluster: spec README, deviation 5).
+fn apply_rules(
+    fleet: &Fleet,
+    template: &Template,
+    rules: &[RuleRef],
+    clusters: &[usize],
+    object: &mut Value,
+) -> Result<(), Rejected> {
+    for rule_ref in rules {
+        let policy = &fleet.overrides[rule_ref.policy];
+        let rule = &policy.rules[rule_ref.rule];
+        if let Err(error) = overrides::apply_overriders(object, template.kind(), &rule.overriders) {
+            let names: Vec<&str> = clusters.iter().map(|&c| fleet.clusters[c].name()).collect();
+            let cluster_list = if names.len() == 1 {
+                format!("cluster {}", names[0])
+            } else {
+                format!("clusters {}", names.join(", "))
+            };
+            let rule_field = if rule.field == "spec" {
+                format!("spec.overriders.{}", error.overrider)
+            } else {
+                format!("{}.overriders.{}", rule.field, error.overrider)
+            };
+            return Err(Diagnostic::error(
+                Some(policy.origin.clone()),
+                format!(
+                    "{}: {rule_field}: {} (overriding {} from {} for {cluster_list})",
+                    policy.id, error.message, template.key, template.origin
+                ),
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// A PropagationPolicy waits forever for missing `dependentOverrides` in Karmada; offline that
@@ -258,8 +315,8 @@ fn check_dependent_overrides(fleet: &Fleet) -> Result<(), Rejected> {
     }
 }
 
-/// Policies that select nothing, and cluster names that are not in the inventory.
-fn policy_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
+/// Propagation policies that select nothing, and cluster names that are not in the inventory.
+fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
     let known: BTreeSet<&str> = fleet.clusters.iter().map(Cluster::name).collect();
     let mut warnings = Vec::new();
     for (index, policy) in fleet.propagations.iter().enumerate() {
@@ -277,6 +334,44 @@ fn policy_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
                         format!("{}: cluster {name:?} is not in the inventory", policy.id),
                     ));
                 }
+            }
+        }
+    }
+    warnings
+}
+
+/// Override policies that select no template, and override rules whose target matches no
+/// cluster of the inventory or names clusters it does not have.
+fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
+    let known: BTreeSet<&str> = fleet.clusters.iter().map(Cluster::name).collect();
+    let mut warnings = Vec::new();
+    for (index, policy) in fleet.overrides.iter().enumerate() {
+        let warn = |message: String| Diagnostic::warning(Some(policy.origin.clone()), message);
+        if !used.contains(&index) {
+            warnings.push(warn(format!("{} selects no template", policy.id)));
+        }
+        for rule in &policy.rules {
+            let Some(target) = &rule.target_cluster else {
+                continue;
+            };
+            let field = if rule.field == "spec" {
+                "spec.targetCluster".to_string()
+            } else {
+                format!("{}.targetCluster", rule.field)
+            };
+            for name in target.named_clusters() {
+                if !known.contains(name) {
+                    warnings.push(warn(format!(
+                        "{}: {field}: cluster {name:?} is not in the inventory",
+                        policy.id
+                    )));
+                }
+            }
+            if !fleet.clusters.iter().any(|cluster| target.matches(cluster)) {
+                warnings.push(warn(format!(
+                    "{}: {field} matches no cluster of the inventory",
+                    policy.id
+                )));
             }
         }
     }

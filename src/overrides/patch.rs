@@ -1,0 +1,288 @@
+//! RFC 6902 operations (add, remove, replace) as Karmada applies them: evanphx/json-patch v5 with
+//! its default options (karmada overridemanager.go `applyJSONPatch`). The parent of an `add` must
+//! exist, `remove` and `replace` need an existing target, and, beyond the RFC, negative list
+//! indices count from the end. Application is delegated to the json-patch crate; this module
+//! resolves negative indices first and explains a failing path in words.
+
+use serde_json::{Value, json};
+
+use crate::api::karmada::OverriderOperator;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Operation<'a> {
+    pub operator: OverriderOperator,
+    pub path: &'a str,
+    /// A missing value is sent as JSON `null`, as Karmada does.
+    pub value: Option<&'a Value>,
+}
+
+/// Applies the operations in order, each seeing the result of the previous one. On error the
+/// document may be partly patched; callers abandon it (the whole render fails).
+pub fn apply(document: &mut Value, operations: &[Operation<'_>]) -> Result<(), String> {
+    for operation in operations {
+        apply_one(document, operation)?;
+    }
+    Ok(())
+}
+
+fn apply_one(document: &mut Value, operation: &Operation<'_>) -> Result<(), String> {
+    let verb = match operation.operator {
+        OverriderOperator::Add => "add",
+        OverriderOperator::Remove => "remove",
+        OverriderOperator::Replace => "replace",
+    };
+    let path = resolve(document, operation)
+        .map_err(|problem| format!("{verb} {}: {problem}", operation.path))?;
+    let value = operation.value.cloned().unwrap_or(Value::Null);
+    let encoded = match operation.operator {
+        OverriderOperator::Remove => json!({"op": verb, "path": path}),
+        _ => json!({"op": verb, "path": path, "value": value}),
+    };
+    let patch_operation: json_patch::PatchOperation = serde_json::from_value(encoded)
+        .map_err(|error| format!("{verb} {}: {error}", operation.path))?;
+    json_patch::patch(document, &[patch_operation])
+        .map_err(|error| format!("{verb} {}: {error}", operation.path))
+}
+
+/// RFC 6901 tokens of a pointer: `~1` is `/`, `~0` is `~`. A pointer must start with `/`;
+/// the empty pointer is the whole document.
+pub fn tokens(pointer: &str) -> Result<Vec<String>, String> {
+    if pointer.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return Err("a JSON pointer must start with '/'".to_string());
+    };
+    Ok(rest
+        .split('/')
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .collect())
+}
+
+fn encode(tokens: &[String]) -> String {
+    tokens
+        .iter()
+        .map(|token| format!("/{}", token.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// Checks that the operation applies and rewrites negative indices as positions, with
+/// evanphx's meaning: for `add`, `-1` appends and `-2` inserts before the last element; for
+/// the other operations and on the way down, `-1` is the last element.
+fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String> {
+    let mut tokens = tokens(operation.path)?;
+    let last = tokens.len().saturating_sub(1);
+    let mut node = document;
+    let mut walked = String::new();
+    for index in 0..tokens.len() {
+        let is_target = index == last;
+        let token = tokens[index].clone();
+        match node {
+            Value::Object(map) => match map.get(&token) {
+                Some(child) if !is_target => node = child,
+                Some(_) => {}
+                None if is_target && operation.operator == OverriderOperator::Add => {}
+                None if is_target => {
+                    return Err(format!(
+                        "the object at {} has no key {token:?}",
+                        describe(&walked)
+                    ));
+                }
+                None => return Err(format!("{}/{token} does not exist", walked)),
+            },
+            Value::Array(list) => {
+                let length = list.len() as i64;
+                let adding_here = is_target && operation.operator == OverriderOperator::Add;
+                let position = if token == "-" && adding_here {
+                    length
+                } else {
+                    let number: i64 = token.parse().map_err(|_| {
+                        format!("{:?} is not a list index at {}", token, describe(&walked))
+                    })?;
+                    if number < 0 {
+                        number + length + i64::from(adding_here)
+                    } else {
+                        number
+                    }
+                };
+                let limit = if adding_here { length } else { length - 1 };
+                if position < 0 || position > limit {
+                    return Err(format!(
+                        "index {token} is out of range for the list at {} (length {length})",
+                        describe(&walked)
+                    ));
+                }
+                tokens[index] = position.to_string();
+                if !is_target {
+                    node = &list[position as usize];
+                }
+            }
+            _ => {
+                return Err(format!("{} is not an object or a list", describe(&walked)));
+            }
+        }
+        walked.push('/');
+        walked.push_str(&tokens[index].replace('~', "~0").replace('/', "~1"));
+    }
+    Ok(encode(&tokens))
+}
+
+fn describe(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "the document root".to_string()
+    } else {
+        pointer.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(
+        document: Value,
+        operator: OverriderOperator,
+        path: &str,
+        value: Option<Value>,
+    ) -> Result<Value, String> {
+        let mut document = document;
+        apply(
+            &mut document,
+            &[Operation {
+                operator,
+                path,
+                value: value.as_ref(),
+            }],
+        )?;
+        Ok(document)
+    }
+
+    use OverriderOperator::{Add, Remove, Replace};
+
+    // karmada issue #3923: add does not create a missing parent.
+    #[test]
+    fn add_needs_an_existing_parent() {
+        let error = run(
+            json!({"spec": {"template": {"metadata": {}}}}),
+            Add,
+            "/spec/template/metadata/annotations/x",
+            Some(json!("1")),
+        )
+        .unwrap_err();
+        assert!(
+            error.contains("/spec/template/metadata/annotations does not exist"),
+            "{error}"
+        );
+        assert_eq!(
+            run(json!({"a": {}}), Add, "/a/b", Some(json!(1))).unwrap(),
+            json!({"a": {"b": 1}})
+        );
+        assert_eq!(
+            run(json!({"a": {"b": 1}}), Add, "/a/b", Some(json!(2))).unwrap(),
+            json!({"a": {"b": 2}})
+        );
+    }
+
+    // karmada-overrides spec §9.5, PR #3927 rejected: removing a missing path is an error.
+    #[test]
+    fn remove_and_replace_need_an_existing_target() {
+        assert!(
+            run(json!({"a": 1}), Remove, "/b", None)
+                .unwrap_err()
+                .contains("no key \"b\"")
+        );
+        assert!(run(json!({"a": 1}), Replace, "/b", Some(json!(2))).is_err());
+        assert_eq!(
+            run(json!({"a": 1, "b": 2}), Remove, "/b", None).unwrap(),
+            json!({"a": 1})
+        );
+    }
+
+    // evanphx/json-patch v5 negative indices.
+    #[test]
+    fn list_indices_follow_evanphx_including_negative_ones() {
+        let list = json!({"l": [1, 2, 3]});
+        assert_eq!(
+            run(list.clone(), Add, "/l/0", Some(json!(0))).unwrap(),
+            json!({"l": [0, 1, 2, 3]})
+        );
+        assert_eq!(
+            run(list.clone(), Add, "/l/3", Some(json!(4))).unwrap(),
+            json!({"l": [1, 2, 3, 4]})
+        );
+        assert_eq!(
+            run(list.clone(), Add, "/l/-", Some(json!(4))).unwrap(),
+            json!({"l": [1, 2, 3, 4]})
+        );
+        assert_eq!(
+            run(list.clone(), Add, "/l/-1", Some(json!(4))).unwrap(),
+            json!({"l": [1, 2, 3, 4]})
+        );
+        assert_eq!(
+            run(list.clone(), Add, "/l/-2", Some(json!(9))).unwrap(),
+            json!({"l": [1, 2, 9, 3]})
+        );
+        assert_eq!(
+            run(list.clone(), Replace, "/l/-1", Some(json!(9))).unwrap(),
+            json!({"l": [1, 2, 9]})
+        );
+        assert_eq!(
+            run(list.clone(), Remove, "/l/-1", None).unwrap(),
+            json!({"l": [1, 2]})
+        );
+        assert!(run(list.clone(), Add, "/l/5", Some(json!(0))).is_err());
+        assert!(run(list.clone(), Replace, "/l/3", Some(json!(0))).is_err());
+        assert!(run(list, Add, "/l/-5", Some(json!(0))).is_err());
+    }
+
+    // karmada issue #4014: a key with '/' is written with ~1.
+    #[test]
+    fn escaped_keys_address_annotations_with_slashes() {
+        let document = json!({"metadata": {"annotations": {"example.com/x": "1"}}});
+        assert_eq!(
+            run(
+                document,
+                Replace,
+                "/metadata/annotations/example.com~1x",
+                Some(json!("2"))
+            )
+            .unwrap(),
+            json!({"metadata": {"annotations": {"example.com/x": "2"}}})
+        );
+    }
+
+    #[test]
+    fn the_empty_path_replaces_the_document_and_a_missing_value_is_null() {
+        assert_eq!(
+            run(json!({"a": 1}), Replace, "", Some(json!({"b": 2}))).unwrap(),
+            json!({"b": 2})
+        );
+        assert_eq!(
+            run(json!({"a": 1}), Add, "/b", None).unwrap(),
+            json!({"a": 1, "b": null})
+        );
+    }
+
+    #[test]
+    fn operations_apply_in_order_each_seeing_the_last() {
+        let mut document = json!({"a": {}});
+        let one = json!(1);
+        apply(
+            &mut document,
+            &[
+                Operation {
+                    operator: Add,
+                    path: "/a/b",
+                    value: Some(&one),
+                },
+                Operation {
+                    operator: Replace,
+                    path: "/a/b",
+                    value: Some(&json!(2)),
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(document, json!({"a": {"b": 2}}));
+    }
+}

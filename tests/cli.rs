@@ -1,0 +1,344 @@
+//! End-to-end: the real binary on the bundled examples and test scenarios, with its exit codes,
+//! messages and effect on the output directory.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fedrender(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fedrender-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| {
+            let relative = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .display()
+                .to_string();
+            (relative, std::fs::read(entry.path()).unwrap())
+        })
+        .collect()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn the_seed_example_renders_nginx_to_two_of_three_clusters() {
+    let out = scratch("nginx");
+    let output = fedrender(&[
+        "build",
+        "examples/nginx",
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files: Vec<String> = snapshot(&out).into_keys().collect();
+    assert_eq!(
+        files,
+        vec![
+            "cluster1/default/deployment.apps_nginx.yaml",
+            "cluster1/kustomization.yaml",
+            "cluster2/default/deployment.apps_nginx.yaml",
+            "cluster2/kustomization.yaml",
+            "cluster3/kustomization.yaml",
+        ]
+    );
+    assert!(stderr(&output).contains("2 written") || stderr(&output).contains("5 written"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_rebuild_with_nothing_changed_writes_nothing() {
+    let out = scratch("rebuild");
+    let args = [
+        "build",
+        "examples/fleet",
+        "--clusters",
+        "examples/clusters.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    assert_eq!(fedrender(&args).status.code(), Some(0));
+    let before = snapshot(&out);
+    let modified: Vec<_> = walkdir::WalkDir::new(&out)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().to_path_buf(),
+                e.metadata().unwrap().modified().unwrap(),
+            )
+        })
+        .collect();
+    let again = fedrender(&args);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(stderr(&again).contains(" 0 written"), "{}", stderr(&again));
+    assert_eq!(snapshot(&out), before);
+    for (path, time) in modified {
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            time,
+            "{path:?} was rewritten"
+        );
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn bad_input_exits_2_and_leaves_the_output_exactly_as_it_was() {
+    let out = scratch("bad");
+    let good = fedrender(&[
+        "build",
+        "examples/nginx",
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(good.status.code(), Some(0));
+    std::fs::write(out.join("notes.txt"), "not ours").unwrap();
+    let before = snapshot(&out);
+    for scenario in std::fs::read_dir("testdata").unwrap() {
+        let dir = scenario.unwrap().path();
+        if !dir
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("error-")
+        {
+            continue;
+        }
+        let input = dir.join("input");
+        let clusters = dir.join("clusters.yaml");
+        let output = fedrender(&[
+            "build",
+            input.to_str().unwrap(),
+            "--clusters",
+            clusters.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{dir:?}: {}",
+            stderr(&output)
+        );
+        let message = stderr(&output);
+        assert!(message.starts_with("error: "), "{dir:?}: {message}");
+        assert!(message.contains("was left unchanged"), "{dir:?}: {message}");
+        assert_eq!(
+            snapshot(&out),
+            before,
+            "{dir:?} changed the output directory"
+        );
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn errors_name_the_file_and_line() {
+    let output = fedrender(&[
+        "build",
+        "testdata/error-unknown-policy-field/input",
+        "--clusters",
+        "testdata/error-unknown-policy-field/clusters.yaml",
+        "--out",
+        scratch("unknown-field").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    let first = message.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: testdata/error-unknown-policy-field/input/"),
+        "{message}"
+    );
+    assert!(first.contains("unknown field"), "{message}");
+    assert!(first.contains("did you mean"), "{message}");
+}
+
+#[test]
+fn strict_turns_warnings_into_errors() {
+    let out = scratch("strict");
+    let args = |strict: bool| {
+        let mut args = vec![
+            "build",
+            "testdata/strict-warnings/input",
+            "--clusters",
+            "testdata/strict-warnings/clusters.yaml",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if strict {
+            args.push("--strict");
+        }
+        args.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let lenient = fedrender(&args(false).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(lenient.status.code(), Some(0));
+    assert!(
+        stderr(&lenient).contains("warning: "),
+        "{}",
+        stderr(&lenient)
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    let strict = fedrender(&args(true).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stderr(&strict).contains("error: "), "{}", stderr(&strict));
+    assert!(!out.exists(), "nothing is written under --strict failures");
+}
+
+#[test]
+fn the_inventory_can_come_from_standard_input() {
+    let out = scratch("stdin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args([
+            "build",
+            "examples/nginx",
+            "--exclude",
+            "clusters.yaml",
+            "--clusters",
+            "-",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&std::fs::read("examples/nginx/clusters.yaml").unwrap())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(out.join("cluster3/kustomization.yaml").exists());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn an_output_directory_inside_the_input_is_not_read_back_as_input() {
+    let input = scratch("inside");
+    std::fs::create_dir_all(&input).unwrap();
+    for file in ["nginx.yaml", "clusters.yaml"] {
+        std::fs::copy(Path::new("examples/nginx").join(file), input.join(file)).unwrap();
+    }
+    let out = input.join("rendered");
+    let args = [
+        "build",
+        input.to_str().unwrap(),
+        "--clusters",
+        input
+            .join("clusters.yaml")
+            .to_str()
+            .unwrap()
+            .to_string()
+            .leak(),
+        "--out",
+        out.to_str().unwrap().to_string().leak(),
+    ];
+    assert_eq!(fedrender(&args).status.code(), Some(0));
+    let again = fedrender(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(stderr(&again).contains(" 0 written"), "{}", stderr(&again));
+    std::fs::remove_dir_all(&input).unwrap();
+}
+
+#[test]
+fn include_and_exclude_globs_choose_the_files_read() {
+    let out = scratch("globs");
+    let output = fedrender(&[
+        "build",
+        "examples/nginx",
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+        "--exclude",
+        "nginx.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!out.join("cluster1/default").exists());
+    let output = fedrender(&[
+        "build",
+        "examples/nginx",
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+        "--include",
+        "*.json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(!out.join("cluster1/default").exists());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn kustomize_builds_every_rendered_cluster_when_kubectl_is_installed() {
+    let Ok(version) = Command::new("kubectl")
+        .args(["version", "--client"])
+        .output()
+    else {
+        eprintln!("kubectl is not installed; skipping");
+        return;
+    };
+    if !version.status.success() {
+        eprintln!("kubectl does not run; skipping");
+        return;
+    }
+    let out = scratch("kustomize");
+    let output = fedrender(&[
+        "build",
+        "examples/fleet",
+        "--clusters",
+        "examples/clusters.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for cluster in std::fs::read_dir(&out).unwrap() {
+        let cluster = cluster.unwrap().path();
+        let built = Command::new("kubectl")
+            .arg("kustomize")
+            .arg(&cluster)
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "{cluster:?}: {}", stderr(&built));
+        let files = snapshot(&cluster).len() - 1;
+        let documents = String::from_utf8_lossy(&built.stdout)
+            .matches("\nkind: ")
+            .count()
+            + usize::from(String::from_utf8_lossy(&built.stdout).starts_with("kind: "));
+        assert!(
+            documents >= files,
+            "{cluster:?}: {documents} objects built from {files} files"
+        );
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
