@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod bind;
+pub mod dependencies;
 pub mod diagnostics;
 pub mod emit;
 pub mod exit_code;

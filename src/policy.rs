@@ -52,6 +52,9 @@ pub struct Propagation {
     pub placement: Placement,
     pub suspension: Suspension,
     pub dependent_overrides: Vec<String>,
+    /// Whether what a template references follows it (forced on when a selector names a
+    /// ServiceImport, as Karmada's webhook does).
+    pub propagate_deps: bool,
 }
 
 impl Propagation {
@@ -179,9 +182,6 @@ pub fn admit_propagation(
         );
     }
     admit_placement(&mut admission, &spec.placement);
-    if spec.propagate_deps {
-        admission.unsupported("spec.propagateDeps");
-    }
     if spec
         .failover
         .as_ref()
@@ -221,6 +221,11 @@ pub fn admit_propagation(
         placement: spec.placement.clone(),
         suspension,
         dependent_overrides: spec.dependent_overrides.clone(),
+        propagate_deps: spec.propagate_deps
+            || spec
+                .resource_selectors
+                .iter()
+                .any(|s| s.kind == "ServiceImport"),
     };
     admission.finish(propagation, warnings)
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::api::cluster::Cluster;
 use crate::bind::{self, PolicyIndex};
+use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
@@ -53,7 +54,10 @@ struct Placement {
     targets: Vec<TargetCluster>,
     matched_policies: Vec<usize>,
     override_policies: Vec<usize>,
-    warnings: Vec<Diagnostic>,
+    /// Whether the winning policy sends the template's dependencies along.
+    propagate_deps: bool,
+    /// Why the template goes nowhere, warned about unless a dependant takes it along.
+    nowhere: Option<String>,
 }
 
 pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
@@ -65,32 +69,42 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
         .enumerate()
         .map(|(position, cluster)| (cluster.name(), position))
         .collect();
-    let results: Vec<Result<(Option<RenderedTemplate>, Placement), Rejected>> = fleet
+    let mut placements: Vec<Placement> = fleet
         .templates
         .par_iter()
-        .map(|template| {
-            let placement = place(fleet, &index, template);
-            let rendered = build_variants(fleet, template, &placement, &cluster_index)?;
-            Ok((rendered, placement))
-        })
+        .map(|template| place(fleet, &index, template))
+        .collect();
+    follow_dependencies(fleet, &mut placements, &cluster_index);
+    let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = fleet
+        .templates
+        .par_iter()
+        .zip(&placements)
+        .map(|(template, placement)| build_variants(fleet, template, placement, &cluster_index))
         .collect();
     let mut rendered = Rendered::default();
     let mut errors = Vec::new();
-    let mut propagations_used = BTreeSet::new();
-    let mut overrides_used = BTreeSet::new();
     for result in results {
         match result {
-            Ok((template, placement)) => {
-                rendered.templates.extend(template);
-                rendered.warnings.extend(placement.warnings);
-                propagations_used.extend(placement.matched_policies);
-                overrides_used.extend(placement.override_policies);
-            }
+            Ok(template) => rendered.templates.extend(template),
             Err(rejected) => errors.extend(rejected.errors),
         }
     }
     if !errors.is_empty() {
         return Err(errors.into());
+    }
+    let mut propagations_used = BTreeSet::new();
+    let mut overrides_used = BTreeSet::new();
+    for (template, placement) in fleet.templates.iter().zip(&placements) {
+        if placement.targets.is_empty()
+            && let Some(reason) = &placement.nowhere
+        {
+            rendered.warnings.push(Diagnostic::warning(
+                Some(template.origin.clone()),
+                reason.clone(),
+            ));
+        }
+        propagations_used.extend(placement.matched_policies.iter().copied());
+        overrides_used.extend(placement.override_policies.iter().copied());
     }
     rendered
         .warnings
@@ -104,47 +118,35 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
 /// Binds and schedules one template; the namespace controller adds every cluster for the
 /// namespaces it propagates.
 fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placement {
-    let mut warnings = Vec::new();
-    let warn = |message: String| Diagnostic::warning(Some(template.origin.clone()), message);
     let candidates = index.matching(template);
-    let matched_policies = candidates.iter().map(|(policy, _)| *policy).collect();
-    let override_policies = overrides::policies_for(template, &fleet.overrides);
+    let mut placement = Placement {
+        targets: Vec::new(),
+        matched_policies: candidates.iter().map(|(policy, _)| *policy).collect(),
+        override_policies: overrides::policies_for(template, &fleet.overrides),
+        propagate_deps: false,
+        nowhere: None,
+    };
     if let Some(reason) = bind::never_propagated(template) {
-        warnings.push(warn(format!(
-            "{} is rendered nowhere: {reason}",
-            template.key
-        )));
-        return Placement {
-            targets: Vec::new(),
-            matched_policies,
-            override_policies,
-            warnings,
-        };
+        placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
+        return placement;
     }
-    let mut targets = Vec::new();
     match index.bind(&candidates) {
         Some(binding) => {
             let policy = &fleet.propagations[binding.policy];
             let schedule = schedule::schedule(template, policy, &fleet.clusters);
-            targets = suspend(policy, schedule.targets);
-            if targets.is_empty() {
-                warnings.push(warn(unschedulable_message(
-                    template,
-                    policy,
-                    &schedule.filtered,
-                )));
-            }
+            placement.targets = suspend(policy, schedule.targets);
+            placement.propagate_deps = policy.propagate_deps;
+            placement.nowhere = Some(unschedulable_message(template, policy, &schedule.filtered));
         }
-        None if !namespace_sync::is_auto_propagated(template) => {
-            warnings.push(warn(format!(
+        None => {
+            placement.nowhere = Some(format!(
                 "{} is rendered nowhere: no PropagationPolicy or ClusterPropagationPolicy selects it",
                 template.key
-            )));
+            ));
         }
-        None => {}
     }
     if namespace_sync::is_auto_propagated(template) {
-        targets = fleet
+        placement.targets = fleet
             .clusters
             .iter()
             .map(|cluster| TargetCluster {
@@ -153,11 +155,82 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
             })
             .collect();
     }
-    Placement {
-        targets,
-        matched_policies,
-        override_policies,
-        warnings,
+    placement
+}
+
+/// propagateDeps: each dependency goes to the union of its own clusters and those of every
+/// template that depends on it (karmada binding/common.go `mergeTargetClusters`).
+fn follow_dependencies(
+    fleet: &Fleet,
+    placements: &mut [Placement],
+    cluster_index: &BTreeMap<&str, usize>,
+) {
+    let by_key: BTreeMap<&ObjectKey, usize> = fleet
+        .templates
+        .iter()
+        .enumerate()
+        .map(|(position, template)| (&template.key, position))
+        .collect();
+    let mut extra: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for (position, template) in fleet.templates.iter().enumerate() {
+        let placement = &placements[position];
+        if !placement.propagate_deps || placement.targets.is_empty() {
+            continue;
+        }
+        let clusters: Vec<usize> = placement
+            .targets
+            .iter()
+            .map(|target| cluster_index[target.name.as_str()])
+            .collect();
+        let mut dependents: Vec<usize> = dependencies::dependencies(template)
+            .iter()
+            .filter_map(|key| by_key.get(key).copied())
+            .collect();
+        if let Some((label, value)) = dependencies::service_import_endpoint_slice_label(template) {
+            dependents.extend(
+                fleet
+                    .templates
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(other, slice)| {
+                        (slice.kind() == "EndpointSlice"
+                            && slice.group() == "discovery.k8s.io"
+                            && slice.namespace() == template.namespace()
+                            && slice.labels.get(&label) == Some(&value))
+                        .then_some(other)
+                    }),
+            );
+        }
+        for dependent in dependents {
+            extra
+                .entry(dependent)
+                .or_default()
+                .extend(clusters.iter().copied());
+        }
+    }
+    for (dependent, clusters) in extra {
+        let placement = &mut placements[dependent];
+        let mut all: BTreeSet<usize> = placement
+            .targets
+            .iter()
+            .map(|target| cluster_index[target.name.as_str()])
+            .collect();
+        all.extend(clusters);
+        let replicas: BTreeMap<&str, Option<i64>> = placement
+            .targets
+            .iter()
+            .map(|target| (target.name.as_str(), target.replicas))
+            .collect();
+        placement.targets = all
+            .into_iter()
+            .map(|cluster| {
+                let name = fleet.clusters[cluster].name();
+                TargetCluster {
+                    name: name.to_string(),
+                    replicas: replicas.get(name).copied().flatten(),
+                }
+            })
+            .collect();
     }
 }
 
