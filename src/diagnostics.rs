@@ -166,6 +166,10 @@ impl ErrorSink {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
     pub fn finish(self) -> Result<(), Rejected> {
         if self.errors.is_empty() {
             Ok(())

@@ -74,52 +74,37 @@ pub fn assemble(
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let mut errors = ErrorSink::default();
     let (input_files, inventory_files) = files.split_at(input_file_count);
-    let input_documents = load::parse_files(input_files);
-    let inventory_documents = load::parse_files(inventory_files);
+    let (input_documents, parse_errors) = load::parse_files(input_files);
+    let (inventory_documents, inventory_errors) = load::parse_files(inventory_files);
+    for error in parse_errors.into_iter().chain(inventory_errors) {
+        errors.push(error);
+    }
     let mut warnings = Vec::new();
-    let classified = match input_documents {
-        Ok(documents) => errors.take(classify::classify(&documents, files)),
-        Err(rejected) => {
-            errors.extend(rejected);
-            None
-        }
-    };
+    let classified = classify::classify(&input_documents, files, &mut errors);
     let mut clusters: Vec<Located<Cluster>> = Vec::new();
-    if let Some(documents) = errors.take(inventory_documents) {
-        // Inventory documents carry file indices relative to the inventory slice.
-        for document in &documents {
-            if document.value.get("kind").and_then(|k| k.as_str()) != Some("Cluster") {
-                errors.push(Diagnostic::error(
-                    Some(document.origin.clone()),
-                    "the inventory holds only Karmada Cluster objects (cluster.karmada.io/v1alpha1)",
-                ));
-                continue;
-            }
-            if let Some(cluster) = errors.take(classify::decode_cluster(document, inventory_files))
-            {
-                clusters.push(cluster);
-            }
+    for document in &inventory_documents {
+        // Inventory documents carry file indices relative to the inventory files.
+        if let Some(cluster) = errors.take(classify::decode_cluster(document, inventory_files)) {
+            clusters.push(cluster);
         }
     }
     let mut fleet = Fleet::default();
-    if let Some(classified) = classified {
-        warnings.extend(classified.warnings);
-        clusters.extend(classified.clusters);
-        for policy in &classified.propagation_policies {
-            if let Some(admitted) = errors.take(policy::admit_propagation(policy, &mut warnings)) {
-                fleet.propagations.push(admitted);
-            }
+    warnings.extend(classified.warnings);
+    clusters.extend(classified.clusters);
+    for policy in &classified.propagation_policies {
+        if let Some(admitted) = errors.take(policy::admit_propagation(policy, &mut warnings)) {
+            fleet.propagations.push(admitted);
         }
-        for policy in &classified.override_policies {
-            if let Some(admitted) = errors.take(policy::admit_override(policy, &mut warnings)) {
-                fleet.overrides.push(admitted);
-            }
-        }
-        fleet.templates = classified.templates;
-        check_unique_policies(&fleet, &mut errors);
     }
+    for policy in &classified.override_policies {
+        if let Some(admitted) = errors.take(policy::admit_override(policy, &mut warnings)) {
+            fleet.overrides.push(admitted);
+        }
+    }
+    fleet.templates = classified.templates;
+    check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
-    if fleet.clusters.is_empty() {
+    if fleet.clusters.is_empty() && errors.is_empty() {
         errors.push(Diagnostic::error(
             None,
             "no member clusters: pass --clusters FILE with Karmada Cluster objects, or put them in the input directory",

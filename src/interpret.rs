@@ -176,8 +176,16 @@ pub fn revise_replicas(group: &str, kind: &str, object: &mut Value, replicas: i6
         ("batch", "Job") => "parallelism",
         _ => return,
     };
-    if let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) {
+    let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if let Some(existing) = spec.get_mut(field) {
+        *existing = Value::from(replicas);
+    } else {
+        // Where the API server's defaulting puts it: the replica field leads the spec.
+        let rest = std::mem::take(spec);
         spec.insert(field.to_string(), Value::from(replicas));
+        spec.extend(rest);
     }
 }
 

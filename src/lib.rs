@@ -69,6 +69,9 @@ pub fn render_fleet(source: &FleetSource, strict: bool) -> Outcome<(OutputTree, 
                 .map(|mut warning| {
                     warning.severity = diagnostics::Severity::Error;
                     warning
+                        .message
+                        .push_str(" (a warning; --strict makes it an error)");
+                    warning
                 })
                 .collect::<Vec<_>>();
             return Err(Rejected::from(errors));

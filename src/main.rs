@@ -36,9 +36,9 @@ fn run_build(args: cli::BuildArgs) -> i32 {
         Ok(report) => {
             if !input.quiet {
                 eprintln!(
-                    "rendered {} objects for {} clusters into {}: {} written, {} unchanged, {} removed in {:.2}s",
-                    report.objects,
-                    report.clusters,
+                    "rendered {} for {} into {}: {} written, {} unchanged, {} removed in {:.2}s",
+                    plural(report.objects, "object"),
+                    plural(report.clusters, "cluster"),
                     args.out.display(),
                     report.written,
                     report.unchanged,
@@ -82,4 +82,12 @@ fn print_warnings(warnings: &[Diagnostic], quiet: bool) {
 fn usage_error(message: &str) -> i32 {
     eprintln!("error: {message}");
     exit_code::ERROR
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
 }

@@ -36,7 +36,6 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
     let mut content_line = None;
     let mut has_marker = false;
     let mut offset = 0usize;
-    let mut line_number = 1u64;
     let mut push = |start: usize, end: usize, first_line: u64, content_line: Option<u64>| {
         if let Some(content_line) = content_line {
             documents.push(DocumentText {
@@ -46,7 +45,7 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
             });
         }
     };
-    for line in stream.split_inclusive('\n') {
+    for (line_number, line) in (1u64..).zip(stream.split_inclusive('\n')) {
         let bare = line.trim_end_matches(['\n', '\r']);
         let starts_document = is_marker(bare, "---");
         let ends_document = is_marker(bare, "...");
@@ -70,16 +69,12 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
         has_marker |= starts_document;
         let after_marker = if starts_document { &bare[3..] } else { bare };
         let trimmed = after_marker.trim_start();
-        if content_line.is_none()
-            && !ends_document
-            && !trimmed.is_empty()
-            && !trimmed.starts_with('#')
-            && !(bare.starts_with('%') && !starts_document)
-        {
+        let is_directive = bare.starts_with('%') && !starts_document;
+        let is_content = !ends_document && !trimmed.is_empty() && !trimmed.starts_with('#');
+        if content_line.is_none() && is_content && !is_directive {
             content_line = Some(line_number);
         }
         offset += line.len();
-        line_number += 1;
     }
     push(start, stream.len(), first_line, content_line);
     documents
@@ -130,7 +125,8 @@ fn to_diagnostic(
         snippets: serde_saphyr::SnippetMode::Off,
         line_offset: line_offset,
     });
-    let message = strip_location_suffix(&plain);
+    let message = strip_location_suffix(&plain)
+        .trim_end_matches(", set DuplicateKeyPolicy in Options if acceptable");
     let snippet = error.render_with_options(serde_saphyr::render_options! {
         line_offset: line_offset,
         source_name: Some(file),

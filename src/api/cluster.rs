@@ -36,7 +36,7 @@ pub struct ClusterSpec {
     pub secret_ref: Option<LocalSecretReference>,
     #[serde(default)]
     pub impersonator_secret_ref: Option<LocalSecretReference>,
-    #[serde(default)]
+    #[serde(default, rename = "insecureSkipTLSVerification")]
     pub insecure_skip_tls_verification: bool,
     #[serde(default, rename = "proxyURL")]
     pub proxy_url: Option<String>,

@@ -24,8 +24,11 @@ pub struct OutputTree {
     pub files: BTreeMap<String, Arc<str>>,
 }
 
+/// One template's file path and its serialised variants with the clusters receiving each.
+type SerialisedTemplate<'a> = (String, Vec<(Arc<str>, &'a [usize])>);
+
 pub fn plan_tree(rendered: &Rendered, cluster_names: &[&str]) -> Result<OutputTree, Rejected> {
-    let serialised: Vec<(String, Vec<(Arc<str>, &[usize])>)> = rendered
+    let serialised: Vec<SerialisedTemplate<'_>> = rendered
         .templates
         .par_iter()
         .map(|template| {

@@ -6,6 +6,8 @@
 //! order whatever the YAML says: image, command, args, labels, annotations, field, plaintext.
 
 pub mod command_args;
+pub mod field;
+pub mod image;
 pub mod labels_annotations;
 pub mod patch;
 pub mod plaintext;
@@ -100,10 +102,9 @@ pub fn apply_overriders(
     overriders: &Overriders,
 ) -> Result<(), OverriderError> {
     let fail = |overrider: String| move |message: String| OverriderError { overrider, message };
-    if !overriders.image_overrider.is_empty() {
-        return Err(fail("imageOverrider".to_string())(
-            "is not supported by fedrender yet".to_string(),
-        ));
+    for (index, entry) in overriders.image_overrider.iter().enumerate() {
+        image::apply_image_overrider(object, kind, entry)
+            .map_err(fail(format!("imageOverrider[{index}]")))?;
     }
     for (index, entry) in overriders.command_overrider.iter().enumerate() {
         command_args::apply_command_args(object, kind, ContainerList::Command, entry)
@@ -121,10 +122,9 @@ pub fn apply_overriders(
         labels_annotations::apply_metadata_map(object, MetadataMap::Annotations, entry)
             .map_err(fail(format!("annotationsOverrider[{index}]")))?;
     }
-    if !overriders.field_overrider.is_empty() {
-        return Err(fail("fieldOverrider".to_string())(
-            "is not supported by fedrender yet".to_string(),
-        ));
+    for (index, entry) in overriders.field_overrider.iter().enumerate() {
+        field::apply_field_overrider(object, entry)
+            .map_err(fail(format!("fieldOverrider[{index}]")))?;
     }
     if !overriders.plaintext.is_empty() {
         plaintext::apply_plaintext(object, &overriders.plaintext)

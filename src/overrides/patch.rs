@@ -33,15 +33,43 @@ fn apply_one(document: &mut Value, operation: &Operation<'_>) -> Result<(), Stri
     };
     let path = resolve(document, operation)
         .map_err(|problem| format!("{verb} {}: {problem}", operation.path))?;
+    if operation.operator == OverriderOperator::Remove {
+        remove(document, &path);
+        return Ok(());
+    }
     let value = operation.value.cloned().unwrap_or(Value::Null);
-    let encoded = match operation.operator {
-        OverriderOperator::Remove => json!({"op": verb, "path": path}),
-        _ => json!({"op": verb, "path": path, "value": value}),
-    };
+    let encoded = json!({"op": verb, "path": path, "value": value});
     let patch_operation: json_patch::PatchOperation = serde_json::from_value(encoded)
         .map_err(|error| format!("{verb} {}: {error}", operation.path))?;
     json_patch::patch(document, &[patch_operation])
         .map_err(|error| format!("{verb} {}: {error}", operation.path))
+}
+
+/// Removes a target [`resolve`] has checked. Done here rather than by the json-patch crate,
+/// whose removal from an order-preserving map moves the last key into the hole; Karmada keeps
+/// the order of the remaining keys.
+fn remove(document: &mut Value, resolved: &str) {
+    let Ok(tokens) = tokens(resolved) else {
+        return;
+    };
+    let Some((last, parents)) = tokens.split_last() else {
+        *document = Value::Null;
+        return;
+    };
+    let parent = document.pointer_mut(&encode(parents));
+    match parent {
+        Some(Value::Object(map)) => {
+            map.shift_remove(last);
+        }
+        Some(Value::Array(list)) => {
+            if let Ok(index) = last.parse::<usize>()
+                && index < list.len()
+            {
+                list.remove(index);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// RFC 6901 tokens of a pointer: `~1` is `/`, `~0` is `~`. A pointer must start with `/`;
@@ -74,9 +102,9 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
     let last = tokens.len().saturating_sub(1);
     let mut node = document;
     let mut walked = String::new();
-    for index in 0..tokens.len() {
+    for (index, slot) in tokens.iter_mut().enumerate() {
         let is_target = index == last;
-        let token = tokens[index].clone();
+        let token = slot.clone();
         match node {
             Value::Object(map) => match map.get(&token) {
                 Some(child) if !is_target => node = child,
@@ -112,7 +140,7 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
                         describe(&walked)
                     ));
                 }
-                tokens[index] = position.to_string();
+                *slot = position.to_string();
                 if !is_target {
                     node = &list[position as usize];
                 }
@@ -122,7 +150,7 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
             }
         }
         walked.push('/');
-        walked.push_str(&tokens[index].replace('~', "~0").replace('/', "~1"));
+        walked.push_str(&slot.replace('~', "~0").replace('/', "~1"));
     }
     Ok(encode(&tokens))
 }
@@ -249,6 +277,13 @@ mod tests {
             .unwrap(),
             json!({"metadata": {"annotations": {"example.com/x": "2"}}})
         );
+    }
+
+    #[test]
+    fn remove_keeps_the_order_of_the_other_keys() {
+        let document = json!({"a": 1, "b": 2, "c": 3});
+        let result = run(document, Remove, "/a", None).unwrap();
+        assert_eq!(serde_json::to_string(&result).unwrap(), r#"{"b":2,"c":3}"#);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::load::{RawDocument, SourceFile};
 use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
 use crate::api::karmada::{OverridePolicy, POLICY_API_VERSION, PropagationPolicy};
-use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::{self, Scopes};
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
@@ -31,8 +31,13 @@ pub struct Classified {
     pub warnings: Vec<Diagnostic>,
 }
 
-pub fn classify(documents: &[RawDocument], files: &[SourceFile]) -> Result<Classified, Rejected> {
-    let mut errors = ErrorSink::default();
+/// Classifies every document; errors go to `errors` and classification goes on, so that one
+/// run reports the errors of every document.
+pub fn classify(
+    documents: &[RawDocument],
+    files: &[SourceFile],
+    errors: &mut ErrorSink,
+) -> Classified {
     let scopes = custom_resource_scopes(documents);
     let mut classified = Classified::default();
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
@@ -91,8 +96,7 @@ pub fn classify(documents: &[RawDocument], files: &[SourceFile]) -> Result<Class
             }
         }
     }
-    errors.finish()?;
-    Ok(classified)
+    classified
 }
 
 fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {
@@ -294,6 +298,7 @@ fn set_namespace(object: &mut Value, namespace: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::Rejected;
     use crate::source::load::{Format, parse_files};
 
     fn classify_text(text: &str) -> Result<Classified, Rejected> {
@@ -302,8 +307,13 @@ mod tests {
             text: text.to_string(),
             format: Format::Yaml,
         }];
-        let documents = parse_files(&files)?;
-        classify(&documents, &files)
+        let (documents, mut errors) = parse_files(&files);
+        let mut sink = ErrorSink::default();
+        for error in errors.drain(..) {
+            sink.push(error);
+        }
+        let classified = classify(&documents, &files, &mut sink);
+        sink.finish().map(|()| classified)
     }
 
     #[test]

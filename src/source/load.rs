@@ -142,37 +142,32 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
     }
 }
 
-/// Parses every file into documents, in file order; all parse errors are reported together.
-pub fn parse_files(files: &[SourceFile]) -> Result<Vec<RawDocument>, Rejected> {
-    let per_file: Vec<Result<Vec<RawDocument>, Rejected>> = files
+/// Parses every file into documents, in file order. Documents that parse are returned with the
+/// errors of those that do not, so that later stages can report their own errors too.
+pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let per_file: Vec<(Vec<RawDocument>, Vec<Diagnostic>)> = files
         .par_iter()
         .enumerate()
         .map(|(index, file)| parse_file(index, file))
         .collect();
     let mut documents = Vec::new();
     let mut errors = Vec::new();
-    for result in per_file {
-        match result {
-            Ok(mut file_documents) => documents.append(&mut file_documents),
-            Err(rejected) => errors.extend(rejected.errors),
-        }
+    for (mut file_documents, mut file_errors) in per_file {
+        documents.append(&mut file_documents);
+        errors.append(&mut file_errors);
     }
-    if errors.is_empty() {
-        Ok(documents)
-    } else {
-        Err(errors.into())
-    }
+    (documents, errors)
 }
 
-fn parse_file(index: usize, file: &SourceFile) -> Result<Vec<RawDocument>, Rejected> {
+fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnostic>) {
     let mut documents = Vec::new();
     let mut errors = Vec::new();
     let mut push = |value: Value, origin: Origin, text: Option<DocumentSpan>| {
         flatten_lists(value, origin, text, &mut documents);
     };
     match file.format {
-        Format::Json => match serde_json::from_str::<Value>(&file.text) {
-            Ok(value) => push(
+        Format::Json => match serde_json::from_str::<StrictJson>(&file.text) {
+            Ok(StrictJson(value)) => push(
                 value,
                 Origin::new(file.path.clone(), 0, 1),
                 Some(DocumentSpan {
@@ -208,10 +203,76 @@ fn parse_file(index: usize, file: &SourceFile) -> Result<Vec<RawDocument>, Rejec
     for (position, document) in documents.iter_mut().enumerate() {
         document.origin.document = position;
     }
-    if errors.is_empty() {
-        Ok(documents)
-    } else {
-        Err(errors.into())
+    (documents, errors)
+}
+
+/// A JSON value whose objects have unique keys: serde_json keeps the last of duplicate keys,
+/// YAML input rejects them, and JSON input must not differ.
+struct StrictJson(Value);
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(StrictJsonVisitor)
+            .map(StrictJson)
+    }
+}
+
+struct StrictJsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut sequence: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(StrictJson(item)) = sequence.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+            }
+            let StrictJson(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -316,11 +377,16 @@ mod tests {
 
     fn load(name: &str, text: &str) -> Result<Vec<RawDocument>, Rejected> {
         let format = format_of(Path::new(name)).unwrap();
-        parse_files(&[SourceFile {
+        let (documents, errors) = parse_files(&[SourceFile {
             path: name.into(),
             text: text.to_string(),
             format,
-        }])
+        }]);
+        if errors.is_empty() {
+            Ok(documents)
+        } else {
+            Err(errors.into())
+        }
     }
 
     #[test]
@@ -348,6 +414,26 @@ mod tests {
     }
 
     #[test]
+    fn json_rejects_duplicate_keys_as_yaml_does() {
+        let error = load("d.json", "{\"data\": {\"k\": \"one\", \"k\": \"two\"}}").unwrap_err();
+        assert!(
+            error.errors[0].message.contains("duplicate key \"k\""),
+            "{error}"
+        );
+        let error = load("d.yaml", "data:\n  k: one\n  k: two\n").unwrap_err();
+        assert!(
+            error.errors[0]
+                .message
+                .starts_with("duplicate mapping key: k"),
+            "{error}"
+        );
+        assert!(
+            !error.errors[0].message.contains("DuplicateKeyPolicy"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn every_malformed_document_is_reported() {
         let error = load("bad.yaml", "a: [1\n---\nb: 2\n---\nc: {\n").unwrap_err();
         assert_eq!(error.errors.len(), 2, "{error}");
@@ -368,7 +454,7 @@ mod tests {
             text: "kind: A\n---\nkind: B\nspec: {}\nspek: 1\n".to_string(),
             format: Format::Yaml,
         }];
-        let documents = parse_files(&files).unwrap();
+        let (documents, _) = parse_files(&files);
         let error = documents[1].decode::<Strict>(&files).unwrap_err();
         assert_eq!(error.origin.unwrap().line, 5);
         assert!(

@@ -1,0 +1,791 @@
+//! fieldOverrider: patches a YAML or JSON document held in a string field, such as a ConfigMap
+//! `data` entry (karmada pkg/util/overridemanager/overridemanager.go `applyFieldOverriders`,
+//! `applyRawYAMLPatch`, `applyRawJSONPatch`).
+//!
+//! Karmada resolves `fieldPath` with go-openapi/jsonpointer, patches the string's content with
+//! evanphx/json-patch and writes a new string back. The content is re-serialised, never edited
+//! in place: YAML comes back in go-yaml v2 style (keys sorted, comments and anchors gone), JSON
+//! comes back compact with Go's HTML escaping.
+
+use serde_json::{Map, Number, Value};
+
+use crate::api::karmada::{FieldOverrider, PatchOperation};
+use crate::overrides::patch;
+
+/// Applies one fieldOverrider entry to `object`.
+///
+/// When `yaml` is non-empty it wins and `json` is ignored; when both are empty the field becomes
+/// `""` (admission rejects both cases, spec §10, but this is what Karmada would do).
+pub fn apply_field_overrider(object: &mut Value, overrider: &FieldOverrider) -> Result<(), String> {
+    let path = &overrider.field_path;
+    let tokens = patch::tokens(path).map_err(|problem| format!("fieldPath {path:?}: {problem}"))?;
+    let target = value_at_mut(object, &tokens)
+        .map_err(|problem| format!("fieldPath {path:?}: {problem}"))?;
+    let Value::String(content) = target else {
+        return Err(format!(
+            "the value at fieldPath {path:?} is {}, not a string",
+            describe(target)
+        ));
+    };
+    let patched = if !overrider.yaml.is_empty() {
+        patch_yaml(content, &overrider.yaml)
+    } else if !overrider.json.is_empty() {
+        patch_json(content, &overrider.json)
+    } else {
+        Ok(String::new())
+    }
+    .map_err(|problem| format!("the value at fieldPath {path:?}: {problem}"))?;
+    *content = patched;
+    Ok(())
+}
+
+/// go-openapi/jsonpointer `Pointer.Get` on an unstructured object: tokens are already decoded;
+/// a list takes a decimal index `0 <= i < len` (no `-`, no negative index), and a missing key,
+/// a bad index or a scalar or null on the way is an error.
+fn value_at_mut<'a>(object: &'a mut Value, tokens: &[String]) -> Result<&'a mut Value, String> {
+    let mut node = object;
+    let mut walked = String::new();
+    for token in tokens {
+        let here = if walked.is_empty() {
+            "the object root".to_string()
+        } else {
+            walked.clone()
+        };
+        node = match node {
+            Value::Object(map) => map
+                .get_mut(token)
+                .ok_or_else(|| format!("{here} has no key {token:?}"))?,
+            Value::Array(list) => {
+                let length = list.len();
+                // strconv.Atoi: an optional sign, then decimal digits.
+                let index: i64 = token
+                    .parse()
+                    .map_err(|_| format!("{token:?} is not a list index at {here}"))?;
+                usize::try_from(index)
+                    .ok()
+                    .and_then(|index| list.get_mut(index))
+                    .ok_or_else(|| {
+                        format!(
+                            "index {index} is out of range for the list at {here} (length {length})"
+                        )
+                    })?
+            }
+            other => {
+                return Err(format!(
+                    "{here} is {}, which has no {token:?}",
+                    describe(other)
+                ));
+            }
+        };
+        walked.push('/');
+        walked.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    }
+    Ok(node)
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `applyRawYAMLPatch`: sigs.k8s.io/yaml `YAMLToJSON` (first document only, go-yaml v2
+/// reading), the patch, then `JSONToYAML` (go-yaml v2 `Marshal`, keys sorted).
+fn patch_yaml(content: &str, operations: &[PatchOperation]) -> Result<String, String> {
+    let mut document = match crate::yaml::split_documents(content).first() {
+        None => Value::Null,
+        Some(first) => crate::yaml::parse_document(first, "fieldOverrider").map_err(|error| {
+            let line = error
+                .origin
+                .map(|origin| format!(" (line {})", origin.line))
+                .unwrap_or_default();
+            format!("not valid YAML{line}: {}", error.message)
+        })?,
+    };
+    check_patchable(&document, true, "YAML")?;
+    apply_operations(&mut document, operations)?;
+    check_patched(&document, "YAML")?;
+    // The round trip through Go's encoding/json writes every integral float as an integer,
+    // which go-yaml then reads back as one.
+    integral_floats_to_integers(&mut document);
+    Ok(crate::yaml::to_yaml(&sort_keys_like_go_yaml_v2(document)))
+}
+
+/// `applyRawJSONPatch`: evanphx/json-patch on the text itself. Empty input is returned unchanged;
+/// the output is compact, keeps the document's key order (a key added by `add` goes last) and
+/// escapes `<`, `>`, `&`, U+2028 and U+2029 as Go does.
+fn patch_json(content: &str, operations: &[PatchOperation]) -> Result<String, String> {
+    if content.is_empty() {
+        return Ok(String::new());
+    }
+    let mut document: Value =
+        serde_json::from_str(content).map_err(|error| format!("not valid JSON: {error}"))?;
+    check_patchable(&document, content.starts_with('['), "JSON")?;
+    apply_operations(&mut document, operations)?;
+    check_patched(&document, "JSON")?;
+    let mut output = String::with_capacity(content.len());
+    write_go_json(&document, &mut output);
+    Ok(output)
+}
+
+/// evanphx `ApplyIndentWithOptions` reads a document whose first byte is `[` as a list and
+/// anything else as an object: a scalar, or a list preceded by white space, cannot be patched.
+/// A null document is let through so that the patch reports what it could not find.
+fn check_patchable(document: &Value, starts_as_list: bool, format: &str) -> Result<(), String> {
+    match document {
+        Value::Object(_) | Value::Null => Ok(()),
+        Value::Array(_) if starts_as_list => Ok(()),
+        Value::Array(_) => Err(format!(
+            "the {format} document is a list preceded by white space, which Karmada's patch \
+             library reads as an object and rejects"
+        )),
+        other => Err(format!(
+            "the {format} document is {}, not an object or a list",
+            describe(other)
+        )),
+    }
+}
+
+/// evanphx can only write back an object or a list (an empty or null document fails here).
+fn check_patched(document: &Value, format: &str) -> Result<(), String> {
+    match document {
+        Value::Object(_) | Value::Array(_) => Ok(()),
+        other => Err(format!(
+            "the patched {format} document is {}, not an object or a list",
+            describe(other)
+        )),
+    }
+}
+
+/// The sub-operations as one RFC 6902 patch, `subPath` relative to the document root. Values
+/// reach Karmada as JSON written by Go, where an integral float is an integer.
+fn apply_operations(document: &mut Value, operations: &[PatchOperation]) -> Result<(), String> {
+    let values: Vec<Option<Value>> = operations
+        .iter()
+        .map(|operation| {
+            operation.value.clone().map(|mut value| {
+                integral_floats_to_integers(&mut value);
+                value
+            })
+        })
+        .collect();
+    let operations: Vec<patch::Operation<'_>> = operations
+        .iter()
+        .zip(&values)
+        .map(|(operation, value)| patch::Operation {
+            operator: operation.operator,
+            path: &operation.sub_path,
+            value: value.as_ref(),
+        })
+        .collect();
+    patch::apply(document, &operations)
+}
+
+/// Go's encoding/json writes a float64 without fraction in plain digits, so `1.0` travels as `1`
+/// and is read back as an integer.
+fn integral_floats_to_integers(value: &mut Value) {
+    match value {
+        Value::Number(number) => {
+            // Integral floats inside the 64-bit ranges convert exactly; go-yaml reads larger
+            // ones back as floats, which stay floats here too.
+            const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+            if number.is_f64()
+                && let Some(float) = number.as_f64()
+                && float.fract() == 0.0
+            {
+                if (-TWO_POW_63..TWO_POW_63).contains(&float) {
+                    *number = Number::from(float as i64);
+                } else if (0.0..2.0 * TWO_POW_63).contains(&float) {
+                    *number = Number::from(float as u64);
+                }
+            }
+        }
+        Value::Array(list) => list.iter_mut().for_each(integral_floats_to_integers),
+        Value::Object(map) => map.values_mut().for_each(integral_floats_to_integers),
+        _ => {}
+    }
+}
+
+/// go-yaml v2 `Marshal` sorts map keys with its `keyList.Less` (go.yaml.in/yaml/v2/sorter.go):
+/// letters compare as characters and come after non-letters, and runs of digits compare as
+/// numbers (`a2` before `a10`). `to_yaml` keeps insertion order, so the keys are inserted in
+/// that order, recursively.
+fn sort_keys_like_go_yaml_v2(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            insertion_sort_by(&mut entries, |a, b| go_yaml_v2_key_less(&a.0, &b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(key, value)| (key, sort_keys_like_go_yaml_v2(value)))
+                    .collect::<Map<String, Value>>(),
+            )
+        }
+        Value::Array(list) => {
+            Value::Array(list.into_iter().map(sort_keys_like_go_yaml_v2).collect())
+        }
+        other => other,
+    }
+}
+
+/// A stable insertion sort that only needs a `less` predicate: unlike `slice::sort_by`, it
+/// cannot panic should the predicate fail to be a total order on some exotic keys.
+fn insertion_sort_by<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for index in 1..items.len() {
+        let mut position = index;
+        while position > 0 && less(&items[position], &items[position - 1]) {
+            items.swap(position, position - 1);
+            position -= 1;
+        }
+    }
+}
+
+/// go-yaml v2 `keyList.Less` for two string keys.
+fn go_yaml_v2_key_less(a: &str, b: &str) -> bool {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    for i in 0..a.len().min(b.len()) {
+        if a[i] == b[i] {
+            continue;
+        }
+        let a_letter = a[i].is_alphabetic();
+        let b_letter = b[i].is_alphabetic();
+        if a_letter && b_letter {
+            return a[i] < b[i];
+        }
+        if a_letter || b_letter {
+            return b_letter;
+        }
+        // Both are non-letters: compare the digit runs starting here as numbers. A run that
+        // continues a number with a non-zero digit before it keeps its leading zeros significant.
+        let (mut a_number, mut b_number) = (0i64, 0i64);
+        if a[i] == '0' || b[i] == '0' {
+            for &previous in a[..i].iter().rev() {
+                if !is_go_digit(previous) {
+                    break;
+                }
+                if previous != '0' {
+                    a_number = 1;
+                    b_number = 1;
+                    break;
+                }
+            }
+        }
+        let mut a_end = i;
+        while a_end < a.len() && is_go_digit(a[a_end]) {
+            a_number = a_number
+                .wrapping_mul(10)
+                .wrapping_add(i64::from(u32::from(a[a_end])) - i64::from(u32::from('0')));
+            a_end += 1;
+        }
+        let mut b_end = i;
+        while b_end < b.len() && is_go_digit(b[b_end]) {
+            b_number = b_number
+                .wrapping_mul(10)
+                .wrapping_add(i64::from(u32::from(b[b_end])) - i64::from(u32::from('0')));
+            b_end += 1;
+        }
+        if a_number != b_number {
+            return a_number < b_number;
+        }
+        if a_end != b_end {
+            return a_end < b_end;
+        }
+        return a[i] < b[i];
+    }
+    a.len() < b.len()
+}
+
+/// Go's `unicode.IsDigit` (decimal digits).
+fn is_go_digit(c: char) -> bool {
+    c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric())
+}
+
+/// Compact JSON as evanphx/json-patch writes it (its copy of encoding/json with HTML escaping
+/// on): object keys in document order, `<` `>` `&` U+2028 U+2029 escaped as `\u003c` and so on,
+/// control characters other than `\n` `\r` `\t` as `\u00XX`.
+fn write_go_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+        Value::Number(number) => out.push_str(&number.to_string()),
+        Value::String(text) => write_go_json_string(text, out),
+        Value::Array(list) => {
+            out.push('[');
+            for (index, item) in list.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_go_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (index, (key, item)) in map.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_go_json_string(key, out);
+                out.push(':');
+                write_go_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn write_go_json_string(text: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\u{0}'..='\u{1f}' => {
+                let code = u32::from(c);
+                out.push_str("\\u00");
+                out.push(char::from(HEX[(code >> 4) as usize]));
+                out.push(char::from(HEX[(code & 0xf) as usize]));
+            }
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            other => out.push(other),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::karmada::OverriderOperator::{self, Add, Remove, Replace};
+    use serde_json::json;
+
+    fn op(operator: OverriderOperator, sub_path: &str, value: Option<Value>) -> PatchOperation {
+        PatchOperation {
+            sub_path: sub_path.to_string(),
+            operator,
+            value,
+        }
+    }
+
+    fn yaml(field_path: &str, operations: Vec<PatchOperation>) -> FieldOverrider {
+        FieldOverrider {
+            field_path: field_path.to_string(),
+            json: Vec::new(),
+            yaml: operations,
+        }
+    }
+
+    fn json_field(field_path: &str, operations: Vec<PatchOperation>) -> FieldOverrider {
+        FieldOverrider {
+            field_path: field_path.to_string(),
+            json: operations,
+            yaml: Vec::new(),
+        }
+    }
+
+    fn config_map(key: &str, content: &str) -> Value {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "test1", "namespace": "default"},
+               "data": {key: content}})
+    }
+
+    /// Patches `content` held in a ConfigMap and returns the new content.
+    fn patched(overrider: &FieldOverrider, content: &str) -> Result<String, String> {
+        let key = overrider
+            .field_path
+            .trim_start_matches("/data/")
+            .replace("~1", "/");
+        let mut object = config_map(&key, content);
+        apply_field_overrider(&mut object, overrider)?;
+        Ok(object["data"][key.as_str()]
+            .as_str()
+            .unwrap_or_default()
+            .to_string())
+    }
+
+    // karmada overridemanager_test.go Test_overrideManagerImpl_ApplyFieldOverriderPolicies_YAML:
+    // the whole document is re-serialised, the blank first line and trailing space go.
+    #[test]
+    fn yaml_replace_re_serialises_the_document() {
+        let overrider = yaml(
+            "/data/test.yaml",
+            vec![op(Replace, "/key/key1", Some(json!("updated_value")))],
+        );
+        assert_eq!(
+            patched(&overrider, "\nkey: \n  key1: value\n").unwrap(),
+            "key:\n  key1: updated_value\n"
+        );
+    }
+
+    // karmada overridemanager_test.go Test_overrideManagerImpl_ApplyJSONOverridePolicies_JSON.
+    #[test]
+    fn json_replace_keeps_the_document_compact() {
+        let overrider = json_field(
+            "/data/test.json",
+            vec![op(Replace, "/key/key1", Some(json!("updated_value")))],
+        );
+        assert_eq!(
+            patched(&overrider, r#"{"key":{"key1":"value"}}"#).unwrap(),
+            r#"{"key":{"key1":"updated_value"}}"#
+        );
+    }
+
+    // karmada test/e2e/suites/base/overridepolicy_test.go "[FieldOverrider] apply field
+    // overrider testing to update JSON values in ConfigMap": three operations as one patch on a
+    // pretty-printed document; the output is compact and keeps the key order.
+    #[test]
+    fn json_operations_on_an_indented_deployment() {
+        let content = r#"{
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "nginx-deploy", "namespace": "ns"},
+            "spec": {
+                "replicas": 3,
+                "selector": {"matchLabels": {"app": "nginx"}},
+                "template": {
+                    "metadata": {"labels": {"app": "nginx"}},
+                    "spec": {"containers": [{"name": "nginx", "image": "nginx:1.19.0"}]}
+                }
+            }
+        }"#;
+        let overrider = json_field(
+            "/data/deploy.json",
+            vec![
+                op(Replace, "/spec/replicas", Some(json!(5))),
+                op(
+                    Add,
+                    "/spec/template/spec/containers/-",
+                    Some(json!({"name": "nginx-helper", "image": "nginx:1.19.1"})),
+                ),
+                op(Remove, "/spec/template/spec/containers/0/image", None),
+            ],
+        );
+        assert_eq!(
+            patched(&overrider, content).unwrap(),
+            concat!(
+                r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"nginx-deploy","namespace":"ns"},"#,
+                r#""spec":{"replicas":5,"selector":{"matchLabels":{"app":"nginx"}},"template":{"metadata":{"labels":"#,
+                r#"{"app":"nginx"}},"spec":{"containers":[{"name":"nginx"},{"name":"nginx-helper","image":"nginx:1.19.1"}]}}}}"#
+            )
+        );
+    }
+
+    // karmada test/e2e/suites/base/overridepolicy_test.go "[FieldOverrider] apply field
+    // overrider testing to update YAML values in ConfigMap": `~1` in a subPath, `-` appends,
+    // and the keys come back sorted.
+    #[test]
+    fn yaml_operations_on_an_nginx_config() {
+        let content = "
+server:
+  listen: 80
+  server_name: localhost
+  location /:
+    root: /usr/share/nginx/html
+    index: 
+      - index.html
+      - index.htm
+  error_page:
+    - code: 500
+    - code: 502
+    - code: 503
+    - code: 504
+  location /50x.html:
+    root: /usr/share/nginx/html
+";
+        let overrider = yaml(
+            "/data/nginx.yaml",
+            vec![
+                op(
+                    Replace,
+                    "/server/location ~1/root",
+                    Some(json!("/var/www/html")),
+                ),
+                op(Add, "/server/error_page/-", Some(json!({"code": 400}))),
+                op(Remove, "/server/location ~1/index", None),
+            ],
+        );
+        assert_eq!(
+            patched(&overrider, content).unwrap(),
+            "server:
+  error_page:
+  - code: 500
+  - code: 502
+  - code: 503
+  - code: 504
+  - code: 400
+  listen: 80
+  location /:
+    root: /var/www/html
+  location /50x.html:
+    root: /usr/share/nginx/html
+  server_name: localhost
+"
+        );
+    }
+
+    // karmada-overrides spec §9.4: evanphx keeps the key order; `add` of a new key appends it,
+    // `add` or `replace` of an existing one keeps its place.
+    #[test]
+    fn json_key_order_is_the_documents() {
+        let content = r#"{"zeta": 1, "alpha": {"b": 2, "a": 1}}"#;
+        let add = json_field("/data/x", vec![op(Add, "/alpha/0", Some(json!(true)))]);
+        assert_eq!(
+            patched(&add, content).unwrap(),
+            r#"{"zeta":1,"alpha":{"b":2,"a":1,"0":true}}"#
+        );
+        let overwrite = json_field("/data/x", vec![op(Add, "/zeta", Some(json!([1, 2])))]);
+        assert_eq!(
+            patched(&overwrite, content).unwrap(),
+            r#"{"zeta":[1,2],"alpha":{"b":2,"a":1}}"#
+        );
+        let list = json_field("/data/x", vec![op(Add, "/1", Some(json!("x")))]);
+        assert_eq!(patched(&list, r#"["a", "b"]"#).unwrap(), r#"["a","x","b"]"#);
+    }
+
+    // evanphx partialDoc.remove deletes the key from its ordered key list. patch.rs hands the
+    // removal to the json-patch crate, whose `Map::remove` is a swap_remove under serde_json's
+    // preserve_order, so the last key jumps into the hole.
+    #[test]
+    fn json_remove_keeps_the_order_of_the_other_keys() {
+        let remove = json_field("/data/x", vec![op(Remove, "/a", None)]);
+        assert_eq!(
+            patched(&remove, r#"{"a":1,"b":2,"c":3}"#).unwrap(),
+            r#"{"b":2,"c":3}"#
+        );
+    }
+
+    // evanphx internal/json encodeState.string with EscapeHTML on.
+    #[test]
+    fn json_strings_are_escaped_the_go_way() {
+        let overrider = json_field(
+            "/data/x",
+            vec![op(
+                Add,
+                "/s",
+                Some(json!(
+                    "<a href=\"x\">&</a>\u{2028}\u{2029}\u{8}\u{c}\u{1}\t\n\\é"
+                )),
+            )],
+        );
+        assert_eq!(
+            patched(&overrider, "{}").unwrap(),
+            r#"{"s":"\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e\u2028\u2029\u0008\u000c\u0001\t\n\\é"}"#
+        );
+    }
+
+    // evanphx ApplyIndentWithOptions returns empty input unchanged; YAML turns it into `null`,
+    // which cannot be patched.
+    #[test]
+    fn an_empty_string_stays_empty_for_json_only() {
+        let json_overrider = json_field("/data/x", vec![op(Add, "/a", Some(json!(1)))]);
+        assert_eq!(patched(&json_overrider, "").unwrap(), "");
+        let yaml_overrider = yaml("/data/x", vec![op(Add, "/a", Some(json!(1)))]);
+        assert!(patched(&yaml_overrider, "").is_err());
+        assert!(patched(&yaml_overrider, "# only a comment\n").is_err());
+    }
+
+    // karmada-overrides spec §9.6: content that is not YAML or JSON, or not a map or list.
+    #[test]
+    fn invalid_or_scalar_content_is_an_error() {
+        let json_overrider = json_field("/data/x", vec![op(Add, "/a", Some(json!(1)))]);
+        let error = patched(&json_overrider, "{not json").unwrap_err();
+        assert!(
+            error.starts_with("the value at fieldPath \"/data/x\": not valid JSON"),
+            "{error}"
+        );
+        assert!(
+            patched(&json_overrider, "\"text\"")
+                .unwrap_err()
+                .contains("is a string, not an object or a list")
+        );
+        assert!(patched(&json_overrider, "null").is_err());
+        let list = json_field("/data/x", vec![op(Add, "/-", Some(json!(2)))]);
+        assert_eq!(patched(&list, "[1]").unwrap(), "[1,2]");
+        assert!(
+            patched(&list, " [1]")
+                .unwrap_err()
+                .contains("preceded by white space")
+        );
+        let yaml_overrider = yaml("/data/x", vec![op(Add, "/a", Some(json!(1)))]);
+        assert!(
+            patched(&yaml_overrider, "a: [1\n")
+                .unwrap_err()
+                .contains("not valid YAML (line")
+        );
+        assert!(
+            patched(&yaml_overrider, "just text\n")
+                .unwrap_err()
+                .contains("is a string")
+        );
+        let yaml_list = yaml("/data/x", vec![op(Add, "/0", Some(json!("z")))]);
+        assert_eq!(
+            patched(&yaml_list, "- a\n- b\n").unwrap(),
+            "- z\n- a\n- b\n"
+        );
+    }
+
+    // karmada-overrides spec §9.5 through §9.4: the sub-operations follow the plaintext rules.
+    #[test]
+    fn sub_operations_follow_json_patch_rules() {
+        let missing = json_field("/data/x", vec![op(Remove, "/b", None)]);
+        assert!(patched(&missing, r#"{"a":1}"#).is_err());
+        let no_parent = yaml("/data/x", vec![op(Add, "/a/b/c", Some(json!(1)))]);
+        assert!(patched(&no_parent, "a: {}\n").is_err());
+        // One patch: the second operation sees the first.
+        let chained = json_field(
+            "/data/x",
+            vec![
+                op(Add, "/b", Some(json!({}))),
+                op(Add, "/b/c", Some(json!(1))),
+            ],
+        );
+        assert_eq!(
+            patched(&chained, r#"{"a":1}"#).unwrap(),
+            r#"{"a":1,"b":{"c":1}}"#
+        );
+    }
+
+    // go-yaml v2 Marshal: keys sorted at every depth (lists of maps included), block style,
+    // list items level with their key, ambiguous strings quoted, comments and extra documents
+    // dropped, anchors expanded.
+    #[test]
+    fn yaml_comes_back_in_go_yaml_v2_style() {
+        let content = "# settings\nz: 1\nb:\n  v: on_purpose\n  x: [{d: 1, c: 2}]\na: &anchor \"on\"\nc: *anchor\n---\nsecond: document\n";
+        // go-yaml v2 reads a bare `y` as a boolean, so both the key and the value are quoted.
+        let overrider = yaml("/data/x", vec![op(Add, "/b/y", Some(json!("true")))]);
+        assert_eq!(
+            patched(&overrider, content).unwrap(),
+            "a: \"on\"\nb:\n  v: on_purpose\n  x:\n  - c: 2\n    d: 1\n  \"y\": \"true\"\nc: \"on\"\nz: 1\n"
+        );
+    }
+
+    // sigs.k8s.io/yaml YAMLToJSON → json.Marshal → JSONToYAML: an integral float comes back
+    // as an integer, in the document and in the patch values.
+    #[test]
+    fn yaml_integral_floats_become_integers() {
+        let overrider = yaml("/data/x", vec![op(Add, "/c", Some(json!(2.0)))]);
+        assert_eq!(
+            patched(&overrider, "a: 1.0\nb: 1.5\n").unwrap(),
+            "a: 1\nb: 1.5\nc: 2\n"
+        );
+        let json_overrider = json_field("/data/x", vec![op(Add, "/c", Some(json!(2.0)))]);
+        assert_eq!(
+            patched(&json_overrider, r#"{"a":1.5}"#).unwrap(),
+            r#"{"a":1.5,"c":2}"#
+        );
+    }
+
+    // go.yaml.in/yaml/v2 sorter.go keyList.Less.
+    #[test]
+    fn keys_sort_with_go_yaml_v2_natural_order() {
+        let less = go_yaml_v2_key_less;
+        assert!(less("a2", "a10") && !less("a10", "a2"));
+        assert!(less("x9y", "x10y"));
+        assert!(less("a1", "a01") && !less("a01", "a1"));
+        assert!(less("B", "a"), "letters compare as characters");
+        assert!(
+            less("_x", "a") && less("1", "a") && less("-", "a"),
+            "non-letters first"
+        );
+        assert!(less("a", "ab") && !less("ab", "a"));
+        assert!(less("a.b", "a_b"));
+        let sorted = sort_keys_like_go_yaml_v2(json!({"a10": 1, "b": 2, "a2": 3, "A": 4, "1": 5}));
+        let keys: Vec<&String> = sorted.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["1", "A", "a2", "a10", "b"]);
+    }
+
+    // karmada-overrides spec §9.4 step 1: go-openapi/jsonpointer resolves fieldPath; the value
+    // must be a string.
+    #[test]
+    fn field_path_must_reach_a_string() {
+        let overrider = |path: &str| json_field(path, vec![op(Add, "/a", Some(json!(1)))]);
+        let deployment = json!({"metadata": {"annotations": {"example.com/config": "{}", "n": null}},
+                                "spec": {"replicas": 3, "args": ["{}", 1]}});
+        let run = |path: &str| {
+            let mut object = deployment.clone();
+            apply_field_overrider(&mut object, &overrider(path)).map(|()| object)
+        };
+        assert_eq!(
+            run("/spec/replicas").unwrap_err(),
+            "the value at fieldPath \"/spec/replicas\" is a number, not a string"
+        );
+        assert!(run("").unwrap_err().contains("is an object, not a string"));
+        assert!(
+            run("/metadata/annotations/n")
+                .unwrap_err()
+                .contains("is null, not a string")
+        );
+        assert!(
+            run("/spec/args/1")
+                .unwrap_err()
+                .contains("is a number, not a string")
+        );
+        assert!(
+            run("/spec/missing")
+                .unwrap_err()
+                .contains("/spec has no key \"missing\"")
+        );
+        assert!(
+            run("/spec/args/2")
+                .unwrap_err()
+                .contains("index 2 is out of range")
+        );
+        assert!(
+            run("/spec/args/-1")
+                .unwrap_err()
+                .contains("index -1 is out of range")
+        );
+        assert!(
+            run("/spec/args/-")
+                .unwrap_err()
+                .contains("is not a list index")
+        );
+        assert!(
+            run("/spec/replicas/x")
+                .unwrap_err()
+                .contains("/spec/replicas is a number")
+        );
+        assert!(
+            run("/metadata/annotations/n/x")
+                .unwrap_err()
+                .contains("is null")
+        );
+        assert!(
+            run("spec/replicas")
+                .unwrap_err()
+                .contains("must start with '/'")
+        );
+        let object = run("/metadata/annotations/example.com~1config").unwrap();
+        assert_eq!(
+            object["metadata"]["annotations"]["example.com/config"],
+            r#"{"a":1}"#
+        );
+        let object = run("/spec/args/0").unwrap();
+        assert_eq!(object["spec"]["args"], json!([r#"{"a":1}"#, 1]));
+    }
+
+    // overridemanager.go applyFieldOverriders: YAML is checked first, so it wins over JSON;
+    // with neither the field becomes "" (both are refused at admission, spec §10).
+    #[test]
+    fn yaml_wins_over_json_and_neither_empties_the_field() {
+        let both = FieldOverrider {
+            field_path: "/data/x".to_string(),
+            json: vec![op(Add, "/json", Some(json!(1)))],
+            yaml: vec![op(Add, "/yaml", Some(json!(1)))],
+        };
+        assert_eq!(patched(&both, r#"{"a": 1}"#).unwrap(), "a: 1\nyaml: 1\n");
+        let neither = json_field("/data/x", Vec::new());
+        assert_eq!(patched(&neither, "a: 1\n").unwrap(), "");
+    }
+}
