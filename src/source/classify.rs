@@ -145,16 +145,23 @@ pub fn decode_cluster(
     files: &[SourceFile],
 ) -> Result<Located<Cluster>, Diagnostic> {
     let origin = document.origin.clone();
-    let cluster: Cluster = document.decode(files)?;
-    if cluster.api_version != CLUSTER_API_VERSION || cluster.kind != "Cluster" {
+    let field = |name: &str| document.value.get(name).and_then(Value::as_str).unwrap_or("");
+    if field("apiVersion") != CLUSTER_API_VERSION || field("kind") != "Cluster" {
+        let name = document
+            .value
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let found = format!("{} {} {name}", field("apiVersion"), field("kind"));
         return Err(Diagnostic::error(
             Some(origin),
             format!(
-                "expected a Karmada Cluster ({CLUSTER_API_VERSION}), found {} {}",
-                cluster.api_version, cluster.kind
+                "the inventory holds only Karmada Cluster objects ({CLUSTER_API_VERSION}); found {}",
+                found.trim()
             ),
         ));
     }
+    let cluster: Cluster = document.decode(files)?;
     if let Some(problem) = names::dns_label_problem(cluster.name()) {
         return Err(Diagnostic::error(
             Some(origin),
