@@ -145,7 +145,13 @@ pub fn decode_cluster(
     files: &[SourceFile],
 ) -> Result<Located<Cluster>, Diagnostic> {
     let origin = document.origin.clone();
-    let field = |name: &str| document.value.get(name).and_then(Value::as_str).unwrap_or("");
+    let field = |name: &str| {
+        document
+            .value
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
     if field("apiVersion") != CLUSTER_API_VERSION || field("kind") != "Cluster" {
         let name = document
             .value
