@@ -102,6 +102,7 @@ pub fn assemble(
         }
     }
     fleet.templates = classified.templates;
+    fleet.interpreter = classified.interpreter;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
     if fleet.clusters.is_empty() && errors.is_empty() {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::names::{dns_label_problem, dns_subdomain_problem, path_segment_problem};
+use crate::object::Template;
 
 /// Cluster-scoped kinds of Kubernetes itself and of common add-ons, by (group, kind). Kinds
 /// declared by a `CustomResourceDefinition` in the input use the CRD's own `spec.scope`.
@@ -60,132 +61,150 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("cluster.karmada.io", "Cluster"),
 ];
 
-/// Which kinds are cluster-scoped: the built-in table plus the CRDs found in the input.
-#[derive(Debug, Clone, Default)]
-pub struct Scopes {
-    /// (group, kind) → namespaced?, from `CustomResourceDefinition.spec.scope`.
-    custom: BTreeMap<(String, String), bool>,
+/// A kind the user declared a workload in the fedrender config: where its replica count and
+/// pod template live (Karmada keeps such knowledge in Lua interpreters per third-party kind).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomWorkload {
+    /// JSON pointer to the replica field, e.g. `/spec/replicas`.
+    pub replicas: String,
+    /// JSON pointer to the pod template (`metadata` + `spec`), e.g. `/spec/template`.
+    pub pod_template: Option<String>,
 }
 
-impl Scopes {
-    pub fn declare(&mut self, group: &str, kind: &str, namespaced: bool) {
-        self.custom
+/// Per-kind knowledge: the built-in tables plus what the input declares (CRD scopes, custom
+/// workloads from the fedrender config).
+#[derive(Debug, Clone, Default)]
+pub struct Interpreter {
+    /// (group, kind) → namespaced?, from `CustomResourceDefinition.spec.scope`.
+    scopes: BTreeMap<(String, String), bool>,
+    /// (apiVersion, kind) → where the replicas and pod template are.
+    workloads: BTreeMap<(String, String), CustomWorkload>,
+}
+
+impl Interpreter {
+    pub fn declare_scope(&mut self, group: &str, kind: &str, namespaced: bool) {
+        self.scopes
             .insert((group.to_string(), kind.to_string()), namespaced);
     }
 
+    pub fn declare_workload(&mut self, api_version: &str, kind: &str, workload: CustomWorkload) {
+        self.workloads
+            .insert((api_version.to_string(), kind.to_string()), workload);
+    }
+
     pub fn is_namespaced(&self, group: &str, kind: &str) -> bool {
-        if let Some(namespaced) = self.custom.get(&(group.to_string(), kind.to_string())) {
+        if let Some(namespaced) = self.scopes.get(&(group.to_string(), kind.to_string())) {
             return *namespaced;
         }
         !CLUSTER_SCOPED.contains(&(group, kind))
     }
-}
 
-/// The replica count Karmada reads from a template (karmada resourceinterpreter default native
-/// replica.go), after the API server's defaults: a Deployment, ReplicaSet or StatefulSet
-/// without `spec.replicas` has 1; a Job runs min(parallelism, completions) pods at once, each
-/// defaulting to 1; a Pod is 1. Other kinds are not workloads: `None`.
-pub fn workload_replicas(group: &str, kind: &str, object: &Value) -> Option<i64> {
-    let spec_int = |field: &str| {
-        object
-            .pointer(&format!("/spec/{field}"))
-            .and_then(Value::as_i64)
-    };
-    match (group, kind) {
-        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
-            Some(spec_int("replicas").unwrap_or(1))
-        }
-        ("batch", "Job") => {
-            let parallelism = spec_int("parallelism").unwrap_or(1);
-            Some(match spec_int("completions") {
-                Some(completions) => parallelism.min(completions),
-                None => parallelism,
-            })
-        }
-        ("", "Pod") => Some(1),
-        _ => None,
+    fn custom(&self, template: &Template) -> Option<&CustomWorkload> {
+        self.workloads
+            .get(&(template.api_version.clone(), template.kind().to_string()))
     }
-}
 
-/// The pod spec of a workload kind, where Karmada reads per-replica requirements.
-pub fn pod_spec<'a>(group: &str, kind: &str, object: &'a Value) -> Option<&'a Value> {
-    match (group, kind) {
-        ("", "Pod") => object.get("spec"),
-        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
-            object.pointer("/spec/template/spec")
+    /// The replica count Karmada reads from a template (karmada resourceinterpreter default
+    /// native replica.go), after the API server's defaults: a Deployment, ReplicaSet or
+    /// StatefulSet without `spec.replicas` has 1; a Job runs min(parallelism, completions) pods
+    /// at once, each defaulting to 1; a Pod is 1; a declared custom workload reads its pointer
+    /// (1 when absent). Other kinds are not workloads: `None`.
+    pub fn replicas(&self, template: &Template) -> Option<i64> {
+        let object = &template.object;
+        if let Some(custom) = self.custom(template) {
+            return Some(
+                object
+                    .pointer(&custom.replicas)
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1),
+            );
         }
-        _ => None,
-    }
-}
-
-/// Whether a workload has per-replica requirements (karmada `GenerateReplicaRequirements`):
-/// a non-zero resource request or limit, pod overhead, or a node claim (node selector,
-/// tolerations, required node affinity). It decides whether a zero-replica workload is still a
-/// workload, and so rendered nowhere (karmada scheduler core/common.go, issue #3495).
-pub fn has_replica_requirements(group: &str, kind: &str, object: &Value) -> bool {
-    let Some(spec) = pod_spec(group, kind, object) else {
-        return false;
-    };
-    let non_zero = |resources: Option<&Value>| {
-        resources
-            .and_then(Value::as_object)
-            .is_some_and(|map| map.values().any(|quantity| !is_zero_quantity(quantity)))
-    };
-    let containers = ["containers", "initContainers"]
-        .iter()
-        .filter_map(|field| spec.get(*field).and_then(Value::as_array))
-        .flatten();
-    let requests = containers.into_iter().any(|container| {
-        non_zero(container.pointer("/resources/requests"))
-            || non_zero(container.pointer("/resources/limits"))
-    });
-    let non_empty = |field: &str| match spec.get(field) {
-        Some(Value::Object(map)) => !map.is_empty(),
-        Some(Value::Array(list)) => !list.is_empty(),
-        _ => false,
-    };
-    requests
-        || non_zero(spec.get("overhead"))
-        || non_empty("nodeSelector")
-        || non_empty("tolerations")
-        || spec
-            .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
-            .is_some()
-}
-
-fn is_zero_quantity(quantity: &Value) -> bool {
-    match quantity {
-        Value::Number(number) => number.as_f64() == Some(0.0),
-        Value::String(text) => {
-            let digits: String = text
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '+' || *c == '-')
-                .collect();
-            digits.parse::<f64>().is_ok_and(|value| value == 0.0)
+        let spec_int = |field: &str| {
+            object
+                .pointer(&format!("/spec/{field}"))
+                .and_then(Value::as_i64)
+        };
+        match (template.group(), template.kind()) {
+            ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
+                Some(spec_int("replicas").unwrap_or(1))
+            }
+            ("batch", "Job") => {
+                let parallelism = spec_int("parallelism").unwrap_or(1);
+                Some(match spec_int("completions") {
+                    Some(completions) => parallelism.min(completions),
+                    None => parallelism,
+                })
+            }
+            ("", "Pod") => Some(1),
+            _ => None,
         }
-        _ => false,
     }
-}
 
-/// Writes a cluster's replica count into the kind's replica field (Karmada's `ReviseReplica`
-/// hook): `spec.replicas` for Deployment, ReplicaSet and StatefulSet, `spec.parallelism` for a
-/// Job. Pods and other kinds have no hook and are left as they are.
-pub fn revise_replicas(group: &str, kind: &str, object: &mut Value, replicas: i64) {
-    let field = match (group, kind) {
-        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => "replicas",
-        ("batch", "Job") => "parallelism",
-        _ => return,
-    };
-    let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) else {
-        return;
-    };
-    if let Some(existing) = spec.get_mut(field) {
-        *existing = Value::from(replicas);
-    } else {
-        // Where the API server's defaulting puts it: the replica field leads the spec.
-        let rest = std::mem::take(spec);
-        spec.insert(field.to_string(), Value::from(replicas));
-        spec.extend(rest);
+    /// Writes a cluster's replica count into the kind's replica field (Karmada's
+    /// `ReviseReplica` hook): `spec.replicas` for Deployment, ReplicaSet and StatefulSet,
+    /// `spec.parallelism` for a Job, the declared pointer for a custom workload. Pods and other
+    /// kinds have no hook and are left as they are.
+    pub fn revise_replicas(&self, template: &Template, object: &mut Value, replicas: i64) {
+        let pointer = match self.custom(template) {
+            Some(custom) => custom.replicas.clone(),
+            None => match (template.group(), template.kind()) {
+                ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
+                    "/spec/replicas".to_string()
+                }
+                ("batch", "Job") => "/spec/parallelism".to_string(),
+                _ => return,
+            },
+        };
+        let Some((parent, field)) = pointer.rsplit_once('/') else {
+            return;
+        };
+        let Some(parent) = object.pointer_mut(parent).and_then(Value::as_object_mut) else {
+            return;
+        };
+        if let Some(existing) = parent.get_mut(field) {
+            *existing = Value::from(replicas);
+        } else {
+            // Where the API server's defaulting puts it: the replica field leads the spec.
+            let rest = std::mem::take(parent);
+            parent.insert(field.to_string(), Value::from(replicas));
+            parent.extend(rest);
+        }
+    }
+
+    /// The pod spec of a workload, where Karmada reads per-replica requirements.
+    pub fn pod_spec<'a>(&self, template: &Template, object: &'a Value) -> Option<&'a Value> {
+        if let Some(custom) = self.custom(template) {
+            return custom
+                .pod_template
+                .as_ref()
+                .and_then(|pointer| object.pointer(pointer))
+                .and_then(|pod| pod.get("spec"));
+        }
+        match (template.group(), template.kind()) {
+            ("", "Pod") => object.get("spec"),
+            ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
+            | ("batch", "Job") => object.pointer("/spec/template/spec"),
+            _ => None,
+        }
+    }
+
+    /// Whether a workload has a node claim (node selector, tolerations, required node
+    /// affinity); with a resource request it makes Karmada's `replicaRequirements` non-nil
+    /// (karmada `GenerateReplicaRequirements`).
+    pub fn has_node_claim(&self, template: &Template) -> bool {
+        let Some(spec) = self.pod_spec(template, &template.object) else {
+            return false;
+        };
+        let non_empty = |field: &str| match spec.get(field) {
+            Some(Value::Object(map)) => !map.is_empty(),
+            Some(Value::Array(list)) => !list.is_empty(),
+            _ => false,
+        };
+        non_empty("nodeSelector")
+            || non_empty("tolerations")
+            || spec
+                .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
+                .is_some()
     }
 }
 
@@ -349,72 +368,103 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn template(api_version: &str, kind: &str, object: serde_json::Value) -> Template {
+        Template {
+            origin: crate::diagnostics::Origin::new("t.yaml", 0, 1),
+            api_version: api_version.to_string(),
+            key: crate::object::ObjectKey {
+                group: crate::object::api_group(api_version).to_string(),
+                kind: kind.to_string(),
+                namespace: "default".to_string(),
+                name: "t".to_string(),
+            },
+            labels: Default::default(),
+            object,
+        }
+    }
+
     // karmada pkg/resourceinterpreter/default/native/replica.go (deploymentReplica, jobReplica)
     // with the API server's defaults applied first (spec README, deviation 8).
     #[test]
     fn workload_replicas_per_kind_with_api_server_defaults() {
+        let interpreter = Interpreter::default();
+        let replicas = |api_version: &str, kind: &str, object| {
+            interpreter.replicas(&template(api_version, kind, object))
+        };
         assert_eq!(
-            workload_replicas("apps", "Deployment", &json!({"spec": {"replicas": 3}})),
+            replicas("apps/v1", "Deployment", json!({"spec": {"replicas": 3}})),
             Some(3)
         );
         assert_eq!(
-            workload_replicas("apps", "Deployment", &json!({"spec": {}})),
+            replicas("apps/v1", "Deployment", json!({"spec": {}})),
             Some(1)
         );
         assert_eq!(
-            workload_replicas("apps", "StatefulSet", &json!({"spec": {"replicas": 0}})),
+            replicas("apps/v1", "StatefulSet", json!({"spec": {"replicas": 0}})),
             Some(0)
         );
         assert_eq!(
-            workload_replicas(
-                "batch",
+            replicas(
+                "batch/v1",
                 "Job",
-                &json!({"spec": {"parallelism": 5, "completions": 2}})
+                json!({"spec": {"parallelism": 5, "completions": 2}})
             ),
             Some(2)
         );
         assert_eq!(
-            workload_replicas("batch", "Job", &json!({"spec": {"parallelism": 3}})),
+            replicas("batch/v1", "Job", json!({"spec": {"parallelism": 3}})),
             Some(3)
         );
         assert_eq!(
-            workload_replicas("batch", "Job", &json!({"spec": {"completions": 4}})),
+            replicas("batch/v1", "Job", json!({"spec": {"completions": 4}})),
             Some(1)
         );
-        assert_eq!(workload_replicas("", "Pod", &json!({"spec": {}})), Some(1));
-        assert_eq!(
-            workload_replicas("apps", "DaemonSet", &json!({"spec": {}})),
-            None
+        assert_eq!(replicas("v1", "Pod", json!({"spec": {}})), Some(1));
+        assert_eq!(replicas("apps/v1", "DaemonSet", json!({"spec": {}})), None);
+        assert_eq!(replicas("v1", "ConfigMap", json!({})), None);
+    }
+
+    #[test]
+    fn declared_workloads_read_and_revise_their_own_replica_field() {
+        let mut interpreter = Interpreter::default();
+        interpreter.declare_workload(
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            CustomWorkload {
+                replicas: "/spec/replicas".to_string(),
+                pod_template: Some("/spec/template".to_string()),
+            },
         );
-        assert_eq!(workload_replicas("", "ConfigMap", &json!({})), None);
+        let rollout = template(
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            json!({"spec": {"replicas": 4,
+            "template": {"spec": {"nodeSelector": {"disk": "ssd"}}}}}),
+        );
+        assert_eq!(interpreter.replicas(&rollout), Some(4));
+        assert!(interpreter.has_node_claim(&rollout));
+        let mut object = rollout.object.clone();
+        interpreter.revise_replicas(&rollout, &mut object, 2);
+        assert_eq!(object["spec"]["replicas"], json!(2));
+        assert_eq!(Interpreter::default().replicas(&rollout), None);
+    }
+
+    #[test]
+    fn a_missing_replica_field_is_written_first_in_the_spec() {
+        let deployment = template(
+            "apps/v1",
+            "Deployment",
+            json!({"spec": {"selector": {}, "template": {}}}),
+        );
+        let mut object = deployment.object.clone();
+        Interpreter::default().revise_replicas(&deployment, &mut object, 1);
+        assert_eq!(
+            serde_json::to_string(&object).unwrap(),
+            r#"{"spec":{"replicas":1,"selector":{},"template":{}}}"#
+        );
     }
 
     // karmada pkg/resourceinterpreter/default/native/prune/prune_test.go
-    #[test]
-    fn replica_requirements_come_from_requests_limits_and_node_claims() {
-        let with = |pod: serde_json::Value| {
-            has_replica_requirements(
-                "apps",
-                "Deployment",
-                &json!({"spec": {"template": {"spec": pod}}}),
-            )
-        };
-        assert!(with(
-            json!({"containers": [{"resources": {"requests": {"cpu": "100m"}}}]})
-        ));
-        assert!(with(
-            json!({"containers": [{"resources": {"limits": {"memory": "1Gi"}}}]})
-        ));
-        assert!(!with(
-            json!({"containers": [{"resources": {"requests": {"cpu": "0"}}}]})
-        ));
-        assert!(with(
-            json!({"containers": [{}], "nodeSelector": {"disk": "ssd"}})
-        ));
-        assert!(!with(json!({"containers": [{"image": "nginx"}]})));
-        assert!(!has_replica_requirements("", "ConfigMap", &json!({})));
-    }
-
     #[test]
     fn prune_removes_server_fields_and_status() {
         let mut object = json!({"apiVersion": "apps/v1", "kind": "Deployment",
@@ -505,11 +555,11 @@ mod tests {
 
     #[test]
     fn scopes_come_from_the_table_and_from_crds() {
-        let mut scopes = Scopes::default();
-        assert!(!scopes.is_namespaced("", "Namespace"));
-        assert!(scopes.is_namespaced("apps", "Deployment"));
-        assert!(scopes.is_namespaced("example.com", "Widget"));
-        scopes.declare("example.com", "Widget", false);
-        assert!(!scopes.is_namespaced("example.com", "Widget"));
+        let mut interpreter = Interpreter::default();
+        assert!(!interpreter.is_namespaced("", "Namespace"));
+        assert!(interpreter.is_namespaced("apps", "Deployment"));
+        assert!(interpreter.is_namespaced("example.com", "Widget"));
+        interpreter.declare_scope("example.com", "Widget", false);
+        assert!(!interpreter.is_namespaced("example.com", "Widget"));
     }
 }

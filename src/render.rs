@@ -11,6 +11,7 @@ use crate::api::cluster::Cluster;
 use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::interpret::Interpreter;
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, RuleRef};
@@ -26,6 +27,7 @@ pub struct Fleet {
     pub overrides: Vec<Override>,
     /// The inventory, sorted by name.
     pub clusters: Vec<Cluster>,
+    pub interpreter: Interpreter,
 }
 
 /// One template's output: each distinct object with the clusters that receive it, so that an
@@ -133,7 +135,8 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
     match index.bind(&candidates) {
         Some(binding) => {
             let policy = &fleet.propagations[binding.policy];
-            let schedule = schedule::schedule(template, policy, &fleet.clusters);
+            let schedule =
+                schedule::schedule(&fleet.interpreter, template, policy, &fleet.clusters);
             placement.targets = suspend(policy, schedule.targets);
             placement.propagate_deps = policy.propagate_deps;
             placement.nowhere = Some(unschedulable_message(template, policy, &schedule.filtered));
@@ -309,7 +312,7 @@ fn build_variants(
     let mut variants = Vec::new();
     for ((replicas, rules), mut clusters) in groups {
         clusters.sort_unstable();
-        let object = work::build_work(template, replicas, |object| {
+        let object = work::build_work(&fleet.interpreter, template, replicas, |object| {
             apply_rules(fleet, template, &rules, &clusters, object)
         })?;
         variants.push(Variant { object, clusters });

@@ -5,20 +5,21 @@
 
 use serde_json::Value;
 
-use crate::interpret;
+use crate::interpret::{self, Interpreter};
 use crate::object::Template;
 
 /// Builds the object one cluster receives. `override_object` runs between replica revision
 /// and pruning: after revision so that an override of the replica field wins, before pruning so
 /// that an override cannot bring back what pruning removes.
 pub fn build_work<E>(
+    interpreter: &Interpreter,
     template: &Template,
     replicas: Option<i64>,
     override_object: impl FnOnce(&mut Value) -> Result<(), E>,
 ) -> Result<Value, E> {
     let mut object = template.object.clone();
     if let Some(replicas) = replicas {
-        interpret::revise_replicas(template.group(), template.kind(), &mut object, replicas);
+        interpreter.revise_replicas(template, &mut object, replicas);
     }
     override_object(&mut object)?;
     interpret::prune(template.group(), template.kind(), &mut object);
@@ -52,7 +53,7 @@ mod tests {
     // karmada issue #1347: an override of /spec/replicas must win over replica revision.
     #[test]
     fn overrides_run_after_revision_and_before_pruning() {
-        let work = build_work(&deployment(), Some(3), |object| {
+        let work = build_work(&Interpreter::default(), &deployment(), Some(3), |object| {
             assert_eq!(object["spec"]["replicas"], json!(3));
             object["spec"]["replicas"] = json!(7);
             object["status"] = json!({"injected": true});

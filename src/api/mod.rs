@@ -2,6 +2,7 @@
 //! predicates shared by every stage.
 
 pub mod cluster;
+pub mod config;
 pub mod karmada;
 pub mod meta;
 pub mod selector;

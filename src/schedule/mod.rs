@@ -6,7 +6,7 @@ pub mod divide;
 pub mod filter;
 
 use crate::api::cluster::Cluster;
-use crate::interpret;
+use crate::interpret::Interpreter;
 use crate::object::Template;
 use crate::policy::Propagation;
 
@@ -28,7 +28,12 @@ pub struct Schedule {
 }
 
 /// Schedules one template under its policy onto the inventory (sorted by name).
-pub fn schedule(template: &Template, policy: &Propagation, clusters: &[Cluster]) -> Schedule {
+pub fn schedule(
+    interpreter: &Interpreter,
+    template: &Template,
+    policy: &Propagation,
+    clusters: &[Cluster],
+) -> Schedule {
     let placement = &policy.placement;
     let mut feasible = Vec::new();
     let mut filtered = Vec::new();
@@ -38,13 +43,10 @@ pub fn schedule(template: &Template, policy: &Propagation, clusters: &[Cluster])
             Err(reason) => filtered.push((cluster.name().to_string(), reason)),
         }
     }
-    let replicas =
-        interpret::workload_replicas(template.group(), template.kind(), &template.object);
+    let replicas = interpreter.replicas(template);
     let is_workload = match replicas {
         None => false,
-        Some(0) => {
-            interpret::has_replica_requirements(template.group(), template.kind(), &template.object)
-        }
+        Some(0) => interpreter.has_node_claim(template),
         Some(_) => true,
     };
     let targets = match replicas {

@@ -9,9 +9,10 @@ use serde_json::Value;
 
 use super::load::{RawDocument, SourceFile};
 use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
+use crate::api::config::{CONFIG_API_VERSION, Config};
 use crate::api::karmada::{OverridePolicy, POLICY_API_VERSION, PropagationPolicy};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
-use crate::interpret::{self, Scopes};
+use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 
@@ -28,6 +29,8 @@ pub struct Classified {
     pub propagation_policies: Vec<Located<PropagationPolicy>>,
     pub override_policies: Vec<Located<OverridePolicy>>,
     pub clusters: Vec<Located<Cluster>>,
+    /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
+    pub interpreter: Interpreter,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -38,7 +41,7 @@ pub fn classify(
     files: &[SourceFile],
     errors: &mut ErrorSink,
 ) -> Classified {
-    let scopes = custom_resource_scopes(documents);
+    let interpreter = interpreter_from(documents, files, errors);
     let mut classified = Classified::default();
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     for document in documents {
@@ -69,6 +72,7 @@ pub fn classify(
                      PropagationPolicy, ClusterPropagationPolicy, OverridePolicy and ClusterOverridePolicy"
                 ),
             )),
+            ("fedrender.io", _) => {}
             ("cluster.karmada.io", "Cluster") => {
                 if let Some(cluster) = errors.take(decode_cluster(document, files)) {
                     classified.clusters.push(cluster);
@@ -76,7 +80,7 @@ pub fn classify(
             }
             _ => {
                 if let Some(template) =
-                    errors.take(to_template(document, &api_version, &kind, &scopes, &mut classified.warnings))
+                    errors.take(to_template(document, &api_version, &kind, &interpreter, &mut classified.warnings))
                 {
                     match seen.entry(template.key.clone()) {
                         Entry::Occupied(first) => errors.push(Diagnostic::error(
@@ -96,6 +100,7 @@ pub fn classify(
             }
         }
     }
+    classified.interpreter = interpreter;
     classified
 }
 
@@ -180,31 +185,94 @@ pub fn decode_cluster(
     })
 }
 
-/// Scopes of the kinds defined by `CustomResourceDefinition`s in the input.
-fn custom_resource_scopes(documents: &[RawDocument]) -> Scopes {
-    let mut scopes = Scopes::default();
+/// Per-kind knowledge from the input: the scope of every kind a `CustomResourceDefinition`
+/// defines, and the workloads and scopes a fedrender `Config` declares.
+fn interpreter_from(
+    documents: &[RawDocument],
+    files: &[SourceFile],
+    errors: &mut ErrorSink,
+) -> Interpreter {
+    let mut interpreter = Interpreter::default();
+    let mut declared: BTreeMap<(String, String), Origin> = BTreeMap::new();
     for document in documents {
         let value = &document.value;
-        if value.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") {
+        let kind = value.get("kind").and_then(Value::as_str);
+        let api_version = value.get("apiVersion").and_then(Value::as_str);
+        if kind == Some("CustomResourceDefinition") {
+            let spec = &value["spec"];
+            if let (Some(group), Some(kind), Some(scope)) = (
+                spec["group"].as_str(),
+                spec.pointer("/names/kind").and_then(Value::as_str),
+                spec["scope"].as_str(),
+            ) {
+                interpreter.declare_scope(group, kind, scope == "Namespaced");
+            }
+        }
+        if api_version.map(api_group) != Some("fedrender.io") {
             continue;
         }
-        let spec = &value["spec"];
-        if let (Some(group), Some(kind), Some(scope)) = (
-            spec["group"].as_str(),
-            spec.pointer("/names/kind").and_then(Value::as_str),
-            spec["scope"].as_str(),
-        ) {
-            scopes.declare(group, kind, scope == "Namespaced");
+        if api_version != Some(CONFIG_API_VERSION) || kind != Some("Config") {
+            errors.push(Diagnostic::error(
+                Some(document.origin.clone()),
+                format!("fedrender's configuration is {CONFIG_API_VERSION} Config"),
+            ));
+            continue;
+        }
+        let Some(config) = errors.take(document.decode::<Config>(files)) else {
+            continue;
+        };
+        let origin = &document.origin;
+        for workload in &config.spec.workloads {
+            let pointers = std::iter::once(("replicas", Some(&workload.replicas))).chain(
+                std::iter::once(("podTemplate", workload.pod_template.as_ref())),
+            );
+            let mut valid = true;
+            for (field, pointer) in pointers {
+                if let Some(pointer) = pointer
+                    && !pointer.starts_with('/')
+                {
+                    valid = false;
+                    errors.push(Diagnostic::error(
+                        Some(origin.clone()),
+                        format!("Config: spec.workloads {} {}: {field} {pointer:?} must be a JSON pointer starting with '/'", workload.api_version, workload.kind),
+                    ));
+                }
+            }
+            let key = (workload.api_version.clone(), workload.kind.clone());
+            if let Some(first) = declared.get(&key) {
+                errors.push(Diagnostic::error(
+                    Some(origin.clone()),
+                    format!(
+                        "Config: workload {} {} is declared twice; first at {first}",
+                        workload.api_version, workload.kind
+                    ),
+                ));
+                valid = false;
+            }
+            if valid {
+                declared.insert(key, origin.clone());
+                interpreter.declare_workload(
+                    &workload.api_version,
+                    &workload.kind,
+                    CustomWorkload {
+                        replicas: workload.replicas.clone(),
+                        pod_template: workload.pod_template.clone(),
+                    },
+                );
+            }
+        }
+        for kind in &config.spec.cluster_scoped {
+            interpreter.declare_scope(api_group(&kind.api_version), &kind.kind, false);
         }
     }
-    scopes
+    interpreter
 }
 
 fn to_template(
     document: &RawDocument,
     api_version: &str,
     kind: &str,
-    scopes: &Scopes,
+    interpreter: &Interpreter,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Template, Diagnostic> {
     let origin = document.origin.clone();
@@ -236,7 +304,7 @@ fn to_template(
     let labels = string_map(metadata.and_then(|m| m.get("labels")))
         .map_err(|problem| error(format!("{kind} {name}: metadata.labels {problem}")))?;
     let mut object = document.value.clone();
-    let namespace = if scopes.is_namespaced(group, kind) {
+    let namespace = if interpreter.is_namespaced(group, kind) {
         let namespace = written_namespace
             .filter(|namespace| !namespace.is_empty())
             .unwrap_or_else(|| "default".to_string());

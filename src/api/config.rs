@@ -1,0 +1,57 @@
+//! fedrender's own configuration, read from the input directory like any other document:
+//!
+//! ```yaml
+//! apiVersion: fedrender.io/v1alpha1
+//! kind: Config
+//! spec:
+//!   workloads:                        # kinds whose replicas Karmada would divide
+//!   - apiVersion: argoproj.io/v1alpha1
+//!     kind: Rollout
+//!     replicas: /spec/replicas        # JSON pointer to the replica field
+//!     podTemplate: /spec/template     # optional: pod template (requests, dependencies)
+//!   clusterScoped:                    # kinds without a namespace whose CRD is not in the input
+//!   - apiVersion: example.com/v1
+//!     kind: Widget
+//! ```
+
+use serde::Deserialize;
+
+use super::meta::ObjectMeta;
+
+pub const CONFIG_API_VERSION: &str = "fedrender.io/v1alpha1";
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Config {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    pub spec: ConfigSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConfigSpec {
+    #[serde(default)]
+    pub workloads: Vec<WorkloadDeclaration>,
+    #[serde(default)]
+    pub cluster_scoped: Vec<KindReference>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WorkloadDeclaration {
+    pub api_version: String,
+    pub kind: String,
+    pub replicas: String,
+    #[serde(default)]
+    pub pod_template: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct KindReference {
+    pub api_version: String,
+    pub kind: String,
+}
