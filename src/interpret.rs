@@ -215,7 +215,7 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
     let Some(root) = object.as_object_mut() else {
         return;
     };
-    root.remove("status");
+    root.shift_remove("status");
     if let Some(metadata) = root.get_mut("metadata").and_then(Value::as_object_mut) {
         for field in [
             "creationTimestamp",
@@ -229,7 +229,7 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
             "ownerReferences",
             "finalizers",
         ] {
-            metadata.remove(field);
+            metadata.shift_remove(field);
         }
     }
     match (group, kind) {
@@ -263,7 +263,7 @@ fn remove_annotations(object: &mut Value, keys: &[&str]) {
         .and_then(Value::as_object_mut)
     {
         for key in keys {
-            annotations.remove(*key);
+            annotations.shift_remove(*key);
         }
     }
 }
@@ -271,7 +271,7 @@ fn remove_annotations(object: &mut Value, keys: &[&str]) {
 fn remove_keys(object: &mut Value, pointer: &str, keys: &[&str]) {
     if let Some(map) = object.pointer_mut(pointer).and_then(Value::as_object_mut) {
         for key in keys {
-            map.remove(*key);
+            map.shift_remove(*key);
         }
     }
 }
@@ -477,6 +477,16 @@ mod tests {
             object,
             json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "a", "annotations": {"keep": "me"}}, "spec": {"replicas": 1}})
+        );
+    }
+
+    #[test]
+    fn prune_keeps_the_order_of_the_remaining_keys() {
+        let mut object = json!({"metadata": {"name": "a", "uid": "u", "namespace": "n", "labels": {}}, "spec": {}});
+        prune("", "ConfigMap", &mut object);
+        assert_eq!(
+            serde_json::to_string(&object).unwrap(),
+            r#"{"metadata":{"name":"a","namespace":"n","labels":{}},"spec":{}}"#
         );
     }
 

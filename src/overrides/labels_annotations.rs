@@ -52,7 +52,7 @@ pub fn apply_metadata_map(
                 }
             }
             OverriderOperator::Remove => {
-                map.remove(key);
+                map.shift_remove(key);
             }
         }
     }

@@ -4,6 +4,7 @@
 
 pub mod divide;
 pub mod filter;
+pub mod spread;
 
 use crate::api::cluster::Cluster;
 use crate::interpret::Interpreter;

@@ -141,7 +141,18 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
             ),
         ));
     }
-    document.decode(files)
+    document.decode(files).map_err(|mut error| {
+        // Name the policy, so the message makes sense without opening the file.
+        let text = |pointer: &str| document.value.pointer(pointer).and_then(Value::as_str);
+        let kind = text("/kind").unwrap_or("policy");
+        let name = text("/metadata/name").unwrap_or("");
+        let id = match text("/metadata/namespace") {
+            Some(namespace) if !kind.starts_with("Cluster") => format!("{kind} {namespace}/{name}"),
+            _ => format!("{kind} {name}"),
+        };
+        error.message = format!("{id}: {}", error.message);
+        error
+    })
 }
 
 /// A `Cluster` object, from the input directory or from the inventory file.
@@ -322,7 +333,7 @@ fn to_template(
                 format!("{kind} {name} is cluster-scoped; its metadata.namespace is ignored"),
             ));
             if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-                metadata.remove("namespace");
+                metadata.shift_remove("namespace");
             }
         }
         String::new()
