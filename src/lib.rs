@@ -16,6 +16,7 @@ pub mod namespace_sync;
 pub mod object;
 pub mod overrides;
 pub mod policy;
+pub mod quantity;
 pub mod render;
 pub mod schedule;
 pub mod source;

@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::api::karmada::{
     ClusterAffinity, FieldSelector, OverridePolicy, Overriders, Placement, PreemptionBehavior,
-    PropagationPolicy, ResourceSelector, Suspension,
+    PropagationPolicy, ResourceSelector, SpreadConstraint, Suspension,
 };
 use crate::api::meta::{LabelSelector, SelectorOperator, TolerationOperator};
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
@@ -105,13 +105,6 @@ impl Admission<'_> {
             Some(self.origin.clone()),
             format!("{}: {field}: {message}", self.id),
         ));
-    }
-
-    fn unsupported(&mut self, field: &str) {
-        self.error(
-            field,
-            "is not supported by fedrender yet; remove it or render with Karmada",
-        );
     }
 
     fn finish<T>(self, value: T, warnings: &mut Vec<Diagnostic>) -> Result<T, Rejected> {
@@ -331,9 +324,7 @@ fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
     if let Some(affinity) = &placement.cluster_affinity {
         check_cluster_affinity(admission, "spec.placement.clusterAffinity", affinity);
     }
-    if placement.cluster_affinities.is_some() {
-        admission.unsupported("spec.placement.clusterAffinities");
-    }
+    admit_affinity_terms(admission, placement);
     for (index, toleration) in placement.cluster_tolerations.iter().enumerate() {
         if matches!(
             toleration.operator,
@@ -345,20 +336,160 @@ fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
             );
         }
     }
-    if !placement.spread_constraints.is_empty() {
-        admission.unsupported("spec.placement.spreadConstraints");
-    }
-    if let Some(strategy) = &placement.replica_scheduling {
-        use crate::api::karmada::ReplicaSchedulingType;
-        // An explicit `replicaScheduling` without a type is Divided (CRD default).
-        if strategy.replica_scheduling_type != Some(ReplicaSchedulingType::Duplicated) {
-            admission.unsupported("spec.placement.replicaScheduling (Divided)");
+    admit_spread_constraints(admission, &placement.spread_constraints);
+    if let Some(preference) = placement
+        .replica_scheduling
+        .as_ref()
+        .and_then(|scheduling| scheduling.weight_preference.as_ref())
+    {
+        for (index, rule) in preference.static_weight_list.iter().enumerate() {
+            if rule.weight < 1 {
+                admission.error(
+                    &format!("spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}].weight"),
+                    format!("{} is below the minimum of 1", rule.weight),
+                );
+            }
         }
     }
     if placement.workload_affinity.is_some() {
         admission.warning(
             "spec.placement.workloadAffinity",
             "has no effect: Karmada's WorkloadAffinity feature gate is alpha and off by default",
+        );
+    }
+}
+
+/// `clusterAffinities`: names are label-key-like, 1 to 32 characters and unique across the
+/// terms and their overflow affinities; overflow needs a capacity-aware Divided placement and a
+/// non-empty primary affinity (karmada validation.go `ValidateClusterAffinities`,
+/// pkg/util/policy.go `IsOverflowSchedulingAllowed`).
+fn admit_affinity_terms(admission: &mut Admission<'_>, placement: &Placement) {
+    let Some(terms) = &placement.cluster_affinities else {
+        return;
+    };
+    let overflow_allowed = placement
+        .replica_scheduling
+        .as_ref()
+        .is_some_and(|scheduling| {
+            use crate::api::karmada::{ReplicaDivisionPreference, ReplicaSchedulingType};
+            let divided =
+                scheduling.replica_scheduling_type != Some(ReplicaSchedulingType::Duplicated);
+            let aggregated = scheduling.replica_division_preference
+                == Some(ReplicaDivisionPreference::Aggregated);
+            let dynamic = scheduling
+                .weight_preference
+                .as_ref()
+                .is_some_and(|preference| preference.dynamic_weight.is_some());
+            divided && (aggregated || dynamic)
+        });
+    let mut names = std::collections::BTreeSet::new();
+    let mut check_name = |admission: &mut Admission<'_>, field: &str, name: &str| {
+        if name.is_empty() || name.len() > 32 {
+            admission.error(field, format!("{name:?} must be 1 to 32 characters"));
+        } else if let Some(problem) = names::qualified_name_problem(name) {
+            admission.error(
+                field,
+                format!("{name:?} is not a valid label key: {problem}"),
+            );
+        }
+        if !names.insert(name.to_string()) {
+            admission.error(field, format!("{name:?} is used twice"));
+        }
+    };
+    for (index, term) in terms.iter().enumerate() {
+        let field = format!("spec.placement.clusterAffinities[{index}]");
+        check_name(
+            admission,
+            &format!("{field}.affinityName"),
+            &term.affinity_name,
+        );
+        check_cluster_affinity(admission, &field, &term.affinity());
+        if term.overflow_affinities.is_empty() {
+            continue;
+        }
+        if !overflow_allowed {
+            admission.error(
+                &format!("{field}.overflowAffinities"),
+                "needs Divided scheduling with Aggregated or dynamicWeight division",
+            );
+        }
+        if term.affinity() == crate::api::karmada::ClusterAffinity::default() {
+            admission.error(
+                &format!("{field}.overflowAffinities"),
+                "needs a primary affinity (labelSelector, fieldSelector, clusterNames or exclude) on the term",
+            );
+        }
+        for (position, overflow) in term.overflow_affinities.iter().enumerate() {
+            let at = format!("{field}.overflowAffinities[{position}]");
+            check_name(
+                admission,
+                &format!("{at}.affinityName"),
+                &overflow.affinity_name,
+            );
+            check_cluster_affinity(admission, &at, &overflow.affinity());
+        }
+    }
+}
+
+/// karmada validation.go `ValidateSpreadConstraint`.
+fn admit_spread_constraints(admission: &mut Admission<'_>, constraints: &[SpreadConstraint]) {
+    let mut fields = std::collections::BTreeSet::new();
+    let mut has_cluster = false;
+    let mut has_field = false;
+    for (index, constraint) in constraints.iter().enumerate() {
+        let at = format!("spec.placement.spreadConstraints[{index}]");
+        if constraint.spread_by_field.is_some() && constraint.spread_by_label.is_some() {
+            admission.error(
+                &at,
+                "spreadByField and spreadByLabel cannot be used together",
+            );
+        }
+        let field = match (&constraint.spread_by_field, &constraint.spread_by_label) {
+            (Some(field), _) => Some(field.as_str()),
+            (None, None) => Some("cluster"),
+            (None, Some(_)) => None,
+        };
+        if let Some(field) = field {
+            if !matches!(field, "cluster" | "region" | "zone" | "provider") {
+                admission.error(
+                    &format!("{at}.spreadByField"),
+                    format!("{field:?} is not one of cluster, region, zone, provider"),
+                );
+            }
+            if !fields.insert(field.to_string()) {
+                admission.error(
+                    &format!("{at}.spreadByField"),
+                    format!("{field} is used twice"),
+                );
+            }
+            has_cluster |= field == "cluster";
+            has_field |= constraint.spread_by_field.is_some();
+        }
+        let min_groups = if constraint.min_groups == 0 {
+            1
+        } else {
+            constraint.min_groups
+        };
+        if constraint.min_groups < 0 {
+            admission.error(&format!("{at}.minGroups"), "must not be negative");
+        }
+        if constraint.max_groups < 0 {
+            admission.error(&format!("{at}.maxGroups"), "must not be negative");
+        }
+        if constraint.max_groups > 0 && constraint.max_groups < min_groups {
+            admission.error(
+                &format!("{at}.maxGroups"),
+                format!(
+                    "{} is smaller than minGroups {min_groups}",
+                    constraint.max_groups
+                ),
+            );
+        }
+    }
+    if has_field && !has_cluster {
+        admission.error(
+            "spec.placement.spreadConstraints",
+            "a spreadByField constraint needs a spreadByField: cluster constraint too",
         );
     }
 }
@@ -675,19 +806,37 @@ mod tests {
         assert!(text.contains("clusterTolerations[0].operator"), "{text}");
     }
 
+    // karmada pkg/util/validation/validation_test.go TestValidateSpreadConstraint and
+    // TestValidateClusterAffinities.
     #[test]
-    fn unimplemented_placement_fields_are_errors_naming_the_field() {
+    fn spread_constraints_and_affinity_terms_are_validated() {
         let text = messages(
             propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
                 "metadata": {"name": "p"},
                 "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}],
-                    "placement": {"spreadConstraints": [{"spreadByField": "cluster", "maxGroups": 1}]}}}))
+                    "placement": {
+                        "spreadConstraints": [
+                            {"spreadByField": "region", "spreadByLabel": "x", "minGroups": 3, "maxGroups": 2},
+                            {"spreadByField": "zone", "minGroups": -1}],
+                        "clusterAffinities": [
+                            {"affinityName": "a", "clusterNames": ["m1"], "overflowAffinities": [{"affinityName": "a"}]},
+                            {"affinityName": "this-name-is-far-too-long-for-karmada"}],
+                        "replicaScheduling": {"replicaSchedulingType": "Divided",
+                            "weightPreference": {"staticWeightList": [{"targetCluster": {}, "weight": 0}]}}}}}))
             .unwrap_err(),
         );
-        assert!(
-            text.contains("spec.placement.spreadConstraints: is not supported by fedrender yet"),
-            "{text}"
-        );
+        for expected in [
+            "spreadConstraints[0]: spreadByField and spreadByLabel cannot be used together",
+            "spreadConstraints[0].maxGroups: 2 is smaller than minGroups 3",
+            "spreadConstraints[1].minGroups: must not be negative",
+            "a spreadByField constraint needs a spreadByField: cluster constraint too",
+            "clusterAffinities[0].overflowAffinities: needs Divided scheduling with Aggregated or dynamicWeight",
+            "clusterAffinities[0].overflowAffinities[0].affinityName: \"a\" is used twice",
+            "clusterAffinities[1].affinityName: \"this-name-is-far-too-long-for-karmada\" must be 1 to 32 characters",
+            "staticWeightList[0].weight: 0 is below the minimum of 1",
+        ] {
+            assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, RuleRef};
 use crate::policy::{Override, Propagation};
-use crate::schedule::{self, Filtered, TargetCluster};
+use crate::schedule::{self, TargetCluster, Workload};
 use crate::work;
 
 /// Everything the pipeline needs, after loading, classifying and admission.
@@ -71,11 +71,22 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
         .enumerate()
         .map(|(position, cluster)| (cluster.name(), position))
         .collect();
-    let mut placements: Vec<Placement> = fleet
+    let placed: Vec<Result<Placement, Rejected>> = fleet
         .templates
         .par_iter()
         .map(|template| place(fleet, &index, template))
         .collect();
+    let mut placements = Vec::with_capacity(placed.len());
+    let mut errors = Vec::new();
+    for result in placed {
+        match result {
+            Ok(placement) => placements.push(placement),
+            Err(rejected) => errors.extend(rejected.errors),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.into());
+    }
     follow_dependencies(fleet, &mut placements, &cluster_index);
     let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = fleet
         .templates
@@ -119,7 +130,11 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
 
 /// Binds and schedules one template; the namespace controller adds every cluster for the
 /// namespaces it propagates.
-fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placement {
+fn place(
+    fleet: &Fleet,
+    index: &PolicyIndex<'_>,
+    template: &Template,
+) -> Result<Placement, Rejected> {
     let candidates = index.matching(template);
     let mut placement = Placement {
         targets: Vec::new(),
@@ -130,16 +145,36 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
     };
     if let Some(reason) = bind::never_propagated(template) {
         placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
-        return placement;
+        return Ok(placement);
     }
+    let bad_input = |message: String| {
+        Rejected::from(Diagnostic::error(
+            Some(template.origin.clone()),
+            format!("{}: {message}", template.key),
+        ))
+    };
     match index.bind(&candidates) {
         Some(binding) => {
             let policy = &fleet.propagations[binding.policy];
-            let schedule =
-                schedule::schedule(&fleet.interpreter, template, policy, &fleet.clusters);
-            placement.targets = suspend(policy, schedule.targets);
+            let workload = Workload::of(&fleet.interpreter, template).map_err(bad_input)?;
+            let schedule = schedule::schedule(template, &workload, policy, &fleet.clusters)
+                .map_err(bad_input)?;
             placement.propagate_deps = policy.propagate_deps;
-            placement.nowhere = Some(unschedulable_message(template, policy, &schedule.filtered));
+            placement.nowhere = Some(match (&schedule.failure, policy.suspension.dispatching) {
+                (_, Some(true)) => format!(
+                    "{} is rendered nowhere: {} suspends dispatching",
+                    template.key, policy.id
+                ),
+                (Some(failure), _) => format!(
+                    "{} is rendered nowhere: {} selects it but Karmada would not schedule it: {failure}",
+                    template.key, policy.id
+                ),
+                (None, _) => format!(
+                    "{} is rendered nowhere: {} suspends dispatching to every cluster it schedules",
+                    template.key, policy.id
+                ),
+            });
+            placement.targets = suspend(policy, schedule.targets);
         }
         None => {
             placement.nowhere = Some(format!(
@@ -155,10 +190,11 @@ fn place(fleet: &Fleet, index: &PolicyIndex<'_>, template: &Template) -> Placeme
             .map(|cluster| TargetCluster {
                 name: cluster.name().to_string(),
                 replicas: None,
+                completions: None,
             })
             .collect();
     }
-    placement
+    Ok(placement)
 }
 
 /// propagateDeps: each dependency goes to the union of its own clusters and those of every
@@ -213,27 +249,19 @@ fn follow_dependencies(
     }
     for (dependent, clusters) in extra {
         let placement = &mut placements[dependent];
-        let mut all: BTreeSet<usize> = placement
+        let mut targets: BTreeMap<usize, TargetCluster> = placement
             .targets
-            .iter()
-            .map(|target| cluster_index[target.name.as_str()])
+            .drain(..)
+            .map(|target| (cluster_index[target.name.as_str()], target))
             .collect();
-        all.extend(clusters);
-        let replicas: BTreeMap<&str, Option<i64>> = placement
-            .targets
-            .iter()
-            .map(|target| (target.name.as_str(), target.replicas))
-            .collect();
-        placement.targets = all
-            .into_iter()
-            .map(|cluster| {
-                let name = fleet.clusters[cluster].name();
-                TargetCluster {
-                    name: name.to_string(),
-                    replicas: replicas.get(name).copied().flatten(),
-                }
-            })
-            .collect();
+        for cluster in clusters {
+            targets.entry(cluster).or_insert_with(|| TargetCluster {
+                name: fleet.clusters[cluster].name().to_string(),
+                replicas: None,
+                completions: None,
+            });
+        }
+        placement.targets = targets.into_values().collect();
     }
 }
 
@@ -251,40 +279,6 @@ fn suspend(policy: &Propagation, targets: Vec<TargetCluster>) -> Vec<TargetClust
     }
 }
 
-fn unschedulable_message(
-    template: &Template,
-    policy: &Propagation,
-    filtered: &[(String, Filtered)],
-) -> String {
-    if policy.suspension.dispatching == Some(true) {
-        return format!(
-            "{} is rendered nowhere: {} suspends dispatching",
-            template.key, policy.id
-        );
-    }
-    let reasons: Vec<String> = filtered
-        .iter()
-        .map(|(cluster, reason)| match reason {
-            Filtered::Affinity => format!("{cluster}: not in clusterAffinity"),
-            Filtered::Taint(taint) => format!("{cluster}: taint {taint} not tolerated"),
-            Filtered::ApiDisabled => format!(
-                "{cluster}: {} not in status.apiEnablements",
-                template.api_version
-            ),
-            Filtered::BeingDeleted => format!("{cluster}: being deleted"),
-        })
-        .collect();
-    let why = if reasons.is_empty() {
-        "no cluster left to place it".to_string()
-    } else {
-        reasons.join("; ")
-    };
-    format!(
-        "{} is rendered nowhere: {} selects it but no cluster fits ({why})",
-        template.key, policy.id
-    )
-}
-
 /// Builds the object for every target cluster. Clusters with the same replica count and the
 /// same override rules receive the same object, built once.
 fn build_variants(
@@ -296,7 +290,8 @@ fn build_variants(
     if placement.targets.is_empty() {
         return Ok(None);
     }
-    let mut groups: BTreeMap<(Option<i64>, Vec<RuleRef>), Vec<usize>> = BTreeMap::new();
+    type VariantKey = (Option<i64>, Option<i64>, Vec<RuleRef>);
+    let mut groups: BTreeMap<VariantKey, Vec<usize>> = BTreeMap::new();
     for target in &placement.targets {
         let cluster = cluster_index[target.name.as_str()];
         let rules = overrides::rules_for_cluster(
@@ -305,16 +300,20 @@ fn build_variants(
             &fleet.clusters[cluster],
         );
         groups
-            .entry((target.replicas, rules))
+            .entry((target.replicas, target.completions, rules))
             .or_default()
             .push(cluster);
     }
     let mut variants = Vec::new();
-    for ((replicas, rules), mut clusters) in groups {
+    for ((replicas, completions, rules), mut clusters) in groups {
         clusters.sort_unstable();
-        let object = work::build_work(&fleet.interpreter, template, replicas, |object| {
-            apply_rules(fleet, template, &rules, &clusters, object)
-        })?;
+        let object = work::build_work(
+            &fleet.interpreter,
+            template,
+            replicas,
+            completions,
+            |object| apply_rules(fleet, template, &rules, &clusters, object),
+        )?;
         variants.push(Variant { object, clusters });
     }
     variants.sort_by_key(|variant| variant.clusters[0]);

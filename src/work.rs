@@ -15,11 +15,19 @@ pub fn build_work<E>(
     interpreter: &Interpreter,
     template: &Template,
     replicas: Option<i64>,
+    completions: Option<i64>,
     override_object: impl FnOnce(&mut Value) -> Result<(), E>,
 ) -> Result<Value, E> {
     let mut object = template.object.clone();
     if let Some(replicas) = replicas {
         interpreter.revise_replicas(template, &mut object, replicas);
+    }
+    // A Divided Job's completions are split with its replicas (karmada binding/common.go
+    // `divideReplicasByJobCompletions`).
+    if let Some(completions) = completions
+        && let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut)
+    {
+        spec.insert("completions".to_string(), Value::from(completions));
     }
     override_object(&mut object)?;
     interpret::prune(template.group(), template.kind(), &mut object);
@@ -53,12 +61,18 @@ mod tests {
     // karmada issue #1347: an override of /spec/replicas must win over replica revision.
     #[test]
     fn overrides_run_after_revision_and_before_pruning() {
-        let work = build_work(&Interpreter::default(), &deployment(), Some(3), |object| {
-            assert_eq!(object["spec"]["replicas"], json!(3));
-            object["spec"]["replicas"] = json!(7);
-            object["status"] = json!({"injected": true});
-            Ok::<(), ()>(())
-        })
+        let work = build_work(
+            &Interpreter::default(),
+            &deployment(),
+            Some(3),
+            None,
+            |object| {
+                assert_eq!(object["spec"]["replicas"], json!(3));
+                object["spec"]["replicas"] = json!(7);
+                object["status"] = json!({"injected": true});
+                Ok::<(), ()>(())
+            },
+        )
         .unwrap();
         assert_eq!(work["spec"]["replicas"], json!(7));
         assert!(work.get("status").is_none());

@@ -170,6 +170,17 @@ pub struct OverflowClusterAffinity {
     pub exclude: Vec<String>,
 }
 
+impl OverflowClusterAffinity {
+    pub fn affinity(&self) -> ClusterAffinity {
+        ClusterAffinity {
+            label_selector: self.label_selector.clone(),
+            field_selector: self.field_selector.clone(),
+            cluster_names: self.cluster_names.clone(),
+            exclude: self.exclude.clone(),
+        }
+    }
+}
+
 impl ClusterAffinityTerm {
     pub fn affinity(&self) -> ClusterAffinity {
         ClusterAffinity {

@@ -1,33 +1,67 @@
 //! Filter plugins: which clusters may receive a template (karmada pkg/scheduler/framework/plugins).
 
 use crate::api::cluster::Cluster;
-use crate::api::karmada::Placement;
+use crate::api::karmada::{ClusterAffinity, Placement};
 use crate::api::meta::{Taint, TaintEffect, Toleration, TolerationOperator};
 use crate::object::Template;
+
+/// One group of cluster affinity being tried: the policy's `clusterAffinity`, or one term of
+/// `clusterAffinities` with its overflow affinities.
+#[derive(Debug, Clone, Default)]
+pub struct AffinityTerm {
+    /// `affinityName` of a `clusterAffinities` term; `None` for `clusterAffinity`.
+    pub name: Option<String>,
+    /// `None`: every cluster matches.
+    pub affinity: Option<ClusterAffinity>,
+    pub overflow: Vec<ClusterAffinity>,
+}
 
 /// Why a cluster was filtered out, for warnings and the plan report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Filtered {
     Affinity,
     Taint(String),
-    ApiDisabled,
+    ApiDisabled(String),
+    SpreadField(String),
     BeingDeleted,
 }
 
+impl Filtered {
+    pub fn describe(&self) -> String {
+        match self {
+            Filtered::Affinity => "not in the cluster affinity".to_string(),
+            Filtered::Taint(taint) => format!("taint {taint} not tolerated"),
+            Filtered::ApiDisabled(api) => format!("{api} not in status.apiEnablements"),
+            Filtered::SpreadField(field) => format!("no {field} for spreadByField {field}"),
+            Filtered::BeingDeleted => "being deleted".to_string(),
+        }
+    }
+}
+
 /// Runs every filter on one cluster (karmada generic_scheduler.go `findClustersThatFit`).
+/// Returns the cluster's overflow order: 0 when the primary affinity matches, k when it
+/// first matches the k-th overflow affinity (workloads only).
 pub fn filter_cluster(
     placement: &Placement,
+    term: &AffinityTerm,
+    is_workload: bool,
     template: &Template,
     cluster: &Cluster,
-) -> Result<(), Filtered> {
+) -> Result<usize, Filtered> {
     if cluster.metadata.deletion_timestamp.is_some() {
         return Err(Filtered::BeingDeleted);
     }
-    if let Some(affinity) = &placement.cluster_affinity
-        && !affinity.matches(cluster)
-    {
-        return Err(Filtered::Affinity);
-    }
+    let overflow_order = match &term.affinity {
+        None => 0,
+        Some(affinity) if affinity.matches(cluster) => 0,
+        Some(_) if is_workload => term
+            .overflow
+            .iter()
+            .position(|overflow| overflow.matches(cluster))
+            .map(|index| index + 1)
+            .ok_or(Filtered::Affinity)?,
+        Some(_) => return Err(Filtered::Affinity),
+    };
     if let Some(taint) = untolerated_taint(&cluster.spec.taints, &placement.cluster_tolerations) {
         return Err(Filtered::Taint(format!(
             "{}={}:{:?}",
@@ -35,9 +69,25 @@ pub fn filter_cluster(
         )));
     }
     if !api_enabled(cluster, &template.api_version, template.kind()) {
-        return Err(Filtered::ApiDisabled);
+        return Err(Filtered::ApiDisabled(format!(
+            "{} {}",
+            template.api_version,
+            template.kind()
+        )));
     }
-    Ok(())
+    for constraint in &placement.spread_constraints {
+        let missing = match constraint.spread_by_field.as_deref() {
+            Some("provider") => cluster.spec.provider.is_empty(),
+            Some("region") => cluster.spec.region.is_empty(),
+            Some("zone") => cluster.zones().is_empty(),
+            _ => false,
+        };
+        if missing {
+            let field = constraint.spread_by_field.clone().unwrap_or_default();
+            return Err(Filtered::SpreadField(field));
+        }
+    }
+    Ok(overflow_order)
 }
 
 /// karmada plugins/tainttoleration: only NoSchedule and NoExecute taints count;
@@ -111,6 +161,29 @@ mod tests {
         serde_json::from_value(value).unwrap()
     }
 
+    fn cluster(value: serde_json::Value) -> Cluster {
+        let mut full = json!({"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster"});
+        full.as_object_mut()
+            .unwrap()
+            .extend(value.as_object().unwrap().clone());
+        serde_json::from_value(full).unwrap()
+    }
+
+    fn deployment() -> Template {
+        Template {
+            origin: crate::diagnostics::Origin::new("t.yaml", 0, 1),
+            api_version: "apps/v1".to_string(),
+            key: crate::object::ObjectKey {
+                group: "apps".to_string(),
+                kind: "Deployment".to_string(),
+                namespace: "default".to_string(),
+                name: "web".to_string(),
+            },
+            labels: Default::default(),
+            object: json!({}),
+        }
+    }
+
     // karmada plugins/tainttoleration/taint_toleration_test.go; k8s ToleratesTaint.
     #[test]
     fn toleration_matching_follows_kubernetes() {
@@ -144,5 +217,68 @@ mod tests {
         assert!(untolerated_taint(&taints, &[]).is_none());
         let taints = vec![taint("a", "", "NoExecute")];
         assert!(untolerated_taint(&taints, &[]).is_some());
+    }
+
+    // karmada plugins/apienablement/api_enablement_test.go, with the offline convention that a
+    // missing list enables everything (spec README, deviation 3).
+    #[test]
+    fn api_enablement_filters_only_when_listed() {
+        let listed = cluster(
+            json!({"metadata": {"name": "m1"}, "status": {"apiEnablements": [
+            {"groupVersion": "apps/v1", "resources": [{"name": "deployments", "kind": "Deployment"}]}]}}),
+        );
+        assert!(api_enabled(&listed, "apps/v1", "Deployment"));
+        assert!(!api_enabled(&listed, "batch/v1", "Job"));
+        let empty = cluster(json!({"metadata": {"name": "m2"}, "status": {"apiEnablements": []}}));
+        assert!(!api_enabled(&empty, "apps/v1", "Deployment"));
+        let unlisted = cluster(json!({"metadata": {"name": "m3"}}));
+        assert!(api_enabled(&unlisted, "batch/v1", "Job"));
+    }
+
+    // karmada plugins/spreadconstraint/spread_constraint_test.go TestSpreadConstraint_Filter.
+    #[test]
+    fn spread_by_field_needs_the_field() {
+        let placement: Placement = serde_json::from_value(json!({"spreadConstraints": [
+            {"spreadByField": "region", "maxGroups": 1}, {"spreadByField": "cluster", "maxGroups": 2}]})).unwrap();
+        let with_region = cluster(json!({"metadata": {"name": "a"}, "spec": {"region": "eu"}}));
+        let without = cluster(json!({"metadata": {"name": "b"}}));
+        let term = AffinityTerm::default();
+        assert_eq!(
+            filter_cluster(&placement, &term, true, &deployment(), &with_region),
+            Ok(0)
+        );
+        assert_eq!(
+            filter_cluster(&placement, &term, true, &deployment(), &without),
+            Err(Filtered::SpreadField("region".to_string()))
+        );
+    }
+
+    // karmada plugins/clusteraffinity: overflow affinities count for workloads only.
+    #[test]
+    fn overflow_affinities_give_an_order_to_workloads_only() {
+        let placement = Placement::default();
+        let names = |names: &[&str]| ClusterAffinity {
+            cluster_names: names.iter().map(|n| n.to_string()).collect(),
+            ..Default::default()
+        };
+        let term = AffinityTerm {
+            name: Some("primary".to_string()),
+            affinity: Some(names(&["a"])),
+            overflow: vec![names(&["b"]), names(&["c"])],
+        };
+        let c = cluster(json!({"metadata": {"name": "c"}}));
+        assert_eq!(
+            filter_cluster(&placement, &term, true, &deployment(), &c),
+            Ok(2)
+        );
+        assert_eq!(
+            filter_cluster(&placement, &term, false, &deployment(), &c),
+            Err(Filtered::Affinity)
+        );
+        let a = cluster(json!({"metadata": {"name": "a"}}));
+        assert_eq!(
+            filter_cluster(&placement, &term, true, &deployment(), &a),
+            Ok(0)
+        );
     }
 }

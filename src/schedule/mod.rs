@@ -1,80 +1,473 @@
 //! Scheduling: a binding and the inventory give the target clusters, each with its replica
-//! count (karmada pkg/scheduler/core/generic_scheduler.go). Every cluster score is 0 offline,
-//! so the canonical order of clusters is their name.
+//! count (karmada pkg/scheduler/core/generic_scheduler.go `Schedule`, scheduler.go for
+//! `clusterAffinities`). Always a fresh schedule with every cluster score 0, so the canonical
+//! order of clusters is overflow tier, then available replicas (most first), then name.
 
 pub mod divide;
+pub mod estimate;
 pub mod filter;
 pub mod spread;
+pub mod webster;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
 
 use crate::api::cluster::Cluster;
+use crate::api::karmada::Placement;
 use crate::interpret::Interpreter;
 use crate::object::Template;
 use crate::policy::Propagation;
+use crate::quantity::Quantity;
 
-pub use filter::Filtered;
+pub use filter::{AffinityTerm, Filtered};
+
+/// Karmada's stand-in for "no limit" in capacity estimates (MaxInt32).
+const UNLIMITED: i64 = i32::MAX as i64;
 
 /// One cluster a template goes to. `replicas` is `None` for non-workloads, which are copied
-/// unchanged.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// unchanged; `completions` is set for a Divided Job whose completions are split too.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TargetCluster {
     pub name: String,
     pub replicas: Option<i64>,
+    pub completions: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     pub targets: Vec<TargetCluster>,
-    /// Every cluster that was filtered out, and why.
-    pub filtered: Vec<(String, Filtered)>,
+    /// Why the template goes nowhere, when it does.
+    pub failure: Option<String>,
 }
 
-/// Schedules one template under its policy onto the inventory (sorted by name).
+/// What the scheduler needs to know about a template, read once (karmada
+/// `binding.spec.replicas` and `replicaRequirements`).
+#[derive(Debug, Clone, Default)]
+pub struct Workload {
+    /// 0 for non-workloads.
+    pub replicas: i64,
+    /// Karmada's `IsWorkload`: replicas > 0, or per-replica requirements.
+    pub is_workload: bool,
+    /// Per-replica resource request (empty: none).
+    pub request: BTreeMap<String, Quantity>,
+    /// `spec.completions` of a Job, split with its replicas when Divided.
+    pub completions: Option<i64>,
+    /// `metadata.uid`, for Webster's tie-break.
+    pub uid: String,
+}
+
+impl Workload {
+    /// Reads a template's replicas and requirements; a malformed resource quantity is an
+    /// error (the API server would reject the template).
+    pub fn of(interpreter: &Interpreter, template: &Template) -> Result<Workload, String> {
+        // Only kinds with a replica interpreter have requirements: a DaemonSet or CronJob is
+        // not a workload to the scheduler, whatever its pod template asks for.
+        let Some(replicas) = interpreter.replicas(template) else {
+            return Ok(Workload::default());
+        };
+        let request = match interpreter.pod_spec(template, &template.object) {
+            Some(pod) => estimate::resource_request(pod)?,
+            None => BTreeMap::new(),
+        };
+        let has_requirements = !request.is_empty() || interpreter.has_node_claim(template);
+        let completions = (template.group() == "batch" && template.kind() == "Job")
+            .then(|| {
+                template
+                    .object
+                    .pointer("/spec/completions")
+                    .and_then(Value::as_i64)
+            })
+            .flatten();
+        Ok(Workload {
+            replicas,
+            is_workload: replicas > 0 || has_requirements,
+            request,
+            completions,
+            uid: template.uid().to_string(),
+        })
+    }
+}
+
+/// Schedules one template under its policy onto the inventory (sorted by name). With
+/// `clusterAffinities` each term is tried in order and the first that schedules wins.
 pub fn schedule(
-    interpreter: &Interpreter,
     template: &Template,
+    workload: &Workload,
     policy: &Propagation,
     clusters: &[Cluster],
-) -> Schedule {
+) -> Result<Schedule, String> {
     let placement = &policy.placement;
-    let mut feasible = Vec::new();
-    let mut filtered = Vec::new();
-    for cluster in clusters {
-        match filter::filter_cluster(placement, template, cluster) {
-            Ok(()) => feasible.push(cluster),
-            Err(reason) => filtered.push((cluster.name().to_string(), reason)),
-        }
-    }
-    let replicas = interpreter.replicas(template);
-    let is_workload = match replicas {
-        None => false,
-        Some(0) => interpreter.has_node_claim(template),
-        Some(_) => true,
-    };
-    let targets = match replicas {
-        // A workload with no replicas gets 0 everywhere and 0-replica clusters are dropped:
-        // it is rendered nowhere (karmada scheduler core/common.go, issue #3495).
-        Some(0) if is_workload => Vec::new(),
-        // Not a workload: it goes everywhere it is placed, unchanged.
-        None | Some(0) => feasible
+    let terms: Vec<AffinityTerm> = match &placement.cluster_affinities {
+        Some(terms) if !terms.is_empty() => terms
             .iter()
-            .map(|cluster| TargetCluster {
-                name: cluster.name().to_string(),
-                replicas: replicas.map(|_| 0),
+            .map(|term| AffinityTerm {
+                name: Some(term.affinity_name.clone()),
+                affinity: Some(term.affinity()),
+                overflow: term
+                    .overflow_affinities
+                    .iter()
+                    .map(|o| o.affinity())
+                    .collect(),
             })
             .collect(),
-        Some(total) => {
-            let assigned =
-                divide::assign_replicas(divide::strategy(placement), feasible.len(), total);
-            feasible
-                .iter()
-                .zip(assigned)
-                .filter(|(_, replicas)| *replicas > 0)
-                .map(|(cluster, replicas)| TargetCluster {
-                    name: cluster.name().to_string(),
-                    replicas: Some(replicas),
-                })
-                .collect()
-        }
+        _ => vec![AffinityTerm {
+            name: None,
+            affinity: placement.cluster_affinity.clone(),
+            overflow: Vec::new(),
+        }],
     };
-    Schedule { targets, filtered }
+    let mut failures = Vec::new();
+    for term in &terms {
+        match schedule_term(template, workload, placement, term, clusters)? {
+            Ok(targets) => {
+                return Ok(Schedule {
+                    targets,
+                    failure: None,
+                });
+            }
+            Err(reason) => failures.push(match &term.name {
+                Some(name) => format!("affinity {name}: {reason}"),
+                None => reason,
+            }),
+        }
+    }
+    Ok(Schedule {
+        targets: Vec::new(),
+        failure: Some(failures.join("; ")),
+    })
+}
+
+/// One affinity term through filter, estimate, spread selection and division. The outer error
+/// is bad input (a quantity that does not parse); the inner one is "unschedulable", with why.
+fn schedule_term(
+    template: &Template,
+    workload: &Workload,
+    placement: &Placement,
+    term: &AffinityTerm,
+    clusters: &[Cluster],
+) -> Result<Result<Vec<TargetCluster>, String>, String> {
+    let mut candidates = Vec::new();
+    let mut filtered = Vec::new();
+    for cluster in clusters {
+        match filter::filter_cluster(placement, term, workload.is_workload, template, cluster) {
+            Ok(overflow) => candidates.push(spread::Candidate {
+                cluster,
+                available: 0,
+                score: 0,
+                overflow,
+            }),
+            Err(reason) => filtered.push(format!("{}: {}", cluster.name(), reason.describe())),
+        }
+    }
+    if candidates.is_empty() {
+        let why = if filtered.is_empty() {
+            "the inventory is empty".to_string()
+        } else {
+            filtered.join("; ")
+        };
+        return Ok(Err(format!("no cluster fits ({why})")));
+    }
+    for candidate in &mut candidates {
+        candidate.available = if workload.replicas == 0 {
+            UNLIMITED
+        } else {
+            let estimate = estimate::max_available_replicas(candidate.cluster, &workload.request)?;
+            if estimate >= UNLIMITED {
+                workload.replicas
+            } else {
+                estimate
+            }
+        };
+    }
+    spread::canonical_order(&mut candidates);
+    let strategy = divide::strategy(placement);
+    // Selection keeps Karmada's order (not always canonical), which feeds division's ties.
+    let selected: Vec<usize> = if spread_applies(placement) {
+        let replicas = if strategy.is_divided() {
+            spread::Replicas::Divided(workload.replicas)
+        } else {
+            spread::Replicas::Duplicated(workload.replicas)
+        };
+        match spread::select_clusters_for(&candidates, &placement.spread_constraints, replicas) {
+            Ok(selected) => selected,
+            Err(reason) => return Ok(Err(reason)),
+        }
+    } else {
+        (0..candidates.len()).collect()
+    };
+    let seats: Vec<divide::Seat<'_>> = selected
+        .iter()
+        .map(|&index| divide::Seat {
+            cluster: candidates[index].cluster,
+            available: candidates[index].available,
+            overflow: candidates[index].overflow,
+        })
+        .collect();
+    if !workload.is_workload {
+        return Ok(Ok(seats
+            .iter()
+            .map(|seat| TargetCluster {
+                name: seat.cluster.name().to_string(),
+                replicas: None,
+                completions: None,
+            })
+            .collect()));
+    }
+    if workload.replicas == 0 {
+        return Ok(Err(
+            "it has 0 replicas and per-replica requirements, and Karmada drops clusters that get 0 replicas (karmada#3495)"
+                .to_string(),
+        ));
+    }
+    let assigned = match divide::assign_replicas(strategy, &seats, workload.replicas, &workload.uid)
+    {
+        Ok(assigned) => assigned,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    let mut targets: Vec<TargetCluster> = seats
+        .iter()
+        .zip(assigned)
+        .filter(|(_, replicas)| *replicas > 0)
+        .map(|(seat, replicas)| TargetCluster {
+            name: seat.cluster.name().to_string(),
+            replicas: Some(replicas),
+            completions: None,
+        })
+        .collect();
+    if let Some(completions) = workload.completions
+        && strategy.is_divided()
+    {
+        split_completions(&mut targets, completions, &workload.uid);
+    }
+    targets.sort();
+    Ok(Ok(targets))
+}
+
+/// karmada `divideReplicasByJobCompletions`: a Divided Job's completions are divided with
+/// Webster, weighted by each cluster's replicas.
+fn split_completions(targets: &mut [TargetCluster], completions: i64, uid: &str) {
+    let parties: Vec<webster::Party<'_>> = targets
+        .iter()
+        .map(|target| webster::Party {
+            name: &target.name,
+            weight: target.replicas.unwrap_or(0),
+        })
+        .collect();
+    let split = webster::divide(completions, &parties, uid);
+    for (target, completions) in targets.iter_mut().zip(split) {
+        target.completions = Some(completions);
+    }
+}
+
+/// karmada `shouldIgnoreSpreadConstraint`: no constraints, or Weighted division with no
+/// weightPreference or with static weights only (so static weights ignore spread constraints,
+/// karmada#3184).
+fn spread_applies(placement: &Placement) -> bool {
+    if placement.spread_constraints.is_empty() {
+        return false;
+    }
+    let Some(scheduling) = &placement.replica_scheduling else {
+        return true;
+    };
+    use crate::api::karmada::{ReplicaDivisionPreference, ReplicaSchedulingType};
+    let divided = scheduling.replica_scheduling_type != Some(ReplicaSchedulingType::Duplicated);
+    let weighted =
+        scheduling.replica_division_preference != Some(ReplicaDivisionPreference::Aggregated);
+    if divided && weighted {
+        match &scheduling.weight_preference {
+            None => return false,
+            Some(preference)
+                if !preference.static_weight_list.is_empty()
+                    && preference.dynamic_weight.is_none() =>
+            {
+                return false;
+            }
+            Some(_) => {}
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::karmada::PropagationPolicy;
+    use crate::diagnostics::Origin;
+    use crate::object::{ObjectKey, api_group};
+    use crate::policy::admit_propagation;
+    use crate::source::classify::Located;
+    use serde_json::json;
+
+    fn template(api_version: &str, kind: &str, object: Value) -> Template {
+        Template {
+            origin: Origin::new("t.yaml", 0, 1),
+            api_version: api_version.to_string(),
+            key: ObjectKey {
+                group: api_group(api_version).to_string(),
+                kind: kind.to_string(),
+                namespace: "default".to_string(),
+                name: "app".to_string(),
+            },
+            labels: Default::default(),
+            object,
+        }
+    }
+
+    fn policy(placement: Value) -> Propagation {
+        let item: PropagationPolicy = serde_json::from_value(json!({
+            "apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
+            "metadata": {"name": "p"},
+            "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment"}], "placement": placement}}))
+        .unwrap();
+        admit_propagation(
+            &Located {
+                origin: Origin::new("p.yaml", 0, 1),
+                item,
+            },
+            &mut Vec::new(),
+        )
+        .unwrap()
+    }
+
+    /// Clusters with `pods` free pods each (and nothing else in the summary).
+    fn clusters(pods: &[(&str, i64)]) -> Vec<Cluster> {
+        pods.iter()
+            .map(|(name, pods)| {
+                serde_json::from_value(json!({"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster",
+                    "metadata": {"name": name, "labels": {"tier": if name.starts_with("big") { "big" } else { "small" }}},
+                    "status": {"resourceSummary": {"allocatable": {"pods": pods.to_string()}}}}))
+                .unwrap()
+            })
+            .collect()
+    }
+
+    fn run(placement: Value, object: Value, inventory: &[Cluster]) -> Schedule {
+        let template = template("apps/v1", "Deployment", object);
+        let workload = Workload::of(&Interpreter::default(), &template).unwrap();
+        schedule(&template, &workload, &policy(placement), inventory).unwrap()
+    }
+
+    fn replicas(schedule: &Schedule) -> Vec<(String, Option<i64>)> {
+        schedule
+            .targets
+            .iter()
+            .map(|t| (t.name.clone(), t.replicas))
+            .collect()
+    }
+
+    // karmada scheduler.go scheduleResourceBindingWithClusterAffinities: the first term that
+    // schedules wins; running out of capacity counts as failing.
+    #[test]
+    fn cluster_affinities_fall_through_to_the_next_term() {
+        let inventory = clusters(&[("small-a", 2), ("small-b", 2), ("big-a", 50)]);
+        let placement = json!({
+            "clusterAffinities": [
+                {"affinityName": "small", "labelSelector": {"matchLabels": {"tier": "small"}}},
+                {"affinityName": "big", "labelSelector": {"matchLabels": {"tier": "big"}}}],
+            "replicaScheduling": {"replicaSchedulingType": "Divided", "replicaDivisionPreference": "Aggregated"}});
+        let fits = run(
+            placement.clone(),
+            json!({"spec": {"replicas": 3}}),
+            &inventory,
+        );
+        assert_eq!(
+            replicas(&fits),
+            vec![
+                ("small-a".to_string(), Some(2)),
+                ("small-b".to_string(), Some(1))
+            ]
+        );
+        let falls_through = run(
+            placement.clone(),
+            json!({"spec": {"replicas": 10}}),
+            &inventory,
+        );
+        assert_eq!(
+            replicas(&falls_through),
+            vec![("big-a".to_string(), Some(10))]
+        );
+        let nowhere = run(placement, json!({"spec": {"replicas": 100}}), &inventory);
+        assert!(nowhere.targets.is_empty());
+        assert_eq!(
+            nowhere.failure.as_deref(),
+            Some(
+                "affinity small: needs 100 replicas, the selected clusters have 4 available; affinity big: needs 100 replicas, the selected clusters have 50 available"
+            )
+        );
+    }
+
+    // spec §10.2: parallelism 3, completions 10, split 2:1 ⇒ completions 7/3.
+    #[test]
+    fn divided_jobs_split_their_completions() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10)]);
+        let job = template(
+            "batch/v1",
+            "Job",
+            json!({"spec": {"parallelism": 3, "completions": 10}}),
+        );
+        let workload = Workload::of(&Interpreter::default(), &job).unwrap();
+        let placement = json!({"replicaScheduling": {"replicaSchedulingType": "Divided",
+            "weightPreference": {"staticWeightList": [
+                {"targetCluster": {"clusterNames": ["member1"]}, "weight": 2},
+                {"targetCluster": {"clusterNames": ["member2"]}, "weight": 1}]}}});
+        let result = schedule(&job, &workload, &policy(placement), &inventory).unwrap();
+        let split: Vec<_> = result
+            .targets
+            .iter()
+            .map(|t| (t.replicas, t.completions))
+            .collect();
+        assert_eq!(split, vec![(Some(2), Some(7)), (Some(1), Some(3))]);
+    }
+
+    // spec §3.2: only kinds with a replica interpreter are workloads.
+    #[test]
+    fn a_daemonset_with_requests_is_not_a_workload() {
+        let daemonset = template(
+            "apps/v1",
+            "DaemonSet",
+            json!({"spec": {"template": {"spec": {
+            "containers": [{"resources": {"requests": {"cpu": "1"}}}]}}}}),
+        );
+        let workload = Workload::of(&Interpreter::default(), &daemonset).unwrap();
+        assert!(!workload.is_workload);
+        assert_eq!(workload.replicas, 0);
+    }
+
+    // spec §8.2 / karmada#3495: 0 replicas with requests goes nowhere; without, everywhere.
+    #[test]
+    fn zero_replicas_go_nowhere_only_with_requirements() {
+        let inventory = clusters(&[("member1", 10)]);
+        let with_requests = run(
+            json!({}),
+            json!({"spec": {"replicas": 0, "template": {"spec": {
+            "containers": [{"resources": {"requests": {"cpu": "100m"}}}]}}}}),
+            &inventory,
+        );
+        assert!(with_requests.targets.is_empty());
+        let without = run(json!({}), json!({"spec": {"replicas": 0}}), &inventory);
+        assert_eq!(replicas(&without), vec![("member1".to_string(), None)]);
+    }
+
+    // spec §7.1: static weights ignore spread constraints (karmada#3184).
+    #[test]
+    fn static_weights_ignore_spread_constraints() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10), ("member3", 10)]);
+        let placement = json!({"spreadConstraints": [{"spreadByField": "cluster", "maxGroups": 1, "minGroups": 1}],
+            "replicaScheduling": {"replicaSchedulingType": "Divided",
+                "weightPreference": {"staticWeightList": [{"targetCluster": {}, "weight": 1}]}}});
+        assert_eq!(
+            run(placement, json!({"spec": {"replicas": 3}}), &inventory)
+                .targets
+                .len(),
+            3
+        );
+        let duplicated = json!({"spreadConstraints": [{"spreadByField": "cluster", "maxGroups": 1, "minGroups": 1}]});
+        assert_eq!(
+            run(duplicated, json!({"spec": {"replicas": 3}}), &inventory)
+                .targets
+                .len(),
+            1
+        );
+    }
 }

@@ -1,0 +1,628 @@
+//! Kubernetes `resource.Quantity` (k8s.io/apimachinery pkg/api/resource/quantity.go), reduced to
+//! what Karmada's capacity estimate reads: an exact value and its `Value()`/`MilliValue()`.
+//!
+//! Grammar (quantity.go, `parseQuantityString` + suffix.go `interpret`):
+//!
+//! ```text
+//! <quantity>     ::= <sign>? <digits>? ( "." <digits>? )? <suffix>
+//! <suffix>       ::= "" | n | u | m | k | M | G | T | P | E        (decimal SI)
+//!                  | Ki | Mi | Gi | Ti | Pi | Ei                   (binary SI)
+//!                  | ( "e" | "E" ) <sign>? <digits>                (decimal exponent)
+//! ```
+//!
+//! Parsing follows Kubernetes exactly, quirks included, because whatever the kube-apiserver
+//! accepted is what Karmada computes with:
+//! - the value is kept exactly, except that anything finer than a nano-unit is rounded up in
+//!   magnitude to the next nano-unit (`0.1n` → `1n`, `-3.001n` → `-4n`);
+//! - binary-SI quantities are capped at 2^63−1 units in magnitude (`9Ei`); decimal ones are not;
+//! - the number part may be empty: `"."`, `"+"`, `"Ki"` and `"m"` all parse as zero, as they do
+//!   in `ParseQuantity`; `"1."` is 1 and `".5"` is 0.5;
+//! - no whitespace is allowed inside the text (`" 1"` is an error), but JSON strings are trimmed
+//!   first, as `Quantity.UnmarshalJSON` does.
+//!
+//! Limits of this implementation (Kubernetes keeps arbitrary-precision decimals instead): a value
+//! whose magnitude exceeds `i128::MAX` nano-units (about 1.7·10^29 units) is an error, as is an
+//! exponent outside the 32-bit range.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Nano-units per unit: a quantity is stored as an integer count of 10^-9 units.
+const NANOS_PER_UNIT: i128 = 1_000_000_000;
+const NANOS_PER_MILLI: i128 = 1_000_000;
+/// The cap Kubernetes applies to binary-SI quantities (`maxAllowed`, 2^63−1 units), in nanos.
+const BINARY_CAP_NANOS: i128 = i64::MAX as i128 * NANOS_PER_UNIT;
+
+/// An exact Kubernetes quantity, in nano-units (the finest precision Kubernetes keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Quantity {
+    nanos: i128,
+}
+
+impl Quantity {
+    pub const ZERO: Quantity = Quantity { nanos: 0 };
+
+    /// A quantity of `nanos` 10^-9 units.
+    pub const fn from_nanos(nanos: i128) -> Self {
+        Quantity { nanos }
+    }
+
+    /// A quantity of `milli` thousandths (`resource.NewMilliQuantity`).
+    pub const fn from_milli(milli: i64) -> Self {
+        Quantity {
+            nanos: milli as i128 * NANOS_PER_MILLI,
+        }
+    }
+
+    /// A quantity of whole `units` (`resource.NewQuantity`).
+    pub const fn from_units(units: i64) -> Self {
+        Quantity {
+            nanos: units as i128 * NANOS_PER_UNIT,
+        }
+    }
+
+    /// The exact value in nano-units.
+    pub const fn nanos(&self) -> i128 {
+        self.nanos
+    }
+
+    /// `Quantity.MilliValue()`: thousandths, rounded up in magnitude when not whole (so `0.1m`
+    /// is 1). That is the ceiling for the non-negative quantities Karmada reads; for a negative
+    /// fraction it rounds away from zero, as Kubernetes' int64 representation does
+    /// (amount.go `negativeScaleInt64`).
+    pub fn milli_value_ceil(&self) -> i128 {
+        div_away_from_zero(self.nanos, NANOS_PER_MILLI)
+    }
+
+    /// `Quantity.Value()`: whole units, rounded up in magnitude when not whole (so `500m` is
+    /// 1); see [`Quantity::milli_value_ceil`] for negatives.
+    pub fn value_ceil(&self) -> i128 {
+        div_away_from_zero(self.nanos, NANOS_PER_UNIT)
+    }
+
+    /// `Quantity.IsZero()`.
+    pub const fn is_zero(&self) -> bool {
+        self.nanos == 0
+    }
+
+    /// `Quantity.Sub`, saturating instead of overflowing (values that large are not realistic).
+    pub fn saturating_sub(self, other: Quantity) -> Quantity {
+        Quantity {
+            nanos: self.nanos.saturating_sub(other.nanos),
+        }
+    }
+
+    /// `Quantity.Add`, saturating instead of overflowing.
+    pub fn saturating_add(self, other: Quantity) -> Quantity {
+        Quantity {
+            nanos: self.nanos.saturating_add(other.nanos),
+        }
+    }
+}
+
+/// Plain decimal text of the value in units (`1.5`, `1073741824`, `-0.000000001`); meant for
+/// messages, it is not the Kubernetes canonical form (which would say `1500m`, `1Gi`).
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.nanos < 0 { "-" } else { "" };
+        let magnitude = self.nanos.unsigned_abs();
+        let units = magnitude / NANOS_PER_UNIT as u128;
+        let fraction = magnitude % NANOS_PER_UNIT as u128;
+        if fraction == 0 {
+            write!(f, "{sign}{units}")
+        } else {
+            let digits = format!("{fraction:09}");
+            write!(f, "{sign}{units}.{}", digits.trim_end_matches('0'))
+        }
+    }
+}
+
+impl FromStr for Quantity {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        parse_quantity(text)
+    }
+}
+
+fn div_away_from_zero(value: i128, divisor: i128) -> i128 {
+    let quotient = value / divisor;
+    match value % divisor {
+        0 => quotient,
+        remainder if remainder > 0 => quotient + 1,
+        _ => quotient - 1,
+    }
+}
+
+/// How the suffix scales the number: `10^exponent` or `2^exponent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scale {
+    Decimal(i64),
+    Binary(u32),
+}
+
+/// The suffix table of suffix.go `newSuffixer`, then the `e<int>`/`E<int>` exponent form.
+fn interpret_suffix(suffix: &str) -> Option<Scale> {
+    let scale = match suffix {
+        "" => Scale::Decimal(0),
+        "n" => Scale::Decimal(-9),
+        "u" => Scale::Decimal(-6),
+        "m" => Scale::Decimal(-3),
+        "k" => Scale::Decimal(3),
+        "M" => Scale::Decimal(6),
+        "G" => Scale::Decimal(9),
+        "T" => Scale::Decimal(12),
+        "P" => Scale::Decimal(15),
+        "E" => Scale::Decimal(18),
+        "Ki" => Scale::Binary(10),
+        "Mi" => Scale::Binary(20),
+        "Gi" => Scale::Binary(30),
+        "Ti" => Scale::Binary(40),
+        "Pi" => Scale::Binary(50),
+        "Ei" => Scale::Binary(60),
+        _ => {
+            let exponent = suffix
+                .strip_prefix('e')
+                .or_else(|| suffix.strip_prefix('E'))?;
+            // Go's strconv.ParseInt: an optional sign, then at least one digit.
+            let digits = exponent
+                .strip_prefix('+')
+                .or_else(|| exponent.strip_prefix('-'))
+                .unwrap_or(exponent);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let value: i64 = exponent.parse().ok()?;
+            i32::try_from(value).ok()?;
+            Scale::Decimal(value)
+        }
+    };
+    Some(scale)
+}
+
+/// Parses a Kubernetes quantity (`resource.ParseQuantity`).
+pub fn parse_quantity(text: &str) -> Result<Quantity, String> {
+    let malformed = |why: &str| format!("quantity {text:?} is malformed: {why}");
+    if text.is_empty() {
+        return Err(malformed("it is empty"));
+    }
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    let negative = match bytes.first() {
+        Some(b'-') => {
+            pos += 1;
+            true
+        }
+        Some(b'+') => {
+            pos += 1;
+            false
+        }
+        _ => false,
+    };
+    let integer_start = pos;
+    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+        pos += 1;
+    }
+    let integer = &text[integer_start..pos];
+    let mut fraction = "";
+    if pos < bytes.len() && bytes[pos] == b'.' {
+        pos += 1;
+        let fraction_start = pos;
+        while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+            pos += 1;
+        }
+        fraction = &text[fraction_start..pos];
+    }
+    // The suffix scanner of parseQuantityString: letters from "eEinumkKMGTP", an optional
+    // sign, digits, and then the end of the text.
+    let suffix_start = pos;
+    while pos < bytes.len() && b"eEinumkKMGTP".contains(&bytes[pos]) {
+        pos += 1;
+    }
+    if pos < bytes.len() && (bytes[pos] == b'+' || bytes[pos] == b'-') {
+        pos += 1;
+    }
+    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+        pos += 1;
+    }
+    if pos != bytes.len() {
+        return Err(malformed(
+            "expected <number><suffix> with a suffix from n u m k M G T P E Ki Mi Gi Ti Pi Ei or an exponent e<int>",
+        ));
+    }
+    let suffix = &text[suffix_start..];
+    let scale =
+        interpret_suffix(suffix).ok_or_else(|| malformed(&format!("unknown suffix {suffix:?}")))?;
+
+    // Binary-SI values are capped (quantity.go `maxAllowed`); decimal ones must fit.
+    let magnitude = match (scale, scaled_nanos(integer, fraction, scale)) {
+        (Scale::Binary(_), magnitude) => magnitude.map_or(BINARY_CAP_NANOS as u128, |m| {
+            m.min(BINARY_CAP_NANOS as u128)
+        }),
+        (Scale::Decimal(_), Some(magnitude)) => magnitude,
+        (Scale::Decimal(_), None) => return Err(malformed("the value is too large")),
+    };
+    let nanos = i128::try_from(magnitude).map_err(|_| malformed("the value is too large"))?;
+    Ok(Quantity {
+        nanos: if negative { -nanos } else { nanos },
+    })
+}
+
+/// `ceil(digits · scale · 10^9 / 10^len(fraction))`: the magnitude in nanos, rounded up as
+/// `ParseQuantity` does (`inf.RoundUp` to `Nano`). `None` when it does not fit.
+fn scaled_nanos(integer: &str, fraction: &str, scale: Scale) -> Option<u128> {
+    let integer = integer.trim_start_matches('0');
+    let fraction = fraction.trim_end_matches('0');
+    if integer.is_empty() && fraction.trim_start_matches('0').is_empty() {
+        return Some(0);
+    }
+    let mut value = BigNat::default();
+    for digit in integer.bytes().chain(fraction.bytes()) {
+        value.mul_add(10, u32::from(digit - b'0'));
+    }
+    // Power of ten still to apply: 10^9 for nanos, minus the fraction digits, plus a decimal
+    // exponent. Division steps round up, and ceil(ceil(x/a)/b) = ceil(x/(ab)).
+    let fraction_len = i64::try_from(fraction.len()).ok()?;
+    let mut tens = 9 - fraction_len;
+    match scale {
+        Scale::Decimal(exponent) => tens += exponent,
+        Scale::Binary(exponent) => {
+            for _ in 0..exponent {
+                value.mul_add(2, 0);
+            }
+        }
+    }
+    while tens > 0 {
+        value.mul_add(10, 0);
+        tens -= 1;
+        if value.exceeds_u128() {
+            return None;
+        }
+    }
+    while tens < 0 {
+        if value.is_at_most_one() {
+            // Any positive value scaled down further still rounds up to one nano.
+            break;
+        }
+        value.div_ceil_small(10);
+        tens += 1;
+    }
+    value.to_u128()
+}
+
+/// A minimal arbitrary-size natural number (little-endian base-2^32 limbs), enough to scale a
+/// long decimal literal exactly before rounding it to nanos.
+#[derive(Debug, Default)]
+struct BigNat {
+    limbs: Vec<u32>,
+}
+
+impl BigNat {
+    fn mul_add(&mut self, factor: u32, addend: u32) {
+        let mut carry = u64::from(addend);
+        for limb in &mut self.limbs {
+            let product = u64::from(*limb) * u64::from(factor) + carry;
+            *limb = product as u32;
+            carry = product >> 32;
+        }
+        if carry > 0 {
+            self.limbs.push(carry as u32);
+        }
+    }
+
+    /// Divides by `divisor`, rounding any remainder up.
+    fn div_ceil_small(&mut self, divisor: u32) {
+        let mut remainder = 0u64;
+        for limb in self.limbs.iter_mut().rev() {
+            let current = (remainder << 32) | u64::from(*limb);
+            *limb = (current / u64::from(divisor)) as u32;
+            remainder = current % u64::from(divisor);
+        }
+        self.trim();
+        if remainder > 0 {
+            self.mul_add(1, 1);
+        }
+    }
+
+    fn trim(&mut self) {
+        while self.limbs.last() == Some(&0) {
+            self.limbs.pop();
+        }
+    }
+
+    fn is_at_most_one(&self) -> bool {
+        self.limbs.iter().skip(1).all(|&limb| limb == 0)
+            && self.limbs.first().is_none_or(|&limb| limb <= 1)
+    }
+
+    fn exceeds_u128(&self) -> bool {
+        self.limbs.iter().skip(4).any(|&limb| limb != 0)
+    }
+
+    fn to_u128(&self) -> Option<u128> {
+        if self.exceeds_u128() {
+            return None;
+        }
+        Some(
+            self.limbs
+                .iter()
+                .take(4)
+                .rev()
+                .fold(0u128, |acc, &limb| (acc << 32) | u128::from(limb)),
+        )
+    }
+}
+
+/// A quantity as it appears in JSON/YAML (`Quantity.UnmarshalJSON`): a string (trimmed), a bare
+/// number, or `null` (the zero quantity).
+pub fn quantity_from_json(value: &serde_json::Value) -> Result<Quantity, String> {
+    match value {
+        serde_json::Value::String(text) => parse_quantity(text.trim()),
+        serde_json::Value::Number(number) => parse_quantity(&number.to_string()),
+        serde_json::Value::Null => Ok(Quantity::ZERO),
+        other => Err(format!(
+            "a quantity must be a string or a number, not {}",
+            match other {
+                serde_json::Value::Bool(_) => "a boolean",
+                serde_json::Value::Array(_) => "a list",
+                _ => "an object",
+            }
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn nanos(text: &str) -> i128 {
+        match parse_quantity(text) {
+            Ok(quantity) => quantity.nanos(),
+            Err(error) => panic!("{text}: {error}"),
+        }
+    }
+
+    const G: i128 = NANOS_PER_UNIT;
+
+    /// The valid rows of apimachinery quantity_test.go `TestQuantityParse`, as exact values.
+    #[test]
+    fn parses_the_kubernetes_table() {
+        let table: &[(&str, i128)] = &[
+            ("0", 0),
+            ("0n", 0),
+            ("0u", 0),
+            ("0m", 0),
+            ("0Ki", 0),
+            ("0k", 0),
+            ("0Mi", 0),
+            ("0M", 0),
+            ("0Gi", 0),
+            ("0G", 0),
+            ("0Ti", 0),
+            ("0T", 0),
+            ("1", G),
+            ("1Ki", 1024 * G),
+            ("8Ki", 8 * 1024 * G),
+            ("7Mi", 7 * (1 << 20) * G),
+            ("6Gi", 6 * (1 << 30) * G),
+            ("5Ti", 5 * (1 << 40) * G),
+            ("4Pi", 4 * (1 << 50) * G),
+            ("3Ei", 3 * (1 << 60) * G),
+            ("10Ti", 10 * (1 << 40) * G),
+            ("100Ti", 100 * (1 << 40) * G),
+            ("5n", 5),
+            ("4u", 4_000),
+            ("3m", 3_000_000),
+            ("9", 9 * G),
+            ("8k", 8_000 * G),
+            ("50k", 50_000 * G),
+            ("7M", 7_000_000 * G),
+            ("6G", 6_000_000_000 * G),
+            ("5T", 5 * 10i128.pow(12) * G),
+            ("40T", 40 * 10i128.pow(12) * G),
+            ("300T", 300 * 10i128.pow(12) * G),
+            ("2P", 2 * 10i128.pow(15) * G),
+            ("1E", 10i128.pow(18) * G),
+            ("1E-3", 1_000_000),
+            ("1e3", 1_000 * G),
+            ("1E6", 1_000_000 * G),
+            ("1e9", 10i128.pow(9) * G),
+            ("1E12", 10i128.pow(12) * G),
+            ("1e15", 10i128.pow(15) * G),
+            ("1E18", 10i128.pow(18) * G),
+            ("1e14", 10i128.pow(14) * G),
+            ("1e13", 10i128.pow(13) * G),
+            ("100.035k", 100_035 * G),
+            ("0.001", 1_000_000),
+            ("0.0005k", 500_000_000),
+            ("0.005", 5_000_000),
+            ("0.05", 50_000_000),
+            ("0.5", 500_000_000),
+            ("0.00050k", 500_000_000),
+            ("0.00500", 5_000_000),
+            ("0.05000", 50_000_000),
+            ("0.50000", 500_000_000),
+            ("0.5e0", 500_000_000),
+            ("0.5e-1", 50_000_000),
+            ("0.5e-2", 5_000_000),
+            ("10.035M", 10_035_000 * G),
+            ("1.2e3", 1_200 * G),
+            ("1.3E+6", 1_300_000 * G),
+            ("1.40e9", 1_400_000_000 * G),
+            ("1.53E12", 153 * 10i128.pow(10) * G),
+            ("1.6e15", 16 * 10i128.pow(14) * G),
+            ("1.7E18", 17 * 10i128.pow(17) * G),
+            ("9.01", 9_010_000_000),
+            ("8.1k", 8_100 * G),
+            ("7.123456M", 7_123_456 * G),
+            ("6.987654321G", 6_987_654_321 * G),
+            ("5.444T", 5_444 * 10i128.pow(9) * G),
+            ("40.1T", 401 * 10i128.pow(11) * G),
+            ("300.2T", 3_002 * 10i128.pow(11) * G),
+            ("2.5P", 25 * 10i128.pow(14) * G),
+            ("1.01E", 101 * 10i128.pow(16) * G),
+            // Things that saturate/round.
+            ("3.001n", 4),
+            ("1.1E-9", 2),
+            ("0.0000000001", 1),
+            ("0.0000000005", 1),
+            ("0.00000000050", 1),
+            ("0.5e-9", 1),
+            ("0.9n", 1),
+            ("0.00000012345", 124),
+            ("0.00000012354", 124),
+            ("9Ei", BINARY_CAP_NANOS),
+            ("9223372036854775807Ki", BINARY_CAP_NANOS),
+            ("12E", 12 * 10i128.pow(18) * G),
+            // Fractional binary quantities.
+            ("100.035Ki", 10_243_584 * G / 100),
+            ("0.5Mi", 524_288 * G),
+            ("0.05Gi", 536_870_912 * G / 10),
+            ("0.025Ti", 274_877_906_944 * G / 10),
+            // "Things written by trolls".
+            ("0.000000000001Ki", 2),
+            (".001", 1_000_000),
+            (".0001k", 100_000_000),
+            ("1.", G),
+            ("1.G", G * 1_000_000_000),
+        ];
+        for &(text, expected) in table {
+            assert_eq!(nanos(text), expected, "{text}");
+            assert_eq!(nanos(&format!("+{text}")), expected, "+{text}");
+            assert_eq!(nanos(&format!("-{text}")), -expected, "-{text}");
+        }
+    }
+
+    /// The invalid rows of `TestQuantityParse`, the empty string, and a few more.
+    #[test]
+    fn rejects_malformed_text() {
+        for text in [
+            "",
+            "1.1.M",
+            "1+1.0M",
+            "0.1mi",
+            "0.1am",
+            "aoeu",
+            ".5i",
+            "1i",
+            "-3.01i",
+            "-3.01e-",
+            " 1",
+            "1 ",
+            "1K",
+            "1ki",
+            "1e",
+            "1e3.5",
+            "1Mi3",
+            "1eM5",
+            "1.5 Gi",
+            "1,5",
+            "--1",
+            "0x10",
+            "1e99999999999",
+            "∞",
+        ] {
+            assert!(parse_quantity(text).is_err(), "{text:?} should be rejected");
+        }
+        let error = parse_quantity("12cores").err().unwrap_or_default();
+        assert!(error.contains("\"12cores\""), "{error}");
+    }
+
+    /// `ParseQuantity` accepts an empty number part as zero; so does this parser.
+    #[test]
+    fn an_empty_number_is_zero_like_kubernetes() {
+        for text in ["+", "-", ".", "-.", "Ki", "m", "e3", "000"] {
+            assert_eq!(nanos(text), 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn long_literals_are_exact() {
+        assert_eq!(nanos("0.000000000000000000000000000000000000000001"), 1);
+        assert_eq!(nanos("1.0000000000000000000000000000000000000001"), G + 1);
+        assert_eq!(nanos("1.0000000001Ki"), 1024 * G + 103);
+        assert_eq!(
+            nanos("00000000000000000000000000000000000000000000012"),
+            12 * G
+        );
+        assert_eq!(nanos("1e-400"), 1);
+        assert_eq!(nanos("0e400"), 0);
+        assert!(parse_quantity("1e400").is_err());
+        assert!(parse_quantity("1000000000000000000000000000000E").is_err());
+        let huge_binary = format!("1{}Ki", "0".repeat(60));
+        assert_eq!(nanos(&huge_binary), BINARY_CAP_NANOS);
+    }
+
+    /// `MilliValue`/`Value` round up; apimachinery quantity_test.go `TestScaledValue`-style rows.
+    #[test]
+    fn milli_and_unit_values_round_up() {
+        let cases: &[(&str, i128, i128)] = &[
+            ("0", 0, 0),
+            ("1", 1_000, 1),
+            ("500m", 500, 1),
+            ("1500m", 1_500, 2),
+            ("0.1m", 1, 1),
+            ("1n", 1, 1),
+            ("2.5", 2_500, 3),
+            ("8Gi", 8 * (1 << 30) * 1_000, 8 * (1 << 30)),
+            ("1.5Gi", 1_610_612_736_000, 1_610_612_736),
+            ("-1.5", -1_500, -2),
+            ("-1n", -1, -1),
+            ("100", 100_000, 100),
+        ];
+        for &(text, milli, units) in cases {
+            let quantity = parse_quantity(text).unwrap_or_default();
+            assert_eq!(quantity.milli_value_ceil(), milli, "{text} milli");
+            assert_eq!(quantity.value_ceil(), units, "{text} value");
+        }
+        assert!(Quantity::ZERO.is_zero());
+        assert!(parse_quantity("0Gi").is_ok_and(|q| q.is_zero()));
+        assert!(parse_quantity("1n").is_ok_and(|q| !q.is_zero()));
+    }
+
+    #[test]
+    fn constructors_and_arithmetic() {
+        assert_eq!(
+            Quantity::from_milli(500),
+            parse_quantity("500m").unwrap_or_default()
+        );
+        assert_eq!(
+            Quantity::from_units(3),
+            parse_quantity("3").unwrap_or_default()
+        );
+        assert_eq!(
+            Quantity::from_units(4).saturating_sub(Quantity::from_milli(1_500)),
+            Quantity::from_milli(2_500)
+        );
+        assert_eq!(
+            Quantity::from_units(1).saturating_add(Quantity::from_nanos(1)),
+            Quantity::from_nanos(G + 1)
+        );
+        assert_eq!("2Ki".parse::<Quantity>(), Ok(Quantity::from_units(2048)));
+        assert_eq!(Quantity::from_milli(1_500).to_string(), "1.5");
+        assert_eq!(Quantity::from_nanos(-1).to_string(), "-0.000000001");
+        assert_eq!(Quantity::from_units(1 << 30).to_string(), "1073741824");
+    }
+
+    #[test]
+    fn json_values() {
+        let cases = [
+            (json!("4"), Quantity::from_units(4)),
+            (json!(" 8Gi "), Quantity::from_units(8 << 30)),
+            (json!(100), Quantity::from_units(100)),
+            (json!(0.5), Quantity::from_milli(500)),
+            (json!(1.0), Quantity::from_units(1)),
+            (json!(1e21), Quantity::from_nanos(10i128.pow(21) * G)),
+            (json!(1e-7), Quantity::from_nanos(100)),
+            (json!(-2), Quantity::from_units(-2)),
+            (json!(null), Quantity::ZERO),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(quantity_from_json(&value), Ok(expected), "{value}");
+        }
+        for value in [json!(true), json!([1]), json!({"a": 1}), json!("abc")] {
+            assert!(quantity_from_json(&value).is_err(), "{value}");
+        }
+    }
+}
