@@ -1,0 +1,254 @@
+//! Fleet-scale benchmark: generates a realistic fleet deterministically, then measures the
+//! release binary — a cold build into an empty directory, a rebuild with nothing changed, and
+//! `diff` between two nearby revisions — with wall time, CPU time and peak memory, next to a
+//! floor: only serialising and writing the same output objects.
+//!
+//! cargo bench --bench fleet                      # 200×10 and 2000×50
+//! cargo bench --bench fleet -- 10000x200         # any sizes, templates×clusters
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A small deterministic generator (xorshift64*), so every run builds the same fleet.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const REGIONS: &[&str] = &["eu-west", "eu-central", "us-east", "us-west", "ap-south"];
+const ENVIRONMENTS: &[&str] = &["production", "staging"];
+const TIERS: &[&str] = &["web", "data", "batch"];
+const TEAMS: &[&str] = &[
+    "shop", "payments", "search", "identity", "media", "ads", "ml", "platform",
+];
+
+/// Writes `templates` templates, the policies and `clusters` clusters under `dir`.
+/// `revision` perturbs a few templates, for `diff` between nearby revisions.
+fn generate(dir: &Path, templates: usize, clusters: usize, revision: u64) -> PathBuf {
+    let _ = std::fs::remove_dir_all(dir);
+    let fleet = dir.join("fleet");
+    std::fs::create_dir_all(&fleet).unwrap();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let namespaces = (templates / 40).max(2);
+    let mut inventory = String::new();
+    for index in 0..clusters {
+        let region = REGIONS[index % REGIONS.len()];
+        let environment = ENVIRONMENTS[(index / REGIONS.len()) % 2];
+        let tier = TIERS[index % TIERS.len()];
+        writeln!(
+            inventory,
+            "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: {region}-{environment}-{index:03}\n  labels:\n    region: {region}\n    environment: {environment}\n    tier: {tier}\nspec:\n  syncMode: Push\n  provider: {}\n  region: {region}\n  zones: [{region}-a, {region}-b]\nstatus:\n  resourceSummary:\n    allocatable: {{cpu: \"64\", memory: 256Gi, pods: \"1100\"}}\n    allocated: {{cpu: \"{}\", memory: 64Gi, pods: \"{}\"}}",
+            if index % 2 == 0 { "aws" } else { "gcp" },
+            rng.below(40),
+            rng.below(600),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("clusters.yaml"), inventory).unwrap();
+    let mut policies = String::new();
+    for (index, tier) in TIERS.iter().enumerate() {
+        writeln!(policies, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: {tier}-duplicated\nspec:\n  resourceSelectors:\n  - apiVersion: apps/v1\n    kind: Deployment\n    labelSelector:\n      matchLabels: {{tier: {tier}, division: duplicated}}\n  - apiVersion: v1\n    kind: Service\n    labelSelector:\n      matchLabels: {{tier: {tier}}}\n  - apiVersion: v1\n    kind: ConfigMap\n    labelSelector:\n      matchLabels: {{tier: {tier}}}\n  - apiVersion: v1\n    kind: ServiceAccount\n  - apiVersion: autoscaling/v2\n    kind: HorizontalPodAutoscaler\n  placement:\n    clusterAffinity:\n      labelSelector:\n        matchExpressions:\n        - {{key: tier, operator: In, values: [{tier}, {}]}}", TIERS[(index + 1) % 3]).unwrap();
+        writeln!(policies, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: {tier}-divided\nspec:\n  resourceSelectors:\n  - apiVersion: apps/v1\n    kind: Deployment\n    labelSelector:\n      matchLabels: {{tier: {tier}, division: divided}}\n  placement:\n    clusterAffinity:\n      labelSelector:\n        matchLabels: {{environment: production}}\n    replicaScheduling:\n      replicaSchedulingType: Divided\n      replicaDivisionPreference: Weighted\n      weightPreference:\n        staticWeightList:\n        - targetCluster: {{labelSelector: {{matchLabels: {{region: eu-west}}}}}}\n          weight: 3\n        - targetCluster: {{labelSelector: {{matchLabels: {{region: us-east}}}}}}\n          weight: 2\n        - targetCluster: {{labelSelector: {{matchExpressions: [{{key: region, operator: NotIn, values: [eu-west, us-east]}}]}}}}\n          weight: 1").unwrap();
+    }
+    writeln!(policies, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: ingress-by-region\nspec:\n  resourceSelectors:\n  - apiVersion: networking.k8s.io/v1\n    kind: Ingress\n  placement:\n    clusterAffinity:\n      fieldSelector:\n        matchExpressions:\n        - {{key: region, operator: In, values: [eu-west, us-east, ap-south]}}").unwrap();
+    for region in REGIONS {
+        writeln!(policies, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata:\n  name: mirror-{region}\nspec:\n  resourceSelectors:\n  - apiVersion: apps/v1\n    kind: Deployment\n  overrideRules:\n  - targetCluster:\n      labelSelector:\n        matchLabels: {{region: {region}}}\n    overriders:\n      imageOverrider:\n      - component: Registry\n        operator: replace\n        value: mirror.{region}.example.com\n      labelsOverrider:\n      - operator: add\n        value: {{example.com/region: {region}}}\n      annotationsOverrider:\n      - operator: add\n        value: {{example.com/mirror: mirror.{region}.example.com}}").unwrap();
+    }
+    std::fs::write(fleet.join("policies.yaml"), policies).unwrap();
+    let mut files: Vec<String> = vec![String::new(); namespaces];
+    for ns in 0..namespaces {
+        writeln!(
+            files[ns],
+            "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: {}-{ns:03}",
+            TEAMS[ns % TEAMS.len()]
+        )
+        .unwrap();
+    }
+    for index in 0..templates {
+        let ns = index % namespaces;
+        let namespace = format!("{}-{ns:03}", TEAMS[ns % TEAMS.len()]);
+        let tier = rng.pick(TIERS);
+        let name = format!("app-{index:05}");
+        let image_tag = if revision > 0 && index % 97 == 0 {
+            revision + 1
+        } else {
+            1
+        };
+        let text = &mut files[ns];
+        match index % 10 {
+            0..=4 => {
+                let division = if index % 2 == 0 { "divided" } else { "duplicated" };
+                let containers = 1 + rng.below(3);
+                writeln!(text, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  labels:\n    app: {name}\n    tier: {tier}\n    division: {division}\n  annotations:\n    example.com/owner: {namespace}\nspec:\n  replicas: {}\n  selector:\n    matchLabels:\n      app: {name}\n  strategy:\n    type: RollingUpdate\n    rollingUpdate: {{maxSurge: 25%, maxUnavailable: 0}}\n  template:\n    metadata:\n      labels:\n        app: {name}\n        tier: {tier}\n    spec:\n      serviceAccountName: {namespace}-runner\n      containers:", 1 + rng.below(12)).unwrap();
+                for container in 0..containers {
+                    writeln!(text, "      - name: c{container}\n        image: registry.example.com/{namespace}/{name}-{container}:v1.{image_tag}.0\n        ports:\n        - name: http\n          containerPort: {}\n        env:\n        - name: MODE\n          value: \"on\"\n        - name: LOG_LEVEL\n          value: info\n        - name: POD_NAME\n          valueFrom:\n            fieldRef: {{fieldPath: metadata.name}}\n        envFrom:\n        - configMapRef:\n            name: {name}-config\n        resources:\n          requests: {{cpu: {}m, memory: {}Mi}}\n          limits: {{memory: {}Mi}}\n        readinessProbe:\n          httpGet: {{path: /ready, port: http}}\n          periodSeconds: 5\n        livenessProbe:\n          httpGet: {{path: /live, port: http}}\n          initialDelaySeconds: 10", 8080 + container, 50 + rng.below(500), 64 + rng.below(512), 1024).unwrap();
+                }
+            }
+            5 | 6 => writeln!(text, "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  labels:\n    tier: {tier}\nspec:\n  selector:\n    app: {name}\n  ports:\n  - name: http\n    port: 80\n    targetPort: http").unwrap(),
+            7 => writeln!(text, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}-config\n  namespace: {namespace}\n  labels:\n    tier: {tier}\ndata:\n  FEATURE_X: \"yes\"\n  TIMEOUT: \"30s\"\n  config.json: '{{\"replicas\": 3, \"name\": \"{name}\"}}'\n  application.properties: |\n    server.port=8080\n    app.name={name}\n    revision={image_tag}").unwrap(),
+            8 => writeln!(text, "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: {name}\n  namespace: {namespace}\nspec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: {name}}}\n  minReplicas: 2\n  maxReplicas: 20\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {{type: Utilization, averageUtilization: 70}}").unwrap(),
+            _ => writeln!(text, "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: {name}\n  namespace: {namespace}\nspec:\n  rules:\n  - host: {name}.example.com\n    http:\n      paths:\n      - path: /\n        pathType: Prefix\n        backend:\n          service: {{name: {name}, port: {{number: 80}}}}").unwrap(),
+        }
+    }
+    for (ns, text) in files.iter().enumerate() {
+        let team_dir = fleet.join(TEAMS[ns % TEAMS.len()]);
+        std::fs::create_dir_all(&team_dir).unwrap();
+        std::fs::write(team_dir.join(format!("ns-{ns:03}.yaml")), text).unwrap();
+    }
+    fleet
+}
+
+/// Wall time, CPU time (user + system, of the child) and peak resident memory of one run.
+struct Measure {
+    wall: Duration,
+    cpu: Duration,
+    peak_kib: u64,
+    code: i32,
+}
+
+fn run(args: &[&str]) -> Measure {
+    let before = children_usage();
+    let started = Instant::now();
+    let status = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(args)
+        .arg("--quiet")
+        .status()
+        .expect("fedrender runs");
+    let wall = started.elapsed();
+    let after = children_usage();
+    Measure {
+        wall,
+        cpu: after.0.saturating_sub(before.0),
+        peak_kib: after.1,
+        code: status.code().unwrap_or(-1),
+    }
+}
+
+/// (user + system CPU, max RSS in KiB) of every waited-for child so far (getrusage).
+fn children_usage() -> (Duration, u64) {
+    // SAFETY: getrusage fills the struct it is given and has no other effect.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32) * 1000);
+    (
+        time(usage.ru_utime) + time(usage.ru_stime),
+        usage.ru_maxrss as u64,
+    )
+}
+
+/// The floor: serialise and write the same output objects, nothing else.
+fn floor(rendered: &Path, scratch: &Path) -> Duration {
+    let mut objects = Vec::new();
+    for entry in walkdir::WalkDir::new(rendered) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let documents = fedrender::yaml::split_documents(&text);
+            let value = fedrender::yaml::parse_document(&documents[0], "x").unwrap();
+            objects.push((
+                entry.path().strip_prefix(rendered).unwrap().to_path_buf(),
+                value,
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(scratch);
+    let started = Instant::now();
+    for (path, value) in &objects {
+        let target = scratch.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, fedrender::yaml::to_yaml(value)).unwrap();
+    }
+    started.elapsed()
+}
+
+fn main() {
+    let sizes: Vec<(usize, usize)> = {
+        let args: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|a| a.contains('x'))
+            .collect();
+        let args = if args.is_empty() {
+            vec!["200x10".to_string(), "2000x50".to_string()]
+        } else {
+            args
+        };
+        args.iter()
+            .map(|size| {
+                let (t, c) = size.split_once('x').expect("sizes look like 2000x50");
+                (t.parse().expect("templates"), c.parse().expect("clusters"))
+            })
+            .collect()
+    };
+    let root = std::env::temp_dir().join("fedrender-bench");
+    println!(
+        "| templates × clusters | objects | cold build | rebuild | diff | floor (serialise+write) | cold / floor | peak memory |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (templates, clusters) in sizes {
+        let dir = root.join(format!("{templates}x{clusters}"));
+        let fleet = generate(&dir, templates, clusters, 0);
+        let next = generate(&dir.join("next"), templates, clusters, 1);
+        let inventory = dir.join("clusters.yaml");
+        let out = dir.join("rendered");
+        let _ = std::fs::remove_dir_all(&out);
+        let build = |out: &Path| {
+            run(&[
+                "build",
+                fleet.to_str().unwrap(),
+                "--clusters",
+                inventory.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+        };
+        let cold = build(&out);
+        assert_eq!(cold.code, 0, "cold build failed");
+        let objects = walkdir::WalkDir::new(&out)
+            .into_iter()
+            .filter(|e| e.as_ref().unwrap().file_type().is_file())
+            .count()
+            - clusters;
+        let rebuild = build(&out);
+        let diff = run(&[
+            "diff",
+            next.to_str().unwrap(),
+            "--clusters",
+            inventory.to_str().unwrap(),
+            "--base",
+            fleet.to_str().unwrap(),
+            "--format",
+            "stat",
+        ]);
+        let floor = floor(&out, &dir.join("floor"));
+        let diff_cell = if diff.code == 0 || diff.code == 1 {
+            format!("{:.2} s", diff.wall.as_secs_f64())
+        } else {
+            "n/a".to_string()
+        };
+        println!(
+            "| {templates} × {clusters} | {objects} | {:.2} s wall, {:.2} s CPU | {:.2} s | {diff_cell} | {:.2} s | {:.1}× | {} MiB |",
+            cold.wall.as_secs_f64(),
+            cold.cpu.as_secs_f64(),
+            rebuild.wall.as_secs_f64(),
+            floor.as_secs_f64(),
+            cold.wall.as_secs_f64() / floor.as_secs_f64(),
+            cold.peak_kib.max(rebuild.peak_kib) / 1024,
+        );
+    }
+}
