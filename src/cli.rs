@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use fedrender::fleet::{FleetSource, Inventory};
 
@@ -22,6 +22,15 @@ pub struct Cli {
 pub enum Command {
     /// Render the fleet into one directory per member cluster.
     Build(BuildArgs),
+    /// Show what a change does to the rendered fleet, per cluster and object.
+    Diff(DiffArgs),
+    /// Explain every placement: policies matched and why one won, clusters filtered and why,
+    /// replicas and overrides per cluster.
+    Plan(PlanArgs),
+    /// Check everything `build` checks, without rendering output.
+    Validate(ValidateArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -42,12 +51,21 @@ pub struct InputArgs {
     /// cluster names) as errors.
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
     /// Worker threads (default: one per core). The output does not depend on it.
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", global = true)]
     pub jobs: Option<usize>,
     /// Print nothing but errors.
-    #[arg(long, short = 'q')]
+    #[arg(long, short = 'q', global = true, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Say what each stage is doing.
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]
@@ -55,32 +73,141 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Output directory: one subdirectory per member cluster.
-    #[arg(long, short = 'o', value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(
+        long,
+        short = 'o',
+        value_name = "DIR",
+        required_unless_present = "stdout"
+    )]
+    pub out: Option<PathBuf>,
+    /// Render in memory and compare with --out, changing nothing: exit 1 and list stale,
+    /// missing and extra files when the output is not up to date.
+    #[arg(long, requires = "out", conflicts_with = "stdout")]
+    pub check: bool,
+    /// Write the whole render to standard output as one YAML stream instead of a tree.
+    #[arg(long)]
+    pub stdout: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Compare with a rendered tree (e.g. the committed output directory).
+    #[arg(
+        long,
+        value_name = "RENDERED_DIR",
+        conflicts_with = "base",
+        required_unless_present = "base"
+    )]
+    pub against: Option<PathBuf>,
+    /// Compare with another input directory, rendered too (e.g. a checkout of the target branch).
+    #[arg(long, value_name = "BASE_INPUT")]
+    pub base: Option<PathBuf>,
+    /// Inventory of the base (default: the same as --clusters).
+    #[arg(long, value_name = "FILE", requires = "base")]
+    pub base_clusters: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Unified)]
+    pub format: DiffFormat,
+    /// Largest Markdown output, in bytes; what does not fit is left out with a note.
+    #[arg(long, value_name = "BYTES", default_value_t = 65536)]
+    pub max_bytes: usize,
+    /// Show Secret data values instead of redacting them.
+    #[arg(long)]
+    pub show_secrets: bool,
+    /// Colour the unified diff.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Unified,
+    Markdown,
+    Json,
+    Stat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Only templates placed on, or filtered from, this cluster.
+    #[arg(long)]
+    pub cluster: Option<String>,
+    /// Only templates of this kind (case-insensitive).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Only templates with this name.
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    pub shell: clap_complete::Shell,
 }
 
 impl InputArgs {
     /// The validated fleet source; `skip` lists directories inside the input that are not input.
     pub fn fleet_source(&self, skip: Vec<PathBuf>) -> Result<FleetSource, String> {
-        let patterns = |globs: &[String], flag: &str| {
-            globs
-                .iter()
-                .map(|glob| {
-                    glob::Pattern::new(glob).map_err(|error| format!("--{flag} {glob:?}: {error}"))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        };
-        let inventory = match &self.clusters {
-            None => Inventory::InputOnly,
-            Some(path) if path.as_os_str() == "-" => Inventory::Stdin,
-            Some(path) => Inventory::File(path.clone()),
-        };
-        Ok(FleetSource {
-            input: self.input.clone(),
-            inventory,
-            include: patterns(&self.include, "include")?,
-            exclude: patterns(&self.exclude, "exclude")?,
+        source(
+            &self.input,
+            self.clusters.as_ref(),
+            &self.include,
+            &self.exclude,
             skip,
-        })
+        )
     }
+}
+
+/// A fleet source from raw flags.
+pub fn source(
+    input: &std::path::Path,
+    clusters: Option<&PathBuf>,
+    include: &[String],
+    exclude: &[String],
+    skip: Vec<PathBuf>,
+) -> Result<FleetSource, String> {
+    let patterns = |globs: &[String], flag: &str| {
+        globs
+            .iter()
+            .map(|glob| {
+                glob::Pattern::new(glob).map_err(|error| format!("--{flag} {glob:?}: {error}"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let inventory = match clusters {
+        None => Inventory::InputOnly,
+        Some(path) if path.as_os_str() == "-" => Inventory::Stdin,
+        Some(path) => Inventory::File(path.clone()),
+    };
+    Ok(FleetSource {
+        input: input.to_path_buf(),
+        inventory,
+        include: patterns(include, "include")?,
+        exclude: patterns(exclude, "exclude")?,
+        skip,
+    })
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod bind;
 pub mod dependencies;
 pub mod diagnostics;
+pub mod diff;
 pub mod emit;
 pub mod exit_code;
 pub mod fleet;
@@ -28,7 +29,9 @@ use std::time::Instant;
 
 use diagnostics::{Diagnostic, Rejected};
 use emit::OutputTree;
+use emit::tree::TreeChanges;
 use fleet::FleetSource;
+use render::PlanEntry;
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -54,14 +57,32 @@ pub struct Outcome<T> {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Reads and renders a fleet into memory: every check `build` makes, nothing written.
-pub fn render_fleet(source: &FleetSource, strict: bool) -> Outcome<(OutputTree, usize, usize)> {
+/// A fleet rendered in memory.
+#[derive(Debug, Clone, Default)]
+pub struct RenderedFleet {
+    pub tree: OutputTree,
+    /// Filled when the render was asked to explain itself.
+    pub plan: Vec<PlanEntry>,
+}
+
+impl RenderedFleet {
+    pub fn object_count(&self) -> usize {
+        self.tree.objects.len()
+    }
+}
+
+/// Reads and renders a fleet into memory: every check `build` makes, nothing written. Under
+/// `strict` every warning is an error.
+pub fn render_fleet(source: &FleetSource, strict: bool, explain: bool) -> Outcome<RenderedFleet> {
     let mut warnings = Vec::new();
     let result = (|| {
         let (fleet, read_warnings) = fleet::read_fleet(source)?;
         warnings.extend(read_warnings);
-        let rendered = render::render(&fleet)?;
+        let rendered = render::render(&fleet, explain)?;
         warnings.extend(rendered.warnings.iter().cloned());
+        if explain {
+            warnings.extend(tie_warnings(&rendered.plan));
+        }
         let names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
         let tree = emit::plan_tree(&rendered, &names)?;
         if strict && !warnings.is_empty() {
@@ -77,27 +98,103 @@ pub fn render_fleet(source: &FleetSource, strict: bool) -> Outcome<(OutputTree, 
                 .collect::<Vec<_>>();
             return Err(Rejected::from(errors));
         }
-        let objects = tree.files.len() - names.len();
-        Ok((tree, names.len(), objects))
+        Ok(RenderedFleet {
+            tree,
+            plan: rendered.plan,
+        })
     })();
     Outcome { result, warnings }
+}
+
+/// Policies that tie on explicit and implicit priority for one template: Karmada then picks
+/// by name, which is rarely what the author meant.
+fn tie_warnings(plan: &[PlanEntry]) -> Vec<Diagnostic> {
+    plan.iter()
+        .filter_map(|entry| {
+            let runner_up = entry.policies.get(1)?;
+            runner_up
+                .outcome
+                .starts_with("lost: same priority and specificity")
+                .then(|| {
+                    Diagnostic::warning(
+                        Some(entry.origin.clone()),
+                        format!(
+                            "{} and {} tie on priority for {}; {} wins by name",
+                            entry.policies[0].policy,
+                            runner_up.policy,
+                            entry.key,
+                            entry.policies[0].policy
+                        ),
+                    )
+                })
+        })
+        .collect()
 }
 
 /// `fedrender build`: renders the fleet and writes the trees. On any error nothing is written.
 pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
     let started = Instant::now();
-    let Outcome { result, warnings } = render_fleet(&options.source, options.strict);
-    let result = result.and_then(|(tree, clusters, objects)| {
-        let changes = emit::tree::compare_with_disk(&options.out, &tree)?;
-        emit::tree::apply(&options.out, &tree, &changes)?;
+    let Outcome { result, warnings } = render_fleet(&options.source, options.strict, false);
+    let result = result.and_then(|rendered| {
+        let changes = emit::tree::compare_with_disk(&options.out, &rendered.tree)?;
+        emit::tree::apply(&options.out, &rendered.tree, &changes)?;
         Ok(BuildReport {
-            clusters,
-            objects,
+            clusters: rendered.tree.clusters.len(),
+            objects: rendered.object_count(),
             written: changes.write.len(),
             unchanged: changes.unchanged.len(),
             removed: changes.remove.len(),
             seconds: started.elapsed().as_secs_f64(),
         })
+    });
+    Outcome { result, warnings }
+}
+
+/// `fedrender build --check`: what a build would change in `out`, changing nothing.
+pub fn check(options: &BuildOptions) -> Outcome<TreeChanges> {
+    let Outcome { result, warnings } = render_fleet(&options.source, options.strict, false);
+    let result =
+        result.and_then(|rendered| emit::tree::compare_with_disk(&options.out, &rendered.tree));
+    Outcome { result, warnings }
+}
+
+/// What `fedrender diff` compares the fleet with.
+#[derive(Debug, Clone)]
+pub enum DiffBase {
+    /// A committed output tree.
+    Rendered(PathBuf),
+    /// Another input (e.g. the target branch), rendered too.
+    Input(FleetSource),
+}
+
+/// `fedrender diff`: the change from the base to the fleet, object by object.
+pub fn diff(
+    head: &FleetSource,
+    base: &DiffBase,
+    strict: bool,
+    show_secrets: bool,
+) -> Outcome<diff::FleetDiff> {
+    let Outcome {
+        result,
+        mut warnings,
+    } = render_fleet(head, strict, false);
+    let result = result.and_then(|rendered| {
+        let after = diff::FleetObjects::from_tree(&rendered.tree);
+        let before = match base {
+            DiffBase::Rendered(dir) => {
+                let files = source::load::read_rendered_tree(dir)?;
+                diff::FleetObjects::from_files(&files)?
+            }
+            DiffBase::Input(source) => {
+                let base = render_fleet(source, false, false);
+                warnings.extend(base.warnings.into_iter().map(|mut warning| {
+                    warning.message = format!("(base) {}", warning.message);
+                    warning
+                }));
+                diff::FleetObjects::from_tree(&base.result?.tree)
+            }
+        };
+        Ok(diff::diff(&before, &after, show_secrets))
     });
     Outcome { result, warnings }
 }

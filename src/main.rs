@@ -1,45 +1,115 @@
-//! Thin: parse the command line, call the library, print diagnostics, map to an exit code.
+//! Thin: parse the command line, call the library, print diagnostics and results, map to an
+//! exit code.
 
 mod cli;
 
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
-use cli::{Cli, Command};
-use fedrender::diagnostics::Diagnostic;
-use fedrender::exit_code;
+use cli::{Cli, Color, Command, DiffFormat, PlanFormat, RunArgs};
+use fedrender::diagnostics::{Diagnostic, Rejected};
+use fedrender::emit::{diff_report, plan_report};
+use fedrender::{DiffBase, Outcome, exit_code};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
-        Command::Build(args) => run_build(args),
+        Command::Build(args) => {
+            let run = &args.input.run;
+            with_threads(run.jobs, || build(&args))
+        }
+        Command::Diff(args) => with_threads(args.input.run.jobs, || diff(&args)),
+        Command::Plan(args) => with_threads(args.input.run.jobs, || plan(&args)),
+        Command::Validate(args) => with_threads(args.input.run.jobs, || validate(&args)),
+        Command::Completions(args) => {
+            clap_complete::generate(
+                args.shell,
+                &mut Cli::command(),
+                "fedrender",
+                &mut std::io::stdout(),
+            );
+            exit_code::OK
+        }
     };
     ExitCode::from(code as u8)
 }
 
-fn run_build(args: cli::BuildArgs) -> i32 {
+fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
-    let skip = vec![args.out.clone()];
+    let skip = args.out.iter().cloned().collect();
     let source = match input.fleet_source(skip) {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
+    let progress = Progress::start(&input.run, "rendering");
+    if args.stdout {
+        let outcome = fedrender::render_fleet(&source, input.strict, false);
+        progress.finish();
+        return match report(outcome, &input.run, "nothing was written") {
+            Ok(rendered) => write_stdout(fedrender::emit::stream(&rendered.tree)),
+            Err(code) => code,
+        };
+    }
+    let out = args
+        .out
+        .clone()
+        .expect("clap requires --out without --stdout");
     let options = fedrender::BuildOptions {
         source,
-        out: args.out.clone(),
+        out: out.clone(),
         strict: input.strict,
     };
-    let outcome = with_threads(input.jobs, || fedrender::build(&options));
-    print_warnings(&outcome.warnings, input.quiet);
-    match outcome.result {
+    if args.check {
+        let outcome = fedrender::check(&options);
+        progress.finish();
+        let unchanged = format!("{} was left unchanged", out.display());
+        return match report(outcome, &input.run, &unchanged) {
+            Ok(changes) if changes.is_empty() => {
+                if !input.run.quiet {
+                    eprintln!(
+                        "{} is up to date ({} files)",
+                        out.display(),
+                        changes.unchanged.len()
+                    );
+                }
+                exit_code::OK
+            }
+            Ok(changes) => {
+                for path in &changes.write {
+                    let state = if out.join(path).exists() {
+                        "stale"
+                    } else {
+                        "missing"
+                    };
+                    println!("{state}: {}", out.join(path).display());
+                }
+                for path in &changes.remove {
+                    println!("extra: {}", out.join(path).display());
+                }
+                eprintln!(
+                    "{} is out of date: {} to write, {} to remove; run fedrender build",
+                    out.display(),
+                    changes.write.len(),
+                    changes.remove.len()
+                );
+                exit_code::DIFFERENCES
+            }
+            Err(code) => code,
+        };
+    }
+    let outcome = fedrender::build(&options);
+    progress.finish();
+    let unchanged = format!("{} was left unchanged", out.display());
+    match report(outcome, &input.run, &unchanged) {
         Ok(report) => {
-            if !input.quiet {
+            if !input.run.quiet {
                 eprintln!(
                     "rendered {} for {} into {}: {} written, {} unchanged, {} removed in {:.2}s",
                     plural(report.objects, "object"),
                     plural(report.clusters, "cluster"),
-                    args.out.display(),
+                    out.display(),
                     report.written,
                     report.unchanged,
                     report.removed,
@@ -48,34 +118,196 @@ fn run_build(args: cli::BuildArgs) -> i32 {
             }
             exit_code::OK
         }
-        Err(rejected) => {
-            eprintln!("{rejected}");
-            eprintln!(
-                "fedrender: {} error(s); {} was left unchanged",
-                rejected.errors.len(),
-                args.out.display()
-            );
-            exit_code::ERROR
+        Err(code) => code,
+    }
+}
+
+fn diff(args: &cli::DiffArgs) -> i32 {
+    let input = &args.input;
+    let head = match input.fleet_source(Vec::new()) {
+        Ok(source) => source,
+        Err(message) => return usage_error(&message),
+    };
+    let base = match (&args.against, &args.base) {
+        (Some(dir), _) => DiffBase::Rendered(dir.clone()),
+        (None, Some(base_input)) => {
+            let clusters = args.base_clusters.as_ref().or(input.clusters.as_ref());
+            if clusters.is_some_and(|path| path.as_os_str() == "-") && args.base_clusters.is_none()
+            {
+                return usage_error(
+                    "--clusters - reads standard input once; give the base its own --base-clusters FILE",
+                );
+            }
+            match cli::source(
+                base_input,
+                clusters,
+                &input.include,
+                &input.exclude,
+                Vec::new(),
+            ) {
+                Ok(source) => DiffBase::Input(source),
+                Err(message) => return usage_error(&message),
+            }
+        }
+        (None, None) => {
+            return usage_error("diff needs --against RENDERED_DIR or --base BASE_INPUT");
+        }
+    };
+    let progress = Progress::start(&input.run, "rendering");
+    let outcome = fedrender::diff(&head, &base, input.strict, args.show_secrets);
+    progress.finish();
+    let result = match report(outcome, &input.run, "nothing was compared") {
+        Ok(result) => result,
+        Err(code) => return code,
+    };
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let text = match args.format {
+        DiffFormat::Unified => diff_report::unified(&result, color),
+        DiffFormat::Markdown => diff_report::markdown(&result, args.max_bytes),
+        DiffFormat::Json => diff_report::json(&result),
+        DiffFormat::Stat => diff_report::stat(&result),
+    };
+    let written = write_stdout(std::iter::once(text));
+    if written != exit_code::OK {
+        return written;
+    }
+    if result.is_empty() {
+        exit_code::OK
+    } else {
+        exit_code::DIFFERENCES
+    }
+}
+
+fn plan(args: &cli::PlanArgs) -> i32 {
+    let input = &args.input;
+    let source = match input.fleet_source(Vec::new()) {
+        Ok(source) => source,
+        Err(message) => return usage_error(&message),
+    };
+    let outcome = fedrender::render_fleet(&source, input.strict, true);
+    let rendered = match report(outcome, &input.run, "nothing was planned") {
+        Ok(rendered) => rendered,
+        Err(code) => return code,
+    };
+    let filter = plan_report::PlanFilter {
+        cluster: args.cluster.clone(),
+        kind: args.kind.clone(),
+        name: args.name.clone(),
+    };
+    let text = match args.format {
+        PlanFormat::Text => plan_report::text(&rendered.plan, &filter),
+        PlanFormat::Json => plan_report::json(&rendered.plan, &filter),
+    };
+    write_stdout(std::iter::once(text))
+}
+
+fn validate(args: &cli::ValidateArgs) -> i32 {
+    let input = &args.input;
+    let source = match input.fleet_source(Vec::new()) {
+        Ok(source) => source,
+        Err(message) => return usage_error(&message),
+    };
+    let outcome = fedrender::render_fleet(&source, input.strict, true);
+    let warnings = outcome.warnings.len();
+    match report(outcome, &input.run, "nothing was written") {
+        Ok(rendered) => {
+            if !input.run.quiet {
+                eprintln!(
+                    "valid: {} for {}, {}",
+                    plural(rendered.object_count(), "object"),
+                    plural(rendered.tree.clusters.len(), "cluster"),
+                    plural(warnings, "warning")
+                );
+            }
+            exit_code::OK
+        }
+        Err(code) => code,
+    }
+}
+
+/// Prints the warnings, and the errors of a failed run with what was left untouched.
+fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i32> {
+    if !run.quiet {
+        for warning in &outcome.warnings {
+            eprintln!("{warning}");
+        }
+    }
+    outcome.result.map_err(|rejected: Rejected| {
+        eprintln!("{rejected}");
+        eprintln!(
+            "fedrender: {}; {untouched}",
+            plural(rejected.errors.len(), "error")
+        );
+        exit_code::ERROR
+    })
+}
+
+/// Writes to standard output; a reader that goes away (`| head`) is not an error.
+fn write_stdout(chunks: impl Iterator<Item = String>) -> i32 {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for chunk in chunks {
+        if let Err(error) = out.write_all(chunk.as_bytes()) {
+            return stdout_error(&error);
+        }
+    }
+    match out.flush() {
+        Ok(()) => exit_code::OK,
+        Err(error) => stdout_error(&error),
+    }
+}
+
+fn stdout_error(error: &std::io::Error) -> i32 {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        exit_code::OK
+    } else {
+        eprintln!(
+            "{}",
+            Diagnostic::error(None, format!("cannot write to standard output: {error}"))
+        );
+        exit_code::ERROR
+    }
+}
+
+/// A one-line "working" note on a terminal, erased when the work is done; with --verbose also
+/// when stderr is not a terminal.
+struct Progress {
+    shown: bool,
+    terminal: bool,
+}
+
+impl Progress {
+    fn start(run: &RunArgs, what: &str) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let shown = !run.quiet && (terminal || run.verbose);
+        if shown {
+            if terminal {
+                eprint!("fedrender: {what}…");
+            } else {
+                eprintln!("fedrender: {what}…");
+            }
+        }
+        Progress { shown, terminal }
+    }
+
+    fn finish(self) {
+        if self.shown && self.terminal {
+            eprint!("\r\x1b[K");
         }
     }
 }
 
-fn with_threads<T: Send>(jobs: Option<usize>, run: impl FnOnce() -> T + Send) -> T {
+fn with_threads(jobs: Option<usize>, run: impl FnOnce() -> i32 + Send) -> i32 {
     match jobs {
         Some(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             Ok(pool) => pool.install(run),
-            Err(_) => run(),
+            Err(error) => usage_error(&format!("--jobs {threads}: {error}")),
         },
         None => run(),
-    }
-}
-
-fn print_warnings(warnings: &[Diagnostic], quiet: bool) {
-    if quiet {
-        return;
-    }
-    for warning in warnings {
-        eprintln!("{warning}");
     }
 }
 

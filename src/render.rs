@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::api::cluster::Cluster;
+use crate::api::selector::ImplicitPriority;
 use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
@@ -16,7 +17,7 @@ use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, RuleRef};
 use crate::policy::{Override, Propagation};
-use crate::schedule::{self, TargetCluster, Workload};
+use crate::schedule::{self, Filtered, TargetCluster, Workload};
 use crate::work;
 
 /// Everything the pipeline needs, after loading, classifying and admission.
@@ -49,6 +50,42 @@ pub struct Variant {
 pub struct Rendered {
     pub templates: Vec<RenderedTemplate>,
     pub warnings: Vec<Diagnostic>,
+    /// Why every template went where it went; filled when asked (`fedrender plan`).
+    pub plan: Vec<PlanEntry>,
+}
+
+/// The story of one template, for `fedrender plan`: which policies matched and why one won,
+/// which clusters the filters removed and why, where it went with how many replicas, and the
+/// override rules applied in each cluster.
+#[derive(Debug, Clone)]
+pub struct PlanEntry {
+    pub key: ObjectKey,
+    pub origin: crate::diagnostics::Origin,
+    /// Matching propagation policies, the winner first, each with why it won or lost.
+    pub policies: Vec<PolicyChoice>,
+    /// What placed the template: a policy, the namespace controller, a dependant.
+    pub placed_by: Vec<String>,
+    pub filtered: Vec<(String, String)>,
+    pub clusters: Vec<PlannedCluster>,
+    /// Why it goes nowhere, when it does.
+    pub nowhere: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PolicyChoice {
+    pub policy: String,
+    pub priority: i32,
+    pub matched_by: &'static str,
+    pub outcome: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct PlannedCluster {
+    pub name: String,
+    pub replicas: Option<i64>,
+    pub completions: Option<i64>,
+    /// `<policy>: <rule>` of every override rule applied, in order.
+    pub overrides: Vec<String>,
 }
 
 /// What happened to one template, before its objects are built.
@@ -60,9 +97,15 @@ struct Placement {
     propagate_deps: bool,
     /// Why the template goes nowhere, warned about unless a dependant takes it along.
     nowhere: Option<String>,
+    /// Matching propagation policies with their implicit priority, and the winner.
+    candidates: Vec<(usize, ImplicitPriority)>,
+    winner: Option<usize>,
+    placed_by: Vec<String>,
+    filtered: Vec<(String, Filtered)>,
 }
 
-pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
+/// Renders the fleet; with `explain`, also the plan report's story of every template.
+pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
     check_dependent_overrides(fleet)?;
     let index = PolicyIndex::new(&fleet.propagations);
     let cluster_index: BTreeMap<&str, usize> = fleet
@@ -125,7 +168,127 @@ pub fn render(fleet: &Fleet) -> Result<Rendered, Rejected> {
     rendered
         .warnings
         .extend(override_warnings(fleet, &overrides_used));
+    if explain {
+        rendered.plan = fleet
+            .templates
+            .iter()
+            .zip(&placements)
+            .map(|(template, placement)| plan_entry(fleet, &index, template, placement))
+            .collect();
+    }
     Ok(rendered)
+}
+
+fn plan_entry(
+    fleet: &Fleet,
+    index: &PolicyIndex<'_>,
+    template: &Template,
+    placement: &Placement,
+) -> PlanEntry {
+    let mut candidates = placement.candidates.clone();
+    // Best first: the PropagationPolicies of the namespace, then ClusterPropagationPolicies.
+    candidates.sort_by(|a, b| {
+        let cluster_wide =
+            |c: &(usize, ImplicitPriority)| fleet.propagations[c.0].is_cluster_wide();
+        cluster_wide(a)
+            .cmp(&cluster_wide(b))
+            .then(index.compare(*a, *b))
+    });
+    let winner = placement.winner.map(|policy| &fleet.propagations[policy]);
+    let policies = candidates
+        .iter()
+        .map(|&(policy_index, implicit)| {
+            let policy = &fleet.propagations[policy_index];
+            let outcome = match winner {
+                Some(_) if Some(policy_index) == placement.winner => "won".to_string(),
+                Some(winner) if policy.is_cluster_wide() && !winner.is_cluster_wide() => {
+                    format!(
+                        "lost: {} in the namespace wins over every ClusterPropagationPolicy",
+                        winner.id
+                    )
+                }
+                Some(winner) if winner.priority != policy.priority => {
+                    format!(
+                        "lost: priority {} is below {}'s {}",
+                        policy.priority, winner.id, winner.priority
+                    )
+                }
+                Some(winner) => {
+                    let winner_implicit = placement
+                        .candidates
+                        .iter()
+                        .find(|(index, _)| Some(*index) == placement.winner)
+                        .map(|(_, implicit)| *implicit)
+                        .unwrap_or(implicit);
+                    if winner_implicit != implicit {
+                        format!(
+                            "lost: selects by {}, {} by {}",
+                            implicit.describe(),
+                            winner.id,
+                            winner_implicit.describe()
+                        )
+                    } else {
+                        format!(
+                            "lost: same priority and specificity, {} sorts first by name",
+                            winner.id
+                        )
+                    }
+                }
+                None => "not used".to_string(),
+            };
+            PolicyChoice {
+                policy: policy.id.to_string(),
+                priority: policy.priority,
+                matched_by: implicit.describe(),
+                outcome,
+            }
+        })
+        .collect();
+    let clusters = placement
+        .targets
+        .iter()
+        .map(|target| {
+            let cluster = fleet
+                .clusters
+                .iter()
+                .find(|cluster| cluster.name() == target.name)
+                .expect("targets are inventory clusters");
+            let overrides = overrides::rules_for_cluster(
+                &placement.override_policies,
+                &fleet.overrides,
+                cluster,
+            )
+            .iter()
+            .map(|rule| {
+                let policy = &fleet.overrides[rule.policy];
+                format!("{}: {}", policy.id, policy.rules[rule.rule].field)
+            })
+            .collect();
+            PlannedCluster {
+                name: target.name.clone(),
+                replicas: target.replicas,
+                completions: target.completions,
+                overrides,
+            }
+        })
+        .collect();
+    PlanEntry {
+        key: template.key.clone(),
+        origin: template.origin.clone(),
+        policies,
+        placed_by: placement.placed_by.clone(),
+        filtered: placement
+            .filtered
+            .iter()
+            .map(|(cluster, reason)| (cluster.clone(), reason.describe()))
+            .collect(),
+        clusters,
+        nowhere: placement
+            .targets
+            .is_empty()
+            .then(|| placement.nowhere.clone())
+            .flatten(),
+    }
 }
 
 /// Binds and schedules one template; the namespace controller adds every cluster for the
@@ -142,6 +305,10 @@ fn place(
         override_policies: overrides::policies_for(template, &fleet.overrides),
         propagate_deps: false,
         nowhere: None,
+        candidates: candidates.clone(),
+        winner: None,
+        placed_by: Vec::new(),
+        filtered: Vec::new(),
     };
     if let Some(reason) = bind::never_propagated(template) {
         placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
@@ -175,6 +342,11 @@ fn place(
                 ),
             });
             placement.targets = suspend(policy, schedule.targets);
+            placement.winner = Some(binding.policy);
+            placement.filtered = schedule.filtered;
+            if !placement.targets.is_empty() {
+                placement.placed_by.push(policy.id.to_string());
+            }
         }
         None => {
             placement.nowhere = Some(format!(
@@ -184,6 +356,9 @@ fn place(
         }
     }
     if namespace_sync::is_auto_propagated(template) {
+        placement.placed_by.push(
+            "Karmada's namespace controller (every Namespace goes to every cluster)".to_string(),
+        );
         placement.targets = fleet
             .clusters
             .iter()
@@ -211,6 +386,7 @@ fn follow_dependencies(
         .map(|(position, template)| (&template.key, position))
         .collect();
     let mut extra: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    let mut notes: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for (position, template) in fleet.templates.iter().enumerate() {
         let placement = &placements[position];
         if !placement.propagate_deps || placement.targets.is_empty() {
@@ -245,7 +421,14 @@ fn follow_dependencies(
                 .entry(dependent)
                 .or_default()
                 .extend(clusters.iter().copied());
+            notes
+                .entry(dependent)
+                .or_default()
+                .push(format!("propagateDeps of {}", template.key));
         }
+    }
+    for (dependent, notes) in notes {
+        placements[dependent].placed_by.extend(notes);
     }
     for (dependent, clusters) in extra {
         let placement = &mut placements[dependent];

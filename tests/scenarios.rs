@@ -34,14 +34,21 @@ pub fn source_for(dir: &Path) -> FleetSource {
 
 fn describe(dir: &Path) -> String {
     let strict = dir.join("strict").exists();
-    let outcome = fedrender::render_fleet(&source_for(dir), strict);
+    let outcome = fedrender::render_fleet(&source_for(dir), strict, false);
     let mut text = String::new();
     for warning in &outcome.warnings {
         writeln!(text, "{warning}").unwrap();
     }
     match outcome.result {
-        Ok((tree, clusters, objects)) => {
-            writeln!(text, "== {clusters} clusters, {objects} object files").unwrap();
+        Ok(rendered) => {
+            let tree = &rendered.tree;
+            writeln!(
+                text,
+                "== {} clusters, {} object files",
+                tree.clusters.len(),
+                rendered.object_count()
+            )
+            .unwrap();
             for (path, contents) in &tree.files {
                 writeln!(text, "\n--- {path}\n{contents}").unwrap();
             }

@@ -172,6 +172,7 @@ mod tests {
                     )
                 })
                 .collect(),
+            ..OutputTree::default()
         }
     }
 

@@ -39,6 +39,9 @@ pub struct Schedule {
     pub targets: Vec<TargetCluster>,
     /// Why the template goes nowhere, when it does.
     pub failure: Option<String>,
+    /// The clusters the filters removed (of the affinity term that won, else of the first),
+    /// with why: for the plan report.
+    pub filtered: Vec<(String, Filtered)>,
 }
 
 /// What the scheduler needs to know about a template, read once (karmada
@@ -118,12 +121,15 @@ pub fn schedule(
         }],
     };
     let mut failures = Vec::new();
+    let mut first_filtered = None;
     for term in &terms {
-        match schedule_term(template, workload, placement, term, clusters)? {
+        let mut filtered = Vec::new();
+        match schedule_term(template, workload, placement, term, clusters, &mut filtered)? {
             Ok(targets) => {
                 return Ok(Schedule {
                     targets,
                     failure: None,
+                    filtered,
                 });
             }
             Err(reason) => failures.push(match &term.name {
@@ -131,10 +137,12 @@ pub fn schedule(
                 None => reason,
             }),
         }
+        first_filtered.get_or_insert(filtered);
     }
     Ok(Schedule {
         targets: Vec::new(),
         failure: Some(failures.join("; ")),
+        filtered: first_filtered.unwrap_or_default(),
     })
 }
 
@@ -146,9 +154,9 @@ fn schedule_term(
     placement: &Placement,
     term: &AffinityTerm,
     clusters: &[Cluster],
+    filtered: &mut Vec<(String, Filtered)>,
 ) -> Result<Result<Vec<TargetCluster>, String>, String> {
     let mut candidates = Vec::new();
-    let mut filtered = Vec::new();
     for cluster in clusters {
         match filter::filter_cluster(placement, term, workload.is_workload, template, cluster) {
             Ok(overflow) => candidates.push(spread::Candidate {
@@ -157,14 +165,18 @@ fn schedule_term(
                 score: 0,
                 overflow,
             }),
-            Err(reason) => filtered.push(format!("{}: {}", cluster.name(), reason.describe())),
+            Err(reason) => filtered.push((cluster.name().to_string(), reason)),
         }
     }
     if candidates.is_empty() {
         let why = if filtered.is_empty() {
             "the inventory is empty".to_string()
         } else {
-            filtered.join("; ")
+            filtered
+                .iter()
+                .map(|(cluster, reason)| format!("{cluster}: {}", reason.describe()))
+                .collect::<Vec<_>>()
+                .join("; ")
         };
         return Ok(Err(format!("no cluster fits ({why})")));
     }

@@ -133,6 +133,44 @@ pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
     collect_all(results)
 }
 
+/// The manifests of a rendered tree on disk (`<dir>/<cluster>/…`), for `diff --against`:
+/// relative path → text. Hidden entries are skipped.
+pub fn read_rendered_tree(
+    dir: &Path,
+) -> Result<std::collections::BTreeMap<String, String>, Rejected> {
+    if !dir.is_dir() {
+        return Err(
+            Diagnostic::error(None, format!("{} is not a directory", dir.display())).into(),
+        );
+    }
+    let mut files = std::collections::BTreeMap::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .min_depth(2)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| !entry.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = entry.map_err(|error| {
+            Diagnostic::error(None, format!("cannot read {}: {error}", dir.display()))
+        })?;
+        if !entry.file_type().is_file() || format_of(entry.path()) != Some(Format::Yaml) {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        let Some(relative) = relative.to_str() else {
+            continue;
+        };
+        let text = std::fs::read_to_string(entry.path()).map_err(|error| {
+            Diagnostic::error(
+                None,
+                format!("cannot read {}: {error}", entry.path().display()),
+            )
+        })?;
+        files.insert(relative.replace('\\', "/"), text);
+    }
+    Ok(files)
+}
+
 /// A source that is not a file on disk (standard input), read as YAML.
 pub fn source_from_text(name: &str, text: String) -> SourceFile {
     SourceFile {

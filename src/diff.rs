@@ -1,0 +1,364 @@
+//! What a change does to the rendered fleet, object by object: per member cluster, the objects
+//! added, removed and changed, identified by kind, namespace and name (not by file, so a moved
+//! file is not a change). Pure; the reports are in `emit::diff_report`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Rejected};
+use crate::emit::{HEADER, OutputTree};
+use crate::object::{ObjectKey, api_group};
+use crate::yaml;
+
+/// The objects of a rendered fleet: cluster → object → its manifest text.
+#[derive(Debug, Default, Clone)]
+pub struct FleetObjects {
+    pub clusters: BTreeMap<String, BTreeMap<ObjectKey, Arc<str>>>,
+}
+
+impl FleetObjects {
+    /// From a fresh render.
+    pub fn from_tree(tree: &OutputTree) -> FleetObjects {
+        let mut fleet = FleetObjects::default();
+        for cluster in &tree.clusters {
+            fleet.clusters.entry(cluster.clone()).or_default();
+        }
+        for (path, key) in &tree.objects {
+            let cluster = path.split('/').next().unwrap_or_default();
+            fleet
+                .clusters
+                .entry(cluster.to_string())
+                .or_default()
+                .insert(key.clone(), tree.files[path].clone());
+        }
+        fleet
+    }
+
+    /// From the files of a rendered tree on disk (`cluster/relative path` → text), e.g. a
+    /// committed output directory. Each object is identified by its content.
+    pub fn from_files(files: &BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
+        let mut fleet = FleetObjects::default();
+        let mut errors = Vec::new();
+        for (path, text) in files {
+            let Some((cluster, relative)) = path.split_once('/') else {
+                continue;
+            };
+            let objects = fleet.clusters.entry(cluster.to_string()).or_default();
+            if relative == crate::emit::layout::KUSTOMIZATION_FILE {
+                continue;
+            }
+            for document in yaml::split_documents(text) {
+                let value = match yaml::parse_document(&document, path) {
+                    Ok(value) => value,
+                    Err(error) => {
+                        errors.push(error);
+                        continue;
+                    }
+                };
+                let Some(key) = key_of(&value) else {
+                    errors.push(Diagnostic::error(
+                        Some(crate::diagnostics::Origin::new(
+                            path.as_str(),
+                            0,
+                            document.content_line,
+                        )),
+                        "not a Kubernetes object (apiVersion, kind and metadata.name are needed)",
+                    ));
+                    continue;
+                };
+                let body = format!("{HEADER}{}", yaml::to_yaml(&value));
+                objects.insert(key, body.into());
+            }
+        }
+        if errors.is_empty() {
+            Ok(fleet)
+        } else {
+            Err(errors.into())
+        }
+    }
+}
+
+fn key_of(value: &Value) -> Option<ObjectKey> {
+    let text = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
+    Some(ObjectKey {
+        group: api_group(text("/apiVersion")?).to_string(),
+        kind: text("/kind")?.to_string(),
+        namespace: text("/metadata/namespace").unwrap_or("").to_string(),
+        name: text("/metadata/name")?.to_string(),
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeKind {
+    Added,
+    Changed,
+    Removed,
+}
+
+impl ChangeKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Removed => "removed",
+        }
+    }
+}
+
+/// One object that differs, with both texts (secret values already redacted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectChange {
+    pub key: ObjectKey,
+    pub kind: ChangeKind,
+    pub before: String,
+    pub after: String,
+}
+
+impl ObjectChange {
+    /// A unified diff of the two manifests with three lines of context.
+    pub fn unified(&self, cluster: &str) -> String {
+        let label = format!("{cluster}: {}", self.key);
+        similar::TextDiff::from_lines(&self.before, &self.after)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{label}"), &format!("b/{label}"))
+            .to_string()
+    }
+}
+
+/// Every difference, by cluster (sorted), objects sorted by key.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FleetDiff {
+    pub clusters: BTreeMap<String, Vec<ObjectChange>>,
+}
+
+impl FleetDiff {
+    pub fn is_empty(&self) -> bool {
+        self.clusters.values().all(Vec::is_empty)
+    }
+
+    /// (added, changed, removed) of one cluster.
+    pub fn counts(changes: &[ObjectChange]) -> (usize, usize, usize) {
+        let count = |kind| changes.iter().filter(|change| change.kind == kind).count();
+        (
+            count(ChangeKind::Added),
+            count(ChangeKind::Changed),
+            count(ChangeKind::Removed),
+        )
+    }
+}
+
+/// Compares two rendered fleets. Secret `data`/`stringData` values are replaced by markers
+/// unless `show_secrets`.
+pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> FleetDiff {
+    let mut result = FleetDiff::default();
+    let clusters: BTreeSet<&String> = before
+        .clusters
+        .keys()
+        .chain(after.clusters.keys())
+        .collect();
+    let empty = BTreeMap::new();
+    for cluster in clusters {
+        let old = before.clusters.get(cluster).unwrap_or(&empty);
+        let new = after.clusters.get(cluster).unwrap_or(&empty);
+        let keys: BTreeSet<&ObjectKey> = old.keys().chain(new.keys()).collect();
+        let mut changes = Vec::new();
+        for key in keys {
+            let (kind, before_text, after_text) = match (old.get(key), new.get(key)) {
+                (Some(a), Some(b)) if a == b => continue,
+                (Some(a), Some(b)) => {
+                    if same_object(a, b) {
+                        continue;
+                    }
+                    (ChangeKind::Changed, body(a), body(b))
+                }
+                (None, Some(b)) => (ChangeKind::Added, String::new(), body(b)),
+                (Some(a), None) => (ChangeKind::Removed, body(a), String::new()),
+                (None, None) => continue,
+            };
+            let (before_text, after_text) =
+                if key.group.is_empty() && key.kind == "Secret" && !show_secrets {
+                    redact_secrets(&before_text, &after_text)
+                } else {
+                    (before_text, after_text)
+                };
+            changes.push(ObjectChange {
+                key: key.clone(),
+                kind,
+                before: before_text,
+                after: after_text,
+            });
+        }
+        if !changes.is_empty() {
+            result.clusters.insert(cluster.clone(), changes);
+        }
+    }
+    result
+}
+
+fn body(text: &str) -> String {
+    text.strip_prefix(HEADER).unwrap_or(text).to_string()
+}
+
+/// Equal as objects although written differently (key order, quoting, comments).
+fn same_object(a: &str, b: &str) -> bool {
+    let parse = |text: &str| {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    match (parse(a), parse(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Replaces every value of `data` and `stringData` by a marker that says whether it changed,
+/// so a pull-request comment never shows a secret.
+fn redact_secrets(before: &str, after: &str) -> (String, String) {
+    let parse = |text: &str| -> Option<Value> {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    let (mut old, mut new) = (parse(before), parse(after));
+    for field in ["data", "stringData"] {
+        let old_values = old.as_ref().and_then(|value| value.get(field)).cloned();
+        redact_field(&mut old, field, None);
+        redact_field(&mut new, field, old_values.as_ref());
+    }
+    let text = |value: Option<Value>, original: &str| match value {
+        Some(value) if !original.is_empty() => yaml::to_yaml(&value),
+        _ => original.to_string(),
+    };
+    (text(old, before), text(new, after))
+}
+
+/// Marks each value `<redacted>`, or `<redacted, changed>` when it differs from `previous`.
+fn redact_field(object: &mut Option<Value>, field: &str, previous: Option<&Value>) {
+    let Some(Value::Object(values)) = object.as_mut().and_then(|object| object.get_mut(field))
+    else {
+        return;
+    };
+    for (key, value) in values.iter_mut() {
+        let changed = previous.is_some_and(|previous| previous.get(key) != Some(&*value));
+        *value = Value::from(if changed {
+            "<redacted, changed>"
+        } else {
+            "<redacted>"
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fleet(objects: &[(&str, &str, &str)]) -> FleetObjects {
+        let files: BTreeMap<String, String> = objects
+            .iter()
+            .map(|(cluster, name, body)| {
+                (
+                    format!("{cluster}/default/{name}.yaml"),
+                    format!("{HEADER}{body}"),
+                )
+            })
+            .collect();
+        FleetObjects::from_files(&files).unwrap()
+    }
+
+    const CM_A: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: one\n";
+    const CM_A2: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: two\n";
+    const CM_B: &str =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: default\n";
+
+    #[test]
+    fn identical_fleets_have_no_difference() {
+        let a = fleet(&[("c1", "a", CM_A)]);
+        assert!(diff(&a, &a, false).is_empty());
+    }
+
+    #[test]
+    fn objects_are_matched_by_identity_not_by_file() {
+        let before = fleet(&[("c1", "old-file-name", CM_A)]);
+        let after = fleet(&[("c1", "new-file-name", CM_A)]);
+        assert!(diff(&before, &after, false).is_empty());
+    }
+
+    #[test]
+    fn formatting_alone_is_not_a_change() {
+        let before = fleet(&[("c1", "a", CM_A)]);
+        let reordered = "kind: ConfigMap\napiVersion: v1\nmetadata: {namespace: default, name: a}\ndata: {k: 'one'}\n";
+        let after = fleet(&[("c1", "a", reordered)]);
+        assert!(diff(&before, &after, false).is_empty());
+    }
+
+    #[test]
+    fn added_changed_and_removed_objects_per_cluster() {
+        let before = fleet(&[("c1", "a", CM_A), ("c2", "b", CM_B)]);
+        let after = fleet(&[("c1", "a", CM_A2), ("c1", "b", CM_B)]);
+        let result = diff(&before, &after, false);
+        let summary: Vec<(String, Vec<(String, ChangeKind)>)> = result
+            .clusters
+            .iter()
+            .map(|(cluster, changes)| {
+                (
+                    cluster.clone(),
+                    changes
+                        .iter()
+                        .map(|c| (c.key.name.clone(), c.kind))
+                        .collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                (
+                    "c1".to_string(),
+                    vec![
+                        ("a".to_string(), ChangeKind::Changed),
+                        ("b".to_string(), ChangeKind::Added)
+                    ]
+                ),
+                (
+                    "c2".to_string(),
+                    vec![("b".to_string(), ChangeKind::Removed)]
+                ),
+            ]
+        );
+        let unified = result.clusters["c1"][0].unified("c1");
+        assert!(unified.contains("-  k: one\n+  k: two\n"), "{unified}");
+    }
+
+    #[test]
+    fn secret_values_are_redacted_unless_asked() {
+        let secret = |value: &str| {
+            format!(
+                "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: default\ndata:\n  password: {value}\n  user: YWRtaW4=\n"
+            )
+        };
+        let before = fleet(&[("c1", "s", &secret("b2xk"))]);
+        let after = fleet(&[("c1", "s", &secret("bmV3"))]);
+        let redacted = diff(&before, &after, false);
+        let change = &redacted.clusters["c1"][0];
+        assert!(
+            !change.before.contains("b2xk") && !change.after.contains("bmV3"),
+            "{change:?}"
+        );
+        assert!(
+            change.after.contains("password: <redacted, changed>"),
+            "{}",
+            change.after
+        );
+        assert!(
+            change.after.contains("user: <redacted>"),
+            "{}",
+            change.after
+        );
+        let shown = diff(&before, &after, true);
+        assert!(shown.clusters["c1"][0].after.contains("bmV3"));
+    }
+}

@@ -1,0 +1,120 @@
+//! `fedrender plan`: for every template, which policy won and why the others lost, which
+//! clusters were filtered out and why, the replicas per cluster and the override rules applied
+//! there — the answer to Karmada's most asked question, "my policy did nothing" (karmada#4650,
+//! #5031).
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+use crate::render::PlanEntry;
+
+/// Which entries to show.
+#[derive(Debug, Clone, Default)]
+pub struct PlanFilter {
+    pub cluster: Option<String>,
+    pub kind: Option<String>,
+    pub name: Option<String>,
+}
+
+impl PlanFilter {
+    fn keeps(&self, entry: &PlanEntry) -> bool {
+        self.kind
+            .as_ref()
+            .is_none_or(|kind| entry.key.kind.eq_ignore_ascii_case(kind))
+            && self
+                .name
+                .as_ref()
+                .is_none_or(|name| &entry.key.name == name)
+            && self.cluster.as_ref().is_none_or(|cluster| {
+                entry.clusters.iter().any(|c| &c.name == cluster)
+                    || entry.filtered.iter().any(|(c, _)| c == cluster)
+            })
+    }
+}
+
+pub fn text(plan: &[PlanEntry], filter: &PlanFilter) -> String {
+    let mut out = String::new();
+    for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
+        writeln!(out, "{} ({})", entry.key, entry.origin).unwrap();
+        if entry.policies.is_empty() {
+            writeln!(out, "  policies: none matches").unwrap();
+        }
+        for choice in &entry.policies {
+            writeln!(
+                out,
+                "  policy {} (priority {}, matched by {}): {}",
+                choice.policy, choice.priority, choice.matched_by, choice.outcome
+            )
+            .unwrap();
+        }
+        for source in &entry.placed_by {
+            writeln!(out, "  placed by {source}").unwrap();
+        }
+        for (cluster, reason) in &entry.filtered {
+            if filter.cluster.as_ref().is_none_or(|c| c == cluster) {
+                writeln!(out, "  - {cluster}: filtered out, {reason}").unwrap();
+            }
+        }
+        for cluster in &entry.clusters {
+            if filter.cluster.as_ref().is_some_and(|c| c != &cluster.name) {
+                continue;
+            }
+            let mut line = format!("  + {}", cluster.name);
+            if let Some(replicas) = cluster.replicas {
+                write!(
+                    line,
+                    ": {replicas} replica{}",
+                    if replicas == 1 { "" } else { "s" }
+                )
+                .unwrap();
+            }
+            if let Some(completions) = cluster.completions {
+                write!(line, ", {completions} completions").unwrap();
+            }
+            writeln!(out, "{line}").unwrap();
+            for rule in &cluster.overrides {
+                writeln!(out, "      override {rule}").unwrap();
+            }
+        }
+        if let Some(reason) = &entry.nowhere {
+            writeln!(out, "  nowhere: {reason}").unwrap();
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub fn json(plan: &[PlanEntry], filter: &PlanFilter) -> String {
+    let entries: Vec<serde_json::Value> = plan
+        .iter()
+        .filter(|entry| filter.keeps(entry))
+        .map(|entry| {
+            json!({
+                "group": entry.key.group,
+                "kind": entry.key.kind,
+                "namespace": entry.key.namespace,
+                "name": entry.key.name,
+                "source": entry.origin.to_string(),
+                "policies": entry.policies.iter().map(|choice| json!({
+                    "policy": choice.policy,
+                    "priority": choice.priority,
+                    "matchedBy": choice.matched_by,
+                    "outcome": choice.outcome,
+                })).collect::<Vec<_>>(),
+                "placedBy": entry.placed_by,
+                "filtered": entry.filtered.iter().map(|(cluster, reason)| json!({"cluster": cluster, "reason": reason})).collect::<Vec<_>>(),
+                "clusters": entry.clusters.iter().map(|cluster| json!({
+                    "cluster": cluster.name,
+                    "replicas": cluster.replicas,
+                    "completions": cluster.completions,
+                    "overrides": cluster.overrides,
+                })).collect::<Vec<_>>(),
+                "nowhere": entry.nowhere,
+            })
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&entries).expect("a JSON value serialises");
+    text.push('\n');
+    text
+}
