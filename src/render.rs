@@ -175,6 +175,8 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
             .zip(&placements)
             .map(|(template, placement)| plan_entry(fleet, &index, template, placement))
             .collect();
+        // By object, so the report does not depend on file order.
+        rendered.plan.sort_by(|a, b| a.key.cmp(&b.key));
     }
     Ok(rendered)
 }

@@ -342,3 +342,315 @@ fn kustomize_builds_every_rendered_cluster_when_kubectl_is_installed() {
     }
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// The committed completion scripts are what the binary generates; regenerate with
+/// `cargo run -- completions <shell> > completions/<file>`.
+#[test]
+fn committed_completions_are_up_to_date() {
+    for (shell, file) in [
+        ("bash", "fedrender.bash"),
+        ("zsh", "_fedrender"),
+        ("fish", "fedrender.fish"),
+        ("powershell", "_fedrender.ps1"),
+        ("elvish", "fedrender.elv"),
+    ] {
+        let output = fedrender(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0));
+        let committed = std::fs::read(Path::new("completions").join(file)).unwrap();
+        assert!(
+            output.stdout == committed,
+            "completions/{file} is stale: run `cargo run -- completions {shell} > completions/{file}`"
+        );
+    }
+}
+
+#[test]
+fn build_check_passes_on_fresh_output_and_lists_stale_missing_and_extra_files() {
+    let out = scratch("check");
+    let out_arg = out.to_str().unwrap();
+    let base = [
+        "build",
+        "testdata/diff/base/input",
+        "--clusters",
+        "testdata/diff/base/clusters.yaml",
+        "--out",
+        out_arg,
+    ];
+    assert_eq!(fedrender(&base).status.code(), Some(0));
+    let mut check = base.to_vec();
+    check.push("--check");
+    let fresh = fedrender(&check);
+    assert_eq!(fresh.status.code(), Some(0), "{}", stderr(&fresh));
+    assert!(
+        stderr(&fresh).contains("is up to date"),
+        "{}",
+        stderr(&fresh)
+    );
+
+    let before = snapshot(&out);
+    let head = [
+        "build",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--out",
+        out_arg,
+        "--check",
+    ];
+    let stale = fedrender(&head);
+    assert_eq!(stale.status.code(), Some(1), "{}", stderr(&stale));
+    let listing = String::from_utf8_lossy(&stale.stdout).into_owned();
+    assert!(
+        listing.contains(&format!(
+            "stale: {}",
+            out.join("member1/shop/deployment.apps_web.yaml").display()
+        )),
+        "{listing}"
+    );
+    assert!(
+        listing.contains(&format!(
+            "missing: {}",
+            out.join("member2/shop/configmap_web-settings.yaml")
+                .display()
+        )),
+        "{listing}"
+    );
+    assert!(
+        listing.contains(&format!(
+            "extra: {}",
+            out.join("member1/shop/configmap_web-settings.yaml")
+                .display()
+        )),
+        "{listing}"
+    );
+    assert!(
+        stderr(&stale).contains("run fedrender build"),
+        "{}",
+        stderr(&stale)
+    );
+    assert_eq!(snapshot(&out), before, "--check changed the output");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn build_stdout_streams_every_object_with_its_cluster_and_path() {
+    let output = fedrender(&[
+        "build",
+        "examples/nginx",
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+        "--stdout",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("---\n# cluster: cluster1, file: default/deployment.apps_nginx.yaml\napiVersion: apps/v1\n"), "{text}");
+    assert_eq!(text.matches("\n---\n# cluster: ").count() + 1, 2, "{text}");
+    assert!(!text.contains("kind: Kustomization"));
+}
+
+#[test]
+fn a_closed_pipe_on_stdout_exits_0() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args([
+            "build",
+            "examples/fleet",
+            "--clusters",
+            "examples/clusters.yaml",
+            "--stdout",
+            "--quiet",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn diff_exit_codes_and_formats() {
+    let out = scratch("diff-against");
+    let out_arg = out.to_str().unwrap();
+    fedrender(&[
+        "build",
+        "testdata/diff/base/input",
+        "--clusters",
+        "testdata/diff/base/clusters.yaml",
+        "--out",
+        out_arg,
+    ]);
+    let same = fedrender(&[
+        "diff",
+        "testdata/diff/base/input",
+        "--clusters",
+        "testdata/diff/base/clusters.yaml",
+        "--against",
+        out_arg,
+    ]);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    assert!(same.stdout.is_empty());
+    let changed = fedrender(&[
+        "diff",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--against",
+        out_arg,
+        "--format",
+        "stat",
+    ]);
+    assert_eq!(changed.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&changed.stdout)
+            .ends_with("3 clusters changed: 2 added, 4 changed, 1 removed\n")
+    );
+    let unified = fedrender(&[
+        "diff",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--against",
+        out_arg,
+        "--color",
+        "never",
+    ]);
+    let text = String::from_utf8_lossy(&unified.stdout);
+    assert!(
+        text.contains(
+            "--- a/member2: Deployment.apps shop/web\n+++ b/member2: Deployment.apps shop/web\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'));
+    let coloured = fedrender(&[
+        "diff",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--against",
+        out_arg,
+        "--color",
+        "always",
+    ]);
+    assert!(String::from_utf8_lossy(&coloured.stdout).contains("\x1b[32m+"));
+    let secrets = fedrender(&[
+        "diff",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--against",
+        out_arg,
+        "--show-secrets",
+    ]);
+    assert!(String::from_utf8_lossy(&secrets.stdout).contains("+  password: bmV3LXBhc3N3b3Jk"));
+    let bad = fedrender(&[
+        "diff",
+        "testdata/error-missing-kind/input",
+        "--clusters",
+        "testdata/error-missing-kind/clusters.yaml",
+        "--against",
+        out_arg,
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let neither = fedrender(&["diff", "testdata/diff/head/input"]);
+    assert_eq!(neither.status.code(), Some(2));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn plan_explains_policy_choice_filtering_replicas_and_overrides() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--kind",
+        "deployment",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        text,
+        "Deployment.apps shop/web (testdata/diff/head/input/shop.yaml:8)\n\
+         \x20 policy PropagationPolicy shop/web (priority 0, matched by name): won\n\
+         \x20 placed by PropagationPolicy shop/web\n\
+         \x20 - member3: filtered out, not in the cluster affinity\n\
+         \x20 + member1: 4 replicas\n\
+         \x20 + member2: 4 replicas\n\
+         \x20     override OverridePolicy shop/web-canary: spec.overrideRules[0]\n\n"
+    );
+    let json = fedrender(&[
+        "plan",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--format",
+        "json",
+        "--cluster",
+        "member3",
+    ]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let names: Vec<&str> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["web-settings", "shop", "web-db", "web"]);
+}
+
+#[test]
+fn validate_reports_without_writing_and_strict_fails_on_warnings() {
+    let ok = fedrender(&[
+        "validate",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+    ]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert!(
+        stderr(&ok).starts_with("valid: 8 objects for 3 clusters, 0 warnings"),
+        "{}",
+        stderr(&ok)
+    );
+    let warned = fedrender(&[
+        "validate",
+        "testdata/strict-warnings/input",
+        "--clusters",
+        "testdata/strict-warnings/clusters.yaml",
+    ]);
+    assert_eq!(warned.status.code(), Some(0));
+    assert!(stderr(&warned).contains("warning: "));
+    let strict = fedrender(&[
+        "validate",
+        "testdata/strict-warnings/input",
+        "--clusters",
+        "testdata/strict-warnings/clusters.yaml",
+        "--strict",
+    ]);
+    assert_eq!(strict.status.code(), Some(2));
+    let bad = fedrender(&[
+        "validate",
+        "testdata/error-duplicate-object/input",
+        "--clusters",
+        "testdata/error-duplicate-object/clusters.yaml",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn validate_warns_about_policies_tied_on_priority() {
+    let dir = scratch("tie");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("examples/nginx/nginx.yaml", dir.join("nginx.yaml")).unwrap();
+    std::fs::write(dir.join("tie.yaml"), "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: another\nspec:\n  resourceSelectors:\n  - {apiVersion: apps/v1, kind: Deployment, name: nginx}\n").unwrap();
+    let output = fedrender(&[
+        "validate",
+        dir.to_str().unwrap(),
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+    ]);
+    assert!(stderr(&output).contains("PropagationPolicy default/another and PropagationPolicy default/nginx-propagation tie on priority for Deployment.apps default/nginx; PropagationPolicy default/another wins by name"), "{}", stderr(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

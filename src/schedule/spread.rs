@@ -254,9 +254,10 @@ fn select_by_cluster(
     let total = available(&chosen);
     if total < need {
         return Err(format!(
-            "the {} selected (maxGroups {}) have {} available, {} needed",
+            "the {} selected (maxGroups {}) {} {} available, {} needed",
             count(to_i64(take), "cluster"),
             cluster.max,
+            if take == 1 { "has" } else { "have" },
             count(total, "replica"),
             if need == 1 {
                 "1 is".to_string()

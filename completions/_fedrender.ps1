@@ -1,0 +1,151 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'fedrender'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'fedrender' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Render the fleet into one directory per member cluster')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what a change does to the rendered fleet, per cluster and object')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check everything `build` checks, without rendering output')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fedrender;build' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--clusters', '--clusters', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only read files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output directory: one subdirectory per member cluster')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Output directory: one subdirectory per member cluster')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render in memory and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date')
+            [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Write the whole render to standard output as one YAML stream instead of a tree')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fedrender;diff' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--clusters', '--clusters', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only read files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'Compare with a rendered tree (e.g. the committed output directory)')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)')
+            [CompletionResult]::new('--base-clusters', '--base-clusters', [CompletionResultType]::ParameterName, 'Inventory of the base (default: the same as --clusters)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Largest Markdown output, in bytes; what does not fit is left out with a note')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the unified diff')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret data values instead of redacting them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fedrender;plan' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--clusters', '--clusters', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only read files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Only templates placed on, or filtered from, this cluster')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only templates of this kind (case-insensitive)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Only templates with this name')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fedrender;validate' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--clusters', '--clusters', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only read files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files whose path relative to INPUT matches this glob (repeatable)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fedrender;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fedrender;help' {
+            [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Render the fleet into one directory per member cluster')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what a change does to the rendered fleet, per cluster and object')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check everything `build` checks, without rendering output')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fedrender;help;build' {
+            break
+        }
+        'fedrender;help;diff' {
+            break
+        }
+        'fedrender;help;plan' {
+            break
+        }
+        'fedrender;help;validate' {
+            break
+        }
+        'fedrender;help;completions' {
+            break
+        }
+        'fedrender;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

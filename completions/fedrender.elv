@@ -1,0 +1,133 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[fedrender] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'fedrender'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'fedrender'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand build 'Render the fleet into one directory per member cluster'
+            cand diff 'Show what a change does to the rendered fleet, per cluster and object'
+            cand plan 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
+            cand validate 'Check everything `build` checks, without rendering output'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fedrender;build'= {
+            cand -c 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --clusters 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --include 'Only read files whose path relative to INPUT matches this glob (repeatable)'
+            cand --exclude 'Skip files whose path relative to INPUT matches this glob (repeatable)'
+            cand -j 'Worker threads (default: one per core). The output does not depend on it'
+            cand --jobs 'Worker threads (default: one per core). The output does not depend on it'
+            cand -o 'Output directory: one subdirectory per member cluster'
+            cand --out 'Output directory: one subdirectory per member cluster'
+            cand --strict 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+            cand -q 'Print nothing but errors'
+            cand --quiet 'Print nothing but errors'
+            cand -v 'Say what each stage is doing'
+            cand --verbose 'Say what each stage is doing'
+            cand --check 'Render in memory and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
+            cand --stdout 'Write the whole render to standard output as one YAML stream instead of a tree'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fedrender;diff'= {
+            cand -c 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --clusters 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --include 'Only read files whose path relative to INPUT matches this glob (repeatable)'
+            cand --exclude 'Skip files whose path relative to INPUT matches this glob (repeatable)'
+            cand -j 'Worker threads (default: one per core). The output does not depend on it'
+            cand --jobs 'Worker threads (default: one per core). The output does not depend on it'
+            cand --against 'Compare with a rendered tree (e.g. the committed output directory)'
+            cand --base 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)'
+            cand --base-clusters 'Inventory of the base (default: the same as --clusters)'
+            cand --format 'format'
+            cand --max-bytes 'Largest Markdown output, in bytes; what does not fit is left out with a note'
+            cand --color 'Colour the unified diff'
+            cand --strict 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+            cand -q 'Print nothing but errors'
+            cand --quiet 'Print nothing but errors'
+            cand -v 'Say what each stage is doing'
+            cand --verbose 'Say what each stage is doing'
+            cand --show-secrets 'Show Secret data values instead of redacting them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fedrender;plan'= {
+            cand -c 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --clusters 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --include 'Only read files whose path relative to INPUT matches this glob (repeatable)'
+            cand --exclude 'Skip files whose path relative to INPUT matches this glob (repeatable)'
+            cand -j 'Worker threads (default: one per core). The output does not depend on it'
+            cand --jobs 'Worker threads (default: one per core). The output does not depend on it'
+            cand --format 'format'
+            cand --cluster 'Only templates placed on, or filtered from, this cluster'
+            cand --kind 'Only templates of this kind (case-insensitive)'
+            cand --name 'Only templates with this name'
+            cand --strict 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+            cand -q 'Print nothing but errors'
+            cand --quiet 'Print nothing but errors'
+            cand -v 'Say what each stage is doing'
+            cand --verbose 'Say what each stage is doing'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fedrender;validate'= {
+            cand -c 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --clusters 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too'
+            cand --include 'Only read files whose path relative to INPUT matches this glob (repeatable)'
+            cand --exclude 'Skip files whose path relative to INPUT matches this glob (repeatable)'
+            cand -j 'Worker threads (default: one per core). The output does not depend on it'
+            cand --jobs 'Worker threads (default: one per core). The output does not depend on it'
+            cand --strict 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+            cand -q 'Print nothing but errors'
+            cand --quiet 'Print nothing but errors'
+            cand -v 'Say what each stage is doing'
+            cand --verbose 'Say what each stage is doing'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fedrender;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fedrender;help'= {
+            cand build 'Render the fleet into one directory per member cluster'
+            cand diff 'Show what a change does to the rendered fleet, per cluster and object'
+            cand plan 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
+            cand validate 'Check everything `build` checks, without rendering output'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fedrender;help;build'= {
+        }
+        &'fedrender;help;diff'= {
+        }
+        &'fedrender;help;plan'= {
+        }
+        &'fedrender;help;validate'= {
+        }
+        &'fedrender;help;completions'= {
+        }
+        &'fedrender;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

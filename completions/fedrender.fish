@@ -1,0 +1,93 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_fedrender_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_fedrender_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_fedrender_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_fedrender_using_subcommand
+    set -l cmd (__fish_fedrender_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c fedrender -n "__fish_fedrender_needs_command" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_needs_command" -s V -l version -d 'Print version'
+complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "build" -d 'Render the fleet into one directory per member cluster'
+complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "diff" -d 'Show what a change does to the rendered fleet, per cluster and object'
+complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "plan" -d 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
+complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "validate" -d 'Check everything `build` checks, without rendering output'
+complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -d 'Output directory: one subdirectory per member cluster' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet -d 'Print nothing but errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l check -d 'Render in memory and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l stdout -d 'Write the whole render to standard output as one YAML stream instead of a tree'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l against -d 'Compare with a rendered tree (e.g. the committed output directory)' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base -d 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base-clusters -d 'Inventory of the base (default: the same as --clusters)' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l format -r -f -a "unified\t''
+markdown\t''
+json\t''
+stat\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -d 'Largest Markdown output, in bytes; what does not fit is left out with a note' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s q -l quiet -d 'Print nothing but errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s v -l verbose -d 'Say what each stage is doing'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l show-secrets -d 'Show Secret data values instead of redacting them'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l format -r -f -a "text\t''
+json\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 'Only templates placed on, or filtered from, this cluster' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kind -d 'Only templates of this kind (case-insensitive)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l name -d 'Only templates with this name' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s q -l quiet -d 'Print nothing but errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s v -l verbose -d 'Say what each stage is doing'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s q -l quiet -d 'Print nothing but errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s v -l verbose -d 'Say what each stage is doing'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "build" -d 'Render the fleet into one directory per member cluster'
+complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "diff" -d 'Show what a change does to the rendered fleet, per cluster and object'
+complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "plan" -d 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
+complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "validate" -d 'Check everything `build` checks, without rendering output'
+complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,98 @@
+//! `fedrender diff` on a realistic change (testdata/diff: a replica change, an image bump on
+//! one cluster, a ConfigMap moved between clusters, a rotated secret, a cluster joining the
+//! inventory): the Markdown and JSON reports are snapshotted; identical inputs give nothing.
+
+use std::path::{Path, PathBuf};
+
+use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::{DiffBase, emit::diff_report};
+
+fn source(side: &str) -> FleetSource {
+    let dir = Path::new("testdata/diff").join(side);
+    FleetSource {
+        input: dir.join("input"),
+        inventory: Inventory::File(dir.join("clusters.yaml")),
+        include: Vec::new(),
+        exclude: Vec::new(),
+        skip: Vec::new(),
+    }
+}
+
+fn realistic() -> fedrender::diff::FleetDiff {
+    let outcome = fedrender::diff(
+        &source("head"),
+        &DiffBase::Input(source("base")),
+        false,
+        false,
+    );
+    assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    outcome.result.unwrap()
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(std::fs::canonicalize("testdata/diff").unwrap());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+#[test]
+fn markdown_report_of_a_realistic_change() {
+    snapshot("diff-markdown", &diff_report::markdown(&realistic(), 65536));
+}
+
+#[test]
+fn json_report_of_a_realistic_change() {
+    snapshot("diff-json", &diff_report::json(&realistic()));
+}
+
+#[test]
+fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
+    let outcome = fedrender::diff(
+        &source("base"),
+        &DiffBase::Input(source("base")),
+        false,
+        false,
+    );
+    assert!(outcome.result.unwrap().is_empty());
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args([
+            "diff",
+            "testdata/diff/base/input",
+            "--clusters",
+            "testdata/diff/base/clusters.yaml",
+            "--base",
+            "testdata/diff/base/input",
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "### fedrender diff\n\nNo changes to the rendered fleet.\n"
+    );
+}
+
+#[test]
+fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("fedrender-diff-against-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let built = fedrender::build(&fedrender::BuildOptions {
+        source: source("base"),
+        out: out.clone(),
+        strict: false,
+    });
+    built.result.unwrap();
+    let against = fedrender::diff(
+        &source("head"),
+        &DiffBase::Rendered(out.clone()),
+        false,
+        false,
+    );
+    assert_eq!(against.result.unwrap(), realistic());
+    std::fs::remove_dir_all(&out).unwrap();
+}
