@@ -128,6 +128,7 @@ fn run(args: &[&str]) -> Measure {
     let status = Command::new(env!("CARGO_BIN_EXE_fedrender"))
         .args(args)
         .arg("--quiet")
+        .stdout(std::process::Stdio::null())
         .status()
         .expect("fedrender runs");
     let wall = started.elapsed();
@@ -152,8 +153,9 @@ fn children_usage() -> (Duration, u64) {
     )
 }
 
-/// The floor: serialise and write the same output objects, nothing else.
+/// The floor: serialise and write the same output objects on every core, nothing else.
 fn floor(rendered: &Path, scratch: &Path) -> Duration {
+    use rayon::prelude::*;
     let mut objects = Vec::new();
     for entry in walkdir::WalkDir::new(rendered) {
         let entry = entry.unwrap();
@@ -169,11 +171,17 @@ fn floor(rendered: &Path, scratch: &Path) -> Duration {
     }
     let _ = std::fs::remove_dir_all(scratch);
     let started = Instant::now();
-    for (path, value) in &objects {
-        let target = scratch.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, fedrender::yaml::to_yaml(value)).unwrap();
+    let mut directories: Vec<PathBuf> = objects
+        .iter()
+        .map(|(path, _)| scratch.join(path).parent().unwrap().to_path_buf())
+        .collect();
+    directories.dedup();
+    for directory in directories {
+        std::fs::create_dir_all(directory).unwrap();
     }
+    objects.par_iter().for_each(|(path, value)| {
+        std::fs::write(scratch.join(path), fedrender::yaml::to_yaml(value)).unwrap();
+    });
     started.elapsed()
 }
 
@@ -217,14 +225,25 @@ fn main() {
                 out.to_str().unwrap(),
             ])
         };
-        let cold = build(&out);
+        // The file system's cost of creating files varies from run to run: the median of three.
+        let mut colds: Vec<Measure> = (0..3)
+            .map(|_| {
+                let _ = std::fs::remove_dir_all(&out);
+                std::thread::sleep(Duration::from_secs(1));
+                build(&out)
+            })
+            .collect();
+        colds.sort_by_key(|measure| measure.wall);
+        let cold = colds.swap_remove(1);
         assert_eq!(cold.code, 0, "cold build failed");
         let objects = walkdir::WalkDir::new(&out)
             .into_iter()
             .filter(|e| e.as_ref().unwrap().file_type().is_file())
             .count()
             - clusters;
-        let rebuild = build(&out);
+        let mut rebuilds: Vec<Measure> = (0..3).map(|_| build(&out)).collect();
+        rebuilds.sort_by_key(|measure| measure.wall);
+        let rebuild = rebuilds.swap_remove(1);
         let diff = run(&[
             "diff",
             next.to_str().unwrap(),

@@ -118,12 +118,6 @@ pub fn assemble(
 fn unique_clusters(clusters: Vec<Located<Cluster>>, errors: &mut ErrorSink) -> Vec<Cluster> {
     let mut by_name: BTreeMap<String, Located<Cluster>> = BTreeMap::new();
     for cluster in clusters {
-        if let Err(problem) = crate::schedule::estimate::check_cluster_quantities(&cluster.item) {
-            errors.push(Diagnostic::error(
-                Some(cluster.origin.clone()),
-                format!("cluster {}: {problem}", cluster.item.name()),
-            ));
-        }
         match by_name.get(cluster.item.name()) {
             Some(first) => errors.push(Diagnostic::error(
                 Some(cluster.origin.clone()),

@@ -117,6 +117,14 @@ impl fmt::Display for Quantity {
     }
 }
 
+/// A quantity as Kubernetes writes it in JSON or YAML: a string, or a bare number.
+impl<'de> serde::Deserialize<'de> for Quantity {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        quantity_from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Quantity {
     type Err = String;
 

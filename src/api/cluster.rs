@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::meta::{Condition, ObjectMeta, Taint};
+use crate::quantity::Quantity;
 
 pub const CLUSTER_API_VERSION: &str = "cluster.karmada.io/v1alpha1";
 
@@ -83,9 +83,8 @@ pub struct ResourceModel {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ResourceModelRange {
     pub name: String,
-    /// A `resource.Quantity`: a string, or a bare number.
-    pub min: Value,
-    pub max: Value,
+    pub min: Quantity,
+    pub max: Quantity,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -131,16 +130,16 @@ pub struct NodeSummary {
     pub ready_num: i32,
 }
 
-/// Quantities are kept as written (strings or numbers); the capacity estimator parses them.
+/// Quantities are parsed when the inventory is read, so a malformed one is reported at its line.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ResourceSummary {
     #[serde(default)]
-    pub allocatable: BTreeMap<String, Value>,
+    pub allocatable: BTreeMap<String, Quantity>,
     #[serde(default)]
-    pub allocating: BTreeMap<String, Value>,
+    pub allocating: BTreeMap<String, Quantity>,
     #[serde(default)]
-    pub allocated: BTreeMap<String, Value>,
+    pub allocated: BTreeMap<String, Quantity>,
     #[serde(default)]
     pub allocatable_modelings: Vec<AllocatableModeling>,
 }

@@ -4,8 +4,10 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::io;
+
+use rayon::prelude::*;
+use std::path::Path;
 
 use super::{HEADER, OutputTree};
 use crate::diagnostics::{Diagnostic, Rejected};
@@ -28,14 +30,44 @@ impl TreeChanges {
 }
 
 /// Compares the planned tree with what is on disk, changing nothing. Fails, naming every such
-/// file, when a planned file exists but was not written by fedrender.
+/// file, when a planned file exists but was not written by fedrender. Each existing file is read
+/// once, in parallel.
 pub fn compare_with_disk(out: &Path, tree: &OutputTree) -> Result<TreeChanges, Rejected> {
     let existing = existing_files(out)?;
-    let mut changes = TreeChanges::default();
+    let states: Vec<Result<(String, Existing), Rejected>> = existing
+        .par_iter()
+        .map(|path| {
+            let full = out.join(path);
+            let bytes = fs::read(&full).map_err(|error| io_error(&full, error))?;
+            let state = if !bytes.starts_with(HEADER.as_bytes()) {
+                Existing::Foreign
+            } else if tree
+                .files
+                .get(path)
+                .is_some_and(|planned| planned.as_bytes() == bytes)
+            {
+                Existing::Same
+            } else {
+                Existing::Different
+            };
+            Ok((path.clone(), state))
+        })
+        .collect();
+    let mut on_disk = BTreeMap::new();
     let mut errors = Vec::new();
-    for (path, contents) in &tree.files {
-        match existing.get(path) {
-            None => changes.write.push(path.clone()),
+    for state in states {
+        match state {
+            Ok((path, state)) => {
+                on_disk.insert(path, state);
+            }
+            Err(rejected) => errors.extend(rejected.errors),
+        }
+    }
+    let mut changes = TreeChanges::default();
+    for path in tree.files.keys() {
+        match on_disk.get(path) {
+            None | Some(Existing::Different) => changes.write.push(path.clone()),
+            Some(Existing::Same) => changes.unchanged.push(path.clone()),
             Some(Existing::Foreign) => errors.push(Diagnostic::error(
                 None,
                 format!(
@@ -43,19 +75,10 @@ pub fn compare_with_disk(out: &Path, tree: &OutputTree) -> Result<TreeChanges, R
                     out.join(path).display()
                 ),
             )),
-            Some(Existing::Ours) => {
-                if fs::read(out.join(path)).map_err(|error| io_error(&out.join(path), error))?
-                    == contents.as_bytes()
-                {
-                    changes.unchanged.push(path.clone());
-                } else {
-                    changes.write.push(path.clone());
-                }
-            }
         }
     }
-    for (path, kind) in &existing {
-        if *kind == Existing::Ours && !tree.files.contains_key(path) {
+    for (path, state) in &on_disk {
+        if *state != Existing::Foreign && !tree.files.contains_key(path) {
             changes.remove.push(path.clone());
         }
     }
@@ -67,18 +90,27 @@ pub fn compare_with_disk(out: &Path, tree: &OutputTree) -> Result<TreeChanges, R
 }
 
 /// Applies the changes: writes each changed file atomically (a temporary file renamed into
-/// place), removes stale files and the directories they leave empty.
+/// place), in parallel; then removes stale files and the directories they leave empty.
 pub fn apply(out: &Path, tree: &OutputTree, changes: &TreeChanges) -> Result<(), Rejected> {
-    for path in &changes.write {
+    let mut directories: Vec<&Path> = changes
+        .write
+        .iter()
+        .filter_map(|path| Path::new(path).parent())
+        .collect();
+    directories.dedup();
+    for directory in directories {
+        let full = out.join(directory);
+        fs::create_dir_all(&full).map_err(|error| io_error(&full, error))?;
+    }
+    changes.write.par_iter().try_for_each(|path| {
         let target = out.join(path);
         let parent = target.parent().unwrap_or(out);
-        fs::create_dir_all(parent).map_err(|error| io_error(parent, error))?;
         let file_name = target.file_name().unwrap_or_default().to_string_lossy();
         let temporary = parent.join(format!(".{file_name}.fedrender-tmp"));
         fs::write(&temporary, tree.files[path].as_bytes())
             .map_err(|error| io_error(&temporary, error))?;
-        fs::rename(&temporary, &target).map_err(|error| io_error(&target, error))?;
-    }
+        fs::rename(&temporary, &target).map_err(|error| io_error(&target, error))
+    })?;
     for path in &changes.remove {
         let target = out.join(path);
         fs::remove_file(&target).map_err(|error| io_error(&target, error))?;
@@ -93,15 +125,20 @@ pub fn apply(out: &Path, tree: &OutputTree, changes: &TreeChanges) -> Result<(),
     Ok(())
 }
 
+/// What an existing file is to the planned tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Existing {
-    Ours,
+    /// Written by fedrender, with the planned bytes.
+    Same,
+    /// Written by fedrender, not (or no longer) as planned.
+    Different,
+    /// Not written by fedrender: never touched.
     Foreign,
 }
 
-/// Every regular file under `out`, and whether fedrender wrote it.
-fn existing_files(out: &Path) -> Result<BTreeMap<String, Existing>, Rejected> {
-    let mut files = BTreeMap::new();
+/// Every regular file under `out`, relative to it.
+fn existing_files(out: &Path) -> Result<Vec<String>, Rejected> {
+    let mut files = Vec::new();
     if !out.exists() {
         return Ok(files);
     }
@@ -119,37 +156,12 @@ fn existing_files(out: &Path) -> Result<BTreeMap<String, Existing>, Rejected> {
         if !entry.file_type().is_file() {
             continue;
         }
-        let relative: PathBuf = entry
-            .path()
-            .strip_prefix(out)
-            .unwrap_or(entry.path())
-            .to_path_buf();
-        let Some(relative) = relative.to_str().map(|path| path.replace('\\', "/")) else {
-            continue;
-        };
-        let kind =
-            if starts_with_header(entry.path()).map_err(|error| io_error(entry.path(), error))? {
-                Existing::Ours
-            } else {
-                Existing::Foreign
-            };
-        files.insert(relative, kind);
+        let relative = entry.path().strip_prefix(out).unwrap_or(entry.path());
+        if let Some(relative) = relative.to_str() {
+            files.push(relative.replace('\\', "/"));
+        }
     }
     Ok(files)
-}
-
-fn starts_with_header(path: &Path) -> io::Result<bool> {
-    let mut buffer = vec![0u8; HEADER.len()];
-    let mut file = fs::File::open(path)?;
-    let mut filled = 0;
-    while filled < buffer.len() {
-        let read = file.read(&mut buffer[filled..])?;
-        if read == 0 {
-            return Ok(false);
-        }
-        filled += read;
-    }
-    Ok(buffer == HEADER.as_bytes())
 }
 
 fn io_error(path: &Path, error: io::Error) -> Rejected {
@@ -159,6 +171,7 @@ fn io_error(path: &Path, error: io::Error) -> Rejected {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
     use std::sync::Arc;
 
     fn tree(files: &[(&str, &str)]) -> OutputTree {

@@ -247,136 +247,59 @@ fn resource_list(value: Option<&Value>, path: &str) -> Result<Option<Amounts>, S
 ///
 /// The caller handles what surrounds this in karmada pkg/scheduler/core/util.go
 /// `calAvailableReplicas`: no estimate at all for `replicas == 0`, and `i32::MAX` (returned here
-/// as the cap) turned into the binding's replicas. Malformed quantities are errors naming the
-/// cluster and the field.
-pub fn max_available_replicas(
-    cluster: &Cluster,
-    request: &BTreeMap<String, Quantity>,
-) -> Result<i64, String> {
+/// as the cap) turned into the binding's replicas. The inventory's quantities were parsed when
+/// it was read.
+pub fn max_available_replicas(cluster: &Cluster, request: &BTreeMap<String, Quantity>) -> i64 {
     let Some(summary) = cluster
         .status
         .as_ref()
         .and_then(|status| status.resource_summary.as_ref())
     else {
-        return Ok(0);
+        return 0;
     };
-    let allowed = allowed_pods(cluster, summary)?;
+    let allowed = allowed_pods(summary);
     if allowed <= 0 {
-        return Ok(0);
+        return 0;
     }
     let estimate = if request.is_empty() {
         allowed
-    } else if let Some(by_models) = replicas_by_resource_models(cluster, summary, request)? {
+    } else if let Some(by_models) = replicas_by_resource_models(cluster, summary, request) {
         allowed.min(by_models)
     } else {
-        allowed.min(replicas_by_summary(cluster, summary, request)?)
+        allowed.min(replicas_by_summary(summary, request))
     };
-    Ok(estimate.clamp(0, MAX_REPLICAS) as i64)
-}
-
-/// Parses every quantity of a cluster that the estimate may read (the three resource-summary
-/// lists and the resource models' `min`/`max`), so that an inventory mistake is reported once,
-/// when the inventory is loaded, rather than only when some template happens to request that
-/// resource.
-pub fn check_cluster_quantities(cluster: &Cluster) -> Result<(), String> {
-    if let Some(summary) = cluster
-        .status
-        .as_ref()
-        .and_then(|status| status.resource_summary.as_ref())
-    {
-        for (list, entries) in [
-            ("allocatable", &summary.allocatable),
-            ("allocated", &summary.allocated),
-            ("allocating", &summary.allocating),
-        ] {
-            for name in entries.keys() {
-                summary_quantity(cluster, entries, list, name)?;
-            }
-        }
-    }
-    for (model_index, model) in cluster.spec.resource_models.iter().enumerate() {
-        for (range_index, range) in model.ranges.iter().enumerate() {
-            for (bound, value) in [("min", &range.min), ("max", &range.max)] {
-                model_quantity(cluster, model_index, range_index, bound, value)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-fn summary_quantity(
-    cluster: &Cluster,
-    entries: &BTreeMap<String, Value>,
-    list: &str,
-    name: &str,
-) -> Result<Option<Quantity>, String> {
-    entries
-        .get(name)
-        .map(|value| {
-            quantity_from_json(value).map_err(|error| {
-                format!(
-                    "cluster {:?}: status.resourceSummary.{list}.{name}: {error}",
-                    cluster.name()
-                )
-            })
-        })
-        .transpose()
-}
-
-fn model_quantity(
-    cluster: &Cluster,
-    model_index: usize,
-    range_index: usize,
-    bound: &str,
-    value: &Value,
-) -> Result<Quantity, String> {
-    quantity_from_json(value).map_err(|error| {
-        format!(
-            "cluster {:?}: spec.resourceModels[{model_index}].ranges[{range_index}].{bound}: {error}",
-            cluster.name()
-        )
-    })
+    estimate.clamp(0, MAX_REPLICAS) as i64
 }
 
 /// `getAllowedPodNumber`: each `pods` value rounded up to whole pods, then subtracted.
-fn allowed_pods(cluster: &Cluster, summary: &ResourceSummary) -> Result<i128, String> {
-    let pods = |entries: &BTreeMap<String, Value>, list: &str| -> Result<i128, String> {
-        Ok(summary_quantity(cluster, entries, list, PODS)?
-            .map_or(0, |quantity| quantity.value_ceil()))
+fn allowed_pods(summary: &ResourceSummary) -> i128 {
+    let pods = |entries: &BTreeMap<String, Quantity>| {
+        entries
+            .get(PODS)
+            .map_or(0, |quantity| quantity.value_ceil())
     };
-    let allowed = pods(&summary.allocatable, "allocatable")?
-        - pods(&summary.allocated, "allocated")?
-        - pods(&summary.allocating, "allocating")?;
-    Ok(allowed.max(0))
+    let allowed = pods(&summary.allocatable) - pods(&summary.allocated) - pods(&summary.allocating);
+    allowed.max(0)
 }
 
 /// `getMaximumReplicasBasedOnClusterSummary`.
-fn replicas_by_summary(
-    cluster: &Cluster,
-    summary: &ResourceSummary,
-    request: &BTreeMap<String, Quantity>,
-) -> Result<i128, String> {
+fn replicas_by_summary(summary: &ResourceSummary, request: &BTreeMap<String, Quantity>) -> i128 {
     let mut maximum = i64::MAX as i128;
     for (name, requested) in request {
         if requested.value_ceil() <= 0 {
             continue;
         }
-        let Some(allocatable) =
-            summary_quantity(cluster, &summary.allocatable, "allocatable", name)?
-        else {
-            return Ok(0);
+        let Some(&allocatable) = summary.allocatable.get(name) else {
+            return 0;
         };
         let mut available = allocatable;
-        for (list, entries) in [
-            ("allocated", &summary.allocated),
-            ("allocating", &summary.allocating),
-        ] {
-            if let Some(used) = summary_quantity(cluster, entries, list, name)? {
+        for entries in [&summary.allocated, &summary.allocating] {
+            if let Some(&used) = entries.get(name) {
                 available = available.saturating_sub(used);
             }
         }
         if available.value_ceil() <= 0 {
-            return Ok(0);
+            return 0;
         }
         let (have, need) = if name == CPU {
             (available.milli_value_ceil(), requested.milli_value_ceil())
@@ -385,7 +308,7 @@ fn replicas_by_summary(
         };
         maximum = maximum.min(have / need);
     }
-    Ok(maximum)
+    maximum
 }
 
 /// `getMaximumReplicasBasedOnResourceModels`, or `None` where Karmada's attempt errs and it falls
@@ -401,17 +324,16 @@ fn replicas_by_resource_models(
     cluster: &Cluster,
     summary: &ResourceSummary,
     request: &BTreeMap<String, Quantity>,
-) -> Result<Option<i128>, String> {
+) -> Option<i128> {
     if summary.allocatable_modelings.is_empty() || cluster.spec.resource_models.is_empty() {
-        return Ok(None);
+        return None;
     }
     let mut capacity_by_grade: BTreeMap<u64, BTreeMap<&str, i128>> = BTreeMap::new();
-    for (model_index, model) in cluster.spec.resource_models.iter().enumerate() {
+    for model in &cluster.spec.resource_models {
         let mut capacity = BTreeMap::new();
-        for (range_index, range) in model.ranges.iter().enumerate() {
-            let min = model_quantity(cluster, model_index, range_index, "min", &range.min)?;
+        for range in &model.ranges {
             if let Some(unit) = unit_of(&range.name) {
-                capacity.insert(range.name.as_str(), amount_in(unit, &min));
+                capacity.insert(range.name.as_str(), amount_in(unit, &range.min));
             }
         }
         capacity.insert(PODS, MAX_PODS_PER_MODEL_NODE);
@@ -420,7 +342,7 @@ fn replicas_by_resource_models(
     let mut count_by_grade: BTreeMap<u64, i128> = BTreeMap::new();
     for modeling in &summary.allocatable_modelings {
         if modeling.count < 0 {
-            return Ok(None);
+            return None;
         }
         *count_by_grade.entry(modeling.grade).or_default() += i128::from(modeling.count);
     }
@@ -432,7 +354,7 @@ fn replicas_by_resource_models(
         }
         total = total.saturating_add(count.saturating_mul(replicas_per_node(capacity, request)));
     }
-    Ok(Some(total.min(MAX_REPLICAS)))
+    Some(total.min(MAX_REPLICAS))
 }
 
 /// `util.Resource.MaxDivided` for one replica (which also takes one pod): the requested CPU,
@@ -496,10 +418,7 @@ mod tests {
     }
 
     fn estimate(cluster: &Cluster, request: &[(&str, &str)]) -> i64 {
-        match max_available_replicas(cluster, &quantities(request)) {
-            Ok(replicas) => replicas,
-            Err(error) => panic!("{error}"),
-        }
+        max_available_replicas(cluster, &quantities(request))
     }
 
     fn request_of(pod_spec: Value) -> BTreeMap<String, Quantity> {
@@ -567,8 +486,8 @@ mod tests {
                 .status
                 .as_ref()
                 .and_then(|status| status.resource_summary.as_ref());
-            let allowed = summary.map(|summary| allowed_pods(&cluster, summary));
-            assert_eq!(allowed, Some(Ok(expected)));
+            let allowed = summary.map(allowed_pods);
+            assert_eq!(allowed, Some(expected));
             assert_eq!(estimate(&cluster, &[]), expected as i64);
         }
     }
@@ -615,10 +534,7 @@ mod tests {
             .status
             .as_ref()
             .and_then(|status| status.resource_summary.as_ref())?;
-        match replicas_by_resource_models(&cluster, summary, &quantities(request)) {
-            Ok(result) => result,
-            Err(error) => panic!("{error}"),
-        }
+        replicas_by_resource_models(&cluster, summary, &quantities(request))
     }
 
     /// general_test.go `TestGetMaximumReplicasBasedOnResourceModels`, every row.
@@ -633,7 +549,7 @@ mod tests {
         let fallback = summary.map(|summary| {
             replicas_by_resource_models(&empty, summary, &quantities(&[("cpu", "1")]))
         });
-        assert_eq!(fallback, Some(Ok(None)));
+        assert_eq!(fallback, Some(None));
         let cpu_grades: &[&[(&str, &str, &str)]] = &[
             &[("cpu", "0", "1")],
             &[("cpu", "1", "2")],
@@ -800,54 +716,26 @@ mod tests {
     }
 
     #[test]
-    fn malformed_inventory_quantities_name_cluster_and_field() {
-        let cluster = with_summary(json!({
-            "allocatable": {"pods": "100", "cpu": "4 cores"},
-        }));
-        let error = max_available_replicas(&cluster, &quantities(&[("cpu", "1")]));
-        let message = error.err().unwrap_or_default();
-        assert!(message.contains("\"member1\""), "{message}");
-        assert!(
-            message.contains("status.resourceSummary.allocatable.cpu"),
-            "{message}"
+    fn malformed_inventory_quantities_are_rejected_when_the_inventory_is_read() {
+        let parse = |value: Value| -> Result<Cluster, String> {
+            let mut object = json!({"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster",
+                "metadata": {"name": "member1"}});
+            object
+                .as_object_mut()
+                .unwrap()
+                .extend(value.as_object().unwrap().clone());
+            serde_json::from_value(object).map_err(|error| error.to_string())
+        };
+        let summary = parse(
+            json!({"status": {"resourceSummary": {"allocatable": {"pods": "100", "cpu": "4 cores"}}}}),
         );
-        // Not read when nothing is requested, but the inventory check finds it.
-        assert!(max_available_replicas(&cluster, &BTreeMap::new()).is_ok());
-        let check = check_cluster_quantities(&cluster).err().unwrap_or_default();
+        assert!(summary.is_err_and(|message| message.contains("4 cores")));
         assert!(
-            check.contains("status.resourceSummary.allocatable.cpu"),
-            "{check}"
+            parse(json!({"status": {"resourceSummary": {"allocatable": {"pods": true}}}})).is_err()
         );
-        let bad_pods = with_summary(json!({"allocatable": {"pods": true}}));
-        assert!(max_available_replicas(&bad_pods, &BTreeMap::new()).is_err());
-        let bad_model = cluster_with_bad_model();
-        let message = max_available_replicas(&bad_model, &quantities(&[("cpu", "1")]))
-            .err()
-            .unwrap_or_default();
-        assert!(
-            message.contains("spec.resourceModels[0].ranges[0].min"),
-            "{message}"
-        );
-        let check = check_cluster_quantities(&bad_model)
-            .err()
-            .unwrap_or_default();
-        assert!(
-            check.contains("spec.resourceModels[0].ranges[0].min"),
-            "{check}"
-        );
-        assert_eq!(check_cluster_quantities(&spec_example_cluster()), Ok(()));
-    }
-
-    fn cluster_with_bad_model() -> Cluster {
-        cluster(json!({
-            "spec": {"resourceModels": [
-                {"grade": 0, "ranges": [{"name": "cpu", "min": "two", "max": "4"}]},
-            ]},
-            "status": {"resourceSummary": {
-                "allocatable": {"pods": "100"},
-                "allocatableModelings": [{"grade": 0, "count": 1}],
-            }},
-        }))
+        let model = parse(json!({"spec": {"resourceModels": [
+            {"grade": 0, "ranges": [{"name": "cpu", "min": "two", "max": "4"}]}]}}));
+        assert!(model.is_err_and(|message| message.contains("two")));
     }
 
     /// binding_test.go `TestGenerateReplicaRequirements`: an empty template has no request; a
@@ -1015,13 +903,10 @@ mod tests {
             {"resources": {"limits": {"cpu": "250m", "memory": "512Mi"}}},
         ]});
         let request = request_of(pod_spec);
-        assert_eq!(
-            max_available_replicas(&spec_example_cluster(), &request),
-            Ok(6)
-        );
+        assert_eq!(max_available_replicas(&spec_example_cluster(), &request), 6);
         assert_eq!(
             max_available_replicas(&spec_example_cluster(), &BTreeMap::new()),
-            Ok(80)
+            80
         );
     }
 }

@@ -184,7 +184,7 @@ fn schedule_term(
         candidate.available = if workload.replicas == 0 {
             UNLIMITED
         } else {
-            let estimate = estimate::max_available_replicas(candidate.cluster, &workload.request)?;
+            let estimate = estimate::max_available_replicas(candidate.cluster, &workload.request);
             if estimate >= UNLIMITED {
                 workload.replicas
             } else {
