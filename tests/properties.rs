@@ -102,7 +102,7 @@ proptest! {
     ) {
         let capacity: i64 = clusters
             .iter()
-            .map(|c| c.status.as_ref().unwrap().resource_summary.as_ref().unwrap().allocatable["pods"].as_str().unwrap().parse::<i64>().unwrap())
+            .map(|c| c.status.as_ref().unwrap().resource_summary.as_ref().unwrap().allocatable["pods"].value_ceil() as i64)
             .sum();
         for strategy in strategies() {
             let result = run(&strategy, &clusters, replicas, &uid);
