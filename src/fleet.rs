@@ -101,7 +101,23 @@ pub fn assemble(
             fleet.overrides.push(admitted);
         }
     }
-    fleet.templates = classified.templates;
+    let (federated, claimed) = crate::federation::translate(
+        &input_documents,
+        files,
+        &classified.templates,
+        &classified.interpreter,
+        &mut errors,
+        &mut warnings,
+    );
+    fleet.templates = classified
+        .templates
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| !claimed.contains(index))
+        .map(|(_, template)| template)
+        .collect();
+    check_single_claim(&fleet.templates, &federated, &mut errors);
+    fleet.federated = federated;
     fleet.interpreter = classified.interpreter;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
@@ -113,6 +129,39 @@ pub fn assemble(
     }
     errors.finish()?;
     Ok((fleet, warnings))
+}
+
+/// One object, one source: a KubeFed object may not target what a plain template (placed by
+/// Karmada) or another federated object already defines.
+fn check_single_claim(
+    templates: &[crate::object::Template],
+    federated: &[crate::federation::FederatedBinding],
+    errors: &mut ErrorSink,
+) {
+    let mut claimed: BTreeMap<&crate::object::ObjectKey, (String, &Origin)> = templates
+        .iter()
+        .map(|template| {
+            (
+                &template.key,
+                (format!("{}", template.key), &template.origin),
+            )
+        })
+        .collect();
+    for binding in federated {
+        let key = &binding.template.key;
+        match claimed.get(key) {
+            Some((first, origin)) => errors.push(Diagnostic::error(
+                Some(binding.source.clone()),
+                format!(
+                    "{} targets {key}, which {first} at {origin} already defines; one object can have one source",
+                    binding.source_name
+                ),
+            )),
+            None => {
+                claimed.insert(key, (binding.source_name.clone(), &binding.source));
+            }
+        }
+    }
 }
 
 fn unique_clusters(clusters: Vec<Located<Cluster>>, errors: &mut ErrorSink) -> Vec<Cluster> {

@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod emit;
 pub mod exit_code;
+pub mod federation;
 pub mod fleet;
 pub mod interpret;
 pub mod names;

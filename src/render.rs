@@ -12,6 +12,7 @@ use crate::api::selector::ImplicitPriority;
 use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::federation::{self, FederatedBinding};
 use crate::interpret::Interpreter;
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
@@ -29,6 +30,9 @@ pub struct Fleet {
     /// The inventory, sorted by name.
     pub clusters: Vec<Cluster>,
     pub interpreter: Interpreter,
+    /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
+    /// Karmada policies.
+    pub federated: Vec<FederatedBinding>,
 }
 
 /// One template's output: each distinct object with the clusters that receive it, so that an
@@ -137,11 +141,27 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
         .zip(&placements)
         .map(|(template, placement)| build_variants(fleet, template, placement, &cluster_index))
         .collect();
+    let federated: Vec<Result<FederatedRender, Rejected>> = fleet
+        .federated
+        .par_iter()
+        .map(|binding| render_federated(fleet, &index, binding, &cluster_index))
+        .collect();
     let mut rendered = Rendered::default();
     let mut errors = Vec::new();
     for result in results {
         match result {
             Ok(template) => rendered.templates.extend(template),
+            Err(rejected) => errors.extend(rejected.errors),
+        }
+    }
+    let mut federated_plan = Vec::new();
+    for result in federated {
+        match result {
+            Ok(done) => {
+                rendered.templates.extend(done.rendered);
+                rendered.warnings.extend(done.warnings);
+                federated_plan.push(done.plan);
+            }
             Err(rejected) => errors.extend(rejected.errors),
         }
     }
@@ -175,6 +195,7 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
             .zip(&placements)
             .map(|(template, placement)| plan_entry(fleet, &index, template, placement))
             .collect();
+        rendered.plan.extend(federated_plan);
         // By object, so the report does not depend on file order.
         rendered.plan.sort_by(|a, b| a.key.cmp(&b.key));
     }
@@ -291,6 +312,91 @@ fn plan_entry(
             .then(|| placement.nowhere.clone())
             .flatten(),
     }
+}
+
+/// A KubeFed or Federation v1 object, rendered: its objects, warnings and plan entry.
+struct FederatedRender {
+    rendered: Option<RenderedTemplate>,
+    warnings: Vec<Diagnostic>,
+    plan: PlanEntry,
+}
+
+/// The other front doors share everything after binding: targets from KubeFed's placement or
+/// Federation v1's selector (and their replica planner), the object per cluster with KubeFed's
+/// overrides, and the same emission. Karmada's overrides and pruning do not apply: those
+/// systems never run them.
+fn render_federated(
+    fleet: &Fleet,
+    index: &PolicyIndex<'_>,
+    binding: &FederatedBinding,
+    cluster_index: &BTreeMap<&str, usize>,
+) -> Result<FederatedRender, Rejected> {
+    let fail = |message: String| {
+        Rejected::from(Diagnostic::error(
+            Some(binding.source.clone()),
+            format!("{}: {message}", binding.source_name),
+        ))
+    };
+    if matches!(
+        binding.placement,
+        federation::FederatedPlacement::FederationV1 { .. }
+    ) && let Some(&(policy, _)) = index.matching(&binding.template).first()
+    {
+        return Err(fail(format!(
+            "{} also selects it; an object placed by Federation v1 annotations cannot also be placed by Karmada",
+            fleet.propagations[policy].id
+        )));
+    }
+    let targets = federation::targets(binding, &fleet.clusters).map_err(fail)?;
+    let warnings = federation::target_warnings(binding, &fleet.clusters, &targets);
+    let mut variants: Vec<Variant> = Vec::new();
+    for (cluster, replicas) in &targets {
+        let object = federation::object_for_cluster(binding, cluster, *replicas)
+            .map_err(|message| fail(format!("cluster {cluster}: {message}")))?;
+        let position = cluster_index[cluster.as_str()];
+        match variants.iter_mut().find(|variant| variant.object == object) {
+            Some(variant) => variant.clusters.push(position),
+            None => variants.push(Variant {
+                object,
+                clusters: vec![position],
+            }),
+        }
+    }
+    let plan = PlanEntry {
+        key: binding.template.key.clone(),
+        origin: binding.source.clone(),
+        policies: Vec::new(),
+        placed_by: vec![binding.source_name.clone()],
+        filtered: Vec::new(),
+        clusters: targets
+            .iter()
+            .map(|(name, replicas)| PlannedCluster {
+                name: name.clone(),
+                replicas: *replicas,
+                completions: None,
+                overrides: binding
+                    .overrides
+                    .get(name)
+                    .map(|list| {
+                        list.iter()
+                            .map(|o| format!("{} {}", o.op.verb(), o.path))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        nowhere: targets
+            .is_empty()
+            .then(|| format!("{} reaches no cluster", binding.source_name)),
+    };
+    Ok(FederatedRender {
+        rendered: (!variants.is_empty()).then(|| RenderedTemplate {
+            key: binding.template.key.clone(),
+            variants,
+        }),
+        warnings,
+        plan,
+    })
 }
 
 /// Binds and schedules one template; the namespace controller adds every cluster for the

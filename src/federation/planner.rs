@@ -110,10 +110,7 @@ pub fn plan(
     let mut modified = true;
     while modified && remaining > 0 {
         modified = false;
-        let weight_sum: i128 = open
-            .iter()
-            .map(|c| i128::from(c.preferences.weight))
-            .sum();
+        let weight_sum: i128 = open.iter().map(|c| i128::from(c.preferences.weight)).sum();
         if weight_sum <= 0 {
             break;
         }
@@ -123,9 +120,7 @@ pub fn plan(
             let start = plan[candidate.name];
             let weight = i128::from(candidate.preferences.weight);
             let share = (budget * weight + weight_sum - 1) / weight_sum;
-            let extra = i64::try_from(share)
-                .unwrap_or(i64::MAX)
-                .min(remaining);
+            let extra = i64::try_from(share).unwrap_or(i64::MAX).min(remaining);
             let mut planned = start + extra;
             let mut full = false;
             if let Some(maximum) = candidate.preferences.max_replicas
@@ -194,12 +189,22 @@ mod tests {
     // planner_test.go TestEqual, entries 1–6.
     #[test]
     fn test_equal_1_fifty_over_three_is_hash_dependent() {
-        check(&Preferences::even(), 50, &["a", "b", "c"], &[("a", 16), ("b", 17), ("c", 17)]);
+        check(
+            &Preferences::even(),
+            50,
+            &["a", "b", "c"],
+            &[("a", 16), ("b", 17), ("c", 17)],
+        );
     }
 
     #[test]
     fn test_equal_2_fifty_over_two() {
-        check(&Preferences::even(), 50, &["a", "b"], &[("a", 25), ("b", 25)]);
+        check(
+            &Preferences::even(),
+            50,
+            &["a", "b"],
+            &[("a", 25), ("b", 25)],
+        );
     }
 
     #[test]
@@ -286,7 +291,11 @@ mod tests {
 
     #[test]
     fn test_weight_4_capped_cluster_returns_the_rest() {
-        let p = prefs(&[("a", 0, Some(10), 10000), ("b", 0, None, 1), ("c", 0, None, 1)]);
+        let p = prefs(&[
+            ("a", 0, Some(10), 10000),
+            ("b", 0, None, 1),
+            ("c", 0, None, 1),
+        ]);
         check(&p, 50, &["a", "b", "c"], &[("a", 10), ("b", 20), ("c", 20)]);
     }
 
@@ -347,9 +356,18 @@ mod tests {
             values.sort_unstable_by(|a, b| b.cmp(a));
             values
         };
-        assert_eq!(sorted(plan(&["a", "b", "c"], &even, 10, key)), vec![4, 4, 2]);
-        assert_eq!(sorted(plan(&["a", "b", "c"], &even, 50, key)), vec![17, 17, 16]);
-        assert_eq!(sorted(plan(&["a", "b", "c", "d"], &even, 5, key)), vec![2, 2, 1, 0]);
+        assert_eq!(
+            sorted(plan(&["a", "b", "c"], &even, 10, key)),
+            vec![4, 4, 2]
+        );
+        assert_eq!(
+            sorted(plan(&["a", "b", "c"], &even, 50, key)),
+            vec![17, 17, 16]
+        );
+        assert_eq!(
+            sorted(plan(&["a", "b", "c", "d"], &even, 5, key)),
+            vec![2, 2, 1, 0]
+        );
         assert_eq!(sorted(plan(&["a", "b", "c"], &even, 7, key)), vec![3, 3, 1]);
         assert_eq!(
             plan(&["a", "b", "c", "d"], &even, 5, key),
@@ -372,22 +390,13 @@ mod tests {
     fn exact_maximum_stays_open_and_minimum_above_maximum_is_clamped_in_the_loop() {
         // a lands exactly on its max 5 in round one and stays open; nothing is lost.
         let p = prefs(&[("a", 0, Some(5), 1), ("b", 0, None, 1)]);
-        assert_eq!(
-            plan(&["a", "b"], &p, 10, ""),
-            expect(&[("a", 5), ("b", 5)])
-        );
+        assert_eq!(plan(&["a", "b"], &p, 10, ""), expect(&[("a", 5), ("b", 5)]));
         // min 6 > max 3: pass 1 gives 6, the loop clamps to 3 and b gets the rest.
         let p = prefs(&[("a", 6, Some(3), 1), ("b", 0, None, 1)]);
-        assert_eq!(
-            plan(&["a", "b"], &p, 10, ""),
-            expect(&[("a", 3), ("b", 7)])
-        );
+        assert_eq!(plan(&["a", "b"], &p, 10, ""), expect(&[("a", 3), ("b", 7)]));
         // When the minimums use up everything the loop does not run: a keeps 6.
         let p = prefs(&[("a", 6, Some(3), 1), ("b", 4, None, 1)]);
-        assert_eq!(
-            plan(&["a", "b"], &p, 10, ""),
-            expect(&[("a", 6), ("b", 4)])
-        );
+        assert_eq!(plan(&["a", "b"], &p, 10, ""), expect(&[("a", 6), ("b", 4)]));
     }
 
     // userguide.md "ReplicaSchedulingPreference", the four examples, clusters a, b, c and the
@@ -491,7 +500,8 @@ mod tests {
             let total = rng.below(40);
             let key = format!("ns/w{}", round % 7);
             let result = plan(&available, &preferences, total, &key);
-            let context = format!("round {round}: {available:?} {preferences:?} total {total} → {result:?}");
+            let context =
+                format!("round {round}: {available:?} {preferences:?} total {total} → {result:?}");
             assert_eq!(
                 result.keys().map(String::as_str).collect::<Vec<_>>(),
                 {
@@ -518,10 +528,7 @@ mod tests {
                         minimums_sum += p.min_replicas;
                         if let Some(maximum) = p.max_replicas {
                             // A maximum below the minimum only wins when the loop runs.
-                            assert!(
-                                *replicas <= maximum.max(p.min_replicas),
-                                "{context}"
-                            );
+                            assert!(*replicas <= maximum.max(p.min_replicas), "{context}");
                             if p.min_replicas <= maximum {
                                 assert!(*replicas <= maximum, "{context}");
                             }
@@ -546,9 +553,8 @@ mod tests {
             // Nothing is left over while some candidate has weight and room.
             let placed: i64 = result.values().sum();
             let room = result.iter().any(|(name, replicas)| {
-                lookup(name).is_some_and(|p| {
-                    p.weight > 0 && p.max_replicas.is_none_or(|m| *replicas < m)
-                })
+                lookup(name)
+                    .is_some_and(|p| p.weight > 0 && p.max_replicas.is_none_or(|m| *replicas < m))
             });
             if room && consistent {
                 assert_eq!(placed, total, "{context}");

@@ -73,6 +73,8 @@ pub fn classify(
                 ),
             )),
             ("fedrender.io", _) => {}
+            // KubeFed's objects are translated by the federation front door.
+            (group, _) if crate::federation::is_kubefed_group(group) => {}
             ("cluster.karmada.io", "Cluster") => {
                 if let Some(cluster) = errors.take(decode_cluster(document, files)) {
                     classified.clusters.push(cluster);
