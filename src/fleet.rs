@@ -117,6 +117,7 @@ pub fn assemble(
         .map(|(_, template)| template)
         .collect();
     check_single_claim(&fleet.templates, &federated, &mut errors);
+    check_not_also_karmada(&fleet.propagations, &federated, &mut errors);
     fleet.federated = federated;
     fleet.interpreter = classified.interpreter;
     check_unique_policies(&fleet, &mut errors);
@@ -160,6 +161,32 @@ fn check_single_claim(
             None => {
                 claimed.insert(key, (binding.source_name.clone(), &binding.source));
             }
+        }
+    }
+}
+
+/// An object that Federation v1 annotations place cannot also be placed by a Karmada policy.
+fn check_not_also_karmada(
+    propagations: &[crate::policy::Propagation],
+    federated: &[crate::federation::FederatedBinding],
+    errors: &mut ErrorSink,
+) {
+    let index = crate::bind::PolicyIndex::new(propagations);
+    for binding in federated {
+        if !matches!(
+            binding.placement,
+            crate::federation::FederatedPlacement::FederationV1 { .. }
+        ) {
+            continue;
+        }
+        if let Some(&(policy, _)) = index.matching(&binding.template).first() {
+            errors.push(Diagnostic::error(
+                Some(binding.source.clone()),
+                format!(
+                    "{}: {} (at {}) also selects it; an object placed by Federation v1 annotations cannot also be placed by Karmada",
+                    binding.source_name, propagations[policy].id, propagations[policy].origin
+                ),
+            ));
         }
     }
 }

@@ -144,7 +144,7 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
     let federated: Vec<Result<FederatedRender, Rejected>> = fleet
         .federated
         .par_iter()
-        .map(|binding| render_federated(fleet, &index, binding, &cluster_index))
+        .map(|binding| render_federated(fleet, binding, &cluster_index))
         .collect();
     let mut rendered = Rendered::default();
     let mut errors = Vec::new();
@@ -327,7 +327,6 @@ struct FederatedRender {
 /// systems never run them.
 fn render_federated(
     fleet: &Fleet,
-    index: &PolicyIndex<'_>,
     binding: &FederatedBinding,
     cluster_index: &BTreeMap<&str, usize>,
 ) -> Result<FederatedRender, Rejected> {
@@ -337,16 +336,6 @@ fn render_federated(
             format!("{}: {message}", binding.source_name),
         ))
     };
-    if matches!(
-        binding.placement,
-        federation::FederatedPlacement::FederationV1 { .. }
-    ) && let Some(&(policy, _)) = index.matching(&binding.template).first()
-    {
-        return Err(fail(format!(
-            "{} also selects it; an object placed by Federation v1 annotations cannot also be placed by Karmada",
-            fleet.propagations[policy].id
-        )));
-    }
     let targets = federation::targets(binding, &fleet.clusters).map_err(fail)?;
     let warnings = federation::target_warnings(binding, &fleet.clusters, &targets);
     let mut variants: Vec<Variant> = Vec::new();

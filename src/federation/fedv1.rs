@@ -406,7 +406,14 @@ pub(super) fn translate(
             }
             continue;
         }
-        if selector_text.is_none() && preferences_text.is_none() {
+        // Any Federation v1 control annotation makes the object Federation v1's: a Deployment
+        // that carries only the ReplicaSet key is still split, with the default preferences
+        // (§3.3). Objects without one are Karmada templates.
+        let has_federation_annotation = selector_text.is_some()
+            || [REPLICA_SET_PREFERENCES, DEPLOYMENT_PREFERENCES]
+                .iter()
+                .any(|key| annotations.contains_key(*key));
+        if !has_federation_annotation {
             continue;
         }
         claimed.push(index);

@@ -899,15 +899,16 @@ fn empty_or_null_preferences_plan_every_cluster_zero() {
 }
 
 #[test]
-fn a_deployment_with_the_replica_set_key_is_not_claimed_unless_selected() {
-    // §3.3: the Deployment adapter reads deployment-preferences only.
+fn a_deployment_with_the_replica_set_key_is_split_with_the_default_preferences() {
+    // §3.3: the Deployment adapter reads deployment-preferences only, so the ReplicaSet key is
+    // ignored (with a warning) and the default `"*": {weight: 1}` splits it.
     let t = ok(&v1_deployment(
         "    federation.kubernetes.io/replica-set-preferences: '{}'\n",
         "",
     ));
-    assert!(t.claimed.is_empty());
+    assert_eq!(t.claimed, vec![0]);
     assert!(has_warning(&t, "on ReplicaSets only"));
-    // With a selector it is claimed and split with the default preferences; no replicas → 1.
+    // With a selector too; no replicas → 1.
     let t = ok(&v1_deployment(
         "    federation.kubernetes.io/replica-set-preferences: '{}'\n    federation.alpha.kubernetes.io/cluster-selector: '[]'\n",
         "",
