@@ -7,10 +7,10 @@
 //! in place: YAML comes back in go-yaml v2 style (keys sorted, comments and anchors gone), JSON
 //! comes back compact with Go's HTML escaping.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::api::karmada::{FieldOverrider, PatchOperation};
-use crate::overrides::patch;
+use crate::overrides::{go_yaml, patch};
 
 /// Applies one fieldOverrider entry to `object`.
 ///
@@ -113,7 +113,7 @@ fn patch_yaml(content: &str, operations: &[PatchOperation]) -> Result<String, St
     // The round trip through Go's encoding/json writes every integral float as an integer,
     // which go-yaml then reads back as one.
     integral_floats_to_integers(&mut document);
-    Ok(crate::yaml::to_yaml(&sort_keys_like_go_yaml_v2(document)))
+    Ok(go_yaml::marshal(&document))
 }
 
 /// `applyRawJSONPatch`: evanphx/json-patch on the text itself. Empty input is returned unchanged;
@@ -209,102 +209,6 @@ fn integral_floats_to_integers(value: &mut Value) {
         Value::Object(map) => map.values_mut().for_each(integral_floats_to_integers),
         _ => {}
     }
-}
-
-/// go-yaml v2 `Marshal` sorts map keys with its `keyList.Less` (go.yaml.in/yaml/v2/sorter.go):
-/// letters compare as characters and come after non-letters, and runs of digits compare as
-/// numbers (`a2` before `a10`). `to_yaml` keeps insertion order, so the keys are inserted in
-/// that order, recursively.
-fn sort_keys_like_go_yaml_v2(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            insertion_sort_by(&mut entries, |a, b| go_yaml_v2_key_less(&a.0, &b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(key, value)| (key, sort_keys_like_go_yaml_v2(value)))
-                    .collect::<Map<String, Value>>(),
-            )
-        }
-        Value::Array(list) => {
-            Value::Array(list.into_iter().map(sort_keys_like_go_yaml_v2).collect())
-        }
-        other => other,
-    }
-}
-
-/// A stable insertion sort that only needs a `less` predicate: unlike `slice::sort_by`, it
-/// cannot panic should the predicate fail to be a total order on some exotic keys.
-fn insertion_sort_by<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    for index in 1..items.len() {
-        let mut position = index;
-        while position > 0 && less(&items[position], &items[position - 1]) {
-            items.swap(position, position - 1);
-            position -= 1;
-        }
-    }
-}
-
-/// go-yaml v2 `keyList.Less` for two string keys.
-fn go_yaml_v2_key_less(a: &str, b: &str) -> bool {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    for i in 0..a.len().min(b.len()) {
-        if a[i] == b[i] {
-            continue;
-        }
-        let a_letter = a[i].is_alphabetic();
-        let b_letter = b[i].is_alphabetic();
-        if a_letter && b_letter {
-            return a[i] < b[i];
-        }
-        if a_letter || b_letter {
-            return b_letter;
-        }
-        // Both are non-letters: compare the digit runs starting here as numbers. A run that
-        // continues a number with a non-zero digit before it keeps its leading zeros significant.
-        let (mut a_number, mut b_number) = (0i64, 0i64);
-        if a[i] == '0' || b[i] == '0' {
-            for &previous in a[..i].iter().rev() {
-                if !is_go_digit(previous) {
-                    break;
-                }
-                if previous != '0' {
-                    a_number = 1;
-                    b_number = 1;
-                    break;
-                }
-            }
-        }
-        let mut a_end = i;
-        while a_end < a.len() && is_go_digit(a[a_end]) {
-            a_number = a_number
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(u32::from(a[a_end])) - i64::from(u32::from('0')));
-            a_end += 1;
-        }
-        let mut b_end = i;
-        while b_end < b.len() && is_go_digit(b[b_end]) {
-            b_number = b_number
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(u32::from(b[b_end])) - i64::from(u32::from('0')));
-            b_end += 1;
-        }
-        if a_number != b_number {
-            return a_number < b_number;
-        }
-        if a_end != b_end {
-            return a_end < b_end;
-        }
-        return a[i] < b[i];
-    }
-    a.len() < b.len()
-}
-
-/// Go's `unicode.IsDigit` (decimal digits).
-fn is_go_digit(c: char) -> bool {
-    c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric())
 }
 
 /// Compact JSON as evanphx/json-patch writes it (its copy of encoding/json with HTML escaping
@@ -670,6 +574,26 @@ server:
         );
     }
 
+    // go-yaml v2 emitter (overrides::go_yaml): strings that may not be plain but need no
+    // escape are single-quoted, addresses and versions stay plain, multi-line strings become
+    // literal blocks, long lines fold at column 80.
+    #[test]
+    fn yaml_scalars_come_back_in_go_yaml_v2_style() {
+        let content =
+            "banner: \"Welcome: shop\"\nhost: \"0.0.0.0\"\nver: '1.2.3'\nmotd: \"a\\nb\\n\"\n";
+        let long = ["word"; 20].join(" ");
+        let overrider = yaml("/data/x", vec![op(Add, "/long", Some(json!(long)))]);
+        assert_eq!(
+            patched(&overrider, content).unwrap(),
+            format!(
+                "banner: 'Welcome: shop'\nhost: 0.0.0.0\nlong: {}\n  {}\nmotd: |\n  a\n  b\nver: 1.2.3\n",
+                // The space after the 16th word is at column 85, the first past 80.
+                ["word"; 16].join(" "),
+                ["word"; 4].join(" ")
+            )
+        );
+    }
+
     // sigs.k8s.io/yaml YAMLToJSON → json.Marshal → JSONToYAML: an integral float comes back
     // as an integer, in the document and in the patch values.
     #[test]
@@ -684,25 +608,6 @@ server:
             patched(&json_overrider, r#"{"a":1.5}"#).unwrap(),
             r#"{"a":1.5,"c":2}"#
         );
-    }
-
-    // go.yaml.in/yaml/v2 sorter.go keyList.Less.
-    #[test]
-    fn keys_sort_with_go_yaml_v2_natural_order() {
-        let less = go_yaml_v2_key_less;
-        assert!(less("a2", "a10") && !less("a10", "a2"));
-        assert!(less("x9y", "x10y"));
-        assert!(less("a1", "a01") && !less("a01", "a1"));
-        assert!(less("B", "a"), "letters compare as characters");
-        assert!(
-            less("_x", "a") && less("1", "a") && less("-", "a"),
-            "non-letters first"
-        );
-        assert!(less("a", "ab") && !less("ab", "a"));
-        assert!(less("a.b", "a_b"));
-        let sorted = sort_keys_like_go_yaml_v2(json!({"a10": 1, "b": 2, "a2": 3, "A": 4, "1": 5}));
-        let keys: Vec<&String> = sorted.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["1", "A", "a2", "a10", "b"]);
     }
 
     // karmada-overrides spec §9.4 step 1: go-openapi/jsonpointer resolves fieldPath; the value

@@ -7,6 +7,7 @@
 
 pub mod command_args;
 pub mod field;
+pub mod go_yaml;
 pub mod image;
 pub mod labels_annotations;
 pub mod patch;
