@@ -31,7 +31,7 @@ impl FleetObjects {
                 .clusters
                 .entry(cluster.to_string())
                 .or_default()
-                .insert(key.clone(), tree.files[path].clone());
+                .insert(ObjectKey::clone(key), tree.files[path].clone());
         }
         fleet
     }

@@ -3,6 +3,7 @@
 //! templates render in parallel.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -12,6 +13,7 @@ use crate::api::selector::ImplicitPriority;
 use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::emit;
 use crate::federation::{self, FederatedBinding};
 use crate::interpret::Interpreter;
 use crate::namespace_sync;
@@ -45,7 +47,9 @@ pub struct RenderedTemplate {
 
 #[derive(Debug, Clone)]
 pub struct Variant {
-    pub object: Value,
+    /// The manifest as written to each of these clusters. Serialised as soon as the object is
+    /// built, so the object tree is dropped at once and memory holds only text.
+    pub manifest: Arc<str>,
     /// Indices into the fleet's clusters, ascending.
     pub clusters: Vec<usize>,
 }
@@ -342,11 +346,15 @@ fn render_federated(
     for (cluster, replicas) in &targets {
         let object = federation::object_for_cluster(binding, cluster, *replicas)
             .map_err(|message| fail(format!("cluster {cluster}: {message}")))?;
+        let manifest = emit::manifest(&object);
         let position = cluster_index[cluster.as_str()];
-        match variants.iter_mut().find(|variant| variant.object == object) {
+        match variants
+            .iter_mut()
+            .find(|variant| variant.manifest == manifest)
+        {
             Some(variant) => variant.clusters.push(position),
             None => variants.push(Variant {
-                object,
+                manifest,
                 clusters: vec![position],
             }),
         }
@@ -594,7 +602,10 @@ fn build_variants(
             completions,
             |object| apply_rules(fleet, template, &rules, &clusters, object),
         )?;
-        variants.push(Variant { object, clusters });
+        variants.push(Variant {
+            manifest: emit::manifest(&object),
+            clusters,
+        });
     }
     variants.sort_by_key(|variant| variant.clusters[0]);
     Ok(Some(RenderedTemplate {

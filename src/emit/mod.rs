@@ -27,12 +27,21 @@ pub struct OutputTree {
     pub files: BTreeMap<String, Arc<str>>,
     /// Every member cluster, sorted.
     pub clusters: Vec<String>,
-    /// The object each manifest file holds, by the file's path.
-    pub objects: BTreeMap<String, ObjectKey>,
+    /// The object each manifest file holds, by the file's path (one key shared by the
+    /// object's files in every cluster).
+    pub objects: BTreeMap<String, Arc<ObjectKey>>,
 }
 
+/// The text of one manifest file: the header, then the object as YAML.
+pub fn manifest(object: &serde_json::Value) -> Arc<str> {
+    format!("{HEADER}{}", yaml::to_yaml(object)).into()
+}
+
+/// A file of one cluster: its text and the object it holds.
+type PlacedFile = (Arc<str>, Arc<ObjectKey>);
+
 /// One template's file path and its serialised variants with the clusters receiving each.
-type SerialisedTemplate<'a> = (String, &'a ObjectKey, Vec<(Arc<str>, &'a [usize])>);
+type SerialisedTemplate<'a> = (String, Arc<ObjectKey>, Vec<(Arc<str>, &'a [usize])>);
 
 pub fn plan_tree(rendered: &Rendered, cluster_names: &[&str]) -> Result<OutputTree, Rejected> {
     let serialised: Vec<SerialisedTemplate<'_>> = rendered
@@ -42,22 +51,23 @@ pub fn plan_tree(rendered: &Rendered, cluster_names: &[&str]) -> Result<OutputTr
             let variants = template
                 .variants
                 .iter()
-                .map(|variant| {
-                    let text = format!("{HEADER}{}", yaml::to_yaml(&variant.object));
-                    (Arc::<str>::from(text), variant.clusters.as_slice())
-                })
+                .map(|variant| (variant.manifest.clone(), variant.clusters.as_slice()))
                 .collect();
-            (layout::object_path(&template.key), &template.key, variants)
+            (
+                layout::object_path(&template.key),
+                Arc::new(template.key.clone()),
+                variants,
+            )
         })
         .collect();
-    let mut per_cluster: Vec<BTreeMap<String, (Arc<str>, &ObjectKey)>> =
+    let mut per_cluster: Vec<BTreeMap<String, PlacedFile>> =
         vec![BTreeMap::new(); cluster_names.len()];
     let mut errors = Vec::new();
     for (path, key, variants) in serialised {
         for (text, clusters) in variants {
             for &cluster in clusters {
                 if per_cluster[cluster]
-                    .insert(path.clone(), (text.clone(), key))
+                    .insert(path.clone(), (text.clone(), key.clone()))
                     .is_some()
                 {
                     errors.push(Diagnostic::error(
@@ -85,7 +95,7 @@ pub fn plan_tree(rendered: &Rendered, cluster_names: &[&str]) -> Result<OutputTr
         );
         for (path, (text, key)) in files {
             let path = format!("{cluster}/{path}");
-            tree.objects.insert(path.clone(), key.clone());
+            tree.objects.insert(path.clone(), key);
             tree.files.insert(path, text);
         }
     }
