@@ -92,7 +92,16 @@ struct Admission<'a> {
     warnings: Vec<Diagnostic>,
 }
 
-impl Admission<'_> {
+impl<'a> Admission<'a> {
+    fn new(origin: &'a Origin, id: &'a PolicyId) -> Self {
+        Admission {
+            origin,
+            id,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     fn error(&mut self, field: &str, message: impl fmt::Display) {
         self.errors.push(Diagnostic::error(
             Some(self.origin.clone()),
@@ -147,19 +156,13 @@ pub fn admit_propagation(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Propagation, Rejected> {
     let policy = &located.item;
-    let namespaced = policy.kind == "PropagationPolicy";
     let id = policy_id(
         &policy.kind,
-        namespaced,
+        policy.kind == "PropagationPolicy",
         policy.metadata.namespace.as_deref(),
         &policy.metadata.name,
     );
-    let mut admission = Admission {
-        origin: &located.origin,
-        id: &id,
-        errors: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut admission = Admission::new(&located.origin, &id);
     check_policy_name(&mut admission, &policy.metadata.name);
     let spec = &policy.spec;
     if spec.resource_selectors.is_empty() {
@@ -537,19 +540,13 @@ pub fn admit_override(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Override, Rejected> {
     let policy = &located.item;
-    let namespaced = policy.kind == "OverridePolicy";
     let id = policy_id(
         &policy.kind,
-        namespaced,
+        policy.kind == "OverridePolicy",
         policy.metadata.namespace.as_deref(),
         &policy.metadata.name,
     );
-    let mut admission = Admission {
-        origin: &located.origin,
-        id: &id,
-        errors: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut admission = Admission::new(&located.origin, &id);
     check_policy_name(&mut admission, &policy.metadata.name);
     let spec = &policy.spec;
     let resource_selectors = admit_selectors(&mut admission, &id, &spec.resource_selectors);

@@ -109,7 +109,7 @@ pub fn parse_cluster_selector(text: &str) -> Result<Vec<SelectorRequirement>, St
         other => {
             return Err(format!(
                 "must be a JSON list of {{\"key\", \"operator\", \"values\"}}, not {}",
-                json_kind(&other)
+                crate::object::json_type_name(&other)
             ));
         }
     };
@@ -140,14 +140,14 @@ pub fn parse_cluster_selector(text: &str) -> Result<Vec<SelectorRequirement>, St
                                         Value::String(s) => Ok(s.clone()),
                                         other => Err(format!(
                                             "{at}: values must be strings, not {}",
-                                            json_kind(other)
+                                            crate::object::json_type_name(other)
                                         )),
                                     })
                                     .collect::<Result<_, _>>()?,
                                 other => {
                                     return Err(format!(
                                         "{at}: values must be a list of strings, not {}",
-                                        json_kind(&other)
+                                        crate::object::json_type_name(&other)
                                     ));
                                 }
                             };
@@ -157,7 +157,10 @@ pub fn parse_cluster_selector(text: &str) -> Result<Vec<SelectorRequirement>, St
                 }
             }
             other => {
-                return Err(format!("{at} must be an object, not {}", json_kind(&other)));
+                return Err(format!(
+                    "{at} must be an object, not {}",
+                    crate::object::json_type_name(&other)
+                ));
             }
         }
         requirements.push(requirement(key, &operator, values).map_err(|e| format!("{at}: {e}"))?);
@@ -229,7 +232,12 @@ pub fn parse_preferences(text: &str) -> Result<Preferences, String> {
     let fields = match value {
         Value::Null => return Ok(preferences),
         Value::Object(fields) => fields,
-        other => return Err(format!("must be a JSON object, not {}", json_kind(&other))),
+        other => {
+            return Err(format!(
+                "must be a JSON object, not {}",
+                crate::object::json_type_name(&other)
+            ));
+        }
     };
     for (field, value) in fields {
         match field.to_ascii_lowercase().as_str() {
@@ -239,7 +247,7 @@ pub fn parse_preferences(text: &str) -> Result<Preferences, String> {
                 other => {
                     return Err(format!(
                         "rebalance must be a boolean, not {}",
-                        json_kind(&other)
+                        crate::object::json_type_name(&other)
                     ));
                 }
             },
@@ -255,7 +263,7 @@ pub fn parse_preferences(text: &str) -> Result<Preferences, String> {
                 other => {
                     return Err(format!(
                         "clusters must be an object, not {}",
-                        json_kind(&other)
+                        crate::object::json_type_name(&other)
                     ));
                 }
             },
@@ -270,7 +278,12 @@ fn cluster_preferences(value: &Value) -> Result<ClusterPreferences, String> {
     let fields = match value {
         Value::Null => return Ok(preferences),
         Value::Object(fields) => fields,
-        other => return Err(format!("must be an object, not {}", json_kind(other))),
+        other => {
+            return Err(format!(
+                "must be an object, not {}",
+                crate::object::json_type_name(other)
+            ));
+        }
     };
     for (field, value) in fields {
         let name = field.to_ascii_lowercase();
@@ -287,7 +300,7 @@ fn cluster_preferences(value: &Value) -> Result<ClusterPreferences, String> {
             other => {
                 return Err(format!(
                     "{field} must be an integer, not {}",
-                    json_kind(other)
+                    crate::object::json_type_name(other)
                 ));
             }
         };
@@ -306,18 +319,10 @@ fn go_string(value: &Value, previous: &str) -> Result<String, String> {
     match value {
         Value::Null => Ok(previous.to_string()),
         Value::String(text) => Ok(text.clone()),
-        other => Err(format!("must be a string, not {}", json_kind(other))),
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+        other => Err(format!(
+            "must be a string, not {}",
+            crate::object::json_type_name(other)
+        )),
     }
 }
 

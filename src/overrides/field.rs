@@ -24,7 +24,7 @@ pub fn apply_field_overrider(object: &mut Value, overrider: &FieldOverrider) -> 
     let Value::String(content) = target else {
         return Err(format!(
             "the value at fieldPath {path:?} is {}, not a string",
-            describe(target)
+            crate::object::json_type_name(target)
         ));
     };
     let patched = if !overrider.yaml.is_empty() {
@@ -73,7 +73,7 @@ fn value_at_mut<'a>(object: &'a mut Value, tokens: &[String]) -> Result<&'a mut 
             other => {
                 return Err(format!(
                     "{here} is {}, which has no {token:?}",
-                    describe(other)
+                    crate::object::json_type_name(other)
                 ));
             }
         };
@@ -81,17 +81,6 @@ fn value_at_mut<'a>(object: &'a mut Value, tokens: &[String]) -> Result<&'a mut 
         walked.push_str(&token.replace('~', "~0").replace('/', "~1"));
     }
     Ok(node)
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// `applyRawYAMLPatch`: sigs.k8s.io/yaml `YAMLToJSON` (first document only, go-yaml v2
@@ -146,7 +135,7 @@ fn check_patchable(document: &Value, starts_as_list: bool, format: &str) -> Resu
         )),
         other => Err(format!(
             "the {format} document is {}, not an object or a list",
-            describe(other)
+            crate::object::json_type_name(other)
         )),
     }
 }
@@ -157,7 +146,7 @@ fn check_patched(document: &Value, format: &str) -> Result<(), String> {
         Value::Object(_) | Value::Array(_) => Ok(()),
         other => Err(format!(
             "the patched {format} document is {}, not an object or a list",
-            describe(other)
+            crate::object::json_type_name(other)
         )),
     }
 }

@@ -166,19 +166,8 @@ fn container_images(object: &Value, kind: &str) -> Result<Vec<(String, String)>,
 fn not_typed(kind: &str, path: &str, found: &Value, expected: &str) -> String {
     format!(
         "cannot read the object as a {kind}: {path} is {}, expected {expected}",
-        describe(found)
+        crate::object::json_type_name(found)
     )
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Reads the image a predicate points at the way imageoverride.go `obtainImageValue` does:
@@ -214,7 +203,7 @@ fn image_at_predicate(object: &Value, path: &str) -> Result<String, String> {
                 current = element.as_object().ok_or_else(|| {
                     format!(
                         "element {position} of the list {segment:?} is {}, not a map",
-                        describe(element)
+                        crate::object::json_type_name(element)
                     )
                 })?;
                 index += 1;
@@ -222,7 +211,7 @@ fn image_at_predicate(object: &Value, path: &str) -> Result<String, String> {
             Some(other) => {
                 return Err(format!(
                     "{segment:?} is {}, neither a map nor a list",
-                    describe(other)
+                    crate::object::json_type_name(other)
                 ));
             }
             None => return Err(format!("{segment:?} does not exist")),
@@ -234,7 +223,7 @@ fn image_at_predicate(object: &Value, path: &str) -> Result<String, String> {
         Some(other) => Err(format!(
             "{:?} is {}, not a string",
             segments[last],
-            describe(other)
+            crate::object::json_type_name(other)
         )),
         None => Err(format!("{:?} does not exist", segments[last])),
     }
