@@ -89,8 +89,10 @@ pub fn compare_with_disk(out: &Path, tree: &OutputTree) -> Result<TreeChanges, R
     }
 }
 
-/// Applies the changes: writes each changed file atomically (a temporary file renamed into
-/// place), in parallel; then removes stale files and the directories they leave empty.
+/// Applies the changes, in parallel: a new file is written in place; a changed one is replaced
+/// atomically (a temporary file renamed over it), so an interrupted rebuild never leaves a
+/// half-written version of a file that was good. Then stale files are removed with the
+/// directories they leave empty.
 pub fn apply(out: &Path, tree: &OutputTree, changes: &TreeChanges) -> Result<(), Rejected> {
     let mut directories: Vec<&Path> = changes
         .write
@@ -104,11 +106,23 @@ pub fn apply(out: &Path, tree: &OutputTree, changes: &TreeChanges) -> Result<(),
     }
     changes.write.par_iter().try_for_each(|path| {
         let target = out.join(path);
+        let contents = tree.files[path].as_bytes();
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&target)
+        {
+            Ok(mut file) => {
+                return io::Write::write_all(&mut file, contents)
+                    .map_err(|error| io_error(&target, error));
+            }
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(io_error(&target, error)),
+        }
         let parent = target.parent().unwrap_or(out);
         let file_name = target.file_name().unwrap_or_default().to_string_lossy();
         let temporary = parent.join(format!(".{file_name}.fedrender-tmp"));
-        fs::write(&temporary, tree.files[path].as_bytes())
-            .map_err(|error| io_error(&temporary, error))?;
+        fs::write(&temporary, contents).map_err(|error| io_error(&temporary, error))?;
         fs::rename(&temporary, &target).map_err(|error| io_error(&target, error))
     })?;
     for path in &changes.remove {
