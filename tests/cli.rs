@@ -654,3 +654,80 @@ fn validate_warns_about_policies_tied_on_priority() {
     assert!(stderr(&output).contains("PropagationPolicy default/another and PropagationPolicy default/nginx-propagation tie on priority for Deployment.apps default/nginx; PropagationPolicy default/another wins by name"), "{}", stderr(&output));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn quiet_prints_nothing_and_verbose_says_what_it_does() {
+    let out = scratch("quiet");
+    let out_arg = out.to_str().unwrap();
+    let quiet = fedrender(&[
+        "build",
+        "testdata/strict-warnings/input",
+        "--clusters",
+        "testdata/strict-warnings/clusters.yaml",
+        "--out",
+        out_arg,
+        "--quiet",
+    ]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    let verbose = fedrender(&[
+        "build",
+        "testdata/strict-warnings/input",
+        "--clusters",
+        "testdata/strict-warnings/clusters.yaml",
+        "--out",
+        out_arg,
+        "--verbose",
+    ]);
+    let text = stderr(&verbose);
+    assert!(text.starts_with("fedrender: rendering…\n"), "{text}");
+    assert!(text.contains("warning: "), "{text}");
+    assert!(text.contains(" 0 written, "), "{text}");
+    let both = fedrender(&[
+        "build",
+        "examples/nginx",
+        "--out",
+        out_arg,
+        "--quiet",
+        "--verbose",
+    ]);
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "clap rejects --quiet with --verbose"
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["build", "examples/nginx"],
+        vec![
+            "build",
+            "examples/nginx",
+            "--out",
+            "/tmp/x",
+            "--include",
+            "[unclosed",
+        ],
+        vec![
+            "diff",
+            "examples/nginx",
+            "--clusters",
+            "-",
+            "--base",
+            "examples/nginx",
+        ],
+        vec!["frobnicate"],
+    ] {
+        let output = fedrender(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(!stderr(&output).is_empty());
+    }
+}
