@@ -92,8 +92,7 @@ fn main() {
             workload,
             &policies[index % policies.len()],
             &inventory,
-        )
-        .unwrap();
+        );
         placed += result.targets.len();
     }
     let elapsed = started.elapsed();

@@ -429,8 +429,7 @@ fn place(
         Some(binding) => {
             let policy = &fleet.propagations[binding.policy];
             let workload = Workload::of(&fleet.interpreter, template).map_err(bad_input)?;
-            let schedule = schedule::schedule(template, &workload, policy, &fleet.clusters)
-                .map_err(bad_input)?;
+            let schedule = schedule::schedule(template, &workload, policy, &fleet.clusters);
             placement.propagate_deps = policy.propagate_deps;
             placement.nowhere = Some(match (&schedule.failure, policy.suspension.dispatching) {
                 (_, Some(true)) => format!(

@@ -73,7 +73,7 @@ fn strategies() -> Vec<Value> {
 fn run(strategy: &Value, clusters: &[Cluster], replicas: i64, uid: &str) -> Schedule {
     let template = deployment(replicas, uid);
     let workload = Workload::of(&Interpreter::default(), &template).unwrap();
-    schedule(&template, &workload, &policy(strategy.clone()), clusters).unwrap()
+    schedule(&template, &workload, &policy(strategy.clone()), clusters)
 }
 
 fn per_cluster(schedule: &Schedule) -> Vec<(String, i64)> {

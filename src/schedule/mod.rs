@@ -99,7 +99,7 @@ pub fn schedule(
     workload: &Workload,
     policy: &Propagation,
     clusters: &[Cluster],
-) -> Result<Schedule, String> {
+) -> Schedule {
     let placement = &policy.placement;
     let terms: Vec<AffinityTerm> = match &placement.cluster_affinities {
         Some(terms) if !terms.is_empty() => terms
@@ -124,13 +124,13 @@ pub fn schedule(
     let mut first_filtered = None;
     for term in &terms {
         let mut filtered = Vec::new();
-        match schedule_term(template, workload, placement, term, clusters, &mut filtered)? {
+        match schedule_term(template, workload, placement, term, clusters, &mut filtered) {
             Ok(targets) => {
-                return Ok(Schedule {
+                return Schedule {
                     targets,
                     failure: None,
                     filtered,
-                });
+                };
             }
             Err(reason) => failures.push(match &term.name {
                 Some(name) => format!("affinity {name}: {reason}"),
@@ -139,15 +139,15 @@ pub fn schedule(
         }
         first_filtered.get_or_insert(filtered);
     }
-    Ok(Schedule {
+    Schedule {
         targets: Vec::new(),
         failure: Some(failures.join("; ")),
         filtered: first_filtered.unwrap_or_default(),
-    })
+    }
 }
 
-/// One affinity term through filter, estimate, spread selection and division. The outer error
-/// is bad input (a quantity that does not parse); the inner one is "unschedulable", with why.
+/// One affinity term through filter, estimate, spread selection and division. An error says
+/// why the term does not schedule.
 fn schedule_term(
     template: &Template,
     workload: &Workload,
@@ -155,7 +155,7 @@ fn schedule_term(
     term: &AffinityTerm,
     clusters: &[Cluster],
     filtered: &mut Vec<(String, Filtered)>,
-) -> Result<Result<Vec<TargetCluster>, String>, String> {
+) -> Result<Vec<TargetCluster>, String> {
     let mut candidates = Vec::new();
     for cluster in clusters {
         match filter::filter_cluster(placement, term, workload.is_workload, template, cluster) {
@@ -178,7 +178,7 @@ fn schedule_term(
                 .collect::<Vec<_>>()
                 .join("; ")
         };
-        return Ok(Err(format!("no cluster fits ({why})")));
+        return Err(format!("no cluster fits ({why})"));
     }
     for candidate in &mut candidates {
         candidate.available = if workload.replicas == 0 {
@@ -201,10 +201,7 @@ fn schedule_term(
         } else {
             spread::Replicas::Duplicated(workload.replicas)
         };
-        match spread::select_clusters_for(&candidates, &placement.spread_constraints, replicas) {
-            Ok(selected) => selected,
-            Err(reason) => return Ok(Err(reason)),
-        }
+        spread::select_clusters_for(&candidates, &placement.spread_constraints, replicas)?
     } else {
         (0..candidates.len()).collect()
     };
@@ -217,26 +214,22 @@ fn schedule_term(
         })
         .collect();
     if !workload.is_workload {
-        return Ok(Ok(seats
+        return Ok(seats
             .iter()
             .map(|seat| TargetCluster {
                 name: seat.cluster.name().to_string(),
                 replicas: None,
                 completions: None,
             })
-            .collect()));
+            .collect());
     }
     if workload.replicas == 0 {
-        return Ok(Err(
+        return Err(
             "it has 0 replicas and per-replica requirements, and Karmada drops clusters that get 0 replicas (karmada#3495)"
                 .to_string(),
-        ));
+        );
     }
-    let assigned = match divide::assign_replicas(strategy, &seats, workload.replicas, &workload.uid)
-    {
-        Ok(assigned) => assigned,
-        Err(reason) => return Ok(Err(reason)),
-    };
+    let assigned = divide::assign_replicas(strategy, &seats, workload.replicas, &workload.uid)?;
     let mut targets: Vec<TargetCluster> = seats
         .iter()
         .zip(assigned)
@@ -253,7 +246,7 @@ fn schedule_term(
         split_completions(&mut targets, completions, &workload.uid);
     }
     targets.sort();
-    Ok(Ok(targets))
+    Ok(targets)
 }
 
 /// karmada `divideReplicasByJobCompletions`: a Divided Job's completions are divided with
@@ -357,7 +350,7 @@ mod tests {
     fn run(placement: Value, object: Value, inventory: &[Cluster]) -> Schedule {
         let template = template("apps/v1", "Deployment", object);
         let workload = Workload::of(&Interpreter::default(), &template).unwrap();
-        schedule(&template, &workload, &policy(placement), inventory).unwrap()
+        schedule(&template, &workload, &policy(placement), inventory)
     }
 
     fn replicas(schedule: &Schedule) -> Vec<(String, Option<i64>)> {
@@ -423,7 +416,7 @@ mod tests {
             "weightPreference": {"staticWeightList": [
                 {"targetCluster": {"clusterNames": ["member1"]}, "weight": 2},
                 {"targetCluster": {"clusterNames": ["member2"]}, "weight": 1}]}}});
-        let result = schedule(&job, &workload, &policy(placement), &inventory).unwrap();
+        let result = schedule(&job, &workload, &policy(placement), &inventory);
         let split: Vec<_> = result
             .targets
             .iter()
