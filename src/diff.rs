@@ -25,13 +25,13 @@ impl FleetObjects {
         for cluster in &tree.clusters {
             fleet.clusters.entry(cluster.clone()).or_default();
         }
-        for (path, key) in &tree.objects {
+        for (path, key, text) in tree.objects() {
             let cluster = path.split('/').next().unwrap_or_default();
             fleet
                 .clusters
                 .entry(cluster.to_string())
                 .or_default()
-                .insert(ObjectKey::clone(key), tree.files[path].clone());
+                .insert(ObjectKey::clone(key), text.clone());
         }
         fleet
     }

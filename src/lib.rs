@@ -68,7 +68,7 @@ pub struct RenderedFleet {
 
 impl RenderedFleet {
     pub fn object_count(&self) -> usize {
-        self.tree.objects.len()
+        self.tree.object_count
     }
 }
 

@@ -49,7 +49,8 @@ fn describe(dir: &Path) -> String {
                 rendered.object_count()
             )
             .unwrap();
-            for (path, contents) in &tree.files {
+            for (path, file) in &tree.files {
+                let contents = &file.text;
                 writeln!(text, "\n--- {path}\n{contents}").unwrap();
             }
         }

@@ -9,6 +9,8 @@ use std::io;
 use rayon::prelude::*;
 use std::path::Path;
 
+#[cfg(test)]
+use super::OutputFile;
 use super::{HEADER, OutputTree};
 use crate::diagnostics::{Diagnostic, Rejected};
 
@@ -44,7 +46,7 @@ pub fn compare_with_disk(out: &Path, tree: &OutputTree) -> Result<TreeChanges, R
             } else if tree
                 .files
                 .get(path)
-                .is_some_and(|planned| planned.as_bytes() == bytes)
+                .is_some_and(|planned| planned.text.as_bytes() == bytes)
             {
                 Existing::Same
             } else {
@@ -106,7 +108,7 @@ pub fn apply(out: &Path, tree: &OutputTree, changes: &TreeChanges) -> Result<(),
     }
     changes.write.par_iter().try_for_each(|path| {
         let target = out.join(path);
-        let contents = tree.files[path].as_bytes();
+        let contents = tree.files[path].text.as_bytes();
         match fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -193,10 +195,11 @@ mod tests {
             files: files
                 .iter()
                 .map(|(path, text)| {
-                    (
-                        path.to_string(),
-                        Arc::<str>::from(format!("{HEADER}{text}")),
-                    )
+                    let file = OutputFile {
+                        text: Arc::<str>::from(format!("{HEADER}{text}")),
+                        object: None,
+                    };
+                    (path.to_string(), file)
                 })
                 .collect(),
             ..OutputTree::default()
