@@ -44,7 +44,20 @@ pub fn classify(
     let interpreter = interpreter_from(documents, files, errors);
     let mut classified = Classified::default();
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
+    let mut kustomization_files = std::collections::BTreeSet::new();
     for document in documents {
+        // A kustomization beside the manifests (common in GitOps repositories) is not an
+        // object: it is skipped, once per file, with a word that it was.
+        if is_kustomization(document) {
+            if kustomization_files.insert(document.origin.file.clone()) {
+                classified.warnings.push(Diagnostic::warning(
+                    Some(document.origin.clone()),
+                    "a kustomization is not a Kubernetes object; fedrender reads the manifests \
+                     themselves (render kustomizations first, or --exclude this file)",
+                ));
+            }
+            continue;
+        }
         let Some((api_version, kind)) = errors.take(type_of(document)) else {
             continue;
         };
@@ -104,6 +117,25 @@ pub fn classify(
     }
     classified.interpreter = interpreter;
     classified
+}
+
+/// A kustomize file: by its name (kustomize allows one without apiVersion and kind) or by its
+/// API group.
+fn is_kustomization(document: &RawDocument) -> bool {
+    let file_name = document
+        .origin
+        .file
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("");
+    matches!(
+        file_name,
+        "kustomization.yaml" | "kustomization.yml" | "Kustomization"
+    ) || document
+        .value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|api_version| api_group(api_version) == "kustomize.config.k8s.io")
 }
 
 fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {
@@ -502,6 +534,25 @@ mod tests {
             rejected.errors[0].message.contains("Inn"),
             "{}",
             rejected.errors[0].message
+        );
+    }
+
+    #[test]
+    fn kustomizations_in_the_input_are_skipped_with_a_warning() {
+        let files = vec![SourceFile {
+            path: "fleet/kustomization.yaml".into(),
+            text: "resources:\n- web.yaml\n".to_string(),
+            format: Format::Yaml,
+        }];
+        let (documents, _) = parse_files(&files);
+        let mut sink = ErrorSink::default();
+        let classified = classify(&documents, &files, &mut sink);
+        assert!(sink.finish().is_ok());
+        assert!(classified.templates.is_empty());
+        assert!(
+            classified.warnings[0]
+                .message
+                .starts_with("a kustomization is not a Kubernetes object")
         );
     }
 
