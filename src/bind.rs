@@ -164,7 +164,7 @@ mod tests {
     use super::*;
     use crate::api::karmada::PropagationPolicy;
     use crate::diagnostics::Origin;
-    use crate::object::{ObjectKey, api_group};
+
     use crate::policy::admit_propagation;
     use crate::source::classify::Located;
     use serde_json::json;
@@ -186,18 +186,8 @@ mod tests {
     }
 
     fn nginx(namespace: &str) -> Template {
-        Template {
-            origin: Origin::new("t.yaml", 0, 1),
-            api_version: "apps/v1".to_string(),
-            key: ObjectKey {
-                group: api_group("apps/v1").to_string(),
-                kind: "Deployment".to_string(),
-                namespace: namespace.to_string(),
-                name: "nginx".to_string(),
-            },
-            labels: [("app".to_string(), "nginx".to_string())].into(),
-            object: json!({}),
-        }
+        Template::for_test("apps/v1", "Deployment", namespace, "nginx", json!({}))
+            .with_labels(&[("app", "nginx")])
     }
 
     fn winner(policies: &[Propagation], template: &Template) -> Option<String> {

@@ -171,22 +171,11 @@ impl<'a> Found<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
+
     use serde_json::json;
 
     fn template(api_version: &str, kind: &str, object: Value) -> Template {
-        Template {
-            origin: Origin::new("t.yaml", 0, 1),
-            api_version: api_version.to_string(),
-            key: ObjectKey {
-                group: crate::object::api_group(api_version).to_string(),
-                kind: kind.to_string(),
-                namespace: "shop".to_string(),
-                name: "web".to_string(),
-            },
-            labels: Default::default(),
-            object,
-        }
+        Template::for_test(api_version, kind, "shop", "web", object)
     }
 
     fn names(keys: &BTreeSet<ObjectKey>) -> Vec<String> {

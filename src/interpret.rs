@@ -369,18 +369,7 @@ mod tests {
     use serde_json::json;
 
     fn template(api_version: &str, kind: &str, object: serde_json::Value) -> Template {
-        Template {
-            origin: crate::diagnostics::Origin::new("t.yaml", 0, 1),
-            api_version: api_version.to_string(),
-            key: crate::object::ObjectKey {
-                group: crate::object::api_group(api_version).to_string(),
-                kind: kind.to_string(),
-                namespace: "default".to_string(),
-                name: "t".to_string(),
-            },
-            labels: Default::default(),
-            object,
-        }
+        Template::for_test(api_version, kind, "default", "t", object)
     }
 
     // karmada pkg/resourceinterpreter/default/native/replica.go (deploymentReplica, jobReplica)

@@ -23,26 +23,10 @@ pub fn is_auto_propagated(template: &Template) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
-    use crate::object::ObjectKey;
     use serde_json::json;
 
     fn namespace(name: &str, labels: &[(&str, &str)]) -> Template {
-        Template {
-            origin: Origin::new("n.yaml", 0, 1),
-            api_version: "v1".to_string(),
-            key: ObjectKey {
-                group: String::new(),
-                kind: "Namespace".to_string(),
-                namespace: String::new(),
-                name: name.to_string(),
-            },
-            labels: labels
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            object: json!({}),
-        }
+        Template::for_test("v1", "Namespace", "", name, json!({})).with_labels(labels)
     }
 
     // karmada namespace_sync_controller.go namespaceShouldBeSynced.

@@ -74,6 +74,39 @@ impl Template {
     }
 }
 
+#[cfg(test)]
+impl Template {
+    /// A template for unit tests: origin `t.yaml:1`, no labels, the given object.
+    pub fn for_test(
+        api_version: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        object: Value,
+    ) -> Template {
+        Template {
+            origin: Origin::new("t.yaml", 0, 1),
+            api_version: api_version.to_string(),
+            key: ObjectKey {
+                group: api_group(api_version).to_string(),
+                kind: kind.to_string(),
+                namespace: namespace.to_string(),
+                name: name.to_string(),
+            },
+            labels: BTreeMap::new(),
+            object,
+        }
+    }
+
+    pub fn with_labels(mut self, labels: &[(&str, &str)]) -> Template {
+        self.labels = labels
+            .iter()
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect();
+        self
+    }
+}
+
 /// The API group of an `apiVersion`: `apps` for `apps/v1`, empty for the core `v1`.
 pub fn api_group(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(group, _)| group)

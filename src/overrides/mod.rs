@@ -139,7 +139,7 @@ mod tests {
     use super::*;
     use crate::api::karmada::OverridePolicy;
     use crate::diagnostics::Origin;
-    use crate::object::ObjectKey;
+
     use crate::policy::admit_override;
     use crate::source::classify::Located;
     use serde_json::json;
@@ -165,18 +165,8 @@ mod tests {
     }
 
     fn nginx() -> Template {
-        Template {
-            origin: Origin::new("t.yaml", 0, 1),
-            api_version: "apps/v1".to_string(),
-            key: ObjectKey {
-                group: "apps".to_string(),
-                kind: "Deployment".to_string(),
-                namespace: "web".to_string(),
-                name: "nginx".to_string(),
-            },
-            labels: [("app".to_string(), "nginx".to_string())].into(),
-            object: json!({}),
-        }
+        Template::for_test("apps/v1", "Deployment", "web", "nginx", json!({}))
+            .with_labels(&[("app", "nginx")])
     }
 
     fn names(order: &[usize], policies: &[Override]) -> Vec<String> {

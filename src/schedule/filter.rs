@@ -170,18 +170,7 @@ mod tests {
     }
 
     fn deployment() -> Template {
-        Template {
-            origin: crate::diagnostics::Origin::new("t.yaml", 0, 1),
-            api_version: "apps/v1".to_string(),
-            key: crate::object::ObjectKey {
-                group: "apps".to_string(),
-                kind: "Deployment".to_string(),
-                namespace: "default".to_string(),
-                name: "web".to_string(),
-            },
-            labels: Default::default(),
-            object: json!({}),
-        }
+        Template::for_test("apps/v1", "Deployment", "default", "web", json!({}))
     }
 
     // karmada plugins/tainttoleration/taint_toleration_test.go; k8s ToleratesTaint.

@@ -299,24 +299,13 @@ mod tests {
     use super::*;
     use crate::api::karmada::PropagationPolicy;
     use crate::diagnostics::Origin;
-    use crate::object::{ObjectKey, api_group};
+
     use crate::policy::admit_propagation;
     use crate::source::classify::Located;
     use serde_json::json;
 
     fn template(api_version: &str, kind: &str, object: Value) -> Template {
-        Template {
-            origin: Origin::new("t.yaml", 0, 1),
-            api_version: api_version.to_string(),
-            key: ObjectKey {
-                group: api_group(api_version).to_string(),
-                kind: kind.to_string(),
-                namespace: "default".to_string(),
-                name: "app".to_string(),
-            },
-            labels: Default::default(),
-            object,
-        }
+        Template::for_test(api_version, kind, "default", "app", object)
     }
 
     fn policy(placement: Value) -> Propagation {
