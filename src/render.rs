@@ -691,18 +691,71 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
                 format!("{} selects no template", policy.id),
             ));
         }
-        if let Some(affinity) = &policy.placement.cluster_affinity {
-            for name in affinity.named_clusters() {
-                if !known.contains(name) {
-                    warnings.push(Diagnostic::warning(
-                        Some(policy.origin.clone()),
-                        format!("{}: cluster {name:?} is not in the inventory", policy.id),
-                    ));
-                }
+        for (field, name) in named_clusters(policy) {
+            if !known.contains(name.as_str()) {
+                warnings.push(Diagnostic::warning(
+                    Some(policy.origin.clone()),
+                    format!(
+                        "{}: {field}: cluster {name:?} is not in the inventory",
+                        policy.id
+                    ),
+                ));
             }
         }
     }
     warnings
+}
+
+/// Every cluster a propagation policy names, with the field that names it.
+fn named_clusters(policy: &Propagation) -> Vec<(String, String)> {
+    let placement = &policy.placement;
+    let mut named = Vec::new();
+    let mut add = |field: String, affinity: &crate::api::karmada::ClusterAffinity| {
+        for name in affinity.named_clusters() {
+            named.push((field.clone(), name.to_string()));
+        }
+    };
+    if let Some(affinity) = &placement.cluster_affinity {
+        add("spec.placement.clusterAffinity".to_string(), affinity);
+    }
+    for (index, term) in placement.cluster_affinities.iter().flatten().enumerate() {
+        let field = format!("spec.placement.clusterAffinities[{index}]");
+        add(field.clone(), &term.affinity());
+        for (position, overflow) in term.overflow_affinities.iter().enumerate() {
+            add(
+                format!("{field}.overflowAffinities[{position}]"),
+                &overflow.affinity(),
+            );
+        }
+    }
+    let weights = placement
+        .replica_scheduling
+        .as_ref()
+        .and_then(|scheduling| scheduling.weight_preference.as_ref());
+    for (index, rule) in weights
+        .iter()
+        .flat_map(|w| w.static_weight_list.iter())
+        .enumerate()
+    {
+        add(
+            format!(
+                "spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}].targetCluster"
+            ),
+            &rule.target_cluster,
+        );
+    }
+    for name in policy
+        .suspension
+        .dispatching_on_clusters
+        .iter()
+        .flat_map(|on| on.cluster_names.iter())
+    {
+        named.push((
+            "spec.suspension.dispatchingOnClusters".to_string(),
+            name.clone(),
+        ));
+    }
+    named
 }
 
 /// Override policies that select no template, and override rules whose target matches no

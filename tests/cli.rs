@@ -731,3 +731,34 @@ fn usage_errors_exit_2() {
         assert!(!stderr(&output).is_empty());
     }
 }
+
+#[test]
+fn every_cluster_a_policy_names_is_checked_against_the_inventory() {
+    let dir = scratch("named-clusters");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("examples/nginx/nginx.yaml", dir.join("nginx.yaml")).unwrap();
+    std::fs::write(
+        dir.join("divided.yaml"),
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: divided\nspec:\n  \
+         resourceSelectors:\n  - {apiVersion: v1, kind: ConfigMap}\n  suspension:\n    dispatchingOnClusters:\n      clusterNames: [ghost-a]\n  \
+         placement:\n    clusterAffinities:\n    - affinityName: first\n      clusterNames: [ghost-b]\n    \
+         replicaScheduling:\n      replicaSchedulingType: Divided\n      weightPreference:\n        staticWeightList:\n        \
+         - targetCluster: {clusterNames: [ghost-c]}\n          weight: 1\n",
+    )
+    .unwrap();
+    let output = fedrender(&[
+        "validate",
+        dir.to_str().unwrap(),
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+    ]);
+    let text = stderr(&output);
+    for expected in [
+        "spec.suspension.dispatchingOnClusters: cluster \"ghost-a\" is not in the inventory",
+        "spec.placement.clusterAffinities[0]: cluster \"ghost-b\" is not in the inventory",
+        "staticWeightList[0].targetCluster: cluster \"ghost-c\" is not in the inventory",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
