@@ -27,7 +27,7 @@ fn translate_text(text: &str) -> Result<Translated, Rejected> {
     let (documents, parse_errors) = parse_files(&files);
     assert!(parse_errors.is_empty(), "{parse_errors:?}");
     let mut errors = ErrorSink::default();
-    // Classification as the owner wires it: KubeFed groups are not templates.
+    // Classification as fleet assembly does it: KubeFed groups are not templates.
     let plain: Vec<RawDocument> = documents
         .iter()
         .filter(|d| {

@@ -1594,7 +1594,7 @@ mod tests {
             marshal(&json!({"key": {"key1": "updated_value"}})),
             "key:\n  key1: updated_value\n"
         );
-        // The examples of the brief: versions and addresses stay plain.
+        // Versions and addresses stay plain (karmada-overrides spec §9.4 example values).
         assert_eq!(
             marshal(&json!({"host": "0.0.0.0", "ver": "1.2.3", "port": "8080"})),
             "host: 0.0.0.0\nport: \"8080\"\nver: 1.2.3\n"
