@@ -99,7 +99,6 @@ pub struct PlannedCluster {
 /// What happened to one template, before its objects are built.
 struct Placement {
     targets: Vec<TargetCluster>,
-    matched_policies: Vec<usize>,
     override_policies: Vec<usize>,
     /// Whether the winning policy sends the template's dependencies along.
     propagate_deps: bool,
@@ -183,7 +182,7 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
                 reason.clone(),
             ));
         }
-        propagations_used.extend(placement.matched_policies.iter().copied());
+        propagations_used.extend(placement.candidates.iter().map(|(policy, _)| *policy));
         overrides_used.extend(placement.override_policies.iter().copied());
     }
     rendered
@@ -406,11 +405,10 @@ fn place(
     let candidates = index.matching(template);
     let mut placement = Placement {
         targets: Vec::new(),
-        matched_policies: candidates.iter().map(|(policy, _)| *policy).collect(),
         override_policies: overrides::policies_for(template, &fleet.overrides),
         propagate_deps: false,
         nowhere: None,
-        candidates: candidates.clone(),
+        candidates,
         winner: None,
         placed_by: Vec::new(),
         filtered: Vec::new(),
@@ -425,7 +423,7 @@ fn place(
             format!("{}: {message}", template.key),
         ))
     };
-    match index.bind(&candidates) {
+    match index.bind(&placement.candidates) {
         Some(binding) => {
             let policy = &fleet.propagations[binding.policy];
             let workload = Workload::of(&fleet.interpreter, template).map_err(bad_input)?;

@@ -37,25 +37,18 @@ pub fn build_work<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
-    use crate::object::ObjectKey;
     use serde_json::json;
 
     fn deployment() -> Template {
-        Template {
-            origin: Origin::new("d.yaml", 0, 1),
-            api_version: "apps/v1".to_string(),
-            key: ObjectKey {
-                group: "apps".to_string(),
-                kind: "Deployment".to_string(),
-                namespace: "default".to_string(),
-                name: "web".to_string(),
-            },
-            labels: Default::default(),
-            object: json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        Template::for_test(
+            "apps/v1",
+            "Deployment",
+            "default",
+            "web",
+            json!({"apiVersion": "apps/v1", "kind": "Deployment",
                 "metadata": {"name": "web", "namespace": "default", "uid": "u"},
                 "spec": {"template": {}}, "status": {"readyReplicas": 1}}),
-        }
+        )
     }
 
     // karmada issue #1347: an override of /spec/replicas must win over replica revision.

@@ -153,8 +153,6 @@ fn field_requirement_holds(requirement: &NodeSelectorRequirement, cluster: &Clus
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
-    use crate::object::{ObjectKey, api_group};
     use serde_json::json;
 
     fn template(
@@ -164,21 +162,7 @@ mod tests {
         name: &str,
         labels: &[(&str, &str)],
     ) -> Template {
-        Template {
-            origin: Origin::new("t.yaml", 0, 1),
-            api_version: api_version.to_string(),
-            key: ObjectKey {
-                group: api_group(api_version).to_string(),
-                kind: kind.to_string(),
-                namespace: namespace.to_string(),
-                name: name.to_string(),
-            },
-            labels: labels
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            object: json!({}),
-        }
+        Template::for_test(api_version, kind, namespace, name, json!({})).with_labels(labels)
     }
 
     fn selector(yaml: serde_json::Value) -> ResourceSelector {
