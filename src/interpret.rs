@@ -479,6 +479,25 @@ mod tests {
         );
     }
 
+    // karmada prune.go removeIrrelevantField for PersistentVolumeClaim: only a non-empty
+    // selected-node annotation is removed.
+    #[test]
+    fn prune_pvc_selected_node_only_when_set() {
+        let mut selected = json!({"metadata": {"annotations": {"volume.kubernetes.io/selected-node": "n1", "keep": "x"}}});
+        prune("", "PersistentVolumeClaim", &mut selected);
+        assert_eq!(
+            selected,
+            json!({"metadata": {"annotations": {"keep": "x"}}})
+        );
+        let mut empty =
+            json!({"metadata": {"annotations": {"volume.kubernetes.io/selected-node": ""}}});
+        prune("", "PersistentVolumeClaim", &mut empty);
+        assert_eq!(
+            empty,
+            json!({"metadata": {"annotations": {"volume.kubernetes.io/selected-node": ""}}})
+        );
+    }
+
     #[test]
     fn prune_service_keeps_headless_cluster_ip() {
         let mut allocated =
