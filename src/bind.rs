@@ -276,4 +276,20 @@ mod tests {
         assert!(never_propagated(&nginx("my-kube-x")).is_none());
         assert!(never_propagated(&nginx("default")).is_none());
     }
+
+    // karmada pkg/util/apigroup.go default skipped groups; detector.go claimed-by label.
+    #[test]
+    fn karmada_never_propagates_its_own_groups_events_leases_or_claimed_objects() {
+        let object = |api_version: &str, kind: &str| {
+            Template::for_test(api_version, kind, "default", "x", json!({}))
+        };
+        assert!(never_propagated(&object("work.karmada.io/v1alpha1", "Work")).is_some());
+        assert!(never_propagated(&object("events.k8s.io/v1", "Event")).is_some());
+        assert!(never_propagated(&object("v1", "Event")).is_some());
+        assert!(never_propagated(&object("coordination.k8s.io/v1", "Lease")).is_some());
+        assert!(never_propagated(&object("apps/v1", "Deployment")).is_none());
+        let claimed = object("apps/v1", "Deployment")
+            .with_labels(&[("resourcetemplate.karmada.io/claimed-by", "mcs")]);
+        assert!(never_propagated(&claimed).is_some());
+    }
 }
