@@ -80,7 +80,7 @@ pub fn assemble(
         errors.push(error);
     }
     let mut warnings = Vec::new();
-    let classified = classify::classify(&input_documents, files, &mut errors);
+    let classified = classify::classify(input_documents, files, &mut errors);
     let mut clusters: Vec<Located<Cluster>> = Vec::new();
     for document in &inventory_documents {
         // Inventory documents carry file indices relative to the inventory files.
@@ -102,7 +102,7 @@ pub fn assemble(
         }
     }
     let (federated, claimed) = crate::federation::translate(
-        &input_documents,
+        &classified.kubefed_documents,
         files,
         &classified.templates,
         &classified.interpreter,

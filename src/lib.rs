@@ -29,8 +29,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use diagnostics::{Diagnostic, Rejected};
-use emit::OutputTree;
-use emit::tree::TreeChanges;
+use emit::tree::{Mode, TreeChanges, TreeWriter};
+use emit::{OutputTree, TreeLayout};
 use fleet::FleetSource;
 use render::PlanEntry;
 
@@ -72,20 +72,60 @@ impl RenderedFleet {
     }
 }
 
-/// Reads and renders a fleet into memory: every check `build` makes, nothing written. Under
-/// `strict` every warning is an error.
+/// Reads and renders a fleet into memory (for `--stdout`, `diff` and tests): every check
+/// `build` makes, nothing written. Under `strict` every warning is an error.
 pub fn render_fleet(source: &FleetSource, strict: bool, explain: bool) -> Outcome<RenderedFleet> {
+    with_placed(source, strict, explain, |placed, layout| {
+        let tree = OutputTree::collect(&layout, &placed)?;
+        Ok(RenderedFleet {
+            tree,
+            plan: placed.plan,
+        })
+    })
+}
+
+/// A fleet rendered and checked, its objects counted and dropped.
+#[derive(Debug, Clone, Default)]
+pub struct FleetSummary {
+    pub clusters: usize,
+    pub objects: usize,
+    /// Why every template went where it went.
+    pub plan: Vec<PlanEntry>,
+}
+
+/// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
+/// rendered object longer than it takes to build it.
+pub fn explain_fleet(source: &FleetSource, strict: bool) -> Outcome<FleetSummary> {
+    with_placed(source, strict, true, |placed, layout| {
+        placed.render_each(|_, _| Ok(()))?;
+        Ok(FleetSummary {
+            clusters: layout.clusters().len(),
+            objects: layout.object_count(),
+            plan: placed.plan,
+        })
+    })
+}
+
+/// Reads the fleet and places every template, then hands the placement and the output
+/// layout to `then`. Every warning is known by then, so under `strict` (every warning an
+/// error) nothing is rendered or written.
+fn with_placed<T>(
+    source: &FleetSource,
+    strict: bool,
+    explain: bool,
+    then: impl FnOnce(render::Placed<'_>, TreeLayout) -> Result<T, Rejected>,
+) -> Outcome<T> {
     let mut warnings = Vec::new();
     let result = (|| {
         let (fleet, read_warnings) = fleet::read_fleet(source)?;
         warnings.extend(read_warnings);
-        let rendered = render::render(&fleet, explain)?;
-        warnings.extend(rendered.warnings.iter().cloned());
+        let mut placed = render::place(&fleet, explain)?;
+        warnings.append(&mut placed.warnings);
         if explain {
-            warnings.extend(tie_warnings(&rendered.plan));
+            warnings.extend(tie_warnings(&placed.plan));
         }
         let names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
-        let tree = emit::plan_tree(&rendered, &names)?;
+        let layout = TreeLayout::new(&names, placed.destinations())?;
         if strict && !warnings.is_empty() {
             let errors = warnings
                 .drain(..)
@@ -99,10 +139,7 @@ pub fn render_fleet(source: &FleetSource, strict: bool, explain: bool) -> Outcom
                 .collect::<Vec<_>>();
             return Err(Rejected::from(errors));
         }
-        Ok(RenderedFleet {
-            tree,
-            plan: rendered.plan,
-        })
+        then(placed, layout)
     })();
     Outcome { result, warnings }
 }
@@ -132,31 +169,60 @@ fn tie_warnings(plan: &[PlanEntry]) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// `fedrender build`: renders the fleet and writes the trees. On any error nothing is written.
+/// `fedrender build`: renders the fleet and brings the output trees up to date, streaming
+/// each object to disk as it is rendered. On any error the output directory is left as it was.
 pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
     let started = Instant::now();
-    let Outcome { result, warnings } = render_fleet(&options.source, options.strict, false);
-    let result = result.and_then(|rendered| {
-        let changes = emit::tree::compare_with_disk(&options.out, &rendered.tree)?;
-        emit::tree::apply(&options.out, &rendered.tree, &changes)?;
-        Ok(BuildReport {
-            clusters: rendered.tree.clusters.len(),
-            objects: rendered.object_count(),
-            written: changes.write.len(),
-            unchanged: changes.unchanged.len(),
-            removed: changes.remove.len(),
-            seconds: started.elapsed().as_secs_f64(),
-        })
+    let Outcome { result, warnings } = write_trees(options, Mode::Write);
+    let result = result.map(|(changes, layout)| BuildReport {
+        clusters: layout.clusters().len(),
+        objects: layout.object_count(),
+        written: changes.write.len(),
+        unchanged: changes.unchanged,
+        removed: changes.remove.len(),
+        seconds: started.elapsed().as_secs_f64(),
     });
     Outcome { result, warnings }
 }
 
+/// What `build --check` found: the files a build would write and remove, relative to the
+/// output directory, sorted.
+#[derive(Debug, Clone, Default)]
+pub struct OutOfDate {
+    pub write: Vec<String>,
+    pub unchanged: usize,
+    pub remove: Vec<String>,
+}
+
+impl OutOfDate {
+    pub fn is_empty(&self) -> bool {
+        self.write.is_empty() && self.remove.is_empty()
+    }
+}
+
 /// `fedrender build --check`: what a build would change in `out`, changing nothing.
-pub fn check(options: &BuildOptions) -> Outcome<TreeChanges> {
-    let Outcome { result, warnings } = render_fleet(&options.source, options.strict, false);
-    let result =
-        result.and_then(|rendered| emit::tree::compare_with_disk(&options.out, &rendered.tree));
+pub fn check(options: &BuildOptions) -> Outcome<OutOfDate> {
+    let Outcome { result, warnings } = write_trees(options, Mode::Check);
+    let result = result.map(|(changes, layout)| OutOfDate {
+        write: changes.write_paths(&layout),
+        unchanged: changes.unchanged,
+        remove: changes.remove,
+    });
     Outcome { result, warnings }
+}
+
+fn write_trees(options: &BuildOptions, mode: Mode) -> Outcome<(TreeChanges, TreeLayout)> {
+    with_placed(&options.source, options.strict, false, |placed, layout| {
+        let writer = TreeWriter::open(&options.out, &layout, mode)?;
+        let changes = match placed.render_each(|object, rendered| writer.put(object, &rendered)) {
+            Ok(()) => writer.commit()?,
+            Err(error) => {
+                writer.roll_back();
+                return Err(error);
+            }
+        };
+        Ok((changes, layout))
+    })
 }
 
 /// What `fedrender diff` compares the fleet with.

@@ -76,7 +76,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
                     eprintln!(
                         "{} is up to date ({} files)",
                         out.display(),
-                        changes.unchanged.len()
+                        changes.unchanged
                     );
                 }
                 exit_code::OK
@@ -193,7 +193,7 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
-    let outcome = fedrender::render_fleet(&source, input.strict, true);
+    let outcome = fedrender::explain_fleet(&source, input.strict);
     let rendered = match report(outcome, &input.run, "nothing was planned") {
         Ok(rendered) => rendered,
         Err(code) => return code,
@@ -216,15 +216,15 @@ fn validate(args: &cli::ValidateArgs) -> i32 {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
-    let outcome = fedrender::render_fleet(&source, input.strict, true);
+    let outcome = fedrender::explain_fleet(&source, input.strict);
     let warnings = outcome.warnings.len();
     match report(outcome, &input.run, "nothing was written") {
-        Ok(rendered) => {
+        Ok(summary) => {
             if !input.run.quiet {
                 eprintln!(
                     "valid: {} for {}, {}",
-                    plural(rendered.object_count(), "object"),
-                    plural(rendered.tree.clusters.len(), "cluster"),
+                    plural(summary.objects, "object"),
+                    plural(summary.clusters, "cluster"),
                     plural(warnings, "warning")
                 );
             }

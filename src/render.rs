@@ -54,9 +54,16 @@ pub struct Variant {
     pub clusters: Vec<usize>,
 }
 
-#[derive(Debug, Default)]
-pub struct Rendered {
-    pub templates: Vec<RenderedTemplate>,
+/// Where every template goes, decided before any object is built: small next to the objects
+/// themselves, which [`Placed::render_each`] then builds one template at a time.
+#[derive(Debug)]
+pub struct Placed<'f> {
+    fleet: &'f Fleet,
+    cluster_index: BTreeMap<&'f str, usize>,
+    /// One per template of the fleet, in order.
+    placements: Vec<Placement>,
+    /// One per KubeFed or Federation v1 binding of the fleet, in order.
+    federated: Vec<Vec<(String, Option<i64>)>>,
     pub warnings: Vec<Diagnostic>,
     /// Why every template went where it went; filled when asked (`fedrender plan`).
     pub plan: Vec<PlanEntry>,
@@ -97,6 +104,7 @@ pub struct PlannedCluster {
 }
 
 /// What happened to one template, before its objects are built.
+#[derive(Debug)]
 struct Placement {
     targets: Vec<TargetCluster>,
     override_policies: Vec<usize>,
@@ -111,8 +119,9 @@ struct Placement {
     filtered: Vec<(String, Filtered)>,
 }
 
-/// Renders the fleet; with `explain`, also the plan report's story of every template.
-pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
+/// Binds and schedules every template; with `explain`, also the plan report's story of every
+/// template. Every warning a render can give is known here, before any object is built.
+pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     check_dependent_overrides(fleet)?;
     let index = PolicyIndex::new(&fleet.propagations);
     let cluster_index: BTreeMap<&str, usize> = fleet
@@ -124,7 +133,7 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
     let placed: Vec<Result<Placement, Rejected>> = fleet
         .templates
         .par_iter()
-        .map(|template| place(fleet, &index, template))
+        .map(|template| place_template(fleet, &index, template))
         .collect();
     let mut placements = Vec::with_capacity(placed.len());
     let mut errors = Vec::new();
@@ -134,50 +143,39 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
             Err(rejected) => errors.extend(rejected.errors),
         }
     }
+    let mut federated = Vec::with_capacity(fleet.federated.len());
+    let mut warnings = Vec::new();
+    let mut federated_plan = Vec::new();
+    for binding in &fleet.federated {
+        match federation::targets(binding, &fleet.clusters) {
+            Ok(targets) => {
+                warnings.extend(federation::target_warnings(
+                    binding,
+                    &fleet.clusters,
+                    &targets,
+                ));
+                if explain {
+                    federated_plan.push(federated_plan_entry(binding, &targets));
+                }
+                federated.push(targets);
+            }
+            Err(message) => errors.push(Diagnostic::error(
+                Some(binding.source.clone()),
+                format!("{}: {message}", binding.source_name),
+            )),
+        }
+    }
     if !errors.is_empty() {
         return Err(errors.into());
     }
     follow_dependencies(fleet, &mut placements, &cluster_index);
-    let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = fleet
-        .templates
-        .par_iter()
-        .zip(&placements)
-        .map(|(template, placement)| build_variants(fleet, template, placement, &cluster_index))
-        .collect();
-    let federated: Vec<Result<FederatedRender, Rejected>> = fleet
-        .federated
-        .par_iter()
-        .map(|binding| render_federated(fleet, binding, &cluster_index))
-        .collect();
-    let mut rendered = Rendered::default();
-    let mut errors = Vec::new();
-    for result in results {
-        match result {
-            Ok(template) => rendered.templates.extend(template),
-            Err(rejected) => errors.extend(rejected.errors),
-        }
-    }
-    let mut federated_plan = Vec::new();
-    for result in federated {
-        match result {
-            Ok(done) => {
-                rendered.templates.extend(done.rendered);
-                rendered.warnings.extend(done.warnings);
-                federated_plan.push(done.plan);
-            }
-            Err(rejected) => errors.extend(rejected.errors),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors.into());
-    }
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {
         if placement.targets.is_empty()
             && let Some(reason) = &placement.nowhere
         {
-            rendered.warnings.push(Diagnostic::warning(
+            warnings.push(Diagnostic::warning(
                 Some(template.origin.clone()),
                 reason.clone(),
             ));
@@ -185,24 +183,111 @@ pub fn render(fleet: &Fleet, explain: bool) -> Result<Rendered, Rejected> {
         propagations_used.extend(placement.candidates.iter().map(|(policy, _)| *policy));
         overrides_used.extend(placement.override_policies.iter().copied());
     }
-    rendered
-        .warnings
-        .extend(propagation_warnings(fleet, &propagations_used));
-    rendered
-        .warnings
-        .extend(override_warnings(fleet, &overrides_used));
+    warnings.extend(propagation_warnings(fleet, &propagations_used));
+    warnings.extend(override_warnings(fleet, &overrides_used));
+    let mut plan = Vec::new();
     if explain {
-        rendered.plan = fleet
+        plan = fleet
             .templates
             .iter()
             .zip(&placements)
             .map(|(template, placement)| plan_entry(fleet, &index, template, placement))
             .collect();
-        rendered.plan.extend(federated_plan);
+        plan.extend(federated_plan);
         // By object, so the report does not depend on file order.
-        rendered.plan.sort_by(|a, b| a.key.cmp(&b.key));
+        plan.sort_by(|a, b| a.key.cmp(&b.key));
     }
-    Ok(rendered)
+    Ok(Placed {
+        fleet,
+        cluster_index,
+        placements,
+        federated,
+        warnings,
+        plan,
+    })
+}
+
+impl Placed<'_> {
+    /// Every object to render with the clusters (indices into the fleet's clusters, ascending)
+    /// that receive it: the templates in order, then the KubeFed and Federation v1 objects.
+    /// [`render_each`](Self::render_each) numbers objects by position in this list.
+    pub fn destinations(&self) -> Vec<(&ObjectKey, Vec<usize>)> {
+        let fleet = self.fleet;
+        let templates =
+            fleet
+                .templates
+                .iter()
+                .zip(&self.placements)
+                .map(|(template, placement)| {
+                    (
+                        &template.key,
+                        self.positions(placement.targets.iter().map(|t| t.name.as_str())),
+                    )
+                });
+        let federated = fleet
+            .federated
+            .iter()
+            .zip(&self.federated)
+            .map(|(binding, targets)| {
+                (
+                    &binding.template.key,
+                    self.positions(targets.iter().map(|(name, _)| name.as_str())),
+                )
+            });
+        templates.chain(federated).collect()
+    }
+
+    fn positions<'a>(&self, names: impl Iterator<Item = &'a str>) -> Vec<usize> {
+        let mut positions: Vec<usize> = names.map(|name| self.cluster_index[name]).collect();
+        positions.sort_unstable();
+        positions
+    }
+
+    /// Builds every object and hands each template's objects to `consume` as soon as they are
+    /// built, in parallel, so that memory holds only the templates in flight. The number passed
+    /// along is the object's position in [`destinations`](Self::destinations). Every failure is
+    /// reported, in template order.
+    pub fn render_each<F>(&self, consume: F) -> Result<(), Rejected>
+    where
+        F: Fn(usize, RenderedTemplate) -> Result<(), Rejected> + Sync,
+    {
+        let fleet = self.fleet;
+        let templates = fleet.templates.len();
+        let results: Vec<Result<(), Rejected>> = (0..templates + fleet.federated.len())
+            .into_par_iter()
+            .map(|position| {
+                let rendered = if position < templates {
+                    build_variants(
+                        fleet,
+                        &fleet.templates[position],
+                        &self.placements[position],
+                        &self.cluster_index,
+                    )?
+                } else {
+                    let federated = position - templates;
+                    render_federated(
+                        &fleet.federated[federated],
+                        &self.federated[federated],
+                        &self.cluster_index,
+                    )?
+                };
+                match rendered {
+                    Some(rendered) => consume(position, rendered),
+                    None => Ok(()),
+                }
+            })
+            .collect();
+        let errors: Vec<Diagnostic> = results
+            .into_iter()
+            .filter_map(Result::err)
+            .flat_map(|rejected| rejected.errors)
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.into())
+        }
+    }
 }
 
 fn plan_entry(
@@ -317,34 +402,24 @@ fn plan_entry(
     }
 }
 
-/// A KubeFed or Federation v1 object, rendered: its objects, warnings and plan entry.
-struct FederatedRender {
-    rendered: Option<RenderedTemplate>,
-    warnings: Vec<Diagnostic>,
-    plan: PlanEntry,
-}
-
 /// The other front doors share everything after binding: targets from KubeFed's placement or
 /// Federation v1's selector (and their replica planner), the object per cluster with KubeFed's
 /// overrides, and the same emission. Karmada's overrides and pruning do not apply: those
 /// systems never run them.
 fn render_federated(
-    fleet: &Fleet,
     binding: &FederatedBinding,
+    targets: &[(String, Option<i64>)],
     cluster_index: &BTreeMap<&str, usize>,
-) -> Result<FederatedRender, Rejected> {
-    let fail = |message: String| {
-        Rejected::from(Diagnostic::error(
-            Some(binding.source.clone()),
-            format!("{}: {message}", binding.source_name),
-        ))
-    };
-    let targets = federation::targets(binding, &fleet.clusters).map_err(fail)?;
-    let warnings = federation::target_warnings(binding, &fleet.clusters, &targets);
+) -> Result<Option<RenderedTemplate>, Rejected> {
     let mut variants: Vec<Variant> = Vec::new();
-    for (cluster, replicas) in &targets {
-        let object = federation::object_for_cluster(binding, cluster, *replicas)
-            .map_err(|message| fail(format!("cluster {cluster}: {message}")))?;
+    for (cluster, replicas) in targets {
+        let object =
+            federation::object_for_cluster(binding, cluster, *replicas).map_err(|message| {
+                Diagnostic::error(
+                    Some(binding.source.clone()),
+                    format!("{}: cluster {cluster}: {message}", binding.source_name),
+                )
+            })?;
         let manifest = emit::manifest(&object);
         let position = cluster_index[cluster.as_str()];
         match variants
@@ -358,7 +433,17 @@ fn render_federated(
             }),
         }
     }
-    let plan = PlanEntry {
+    Ok((!variants.is_empty()).then(|| RenderedTemplate {
+        key: binding.template.key.clone(),
+        variants,
+    }))
+}
+
+fn federated_plan_entry(
+    binding: &FederatedBinding,
+    targets: &[(String, Option<i64>)],
+) -> PlanEntry {
+    PlanEntry {
         key: binding.template.key.clone(),
         origin: binding.source.clone(),
         policies: Vec::new(),
@@ -384,20 +469,12 @@ fn render_federated(
         nowhere: targets
             .is_empty()
             .then(|| format!("{} reaches no cluster", binding.source_name)),
-    };
-    Ok(FederatedRender {
-        rendered: (!variants.is_empty()).then(|| RenderedTemplate {
-            key: binding.template.key.clone(),
-            variants,
-        }),
-        warnings,
-        plan,
-    })
+    }
 }
 
 /// Binds and schedules one template; the namespace controller adds every cluster for the
 /// namespaces it propagates.
-fn place(
+fn place_template(
     fleet: &Fleet,
     index: &PolicyIndex<'_>,
     template: &Template,

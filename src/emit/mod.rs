@@ -1,6 +1,6 @@
 //! Emitting: the rendered objects become one manifest tree per member cluster, each with a
-//! kustomization listing its files. [`plan_tree`] is pure; [`tree::write_tree`] is the only code
-//! that writes files.
+//! kustomization listing its files. [`TreeLayout`] and [`OutputTree`] are pure; [`tree`] is
+//! the only code that writes files.
 
 pub mod diff_report;
 pub mod layout;
@@ -8,13 +8,11 @@ pub mod plan_report;
 pub mod tree;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
 
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::object::ObjectKey;
-use crate::render::Rendered;
+use crate::render::Placed;
 use crate::yaml;
 
 /// The first line of every file fedrender writes; also how it recognises its own files.
@@ -53,78 +51,191 @@ pub fn manifest(object: &serde_json::Value) -> Arc<str> {
     format!("{HEADER}{}", yaml::to_yaml(object)).into()
 }
 
-/// A file of one cluster: its text and the object it holds.
-type PlacedFile = (Arc<str>, Arc<ObjectKey>);
+/// Where every rendered object goes, known from placement alone, before any object is built:
+/// each object's path within its cluster directory and each cluster's files, in path order.
+/// Paths are the bulk of it; the manifests themselves stream past.
+#[derive(Debug, Default, Clone)]
+pub struct TreeLayout {
+    /// Every member cluster, sorted.
+    clusters: Vec<String>,
+    /// Each object's path relative to its cluster directory, by position in the destinations.
+    paths: Vec<String>,
+    /// Per cluster, the positions of the objects it receives, sorted by path.
+    files: Vec<Vec<u32>>,
+}
 
-/// One template's file path and its serialised variants with the clusters receiving each.
-type SerialisedTemplate<'a> = (String, Arc<ObjectKey>, Vec<(Arc<str>, &'a [usize])>);
+/// One file of the output tree, as compact as a million of them need: an object's file in
+/// one cluster, or (without an object) the cluster's kustomization.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TreeFile {
+    cluster: u32,
+    object: Option<u32>,
+}
 
-pub fn plan_tree(rendered: &Rendered, cluster_names: &[&str]) -> Result<OutputTree, Rejected> {
-    let serialised: Vec<SerialisedTemplate<'_>> = rendered
-        .templates
-        .par_iter()
-        .map(|template| {
-            let variants = template
-                .variants
-                .iter()
-                .map(|variant| (variant.manifest.clone(), variant.clusters.as_slice()))
-                .collect();
-            (
-                layout::object_path(&template.key),
-                Arc::new(template.key.clone()),
-                variants,
-            )
-        })
-        .collect();
-    let mut per_cluster: Vec<BTreeMap<String, PlacedFile>> =
-        vec![BTreeMap::new(); cluster_names.len()];
-    let mut errors = Vec::new();
-    for (path, key, variants) in serialised {
-        for (text, clusters) in variants {
-            for &cluster in clusters {
-                if per_cluster[cluster]
-                    .insert(path.clone(), (text.clone(), key.clone()))
-                    .is_some()
-                {
+impl TreeFile {
+    pub fn object(cluster: usize, object: usize) -> TreeFile {
+        TreeFile {
+            cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
+            object: Some(u32::try_from(object).expect("fewer than 2^32 objects")),
+        }
+    }
+
+    pub fn kustomization(cluster: usize) -> TreeFile {
+        TreeFile {
+            cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
+            object: None,
+        }
+    }
+}
+
+impl TreeLayout {
+    /// `destinations` lists every object with the clusters (positions in `clusters`) that
+    /// receive it. Two objects that would share a file in some cluster are an error.
+    pub fn new<'a>(
+        clusters: &[&str],
+        destinations: impl IntoIterator<Item = (&'a ObjectKey, Vec<usize>)>,
+    ) -> Result<TreeLayout, Rejected> {
+        let mut layout = TreeLayout {
+            clusters: clusters.iter().map(|name| name.to_string()).collect(),
+            paths: Vec::new(),
+            files: vec![Vec::new(); clusters.len()],
+        };
+        for (position, (key, receivers)) in destinations.into_iter().enumerate() {
+            let position = u32::try_from(position).expect("fewer than 2^32 objects");
+            if !receivers.is_empty() {
+                layout.paths.push(layout::object_path(key));
+            } else {
+                layout.paths.push(String::new());
+            }
+            for cluster in receivers {
+                layout.files[cluster].push(position);
+            }
+        }
+        let mut errors = Vec::new();
+        for (cluster, files) in layout.files.iter_mut().enumerate() {
+            let paths = &layout.paths;
+            files.sort_unstable_by(|a, b| paths[*a as usize].cmp(&paths[*b as usize]));
+            for pair in files.windows(2) {
+                if paths[pair[0] as usize] == paths[pair[1] as usize] {
                     errors.push(Diagnostic::error(
                         None,
                         format!(
-                            "two objects would be written to {}/{path}",
-                            cluster_names[cluster]
+                            "two objects would be written to {}/{}",
+                            layout.clusters[cluster], paths[pair[0] as usize]
                         ),
                     ));
                 }
             }
         }
+        if errors.is_empty() {
+            Ok(layout)
+        } else {
+            Err(errors.into())
+        }
     }
-    if !errors.is_empty() {
-        return Err(errors.into());
+
+    pub fn clusters(&self) -> &[String] {
+        &self.clusters
     }
-    let mut tree = OutputTree {
-        clusters: cluster_names.iter().map(|name| name.to_string()).collect(),
-        ..OutputTree::default()
-    };
-    for (cluster, files) in cluster_names.iter().zip(per_cluster) {
-        tree.files.insert(
-            format!("{cluster}/{}", layout::KUSTOMIZATION_FILE),
-            OutputFile {
-                text: kustomization(files.keys()).into(),
-                object: None,
-            },
-        );
-        for (path, (text, key)) in files {
-            let path = format!("{cluster}/{path}");
-            tree.object_count += 1;
+
+    /// How many object files the tree has (the rest are kustomizations).
+    pub fn object_count(&self) -> usize {
+        self.files.iter().map(Vec::len).sum()
+    }
+
+    /// A file's path relative to the output directory.
+    pub fn path(&self, file: TreeFile) -> String {
+        let cluster = &self.clusters[file.cluster as usize];
+        match file.object {
+            Some(object) => format!("{cluster}/{}", self.paths[object as usize]),
+            None => format!("{cluster}/{}", layout::KUSTOMIZATION_FILE),
+        }
+    }
+
+    /// Every file of one cluster, the kustomization first, then in path order.
+    pub fn cluster_files(&self, cluster: usize) -> impl Iterator<Item = TreeFile> + '_ {
+        std::iter::once(TreeFile::kustomization(cluster)).chain(
+            self.files[cluster]
+                .iter()
+                .map(move |&object| TreeFile::object(cluster, object as usize)),
+        )
+    }
+
+    /// Whether the tree has this file (relative to the output directory).
+    pub fn holds(&self, file: &str) -> bool {
+        let Some((cluster, relative)) = file.split_once('/') else {
+            return false;
+        };
+        let Ok(cluster) = self
+            .clusters
+            .binary_search_by(|name| name.as_str().cmp(cluster))
+        else {
+            return false;
+        };
+        relative == layout::KUSTOMIZATION_FILE
+            || self.files[cluster]
+                .binary_search_by(|&object| self.paths[object as usize].as_str().cmp(relative))
+                .is_ok()
+    }
+
+    /// A kustomization listing the cluster's files in path order, so `kubectl kustomize` (and
+    /// Argo CD or Flux) builds the directory as it is.
+    pub fn kustomization(&self, cluster: usize) -> String {
+        let resources: Vec<serde_json::Value> = self.files[cluster]
+            .iter()
+            .map(|&object| self.paths[object as usize].as_str().into())
+            .collect();
+        let document = serde_json::json!({
+            "apiVersion": "kustomize.config.k8s.io/v1beta1",
+            "kind": "Kustomization",
+            "resources": resources,
+        });
+        format!("{HEADER}{}", yaml::to_yaml(&document))
+    }
+}
+
+impl OutputTree {
+    /// The whole tree in memory (for `--stdout`, `diff` and tests): the layout's files with
+    /// every rendered object, each text shared by the clusters that receive it.
+    pub fn collect(layout: &TreeLayout, placed: &Placed<'_>) -> Result<OutputTree, Rejected> {
+        let rendered = Mutex::new(Vec::new());
+        placed.render_each(|object, template| {
+            rendered
+                .lock()
+                .expect("no panics while held")
+                .push((object, template));
+            Ok(())
+        })?;
+        let mut tree = OutputTree {
+            clusters: layout.clusters.clone(),
+            object_count: layout.object_count(),
+            ..OutputTree::default()
+        };
+        for cluster in 0..layout.clusters.len() {
             tree.files.insert(
-                path,
+                layout.path(TreeFile::kustomization(cluster)),
                 OutputFile {
-                    text,
-                    object: Some(key),
+                    text: layout.kustomization(cluster).into(),
+                    object: None,
                 },
             );
         }
+        for (object, template) in rendered.into_inner().expect("no panics while held") {
+            let key = Arc::new(template.key);
+            for variant in template.variants {
+                for cluster in variant.clusters {
+                    tree.files.insert(
+                        layout.path(TreeFile::object(cluster, object)),
+                        OutputFile {
+                            text: variant.manifest.clone(),
+                            object: Some(key.clone()),
+                        },
+                    );
+                }
+            }
+        }
+        Ok(tree)
     }
-    Ok(tree)
 }
 
 /// The whole render as one YAML stream, for `build --stdout`: documents ordered by cluster,
@@ -136,16 +247,4 @@ pub fn stream(tree: &OutputTree) -> impl Iterator<Item = String> + '_ {
         let (cluster, relative) = path.split_once('/').unwrap_or((path, ""));
         format!("---\n# cluster: {cluster}, file: {relative}\n{body}")
     })
-}
-
-/// A kustomization listing a cluster's files in sorted order, so `kubectl kustomize` (and
-/// Argo CD or Flux) builds the directory as it is.
-fn kustomization<'a>(paths: impl Iterator<Item = &'a String>) -> String {
-    let resources: Vec<serde_json::Value> = paths.map(|path| path.as_str().into()).collect();
-    let document = serde_json::json!({
-        "apiVersion": "kustomize.config.k8s.io/v1beta1",
-        "kind": "Kustomization",
-        "resources": resources,
-    });
-    format!("{HEADER}{}", yaml::to_yaml(&document))
 }

@@ -41,7 +41,7 @@ fn translate_text(text: &str) -> Result<Translated, Rejected> {
         })
         .cloned()
         .collect();
-    let classified = classify::classify(&plain, &files, &mut errors);
+    let classified = classify::classify(plain, &files, &mut errors);
     let mut warnings = Vec::new();
     let (bindings, claimed) = translate(
         &documents,

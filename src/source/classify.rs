@@ -32,23 +32,25 @@ pub struct Classified {
     /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
     pub interpreter: Interpreter,
     pub warnings: Vec<Diagnostic>,
+    /// KubeFed's documents, for the federation front door to translate.
+    pub kubefed_documents: Vec<RawDocument>,
 }
 
 /// Classifies every document; errors go to `errors` and classification goes on, so that one
 /// run reports the errors of every document.
 pub fn classify(
-    documents: &[RawDocument],
+    documents: Vec<RawDocument>,
     files: &[SourceFile],
     errors: &mut ErrorSink,
 ) -> Classified {
-    let interpreter = interpreter_from(documents, files, errors);
+    let interpreter = interpreter_from(&documents, files, errors);
     let mut classified = Classified::default();
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
     for document in documents {
         // A kustomization beside the manifests (common in GitOps repositories) is not an
         // object: it is skipped, once per file, with a word that it was.
-        if is_kustomization(document) {
+        if is_kustomization(&document) {
             if kustomization_files.insert(document.origin.file.clone()) {
                 classified.warnings.push(Diagnostic::warning(
                     Some(document.origin.clone()),
@@ -58,12 +60,12 @@ pub fn classify(
             }
             continue;
         }
-        let Some((api_version, kind)) = errors.take(type_of(document)) else {
+        let Some((api_version, kind)) = errors.take(type_of(&document)) else {
             continue;
         };
         match (api_group(&api_version), kind.as_str()) {
             ("policy.karmada.io", "PropagationPolicy" | "ClusterPropagationPolicy") => {
-                if let Some(item) = errors.take(decode_policy(document, files, &api_version)) {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
                     classified.propagation_policies.push(Located {
                         origin: document.origin.clone(),
                         item,
@@ -71,7 +73,7 @@ pub fn classify(
                 }
             }
             ("policy.karmada.io", "OverridePolicy" | "ClusterOverridePolicy") => {
-                if let Some(item) = errors.take(decode_policy(document, files, &api_version)) {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
                     classified.override_policies.push(Located {
                         origin: document.origin.clone(),
                         item,
@@ -87,9 +89,11 @@ pub fn classify(
             )),
             ("fedrender.io", _) => {}
             // KubeFed's objects are translated by the federation front door.
-            (group, _) if crate::federation::is_kubefed_group(group) => {}
+            (group, _) if crate::federation::is_kubefed_group(group) => {
+                classified.kubefed_documents.push(document);
+            }
             ("cluster.karmada.io", "Cluster") => {
-                if let Some(cluster) = errors.take(decode_cluster(document, files)) {
+                if let Some(cluster) = errors.take(decode_cluster(&document, files)) {
                     classified.clusters.push(cluster);
                 }
             }
@@ -313,8 +317,9 @@ fn interpreter_from(
     interpreter
 }
 
+/// Takes the document's object: templates are the bulk of the input, held once.
 fn to_template(
-    document: &RawDocument,
+    document: RawDocument,
     api_version: &str,
     kind: &str,
     interpreter: &Interpreter,
@@ -348,7 +353,7 @@ fn to_template(
     };
     let labels = string_map(metadata.and_then(|m| m.get("labels")))
         .map_err(|problem| error(format!("{kind} {name}: metadata.labels {problem}")))?;
-    let mut object = document.value.clone();
+    let mut object = document.value;
     let namespace = if interpreter.is_namespaced(group, kind) {
         let namespace = written_namespace
             .filter(|namespace| !namespace.is_empty())
@@ -438,7 +443,7 @@ mod tests {
         for error in errors.drain(..) {
             sink.push(error);
         }
-        let classified = classify(&documents, &files, &mut sink);
+        let classified = classify(documents, &files, &mut sink);
         sink.finish().map(|()| classified)
     }
 
@@ -546,7 +551,7 @@ mod tests {
         }];
         let (documents, _) = parse_files(&files);
         let mut sink = ErrorSink::default();
-        let classified = classify(&documents, &files, &mut sink);
+        let classified = classify(documents, &files, &mut sink);
         assert!(sink.finish().is_ok());
         assert!(classified.templates.is_empty());
         assert!(
