@@ -97,7 +97,7 @@ pub struct FleetSummary {
 /// rendered object longer than it takes to build it.
 pub fn explain_fleet(source: &FleetSource, strict: bool) -> Outcome<FleetSummary> {
     with_placed(source, strict, true, |placed, layout| {
-        placed.render_each(|_, _| Ok(()))?;
+        placed.render_chunks(CHUNK, |_| Ok(()))?;
         Ok(FleetSummary {
             clusters: layout.clusters().len(),
             objects: layout.object_count(),
@@ -105,6 +105,11 @@ pub fn explain_fleet(source: &FleetSource, strict: bool) -> Outcome<FleetSummary
         })
     })
 }
+
+/// How many templates render before their files are written. Memory holds one chunk's
+/// objects; a chunk's files are written in path order, and a larger chunk gives longer runs
+/// of files in one directory.
+const CHUNK: usize = 1024;
 
 /// Reads the fleet and places every template, then hands the placement and the output
 /// layout to `then`. Every warning is known by then, so under `strict` (every warning an
@@ -173,7 +178,7 @@ fn tie_warnings(plan: &[PlanEntry]) -> Vec<Diagnostic> {
 /// each object to disk as it is rendered. On any error the output directory is left as it was.
 pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
     let started = Instant::now();
-    let Outcome { result, warnings } = write_trees(options, Mode::Write);
+    let Outcome { result, warnings } = write_trees(options, Mode::Write, CHUNK);
     let result = result.map(|(changes, layout)| BuildReport {
         clusters: layout.clusters().len(),
         objects: layout.object_count(),
@@ -202,7 +207,7 @@ impl OutOfDate {
 
 /// `fedrender build --check`: what a build would change in `out`, changing nothing.
 pub fn check(options: &BuildOptions) -> Outcome<OutOfDate> {
-    let Outcome { result, warnings } = write_trees(options, Mode::Check);
+    let Outcome { result, warnings } = write_trees(options, Mode::Check, CHUNK);
     let result = result.map(|(changes, layout)| OutOfDate {
         write: changes.write_paths(&layout),
         unchanged: changes.unchanged,
@@ -211,10 +216,14 @@ pub fn check(options: &BuildOptions) -> Outcome<OutOfDate> {
     Outcome { result, warnings }
 }
 
-fn write_trees(options: &BuildOptions, mode: Mode) -> Outcome<(TreeChanges, TreeLayout)> {
+fn write_trees(
+    options: &BuildOptions,
+    mode: Mode,
+    chunk: usize,
+) -> Outcome<(TreeChanges, TreeLayout)> {
     with_placed(&options.source, options.strict, false, |placed, layout| {
         let writer = TreeWriter::open(&options.out, &layout, mode)?;
-        let changes = match placed.render_each(|object, rendered| writer.put(object, &rendered)) {
+        let changes = match placed.render_chunks(chunk, |chunk| writer.put(&chunk)) {
             Ok(()) => writer.commit()?,
             Err(error) => {
                 writer.roll_back();
@@ -264,4 +273,60 @@ pub fn diff(
         Ok(diff::diff(&before, &after, show_secrets))
     });
     Outcome { result, warnings }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Every file under `dir` with its bytes.
+    fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|entry| entry.unwrap())
+            .filter(|entry| entry.file_type().is_file())
+            .map(|entry| {
+                let bytes = std::fs::read(entry.path()).unwrap();
+                (entry.path().strip_prefix(dir).unwrap().to_path_buf(), bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn the_chunk_size_does_not_change_a_byte_of_the_output() {
+        let root = std::env::temp_dir().join(format!("fedrender-chunks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let options = |out: &str| BuildOptions {
+            source: FleetSource {
+                input: PathBuf::from("examples/fleet"),
+                inventory: fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
+                include: Vec::new(),
+                exclude: Vec::new(),
+                skip: Vec::new(),
+            },
+            out: root.join(out),
+            strict: false,
+        };
+        let (one_chunk, _) = write_trees(&options("one-chunk"), Mode::Write, usize::MAX)
+            .result
+            .unwrap();
+        let (per_template, _) = write_trees(&options("per-template"), Mode::Write, 1)
+            .result
+            .unwrap();
+        assert!(one_chunk.write.len() > 10, "{one_chunk:?}");
+        assert_eq!(one_chunk.write.len(), per_template.write.len());
+        assert_eq!(
+            files(&root.join("one-chunk")),
+            files(&root.join("per-template"))
+        );
+        // A rebuild in chunks finds every file in place.
+        let (again, _) = write_trees(&options("one-chunk"), Mode::Check, 2)
+            .result
+            .unwrap();
+        assert!(again.is_empty(), "{again:?}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -55,7 +55,7 @@ pub struct Variant {
 }
 
 /// Where every template goes, decided before any object is built: small next to the objects
-/// themselves, which [`Placed::render_each`] then builds one template at a time.
+/// themselves, which [`Placed::render_chunks`] then builds a chunk of templates at a time.
 #[derive(Debug)]
 pub struct Placed<'f> {
     fleet: &'f Fleet,
@@ -210,7 +210,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
 impl Placed<'_> {
     /// Every object to render with the clusters (indices into the fleet's clusters, ascending)
     /// that receive it: the templates in order, then the KubeFed and Federation v1 objects.
-    /// [`render_each`](Self::render_each) numbers objects by position in this list.
+    /// [`render_chunks`](Self::render_chunks) numbers objects by position in this list.
     pub fn destinations(&self) -> Vec<(&ObjectKey, Vec<usize>)> {
         let fleet = self.fleet;
         let templates =
@@ -243,49 +243,66 @@ impl Placed<'_> {
         positions
     }
 
-    /// Builds every object and hands each template's objects to `consume` as soon as they are
-    /// built, in parallel, so that memory holds only the templates in flight. The number passed
-    /// along is the object's position in [`destinations`](Self::destinations). Every failure is
-    /// reported, in template order.
-    pub fn render_each<F>(&self, consume: F) -> Result<(), Rejected>
+    /// Builds every object, `chunk` templates at a time: a chunk renders in parallel, then
+    /// goes to `consume` whole, each rendered template with its position in
+    /// [`destinations`](Self::destinations). Memory holds one chunk, and the consumer can
+    /// order a chunk's writes. Every failure is reported, in template order; after the first,
+    /// the remaining chunks are still rendered for their own errors but no longer consumed.
+    pub fn render_chunks<F>(&self, chunk: usize, mut consume: F) -> Result<(), Rejected>
     where
-        F: Fn(usize, RenderedTemplate) -> Result<(), Rejected> + Sync,
+        F: FnMut(Vec<(usize, RenderedTemplate)>) -> Result<(), Rejected>,
     {
         let fleet = self.fleet;
-        let templates = fleet.templates.len();
-        let results: Vec<Result<(), Rejected>> = (0..templates + fleet.federated.len())
-            .into_par_iter()
-            .map(|position| {
-                let rendered = if position < templates {
-                    build_variants(
-                        fleet,
-                        &fleet.templates[position],
-                        &self.placements[position],
-                        &self.cluster_index,
-                    )?
-                } else {
-                    let federated = position - templates;
-                    render_federated(
-                        &fleet.federated[federated],
-                        &self.federated[federated],
-                        &self.cluster_index,
-                    )?
-                };
-                match rendered {
-                    Some(rendered) => consume(position, rendered),
-                    None => Ok(()),
+        let total = fleet.templates.len() + fleet.federated.len();
+        let mut errors = Vec::new();
+        let mut start = 0;
+        while start < total {
+            let end = start.saturating_add(chunk.max(1)).min(total);
+            let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = (start..end)
+                .into_par_iter()
+                .map(|position| self.render_one(position))
+                .collect();
+            let mut rendered = Vec::with_capacity(results.len());
+            for (position, result) in (start..end).zip(results) {
+                match result {
+                    Ok(Some(template)) => rendered.push((position, template)),
+                    Ok(None) => {}
+                    Err(rejected) => errors.extend(rejected.errors),
                 }
-            })
-            .collect();
-        let errors: Vec<Diagnostic> = results
-            .into_iter()
-            .filter_map(Result::err)
-            .flat_map(|rejected| rejected.errors)
-            .collect();
+            }
+            if errors.is_empty()
+                && let Err(rejected) = consume(rendered)
+            {
+                errors.extend(rejected.errors);
+            }
+            start = end;
+        }
         if errors.is_empty() {
             Ok(())
         } else {
             Err(errors.into())
+        }
+    }
+
+    /// The objects of the template (or KubeFed or Federation v1 object) at `position` in
+    /// [`destinations`](Self::destinations); `None` when it goes nowhere.
+    fn render_one(&self, position: usize) -> Result<Option<RenderedTemplate>, Rejected> {
+        let fleet = self.fleet;
+        let templates = fleet.templates.len();
+        if position < templates {
+            build_variants(
+                fleet,
+                &fleet.templates[position],
+                &self.placements[position],
+                &self.cluster_index,
+            )
+        } else {
+            let federated = position - templates;
+            render_federated(
+                &fleet.federated[federated],
+                &self.federated[federated],
+                &self.cluster_index,
+            )
         }
     }
 }

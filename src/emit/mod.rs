@@ -8,7 +8,7 @@ pub mod plan_report;
 pub mod tree;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::object::ObjectKey;
@@ -62,6 +62,9 @@ pub struct TreeLayout {
     paths: Vec<String>,
     /// Per cluster, the positions of the objects it receives, sorted by path.
     files: Vec<Vec<u32>>,
+    /// Each object's place among all paths, to put files in path order without comparing
+    /// strings.
+    ranks: Vec<u32>,
 }
 
 /// One file of the output tree, as compact as a million of them need: an object's file in
@@ -99,6 +102,7 @@ impl TreeLayout {
             clusters: clusters.iter().map(|name| name.to_string()).collect(),
             paths: Vec::new(),
             files: vec![Vec::new(); clusters.len()],
+            ranks: Vec::new(),
         };
         for (position, (key, receivers)) in destinations.into_iter().enumerate() {
             let position = u32::try_from(position).expect("fewer than 2^32 objects");
@@ -111,10 +115,18 @@ impl TreeLayout {
                 layout.files[cluster].push(position);
             }
         }
+        let paths = &layout.paths;
+        let mut by_path: Vec<u32> = (0..paths.len() as u32).collect();
+        by_path.sort_unstable_by(|a, b| paths[*a as usize].cmp(&paths[*b as usize]));
+        layout.ranks = vec![0; paths.len()];
+        for (rank, &object) in by_path.iter().enumerate() {
+            layout.ranks[object as usize] = rank as u32;
+        }
         let mut errors = Vec::new();
         for (cluster, files) in layout.files.iter_mut().enumerate() {
             let paths = &layout.paths;
-            files.sort_unstable_by(|a, b| paths[*a as usize].cmp(&paths[*b as usize]));
+            let ranks = &layout.ranks;
+            files.sort_unstable_by_key(|&object| ranks[object as usize]);
             for pair in files.windows(2) {
                 if paths[pair[0] as usize] == paths[pair[1] as usize] {
                     errors.push(Diagnostic::error(
@@ -141,6 +153,14 @@ impl TreeLayout {
     /// How many object files the tree has (the rest are kustomizations).
     pub fn object_count(&self) -> usize {
         self.files.iter().map(Vec::len).sum()
+    }
+
+    /// A key that sorts files by cluster, then path (the kustomization first).
+    pub fn path_order(&self, file: TreeFile) -> (u32, Option<u32>) {
+        (
+            file.cluster,
+            file.object.map(|object| self.ranks[object as usize]),
+        )
     }
 
     /// A file's path relative to the output directory.
@@ -198,12 +218,9 @@ impl OutputTree {
     /// The whole tree in memory (for `--stdout`, `diff` and tests): the layout's files with
     /// every rendered object, each text shared by the clusters that receive it.
     pub fn collect(layout: &TreeLayout, placed: &Placed<'_>) -> Result<OutputTree, Rejected> {
-        let rendered = Mutex::new(Vec::new());
-        placed.render_each(|object, template| {
-            rendered
-                .lock()
-                .expect("no panics while held")
-                .push((object, template));
+        let mut rendered = Vec::new();
+        placed.render_chunks(usize::MAX, |chunk| {
+            rendered = chunk;
             Ok(())
         })?;
         let mut tree = OutputTree {
@@ -220,7 +237,7 @@ impl OutputTree {
                 },
             );
         }
-        for (object, template) in rendered.into_inner().expect("no panics while held") {
+        for (object, template) in rendered {
             let key = Arc::new(template.key);
             for variant in template.variants {
                 for cluster in variant.clusters {

@@ -142,14 +142,25 @@ impl<'a> TreeWriter<'a> {
         }
     }
 
-    /// Brings the files of one rendered template up to date (or notes what would change).
-    pub fn put(&self, object: usize, rendered: &RenderedTemplate) -> Result<(), Rejected> {
-        for variant in &rendered.variants {
-            for &cluster in &variant.clusters {
-                self.put_file(TreeFile::object(cluster, object), &variant.manifest)?;
-            }
-        }
-        Ok(())
+    /// Brings the files of a chunk of rendered templates up to date (or notes what would
+    /// change), each template with its object's position in the layout. The files go in path
+    /// order, on every core: creating files directory by directory costs the file system far
+    /// less than visiting a different cluster's directory for each file.
+    pub fn put(&self, rendered: &[(usize, RenderedTemplate)]) -> Result<(), Rejected> {
+        let mut files: Vec<(TreeFile, &str)> = rendered
+            .iter()
+            .flat_map(|(object, template)| {
+                template.variants.iter().flat_map(move |variant| {
+                    variant.clusters.iter().map(move |&cluster| {
+                        (TreeFile::object(cluster, *object), &*variant.manifest)
+                    })
+                })
+            })
+            .collect();
+        files.sort_unstable_by_key(|(file, _)| self.layout.path_order(*file));
+        files
+            .par_iter()
+            .try_for_each(|(file, text)| self.put_file(*file, text))
     }
 
     fn target(&self, file: TreeFile) -> PathBuf {
@@ -389,7 +400,7 @@ mod tests {
                     clusters: receivers.to_vec(),
                 }],
             };
-            if let Err(error) = writer.put(position, &rendered) {
+            if let Err(error) = writer.put(&[(position, rendered)]) {
                 writer.roll_back();
                 return Err(error);
             }
