@@ -2,14 +2,18 @@
 //! added, removed and changed, identified by kind, namespace and name (not by file, so a moved
 //! file is not a change). Pure; the reports are in `emit::diff_report`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::emit::{HEADER, OutputTree};
 use crate::object::{ObjectKey, api_group};
+use crate::render::{Placed, RenderedTemplate, Variant};
 use crate::yaml;
 
 /// The objects of a rendered fleet: cluster → object → its manifest text.
@@ -164,38 +168,190 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
         let old = before.clusters.get(cluster).unwrap_or(&empty);
         let new = after.clusters.get(cluster).unwrap_or(&empty);
         let keys: BTreeSet<&ObjectKey> = old.keys().chain(new.keys()).collect();
-        let mut changes = Vec::new();
-        for key in keys {
-            let (kind, before_text, after_text) = match (old.get(key), new.get(key)) {
-                (Some(a), Some(b)) if a == b => continue,
-                (Some(a), Some(b)) => {
-                    if same_object(a, b) {
-                        continue;
-                    }
-                    (ChangeKind::Changed, body(a), body(b))
-                }
-                (None, Some(b)) => (ChangeKind::Added, String::new(), body(b)),
-                (Some(a), None) => (ChangeKind::Removed, body(a), String::new()),
-                (None, None) => continue,
-            };
-            let (before_text, after_text) =
-                if key.group.is_empty() && key.kind == "Secret" && !show_secrets {
-                    redact_secrets(&before_text, &after_text)
-                } else {
-                    (before_text, after_text)
-                };
-            changes.push(ObjectChange {
-                key: key.clone(),
-                kind,
-                before: before_text,
-                after: after_text,
-            });
-        }
+        let changes: Vec<ObjectChange> = keys
+            .into_iter()
+            .filter_map(|key| {
+                object_change(
+                    key,
+                    old.get(key).map(|text| &**text),
+                    new.get(key).map(|text| &**text),
+                    show_secrets,
+                )
+            })
+            .collect();
         if !changes.is_empty() {
             result.clusters.insert(cluster.clone(), changes);
         }
     }
     result
+}
+
+/// Compares two rendered fleets without holding either whole (`diff --base`): the base is
+/// rendered once for a fingerprint of every object in every cluster, the head once to compare
+/// with those fingerprints, keeping only the objects that differ, and the base's templates
+/// with a changed or removed object once more for their text. `chunk` templates render at a
+/// time. Fingerprints are taken once per distinct manifest, not per cluster.
+pub fn diff_streamed(
+    base: &Placed<'_>,
+    base_clusters: &[String],
+    head: &Placed<'_>,
+    head_clusters: &[String],
+    chunk: usize,
+    show_secrets: bool,
+) -> Result<FleetDiff, Rejected> {
+    let base_cluster_index: HashMap<&str, usize> = base_clusters
+        .iter()
+        .enumerate()
+        .map(|(index, name)| (name.as_str(), index))
+        .collect();
+    let base_positions: HashMap<&ObjectKey, usize> = base
+        .destinations()
+        .into_iter()
+        .enumerate()
+        .map(|(position, (key, _))| (key, position))
+        .collect();
+
+    // The base: per cluster, each object's position and fingerprint.
+    let mut fingerprints: Vec<HashMap<usize, u64>> = vec![HashMap::new(); base_clusters.len()];
+    base.render_chunks(chunk, |rendered| {
+        for (position, variant, fingerprint) in fingerprinted(&rendered) {
+            for &cluster in &variant.clusters {
+                fingerprints[cluster].insert(position, fingerprint);
+            }
+        }
+        Ok(())
+    })?;
+
+    // The head, compared object by object; what differs waits for the base's text.
+    let mut differing: Vec<Difference> = Vec::new();
+    head.render_chunks(chunk, |rendered| {
+        for (position, variant, fingerprint) in fingerprinted(&rendered) {
+            let key = head.key(position);
+            let base_position = base_positions.get(key).copied();
+            for &cluster in &variant.clusters {
+                let name = &head_clusters[cluster];
+                let before = base_cluster_index
+                    .get(name.as_str())
+                    .and_then(|&base_cluster| {
+                        let position = base_position?;
+                        let fingerprint = fingerprints[base_cluster].remove(&position)?;
+                        Some((base_cluster, position, fingerprint))
+                    });
+                if before.is_some_and(|(_, _, before)| before == fingerprint) {
+                    continue;
+                }
+                differing.push(Difference {
+                    cluster: name.clone(),
+                    key: key.clone(),
+                    before: before.map(|(cluster, position, _)| (cluster, position)),
+                    after: Some(variant.manifest.clone()),
+                });
+            }
+        }
+        Ok(())
+    })?;
+    // What the head did not match is gone.
+    for (cluster, remaining) in fingerprints.into_iter().enumerate() {
+        for position in remaining.into_keys() {
+            differing.push(Difference {
+                cluster: base_clusters[cluster].clone(),
+                key: base.key(position).clone(),
+                before: Some((cluster, position)),
+                after: None,
+            });
+        }
+    }
+
+    // The base's text of what differs.
+    let wanted: HashSet<(usize, usize)> = differing.iter().filter_map(|d| d.before).collect();
+    let positions: BTreeSet<usize> = wanted.iter().map(|&(_, position)| position).collect();
+    let mut before_texts: HashMap<(usize, usize), Arc<str>> = HashMap::new();
+    base.render_only(positions, chunk, |rendered| {
+        for (position, template) in rendered {
+            for variant in &template.variants {
+                for &cluster in &variant.clusters {
+                    if wanted.contains(&(cluster, position)) {
+                        before_texts.insert((cluster, position), variant.manifest.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+
+    let mut result = FleetDiff::default();
+    for difference in differing {
+        let before = difference.before.and_then(|at| before_texts.get(&at));
+        if let Some(change) = object_change(
+            &difference.key,
+            before.map(|text| &**text),
+            difference.after.as_deref(),
+            show_secrets,
+        ) {
+            result
+                .clusters
+                .entry(difference.cluster)
+                .or_default()
+                .push(change);
+        }
+    }
+    for changes in result.clusters.values_mut() {
+        changes.sort_by(|a, b| a.key.cmp(&b.key));
+    }
+    Ok(result)
+}
+
+/// An object of one cluster that is not the same in head and base: where it was in the base
+/// (cluster and position), and its text in the head.
+struct Difference {
+    cluster: String,
+    key: ObjectKey,
+    before: Option<(usize, usize)>,
+    after: Option<Arc<str>>,
+}
+
+/// Every variant of the rendered templates with its template's position and a fingerprint
+/// of its manifest, fingerprinted in parallel.
+fn fingerprinted(rendered: &[(usize, RenderedTemplate)]) -> Vec<(usize, &Variant, u64)> {
+    rendered
+        .par_iter()
+        .flat_map_iter(|(position, template)| {
+            template.variants.iter().map(move |variant| {
+                let mut hasher = DefaultHasher::new();
+                variant.manifest.hash(&mut hasher);
+                (*position, variant, hasher.finish())
+            })
+        })
+        .collect()
+}
+
+/// How one object differs between two manifests (`None`: absent), if it does. Manifests
+/// written differently but equal as objects do not differ.
+fn object_change(
+    key: &ObjectKey,
+    before: Option<&str>,
+    after: Option<&str>,
+    show_secrets: bool,
+) -> Option<ObjectChange> {
+    let (kind, before_text, after_text) = match (before, after) {
+        (Some(a), Some(b)) if a == b || same_object(a, b) => return None,
+        (Some(a), Some(b)) => (ChangeKind::Changed, body(a), body(b)),
+        (None, Some(b)) => (ChangeKind::Added, String::new(), body(b)),
+        (Some(a), None) => (ChangeKind::Removed, body(a), String::new()),
+        (None, None) => return None,
+    };
+    let (before_text, after_text) = if key.group.is_empty() && key.kind == "Secret" && !show_secrets
+    {
+        redact_secrets(&before_text, &after_text)
+    } else {
+        (before_text, after_text)
+    };
+    Some(ObjectChange {
+        key: key.clone(),
+        kind,
+        before: before_text,
+        after: after_text,
+    })
 }
 
 fn body(text: &str) -> String {

@@ -250,29 +250,42 @@ pub fn diff(
     strict: bool,
     show_secrets: bool,
 ) -> Outcome<diff::FleetDiff> {
-    let Outcome {
-        result,
-        mut warnings,
-    } = render_fleet(head, strict, false);
-    let result = result.and_then(|rendered| {
-        let after = diff::FleetObjects::from_tree(&rendered.tree);
-        let before = match base {
-            DiffBase::Rendered(dir) => {
+    match base {
+        DiffBase::Rendered(dir) => {
+            let Outcome { result, warnings } = render_fleet(head, strict, false);
+            let result = result.and_then(|rendered| {
+                let after = diff::FleetObjects::from_tree(&rendered.tree);
                 let files = source::load::read_rendered_tree(dir)?;
-                diff::FleetObjects::from_files(&files)?
-            }
-            DiffBase::Input(source) => {
-                let base = render_fleet(source, false, false);
-                warnings.extend(base.warnings.into_iter().map(|mut warning| {
+                let before = diff::FleetObjects::from_files(&files)?;
+                Ok(diff::diff(&before, &after, show_secrets))
+            });
+            Outcome { result, warnings }
+        }
+        DiffBase::Input(base_source) => {
+            let mut base_warnings = Vec::new();
+            let mut outcome = with_placed(head, strict, false, |head, head_layout| {
+                let base = with_placed(base_source, false, false, |base, base_layout| {
+                    diff::diff_streamed(
+                        &base,
+                        base_layout.clusters(),
+                        &head,
+                        head_layout.clusters(),
+                        CHUNK,
+                        show_secrets,
+                    )
+                });
+                base_warnings = base.warnings;
+                base.result
+            });
+            outcome
+                .warnings
+                .extend(base_warnings.into_iter().map(|mut warning| {
                     warning.message = format!("(base) {}", warning.message);
                     warning
                 }));
-                diff::FleetObjects::from_tree(&base.result?.tree)
-            }
-        };
-        Ok(diff::diff(&before, &after, show_secrets))
-    });
-    Outcome { result, warnings }
+            outcome
+        }
+    }
 }
 
 #[cfg(test)]
@@ -328,5 +341,42 @@ mod tests {
             .unwrap();
         assert!(again.is_empty(), "{again:?}");
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    fn diff_side(side: &str) -> FleetSource {
+        let dir = Path::new("testdata/diff").join(side);
+        FleetSource {
+            input: dir.join("input"),
+            inventory: fleet::Inventory::File(dir.join("clusters.yaml")),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            skip: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_streamed_diff_agrees_with_comparing_whole_renders_at_any_chunk_size() {
+        let whole = |side: &str| {
+            let rendered = render_fleet(&diff_side(side), false, false).result.unwrap();
+            diff::FleetObjects::from_tree(&rendered.tree)
+        };
+        let expected = diff::diff(&whole("base"), &whole("head"), false);
+        assert!(expected.clusters.len() > 1, "{expected:?}");
+        for chunk in [1, 2, usize::MAX] {
+            let streamed = with_placed(&diff_side("head"), false, false, |head, head_layout| {
+                with_placed(&diff_side("base"), false, false, |base, base_layout| {
+                    diff::diff_streamed(
+                        &base,
+                        base_layout.clusters(),
+                        &head,
+                        head_layout.clusters(),
+                        chunk,
+                        false,
+                    )
+                })
+                .result
+            });
+            assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
+        }
     }
 }

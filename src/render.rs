@@ -237,6 +237,19 @@ impl Placed<'_> {
         templates.chain(federated).collect()
     }
 
+    /// The object at a position in [`destinations`](Self::destinations).
+    pub fn key(&self, position: usize) -> &ObjectKey {
+        let templates = &self.fleet.templates;
+        match templates.get(position) {
+            Some(template) => &template.key,
+            None => {
+                &self.fleet.federated[position - templates.len()]
+                    .template
+                    .key
+            }
+        }
+    }
+
     fn positions<'a>(&self, names: impl Iterator<Item = &'a str>) -> Vec<usize> {
         let mut positions: Vec<usize> = names.map(|name| self.cluster_index[name]).collect();
         positions.sort_unstable();
@@ -248,22 +261,37 @@ impl Placed<'_> {
     /// [`destinations`](Self::destinations). Memory holds one chunk, and the consumer can
     /// order a chunk's writes. Every failure is reported, in template order; after the first,
     /// the remaining chunks are still rendered for their own errors but no longer consumed.
-    pub fn render_chunks<F>(&self, chunk: usize, mut consume: F) -> Result<(), Rejected>
+    pub fn render_chunks<F>(&self, chunk: usize, consume: F) -> Result<(), Rejected>
     where
         F: FnMut(Vec<(usize, RenderedTemplate)>) -> Result<(), Rejected>,
     {
-        let fleet = self.fleet;
-        let total = fleet.templates.len() + fleet.federated.len();
+        let total = self.fleet.templates.len() + self.fleet.federated.len();
+        self.render_only(0..total, chunk, consume)
+    }
+
+    /// [`render_chunks`](Self::render_chunks) for the objects at some positions only.
+    pub fn render_only<F>(
+        &self,
+        positions: impl IntoIterator<Item = usize>,
+        chunk: usize,
+        mut consume: F,
+    ) -> Result<(), Rejected>
+    where
+        F: FnMut(Vec<(usize, RenderedTemplate)>) -> Result<(), Rejected>,
+    {
+        let mut positions = positions.into_iter();
         let mut errors = Vec::new();
-        let mut start = 0;
-        while start < total {
-            let end = start.saturating_add(chunk.max(1)).min(total);
-            let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = (start..end)
-                .into_par_iter()
-                .map(|position| self.render_one(position))
+        loop {
+            let batch: Vec<usize> = positions.by_ref().take(chunk.max(1)).collect();
+            if batch.is_empty() {
+                break;
+            }
+            let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = batch
+                .par_iter()
+                .map(|&position| self.render_one(position))
                 .collect();
             let mut rendered = Vec::with_capacity(results.len());
-            for (position, result) in (start..end).zip(results) {
+            for (position, result) in batch.into_iter().zip(results) {
                 match result {
                     Ok(Some(template)) => rendered.push((position, template)),
                     Ok(None) => {}
@@ -275,7 +303,6 @@ impl Placed<'_> {
             {
                 errors.extend(rejected.errors);
             }
-            start = end;
         }
         if errors.is_empty() {
             Ok(())
