@@ -18,7 +18,7 @@ use crate::federation::{self, FederatedBinding};
 use crate::interpret::Interpreter;
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
-use crate::overrides::{self, RuleRef};
+use crate::overrides::{self, OverrideIndex, RuleRef};
 use crate::policy::{Override, Propagation};
 use crate::schedule::{self, Filtered, TargetCluster, Workload};
 use crate::work;
@@ -60,6 +60,7 @@ pub struct Variant {
 pub struct Placed<'f> {
     fleet: &'f Fleet,
     cluster_index: BTreeMap<&'f str, usize>,
+    overrides: OverrideIndex<'f>,
     /// One per template of the fleet, in order.
     placements: Vec<Placement>,
     /// One per KubeFed or Federation v1 binding of the fleet, in order.
@@ -124,6 +125,7 @@ struct Placement {
 pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     check_dependent_overrides(fleet)?;
     let index = PolicyIndex::new(&fleet.propagations);
+    let override_index = OverrideIndex::new(&fleet.overrides, &fleet.clusters);
     let cluster_index: BTreeMap<&str, usize> = fleet
         .clusters
         .iter()
@@ -133,7 +135,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     let placed: Vec<Result<Placement, Rejected>> = fleet
         .templates
         .par_iter()
-        .map(|template| place_template(fleet, &index, template))
+        .map(|template| place_template(fleet, &index, &override_index, template))
         .collect();
     let mut placements = Vec::with_capacity(placed.len());
     let mut errors = Vec::new();
@@ -191,7 +193,16 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             .templates
             .iter()
             .zip(&placements)
-            .map(|(template, placement)| plan_entry(fleet, &index, template, placement))
+            .map(|(template, placement)| {
+                plan_entry(
+                    fleet,
+                    &index,
+                    &override_index,
+                    &cluster_index,
+                    template,
+                    placement,
+                )
+            })
             .collect();
         plan.extend(federated_plan);
         // By object, so the report does not depend on file order.
@@ -200,6 +211,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     Ok(Placed {
         fleet,
         cluster_index,
+        overrides: override_index,
         placements,
         federated,
         warnings,
@@ -319,6 +331,7 @@ impl Placed<'_> {
         if position < templates {
             build_variants(
                 fleet,
+                &self.overrides,
                 &fleet.templates[position],
                 &self.placements[position],
                 &self.cluster_index,
@@ -337,6 +350,8 @@ impl Placed<'_> {
 fn plan_entry(
     fleet: &Fleet,
     index: &PolicyIndex<'_>,
+    override_index: &OverrideIndex<'_>,
+    cluster_index: &BTreeMap<&str, usize>,
     template: &Template,
     placement: &Placement,
 ) -> PlanEntry {
@@ -403,22 +418,17 @@ fn plan_entry(
         .targets
         .iter()
         .map(|target| {
-            let cluster = fleet
-                .clusters
+            let overrides = override_index
+                .rules_for_cluster(
+                    &placement.override_policies,
+                    cluster_index[target.name.as_str()],
+                )
                 .iter()
-                .find(|cluster| cluster.name() == target.name)
-                .expect("targets are inventory clusters");
-            let overrides = overrides::rules_for_cluster(
-                &placement.override_policies,
-                &fleet.overrides,
-                cluster,
-            )
-            .iter()
-            .map(|rule| {
-                let policy = &fleet.overrides[rule.policy];
-                format!("{}: {}", policy.id, policy.rules[rule.rule].field)
-            })
-            .collect();
+                .map(|rule| {
+                    let policy = &fleet.overrides[rule.policy];
+                    format!("{}: {}", policy.id, policy.rules[rule.rule].field)
+                })
+                .collect();
             PlannedCluster {
                 name: target.name.clone(),
                 replicas: target.replicas,
@@ -521,12 +531,13 @@ fn federated_plan_entry(
 fn place_template(
     fleet: &Fleet,
     index: &PolicyIndex<'_>,
+    override_index: &OverrideIndex<'_>,
     template: &Template,
 ) -> Result<Placement, Rejected> {
     let candidates = index.matching(template);
     let mut placement = Placement {
         targets: Vec::new(),
-        override_policies: overrides::policies_for(template, &fleet.overrides),
+        override_policies: override_index.policies_for(template),
         propagate_deps: false,
         nowhere: None,
         candidates,
@@ -689,6 +700,7 @@ fn suspend(policy: &Propagation, targets: Vec<TargetCluster>) -> Vec<TargetClust
 /// same override rules receive the same object, built once.
 fn build_variants(
     fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
     template: &Template,
     placement: &Placement,
     cluster_index: &BTreeMap<&str, usize>,
@@ -700,11 +712,7 @@ fn build_variants(
     let mut groups: BTreeMap<VariantKey, Vec<usize>> = BTreeMap::new();
     for target in &placement.targets {
         let cluster = cluster_index[target.name.as_str()];
-        let rules = overrides::rules_for_cluster(
-            &placement.override_policies,
-            &fleet.overrides,
-            &fleet.clusters[cluster],
-        );
+        let rules = override_index.rules_for_cluster(&placement.override_policies, cluster);
         groups
             .entry((target.replicas, target.completions, rules))
             .or_default()

@@ -13,6 +13,8 @@ pub mod labels_annotations;
 pub mod patch;
 pub mod plaintext;
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::api::cluster::Cluster;
@@ -31,61 +33,124 @@ pub struct RuleRef {
     pub rule: usize,
 }
 
-/// The override policies that select a template, in the order Karmada applies them.
-pub fn policies_for(template: &Template, overrides: &[Override]) -> Vec<usize> {
-    let candidates = |cluster_wide: bool| {
-        let mut matched: Vec<(ImplicitPriority, &str, usize)> = overrides
-            .iter()
-            .enumerate()
-            .filter(|(_, policy)| match &policy.id.scope {
-                PolicyScope::Cluster => cluster_wide,
-                PolicyScope::Namespace(namespace) => {
-                    !cluster_wide && template.is_namespaced() && namespace == template.namespace()
-                }
-            })
-            .filter_map(|(index, policy)| {
-                let priority = if policy.resource_selectors.is_empty() {
-                    ImplicitPriority::MatchAll
-                } else {
-                    selectors_priority(&policy.resource_selectors, template)
-                };
-                (priority != ImplicitPriority::MisMatch).then_some((
-                    priority,
-                    policy.id.name.as_str(),
-                    index,
-                ))
-            })
-            .collect();
-        matched.sort_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
-        });
-        matched.into_iter().map(|(_, _, index)| index)
-    };
-    candidates(true).chain(candidates(false)).collect()
+/// The fleet's override policies, indexed once: by the (apiVersion, kind) their selectors name
+/// (a policy without selectors selects every template), and every rule with the clusters its
+/// target matches. A template is compared only with the policies that could select it, and no
+/// rule is matched against a cluster more than once.
+#[derive(Debug)]
+pub struct OverrideIndex<'a> {
+    overrides: &'a [Override],
+    by_type: HashMap<(&'a str, &'a str), Vec<usize>>,
+    selecting_everything: Vec<usize>,
+    /// Per policy, per rule, per inventory cluster: whether the rule applies there.
+    rule_targets: Vec<Vec<Vec<bool>>>,
 }
 
-/// The rules of those policies that apply to one cluster, in application order.
-pub fn rules_for_cluster(
-    policies: &[usize],
-    overrides: &[Override],
-    cluster: &Cluster,
-) -> Vec<RuleRef> {
-    policies
-        .iter()
-        .flat_map(|&policy| {
-            overrides[policy]
-                .rules
+impl<'a> OverrideIndex<'a> {
+    pub fn new(overrides: &'a [Override], clusters: &[Cluster]) -> Self {
+        let mut by_type: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        let mut selecting_everything = Vec::new();
+        for (index, policy) in overrides.iter().enumerate() {
+            if policy.resource_selectors.is_empty() {
+                selecting_everything.push(index);
+            }
+            for selector in &policy.resource_selectors {
+                let entry = by_type
+                    .entry((selector.api_version.as_str(), selector.kind.as_str()))
+                    .or_default();
+                if entry.last() != Some(&index) {
+                    entry.push(index);
+                }
+            }
+        }
+        let rule_targets = overrides
+            .iter()
+            .map(|policy| {
+                policy
+                    .rules
+                    .iter()
+                    .map(|rule| {
+                        clusters
+                            .iter()
+                            .map(|cluster| {
+                                rule.target_cluster
+                                    .as_ref()
+                                    .is_none_or(|target| target.matches(cluster))
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        OverrideIndex {
+            overrides,
+            by_type,
+            selecting_everything,
+            rule_targets,
+        }
+    }
+
+    /// The override policies that select a template, in the order Karmada applies them.
+    pub fn policies_for(&self, template: &Template) -> Vec<usize> {
+        let typed = self
+            .by_type
+            .get(&(template.api_version.as_str(), template.kind()))
+            .map_or(&[][..], Vec::as_slice);
+        let mut candidates: Vec<usize> = typed
+            .iter()
+            .chain(&self.selecting_everything)
+            .copied()
+            .collect();
+        // Policy order, as if every policy had been compared.
+        candidates.sort_unstable();
+        let matching = |cluster_wide: bool| {
+            let mut matched: Vec<(ImplicitPriority, &str, usize)> = candidates
                 .iter()
-                .enumerate()
-                .filter(|(_, rule)| {
-                    rule.target_cluster
-                        .as_ref()
-                        .is_none_or(|target| target.matches(cluster))
+                .map(|&index| (index, &self.overrides[index]))
+                .filter(|(_, policy)| match &policy.id.scope {
+                    PolicyScope::Cluster => cluster_wide,
+                    PolicyScope::Namespace(namespace) => {
+                        !cluster_wide
+                            && template.is_namespaced()
+                            && namespace == template.namespace()
+                    }
                 })
-                .map(move |(rule, _)| RuleRef { policy, rule })
-        })
-        .collect()
+                .filter_map(|(index, policy)| {
+                    let priority = if policy.resource_selectors.is_empty() {
+                        ImplicitPriority::MatchAll
+                    } else {
+                        selectors_priority(&policy.resource_selectors, template)
+                    };
+                    (priority != ImplicitPriority::MisMatch).then_some((
+                        priority,
+                        policy.id.name.as_str(),
+                        index,
+                    ))
+                })
+                .collect();
+            matched.sort_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+            });
+            matched.into_iter().map(|(_, _, index)| index)
+        };
+        matching(true).chain(matching(false)).collect()
+    }
+
+    /// The rules of those policies that apply to one cluster (a position in the inventory), in
+    /// application order.
+    pub fn rules_for_cluster(&self, policies: &[usize], cluster: usize) -> Vec<RuleRef> {
+        policies
+            .iter()
+            .flat_map(|&policy| {
+                self.rule_targets[policy]
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, clusters)| clusters[cluster])
+                    .map(move |(rule, _)| RuleRef { policy, rule })
+            })
+            .collect()
+    }
 }
 
 /// A failed overrider: which one (a field path inside the rule) and why.
@@ -219,7 +284,10 @@ mod tests {
             ),
         ];
         assert_eq!(
-            names(&policies_for(&nginx(), &policies), &policies),
+            names(
+                &OverrideIndex::new(&policies, &[]).policies_for(&nginx()),
+                &policies
+            ),
             vec![
                 "ClusterOverridePolicy b-cop-label",
                 "ClusterOverridePolicy a-cop-name",
@@ -241,7 +309,11 @@ mod tests {
             json!([]),
             any_rule(),
         )];
-        assert!(policies_for(&namespace, &policies).is_empty());
+        assert!(
+            OverrideIndex::new(&policies, &[])
+                .policies_for(&namespace)
+                .is_empty()
+        );
     }
 
     // spec §7.3: every rule whose target matches applies, in list order.
@@ -256,8 +328,12 @@ mod tests {
         let cluster = |name: &str| -> Cluster {
             serde_json::from_value(json!({"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": {"name": name}})).unwrap()
         };
+        let clusters = [cluster("m1"), cluster("m2")];
+        let index = OverrideIndex::new(&policies, &clusters);
         let rule_numbers = |name: &str| -> Vec<usize> {
-            rules_for_cluster(&[0], &policies, &cluster(name))
+            let position = clusters.iter().position(|c| c.name() == name).unwrap();
+            index
+                .rules_for_cluster(&[0], position)
                 .iter()
                 .map(|r| r.rule)
                 .collect()
