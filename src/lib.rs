@@ -25,13 +25,18 @@ pub mod source;
 pub mod work;
 pub mod yaml;
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
 use std::time::Instant;
 
 use diagnostics::{Diagnostic, Rejected};
 use emit::tree::{Mode, TreeChanges, TreeWriter};
-use emit::{OutputTree, TreeLayout};
+use emit::{OutputTree, TreeFile, TreeLayout};
 use fleet::FleetSource;
+use object::ObjectKey;
 use render::PlanEntry;
 
 #[derive(Debug, Clone)]
@@ -104,6 +109,66 @@ pub fn explain_fleet(source: &FleetSource, strict: bool) -> Outcome<FleetSummary
             plan: placed.plan,
         })
     })
+}
+
+/// `diff --against DIR` without holding either side whole: each rendered object is compared
+/// with the file at its path in `dir` and kept only when the bytes differ; then only the files
+/// of `dir` that no object matched are read as objects (changed, removed or moved ones), and
+/// the two remainders are compared object by object.
+fn diff_against_tree(
+    head: &render::Placed<'_>,
+    layout: &TreeLayout,
+    dir: &Path,
+    chunk: usize,
+    show_secrets: bool,
+) -> Result<diff::FleetDiff, Rejected> {
+    if !dir.is_dir() {
+        return Err(
+            Diagnostic::error(None, format!("{} is not a directory", dir.display())).into(),
+        );
+    }
+    let mut matched: HashSet<TreeFile> = HashSet::new();
+    let mut after = diff::FleetObjects::default();
+    head.render_chunks(chunk, |rendered| {
+        let files: Vec<(TreeFile, &ObjectKey, &Arc<str>)> = rendered
+            .iter()
+            .flat_map(|(object, template)| {
+                template.variants.iter().flat_map(move |variant| {
+                    variant.clusters.iter().map(move |&cluster| {
+                        let file = TreeFile::object(cluster, *object);
+                        (file, &template.key, &variant.manifest)
+                    })
+                })
+            })
+            .collect();
+        let unchanged: Vec<Result<bool, Rejected>> = files
+            .par_iter()
+            .map(|(file, _, text)| {
+                let on_disk = source::load::read_rendered_file(dir, &layout.path(*file))?;
+                Ok(on_disk.is_some_and(|bytes| bytes == text.as_bytes()))
+            })
+            .collect();
+        for ((file, key, text), unchanged) in files.into_iter().zip(unchanged) {
+            if unchanged? {
+                matched.insert(file);
+            } else {
+                let cluster = &layout.clusters()[file.cluster()];
+                after
+                    .clusters
+                    .entry(cluster.clone())
+                    .or_default()
+                    .insert(key.clone(), text.clone());
+            }
+        }
+        Ok(())
+    })?;
+    let unmatched = source::load::read_rendered_tree(dir, |path| {
+        layout
+            .file_at(path)
+            .is_some_and(|file| matched.contains(&file))
+    })?;
+    let before = diff::FleetObjects::from_files(&unmatched)?;
+    Ok(diff::diff(&before, &after, show_secrets))
 }
 
 /// How many templates render before their files are written. Memory holds one chunk's
@@ -251,16 +316,9 @@ pub fn diff(
     show_secrets: bool,
 ) -> Outcome<diff::FleetDiff> {
     match base {
-        DiffBase::Rendered(dir) => {
-            let Outcome { result, warnings } = render_fleet(head, strict, false);
-            let result = result.and_then(|rendered| {
-                let after = diff::FleetObjects::from_tree(&rendered.tree);
-                let files = source::load::read_rendered_tree(dir)?;
-                let before = diff::FleetObjects::from_files(&files)?;
-                Ok(diff::diff(&before, &after, show_secrets))
-            });
-            Outcome { result, warnings }
-        }
+        DiffBase::Rendered(dir) => with_placed(head, strict, false, |head, layout| {
+            diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)
+        }),
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
             let mut outcome = with_placed(head, strict, false, |head, head_layout| {
@@ -378,5 +436,30 @@ mod tests {
             });
             assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
         }
+    }
+
+    #[test]
+    fn the_streamed_diff_against_a_rendered_tree_agrees_with_comparing_whole_renders() {
+        let whole = |side: &str| {
+            let rendered = render_fleet(&diff_side(side), false, false).result.unwrap();
+            diff::FleetObjects::from_tree(&rendered.tree)
+        };
+        let expected = diff::diff(&whole("base"), &whole("head"), false);
+        let committed =
+            std::env::temp_dir().join(format!("fedrender-against-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&committed);
+        let options = BuildOptions {
+            source: diff_side("base"),
+            out: committed.clone(),
+            strict: false,
+        };
+        build(&options).result.unwrap();
+        for chunk in [1, usize::MAX] {
+            let streamed = with_placed(&diff_side("head"), false, false, |head, layout| {
+                diff_against_tree(&head, &layout, &committed, chunk, false)
+            });
+            assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
+        }
+        std::fs::remove_dir_all(&committed).unwrap();
     }
 }

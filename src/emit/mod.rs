@@ -83,6 +83,11 @@ impl TreeFile {
         }
     }
 
+    /// The cluster's position in the inventory.
+    pub fn cluster(self) -> usize {
+        self.cluster as usize
+    }
+
     pub fn kustomization(cluster: usize) -> TreeFile {
         TreeFile {
             cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
@@ -182,20 +187,25 @@ impl TreeLayout {
     }
 
     /// Whether the tree has this file (relative to the output directory).
-    pub fn holds(&self, file: &str) -> bool {
-        let Some((cluster, relative)) = file.split_once('/') else {
-            return false;
-        };
-        let Ok(cluster) = self
+    pub fn holds(&self, path: &str) -> bool {
+        self.file_at(path).is_some()
+    }
+
+    /// The file at a path relative to the output directory, if the tree has one there.
+    pub fn file_at(&self, path: &str) -> Option<TreeFile> {
+        let (cluster, relative) = path.split_once('/')?;
+        let cluster = self
             .clusters
             .binary_search_by(|name| name.as_str().cmp(cluster))
-        else {
-            return false;
-        };
-        relative == layout::KUSTOMIZATION_FILE
-            || self.files[cluster]
-                .binary_search_by(|&object| self.paths[object as usize].as_str().cmp(relative))
-                .is_ok()
+            .ok()?;
+        if relative == layout::KUSTOMIZATION_FILE {
+            return Some(TreeFile::kustomization(cluster));
+        }
+        let files = &self.files[cluster];
+        let found = files
+            .binary_search_by(|&object| self.paths[object as usize].as_str().cmp(relative))
+            .ok()?;
+        Some(TreeFile::object(cluster, files[found] as usize))
     }
 
     /// A kustomization listing the cluster's files in path order, so `kubectl kustomize` (and

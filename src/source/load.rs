@@ -134,9 +134,10 @@ pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
 }
 
 /// The manifests of a rendered tree on disk (`<dir>/<cluster>/…`), for `diff --against`:
-/// relative path → text. Hidden entries are skipped.
+/// relative path → text, except the files `skip` names. Hidden entries are skipped.
 pub fn read_rendered_tree(
     dir: &Path,
+    skip: impl Fn(&str) -> bool,
 ) -> Result<std::collections::BTreeMap<String, String>, Rejected> {
     if !dir.is_dir() {
         return Err(
@@ -157,18 +158,34 @@ pub fn read_rendered_tree(
             continue;
         }
         let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-        let Some(relative) = relative.to_str() else {
+        let Some(relative) = relative.to_str().map(|path| path.replace('\\', "/")) else {
             continue;
         };
+        if skip(&relative) {
+            continue;
+        }
         let text = std::fs::read_to_string(entry.path()).map_err(|error| {
             Diagnostic::error(
                 None,
                 format!("cannot read {}: {error}", entry.path().display()),
             )
         })?;
-        files.insert(relative.replace('\\', "/"), text);
+        files.insert(relative, text);
     }
     Ok(files)
+}
+
+/// One file of a rendered tree on disk, by its path relative to the tree; `None` when there
+/// is no such file.
+pub fn read_rendered_file(dir: &Path, relative: &str) -> Result<Option<Vec<u8>>, Rejected> {
+    let path = dir.join(relative);
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => {
+            Err(Diagnostic::error(None, format!("cannot read {}: {error}", path.display())).into())
+        }
+    }
 }
 
 /// A source that is not a file on disk (standard input), read as YAML.
