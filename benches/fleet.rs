@@ -200,6 +200,39 @@ fn floor(rendered: &Path, scratch: &Path) -> Duration {
     started.elapsed()
 }
 
+/// Waits (at most three minutes) until the disks have written and discarded nothing for three
+/// seconds in a row. Deleting a large tree goes on costing the disk long after `rm` returns
+/// (online discard), and would be billed to whatever is timed next.
+fn settle_disk() {
+    let _ = Command::new("sync").status();
+    // Sectors written and discarded, and I/Os in flight, summed over the disks (Linux).
+    let activity = || -> Option<(u64, u64)> {
+        let stats = std::fs::read_to_string("/proc/diskstats").ok()?;
+        let mut moved = 0;
+        let mut in_flight = 0;
+        for line in stats.lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let number = |index: usize| fields.get(index).and_then(|f| f.parse::<u64>().ok());
+            moved += number(9).unwrap_or(0) + number(16).unwrap_or(0);
+            in_flight += number(11).unwrap_or(0);
+        }
+        Some((moved, in_flight))
+    };
+    let started = Instant::now();
+    let mut quiet = 0;
+    let mut last = activity();
+    while quiet < 3 && started.elapsed() < Duration::from_secs(180) {
+        std::thread::sleep(Duration::from_secs(1));
+        let now = activity();
+        let idle = match (last, now) {
+            (Some((before, _)), Some((after, in_flight))) => before == after && in_flight == 0,
+            _ => true,
+        };
+        quiet = if idle { quiet + 1 } else { 0 };
+        last = now;
+    }
+}
+
 /// The floor, measured in a child process (this benchmark run again with `--floor`): the
 /// floor holds every object in memory, and a parent that large would leak into the peak
 /// memory Linux reports for every later child (a spawned child inherits its parent's
@@ -265,13 +298,11 @@ fn main() {
                 out.to_str().unwrap(),
             ])
         };
-        // Let the disk finish with the previous run's deletions before timing anything.
-        let _ = Command::new("sync").status();
-        std::thread::sleep(Duration::from_secs(3));
-        // Each cold build writes into a directory never used before: deleting a large tree just
-        // before would bill the build for the file system's clean-up (this disk discards on
-        // delete). The median of three.
+        // Each cold build writes into a directory never used before, once the disk has finished
+        // with the deletion of earlier runs' trees. The median of three.
         let _ = std::fs::remove_dir_all(dir.join("cold"));
+        let _ = std::fs::remove_dir_all(dir.join("floor"));
+        settle_disk();
         let mut colds: Vec<Measure> = (0..3)
             .map(|run| build(&dir.join("cold").join(run.to_string())))
             .collect();
@@ -285,6 +316,7 @@ fn main() {
             .filter(|e| e.as_ref().unwrap().file_type().is_file())
             .count()
             - clusters;
+        settle_disk();
         let mut rebuilds: Vec<Measure> = (0..3).map(|_| build(&out)).collect();
         rebuilds.sort_by_key(|measure| measure.wall);
         let rebuild = rebuilds.swap_remove(1);
@@ -298,6 +330,7 @@ fn main() {
             "--format",
             "stat",
         ]);
+        settle_disk();
         let floor = floor_in_child(&out, &dir.join("floor"));
         assert!(
             diff.code == 0 || diff.code == 1,

@@ -77,7 +77,7 @@ impl RenderedFleet {
     }
 }
 
-/// Reads and renders a fleet into memory (for `--stdout`, `diff` and tests): every check
+/// Reads and renders a fleet into memory (for `--stdout` and tests): every check
 /// `build` makes, nothing written. Under `strict` every warning is an error.
 pub fn render_fleet(source: &FleetSource, strict: bool, explain: bool) -> Outcome<RenderedFleet> {
     with_placed(source, strict, explain, |placed, layout| {

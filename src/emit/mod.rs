@@ -225,7 +225,7 @@ impl TreeLayout {
 }
 
 impl OutputTree {
-    /// The whole tree in memory (for `--stdout`, `diff` and tests): the layout's files with
+    /// The whole tree in memory (for `--stdout` and tests): the layout's files with
     /// every rendered object, each text shared by the clusters that receive it.
     pub fn collect(layout: &TreeLayout, placed: &Placed<'_>) -> Result<OutputTree, Rejected> {
         let mut rendered = Vec::new();
