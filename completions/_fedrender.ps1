@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render in memory and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date')
             [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Write the whole render to standard output as one YAML stream instead of a tree')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -43,7 +43,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand --quiet 'Print nothing but errors'
             cand -v 'Say what each stage is doing'
             cand --verbose 'Say what each stage is doing'
-            cand --check 'Render in memory and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
+            cand --check 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
             cand --stdout 'Write the whole render to standard output as one YAML stream instead of a tree'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -40,7 +40,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing'
-complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l check -d 'Render in memory and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l check -d 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l stdout -d 'Write the whole render to standard output as one YAML stream instead of a tree'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help -d 'Print help'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F

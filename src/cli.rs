@@ -80,8 +80,8 @@ pub struct BuildArgs {
         required_unless_present = "stdout"
     )]
     pub out: Option<PathBuf>,
-    /// Render in memory and compare with --out, changing nothing: exit 1 and list stale,
-    /// missing and extra files when the output is not up to date.
+    /// Render and compare with --out, changing nothing: exit 1 and list stale, missing and
+    /// extra files when the output is not up to date.
     #[arg(long, requires = "out", conflicts_with = "stdout")]
     pub check: bool,
     /// Write the whole render to standard output as one YAML stream instead of a tree.
