@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::api::selector::{ImplicitPriority, selectors_priority};
+use crate::api::selector::{ImplicitPriority, index_by_type, selectors_priority};
 use crate::object::Template;
 use crate::policy::{PolicyScope, Propagation};
 
@@ -95,17 +95,11 @@ pub struct PolicyIndex<'a> {
 
 impl<'a> PolicyIndex<'a> {
     pub fn new(policies: &'a [Propagation]) -> Self {
-        let mut by_type: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-        for (index, policy) in policies.iter().enumerate() {
-            for selector in &policy.resource_selectors {
-                let entry = by_type
-                    .entry((selector.api_version.as_str(), selector.kind.as_str()))
-                    .or_default();
-                if entry.last() != Some(&index) {
-                    entry.push(index);
-                }
-            }
-        }
+        let by_type = index_by_type(
+            policies
+                .iter()
+                .map(|policy| policy.resource_selectors.as_slice()),
+        );
         PolicyIndex { policies, by_type }
     }
 

@@ -3,7 +3,7 @@
 //! policies both select templates; the scheduler, static weights and override rules all match
 //! clusters.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::cluster::Cluster;
 use super::karmada::{ClusterAffinity, ResourceSelector};
@@ -86,6 +86,26 @@ impl ResourceSelector {
 }
 
 /// karmada `ResourceMatchSelectorsPriority`: the best priority over a list of selectors.
+/// Policies (by position) under each (apiVersion, kind) their resource selectors name, each
+/// once and in order: a policy can only select templates of those types, so a template need
+/// be compared with no other.
+pub fn index_by_type<'a>(
+    policies: impl IntoIterator<Item = &'a [ResourceSelector]>,
+) -> HashMap<(&'a str, &'a str), Vec<usize>> {
+    let mut by_type: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (index, selectors) in policies.into_iter().enumerate() {
+        for selector in selectors {
+            let entry = by_type
+                .entry((selector.api_version.as_str(), selector.kind.as_str()))
+                .or_default();
+            if entry.last() != Some(&index) {
+                entry.push(index);
+            }
+        }
+    }
+    by_type
+}
+
 pub fn selectors_priority(selectors: &[ResourceSelector], template: &Template) -> ImplicitPriority {
     selectors
         .iter()

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::api::cluster::Cluster;
 use crate::api::karmada::Overriders;
-use crate::api::selector::{ImplicitPriority, selectors_priority};
+use crate::api::selector::{ImplicitPriority, index_by_type, selectors_priority};
 use crate::object::Template;
 use crate::policy::{Override, PolicyScope};
 use command_args::ContainerList;
@@ -48,21 +48,14 @@ pub struct OverrideIndex<'a> {
 
 impl<'a> OverrideIndex<'a> {
     pub fn new(overrides: &'a [Override], clusters: &[Cluster]) -> Self {
-        let mut by_type: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-        let mut selecting_everything = Vec::new();
-        for (index, policy) in overrides.iter().enumerate() {
-            if policy.resource_selectors.is_empty() {
-                selecting_everything.push(index);
-            }
-            for selector in &policy.resource_selectors {
-                let entry = by_type
-                    .entry((selector.api_version.as_str(), selector.kind.as_str()))
-                    .or_default();
-                if entry.last() != Some(&index) {
-                    entry.push(index);
-                }
-            }
-        }
+        let by_type = index_by_type(
+            overrides
+                .iter()
+                .map(|policy| policy.resource_selectors.as_slice()),
+        );
+        let selecting_everything = (0..overrides.len())
+            .filter(|&index| overrides[index].resource_selectors.is_empty())
+            .collect();
         let rule_targets = overrides
             .iter()
             .map(|policy| {
