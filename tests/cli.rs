@@ -41,6 +41,42 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The README's first command, as a user runs it: a relative `--out` that does not exist yet,
+/// nested two levels deep, from the working directory; a failed build removes both levels.
+#[test]
+fn a_new_relative_output_directory_is_created_and_removed_again_on_failure() {
+    let work = scratch("relative");
+    std::fs::create_dir_all(&work).unwrap();
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = |input: &str, clusters: &str| {
+        Command::new(env!("CARGO_BIN_EXE_fedrender"))
+            .current_dir(&work)
+            .args(["build"])
+            .arg(repository.join(input))
+            .arg("--clusters")
+            .arg(repository.join(clusters))
+            .args(["--out", "out/rendered"])
+            .output()
+            .expect("the binary runs")
+    };
+    let good = run("examples/fleet", "examples/clusters.yaml");
+    assert_eq!(good.status.code(), Some(0), "{}", stderr(&good));
+    assert!(
+        work.join("out/rendered/prod-eu-1/kustomization.yaml")
+            .exists()
+    );
+    std::fs::remove_dir_all(work.join("out")).unwrap();
+
+    let failing = "testdata/error-override-remove-missing";
+    let bad = run(
+        &format!("{failing}/input"),
+        &format!("{failing}/clusters.yaml"),
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(!work.join("out").exists(), "{}", stderr(&bad));
+    std::fs::remove_dir_all(&work).unwrap();
+}
+
 #[test]
 fn the_seed_example_renders_nginx_to_two_of_three_clusters() {
     let out = scratch("nginx");

@@ -107,10 +107,11 @@ impl<'a> TreeWriter<'a> {
     }
 
     fn create_directories(&mut self) -> Result<(), Rejected> {
+        // A relative `out` ends in the empty path, which is the working directory.
         let missing: Vec<&Path> = self
             .out
             .ancestors()
-            .take_while(|dir| !dir.exists())
+            .take_while(|dir| !dir.as_os_str().is_empty() && !dir.exists())
             .collect();
         for directory in missing.into_iter().rev() {
             self.create_directory(directory.to_path_buf())?;
