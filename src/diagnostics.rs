@@ -104,13 +104,14 @@ impl fmt::Display for Diagnostic {
 #[derive(Debug, Default)]
 pub struct Rejected {
     pub errors: Vec<Diagnostic>,
+    /// Set when the errors came after a build had begun replacing files, so that the output
+    /// directory is partly updated (everything else leaves it as it was).
+    pub output_partly_updated: bool,
 }
 
 impl Rejected {
     pub fn one(diagnostic: Diagnostic) -> Self {
-        Rejected {
-            errors: vec![diagnostic],
-        }
+        Rejected::from(vec![diagnostic])
     }
 }
 
@@ -122,7 +123,10 @@ impl From<Diagnostic> for Rejected {
 
 impl From<Vec<Diagnostic>> for Rejected {
     fn from(errors: Vec<Diagnostic>) -> Self {
-        Rejected { errors }
+        Rejected {
+            errors,
+            output_partly_updated: false,
+        }
     }
 }
 
@@ -174,9 +178,7 @@ impl ErrorSink {
         if self.errors.is_empty() {
             Ok(())
         } else {
-            Err(Rejected {
-                errors: self.errors,
-            })
+            Err(Rejected::from(self.errors))
         }
     }
 }

@@ -3,7 +3,7 @@
 //! file is not a change). Pure; the reports are in `emit::diff_report`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -212,9 +212,11 @@ pub fn diff_streamed(
         .collect();
 
     // The base: per cluster, each object's position and fingerprint.
+    // A key chosen afresh for every run: nobody can prepare two manifests that collide.
+    let hashing = RandomState::new();
     let mut fingerprints: Vec<HashMap<usize, u64>> = vec![HashMap::new(); base_clusters.len()];
     base.render_chunks(chunk, |rendered| {
-        for (position, variant, fingerprint) in fingerprinted(&rendered) {
+        for (position, variant, fingerprint) in fingerprinted(&rendered, &hashing) {
             for &cluster in &variant.clusters {
                 fingerprints[cluster].insert(position, fingerprint);
             }
@@ -225,7 +227,7 @@ pub fn diff_streamed(
     // The head, compared object by object; what differs waits for the base's text.
     let mut differing: Vec<Difference> = Vec::new();
     head.render_chunks(chunk, |rendered| {
-        for (position, variant, fingerprint) in fingerprinted(&rendered) {
+        for (position, variant, fingerprint) in fingerprinted(&rendered, &hashing) {
             let key = head.key(position);
             let base_position = base_positions.get(key).copied();
             for &cluster in &variant.clusters {
@@ -312,15 +314,17 @@ struct Difference {
 
 /// Every variant of the rendered templates with its template's position and a fingerprint
 /// of its manifest, fingerprinted in parallel.
-fn fingerprinted(rendered: &[(usize, RenderedTemplate)]) -> Vec<(usize, &Variant, u64)> {
+fn fingerprinted<'r>(
+    rendered: &'r [(usize, RenderedTemplate)],
+    hashing: &RandomState,
+) -> Vec<(usize, &'r Variant, u64)> {
     rendered
         .par_iter()
         .flat_map_iter(|(position, template)| {
-            template.variants.iter().map(move |variant| {
-                let mut hasher = DefaultHasher::new();
-                variant.manifest.hash(&mut hasher);
-                (*position, variant, hasher.finish())
-            })
+            template
+                .variants
+                .iter()
+                .map(move |variant| (*position, variant, hashing.hash_one(&variant.manifest)))
         })
         .collect()
 }

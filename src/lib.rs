@@ -25,7 +25,7 @@ pub mod source;
 pub mod work;
 pub mod yaml;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -167,7 +167,26 @@ fn diff_against_tree(
             .file_at(path)
             .is_some_and(|file| matched.contains(&file))
     })?;
-    let before = diff::FleetObjects::from_files(&unmatched)?;
+    let mut before = diff::FleetObjects::from_files(&unmatched)?;
+    // An object found unchanged at its own path is deployed as rendered; another file in the
+    // tree with the same object (a copy by hand, which no kustomization lists) does not make
+    // it changed or removed.
+    let positions: HashMap<&ObjectKey, usize> = head
+        .destinations()
+        .into_iter()
+        .enumerate()
+        .map(|(position, (key, _))| (key, position))
+        .collect();
+    for (cluster, objects) in &mut before.clusters {
+        let Ok(cluster) = layout.clusters().binary_search(cluster) else {
+            continue;
+        };
+        objects.retain(|key, _| {
+            !positions
+                .get(key)
+                .is_some_and(|&position| matched.contains(&TreeFile::object(cluster, position)))
+        });
+    }
     Ok(diff::diff(&before, &after, show_secrets))
 }
 
@@ -460,6 +479,32 @@ mod tests {
             });
             assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
         }
+        std::fs::remove_dir_all(&committed).unwrap();
+    }
+
+    #[test]
+    fn a_hand_made_copy_in_a_rendered_tree_does_not_hide_the_object_at_its_path() {
+        let committed = std::env::temp_dir().join(format!("fedrender-copy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&committed);
+        let options = BuildOptions {
+            source: diff_side("base"),
+            out: committed.clone(),
+            strict: false,
+        };
+        build(&options).result.unwrap();
+        let original = walkdir::WalkDir::new(&committed)
+            .into_iter()
+            .map(|entry| entry.unwrap().into_path())
+            .find(|path| path.to_string_lossy().contains("/configmap_"))
+            .expect("the base renders a ConfigMap");
+        let text = std::fs::read_to_string(&original).unwrap();
+        let copy = original.with_file_name("zz-copy.yaml");
+        std::fs::write(&copy, format!("{text}extra: \"1\"\n")).unwrap();
+        let compared = with_placed(&diff_side("base"), false, false, |base, layout| {
+            diff_against_tree(&base, &layout, &committed, CHUNK, false)
+        });
+        let changes = compared.result.unwrap();
+        assert!(changes.is_empty(), "{changes:?}");
         std::fs::remove_dir_all(&committed).unwrap();
     }
 }

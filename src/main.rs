@@ -243,8 +243,13 @@ fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i
     }
     outcome.result.map_err(|rejected: Rejected| {
         eprintln!("{rejected}");
+        let left = if rejected.output_partly_updated {
+            "the output directory is partly updated: run the build again"
+        } else {
+            untouched
+        };
         eprintln!(
-            "fedrender: {}; {untouched}",
+            "fedrender: {}; {left}",
             plural(rejected.errors.len(), "error")
         );
         exit_code::ERROR

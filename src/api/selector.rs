@@ -85,7 +85,6 @@ impl ResourceSelector {
     }
 }
 
-/// karmada `ResourceMatchSelectorsPriority`: the best priority over a list of selectors.
 /// Policies (by position) under each (apiVersion, kind) their resource selectors name, each
 /// once and in order: a policy can only select templates of those types, so a template need
 /// be compared with no other.
@@ -106,6 +105,7 @@ pub fn index_by_type<'a>(
     by_type
 }
 
+/// karmada `ResourceMatchSelectorsPriority`: the best priority over a list of selectors.
 pub fn selectors_priority(selectors: &[ResourceSelector], template: &Template) -> ImplicitPriority {
     selectors
         .iter()

@@ -103,6 +103,11 @@ impl TreeLayout {
         clusters: &[&str],
         destinations: impl IntoIterator<Item = (&'a ObjectKey, Vec<usize>)>,
     ) -> Result<TreeLayout, Rejected> {
+        // Files are found by cluster name with a binary search.
+        assert!(
+            clusters.windows(2).all(|pair| pair[0] < pair[1]),
+            "the inventory is sorted by name, without duplicates"
+        );
         let mut layout = TreeLayout {
             clusters: clusters.iter().map(|name| name.to_string()).collect(),
             paths: Vec::new(),

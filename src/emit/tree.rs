@@ -2,7 +2,8 @@
 //! compared with its file on disk as soon as it is rendered, so memory never holds the whole
 //! rendered fleet. A build writes only files whose bytes changed, removes the files fedrender
 //! wrote before that are no longer rendered, never touches a file it did not write (recognised
-//! by [`HEADER`](super::HEADER)), and leaves the output directory as it was when anything fails.
+//! by [`HEADER`](super::HEADER)), and leaves the output directory as it was when anything fails
+//! before the commit starts replacing files.
 
 use std::collections::HashSet;
 use std::fs;
@@ -217,8 +218,17 @@ impl<'a> TreeWriter<'a> {
                     return io::Write::write_all(&mut created, text.as_bytes())
                         .map_err(|error| io_error(&target, error));
                 }
-                // Someone else created it since: replace it like any changed file.
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+                // Something appeared since it was read (or is a link to nothing): not ours.
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                    return Err(Diagnostic::error(
+                        None,
+                        format!(
+                            "refusing to overwrite {}: it was not written by fedrender",
+                            target.display()
+                        ),
+                    )
+                    .into());
+                }
                 Err(error) => return Err(io_error(&target, error)),
             }
         }
@@ -247,21 +257,41 @@ impl<'a> TreeWriter<'a> {
                     &layout.kustomization(cluster),
                 )
             });
-        if let Err(error) = kustomizations {
-            self.roll_back();
-            return Err(error);
-        }
-        let log = std::mem::take(&mut *self.lock());
-        for &file in &log.staged {
-            let target = self.target(file);
-            fs::rename(temporary_for(&target), &target)
-                .map_err(|error| io_error(&target, error))?;
-        }
-        let mut remove = stale_files(self.out, layout, &self.fresh_directories)?;
-        if self.mode == Mode::Write {
-            for file in &remove {
-                remove_with_empty_parents(self.out, &self.out.join(file))?;
+        // Everything that can be checked is checked before the first file is replaced.
+        let staged: HashSet<PathBuf> = self
+            .lock()
+            .staged
+            .iter()
+            .map(|&file| temporary_for(&self.target(file)))
+            .collect();
+        let stale = kustomizations
+            .and_then(|()| stale_files(self.out, layout, &self.fresh_directories, &staged));
+        let mut remove = match stale {
+            Ok(remove) => remove,
+            Err(error) => {
+                self.roll_back();
+                return Err(error);
             }
+        };
+        let log = std::mem::take(&mut *self.lock());
+        let replaced = || -> Result<(), Rejected> {
+            for &file in &log.staged {
+                let target = self.target(file);
+                fs::rename(temporary_for(&target), &target)
+                    .map_err(|error| io_error(&target, error))?;
+            }
+            if self.mode == Mode::Write {
+                for file in &remove {
+                    remove_with_empty_parents(self.out, &self.out.join(file))?;
+                }
+            }
+            Ok(())
+        };
+        // Renaming a file fedrender wrote over one it wrote, or removing one, fails only when
+        // something else changes the directory meanwhile; the tree is then partly updated.
+        if let Err(mut error) = replaced() {
+            error.output_partly_updated = true;
+            return Err(error);
         }
         remove.sort_unstable();
         Ok(TreeChanges {
@@ -288,11 +318,13 @@ impl<'a> TreeWriter<'a> {
 }
 
 /// fedrender's files under `out` that the layout no longer has, relative to `out`; directories
-/// this build created hold none.
+/// this build created hold none, and this build's staged replacements are not stale (those of
+/// an interrupted earlier build are).
 fn stale_files(
     out: &Path,
     layout: &TreeLayout,
     fresh_directories: &HashSet<PathBuf>,
+    staged: &HashSet<PathBuf>,
 ) -> Result<Vec<String>, Rejected> {
     let mut stale = Vec::new();
     if !out.exists() {
@@ -305,7 +337,7 @@ fn stale_files(
         let entry = entry.map_err(|error| {
             Diagnostic::error(None, format!("cannot read {}: {error}", out.display()))
         })?;
-        if !entry.file_type().is_file() {
+        if !entry.file_type().is_file() || staged.contains(entry.path()) {
             continue;
         }
         let relative = entry.path().strip_prefix(out).unwrap_or(entry.path());
@@ -369,8 +401,6 @@ mod tests {
         }
     }
 
-    /// Streams the objects into `out` as a build does; the object named `fail`, if any, fails
-    /// to render after everything else was put.
     /// The changes, with the files written as paths.
     #[derive(Debug)]
     struct Changes {
@@ -379,6 +409,8 @@ mod tests {
         remove: Vec<String>,
     }
 
+    /// Streams the objects into `out` as a build does; the object named `fail`, if any, fails
+    /// to render after everything else was put.
     fn build(
         out: &Path,
         mode: Mode,
@@ -553,6 +585,43 @@ mod tests {
                     "hand written\n".to_string()
                 ),
             ]
+        );
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn an_interrupted_builds_temporary_file_is_removed_as_stale() {
+        let out = scratch("leftover");
+        build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        let leftover = out.join("a/ns/.configmap_x.yaml.fedrender-tmp");
+        fs::write(&leftover, format!("{HEADER}half\n")).unwrap();
+        let changes = build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        assert_eq!(changes.remove, vec!["a/ns/.configmap_x.yaml.fedrender-tmp"]);
+        assert_eq!(
+            fs::read_to_string(out.join("a/ns/configmap_x.yaml")).unwrap(),
+            format!("{HEADER}x\n")
+        );
+        assert!(!leftover.exists());
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_an_objects_path_is_never_replaced() {
+        let out = scratch("link");
+        fs::create_dir_all(out.join("a/ns")).unwrap();
+        let link = out.join("a/ns/configmap_x.yaml");
+        std::os::unix::fs::symlink("/nonexistent/mine.yaml", &link).unwrap();
+        let error = build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap_err();
+        assert!(
+            error.to_string().contains("refusing to overwrite"),
+            "{error}"
+        );
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
         );
         fs::remove_dir_all(&out).unwrap();
     }
