@@ -189,14 +189,7 @@ impl<'a> TreeWriter<'a> {
                 return Ok(());
             }
             Some(bytes) if !bytes.starts_with(HEADER.as_bytes()) => {
-                return Err(Diagnostic::error(
-                    None,
-                    format!(
-                        "refusing to overwrite {}: it was not written by fedrender",
-                        target.display()
-                    ),
-                )
-                .into());
+                return Err(not_ours(&target));
             }
             _ => {}
         }
@@ -220,14 +213,7 @@ impl<'a> TreeWriter<'a> {
                 }
                 // Something appeared since it was read (or is a link to nothing): not ours.
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(Diagnostic::error(
-                        None,
-                        format!(
-                            "refusing to overwrite {}: it was not written by fedrender",
-                            target.display()
-                        ),
-                    )
-                    .into());
+                    return Err(not_ours(&target));
                 }
                 Err(error) => return Err(io_error(&target, error)),
             }
@@ -377,6 +363,17 @@ fn remove_with_empty_parents(out: &Path, file: &Path) -> Result<(), Rejected> {
         directory = dir.parent();
     }
     Ok(())
+}
+
+fn not_ours(target: &Path) -> Rejected {
+    Diagnostic::error(
+        None,
+        format!(
+            "refusing to overwrite {}: it was not written by fedrender",
+            target.display()
+        ),
+    )
+    .into()
 }
 
 fn io_error(path: &Path, error: io::Error) -> Rejected {
