@@ -204,12 +204,7 @@ pub fn diff_streamed(
         .enumerate()
         .map(|(index, name)| (name.as_str(), index))
         .collect();
-    let base_positions: HashMap<&ObjectKey, usize> = base
-        .destinations()
-        .into_iter()
-        .enumerate()
-        .map(|(position, (key, _))| (key, position))
-        .collect();
+    let base_positions = base.positions_by_key();
 
     // The base: per cluster, each object's position and fingerprint.
     // A key chosen afresh for every run: nobody can prepare two manifests that collide.

@@ -25,7 +25,7 @@ pub mod source;
 pub mod work;
 pub mod yaml;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -171,12 +171,7 @@ fn diff_against_tree(
     // An object found unchanged at its own path is deployed as rendered; another file in the
     // tree with the same object (a copy by hand, which no kustomization lists) does not make
     // it changed or removed.
-    let positions: HashMap<&ObjectKey, usize> = head
-        .destinations()
-        .into_iter()
-        .enumerate()
-        .map(|(position, (key, _))| (key, position))
-        .collect();
+    let positions = head.positions_by_key();
     for (cluster, objects) in &mut before.clusters {
         let Ok(cluster) = layout.clusters().binary_search(cluster) else {
             continue;

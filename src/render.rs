@@ -2,7 +2,7 @@
 //! Pure: no file is read or written here, so the same inputs always give the same result and
 //! templates render in parallel.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -247,6 +247,18 @@ impl Placed<'_> {
                 )
             });
         templates.chain(federated).collect()
+    }
+
+    /// Every object's position in [`destinations`](Self::destinations), by its key.
+    pub fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
+        let fleet = self.fleet;
+        let templates = fleet.templates.iter().map(|template| &template.key);
+        let federated = fleet.federated.iter().map(|binding| &binding.template.key);
+        templates
+            .chain(federated)
+            .enumerate()
+            .map(|(position, key)| (key, position))
+            .collect()
     }
 
     /// The object at a position in [`destinations`](Self::destinations).
