@@ -104,6 +104,15 @@ pub struct PlannedCluster {
     pub overrides: Vec<String>,
 }
 
+/// One object to render: its key, where it was written, and the clusters (positions in the
+/// inventory, ascending) that receive it.
+#[derive(Debug, Clone)]
+pub struct Destination<'a> {
+    pub key: &'a ObjectKey,
+    pub origin: &'a crate::diagnostics::Origin,
+    pub clusters: Vec<usize>,
+}
+
 /// What happened to one template, before its objects are built.
 #[derive(Debug)]
 struct Placement {
@@ -220,31 +229,29 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
 }
 
 impl Placed<'_> {
-    /// Every object to render with the clusters (indices into the fleet's clusters, ascending)
-    /// that receive it: the templates in order, then the KubeFed and Federation v1 objects.
+    /// Every object to render with where it comes from and the clusters that receive it: the
+    /// templates in order, then the KubeFed and Federation v1 objects.
     /// [`render_chunks`](Self::render_chunks) numbers objects by position in this list.
-    pub fn destinations(&self) -> Vec<(&ObjectKey, Vec<usize>)> {
+    pub fn destinations(&self) -> Vec<Destination<'_>> {
         let fleet = self.fleet;
         let templates =
             fleet
                 .templates
                 .iter()
                 .zip(&self.placements)
-                .map(|(template, placement)| {
-                    (
-                        &template.key,
-                        self.positions(placement.targets.iter().map(|t| t.name.as_str())),
-                    )
+                .map(|(template, placement)| Destination {
+                    key: &template.key,
+                    origin: &template.origin,
+                    clusters: self.positions(placement.targets.iter().map(|t| t.name.as_str())),
                 });
         let federated = fleet
             .federated
             .iter()
             .zip(&self.federated)
-            .map(|(binding, targets)| {
-                (
-                    &binding.template.key,
-                    self.positions(targets.iter().map(|(name, _)| name.as_str())),
-                )
+            .map(|(binding, targets)| Destination {
+                key: &binding.template.key,
+                origin: &binding.source,
+                clusters: self.positions(targets.iter().map(|(name, _)| name.as_str())),
             });
         templates.chain(federated).collect()
     }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::object::ObjectKey;
-use crate::render::Placed;
+use crate::render::{Destination, Placed};
 use crate::yaml;
 
 /// The first line of every file fedrender writes; also how it recognises its own files.
@@ -98,10 +98,11 @@ impl TreeFile {
 
 impl TreeLayout {
     /// `destinations` lists every object with the clusters (positions in `clusters`) that
-    /// receive it. Two objects that would share a file in some cluster are an error.
+    /// receive it. Two objects that would share a file in some cluster are an error, naming
+    /// both and where they were written.
     pub fn new<'a>(
         clusters: &[&str],
-        destinations: impl IntoIterator<Item = (&'a ObjectKey, Vec<usize>)>,
+        destinations: impl IntoIterator<Item = Destination<'a>>,
     ) -> Result<TreeLayout, Rejected> {
         // Files are found by cluster name with a binary search.
         assert!(
@@ -114,41 +115,56 @@ impl TreeLayout {
             files: vec![Vec::new(); clusters.len()],
             ranks: Vec::new(),
         };
-        for (position, (key, receivers)) in destinations.into_iter().enumerate() {
+        let mut objects = Vec::new();
+        for (position, destination) in destinations.into_iter().enumerate() {
             let position = u32::try_from(position).expect("fewer than 2^32 objects");
-            if !receivers.is_empty() {
-                layout.paths.push(layout::object_path(key));
+            if !destination.clusters.is_empty() {
+                layout.paths.push(layout::object_path(destination.key));
             } else {
                 layout.paths.push(String::new());
             }
-            for cluster in receivers {
+            for &cluster in &destination.clusters {
                 layout.files[cluster].push(position);
             }
+            objects.push((destination.key, destination.origin));
         }
         let paths = &layout.paths;
+        // Objects sharing a path sort by position, so a collision is reported the same way
+        // every time.
         let mut by_path: Vec<u32> = (0..paths.len() as u32).collect();
-        by_path.sort_unstable_by(|a, b| paths[*a as usize].cmp(&paths[*b as usize]));
+        by_path.sort_unstable_by(|a, b| paths[*a as usize].cmp(&paths[*b as usize]).then(a.cmp(b)));
         layout.ranks = vec![0; paths.len()];
         for (rank, &object) in by_path.iter().enumerate() {
             layout.ranks[object as usize] = rank as u32;
         }
-        let mut errors = Vec::new();
+        // Each colliding pair once, with the first cluster where they meet.
+        let mut collisions: BTreeMap<(u32, u32), usize> = BTreeMap::new();
         for (cluster, files) in layout.files.iter_mut().enumerate() {
             let paths = &layout.paths;
             let ranks = &layout.ranks;
             files.sort_unstable_by_key(|&object| ranks[object as usize]);
             for pair in files.windows(2) {
                 if paths[pair[0] as usize] == paths[pair[1] as usize] {
-                    errors.push(Diagnostic::error(
-                        None,
-                        format!(
-                            "two objects would be written to {}/{}",
-                            layout.clusters[cluster], paths[pair[0] as usize]
-                        ),
-                    ));
+                    collisions.entry((pair[0], pair[1])).or_insert(cluster);
                 }
             }
         }
+        let errors: Vec<Diagnostic> = collisions
+            .into_iter()
+            .map(|((first, second), cluster)| {
+                let (first_key, first_origin) = objects[first as usize];
+                let (second_key, second_origin) = objects[second as usize];
+                Diagnostic::error(
+                    Some(second_origin.clone()),
+                    format!(
+                        "{second_key} would be written to the same file as {first_key} (from \
+                         {first_origin}): {}/{}; file names do not tell kinds that differ only \
+                         in case apart",
+                        layout.clusters[cluster], layout.paths[first as usize]
+                    ),
+                )
+            })
+            .collect();
         if errors.is_empty() {
             Ok(layout)
         } else {
@@ -279,4 +295,44 @@ pub fn stream(tree: &OutputTree) -> impl Iterator<Item = String> + '_ {
         let (cluster, relative) = path.split_once('/').unwrap_or((path, ""));
         format!("---\n# cluster: {cluster}, file: {relative}\n{body}")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Origin;
+
+    fn widget(kind: &str) -> ObjectKey {
+        ObjectKey {
+            group: "example.com".to_string(),
+            kind: kind.to_string(),
+            namespace: "ns".to_string(),
+            name: "w".to_string(),
+        }
+    }
+
+    #[test]
+    fn two_objects_that_would_share_a_file_are_one_error_naming_both_files() {
+        let (upper, lower) = (widget("Widget"), widget("widget"));
+        let (first, second) = (Origin::new("a.yaml", 0, 3), Origin::new("b.yaml", 1, 7));
+        let destinations = [(&upper, &first), (&lower, &second)].map(|(key, origin)| Destination {
+            key,
+            origin,
+            clusters: vec![0, 1],
+        });
+        let rejected = TreeLayout::new(&["c1", "c2"], destinations).unwrap_err();
+        assert_eq!(rejected.errors.len(), 1, "{rejected}");
+        let error = &rejected.errors[0];
+        assert_eq!(error.origin.as_ref(), Some(&second));
+        assert!(
+            error.message.contains(&first.to_string()),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("c1/ns/widget.example.com_w.yaml"),
+            "{}",
+            error.message
+        );
+    }
 }

@@ -383,8 +383,9 @@ fn io_error(path: &Path, error: io::Error) -> Rejected {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::Origin;
     use crate::object::ObjectKey;
-    use crate::render::Variant;
+    use crate::render::{Destination, Variant};
 
     /// A ConfigMap `name` in namespace `ns` with its text and the clusters receiving it.
     type Planned<'a> = (&'a str, &'a str, &'a [usize]);
@@ -416,10 +417,15 @@ mod tests {
         fail: Option<&str>,
     ) -> Result<Changes, Rejected> {
         let keys: Vec<ObjectKey> = objects.iter().map(|(name, ..)| config_map(name)).collect();
+        let origin = Origin::new("in.yaml", 0, 1);
         let destinations = keys
             .iter()
             .zip(objects)
-            .map(|(key, (_, _, receivers))| (key, receivers.to_vec()));
+            .map(|(key, (_, _, receivers))| Destination {
+                key,
+                origin: &origin,
+                clusters: receivers.to_vec(),
+            });
         let layout = TreeLayout::new(clusters, destinations)?;
         let writer = TreeWriter::open(out, &layout, mode)?;
         for (position, (key, (_, text, receivers))) in keys.iter().zip(objects).enumerate() {
