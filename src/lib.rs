@@ -426,13 +426,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_streamed_diff_agrees_with_comparing_whole_renders_at_any_chunk_size() {
+    /// The reference the streamed diffs must agree with: both sides rendered whole, compared
+    /// object by object.
+    fn diff_of_whole_renders() -> diff::FleetDiff {
         let whole = |side: &str| {
             let rendered = render_fleet(&diff_side(side), false, false).result.unwrap();
             diff::FleetObjects::from_tree(&rendered.tree)
         };
-        let expected = diff::diff(&whole("base"), &whole("head"), false);
+        diff::diff(&whole("base"), &whole("head"), false)
+    }
+
+    #[test]
+    fn the_streamed_diff_agrees_with_comparing_whole_renders_at_any_chunk_size() {
+        let expected = diff_of_whole_renders();
         assert!(expected.clusters.len() > 1, "{expected:?}");
         for chunk in [1, 2, usize::MAX] {
             let streamed = with_placed(&diff_side("head"), false, false, |head, head_layout| {
@@ -454,11 +460,7 @@ mod tests {
 
     #[test]
     fn the_streamed_diff_against_a_rendered_tree_agrees_with_comparing_whole_renders() {
-        let whole = |side: &str| {
-            let rendered = render_fleet(&diff_side(side), false, false).result.unwrap();
-            diff::FleetObjects::from_tree(&rendered.tree)
-        };
-        let expected = diff::diff(&whole("base"), &whole("head"), false);
+        let expected = diff_of_whole_renders();
         let committed =
             std::env::temp_dir().join(format!("fedrender-against-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&committed);
