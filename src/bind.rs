@@ -156,27 +156,14 @@ impl<'a> PolicyIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::karmada::PropagationPolicy;
-    use crate::diagnostics::Origin;
-
-    use crate::policy::admit_propagation;
-    use crate::source::classify::Located;
+    use crate::policy::admitted_for_test;
     use serde_json::json;
 
     fn policy(kind: &str, name: &str, priority: i32, selector: serde_json::Value) -> Propagation {
-        let item: PropagationPolicy = serde_json::from_value(json!({
+        admitted_for_test(json!({
             "apiVersion": "policy.karmada.io/v1alpha1", "kind": kind,
             "metadata": {"name": name, "namespace": "default"},
             "spec": {"priority": priority, "resourceSelectors": [selector]}}))
-        .unwrap();
-        admit_propagation(
-            &Located {
-                origin: Origin::new("p.yaml", 0, 1),
-                item,
-            },
-            &mut Vec::new(),
-        )
-        .unwrap()
     }
 
     fn nginx(namespace: &str) -> Template {

@@ -151,6 +151,17 @@ fn policy_id(
     }
 }
 
+/// A (Cluster)PropagationPolicy document as JSON, decoded and admitted, for unit tests.
+#[cfg(test)]
+pub(crate) fn admitted_for_test(document: serde_json::Value) -> Propagation {
+    let item: crate::api::karmada::PropagationPolicy = serde_json::from_value(document).unwrap();
+    let located = Located {
+        origin: Origin::new("p.yaml", 0, 1),
+        item,
+    };
+    admit_propagation(&located, &mut Vec::new()).unwrap()
+}
+
 pub fn admit_propagation(
     located: &Located<PropagationPolicy>,
     warnings: &mut Vec<Diagnostic>,

@@ -297,11 +297,7 @@ fn spread_applies(placement: &Placement) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::karmada::PropagationPolicy;
-    use crate::diagnostics::Origin;
-
-    use crate::policy::admit_propagation;
-    use crate::source::classify::Located;
+    use crate::policy::admitted_for_test;
     use serde_json::json;
 
     fn template(api_version: &str, kind: &str, object: Value) -> Template {
@@ -309,19 +305,10 @@ mod tests {
     }
 
     fn policy(placement: Value) -> Propagation {
-        let item: PropagationPolicy = serde_json::from_value(json!({
+        admitted_for_test(json!({
             "apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
             "metadata": {"name": "p"},
             "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment"}], "placement": placement}}))
-        .unwrap();
-        admit_propagation(
-            &Located {
-                origin: Origin::new("p.yaml", 0, 1),
-                item,
-            },
-            &mut Vec::new(),
-        )
-        .unwrap()
     }
 
     /// Clusters with `pods` free pods each (and nothing else in the summary).
