@@ -258,14 +258,14 @@ impl Placed<'_> {
 
     /// Every object's position in [`destinations`](Self::destinations), by its key.
     pub fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
-        let fleet = self.fleet;
-        let templates = fleet.templates.iter().map(|template| &template.key);
-        let federated = fleet.federated.iter().map(|binding| &binding.template.key);
-        templates
-            .chain(federated)
-            .enumerate()
-            .map(|(position, key)| (key, position))
+        (0..self.object_count())
+            .map(|position| (self.key(position), position))
             .collect()
+    }
+
+    /// How many objects [`destinations`](Self::destinations) lists.
+    fn object_count(&self) -> usize {
+        self.fleet.templates.len() + self.fleet.federated.len()
     }
 
     /// The object at a position in [`destinations`](Self::destinations).
@@ -296,8 +296,7 @@ impl Placed<'_> {
     where
         F: FnMut(Vec<(usize, RenderedTemplate)>) -> Result<(), Rejected>,
     {
-        let total = self.fleet.templates.len() + self.fleet.federated.len();
-        self.render_only(0..total, chunk, consume)
+        self.render_only(0..self.object_count(), chunk, consume)
     }
 
     /// [`render_chunks`](Self::render_chunks) for the objects at some positions only.

@@ -59,10 +59,9 @@ pub struct TreeWriter<'a> {
     out: &'a Path,
     layout: &'a TreeLayout,
     mode: Mode,
-    /// Directories this build created, parents first. Nothing in them can be stale or need
-    /// comparing, so a cold build only creates files.
-    created_directories: Vec<PathBuf>,
-    fresh_directories: HashSet<PathBuf>,
+    /// Directories this build created. Nothing in them can be stale or need comparing, so a
+    /// cold build only creates files.
+    created_directories: HashSet<PathBuf>,
     log: Mutex<WriteLog>,
     unchanged: AtomicUsize,
 }
@@ -93,8 +92,7 @@ impl<'a> TreeWriter<'a> {
             out,
             layout,
             mode,
-            created_directories: Vec::new(),
-            fresh_directories: HashSet::new(),
+            created_directories: HashSet::new(),
             log: Mutex::default(),
             unchanged: AtomicUsize::new(0),
         };
@@ -135,8 +133,7 @@ impl<'a> TreeWriter<'a> {
     fn create_directory(&mut self, directory: PathBuf) -> Result<(), Rejected> {
         match fs::create_dir(&directory) {
             Ok(()) => {
-                self.fresh_directories.insert(directory.clone());
-                self.created_directories.push(directory);
+                self.created_directories.insert(directory);
                 Ok(())
             }
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(()),
@@ -173,7 +170,7 @@ impl<'a> TreeWriter<'a> {
         let target = self.target(file);
         let fresh = target
             .parent()
-            .is_some_and(|directory| self.fresh_directories.contains(directory));
+            .is_some_and(|directory| self.created_directories.contains(directory));
         let existing = if fresh {
             None
         } else {
@@ -251,7 +248,7 @@ impl<'a> TreeWriter<'a> {
             .map(|&file| temporary_for(&self.target(file)))
             .collect();
         let stale = kustomizations
-            .and_then(|()| stale_files(self.out, layout, &self.fresh_directories, &staged));
+            .and_then(|()| stale_files(self.out, layout, &self.created_directories, &staged));
         let mut remove = match stale {
             Ok(remove) => remove,
             Err(error) => {
@@ -297,7 +294,11 @@ impl<'a> TreeWriter<'a> {
         for &file in &log.staged {
             let _ = fs::remove_file(temporary_for(&self.target(file)));
         }
-        for directory in self.created_directories.iter().rev() {
+        // Deepest first: a directory's path is longer than its parent's.
+        let mut directories: Vec<&PathBuf> = self.created_directories.iter().collect();
+        directories
+            .sort_unstable_by_key(|directory| std::cmp::Reverse(directory.as_os_str().len()));
+        for directory in directories {
             let _ = fs::remove_dir(directory);
         }
     }
@@ -309,7 +310,7 @@ impl<'a> TreeWriter<'a> {
 fn stale_files(
     out: &Path,
     layout: &TreeLayout,
-    fresh_directories: &HashSet<PathBuf>,
+    created_directories: &HashSet<PathBuf>,
     staged: &HashSet<PathBuf>,
 ) -> Result<Vec<String>, Rejected> {
     let mut stale = Vec::new();
@@ -318,7 +319,7 @@ fn stale_files(
     }
     let walk = walkdir::WalkDir::new(out)
         .into_iter()
-        .filter_entry(|entry| !fresh_directories.contains(entry.path()));
+        .filter_entry(|entry| !created_directories.contains(entry.path()));
     for entry in walk {
         let entry = entry.map_err(|error| {
             Diagnostic::error(None, format!("cannot read {}: {error}", out.display()))
