@@ -109,15 +109,9 @@ pub struct Rejected {
     pub output_partly_updated: bool,
 }
 
-impl Rejected {
-    pub fn one(diagnostic: Diagnostic) -> Self {
-        Rejected::from(vec![diagnostic])
-    }
-}
-
 impl From<Diagnostic> for Rejected {
     fn from(diagnostic: Diagnostic) -> Self {
-        Rejected::one(diagnostic)
+        Rejected::from(vec![diagnostic])
     }
 }
 
