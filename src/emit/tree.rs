@@ -594,6 +594,34 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_once_files_are_being_replaced_says_the_tree_is_partly_updated() {
+        let out = scratch("partly");
+        build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        let key = config_map("x");
+        let origin = Origin::new("in.yaml", 0, 1);
+        let destination = Destination {
+            key: &key,
+            origin: &origin,
+            clusters: vec![0],
+        };
+        let layout = TreeLayout::new(&["a"], [destination]).unwrap();
+        let writer = TreeWriter::open(&out, &layout, Mode::Write).unwrap();
+        let rendered = RenderedTemplate {
+            key: key.clone(),
+            variants: vec![Variant {
+                manifest: format!("{HEADER}x2\n").into(),
+                clusters: vec![0],
+            }],
+        };
+        writer.put(&[(0, rendered)]).unwrap();
+        // Another writer takes the staged replacement away before the commit renames it.
+        fs::remove_file(out.join("a/ns/.configmap_x.yaml.fedrender-tmp")).unwrap();
+        let error = writer.commit().unwrap_err();
+        assert!(error.output_partly_updated, "{error}");
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
     fn an_interrupted_builds_temporary_file_is_removed_as_stale() {
         let out = scratch("leftover");
         build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
