@@ -458,11 +458,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_streamed_diff_against_a_rendered_tree_agrees_with_comparing_whole_renders() {
-        let expected = diff_of_whole_renders();
+    /// The diff's base side built into a fresh directory, as a committed output tree.
+    fn committed_base(name: &str) -> PathBuf {
         let committed =
-            std::env::temp_dir().join(format!("fedrender-against-{}", std::process::id()));
+            std::env::temp_dir().join(format!("fedrender-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&committed);
         let options = BuildOptions {
             source: diff_side("base"),
@@ -470,6 +469,13 @@ mod tests {
             strict: false,
         };
         build(&options).result.unwrap();
+        committed
+    }
+
+    #[test]
+    fn the_streamed_diff_against_a_rendered_tree_agrees_with_comparing_whole_renders() {
+        let expected = diff_of_whole_renders();
+        let committed = committed_base("against");
         for chunk in [1, usize::MAX] {
             let streamed = with_placed(&diff_side("head"), false, false, |head, layout| {
                 diff_against_tree(&head, &layout, &committed, chunk, false)
@@ -481,14 +487,7 @@ mod tests {
 
     #[test]
     fn a_hand_made_copy_in_a_rendered_tree_does_not_hide_the_object_at_its_path() {
-        let committed = std::env::temp_dir().join(format!("fedrender-copy-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&committed);
-        let options = BuildOptions {
-            source: diff_side("base"),
-            out: committed.clone(),
-            strict: false,
-        };
-        build(&options).result.unwrap();
+        let committed = committed_base("copy");
         let original = walkdir::WalkDir::new(&committed)
             .into_iter()
             .map(|entry| entry.unwrap().into_path())
