@@ -24,12 +24,34 @@ pub fn object_path(key: &ObjectKey) -> String {
     } else {
         format!("{kind}.{}", key.group)
     };
-    format!(
-        "{}/{}_{}.yaml",
-        escape(directory),
-        escape(&type_name),
-        escape(&key.name)
-    )
+    let stem = format!("{}_{}", escape(&type_name), escape(&key.name));
+    format!("{}/{}", escape(directory), file_name(&stem))
+}
+
+/// The longest file name fedrender writes: file systems allow 255 bytes, and a file is
+/// written under a staging name 15 bytes longer (`.NAME.fedrender-tmp`) before it is renamed.
+pub const LONGEST_FILE_NAME: usize = 240;
+
+/// How many bytes of a long file name each directory of its split form holds.
+const PIECE: usize = 200;
+
+/// `<stem>.yaml`, or, when that is longer than [`LONGEST_FILE_NAME`] (a 253-character name with
+/// a long kind and group), the stem cut into pieces of [`PIECE`] bytes joined by `~/~`:
+/// `<piece>~/~<piece>~/~<piece>.yaml`. Escaped stems never contain `~`, so a split name can
+/// meet neither an unsplit one (its directories end in `~`) nor another split name (removing
+/// the `~`s and slashes gives back the stem); and since escaped stems never start with `.`
+/// and later pieces start with `~`, no piece is a hidden file.
+fn file_name(stem: &str) -> String {
+    const EXTENSION: &str = ".yaml";
+    if stem.len() + EXTENSION.len() <= LONGEST_FILE_NAME {
+        return format!("{stem}{EXTENSION}");
+    }
+    let pieces: Vec<&str> = stem
+        .as_bytes()
+        .chunks(PIECE)
+        .map(|piece| std::str::from_utf8(piece).expect("escaped names are ASCII"))
+        .collect();
+    format!("{}{EXTENSION}", pieces.join("~/~"))
 }
 
 /// Keeps `[a-z0-9._-]` and percent-encodes every other byte, so that names with `/`, `:`,
@@ -97,5 +119,37 @@ mod tests {
             object_path(&key("", "Thing", "", ".hidden")),
             "_cluster/thing_%2ehidden.yaml"
         );
+    }
+
+    #[test]
+    fn a_name_too_long_for_one_file_name_is_split_into_directories() {
+        // A 253-character name (Kubernetes' longest) of a kind with a long group.
+        let name = format!("{}.{}", "a".repeat(126), "b".repeat(126));
+        let group = format!("{}.example.com", "g".repeat(40));
+        let path = object_path(&key(&group, "Widget", "ns", &name));
+        let stem = format!("widget.{group}_{name}");
+        let (directory, rest) = path.split_once('/').unwrap();
+        assert_eq!(directory, "ns");
+        assert!(
+            rest.split('/')
+                .all(|piece| !piece.is_empty() && piece.len() <= LONGEST_FILE_NAME),
+            "{path}"
+        );
+        assert!(
+            rest.split('/').all(|piece| !piece.starts_with('.')),
+            "{path}"
+        );
+        let joined = rest.strip_suffix(".yaml").unwrap().replace("~/~", "");
+        assert_eq!(joined, stem, "the pieces join back into the name");
+        assert_eq!(rest.matches("~/~").count(), stem.len() / PIECE);
+
+        // Just short enough: one file; one byte more: split.
+        let fits = "n".repeat(LONGEST_FILE_NAME - "configmap_.yaml".len());
+        assert_eq!(
+            object_path(&key("", "ConfigMap", "ns", &fits)),
+            format!("ns/configmap_{fits}.yaml")
+        );
+        let longer = format!("{fits}n");
+        assert!(object_path(&key("", "ConfigMap", "ns", &longer)).contains("~/~"));
     }
 }
