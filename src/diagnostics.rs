@@ -107,6 +107,8 @@ pub struct Rejected {
     /// Set when the errors came after a build had begun replacing files, so that the output
     /// directory is partly updated (everything else leaves it as it was).
     pub output_partly_updated: bool,
+    /// The signal (SIGINT, SIGTERM, SIGHUP) that stopped a build, which then rolled back.
+    pub interrupted_by: Option<i32>,
 }
 
 impl From<Diagnostic> for Rejected {
@@ -120,6 +122,7 @@ impl From<Vec<Diagnostic>> for Rejected {
         Rejected {
             errors,
             output_partly_updated: false,
+            interrupted_by: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! load → classify → bind → schedule → override → work → emit.
 
 pub mod api;
+pub mod beneath;
 pub mod bind;
 pub mod dependencies;
 pub mod diagnostics;
@@ -13,6 +14,7 @@ pub mod exit_code;
 pub mod federation;
 pub mod fleet;
 pub mod interpret;
+pub mod interrupt;
 pub mod names;
 pub mod namespace_sync;
 pub mod object;
@@ -301,13 +303,19 @@ fn write_trees(
     chunk: usize,
 ) -> Outcome<(TreeChanges, TreeLayout)> {
     with_placed(&options.source, options.strict, false, |placed, layout| {
-        let writer = TreeWriter::open(&options.out, &layout, mode)?;
-        let changes = match placed.render_chunks(chunk, |chunk| writer.put(&chunk)) {
-            Ok(()) => writer.commit()?,
-            Err(error) => {
-                writer.roll_back();
-                return Err(error);
+        let write = || {
+            let writer = TreeWriter::open(&options.out, &layout, mode)?;
+            match placed.render_chunks(chunk, |chunk| writer.put(&chunk)) {
+                Ok(()) => writer.commit(),
+                Err(error) => {
+                    writer.roll_back();
+                    Err(error)
+                }
             }
+        };
+        let changes = match mode {
+            Mode::Write => interrupt::deferred(write)?,
+            Mode::Check => write()?,
         };
         Ok((changes, layout))
     })

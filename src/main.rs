@@ -252,6 +252,10 @@ fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i
             "fedrender: {}; {left}",
             plural(rejected.errors.len(), "error")
         );
+        if let Some(signal) = rejected.interrupted_by {
+            // Dying by the signal tells the shell or CI runner the build was stopped, not failed.
+            fedrender::interrupt::end_by(signal);
+        }
         exit_code::ERROR
     })
 }

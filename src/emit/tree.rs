@@ -4,18 +4,27 @@
 //! wrote before that are no longer rendered, never touches a file it did not write (recognised
 //! by [`HEADER`](super::HEADER)), and leaves the output directory as it was when anything fails
 //! before the commit starts replacing files.
+//!
+//! The tree is often committed by whoever opens a pull request, so nothing in it is trusted:
+//! every file is reached from the output directory's handle without following a symbolic link
+//! ([`Directory`]); every file is written under a staging name and renamed into place, so a
+//! killed build leaves complete files and staging files the next build removes; a lock keeps
+//! two builds out of one tree.
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
+use rustix::fs::FileType;
 
 use super::{HEADER, TreeFile, TreeLayout};
+use crate::beneath::{Directory, Existing, Times};
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::interrupt;
 use crate::render::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.
@@ -50,18 +59,26 @@ pub enum Mode {
     Write,
 }
 
-/// An output tree being brought up to date, object by object. A new file is created in place;
-/// a changed one is written beside its target and renamed over it only by
-/// [`commit`](TreeWriter::commit), so that until then every file that was there is intact and
-/// [`roll_back`](TreeWriter::roll_back) can remove what the build added.
+/// An output tree being brought up to date, object by object. A new file is written under its
+/// staging name and renamed into place at once; a changed one waits under its staging name and
+/// is renamed over its target only by [`commit`](TreeWriter::commit), so that until then every
+/// file that was there is intact and [`roll_back`](TreeWriter::roll_back) can remove what the
+/// build added.
 #[derive(Debug)]
 pub struct TreeWriter<'a> {
     out: &'a Path,
+    /// The output directory, locked; `None` only when checking one that does not exist.
+    root: Option<Directory>,
     layout: &'a TreeLayout,
     mode: Mode,
-    /// Directories this build created. Nothing in them can be stale or need comparing, so a
-    /// cold build only creates files.
-    created_directories: HashSet<PathBuf>,
+    /// Directories this build created, relative to `out`. Nothing in them can be stale or
+    /// need comparing, so a cold build only creates files.
+    created_directories: HashSet<String>,
+    /// `out` and those of its ancestors this build created, deepest first.
+    created_out: Vec<PathBuf>,
+    /// The times of the directories that were there, relative to `out`, to put back after a
+    /// roll back (creating and removing entries changes a directory's modification time).
+    directory_times: Vec<(String, Times)>,
     log: Mutex<WriteLog>,
     unchanged: AtomicUsize,
 }
@@ -71,28 +88,41 @@ pub struct TreeWriter<'a> {
 struct WriteLog {
     /// Files created where none was.
     created: Vec<TreeFile>,
-    /// Replacements written beside their targets, waiting for the commit.
+    /// Replacements waiting under their staging names for the commit.
     staged: Vec<TreeFile>,
     /// Every file written or to write.
     write: Vec<TreeFile>,
 }
 
+/// How many files of one directory one worker takes at a time: it opens the directory once
+/// for them, and long runs are still shared among the cores.
+const FILES_PER_TASK: usize = 64;
+
 impl<'a> TreeWriter<'a> {
-    /// Prepares `out` for the layout: writing, creates the directories it lacks (and records
-    /// them, to remove them again on failure).
+    /// Opens and locks `out` for the layout: writing, creates the directories it lacks (and
+    /// records them, to remove them again on failure).
     pub fn open(out: &'a Path, layout: &'a TreeLayout, mode: Mode) -> Result<Self, Rejected> {
-        if out.exists() && !out.is_dir() {
-            return Err(Diagnostic::error(
-                None,
-                format!("{} exists and is not a directory", out.display()),
-            )
-            .into());
+        let mut created_out = Vec::new();
+        let root = match Directory::open(out).map_err(|error| io_error(out, error))? {
+            Some(root) => Some(root),
+            None if mode == Mode::Check => None,
+            None => {
+                created_out = create_out(out)?;
+                let opened = Directory::open(out).map_err(|error| io_error(out, error))?;
+                Some(opened.ok_or_else(|| io_error(out, io::ErrorKind::NotFound.into()))?)
+            }
+        };
+        if let Some(root) = &root {
+            lock(root, mode)?;
         }
         let mut writer = TreeWriter {
             out,
+            root,
             layout,
             mode,
             created_directories: HashSet::new(),
+            created_out,
+            directory_times: Vec::new(),
             log: Mutex::default(),
             unchanged: AtomicUsize::new(0),
         };
@@ -105,40 +135,63 @@ impl<'a> TreeWriter<'a> {
         Ok(writer)
     }
 
+    /// Creates every directory the layout needs, each from its parent's handle, refusing a
+    /// link (or anything else) where a directory should be.
     fn create_directories(&mut self) -> Result<(), Rejected> {
-        // A relative `out` ends in the empty path, which is the working directory.
-        let missing: Vec<&Path> = self
-            .out
-            .ancestors()
-            .take_while(|dir| !dir.as_os_str().is_empty() && !dir.exists())
-            .collect();
-        for directory in missing.into_iter().rev() {
-            self.create_directory(directory.to_path_buf())?;
+        let root = self
+            .root
+            .as_ref()
+            .expect("writing opens the output directory");
+        if self.created_out.is_empty() {
+            let times = root.times().map_err(|error| io_error(self.out, error))?;
+            self.directory_times.push((String::new(), times));
         }
+        let mut directories: Vec<String> = Vec::new();
         for cluster in 0..self.layout.clusters().len() {
-            let mut directories: Vec<PathBuf> = self
-                .layout
-                .cluster_files(cluster)
-                .filter_map(|file| Some(self.target(file).parent()?.to_path_buf()))
-                .collect();
             // Files are in path order, so a directory's files are adjacent.
-            directories.dedup();
-            for directory in directories {
-                self.create_directory(directory)?;
+            let mut last_parent = String::new();
+            for file in self.layout.cluster_files(cluster) {
+                let path = self.layout.path(file);
+                let (parent, _) = split_parent(&path);
+                if parent != last_parent {
+                    last_parent = parent.to_string();
+                    directories.extend(ancestors_and_self(parent).map(str::to_string));
+                }
             }
+        }
+        // A parent sorts before its children.
+        directories.sort_unstable();
+        directories.dedup();
+        for directory in directories {
+            let (parent, name) = split_parent(&directory);
+            let opened_parent = self.open_existing(parent)?;
+            let created = opened_parent
+                .create_subdirectory(name)
+                .map_err(|error| io_error(&self.out.join(&directory), error))?;
+            if created {
+                self.created_directories.insert(directory);
+                continue;
+            }
+            let existing = opened_parent
+                .subdirectory(name)
+                .and_then(|found| found.ok_or_else(|| io::ErrorKind::NotFound.into()))
+                .and_then(|found| found.times())
+                .map_err(|error| io_error(&self.out.join(&directory), error))?;
+            self.directory_times.push((directory, existing));
         }
         Ok(())
     }
 
-    fn create_directory(&mut self, directory: PathBuf) -> Result<(), Rejected> {
-        match fs::create_dir(&directory) {
-            Ok(()) => {
-                self.created_directories.insert(directory);
-                Ok(())
-            }
-            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(()),
-            Err(error) => Err(io_error(&directory, error)),
-        }
+    /// A directory of the tree that must exist by now (`""` is the output directory).
+    fn open_existing(&self, relative: &str) -> Result<Directory, Rejected> {
+        let root = self
+            .root
+            .as_ref()
+            .expect("writing opens the output directory");
+        let path = self.out.join(relative);
+        root.descend(relative)
+            .and_then(|found| found.ok_or_else(|| io::ErrorKind::NotFound.into()))
+            .map_err(|error| io_error(&path, error))
     }
 
     /// Brings the files of a chunk of rendered templates up to date (or notes what would
@@ -157,73 +210,90 @@ impl<'a> TreeWriter<'a> {
             })
             .collect();
         files.sort_unstable_by_key(|(file, _)| self.layout.path_order(*file));
-        files
-            .par_iter()
-            .try_for_each(|(file, text)| self.put_file(*file, text))
+        self.put_files(&files)
     }
 
-    fn target(&self, file: TreeFile) -> PathBuf {
-        self.out.join(self.layout.path(file))
+    fn put_files(&self, files: &[(TreeFile, &str)]) -> Result<(), Rejected> {
+        let files: Vec<(TreeFile, String, &str)> = files
+            .iter()
+            .map(|&(file, text)| (file, self.layout.path(file), text))
+            .collect();
+        let tasks: Vec<&[(TreeFile, String, &str)]> = files
+            .chunk_by(|a, b| split_parent(&a.1).0 == split_parent(&b.1).0)
+            .flat_map(|run| run.chunks(FILES_PER_TASK))
+            .collect();
+        tasks.par_iter().try_for_each(|task| {
+            let (parent, _) = split_parent(&task[0].1);
+            let fresh = self.created_directories.contains(parent);
+            let directory = match &self.root {
+                Some(root) => root
+                    .descend(parent)
+                    .map_err(|error| io_error(&self.out.join(parent), error))?,
+                None => None,
+            };
+            task.iter().try_for_each(|(file, path, text)| {
+                self.put_file(directory.as_ref(), fresh, *file, path, text)
+            })
+        })
     }
 
-    fn put_file(&self, file: TreeFile, text: &str) -> Result<(), Rejected> {
-        let target = self.target(file);
-        let fresh = target
-            .parent()
-            .is_some_and(|directory| self.created_directories.contains(directory));
-        let existing = if fresh {
-            None
-        } else {
-            match fs::read(&target) {
-                Ok(bytes) => Some(bytes),
-                Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-                Err(error) => return Err(io_error(&target, error)),
-            }
+    fn put_file(
+        &self,
+        directory: Option<&Directory>,
+        fresh: bool,
+        file: TreeFile,
+        path: &str,
+        text: &str,
+    ) -> Result<(), Rejected> {
+        if let Some(signal) = interrupt::requested() {
+            return Err(interrupted(signal));
+        }
+        let (_, name) = split_parent(path);
+        let target = self.out.join(path);
+        let existing = match directory {
+            Some(directory) if !fresh => directory
+                .read(name)
+                .map_err(|error| io_error(&target, error))?,
+            _ => None,
         };
-        match existing {
-            Some(bytes) if bytes == text.as_bytes() => {
+        let replacing = match existing {
+            None => false,
+            Some(Existing::File(bytes)) if bytes == text.as_bytes() => {
                 self.unchanged.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
             }
-            Some(bytes) if !bytes.starts_with(HEADER.as_bytes()) => {
-                return Err(not_ours(&target));
+            Some(Existing::File(bytes)) if bytes.starts_with(HEADER.as_bytes()) => true,
+            Some(Existing::File(_)) => {
+                return Err(not_ours(&target, "it was not written by fedrender"));
             }
-            _ => {}
-        }
+            Some(Existing::Other(what)) => {
+                return Err(not_ours(&target, &format!("it is {what}")));
+            }
+        };
         if self.mode == Mode::Check {
-            self.lock().write.push(file);
+            self.lock_log().write.push(file);
             return Ok(());
         }
-        if existing.is_none() {
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&target)
-            {
-                Ok(mut created) => {
-                    let mut log = self.lock();
-                    log.created.push(file);
-                    log.write.push(file);
-                    drop(log);
-                    return io::Write::write_all(&mut created, text.as_bytes())
-                        .map_err(|error| io_error(&target, error));
-                }
-                // Something appeared since it was read (or is a link to nothing): not ours.
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(not_ours(&target));
-                }
-                Err(error) => return Err(io_error(&target, error)),
-            }
+        let directory = directory.expect("writing creates every directory first");
+        let staging = staging_name(name);
+        write_staged(directory, &staging, text).map_err(|error| io_error(&target, error))?;
+        if replacing {
+            let mut log = self.lock_log();
+            log.staged.push(file);
+            log.write.push(file);
+            return Ok(());
         }
-        let temporary = temporary_for(&target);
-        let mut log = self.lock();
-        log.staged.push(file);
+        if let Err(error) = directory.rename(&staging, name) {
+            let _ = directory.remove_file(&staging);
+            return Err(io_error(&target, error));
+        }
+        let mut log = self.lock_log();
+        log.created.push(file);
         log.write.push(file);
-        drop(log);
-        fs::write(&temporary, text).map_err(|error| io_error(&temporary, error))
+        Ok(())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, WriteLog> {
+    fn lock_log(&self) -> std::sync::MutexGuard<'_, WriteLog> {
         self.log.lock().expect("no panic while the log is held")
     }
 
@@ -232,23 +302,30 @@ impl<'a> TreeWriter<'a> {
     /// they leave empty. Checking, only finds what that would change.
     pub fn commit(self) -> Result<TreeChanges, Rejected> {
         let layout = self.layout;
-        let kustomizations: Result<(), Rejected> = (0..layout.clusters().len())
-            .into_par_iter()
-            .try_for_each(|cluster| {
-                self.put_file(
-                    TreeFile::kustomization(cluster),
-                    &layout.kustomization(cluster),
-                )
-            });
-        // Everything that can be checked is checked before the first file is replaced.
-        let staged: HashSet<PathBuf> = self
-            .lock()
-            .staged
-            .iter()
-            .map(|&file| temporary_for(&self.target(file)))
+        let kustomizations: Vec<(TreeFile, String)> = (0..layout.clusters().len())
+            .map(|cluster| {
+                let file = TreeFile::kustomization(cluster);
+                (file, layout.kustomization(cluster))
+            })
             .collect();
-        let stale = kustomizations
-            .and_then(|()| stale_files(self.out, layout, &self.created_directories, &staged));
+        let kustomizations: Vec<(TreeFile, &str)> = kustomizations
+            .iter()
+            .map(|(file, text)| (*file, text.as_str()))
+            .collect();
+        // Everything that can be checked is checked before the first file is replaced.
+        let stale = self.put_files(&kustomizations).and_then(|()| {
+            let staged: HashSet<String> = self
+                .lock_log()
+                .staged
+                .iter()
+                .map(|&file| staging_path(&layout.path(file)))
+                .collect();
+            self.stale_files(&staged)
+        });
+        let stale = stale.and_then(|stale| match interrupt::requested() {
+            Some(signal) => Err(interrupted(signal)),
+            None => Ok(stale),
+        });
         let mut remove = match stale {
             Ok(remove) => remove,
             Err(error) => {
@@ -256,16 +333,22 @@ impl<'a> TreeWriter<'a> {
                 return Err(error);
             }
         };
-        let log = std::mem::take(&mut *self.lock());
+        let mut log = std::mem::take(&mut *self.lock_log());
+        log.staged
+            .sort_unstable_by_key(|&file| layout.path_order(file));
         let replaced = || -> Result<(), Rejected> {
+            let mut directories = DirectoryCache::default();
             for &file in &log.staged {
-                let target = self.target(file);
-                fs::rename(temporary_for(&target), &target)
-                    .map_err(|error| io_error(&target, error))?;
+                let path = layout.path(file);
+                let (parent, name) = split_parent(&path);
+                directories
+                    .get(&self, parent)?
+                    .rename(&staging_name(name), name)
+                    .map_err(|error| io_error(&self.out.join(&path), error))?;
             }
             if self.mode == Mode::Write {
-                for file in &remove {
-                    remove_with_empty_parents(self.out, &self.out.join(file))?;
+                for path in &remove {
+                    self.remove_with_empty_parents(path)?;
                 }
             }
             Ok(())
@@ -284,97 +367,264 @@ impl<'a> TreeWriter<'a> {
         })
     }
 
+    /// fedrender's files in the tree that the layout no longer has, relative to `out`:
+    /// files starting with the header, and staging files other than this build's (an
+    /// interrupted or killed build's). Directories this build created hold none; links and
+    /// special files are never fedrender's and are not followed.
+    fn stale_files(&self, staged: &HashSet<String>) -> Result<Vec<String>, Rejected> {
+        let mut stale = Vec::new();
+        if let Some(root) = &self.root {
+            self.find_stale(root, "", staged, &mut stale)?;
+        }
+        Ok(stale)
+    }
+
+    fn find_stale(
+        &self,
+        directory: &Directory,
+        relative: &str,
+        staged: &HashSet<String>,
+        stale: &mut Vec<String>,
+    ) -> Result<(), Rejected> {
+        let entries = directory
+            .entries()
+            .map_err(|error| io_error(directory.path(), error))?;
+        for (name, kind) in entries {
+            let path = if relative.is_empty() {
+                name.clone()
+            } else {
+                format!("{relative}/{name}")
+            };
+            if kind == FileType::Directory {
+                if self.created_directories.contains(&path) {
+                    continue;
+                }
+                let subdirectory = directory
+                    .subdirectory(&name)
+                    .map_err(|error| io_error(&self.out.join(&path), error))?;
+                if let Some(subdirectory) = subdirectory {
+                    self.find_stale(&subdirectory, &path, staged, stale)?;
+                }
+            } else if kind == FileType::RegularFile && !self.layout.holds(&path) {
+                let ours = if is_staging_name(&name) {
+                    !staged.contains(&path)
+                } else {
+                    let start = directory
+                        .read_at_most(&name, HEADER.len())
+                        .map_err(|error| io_error(&self.out.join(&path), error))?;
+                    start == Some(Existing::File(HEADER.as_bytes().to_vec()))
+                };
+                if ours {
+                    stale.push(path);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn remove_with_empty_parents(&self, path: &str) -> Result<(), Rejected> {
+        let (parent, name) = split_parent(path);
+        self.open_existing(parent)?
+            .remove_file(name)
+            .map_err(|error| io_error(&self.out.join(path), error))?;
+        let mut directory = parent;
+        while !directory.is_empty() {
+            let (above, name) = split_parent(directory);
+            let removed = self
+                .open_existing(above)?
+                .remove_empty_subdirectory(name)
+                .map_err(|error| io_error(&self.out.join(directory), error))?;
+            if !removed {
+                break;
+            }
+            directory = above;
+        }
+        Ok(())
+    }
+
     /// Undoes a failed build: removes every file and directory it created and every
-    /// replacement it staged. Files that were there are untouched until the commit.
+    /// replacement it staged, then puts back the times of the directories that were there.
+    /// Files that were there are untouched until the commit.
     pub fn roll_back(self) {
-        let log = std::mem::take(&mut *self.lock());
-        for &file in &log.created {
-            let _ = fs::remove_file(self.target(file));
+        let log = std::mem::take(&mut *self.lock_log());
+        let mut directories = DirectoryCache::default();
+        let mut undo = |file: TreeFile, staged: bool| {
+            let path = self.layout.path(file);
+            let (parent, name) = split_parent(&path);
+            if let Ok(directory) = directories.get(&self, parent) {
+                let name = if staged {
+                    staging_name(name)
+                } else {
+                    name.to_string()
+                };
+                let _ = directory.remove_file(&name);
+            }
+        };
+        let mut created = log.created;
+        created.sort_unstable_by_key(|&file| self.layout.path_order(file));
+        for file in created {
+            undo(file, false);
         }
-        for &file in &log.staged {
-            let _ = fs::remove_file(temporary_for(&self.target(file)));
+        let mut staged = log.staged;
+        staged.sort_unstable_by_key(|&file| self.layout.path_order(file));
+        for file in staged {
+            undo(file, true);
         }
+        drop(directories);
         // Deepest first: a directory's path is longer than its parent's.
-        let mut directories: Vec<&PathBuf> = self.created_directories.iter().collect();
-        directories
-            .sort_unstable_by_key(|directory| std::cmp::Reverse(directory.as_os_str().len()));
-        for directory in directories {
+        let mut created_directories: Vec<&String> = self.created_directories.iter().collect();
+        created_directories.sort_unstable_by_key(|directory| std::cmp::Reverse(directory.len()));
+        for directory in created_directories {
+            let (parent, name) = split_parent(directory);
+            if let Ok(parent) = self.open_existing(parent) {
+                let _ = parent.remove_empty_subdirectory(name);
+            }
+        }
+        for (directory, times) in &self.directory_times {
+            if let Ok(directory) = self.open_existing(directory) {
+                let _ = directory.set_times(times);
+            }
+        }
+        for directory in &self.created_out {
             let _ = fs::remove_dir(directory);
         }
     }
 }
 
-/// fedrender's files under `out` that the layout no longer has, relative to `out`; directories
-/// this build created hold none, and this build's staged replacements are not stale (those of
-/// an interrupted earlier build are).
-fn stale_files(
-    out: &Path,
-    layout: &TreeLayout,
-    created_directories: &HashSet<PathBuf>,
-    staged: &HashSet<PathBuf>,
-) -> Result<Vec<String>, Rejected> {
-    let mut stale = Vec::new();
-    if !out.exists() {
-        return Ok(stale);
-    }
-    let walk = walkdir::WalkDir::new(out)
-        .into_iter()
-        .filter_entry(|entry| !created_directories.contains(entry.path()));
-    for entry in walk {
-        let entry = entry.map_err(|error| {
-            Diagnostic::error(None, format!("cannot read {}: {error}", out.display()))
-        })?;
-        if !entry.file_type().is_file() || staged.contains(entry.path()) {
-            continue;
-        }
-        let relative = entry.path().strip_prefix(out).unwrap_or(entry.path());
-        let Some(relative) = relative.to_str().map(|path| path.replace('\\', "/")) else {
-            continue;
-        };
-        if !layout.holds(&relative) && written_by_fedrender(entry.path())? {
-            stale.push(relative);
-        }
-    }
-    Ok(stale)
+/// The last directory opened, so that files in path order open each directory once.
+#[derive(Default)]
+struct DirectoryCache {
+    last: Option<(String, Directory)>,
 }
 
-/// Where a replacement waits beside its target until the commit.
-fn temporary_for(target: &Path) -> PathBuf {
-    let file_name = target.file_name().unwrap_or_default().to_string_lossy();
-    target.with_file_name(format!(".{file_name}.fedrender-tmp"))
-}
-
-fn written_by_fedrender(path: &Path) -> Result<bool, Rejected> {
-    let mut start = [0u8; HEADER.len()];
-    let mut file = fs::File::open(path).map_err(|error| io_error(path, error))?;
-    match file.read_exact(&mut start) {
-        Ok(()) => Ok(start == *HEADER.as_bytes()),
-        Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
-        Err(error) => Err(io_error(path, error)),
+impl DirectoryCache {
+    fn get(&mut self, writer: &TreeWriter<'_>, relative: &str) -> Result<&Directory, Rejected> {
+        if self.last.as_ref().is_none_or(|(path, _)| path != relative) {
+            self.last = Some((relative.to_string(), writer.open_existing(relative)?));
+        }
+        Ok(&self.last.as_ref().expect("just opened").1)
     }
 }
 
-fn remove_with_empty_parents(out: &Path, file: &Path) -> Result<(), Rejected> {
-    fs::remove_file(file).map_err(|error| io_error(file, error))?;
-    let mut directory = file.parent();
-    while let Some(dir) = directory {
-        if dir == out || fs::remove_dir(dir).is_err() {
-            break;
+/// Creates `out` and its missing ancestors; returns them deepest first. The ancestors are the
+/// user's own path, so they are created as named; everything below `out` goes through handles.
+fn create_out(out: &Path) -> Result<Vec<PathBuf>, Rejected> {
+    // A relative `out` ends in the empty path, which is the working directory.
+    let missing: Vec<&Path> = out
+        .ancestors()
+        .take_while(|dir| !dir.as_os_str().is_empty() && fs::symlink_metadata(dir).is_err())
+        .collect();
+    let mut created = Vec::new();
+    for directory in missing.into_iter().rev() {
+        match fs::create_dir(directory) {
+            Ok(()) => created.push(directory.to_path_buf()),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(error) => {
+                for made in created.iter().rev() {
+                    let _ = fs::remove_dir(made);
+                }
+                return Err(io_error(directory, error));
+            }
         }
-        directory = dir.parent();
+    }
+    created.reverse();
+    Ok(created)
+}
+
+/// Keeps two builds (or a build and a check) out of one tree at once. The lock is the output
+/// directory's own (no lock file to leave behind), and is released when the process ends,
+/// however it ends.
+fn lock(root: &Directory, mode: Mode) -> Result<(), Rejected> {
+    let out = root.path();
+    let locked = root
+        .try_lock(mode == Mode::Write)
+        .map_err(|error| io_error(out, error))?;
+    if !locked {
+        return Err(Diagnostic::error(
+            None,
+            format!(
+                "{} is in use by another fedrender build; run this one when it has finished",
+                out.display()
+            ),
+        )
+        .into());
+    }
+    // A build that created the directory and failed removes it; one that waited on it must
+    // not write into a directory no longer there.
+    if !root.is_at(out).map_err(|error| io_error(out, error))? {
+        return Err(Diagnostic::error(
+            None,
+            format!("{} was replaced while it was being opened", out.display()),
+        )
+        .into());
     }
     Ok(())
 }
 
-fn not_ours(target: &Path) -> Rejected {
+/// Writes `text` to a new file at the staging name, first removing what an interrupted
+/// build left there. A file that fails midway is removed.
+fn write_staged(directory: &Directory, staging: &str, text: &str) -> io::Result<()> {
+    let created = match directory.create_file(staging, text.as_bytes()) {
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+            directory.remove_file(staging)?;
+            directory.create_file(staging, text.as_bytes())
+        }
+        result => result,
+    };
+    if created.is_err() {
+        let _ = directory.remove_file(staging);
+    }
+    created
+}
+
+/// `(directory, name)` of a path relative to the output directory; the directory of a
+/// top-level entry is `""`.
+fn split_parent(path: &str) -> (&str, &str) {
+    path.rsplit_once('/').unwrap_or(("", path))
+}
+
+/// `a`, `a/b`, `a/b/c` for `a/b/c`.
+fn ancestors_and_self(path: &str) -> impl Iterator<Item = &str> {
+    path.match_indices('/')
+        .map(move |(at, _)| &path[..at])
+        .chain(std::iter::once(path))
+}
+
+const STAGING_SUFFIX: &str = ".fedrender-tmp";
+
+/// Where a file is written before it is renamed into place: hidden, so that nothing that
+/// reads the tree takes it for a manifest, and fedrender's by name alone, so that the next
+/// build removes what a killed one left.
+fn staging_name(name: &str) -> String {
+    format!(".{name}{STAGING_SUFFIX}")
+}
+
+fn staging_path(path: &str) -> String {
+    match split_parent(path) {
+        ("", name) => staging_name(name),
+        (parent, name) => format!("{parent}/{}", staging_name(name)),
+    }
+}
+
+fn is_staging_name(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(STAGING_SUFFIX)
+}
+
+fn not_ours(target: &Path, why: &str) -> Rejected {
     Diagnostic::error(
         None,
-        format!(
-            "refusing to overwrite {}: it was not written by fedrender",
-            target.display()
-        ),
+        format!("refusing to overwrite {}: {why}", target.display()),
     )
     .into()
+}
+
+fn interrupted(signal: i32) -> Rejected {
+    let mut rejected = Rejected::from(Diagnostic::error(
+        None,
+        format!("interrupted by {}", interrupt::name(signal)),
+    ));
+    rejected.interrupted_by = Some(signal);
+    rejected
 }
 
 fn io_error(path: &Path, error: io::Error) -> Rejected {
@@ -654,6 +904,237 @@ mod tests {
                 .unwrap()
                 .file_type()
                 .is_symlink()
+        );
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    /// A directory outside the output tree with one file, and its bytes, to prove nothing
+    /// there changes.
+    #[cfg(unix)]
+    fn outside(name: &str) -> (PathBuf, Vec<(String, String)>) {
+        let dir = scratch(&format!("{name}-outside"));
+        fs::create_dir_all(dir.join("ns")).unwrap();
+        fs::write(dir.join("ns/configmap_x.yaml"), format!("{HEADER}theirs\n")).unwrap();
+        let before = snapshot(&dir);
+        (dir, before)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_a_cluster_or_namespace_directory_is_refused_and_nothing_outside_changes() {
+        use std::os::unix::fs::symlink;
+        for (level, link_at, link_to) in [("cluster", "a", ""), ("namespace", "a/ns", "ns")] {
+            let out = scratch(&format!("link-{level}"));
+            let (target, before) = outside(&format!("link-{level}"));
+            let link = out.join(link_at);
+            fs::create_dir_all(link.parent().unwrap()).unwrap();
+            symlink(target.join(link_to), &link).unwrap();
+            let error = build(
+                &out,
+                Mode::Write,
+                &["a"],
+                &[("x", "x", &[0]), ("y", "y", &[0])],
+                None,
+            )
+            .unwrap_err();
+            assert!(error.to_string().contains("is a symbolic link"), "{error}");
+            assert!(
+                error.to_string().contains(&link.display().to_string()),
+                "{error}"
+            );
+            assert_eq!(
+                snapshot(&target),
+                before,
+                "{level}: nothing outside changes"
+            );
+            assert!(
+                fs::symlink_metadata(&link)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+            // Checking refuses it too, without reading through it.
+            let error = build(&out, Mode::Check, &["a"], &[("x", "x", &[0])], None).unwrap_err();
+            assert!(error.to_string().contains("is a symbolic link"), "{error}");
+            fs::remove_dir_all(&out).unwrap();
+            fs::remove_dir_all(&target).unwrap();
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_as_the_output_directory_itself_is_refused() {
+        let (target, before) = outside("link-out");
+        let out = scratch("link-out");
+        std::os::unix::fs::symlink(&target, &out).unwrap();
+        let error = build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap_err();
+        assert!(error.to_string().contains("is a symbolic link"), "{error}");
+        assert_eq!(snapshot(&target), before);
+        fs::remove_file(&out).unwrap();
+        fs::remove_dir_all(&target).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_a_staging_name_is_replaced_not_written_through() {
+        let out = scratch("link-staging");
+        build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        let (target, before) = outside("link-staging");
+        // One link where a replacement is staged, one where a new file is staged.
+        for name in ["configmap_x.yaml", "configmap_y.yaml"] {
+            let staging = out.join(format!("a/ns/.{name}.fedrender-tmp"));
+            std::os::unix::fs::symlink(target.join("ns/configmap_x.yaml"), &staging).unwrap();
+        }
+        let objects = [("x", "x2", &[0][..]), ("y", "y", &[0][..])];
+        build(&out, Mode::Write, &["a"], &objects, None).unwrap();
+        assert_eq!(snapshot(&target), before, "nothing outside changes");
+        for (name, text) in [("configmap_x.yaml", "x2"), ("configmap_y.yaml", "y")] {
+            let path = out.join("a/ns").join(name);
+            assert!(
+                fs::symlink_metadata(&path).unwrap().is_file(),
+                "{name} is a file"
+            );
+            assert_eq!(
+                fs::read_to_string(&path).unwrap(),
+                format!("{HEADER}{text}\n")
+            );
+        }
+        let names: Vec<String> = fs::read_dir(out.join("a/ns"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(|name| !name.ends_with(".fedrender-tmp")),
+            "{names:?}"
+        );
+        fs::remove_dir_all(&out).unwrap();
+        fs::remove_dir_all(&target).unwrap();
+    }
+
+    #[test]
+    fn what_a_killed_build_leaves_is_cleaned_by_the_next_even_without_a_header() {
+        let out = scratch("killed");
+        build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        // Killed right after creating staging files: one for a new object, one for a
+        // replacement, one for an object the next build no longer has; all empty.
+        for name in [
+            "configmap_x.yaml",
+            "configmap_new.yaml",
+            "configmap_gone.yaml",
+        ] {
+            fs::write(out.join(format!("a/ns/.{name}.fedrender-tmp")), "").unwrap();
+        }
+        let objects = [("new", "new", &[0][..]), ("x", "x2", &[0][..])];
+        let changes = build(&out, Mode::Write, &["a"], &objects, None).unwrap();
+        assert_eq!(
+            changes.remove,
+            vec!["a/ns/.configmap_gone.yaml.fedrender-tmp"]
+        );
+        let fresh = scratch("killed-fresh");
+        build(&fresh, Mode::Write, &["a"], &objects, None).unwrap();
+        assert_eq!(
+            snapshot(&out),
+            snapshot(&fresh),
+            "the same tree as a clean build"
+        );
+        fs::remove_dir_all(&out).unwrap();
+        fs::remove_dir_all(&fresh).unwrap();
+    }
+
+    /// Modification times of every directory under `dir`, `dir` included.
+    fn directory_times(dir: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|entry| entry.unwrap())
+            .filter(|entry| entry.file_type().is_dir())
+            .map(|entry| {
+                (
+                    entry.path().to_path_buf(),
+                    entry.metadata().unwrap().modified().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_failed_build_puts_back_the_times_of_the_directories_it_wrote_in() {
+        let out = scratch("times");
+        build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        // Old times, so that any change shows whatever the file system's time resolution.
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        for (directory, _) in directory_times(&out) {
+            fs::File::open(&directory)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        let before = directory_times(&out);
+        // A replacement and a new file in the existing directory, a new namespace directory
+        // and a new cluster directory, then a failure.
+        let objects = [("x", "x2", &[0][..]), ("y", "y", &[0, 1][..])];
+        build(&out, Mode::Write, &["a", "b"], &objects, Some("z")).unwrap_err();
+        assert_eq!(directory_times(&out), before);
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn a_second_build_into_a_tree_being_written_is_refused() {
+        let out = scratch("lock");
+        build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        let key = config_map("x");
+        let origin = Origin::new("in.yaml", 0, 1);
+        let destination = Destination {
+            key: &key,
+            origin: &origin,
+            clusters: vec![0],
+        };
+        let layout = TreeLayout::new(&["a"], [destination]).unwrap();
+        let first = TreeWriter::open(&out, &layout, Mode::Write).unwrap();
+        for mode in [Mode::Write, Mode::Check] {
+            let error = TreeWriter::open(&out, &layout, mode).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("in use by another fedrender build"),
+                "{error}"
+            );
+        }
+        first.roll_back();
+        TreeWriter::open(&out, &layout, Mode::Check).unwrap();
+        fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn long_names_are_written_split_and_removed_with_their_directories() {
+        let out = scratch("long");
+        let long = "n".repeat(253);
+        let objects = [(long.as_str(), "long", &[0][..])];
+        let changes = build(&out, Mode::Write, &["a"], &objects, None).unwrap();
+        let path = changes
+            .write
+            .iter()
+            .find(|path| path.contains("~/~"))
+            .unwrap()
+            .clone();
+        assert_eq!(
+            fs::read_to_string(out.join(&path)).unwrap(),
+            format!("{HEADER}long\n")
+        );
+        let again = build(&out, Mode::Write, &["a"], &objects, None).unwrap();
+        assert!(
+            again.write.is_empty() && again.remove.is_empty(),
+            "{again:?}"
+        );
+        let changes = build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
+        assert_eq!(changes.remove, vec![path]);
+        let left: Vec<String> = fs::read_dir(out.join("a/ns"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            left,
+            vec!["configmap_x.yaml"],
+            "the split name's directories are gone"
         );
         fs::remove_dir_all(&out).unwrap();
     }
