@@ -42,10 +42,25 @@ pub fn deferred<T>(write: impl FnOnce() -> T) -> T {
 
 fn install() {
     for signal in SIGNALS {
+        // A signal ignored when the process started (`nohup`, a background job of a script)
+        // stays ignored, as every Unix program leaves it.
+        if ignored(signal) {
+            continue;
+        }
         // Should registration fail, the signal keeps its default action: the next build
         // still cleans up what an interrupted one leaves.
         let _ = signal_hook::flag::register_conditional_default(signal, &ACT_AT_ONCE);
         let _ = signal_hook::flag::register_usize(signal, &RECEIVED, signal as usize);
+    }
+}
+
+fn ignored(signal: i32) -> bool {
+    // SAFETY: sigaction(2) with no new action only reads the current one into `current`,
+    // a zeroed sigaction, which is a valid value of that plain C struct.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_IGN
     }
 }
 

@@ -328,10 +328,10 @@ impl Placed<'_> {
                     Err(rejected) => errors.extend(rejected.errors),
                 }
             }
-            if errors.is_empty()
-                && let Err(rejected) = consume(rendered)
-            {
-                errors.extend(rejected.errors);
+            // Templates keep rendering after a template's error, to report every error at
+            // once; a consumer's error (the disk, an interrupt) ends the render as it is.
+            if errors.is_empty() {
+                consume(rendered)?;
             }
         }
         if errors.is_empty() {

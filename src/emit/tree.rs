@@ -368,9 +368,9 @@ impl<'a> TreeWriter<'a> {
     }
 
     /// fedrender's files in the tree that the layout no longer has, relative to `out`:
-    /// files starting with the header, and staging files other than this build's (an
-    /// interrupted or killed build's). Directories this build created hold none; links and
-    /// special files are never fedrender's and are not followed.
+    /// files starting with the header, and whatever is at a staging name other than this
+    /// build's (an interrupted or killed build's leftovers). Directories this build created
+    /// hold none; links and special files elsewhere are never fedrender's and are not followed.
     fn stale_files(&self, staged: &HashSet<String>) -> Result<Vec<String>, Rejected> {
         let mut stale = Vec::new();
         if let Some(root) = &self.root {
@@ -405,10 +405,14 @@ impl<'a> TreeWriter<'a> {
                 if let Some(subdirectory) = subdirectory {
                     self.find_stale(&subdirectory, &path, staged, stale)?;
                 }
+            } else if is_staging_name(&name) {
+                // Whatever sits at a staging name is fedrender's to remove (a link itself,
+                // never its target).
+                if !staged.contains(&path) {
+                    stale.push(path);
+                }
             } else if kind == FileType::RegularFile && !self.layout.holds(&path) {
-                let ours = if is_staging_name(&name) {
-                    !staged.contains(&path)
-                } else {
+                let ours = {
                     let start = directory
                         .read_at_most(&name, HEADER.len())
                         .map_err(|error| io_error(&self.out.join(&path), error))?;
