@@ -80,6 +80,16 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
     documents
 }
 
+/// The text with every line break written `\n`. YAML reads a CRLF and a lone CR each as one
+/// line break and never as content (YAML 1.2 §5.4; Go's reader does the same), so no value
+/// changes and no line moves.
+pub fn normalize_line_breaks(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
 fn is_marker(line: &str, marker: &str) -> bool {
     line.strip_prefix(marker)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
@@ -365,6 +375,14 @@ mod tests {
         let documents = split_documents("a: 1\n---\nb: [1\nc: 2\n");
         let error = parse_document(&documents[1], "e.yaml").unwrap_err();
         assert_eq!(error.origin.unwrap().line, 4);
+    }
+
+    #[test]
+    fn crlf_and_lone_cr_are_each_one_line_break() {
+        assert_eq!(
+            normalize_line_breaks("a\r\nb\rc\nd\r\r\ne\n\r".to_string()),
+            "a\nb\nc\nd\n\ne\n\n"
+        );
     }
 
     #[test]

@@ -37,6 +37,21 @@ pub struct SourceFile {
     pub format: Format,
 }
 
+impl SourceFile {
+    /// A file as read. YAML text has its line breaks made `\n`: YAML reads a lone CR and a
+    /// CRLF each as one line break, and the document splitter and every line number count
+    /// `\n`, so a file saved with CR or mixed line endings reads, and reports lines, as its
+    /// LF twin does. Nothing else moves: each break stays one break, so every line and column
+    /// stays where it was. JSON is kept as it is (CR is white space there, not a break).
+    pub fn new(path: Arc<str>, text: String, format: Format) -> SourceFile {
+        let text = match format {
+            Format::Yaml => yaml::normalize_line_breaks(text),
+            Format::Json => text,
+        };
+        SourceFile { path, text, format }
+    }
+}
+
 /// One object read from a file, as JSON, with enough to parse its text again into a typed
 /// struct (policies and clusters), so that an unknown field is reported at its own line.
 #[derive(Debug, Clone)]
@@ -123,11 +138,8 @@ pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
             let text = std::fs::read_to_string(path).map_err(|error| {
                 Diagnostic::error(None, format!("cannot read {display}: {error}"))
             })?;
-            Ok(SourceFile {
-                path: display.into(),
-                text,
-                format: format_of(path).unwrap_or(Format::Yaml),
-            })
+            let format = format_of(path).unwrap_or(Format::Yaml);
+            Ok(SourceFile::new(display.into(), text, format))
         })
         .collect();
     collect_all(results)
@@ -190,11 +202,7 @@ pub fn read_rendered_file(dir: &Path, relative: &str) -> Result<Option<Vec<u8>>,
 
 /// A source that is not a file on disk (standard input), read as YAML.
 pub fn source_from_text(name: &str, text: String) -> SourceFile {
-    SourceFile {
-        path: name.into(),
-        text,
-        format: Format::Yaml,
-    }
+    SourceFile::new(name.into(), text, Format::Yaml)
 }
 
 /// Parses every file into documents, in file order. Documents that parse are returned with the
@@ -432,11 +440,8 @@ mod tests {
 
     fn load(name: &str, text: &str) -> Result<Vec<RawDocument>, Rejected> {
         let format = format_of(Path::new(name)).unwrap();
-        let (documents, errors) = parse_files(&[SourceFile {
-            path: name.into(),
-            text: text.to_string(),
-            format,
-        }]);
+        let (documents, errors) =
+            parse_files(&[SourceFile::new(name.into(), text.to_string(), format)]);
         if errors.is_empty() {
             Ok(documents)
         } else {
@@ -486,6 +491,37 @@ mod tests {
             !error.errors[0].message.contains("DuplicateKeyPolicy"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn cr_and_mixed_line_endings_read_and_count_lines_as_lf_does() {
+        let lf = "# licence\n---\nkind: A\n---\n\nkind: B\ndata:\n  s: |\n    x\n    y\n";
+        let expected = load("lf.yaml", lf).unwrap();
+        for (name, text) in [
+            ("cr.yaml", lf.replace('\n', "\r")),
+            ("crlf.yaml", lf.replace('\n', "\r\n")),
+            (
+                "mixed.yaml",
+                lf.replacen('\n', "\r", 3).replacen('\n', "\r\n", 2),
+            ),
+        ] {
+            let documents = load(name, &text).unwrap();
+            let read = |documents: &[RawDocument]| {
+                documents
+                    .iter()
+                    .map(|d| (d.value.clone(), d.origin.line))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(read(&documents), read(&expected), "{name}");
+        }
+        let error = load("bad.yaml", "kind: A\r---\r\nkind: B\rdata: [1\r\nx: 2\r").unwrap_err();
+        assert_eq!(error.errors[0].origin.as_ref().unwrap().line, 5, "{error}");
+    }
+
+    #[test]
+    fn json_keeps_its_carriage_returns() {
+        let file = SourceFile::new("a.json".into(), "{\"a\":\r1}".to_string(), Format::Json);
+        assert_eq!(file.text, "{\"a\":\r1}");
     }
 
     #[test]
