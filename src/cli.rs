@@ -170,14 +170,13 @@ pub struct CompletionsArgs {
 }
 
 impl InputArgs {
-    /// The validated fleet source; `skip` lists directories inside the input that are not input.
-    pub fn fleet_source(&self, skip: Vec<PathBuf>) -> Result<FleetSource, String> {
+    /// The validated fleet source.
+    pub fn fleet_source(&self) -> Result<FleetSource, String> {
         source(
             &self.input,
             self.clusters.as_ref(),
             &self.include,
             &self.exclude,
-            skip,
         )
     }
 }
@@ -188,7 +187,6 @@ pub fn source(
     clusters: Option<&PathBuf>,
     include: &[String],
     exclude: &[String],
-    skip: Vec<PathBuf>,
 ) -> Result<FleetSource, String> {
     let patterns = |globs: &[String], flag: &str| {
         globs
@@ -208,6 +206,5 @@ pub fn source(
         inventory,
         include: patterns(include, "include")?,
         exclude: patterns(exclude, "exclude")?,
-        skip,
     })
 }

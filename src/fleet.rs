@@ -28,23 +28,20 @@ pub struct FleetSource {
     pub inventory: Inventory,
     pub include: Vec<glob::Pattern>,
     pub exclude: Vec<glob::Pattern>,
-    /// Directories inside the input that are not input (the output directory).
-    pub skip: Vec<PathBuf>,
 }
 
 /// The fleet and the warnings found while reading it.
 pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
-    let mut skip = source.skip.clone();
-    if let Inventory::File(path) = &source.inventory {
-        skip.push(path.clone());
-    }
     let filter = FileFilter {
         include: source.include.clone(),
         exclude: source.exclude.clone(),
-        skip,
+        inventory: match &source.inventory {
+            Inventory::File(path) => Some(path.clone()),
+            Inventory::Stdin | Inventory::InputOnly => None,
+        },
     };
     let paths = load::list_input_files(&source.input, &filter)?;
-    let mut files = load::read_files(&paths)?;
+    let mut files = load::read_input_files(&paths)?;
     let inventory_file = match &source.inventory {
         Inventory::File(path) => Some(load::read_files(std::slice::from_ref(path))?.remove(0)),
         Inventory::Stdin => {

@@ -398,7 +398,6 @@ mod tests {
                 inventory: fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
                 include: Vec::new(),
                 exclude: Vec::new(),
-                skip: Vec::new(),
             },
             out: root.join(out),
             strict: false,
@@ -430,7 +429,6 @@ mod tests {
             inventory: fleet::Inventory::File(dir.join("clusters.yaml")),
             include: Vec::new(),
             exclude: Vec::new(),
-            skip: Vec::new(),
         }
     }
 

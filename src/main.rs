@@ -43,8 +43,7 @@ fn main() -> ExitCode {
 
 fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
-    let skip = args.out.iter().cloned().collect();
-    let source = match input.fleet_source(skip) {
+    let source = match input.fleet_source() {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
@@ -129,7 +128,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
 
 fn diff(args: &cli::DiffArgs) -> i32 {
     let input = &args.input;
-    let head = match input.fleet_source(Vec::new()) {
+    let head = match input.fleet_source() {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
@@ -143,13 +142,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                     "--clusters - reads standard input once; give the base its own --base-clusters FILE",
                 );
             }
-            match cli::source(
-                base_input,
-                clusters,
-                &input.include,
-                &input.exclude,
-                Vec::new(),
-            ) {
+            match cli::source(base_input, clusters, &input.include, &input.exclude) {
                 Ok(source) => DiffBase::Input(source),
                 Err(message) => return usage_error(&message),
             }
@@ -189,7 +182,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
 
 fn plan(args: &cli::PlanArgs) -> i32 {
     let input = &args.input;
-    let source = match input.fleet_source(Vec::new()) {
+    let source = match input.fleet_source() {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
@@ -212,7 +205,7 @@ fn plan(args: &cli::PlanArgs) -> i32 {
 
 fn validate(args: &cli::ValidateArgs) -> i32 {
     let input = &args.input;
-    let source = match input.fleet_source(Vec::new()) {
+    let source = match input.fleet_source() {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };

@@ -278,34 +278,6 @@ fn the_inventory_can_come_from_standard_input() {
 }
 
 #[test]
-fn an_output_directory_inside_the_input_is_not_read_back_as_input() {
-    let input = scratch("inside");
-    std::fs::create_dir_all(&input).unwrap();
-    for file in ["nginx.yaml", "clusters.yaml"] {
-        std::fs::copy(Path::new("examples/nginx").join(file), input.join(file)).unwrap();
-    }
-    let out = input.join("rendered");
-    let args = [
-        "build",
-        input.to_str().unwrap(),
-        "--clusters",
-        input
-            .join("clusters.yaml")
-            .to_str()
-            .unwrap()
-            .to_string()
-            .leak(),
-        "--out",
-        out.to_str().unwrap().to_string().leak(),
-    ];
-    assert_eq!(fedrender(&args).status.code(), Some(0));
-    let again = fedrender(&args);
-    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
-    assert!(stderr(&again).contains(" 0 written"), "{}", stderr(&again));
-    std::fs::remove_dir_all(&input).unwrap();
-}
-
-#[test]
 fn include_and_exclude_globs_choose_the_files_read() {
     let out = scratch("globs");
     let output = fedrender(&[

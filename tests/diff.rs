@@ -14,7 +14,6 @@ fn source(side: &str) -> FleetSource {
         inventory: Inventory::File(dir.join("clusters.yaml")),
         include: Vec::new(),
         exclude: Vec::new(),
-        skip: Vec::new(),
     }
 }
 

@@ -95,3 +95,74 @@ fn cr_only_and_mixed_line_endings_render_as_their_lf_twin() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// `build FLEET --out FLEET/rendered`, as a repository that commits its rendered tree beside
+/// its templates runs it: every command reads the templates and never the rendered files,
+/// before and after they exist, and all of them agree.
+#[test]
+fn a_rendered_tree_inside_the_input_is_never_read_as_templates() {
+    let input = scratch("rendered-inside");
+    std::fs::write(input.join("nginx.yaml"), nginx()).unwrap();
+    let input_arg = input.to_str().unwrap();
+    let out = input.join("rendered");
+    let out_arg = out.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec![args[0], input_arg, "--clusters", CLUSTERS];
+        all.extend_from_slice(&args[1..]);
+        fedrender(&all)
+    };
+    let succeeds = |args: &[&str]| {
+        let output = run(args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        output
+    };
+    let stream_before = rendered_text(&input);
+    let plan_before = succeeds(&["plan"]).stdout;
+    let validate_before = stderr(&succeeds(&["validate", "--strict"]));
+
+    succeeds(&["build", "--out", out_arg, "--strict"]);
+    assert!(out.join("cluster1/kustomization.yaml").exists());
+    assert_eq!(rendered_text(&input), stream_before);
+    assert_eq!(succeeds(&["plan"]).stdout, plan_before);
+    assert_eq!(
+        stderr(&succeeds(&["validate", "--strict"])),
+        validate_before
+    );
+    let diff = succeeds(&["diff", "--against", out_arg]);
+    assert!(
+        diff.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+    succeeds(&["build", "--out", out_arg, "--check", "--strict"]);
+    let again = stderr(&succeeds(&["build", "--out", out_arg, "--strict"]));
+    assert!(
+        again.contains(" 0 written, 5 unchanged, 0 removed"),
+        "{again}"
+    );
+
+    // A hand-written file in the output directory is input, to build and validate alike.
+    std::fs::write(
+        out.join("notes.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n",
+    )
+    .unwrap();
+    let expected = format!(
+        "warning: {}:1: ConfigMap default/notes",
+        out.join("notes.yaml").display()
+    );
+    for args in [&["validate"][..], &["build", "--out", out_arg]] {
+        let output = succeeds(args);
+        assert!(
+            stderr(&output).contains(&expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    std::fs::remove_dir_all(&input).unwrap();
+}

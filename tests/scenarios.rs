@@ -28,7 +28,6 @@ pub fn source_for(dir: &Path) -> FleetSource {
         },
         include: Vec::new(),
         exclude: Vec::new(),
-        skip: Vec::new(),
     }
 }
 

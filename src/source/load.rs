@@ -18,9 +18,9 @@ use crate::yaml::{self, DocumentText};
 pub struct FileFilter {
     pub include: Vec<glob::Pattern>,
     pub exclude: Vec<glob::Pattern>,
-    /// Paths never read as input: the inventory file and the output directory, when they sit
-    /// inside the input directory.
-    pub skip: Vec<PathBuf>,
+    /// The inventory file (`--clusters`), never read as input, also when it sits inside the
+    /// input directory.
+    pub inventory: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,22 +80,23 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<Vec<PathBuf>,
         )
         .into());
     }
-    let skip: Vec<PathBuf> = filter
-        .skip
-        .iter()
-        .filter_map(|path| path.canonicalize().ok())
-        .collect();
+    let inventory = filter
+        .inventory
+        .as_ref()
+        .and_then(|path| path.canonicalize().ok());
     let mut files = Vec::new();
     let walker = walkdir::WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|entry| {
             let hidden = entry.depth() > 0 && entry.file_name().to_string_lossy().starts_with('.');
-            let skipped = entry
-                .path()
-                .canonicalize()
-                .is_ok_and(|path| skip.contains(&path));
-            !hidden && !skipped
+            let is_inventory = inventory.as_ref().is_some_and(|inventory| {
+                entry
+                    .path()
+                    .canonicalize()
+                    .is_ok_and(|path| path == *inventory)
+            });
+            !hidden && !is_inventory
         });
     for entry in walker {
         let entry = entry.map_err(|error| {
@@ -127,6 +128,23 @@ pub fn format_of(path: &Path) -> Option<Format> {
         "json" => Some(Format::Json),
         _ => None,
     }
+}
+
+/// Reads the input files, leaving out fedrender's own output. A file that opens with the
+/// header fedrender writes is a rendered manifest or kustomization, never a template: so a
+/// rendered tree anywhere inside the input (`build . --out rendered`) is not read back, by
+/// every command alike, wherever it sits and whatever `--out` says; a hand-written file
+/// beside it is read, by every command alike.
+pub fn read_input_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
+    let mut files = read_files(paths)?;
+    files.retain(|file| !is_rendered_output(file));
+    Ok(files)
+}
+
+/// Whether the file opens with fedrender's header line. YAML line breaks are `\n` by now, so
+/// a rendered file checked out with CRLF line endings is recognised too.
+fn is_rendered_output(file: &SourceFile) -> bool {
+    file.text.starts_with(crate::emit::HEADER)
 }
 
 /// Reads the files; every unreadable file is reported.
@@ -522,6 +540,18 @@ mod tests {
     fn json_keeps_its_carriage_returns() {
         let file = SourceFile::new("a.json".into(), "{\"a\":\r1}".to_string(), Format::Json);
         assert_eq!(file.text, "{\"a\":\r1}");
+    }
+
+    #[test]
+    fn rendered_output_is_recognised_by_its_first_line_whatever_the_line_ending() {
+        let header = crate::emit::HEADER.trim_end();
+        let yaml = |text: String| SourceFile::new("r.yaml".into(), text, Format::Yaml);
+        assert!(is_rendered_output(&yaml(format!("{header}\nkind: A\n"))));
+        assert!(is_rendered_output(&yaml(format!(
+            "{header}\r\nkind: A\r\n"
+        ))));
+        assert!(!is_rendered_output(&yaml(format!("kind: A\n{header}\n"))));
+        assert!(!is_rendered_output(&yaml(format!("{header} (edited)\n"))));
     }
 
     #[test]
