@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::api::cluster::Cluster;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
@@ -230,16 +230,4 @@ fn check_unique_policies(fleet: &Fleet, errors: &mut ErrorSink) {
             seen.insert(id, origin);
         }
     }
-}
-
-/// Whether `inner` lies inside `outer` (both may not exist yet).
-pub fn is_inside(inner: &Path, outer: &Path) -> bool {
-    let absolute = |path: &Path| {
-        path.canonicalize().unwrap_or_else(|_| {
-            std::env::current_dir()
-                .map(|dir| dir.join(path))
-                .unwrap_or_else(|_| path.to_path_buf())
-        })
-    };
-    absolute(inner).starts_with(absolute(outer))
 }

@@ -302,6 +302,13 @@ fn write_trees(
     mode: Mode,
     chunk: usize,
 ) -> Outcome<(TreeChanges, TreeLayout)> {
+    let input = &options.source.input;
+    if let Err(rejected) = source::load::check_output_outside_input(input, &options.out) {
+        return Outcome {
+            result: Err(rejected),
+            warnings: Vec::new(),
+        };
+    }
     with_placed(&options.source, options.strict, false, |placed, layout| {
         let write = || {
             let writer = TreeWriter::open(&options.out, &layout, mode)?;

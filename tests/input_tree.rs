@@ -166,3 +166,55 @@ fn a_rendered_tree_inside_the_input_is_never_read_as_templates() {
     }
     std::fs::remove_dir_all(&input).unwrap();
 }
+
+/// Every file under `dir`, by path, with its bytes.
+fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| {
+            (
+                entry.path().to_path_buf(),
+                std::fs::read(entry.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn build_refuses_an_output_directory_that_is_the_input_or_contains_it() {
+    let root = scratch("out-over-input");
+    let input = root.join("fleet");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("nginx.yaml"), nginx()).unwrap();
+    let before = files_under(&root);
+    let input_arg = input.to_str().unwrap();
+    let same = format!("{input_arg}/.");
+    for out in [input_arg, &same, root.to_str().unwrap()] {
+        for check in [false, true] {
+            let mut args = vec!["build", input_arg, "--clusters", CLUSTERS, "--out", out];
+            if check {
+                args.push("--check");
+            }
+            let output = fedrender(&args);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{args:?}: {}",
+                stderr(&output)
+            );
+            let message = stderr(&output);
+            let expected = format!("error: --out {out} ");
+            assert!(message.starts_with(&expected), "{args:?}: {message}");
+            assert!(
+                message.contains(&format!(" the input directory {input_arg}: "))
+                    && message.contains(&format!("--out {input_arg}/rendered")),
+                "{args:?}: {message}"
+            );
+            assert_eq!(files_under(&root), before, "{args:?} wrote");
+        }
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -122,6 +122,73 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<Vec<PathBuf>,
     Ok(files)
 }
 
+/// Refuses an output directory that is the input directory or one of its ancestors, for
+/// `build` and `build --check`. A build writes a directory per member cluster into `out`:
+/// there it would mix rendered trees into the templates (or around them, where a cluster is
+/// named like the input directory), so the output needs a directory of its own, which may lie
+/// inside the input (rendered files are never read back as input). Decided on resolved paths,
+/// so that `.`, `..` and links do not hide the overlap; `out` need not exist yet.
+pub fn check_output_outside_input(input: &Path, out: &Path) -> Result<(), Rejected> {
+    // An input that does not resolve cannot hold anything; loading reports it, as it does
+    // for every command.
+    let Ok(input_resolved) = input.canonicalize() else {
+        return Ok(());
+    };
+    let out_resolved = resolve_allowing_missing(out).map_err(|error| {
+        Diagnostic::error(
+            None,
+            format!("cannot resolve --out {}: {error}", out.display()),
+        )
+    })?;
+    let relation = if out_resolved == input_resolved {
+        "is"
+    } else if input_resolved.starts_with(&out_resolved) {
+        "contains"
+    } else {
+        return Ok(());
+    };
+    Err(Diagnostic::error(
+        None,
+        format!(
+            "--out {} {relation} the input directory {}: the rendered trees need a directory \
+             of their own, such as a subdirectory: --out {}",
+            out.display(),
+            input.display(),
+            input.join("rendered").display()
+        ),
+    )
+    .into())
+}
+
+/// `path` absolute and with every link resolved, although its last components may not exist
+/// yet: its nearest existing ancestor is resolved and the rest appended, `..` taken as going
+/// up, which is what it will mean once the build has created those plain directories.
+fn resolve_allowing_missing(path: &Path) -> std::io::Result<PathBuf> {
+    use std::path::Component;
+    let absolute = std::path::absolute(path)?;
+    let components: Vec<Component<'_>> = absolute.components().collect();
+    for existing in (1..=components.len()).rev() {
+        let ancestor: PathBuf = components[..existing].iter().collect();
+        let mut resolved = match ancestor.canonicalize() {
+            Ok(resolved) => resolved,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(error),
+        };
+        for component in &components[existing..] {
+            match component {
+                Component::ParentDir => {
+                    resolved.pop();
+                }
+                Component::Normal(name) => resolved.push(name),
+                Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            }
+        }
+        return Ok(resolved);
+    }
+    // Not even the root exists: nothing to resolve against.
+    Ok(absolute)
+}
+
 pub fn format_of(path: &Path) -> Option<Format> {
     match path.extension()?.to_str()? {
         "yaml" | "yml" => Some(Format::Yaml),
@@ -552,6 +619,48 @@ mod tests {
         ))));
         assert!(!is_rendered_output(&yaml(format!("kind: A\n{header}\n"))));
         assert!(!is_rendered_output(&yaml(format!("{header} (edited)\n"))));
+    }
+
+    #[test]
+    fn the_output_may_not_be_the_input_or_contain_it_however_spelled() {
+        let root = std::env::temp_dir().join(format!("fedrender-outside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let input = root.join("fleet");
+        std::fs::create_dir_all(input.join("apps")).unwrap();
+        let refused = |out: PathBuf| check_output_outside_input(&input, &out).is_err();
+        assert!(refused(input.clone()));
+        assert!(refused(input.join("apps/..")));
+        assert!(refused(input.join("new/..")), "a directory not created yet");
+        assert!(refused(input.join("new/../..")));
+        assert!(refused(root.clone()));
+        assert!(refused(PathBuf::from("/")));
+        assert!(!refused(input.join("rendered")));
+        assert!(!refused(input.join("apps/rendered/deeper")));
+        assert!(!refused(root.join("rendered")));
+        assert!(
+            !refused(root.join("fleet-rendered")),
+            "a sibling with the same prefix"
+        );
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&input, root.join("link")).unwrap();
+            assert!(refused(root.join("link")));
+            assert!(!refused(root.join("link/rendered")));
+        }
+        let message = check_output_outside_input(&input, &root)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            format!(
+                "error: --out {} contains the input directory {}: the rendered trees need a \
+                 directory of their own, such as a subdirectory: --out {}",
+                root.display(),
+                input.display(),
+                input.join("rendered").display()
+            )
+        );
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
