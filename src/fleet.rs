@@ -40,8 +40,8 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             Inventory::Stdin | Inventory::InputOnly => None,
         },
     };
-    let paths = load::list_input_files(&source.input, &filter)?;
-    let mut files = load::read_input_files(&paths)?;
+    let listing = load::list_input_files(&source.input, &filter)?;
+    let mut files = load::read_input_files(&listing.paths)?;
     let inventory_file = match &source.inventory {
         Inventory::File(path) => Some(load::read_files(std::slice::from_ref(path))?.remove(0)),
         Inventory::Stdin => {
@@ -60,7 +60,11 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     };
     let input_file_count = files.len();
     files.extend(inventory_file);
-    assemble(&files, input_file_count)
+    let (fleet, warnings) = assemble(&files, input_file_count)?;
+    Ok((
+        fleet,
+        listing.warnings.into_iter().chain(warnings).collect(),
+    ))
 }
 
 /// Everything after reading: parse, classify, admit. `files[input_file_count..]` is the

@@ -218,3 +218,198 @@ fn build_refuses_an_output_directory_that_is_the_input_or_contains_it() {
     }
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Runs the binary, failing the test instead of hanging if it blocks (as opening a FIFO
+/// would).
+#[cfg(unix)]
+fn fedrender_within_a_minute(args: &[&str]) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("{args:?} blocked: {:?}", child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_inside_the_input_are_read_like_what_they_point_to() {
+    use std::os::unix::fs::symlink;
+    let root = scratch("links-inside");
+    let plain = root.join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    std::fs::write(plain.join("nginx.yaml"), nginx()).unwrap();
+    let expected = rendered_text(&plain);
+
+    // A file link and a directory link, both to a hidden directory that is not read itself.
+    for (name, link, target) in [
+        ("file-link", "nginx.yaml", ".store/nginx.yaml"),
+        ("directory-link", "apps", ".store"),
+    ] {
+        let input = root.join(name);
+        std::fs::create_dir_all(input.join(".store")).unwrap();
+        std::fs::write(input.join(".store/nginx.yaml"), nginx()).unwrap();
+        symlink(target, input.join(link)).unwrap();
+        let output = render(&input, &["--strict"]);
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap(),
+            expected,
+            "{name}"
+        );
+    }
+
+    // Messages name the link, the path the user sees.
+    let bad = root.join("bad");
+    std::fs::create_dir_all(bad.join(".store")).unwrap();
+    std::fs::write(
+        bad.join(".store/bad.yaml"),
+        "kind: ConfigMap\nmetadata: [x\n",
+    )
+    .unwrap();
+    symlink(".store/bad.yaml", bad.join("bad.yaml")).unwrap();
+    let output = render(&bad, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let expected = format!("error: {}:", bad.join("bad.yaml").display());
+    assert!(
+        stderr(&output).starts_with(&expected),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn entries_that_cannot_be_read_as_files_are_named_in_a_warning_and_never_opened() {
+    use std::os::unix::fs::symlink;
+    let root = scratch("unreadable-entries");
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(
+        elsewhere.join("configmap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: elsewhere\n",
+    )
+    .unwrap();
+    let input = root.join("fleet");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("nginx.yaml"), nginx()).unwrap();
+    symlink(elsewhere.join("configmap.yaml"), input.join("outside.yaml")).unwrap();
+    symlink("../elsewhere", input.join("shared")).unwrap();
+    symlink("missing.yaml", input.join("dangling.yaml")).unwrap();
+    // It may have been a directory: a name without an extension is reported too.
+    symlink("missing", input.join("dangling-directory")).unwrap();
+    symlink("loop.yaml", input.join("loop.yaml")).unwrap();
+    symlink(".", input.join("cycle")).unwrap();
+    let fifo = |name: &str| {
+        let path = std::ffi::CString::new(input.join(name).to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+    };
+    fifo("pipe.yaml");
+    // Not input by name, hidden or excluded: ignored as before, without a word.
+    fifo("pipe.txt");
+    symlink("missing", input.join("notes.txt")).unwrap();
+    symlink("missing.yaml", input.join(".hidden.yaml")).unwrap();
+    symlink("missing.yaml", input.join("excluded.yaml")).unwrap();
+
+    let path = |name: &str| input.join(name).display().to_string();
+    let warnings = [
+        format!(
+            "{} is a symbolic link to {}, a directory that contains it (a loop); it is not walked",
+            path("cycle"),
+            input.display()
+        ),
+        format!(
+            "{} is a dangling symbolic link: its target missing does not exist; it is not read",
+            path("dangling-directory")
+        ),
+        format!(
+            "{} is a dangling symbolic link: its target missing.yaml does not exist; it is not read",
+            path("dangling.yaml")
+        ),
+        format!(
+            "{} is a symbolic link loop: following it leads back to a link already followed; it is not read",
+            path("loop.yaml")
+        ),
+        format!(
+            "{} is a symbolic link to {}, outside the input directory {}; it is not read",
+            path("outside.yaml"),
+            elsewhere.join("configmap.yaml").display(),
+            input.display()
+        ),
+        format!(
+            "{} is a named pipe (FIFO), not a regular file; it is not read",
+            path("pipe.yaml")
+        ),
+        format!(
+            "{} is a symbolic link to the directory {}, outside the input directory {}; it is not walked",
+            path("shared"),
+            elsewhere.display(),
+            input.display()
+        ),
+    ];
+    let input_arg = input.to_str().unwrap();
+    let args = |command: &'static str, strict: bool| {
+        let mut args = vec![command, input_arg, "--clusters", CLUSTERS];
+        args.extend(["--exclude", "excluded.yaml"]);
+        if command == "build" {
+            args.push("--stdout");
+        }
+        if strict {
+            args.push("--strict");
+        }
+        args
+    };
+    for command in ["build", "validate"] {
+        let output = fedrender_within_a_minute(&args(command, false));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{command}: {}",
+            stderr(&output)
+        );
+        let text = stderr(&output);
+        let reported: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("warning: "))
+            .collect();
+        assert_eq!(reported, warnings, "{command}");
+
+        let strict = fedrender_within_a_minute(&args(command, true));
+        assert_eq!(
+            strict.status.code(),
+            Some(2),
+            "{command}: {}",
+            stderr(&strict)
+        );
+        for warning in &warnings {
+            let error = format!("error: {warning} (a warning; --strict makes it an error)");
+            assert!(
+                stderr(&strict).contains(&error),
+                "{command}: {}",
+                stderr(&strict)
+            );
+        }
+    }
+    let plain = root.join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    std::fs::write(plain.join("nginx.yaml"), nginx()).unwrap();
+    let output = fedrender_within_a_minute(&args("build", false));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        rendered_text(&plain),
+        "nothing else was read"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

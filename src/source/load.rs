@@ -68,8 +68,29 @@ struct DocumentSpan {
     first_line: u64,
 }
 
+/// The input files found under the input directory, and a warning for each entry there that
+/// looks like input but is not read.
+#[derive(Debug, Default)]
+pub struct InputListing {
+    pub paths: Vec<PathBuf>,
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// Lists the input files under `dir`, sorted by path, skipping hidden entries.
-pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<Vec<PathBuf>, Rejected> {
+///
+/// A symbolic link that resolves inside `dir` is read like what it points to, under its own
+/// path (the one users see; `kubectl apply -f DIR` reads it too), and a directory link is
+/// walked. Everything else that is not a plain file or directory is never opened (opening a
+/// FIFO blocks for ever): links leading out of `dir`, dangling links, link loops, FIFOs,
+/// sockets and devices. Each is named in a warning saying what it is, when it looks like
+/// input (see [`looks_like_input`]).
+pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing, Rejected> {
+    let cannot_read = |error: &dyn std::fmt::Display| {
+        Rejected::from(Diagnostic::error(
+            None,
+            format!("cannot read {}: {error}", dir.display()),
+        ))
+    };
     if !dir.is_dir() {
         return Err(Diagnostic::error(
             None,
@@ -80,46 +101,270 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<Vec<PathBuf>,
         )
         .into());
     }
+    let root = dir.canonicalize().map_err(|error| cannot_read(&error))?;
     let inventory = filter
         .inventory
         .as_ref()
         .and_then(|path| path.canonicalize().ok());
-    let mut files = Vec::new();
-    let walker = walkdir::WalkDir::new(dir)
+    let mut listing = InputListing::default();
+    let mut walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|entry| {
-            let hidden = entry.depth() > 0 && entry.file_name().to_string_lossy().starts_with('.');
             let is_inventory = inventory.as_ref().is_some_and(|inventory| {
                 entry
                     .path()
                     .canonicalize()
                     .is_ok_and(|path| path == *inventory)
             });
-            !hidden && !is_inventory
+            !is_hidden(entry.path(), entry.depth()) && !is_inventory
         });
-    for entry in walker {
-        let entry = entry.map_err(|error| {
-            Diagnostic::error(None, format!("cannot read {}: {error}", dir.display()))
-        })?;
-        if !entry.file_type().is_file() || format_of(entry.path()).is_none() {
-            continue;
-        }
-        let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-        let included = filter.include.is_empty()
-            || filter
-                .include
-                .iter()
-                .any(|pattern| pattern.matches_path(relative));
-        let excluded = filter
-            .exclude
-            .iter()
-            .any(|pattern| pattern.matches_path(relative));
-        if included && !excluded {
-            files.push(entry.into_path());
+    while let Some(entry) = walker.next() {
+        let not_read = match entry {
+            Ok(entry) => match not_readable(&entry, dir, &root) {
+                None => {
+                    let path = entry.path();
+                    if entry.file_type().is_file()
+                        && format_of(path).is_some()
+                        && is_selected(dir, path, filter)
+                    {
+                        listing.paths.push(entry.into_path());
+                    }
+                    continue;
+                }
+                Some(not_read) => {
+                    if not_read.kind == EntryKind::Directory {
+                        // A directory link leading out: walkdir followed it, it is not walked.
+                        walker.skip_current_dir();
+                    }
+                    not_read
+                }
+            },
+            // walkdir could not follow a link (dangling, a loop: a warning about the link) or
+            // read a directory (an error, as ever).
+            Err(error) => unfollowable_link(&error).ok_or_else(|| cannot_read(&error))?,
+        };
+        // Errors bypass filter_entry, so hidden entries are left out here too.
+        if !is_hidden(&not_read.path, not_read.depth) && looks_like_input(dir, &not_read, filter) {
+            listing.warnings.push(not_read.warning());
         }
     }
-    Ok(files)
+    Ok(listing)
+}
+
+/// An entry of the input directory that is never opened, and what it is.
+struct NotRead {
+    path: PathBuf,
+    depth: usize,
+    kind: EntryKind,
+    /// What it is, after its path: "is a …".
+    description: String,
+}
+
+/// What an entry that is not read would have been, as far as can be told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntryKind {
+    File,
+    Directory,
+    /// A link whose target cannot be reached.
+    Unknown,
+}
+
+impl NotRead {
+    fn warning(&self) -> Diagnostic {
+        let consequence = match self.kind {
+            EntryKind::Directory => "it is not walked",
+            EntryKind::File | EntryKind::Unknown => "it is not read",
+        };
+        Diagnostic::warning(
+            None,
+            format!(
+                "{} {}; {consequence}",
+                self.path.display(),
+                self.description
+            ),
+        )
+    }
+}
+
+/// Why a walked entry is not read: a link leading out of the input directory, or neither a
+/// regular file nor a directory. `None` for files and directories, links inside included.
+fn not_readable(entry: &walkdir::DirEntry, dir: &Path, root: &Path) -> Option<NotRead> {
+    let file_type = entry.file_type();
+    let not_read = |kind, description| {
+        Some(NotRead {
+            path: entry.path().to_path_buf(),
+            depth: entry.depth(),
+            kind,
+            description,
+        })
+    };
+    let kind = if file_type.is_dir() {
+        EntryKind::Directory
+    } else {
+        EntryKind::File
+    };
+    if entry.path_is_symlink() {
+        match entry.path().canonicalize() {
+            Ok(target) if target.starts_with(root) => {}
+            Ok(target) => {
+                let directory = if file_type.is_dir() {
+                    "the directory "
+                } else {
+                    ""
+                };
+                return not_read(
+                    kind,
+                    format!(
+                        "is a symbolic link to {directory}{}, outside the input directory {}",
+                        target.display(),
+                        dir.display()
+                    ),
+                );
+            }
+            // Changed since walkdir followed it.
+            Err(error) => {
+                return not_read(
+                    kind,
+                    format!("is a symbolic link that cannot be followed ({error})"),
+                );
+            }
+        }
+    }
+    if file_type.is_dir() || file_type.is_file() {
+        return None;
+    }
+    let link = if entry.path_is_symlink() {
+        "a symbolic link to "
+    } else {
+        ""
+    };
+    not_read(
+        kind,
+        format!(
+            "is {link}{}, not a regular file",
+            special_file_kind(file_type)
+        ),
+    )
+}
+
+/// The link walkdir failed to follow, with why; `None` when the error is not about a link.
+fn unfollowable_link(error: &walkdir::Error) -> Option<NotRead> {
+    let path = error.path().filter(|path| path.is_symlink())?;
+    let (kind, description) = match error.loop_ancestor() {
+        Some(ancestor) => (
+            EntryKind::Directory,
+            format!(
+                "is a symbolic link to {}, a directory that contains it (a loop)",
+                ancestor.display()
+            ),
+        ),
+        None => (EntryKind::Unknown, unresolvable_link(path)?),
+    };
+    Some(NotRead {
+        path: path.to_path_buf(),
+        depth: error.depth(),
+        kind,
+        description,
+    })
+}
+
+fn is_hidden(path: &Path, depth: usize) -> bool {
+    depth > 0
+        && path
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with('.'))
+}
+
+/// Whether `--include` and `--exclude` select the file, by its path relative to `dir`.
+fn is_selected(dir: &Path, path: &Path, filter: &FileFilter) -> bool {
+    let relative = path.strip_prefix(dir).unwrap_or(path);
+    let included = filter.include.is_empty()
+        || filter
+            .include
+            .iter()
+            .any(|pattern| pattern.matches_path(relative));
+    included && !is_excluded(dir, path, filter)
+}
+
+fn is_excluded(dir: &Path, path: &Path, filter: &FileFilter) -> bool {
+    let relative = path.strip_prefix(dir).unwrap_or(path);
+    filter
+        .exclude
+        .iter()
+        .any(|pattern| pattern.matches_path(relative))
+}
+
+/// Whether an entry that is not read deserves a warning: one that would have been input.
+/// A file with an input extension that the globs select; a directory, whose files cannot be
+/// known, unless `--exclude` names it; a link that leads nowhere, when its name has an input
+/// extension or none at all (it may have been a directory). Any other name is ignored, as
+/// every non-input file is.
+fn looks_like_input(dir: &Path, not_read: &NotRead, filter: &FileFilter) -> bool {
+    let path = not_read.path.as_path();
+    match not_read.kind {
+        EntryKind::Directory => !is_excluded(dir, path, filter),
+        EntryKind::Unknown if path.extension().is_none() => !is_excluded(dir, path, filter),
+        EntryKind::File | EntryKind::Unknown => {
+            format_of(path).is_some() && is_selected(dir, path, filter)
+        }
+    }
+}
+
+/// What is wrong with a link that cannot be followed: `None` when it can be (then whatever
+/// failed was not the link).
+fn unresolvable_link(link: &Path) -> Option<String> {
+    let error = link.canonicalize().err()?;
+    let description = if error.kind() == std::io::ErrorKind::NotFound {
+        let target = std::fs::read_link(link).unwrap_or_default();
+        format!(
+            "is a dangling symbolic link: its target {} does not exist",
+            target.display()
+        )
+    } else if link_chain_loops(link) {
+        "is a symbolic link loop: following it leads back to a link already followed".to_string()
+    } else {
+        format!("is a symbolic link that cannot be followed ({error})")
+    };
+    Some(description)
+}
+
+/// Whether following `link` one hop at a time finds no end within the 40 hops Linux allows
+/// (the kernel's ELOOP has no stable `io::ErrorKind` yet).
+fn link_chain_loops(link: &Path) -> bool {
+    let mut current = link.to_path_buf();
+    for _ in 0..=40 {
+        let Ok(target) = std::fs::read_link(&current) else {
+            return false;
+        };
+        current = match current.parent() {
+            Some(parent) => parent.join(target),
+            None => target,
+        };
+    }
+    true
+}
+
+#[cfg(unix)]
+fn special_file_kind(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else if file_type.is_block_device() {
+        "a block device"
+    } else if file_type.is_char_device() {
+        "a character device"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_: std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// Refuses an output directory that is the input directory or one of its ancestors, for
