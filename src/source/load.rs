@@ -1,6 +1,7 @@
-//! Loading: the only stage that reads files. Walks the input directory in sorted order, reads
-//! `.yaml`, `.yml` and `.json` files, splits YAML streams into documents and flattens `List`
-//! kinds. Every document remembers its file, its index in the file and its line.
+//! Loading: the only stage that reads files. Walks the input directory in sorted order
+//! (following the links that stay inside it), reads `.yaml`, `.yml` and `.json` files except
+//! fedrender's own output, splits YAML streams into documents and flattens `List` kinds.
+//! Every document remembers its file, its index in the file and its line.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
