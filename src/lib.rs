@@ -124,11 +124,9 @@ fn diff_against_tree(
     chunk: usize,
     show_secrets: bool,
 ) -> Result<diff::FleetDiff, Rejected> {
-    if !dir.is_dir() {
-        return Err(
-            Diagnostic::error(None, format!("{} is not a directory", dir.display())).into(),
-        );
-    }
+    let tree = beneath::Directory::open(dir)
+        .map_err(|error| Diagnostic::error(None, format!("{}: {error}", dir.display())))?
+        .ok_or_else(|| Diagnostic::error(None, format!("{} is not a directory", dir.display())))?;
     let mut matched: HashSet<TreeFile> = HashSet::new();
     let mut after = diff::FleetObjects::default();
     head.render_chunks(chunk, |rendered| {
@@ -146,7 +144,7 @@ fn diff_against_tree(
         let unchanged: Vec<Result<bool, Rejected>> = files
             .par_iter()
             .map(|(file, _, text)| {
-                let on_disk = source::load::read_rendered_file(dir, &layout.path(*file))?;
+                let on_disk = source::load::read_rendered_file(&tree, &layout.path(*file))?;
                 Ok(on_disk.is_some_and(|bytes| bytes == text.as_bytes()))
             })
             .collect();

@@ -424,3 +424,37 @@ fn the_longest_valid_names_get_files_and_the_tree_matches_the_stream() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn diff_against_a_committed_tree_never_shows_a_file_a_link_points_to() {
+    let dir = scratch("diff-link");
+    let input = fleet(&dir, 8, 1, 0);
+    let out = dir.join("rendered");
+    assert!(build(&input, &out).status.success());
+    let secret = dir.join("credentials");
+    std::fs::write(&secret, "token: do-not-show\n").unwrap();
+    let at = out.join("member-00/team-0/configmap_config-00004.yaml");
+    std::fs::remove_file(&at).unwrap();
+    symlink(&secret, &at).unwrap();
+    let output = fedrender(&[
+        "diff",
+        input.to_str().unwrap(),
+        "--clusters",
+        input.join("clusters.yaml").to_str().unwrap(),
+        "--against",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("symbolic link"),
+        "{}",
+        stderr(&output)
+    );
+    let everything = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        stderr(&output)
+    );
+    assert!(!everything.contains("do-not-show"), "{everything}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::beneath::{Directory, Existing};
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
 use crate::yaml::{self, DocumentText};
 
@@ -519,15 +520,27 @@ pub fn read_rendered_tree(
 }
 
 /// One file of a rendered tree on disk, by its path relative to the tree; `None` when there
-/// is no such file.
-pub fn read_rendered_file(dir: &Path, relative: &str) -> Result<Option<Vec<u8>>, Rejected> {
-    let path = dir.join(relative);
-    match std::fs::read(&path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => {
-            Err(Diagnostic::error(None, format!("cannot read {}: {error}", path.display())).into())
-        }
+/// is no such file. The tree is reached from its handle without following a symbolic link:
+/// a committed tree is the pull request's to choose, and what is read here is shown in a
+/// diff, so a link must not bring a file from elsewhere on the machine into a review comment.
+pub fn read_rendered_file(tree: &Directory, relative: &str) -> Result<Option<Vec<u8>>, Rejected> {
+    let path = tree.path().join(relative);
+    let cannot_read = |error: &dyn std::fmt::Display| {
+        Rejected::from(Diagnostic::error(
+            None,
+            format!("cannot read {}: {error}", path.display()),
+        ))
+    };
+    let (parent, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+    let Some(directory) = tree.descend(parent).map_err(|error| cannot_read(&error))? else {
+        return Ok(None);
+    };
+    match directory.read(name).map_err(|error| cannot_read(&error))? {
+        None => Ok(None),
+        Some(Existing::File(bytes)) => Ok(Some(bytes)),
+        Some(Existing::Other(what)) => Err(cannot_read(&format!(
+            "it is {what}, not a file fedrender wrote"
+        ))),
     }
 }
 
