@@ -458,3 +458,51 @@ fn diff_against_a_committed_tree_never_shows_a_file_a_link_points_to() {
     assert!(!everything.contains("do-not-show"), "{everything}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Modification times of every directory under `dir`, `dir` included.
+fn directory_times(dir: &Path) -> BTreeMap<PathBuf, std::time::SystemTime> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().is_dir())
+        .map(|entry| {
+            let modified = entry.metadata().unwrap().modified().unwrap();
+            (entry.into_path(), modified)
+        })
+        .collect()
+}
+
+#[test]
+fn a_build_failing_after_it_wrote_leaves_every_file_and_directory_time_as_it_was() {
+    let dir = scratch("late-failure");
+    let old = fleet(&dir, 1100, 2, 0);
+    let out = dir.join("rendered");
+    assert!(build(&old, &out).status.success());
+    // Old times, so that any change shows whatever the file system's time resolution.
+    let long_ago = std::time::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for directory in directory_times(&out).keys() {
+        std::fs::File::open(directory)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+    }
+    let (files_before, times_before) = (snapshot(&out), directory_times(&out));
+    // The new revision replaces, creates and removes files, and fails on its last template,
+    // after the first chunk of files was written.
+    let new = fleet(&dir, 1100, 2, 1);
+    std::fs::write(
+        new.join("breaks-last.yaml"),
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata:\n  name: breaks-last\nspec:\n  resourceSelectors:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: config-01099\n  overrideRules:\n  - overriders:\n      plaintext:\n      - path: /data/missing\n        operator: remove\n",
+    )
+    .unwrap();
+    let failed = build(&new, &out);
+    assert_eq!(failed.status.code(), Some(2), "{}", stderr(&failed));
+    assert!(
+        stderr(&failed).contains("config-01099"),
+        "{}",
+        stderr(&failed)
+    );
+    assert_eq!(snapshot(&out), files_before);
+    assert_eq!(directory_times(&out), times_before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
