@@ -45,6 +45,10 @@ impl Directory {
     /// Opens the directory at `path`, which must not itself be a symbolic link (its ancestors
     /// may be: they are the user's choice, not the tree's). `None` when nothing is there.
     pub fn open(path: &Path) -> io::Result<Option<Directory>> {
+        // `link/` would resolve the link whatever the flags say: a trailing slash asks for
+        // the directory it names. Rebuilt from its components, the path has none.
+        let path: PathBuf = path.components().collect();
+        let path = path.as_path();
         match sys::openat(sys::CWD, path, DIRECTORY, Mode::empty()) {
             Ok(handle) => Ok(Some(Directory {
                 handle,
@@ -226,6 +230,8 @@ impl Directory {
         match sys::flock(&self.handle, operation) {
             Ok(()) => Ok(true),
             Err(Errno::WOULDBLOCK) => Ok(false),
+            // A file system without locks (some network mounts) still gets its build.
+            Err(Errno::NOLCK | Errno::OPNOTSUPP) => Ok(true),
             Err(error) => Err(error.into()),
         }
     }
@@ -261,4 +267,58 @@ fn not_a_directory(what: &str) -> io::Error {
     io::Error::other(format!(
         "is {what}, not a directory; fedrender never writes through a symbolic link"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("fedrender-beneath-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_link_is_refused_as_the_directory_even_with_a_trailing_slash() {
+        let dir = scratch("trailing");
+        std::fs::create_dir(dir.join("real")).unwrap();
+        std::os::unix::fs::symlink(dir.join("real"), dir.join("link")).unwrap();
+        for spelling in ["link", "link/", "link//", "./link/"] {
+            let path = dir.join(spelling);
+            let error = Directory::open(&path).unwrap_err();
+            assert!(
+                error.to_string().contains("is a symbolic link"),
+                "{spelling}: {error}"
+            );
+        }
+        assert!(Directory::open(&dir.join("real/")).unwrap().is_some());
+        assert!(Directory::open(&dir.join("missing")).unwrap().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn descending_refuses_a_link_at_any_component_and_reads_never_follow_one() {
+        let dir = scratch("descend");
+        std::fs::create_dir_all(dir.join("out/a/b")).unwrap();
+        std::fs::create_dir_all(dir.join("elsewhere/b")).unwrap();
+        std::fs::write(dir.join("elsewhere/secret"), "secret").unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("out/c")).unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere/secret"), dir.join("out/a/file")).unwrap();
+        let out = Directory::open(&dir.join("out")).unwrap().unwrap();
+        assert!(out.descend("a/b").unwrap().is_some());
+        assert!(out.descend("a/missing").unwrap().is_none());
+        let error = out.descend("c/b").unwrap_err();
+        assert!(error.to_string().contains("is a symbolic link"), "{error}");
+        let a = out.descend("a").unwrap().unwrap();
+        assert_eq!(
+            a.read("file").unwrap(),
+            Some(Existing::Other("a symbolic link"))
+        );
+        assert_eq!(a.read("b").unwrap(), Some(Existing::Other("a directory")));
+        assert_eq!(a.read("none").unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
