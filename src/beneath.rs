@@ -134,11 +134,14 @@ impl Directory {
             Err(Errno::LOOP) => return Ok(Some(Existing::Other("a symbolic link"))),
             Err(error) => return Err(error.into()),
         };
-        let kind = FileType::from_raw_mode(sys::fstat(&handle)?.st_mode);
+        let stat = sys::fstat(&handle)?;
+        let kind = FileType::from_raw_mode(stat.st_mode);
         if kind != FileType::RegularFile {
             return Ok(Some(Existing::Other(kind_name(kind))));
         }
-        let mut bytes = Vec::new();
+        // Sized up front, the file is read in one call (and one more to see its end).
+        let size = usize::try_from(stat.st_size).unwrap_or(0).min(limit);
+        let mut bytes = Vec::with_capacity(size);
         File::from(handle)
             .take(limit as u64)
             .read_to_end(&mut bytes)?;
