@@ -256,109 +256,92 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, String> {
     })
 }
 
+/// Decimal digits of the integer part that can still fit in a `u128` (whose maximum has 39).
+const U128_DIGITS: i64 = 39;
+
 /// `ceil(digits · scale · 10^9 / 10^len(fraction))`: the magnitude in nanos, rounded up as
 /// `ParseQuantity` does (`inf.RoundUp` to `Nano`). `None` when it does not fit.
+///
+/// The cost is linear in the length of the text, whatever the digits and the exponent: the
+/// value is read as `0.S · 10^point · 2^binary` for its significant digits `S`, then
+///   - a `point` above 39 is at least 10^39 and cannot fit, so nothing is built;
+///   - the integer part is the first `point` digits of `S` (at most 39);
+///   - the fractional part only matters through `ceil(fraction · 2^binary)`, where
+///     `2^binary / 10^binary = 1/5^binary` lets the first `binary` (at most 60) fraction digits
+///     decide it exactly and the rest only through whether any of them is nonzero.
 fn scaled_nanos(integer: &str, fraction: &str, scale: Scale) -> Option<u128> {
     let integer = integer.trim_start_matches('0');
     let fraction = fraction.trim_end_matches('0');
-    if integer.is_empty() && fraction.trim_start_matches('0').is_empty() {
+    // With no integer part, the fraction's leading zeros only move the decimal point.
+    let (fraction, zeros_after_point) = if integer.is_empty() {
+        let significant = fraction.trim_start_matches('0');
+        (significant, fraction.len() - significant.len())
+    } else {
+        (fraction, 0)
+    };
+    let significant: Vec<u8> = integer
+        .bytes()
+        .chain(fraction.bytes())
+        .map(|digit| digit - b'0')
+        .collect();
+    if significant.is_empty() {
         return Some(0);
     }
-    let mut value = BigNat::default();
-    for digit in integer.bytes().chain(fraction.bytes()) {
-        value.mul_add(10, u32::from(digit - b'0'));
+    let (decimal_exponent, binary_exponent) = match scale {
+        Scale::Decimal(exponent) => (exponent, 0),
+        Scale::Binary(exponent) => (0, exponent),
+    };
+    // The value is 0.S · 10^point · 2^binary_exponent, 10^9 turning units into nanos.
+    let point = i64::try_from(integer.len()).ok()? - i64::try_from(zeros_after_point).ok()?
+        + 9
+        + decimal_exponent;
+    if point > U128_DIGITS {
+        return None;
     }
-    // Power of ten still to apply: 10^9 for nanos, minus the fraction digits, plus a decimal
-    // exponent. Division steps round up, and ceil(ceil(x/a)/b) = ceil(x/(ab)).
-    let fraction_len = i64::try_from(fraction.len()).ok()?;
-    let mut tens = 9 - fraction_len;
-    match scale {
-        Scale::Decimal(exponent) => tens += exponent,
-        Scale::Binary(exponent) => {
-            for _ in 0..exponent {
-                value.mul_add(2, 0);
-            }
-        }
+    let whole_digits = usize::try_from(point.max(0)).ok()?;
+    let mut whole = 0u128;
+    for position in 0..whole_digits {
+        let digit = significant.get(position).copied().unwrap_or(0);
+        whole = whole.checked_mul(10)?.checked_add(u128::from(digit))?;
     }
-    while tens > 0 {
-        value.mul_add(10, 0);
-        tens -= 1;
-        if value.exceeds_u128() {
-            return None;
-        }
-    }
-    while tens < 0 {
-        if value.is_at_most_one() {
-            // Any positive value scaled down further still rounds up to one nano.
-            break;
-        }
-        value.div_ceil_small(10);
-        tens += 1;
-    }
-    value.to_u128()
+    let fraction_digits = significant.get(whole_digits..).unwrap_or_default();
+    let fraction_zeros = point.min(0).unsigned_abs();
+    let fraction_part =
+        ceil_fraction_times_power_of_two(fraction_zeros, fraction_digits, binary_exponent);
+    whole
+        .checked_mul(1u128 << binary_exponent)?
+        .checked_add(fraction_part)
 }
 
-/// A minimal arbitrary-size natural number (little-endian base-2^32 limbs), enough to scale a
-/// long decimal literal exactly before rounding it to nanos.
-#[derive(Debug, Default)]
-struct BigNat {
-    limbs: Vec<u32>,
-}
-
-impl BigNat {
-    fn mul_add(&mut self, factor: u32, addend: u32) {
-        let mut carry = u64::from(addend);
-        for limb in &mut self.limbs {
-            let product = u64::from(*limb) * u64::from(factor) + carry;
-            *limb = product as u32;
-            carry = product >> 32;
+/// `ceil(0.F · 2^exponent)` for the fraction whose digits are `leading_zeros` zeros and then
+/// `digits`, with `exponent` at most 60. `0.F · 2^e = G / 5^e + R / 5^e`, where `G` is the
+/// first `e` digits as an integer and `0 <= R < 1` the rest, so `G` decides the result and `R`
+/// only adds one when it is not zero. `G / 5^e` is found by doubling `G / 10^e` `e` times in
+/// decimal: each doubling's carry out of the first digit is the next bit of the integer part.
+fn ceil_fraction_times_power_of_two(leading_zeros: u64, digits: &[u8], exponent: u32) -> u128 {
+    let kept = exponent as usize;
+    let mut head: Vec<u8> = Vec::with_capacity(kept);
+    let rest: &[u8] = if leading_zeros >= kept as u64 {
+        head.resize(kept, 0);
+        digits
+    } else {
+        head.resize(leading_zeros as usize, 0);
+        let from_digits = (kept - head.len()).min(digits.len());
+        head.extend_from_slice(&digits[..from_digits]);
+        &digits[from_digits..]
+    };
+    let mut integer_part = 0u128;
+    for _ in 0..exponent {
+        let mut carry = 0u8;
+        for digit in head.iter_mut().rev() {
+            let doubled = *digit * 2 + carry;
+            *digit = doubled % 10;
+            carry = doubled / 10;
         }
-        if carry > 0 {
-            self.limbs.push(carry as u32);
-        }
+        integer_part = integer_part * 2 + u128::from(carry);
     }
-
-    /// Divides by `divisor`, rounding any remainder up.
-    fn div_ceil_small(&mut self, divisor: u32) {
-        let mut remainder = 0u64;
-        for limb in self.limbs.iter_mut().rev() {
-            let current = (remainder << 32) | u64::from(*limb);
-            *limb = (current / u64::from(divisor)) as u32;
-            remainder = current % u64::from(divisor);
-        }
-        self.trim();
-        if remainder > 0 {
-            self.mul_add(1, 1);
-        }
-    }
-
-    fn trim(&mut self) {
-        while self.limbs.last() == Some(&0) {
-            self.limbs.pop();
-        }
-    }
-
-    fn is_at_most_one(&self) -> bool {
-        self.limbs.iter().skip(1).all(|&limb| limb == 0)
-            && self.limbs.first().is_none_or(|&limb| limb <= 1)
-    }
-
-    fn exceeds_u128(&self) -> bool {
-        self.limbs.iter().skip(4).any(|&limb| limb != 0)
-    }
-
-    fn to_u128(&self) -> Option<u128> {
-        if self.exceeds_u128() {
-            return None;
-        }
-        Some(
-            self.limbs
-                .iter()
-                .take(4)
-                .rev()
-                .fold(0u128, |acc, &limb| (acc << 32) | u128::from(limb)),
-        )
-    }
+    let inexact = head.iter().chain(rest).any(|&digit| digit != 0);
+    integer_part + u128::from(inexact)
 }
 
 /// A quantity as it appears in JSON/YAML (`Quantity.UnmarshalJSON`): a string (trimmed), a bare
@@ -382,6 +365,7 @@ pub fn quantity_from_json(value: &serde_json::Value) -> Result<Quantity, String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     fn nanos(text: &str) -> i128 {
@@ -392,6 +376,111 @@ mod tests {
     }
 
     const G: i128 = NANOS_PER_UNIT;
+
+    /// The former [`scaled_nanos`], kept as the reference the linear one must agree with: it
+    /// builds the whole number exactly, so its cost grows with the square of the digits.
+    fn scaled_nanos_by_bignum(integer: &str, fraction: &str, scale: Scale) -> Option<u128> {
+        let integer = integer.trim_start_matches('0');
+        let fraction = fraction.trim_end_matches('0');
+        if integer.is_empty() && fraction.trim_start_matches('0').is_empty() {
+            return Some(0);
+        }
+        let mut value = BigNat::default();
+        for digit in integer.bytes().chain(fraction.bytes()) {
+            value.mul_add(10, u32::from(digit - b'0'));
+        }
+        // Power of ten still to apply: 10^9 for nanos, minus the fraction digits, plus a decimal
+        // exponent. Division steps round up, and ceil(ceil(x/a)/b) = ceil(x/(ab)).
+        let fraction_len = i64::try_from(fraction.len()).ok()?;
+        let mut tens = 9 - fraction_len;
+        match scale {
+            Scale::Decimal(exponent) => tens += exponent,
+            Scale::Binary(exponent) => {
+                for _ in 0..exponent {
+                    value.mul_add(2, 0);
+                }
+            }
+        }
+        while tens > 0 {
+            value.mul_add(10, 0);
+            tens -= 1;
+            if value.exceeds_u128() {
+                return None;
+            }
+        }
+        while tens < 0 {
+            if value.is_at_most_one() {
+                // Any positive value scaled down further still rounds up to one nano.
+                break;
+            }
+            value.div_ceil_small(10);
+            tens += 1;
+        }
+        value.to_u128()
+    }
+
+    /// A minimal arbitrary-size natural number (little-endian base-2^32 limbs), enough to scale a
+    /// long decimal literal exactly before rounding it to nanos.
+    #[derive(Debug, Default)]
+    struct BigNat {
+        limbs: Vec<u32>,
+    }
+
+    impl BigNat {
+        fn mul_add(&mut self, factor: u32, addend: u32) {
+            let mut carry = u64::from(addend);
+            for limb in &mut self.limbs {
+                let product = u64::from(*limb) * u64::from(factor) + carry;
+                *limb = product as u32;
+                carry = product >> 32;
+            }
+            if carry > 0 {
+                self.limbs.push(carry as u32);
+            }
+        }
+
+        /// Divides by `divisor`, rounding any remainder up.
+        fn div_ceil_small(&mut self, divisor: u32) {
+            let mut remainder = 0u64;
+            for limb in self.limbs.iter_mut().rev() {
+                let current = (remainder << 32) | u64::from(*limb);
+                *limb = (current / u64::from(divisor)) as u32;
+                remainder = current % u64::from(divisor);
+            }
+            self.trim();
+            if remainder > 0 {
+                self.mul_add(1, 1);
+            }
+        }
+
+        fn trim(&mut self) {
+            while self.limbs.last() == Some(&0) {
+                self.limbs.pop();
+            }
+        }
+
+        fn is_at_most_one(&self) -> bool {
+            self.limbs.iter().skip(1).all(|&limb| limb == 0)
+                && self.limbs.first().is_none_or(|&limb| limb <= 1)
+        }
+
+        fn exceeds_u128(&self) -> bool {
+            self.limbs.iter().skip(4).any(|&limb| limb != 0)
+        }
+
+        fn to_u128(&self) -> Option<u128> {
+            if self.exceeds_u128() {
+                return None;
+            }
+            Some(
+                self.limbs
+                    .iter()
+                    .take(4)
+                    .rev()
+                    .fold(0u128, |acc, &limb| (acc << 32) | u128::from(limb)),
+            )
+        }
+    }
 
     /// The valid rows of apimachinery quantity_test.go `TestQuantityParse`, as exact values.
     #[test]
@@ -560,6 +649,103 @@ mod tests {
         assert!(parse_quantity("1000000000000000000000000000000E").is_err());
         let huge_binary = format!("1{}Ki", "0".repeat(60));
         assert_eq!(nanos(&huge_binary), BINARY_CAP_NANOS);
+    }
+
+    fn digits(max_len: usize) -> impl Strategy<Value = String> {
+        let sparse = proptest::collection::vec(
+            prop_oneof![8 => Just('0'), 1 => Just('1'), 1 => Just('9')],
+            0..=max_len,
+        )
+        .prop_map(|chars| chars.into_iter().collect::<String>());
+        prop_oneof![
+            proptest::string::string_regex(&format!("[0-9]{{0,{max_len}}}")).unwrap(),
+            sparse,
+        ]
+    }
+
+    fn scales() -> impl Strategy<Value = Scale> {
+        prop_oneof![
+            (-60i64..60).prop_map(Scale::Decimal),
+            (-450i64..450).prop_map(Scale::Decimal),
+            any::<i32>().prop_map(|exponent| Scale::Decimal(i64::from(exponent))),
+            (0u32..=60).prop_map(Scale::Binary),
+            (0u32..=6).prop_map(|step| Scale::Binary(step * 10)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// The linear computation agrees with building the whole number, to the nano and on
+        /// what does not fit.
+        #[test]
+        fn scaled_nanos_agrees_with_the_exact_bignum(
+            integer in digits(200),
+            fraction in digits(200),
+            scale in scales(),
+        ) {
+            prop_assert_eq!(
+                scaled_nanos(&integer, &fraction, scale),
+                scaled_nanos_by_bignum(&integer, &fraction, scale)
+            );
+        }
+    }
+
+    /// Rows at the edges of the shortcuts: exactly 39 and 40 integer digits, fractions longer
+    /// than the 60 digits a binary suffix reads exactly, and a nonzero digit far past them.
+    #[test]
+    fn edges_of_the_linear_computation_agree_with_the_bignum() {
+        let u128_max = u128::MAX.to_string();
+        let cases: Vec<(String, String, Scale)> = vec![
+            (u128_max.clone(), String::new(), Scale::Decimal(-9)),
+            (u128_max.clone(), "1".to_string(), Scale::Decimal(-9)),
+            (
+                (u128::MAX / 1024 / 1_000_000_000).to_string(),
+                "99".to_string(),
+                Scale::Binary(10),
+            ),
+            ("9".repeat(39), String::new(), Scale::Decimal(-9)),
+            ("1".repeat(40), String::new(), Scale::Decimal(-9)),
+            ("1".repeat(40), String::new(), Scale::Decimal(-10)),
+            (
+                String::new(),
+                format!("{}1", "0".repeat(70)),
+                Scale::Binary(60),
+            ),
+            (
+                "3".to_string(),
+                format!("{}1", "0".repeat(59)),
+                Scale::Binary(60),
+            ),
+            (
+                "3".to_string(),
+                format!("{}1", "0".repeat(60)),
+                Scale::Binary(60),
+            ),
+            (
+                "3".to_string(),
+                format!("5{}1", "0".repeat(120)),
+                Scale::Binary(60),
+            ),
+            ("1".to_string(), "5".repeat(100), Scale::Decimal(-100)),
+            (
+                "0".to_string(),
+                "0".repeat(100),
+                Scale::Decimal(i64::from(i32::MAX)),
+            ),
+            (
+                "7".to_string(),
+                String::new(),
+                Scale::Decimal(i64::from(i32::MIN)),
+            ),
+        ];
+        for (integer, fraction, scale) in cases {
+            assert_eq!(
+                scaled_nanos(&integer, &fraction, scale),
+                scaled_nanos_by_bignum(&integer, &fraction, scale),
+                "{integer}.{fraction} {scale:?}"
+            );
+        }
     }
 
     /// `MilliValue`/`Value` round up; apimachinery quantity_test.go `TestScaledValue`-style rows.
