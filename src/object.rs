@@ -123,3 +123,76 @@ pub fn json_type_name(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// How many lists and maps nest in `value`: 0 for a scalar, 1 for `[1]` or `{}`. Counted
+/// without recursion, so that it is safe on a value of any depth.
+pub fn nesting_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0usize)];
+    while let Some((node, depth)) = pending.pop() {
+        let inside = depth + 1;
+        match node {
+            Value::Array(list) => pending.extend(list.iter().map(|child| (child, inside))),
+            Value::Object(map) => pending.extend(map.values().map(|child| (child, inside))),
+            _ => continue,
+        }
+        deepest = deepest.max(inside);
+    }
+    deepest
+}
+
+/// Refuses to put `value` below `parents` levels of lists and maps when the result would nest
+/// deeper than a document may ([`crate::yaml::MAX_NESTING_DEPTH`]): every stage that walks an
+/// object recursively relies on that bound, and an override could otherwise deepen an object
+/// without end, one operation at a time.
+pub fn check_nesting_below(parents: usize, value: &Value) -> Result<(), String> {
+    let depth = parents + nesting_depth(value);
+    if depth > crate::yaml::MAX_NESTING_DEPTH {
+        Err(format!(
+            "the value would nest {depth} levels of lists and maps deep, more than the {} a \
+             document may have",
+            crate::yaml::MAX_NESTING_DEPTH
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nesting_depth_counts_lists_and_maps() {
+        assert_eq!(nesting_depth(&json!("text")), 0);
+        assert_eq!(nesting_depth(&json!([])), 1);
+        assert_eq!(nesting_depth(&json!({"a": [1, {"b": {}}], "c": 2})), 4);
+        assert_eq!(nesting_depth(&json!([[1], [[2]], []])), 3);
+    }
+
+    #[test]
+    fn nesting_depth_needs_no_stack_for_deep_values() {
+        let mut value = json!(1);
+        for _ in 0..100_000 {
+            value = Value::Array(vec![value]);
+        }
+        assert_eq!(nesting_depth(&value), 100_000);
+        // Dropping such a value recurses in serde_json; take it apart from the top instead.
+        while let Value::Array(mut list) = value {
+            value = list.pop().unwrap_or(Value::Null);
+        }
+    }
+
+    #[test]
+    fn values_may_nest_as_deep_as_a_document_and_no_deeper() {
+        let limit = crate::yaml::MAX_NESTING_DEPTH;
+        assert!(check_nesting_below(limit - 1, &json!({"a": 1})).is_ok());
+        assert!(check_nesting_below(limit, &json!("scalar")).is_ok());
+        let error = check_nesting_below(limit - 1, &json!({"a": []})).unwrap_err();
+        assert!(
+            error.contains(&format!("nest {} levels", limit + 1)),
+            "{error}"
+        );
+    }
+}

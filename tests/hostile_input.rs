@@ -4,7 +4,9 @@
 
 use std::time::{Duration, Instant};
 
+use fedrender::diagnostics::Diagnostic;
 use fedrender::quantity::{Quantity, parse_quantity};
+use fedrender::source::load::{Format, SourceFile, parse_files};
 
 const MILLION: usize = 1_000_000;
 const NANOS_PER_UNIT: i128 = 1_000_000_000;
@@ -76,4 +78,74 @@ fn million_digit_quantities_parse_in_linear_time() {
             .is_err_and(|error| error.contains("unknown suffix")),
         "an exponent beyond 32 bits is refused as before"
     );
+}
+
+/// The errors of parsing one file.
+fn parse_errors(name: &str, text: String) -> Vec<Diagnostic> {
+    let format = if name.ends_with(".json") {
+        Format::Json
+    } else {
+        Format::Yaml
+    };
+    let file = SourceFile {
+        path: name.into(),
+        text,
+        format,
+    };
+    let (_, errors) = parse_files(&[file]);
+    errors
+}
+
+/// The one error of a file, with its line.
+fn single_error(name: &str, text: String) -> (u64, String) {
+    let errors = parse_errors(name, text);
+    assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+    let line = errors[0].origin.as_ref().map_or(0, |origin| origin.line);
+    (line, errors[0].message.clone())
+}
+
+/// Nine anchors, each a list of nine aliases of the previous one: 9^9 strings if expanded.
+#[test]
+fn a_billion_laughs_document_fails_fast_at_its_line() {
+    let mut text = String::from("kind: ConfigMap\nlol0: &lol0 [\"lol\"]\n");
+    for level in 1..=9 {
+        let aliases = vec![format!("*lol{}", level - 1); 9].join(", ");
+        text.push_str(&format!("lol{level}: &lol{level} [{aliases}]\n"));
+    }
+    // Expanding it would take hours; serde-saphyr stops after a million recorded events, which
+    // takes about half a second optimised and a few seconds in a test build.
+    let (line, message) = within(Duration::from_secs(30), "billion laughs", || {
+        single_error("laughs.yaml", text)
+    });
+    assert!(message.contains("billion laughs"), "{message}");
+    assert!((3..=11).contains(&line), "line {line}: {message}");
+}
+
+/// Nesting far past the limit, in every YAML form and in JSON, is an error at the line where
+/// it starts, not a stack overflow.
+#[test]
+fn nesting_a_hundred_thousand_deep_is_refused_at_its_line() {
+    const DEEP: usize = 100_000;
+    let cases = [
+        (
+            "flow-lists.yaml",
+            format!("kind: A\ndata: {}", "[".repeat(DEEP)),
+        ),
+        (
+            "flow-maps.yaml",
+            format!("kind: A\ndata: {}", "{a: ".repeat(DEEP)),
+        ),
+        (
+            "block-lists.yaml",
+            format!("# lists\n{}x\n", "- ".repeat(DEEP)),
+        ),
+        ("lists.json", format!("\n{}", "[".repeat(DEEP))),
+        ("maps.json", format!("\n{}", "{\"a\": ".repeat(DEEP))),
+    ];
+    within(Duration::from_secs(5), "deep nesting", || {
+        for (name, text) in cases {
+            let (line, message) = single_error(name, text);
+            assert_eq!(line, 2, "{name}: {message}");
+        }
+    });
 }

@@ -614,18 +614,47 @@ fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnos
 }
 
 /// A JSON value whose objects have unique keys: serde_json keeps the last of duplicate keys,
-/// YAML input rejects them, and JSON input must not differ.
+/// YAML input rejects them, and JSON input must not differ. Nesting is capped as in YAML
+/// ([`yaml::MAX_NESTING_DEPTH`]); serde_json's own recursion limit is higher.
 struct StrictJson(Value);
 
 impl<'de> serde::Deserialize<'de> for StrictJson {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_any(StrictJsonVisitor)
-            .map(StrictJson)
+        use serde::de::DeserializeSeed;
+        StrictJsonVisitor {
+            levels_left: yaml::MAX_NESTING_DEPTH,
+        }
+        .deserialize(deserializer)
+        .map(StrictJson)
     }
 }
 
-struct StrictJsonVisitor;
+/// Reads one value that may open `levels_left` more lists or maps.
+#[derive(Clone, Copy)]
+struct StrictJsonVisitor {
+    levels_left: usize,
+}
+
+impl StrictJsonVisitor {
+    /// The visitor for the values inside a list or map being opened here.
+    fn inside<E: serde::de::Error>(self) -> Result<Self, E> {
+        match self.levels_left.checked_sub(1) {
+            Some(levels_left) => Ok(StrictJsonVisitor { levels_left }),
+            None => Err(E::custom(format!(
+                "lists and maps nest deeper than {} levels",
+                yaml::MAX_NESTING_DEPTH
+            ))),
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for StrictJsonVisitor {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
 
 impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
     type Value = Value;
@@ -663,20 +692,22 @@ impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut sequence: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
         let mut items = Vec::new();
-        while let Some(StrictJson(item)) = sequence.next_element()? {
+        while let Some(item) = sequence.next_element_seed(inside)? {
             items.push(item);
         }
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
         let mut object = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if object.contains_key(&key) {
                 return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
             }
-            let StrictJson(value) = map.next_value()?;
+            let value = map.next_value_seed(inside)?;
             object.insert(key, value);
         }
         Ok(Value::Object(object))
@@ -835,6 +866,26 @@ mod tests {
             !error.errors[0].message.contains("DuplicateKeyPolicy"),
             "{error}"
         );
+    }
+
+    /// Both formats accept the same nesting, up to serde-saphyr's depth budget; JSON needs its
+    /// own count because serde_json's recursion limit is 128.
+    #[test]
+    fn yaml_and_json_nest_equally_deep() {
+        let depth = yaml::MAX_NESTING_DEPTH;
+        let nested = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+        for name in ["n.yaml", "n.json"] {
+            let documents = load(name, &format!("{{\"kind\": {}}}", nested(depth - 1)))
+                .unwrap_or_else(|error| panic!("{name}: {error}"));
+            assert_eq!(crate::object::nesting_depth(&documents[0].value), depth);
+            let error = load(name, &format!("{{\"kind\": {}}}", nested(depth))).unwrap_err();
+            assert!(
+                error.errors[0]
+                    .message
+                    .contains(&format!("deeper than {depth} levels")),
+                "{name}: {error}"
+            );
+        }
     }
 
     #[test]
