@@ -38,41 +38,51 @@ fn apply_one(object: &mut Value, item: &ClusterOverride) -> Result<(), String> {
     let Some((last, parents)) = tokens.split_last() else {
         return Err("the empty path names no field (v4.11: \"doc is missing path\")".to_string());
     };
+    let value = item.value.clone().unwrap_or(Value::Null);
+    if item.op != OverrideOp::Remove {
+        crate::object::check_nesting_below(tokens.len(), &value)?;
+    }
     let mut node = object;
     let mut walked = String::new();
+    // The place is described only on failure: describing it at every step would cost the
+    // path's length times its depth.
     for token in parents {
-        let here = describe(&walked);
         node = match node {
             Value::Object(map) => match map.get_mut(token) {
                 Some(child) if !child.is_null() => child,
                 _ => {
                     return Err(format!(
-                        "{here} has no key {token:?}; the parent must exist"
+                        "{} has no key {token:?}; the parent must exist",
+                        describe(&walked)
                     ));
                 }
             },
             Value::Array(list) => {
                 let length = list.len();
-                let index = go_atoi(token)
-                    .ok_or_else(|| format!("{token:?} is not a list index at {here}"))?;
+                let index = go_atoi(token).ok_or_else(|| {
+                    format!("{token:?} is not a list index at {}", describe(&walked))
+                })?;
                 if index < 0 || index as usize >= length {
                     return Err(format!(
-                        "index {index} is out of range for the list at {here} (length {length})"
+                        "index {index} is out of range for the list at {} (length {length})",
+                        describe(&walked)
                     ));
                 }
                 let child = &mut list[index as usize];
                 if child.is_null() {
-                    return Err(format!("{here}/{index} is null; the parent must exist"));
+                    return Err(format!(
+                        "{}/{index} is null; the parent must exist",
+                        describe(&walked)
+                    ));
                 }
                 child
             }
-            _ => return Err(format!("{here} is not an object or a list")),
+            _ => return Err(format!("{} is not an object or a list", describe(&walked))),
         };
         walked.push('/');
         walked.push_str(&escape(token));
     }
     let here = describe(&walked);
-    let value = item.value.clone().unwrap_or(Value::Null);
     match node {
         Value::Object(map) => match item.op {
             OverrideOp::Add | OverrideOp::Replace => {
@@ -168,6 +178,44 @@ mod tests {
     fn run(mut document: Value, overrides: &[ClusterOverride]) -> Result<Value, String> {
         apply_overrides(&mut document, overrides)?;
         Ok(document)
+    }
+
+    /// As for Karmada's overriders: a value may not land deeper than a document may nest.
+    #[test]
+    fn overrides_cannot_nest_deeper_than_a_document() {
+        let limit = crate::yaml::MAX_NESTING_DEPTH;
+        let parents = "/a".repeat(limit - 2);
+        let mut document = json!(1);
+        for _ in 0..limit - 1 {
+            document = json!({ "a": document });
+        }
+        let fits = run(
+            document.clone(),
+            &[op(
+                OverrideOp::Add,
+                &format!("{parents}/b"),
+                Some(json!([])),
+            )],
+        );
+        assert!(fits.is_ok(), "{fits:?}");
+        let error = run(
+            document.clone(),
+            &[op(
+                OverrideOp::Replace,
+                &format!("{parents}/b"),
+                Some(json!([[]])),
+            )],
+        )
+        .unwrap_err();
+        assert!(
+            error.contains(&format!("nest {} levels", limit + 1)),
+            "{error}"
+        );
+        let removed = run(
+            document,
+            &[op(OverrideOp::Remove, &format!("{parents}/a"), None)],
+        );
+        assert!(removed.is_ok(), "{removed:?}");
     }
 
     use OverrideOp::{Add, Remove, Replace};

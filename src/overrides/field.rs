@@ -45,34 +45,40 @@ pub fn apply_field_overrider(object: &mut Value, overrider: &FieldOverrider) -> 
 fn value_at_mut<'a>(object: &'a mut Value, tokens: &[String]) -> Result<&'a mut Value, String> {
     let mut node = object;
     let mut walked = String::new();
-    for token in tokens {
-        let here = if walked.is_empty() {
+    // The place is described only on failure: describing it at every step would cost the
+    // path's length times its depth.
+    let here = |walked: &str| {
+        if walked.is_empty() {
             "the object root".to_string()
         } else {
-            walked.clone()
-        };
+            walked.to_string()
+        }
+    };
+    for token in tokens {
         node = match node {
             Value::Object(map) => map
                 .get_mut(token)
-                .ok_or_else(|| format!("{here} has no key {token:?}"))?,
+                .ok_or_else(|| format!("{} has no key {token:?}", here(&walked)))?,
             Value::Array(list) => {
                 let length = list.len();
                 // strconv.Atoi: an optional sign, then decimal digits.
                 let index: i64 = token
                     .parse()
-                    .map_err(|_| format!("{token:?} is not a list index at {here}"))?;
+                    .map_err(|_| format!("{token:?} is not a list index at {}", here(&walked)))?;
                 usize::try_from(index)
                     .ok()
                     .and_then(|index| list.get_mut(index))
                     .ok_or_else(|| {
                         format!(
-                            "index {index} is out of range for the list at {here} (length {length})"
+                            "index {index} is out of range for the list at {} (length {length})",
+                            here(&walked)
                         )
                     })?
             }
             other => {
                 return Err(format!(
-                    "{here} is {}, which has no {token:?}",
+                    "{} is {}, which has no {token:?}",
+                    here(&walked),
                     crate::object::json_type_name(other)
                 ));
             }
@@ -114,6 +120,9 @@ fn patch_json(content: &str, operations: &[PatchOperation]) -> Result<String, St
     }
     let mut document: Value =
         serde_json::from_str(content).map_err(|error| format!("not valid JSON: {error}"))?;
+    // serde_json alone would let it nest twice as deep as YAML content may.
+    crate::object::check_nesting_below(0, &document)
+        .map_err(|problem| format!("not a JSON document fedrender reads: {problem}"))?;
     check_patchable(&document, content.starts_with('['), "JSON")?;
     apply_operations(&mut document, operations)?;
     check_patched(&document, "JSON")?;
@@ -526,6 +535,25 @@ server:
             patched(&yaml_list, "- a\n- b\n").unwrap(),
             "- z\n- a\n- b\n"
         );
+    }
+
+    /// JSON content may nest as deep as a document, as YAML content may; serde_json alone would
+    /// read twice as deep.
+    #[test]
+    fn content_nesting_is_capped_alike_for_json_and_yaml() {
+        let limit = crate::yaml::MAX_NESTING_DEPTH;
+        let nested = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+        let json_overrider = json_field("/data/x", vec![op(Add, "/-", Some(json!(2)))]);
+        assert!(patched(&json_overrider, &nested(limit)).is_ok());
+        let error = patched(&json_overrider, &nested(limit + 1)).unwrap_err();
+        assert!(
+            error.contains("not a JSON document fedrender reads"),
+            "{error}"
+        );
+        let yaml_overrider = yaml("/data/x", vec![op(Add, "/-", Some(json!(2)))]);
+        assert!(patched(&yaml_overrider, &nested(limit)).is_ok());
+        let error = patched(&yaml_overrider, &nested(limit + 1)).unwrap_err();
+        assert!(error.contains("not valid YAML"), "{error}");
     }
 
     // karmada-overrides spec §9.5 through §9.4: the sub-operations follow the plaintext rules.

@@ -38,6 +38,10 @@ fn apply_one(document: &mut Value, operation: &Operation<'_>) -> Result<(), Stri
         return Ok(());
     }
     let value = operation.value.cloned().unwrap_or(Value::Null);
+    // Every token of a pointer follows a `/`, which never stands escaped inside one.
+    let parents = path.matches('/').count();
+    crate::object::check_nesting_below(parents, &value)
+        .map_err(|problem| format!("{verb} {}: {problem}", operation.path))?;
     let encoded = json!({"op": verb, "path": path, "value": value});
     let patch_operation: json_patch::PatchOperation = serde_json::from_value(encoded)
         .map_err(|error| format!("{verb} {}: {error}", operation.path))?;
@@ -186,6 +190,36 @@ mod tests {
     }
 
     use OverriderOperator::{Add, Remove, Replace};
+
+    /// Each operation may nest its value only as deep as a document may go, so a chain of
+    /// operations cannot deepen an object without end (and overflow a recursive walk).
+    #[test]
+    fn operations_cannot_nest_deeper_than_a_document() {
+        let limit = crate::yaml::MAX_NESTING_DEPTH;
+        let mut document = json!({});
+        let mut path = String::new();
+        let mut refusal = None;
+        for levels in 2..=2 * limit {
+            path.push_str("/a");
+            match run(document.clone(), Add, &path, Some(json!({"b": 1}))) {
+                Ok(patched) => document = patched,
+                Err(error) => {
+                    refusal = Some((levels, error));
+                    break;
+                }
+            }
+        }
+        let (levels, error) = refusal.expect("some operation is refused");
+        assert_eq!(levels, limit + 1);
+        assert!(
+            error.contains(&format!("nest {} levels", limit + 1)),
+            "{error}"
+        );
+        path.truncate(path.len() - 2);
+        let replaced = run(document.clone(), Replace, &path, Some(json!({"c": []})));
+        assert!(replaced.unwrap_err().contains("levels of lists and maps"));
+        assert!(run(document, Replace, &path, Some(json!("leaf"))).is_ok());
+    }
 
     // karmada issue #3923: add does not create a missing parent.
     #[test]
