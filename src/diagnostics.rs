@@ -180,11 +180,24 @@ impl ErrorSink {
     }
 }
 
+/// The longest word a typo hint is looked for: names of fields and kinds are far shorter, and
+/// the edit distance costs the product of the two lengths, which input of any length must not
+/// be able to make unbounded.
+const HINT_WORD_MAX_CHARS: usize = 100;
+
 /// The Levenshtein-nearest candidate, if it is close enough to be a plausible typo.
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(2);
+    let length = word.chars().count();
+    if length > HINT_WORD_MAX_CHARS {
+        return None;
+    }
+    let limit = (length / 3).max(2);
     candidates
         .into_iter()
+        // The distance is at least the difference in length; a char takes at most 4 bytes,
+        // so a long candidate is dismissed before its chars are counted.
+        .filter(|candidate| candidate.len() <= 4 * (length + limit))
+        .filter(|candidate| candidate.chars().count().abs_diff(length) <= limit)
         .map(|candidate| (edit_distance(word, candidate), candidate))
         .filter(|(distance, _)| *distance <= limit)
         .min()
@@ -216,6 +229,18 @@ mod tests {
         assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
         assert_eq!(nearest("clustername", fields), Some("clusterNames"));
         assert_eq!(nearest("replicas", fields), None);
+    }
+
+    /// Words and candidates from the input can be of any length; looking for a typo among them
+    /// must not cost the product of their lengths.
+    #[test]
+    fn hints_for_huge_words_cost_nothing() {
+        let huge = "k".repeat(1_000_000);
+        let near_huge = format!("{huge}x");
+        let started = std::time::Instant::now();
+        assert_eq!(nearest(&huge, [near_huge.as_str(), "kind"]), None);
+        assert_eq!(nearest("kinds", [near_huge.as_str(), "kind"]), Some("kind"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
