@@ -149,3 +149,162 @@ fn nesting_a_hundred_thousand_deep_is_refused_at_its_line() {
         }
     });
 }
+
+/// Reads and renders a fleet held in memory, every object built and dropped.
+fn render_in_memory(input: &[(&str, String)], inventory: &str) -> Result<usize, String> {
+    let mut files: Vec<SourceFile> = input
+        .iter()
+        .map(|(name, text)| SourceFile {
+            path: (*name).into(),
+            text: text.clone(),
+            format: Format::Yaml,
+        })
+        .collect();
+    files.push(SourceFile {
+        path: "clusters.yaml".into(),
+        text: inventory.to_string(),
+        format: Format::Yaml,
+    });
+    let (fleet, _) =
+        fedrender::fleet::assemble(&files, input.len()).map_err(|error| error.to_string())?;
+    let placed = fedrender::render::place(&fleet, false).map_err(|error| error.to_string())?;
+    let mut objects = 0;
+    placed
+        .render_chunks(64, |chunk| {
+            objects += chunk.len();
+            Ok(())
+        })
+        .map_err(|error| error.to_string())?;
+    Ok(objects)
+}
+
+const ONE_CLUSTER: &str = "apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: member1
+spec:
+  syncMode: Push
+";
+
+/// A plaintext overrider that adds a deep value under a deep value it added itself: were each
+/// operation not held to the document's depth, a long enough chain of them would nest an
+/// object deeply enough to overflow the stack of whatever walks it next.
+#[test]
+fn overrides_cannot_deepen_an_object_past_the_nesting_limit() {
+    let nested_value =
+        |levels: usize, leaf: &str| format!("{}{leaf}{}", "[".repeat(levels), "]".repeat(levels));
+    let deep_path = format!("/data/x{}", "/0".repeat(40));
+    let policies = format!(
+        "apiVersion: v1
+kind: ConfigMap
+metadata: {{name: deep, namespace: default}}
+data: {{}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {{name: deep, namespace: default}}
+spec:
+  resourceSelectors: [{{apiVersion: v1, kind: ConfigMap}}]
+  placement: {{clusterAffinity: {{clusterNames: [member1]}}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {{name: deep, namespace: default}}
+spec:
+  resourceSelectors: [{{apiVersion: v1, kind: ConfigMap}}]
+  overrideRules:
+  - targetCluster: {{clusterNames: [member1]}}
+    overriders:
+      plaintext:
+      - {{path: /data/x, operator: add, value: {first}}}
+      - {{path: \"{deep_path}\", operator: replace, value: {second}}}
+",
+        first = nested_value(50, "first"),
+        second = nested_value(40, "second"),
+    );
+    let shallow = policies.replace(&nested_value(40, "second"), "second");
+    assert_eq!(
+        render_in_memory(&[("fleet.yaml", shallow)], ONE_CLUSTER),
+        Ok(1)
+    );
+    let error = render_in_memory(&[("fleet.yaml", policies)], ONE_CLUSTER).unwrap_err();
+    assert!(error.contains("levels of lists and maps"), "{error}");
+}
+
+/// Image references are split with a few scans of the text, never one per character.
+#[test]
+fn megabyte_image_references_are_judged_in_linear_time() {
+    use fedrender::overrides::image::{ImageReference, InvalidImageReference};
+    let components = "a/".repeat(MILLION / 2);
+    let cases = [
+        (
+            format!("{components}b:v1"),
+            InvalidImageReference::NameTooLong,
+        ),
+        (
+            format!("{}:{}", "a".repeat(MILLION), "1".repeat(MILLION)),
+            InvalidImageReference::Format,
+        ),
+        (
+            format!("nginx@sha256:{}", "a".repeat(MILLION)),
+            InvalidImageReference::DigestLength,
+        ),
+        (
+            format!("registry.example/{}", "A".repeat(MILLION)),
+            InvalidImageReference::Uppercase,
+        ),
+        (
+            format!("[{}/nginx", ":".repeat(MILLION)),
+            InvalidImageReference::Format,
+        ),
+        (
+            format!("{}/nginx", "a.".repeat(MILLION / 2)),
+            InvalidImageReference::Format,
+        ),
+        (
+            format!("nginx{}", "-".repeat(MILLION)),
+            InvalidImageReference::Format,
+        ),
+    ];
+    within(Duration::from_secs(5), "megabyte image references", || {
+        for (image, expected) in &cases {
+            let parsed = ImageReference::parse(image);
+            assert!(parsed == Err(*expected), "{}…: {expected:?}", &image[..40]);
+        }
+    });
+}
+
+/// A pointer of a million tokens stops where the object does.
+#[test]
+fn million_token_pointers_stop_where_the_object_does() {
+    use fedrender::api::karmada::{FieldOverrider, OverriderOperator, PatchOperation};
+    use fedrender::overrides::field::apply_field_overrider;
+    use serde_json::json;
+    let long_pointer = "/data".repeat(MILLION);
+    let mut object = json!({"data": {"data": {"config": "{\"a\": {\"a\": 1}}"}}});
+    let deep_field = FieldOverrider {
+        field_path: long_pointer.clone(),
+        json: Vec::new(),
+        yaml: Vec::new(),
+    };
+    let deep_sub_path = FieldOverrider {
+        field_path: "/data/data/config".to_string(),
+        json: vec![PatchOperation {
+            sub_path: "/a".repeat(MILLION),
+            operator: OverriderOperator::Replace,
+            value: Some(json!(2)),
+        }],
+        yaml: Vec::new(),
+    };
+    let (field_error, sub_path_error) = within(Duration::from_secs(5), "long pointers", || {
+        (
+            apply_field_overrider(&mut object, &deep_field),
+            apply_field_overrider(&mut object, &deep_sub_path),
+        )
+    });
+    let field_error = field_error.unwrap_err();
+    assert!(field_error.ends_with(": /data/data has no key \"data\""));
+    let sub_path_error = sub_path_error.unwrap_err();
+    let tail = &sub_path_error[sub_path_error.len().saturating_sub(100)..];
+    assert!(tail.ends_with("/a/a is not an object or a list"), "…{tail}");
+}
