@@ -1,0 +1,31 @@
+//! The fieldOverrider on a ConfigMap: pointer resolution, YAML or JSON content parsing, the
+//! JSON patch, and the go-yaml v2 or Go-JSON writers.
+//!
+//! The input is the overrider as JSON (`{"fieldPath": …, "yaml": […]}` or `"json"`), then a
+//! NUL byte, then the content of the ConfigMap's `data.config` it is applied to.
+
+#![no_main]
+
+use fedrender::api::karmada::FieldOverrider;
+use fedrender::overrides::field::apply_field_overrider;
+use libfuzzer_sys::fuzz_target;
+use serde_json::json;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (overrider, content) = text.split_once('\0').unwrap_or((text, ""));
+    let Ok(overrider) = serde_json::from_str::<FieldOverrider>(overrider) else {
+        return;
+    };
+    let mut object = json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "fuzz", "namespace": "default"},
+        "data": {"config": content},
+    });
+    if apply_field_overrider(&mut object, &overrider).is_ok() {
+        let _ = fedrender::yaml::to_yaml(&object);
+    }
+});

@@ -1,0 +1,34 @@
+//! The loader on one file of any text: splitting into documents, YAML or JSON parsing, List
+//! flattening, and writing each document back as YAML. Nothing may panic, overflow the stack
+//! or take more than linear time, whatever the text.
+//!
+//! The first byte chooses the format (even: YAML, odd: JSON); the rest is the file.
+
+#![no_main]
+
+use fedrender::source::load::{Format, SourceFile, parse_files};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, text)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(text) else {
+        return;
+    };
+    let (path, format) = if selector % 2 == 0 {
+        ("fuzz.yaml", Format::Yaml)
+    } else {
+        ("fuzz.json", Format::Json)
+    };
+    let file = SourceFile {
+        path: path.into(),
+        text: text.to_string(),
+        format,
+    };
+    let (documents, _errors) = parse_files(std::slice::from_ref(&file));
+    for document in &documents {
+        let written = fedrender::yaml::to_yaml(&document.value);
+        assert!(written.ends_with('\n'));
+    }
+});
