@@ -157,7 +157,11 @@ fn render_in_memory(input: &[(&str, String)], inventory: &str) -> Result<usize, 
         .map(|(name, text)| SourceFile {
             path: (*name).into(),
             text: text.clone(),
-            format: Format::Yaml,
+            format: if name.ends_with(".json") {
+                Format::Json
+            } else {
+                Format::Yaml
+            },
         })
         .collect();
     files.push(SourceFile {
@@ -307,4 +311,64 @@ fn million_token_pointers_stop_where_the_object_does() {
     let sub_path_error = sub_path_error.unwrap_err();
     let tail = &sub_path_error[sub_path_error.len().saturating_sub(100)..];
     assert!(tail.ends_with("/a/a is not an object or a list"), "…{tail}");
+}
+
+/// Objects at the deepest nesting the loader accepts, as YAML and as JSON, and YAML content
+/// as deep in a string a fieldOverrider parses, go through every stage of a render, on rayon's
+/// threads with their default stacks, even in a test build.
+#[test]
+fn the_deepest_accepted_objects_render() {
+    let limit = fedrender::yaml::MAX_NESTING_DEPTH;
+    // The object, `spec` and the list around `leaf` take three levels.
+    let nested = |levels: usize| format!("{}\"leaf\"{}", "[".repeat(levels), "]".repeat(levels));
+    let widget = |name: &str| {
+        format!(
+            "{{\"apiVersion\": \"example.com/v1\", \"kind\": \"Widget\", \"metadata\": \
+             {{\"name\": \"{name}\", \"namespace\": \"default\"}}, \"spec\": {{\"deep\": {}}}}}",
+            nested(limit - 2)
+        )
+    };
+    let deep_content = format!("{}leaf{}", "[".repeat(limit), "]".repeat(limit));
+    let policies = format!(
+        "apiVersion: v1
+kind: ConfigMap
+metadata: {{name: deep, namespace: default}}
+data: {{config: '{deep_content}'}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {{name: everything, namespace: default}}
+spec:
+  resourceSelectors: [{{apiVersion: v1, kind: ConfigMap}}, {{apiVersion: example.com/v1, kind: Widget}}]
+  placement: {{clusterAffinity: {{clusterNames: [member1]}}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {{name: deep, namespace: default}}
+spec:
+  resourceSelectors: [{{apiVersion: v1, kind: ConfigMap}}]
+  overrideRules:
+  - targetCluster: {{clusterNames: [member1]}}
+    overriders:
+      fieldOverrider:
+      - fieldPath: /data/config
+        yaml: [{{subPath: /0, operator: add, value: first}}]
+"
+    );
+    let mut files = vec![
+        ("policies.yaml", policies),
+        ("widget.yaml", widget("yaml")),
+        ("widget.json", widget("json")),
+    ];
+    let rendered = render_in_memory(&files, ONE_CLUSTER);
+    assert_eq!(rendered, Ok(3));
+    files.push((
+        "too-deep.yaml",
+        widget("deeper").replace("\"leaf\"", "[\"leaf\"]"),
+    ));
+    let error = render_in_memory(&files, ONE_CLUSTER).unwrap_err();
+    assert!(
+        error.contains(&format!("deeper than {limit} levels")),
+        "{error}"
+    );
 }
