@@ -2,21 +2,11 @@
 //! messages and effect on the output directory.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
-fn fedrender(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fedrender-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+mod common;
+use common::{fedrender, scratch, stderr};
 
 /// Every file under `dir` with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -35,10 +25,6 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             (relative, std::fs::read(entry.path()).unwrap())
         })
         .collect()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// The README's first command, as a user runs it: a relative `--out` that does not exist yet,

@@ -5,26 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::{empty_scratch, fedrender, stderr};
+
 const CLUSTERS: &str = "examples/nginx/clusters.yaml";
-
-fn fedrender(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// A fresh, empty scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fedrender-input-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn nginx() -> String {
     std::fs::read_to_string("examples/nginx/nginx.yaml").unwrap()
@@ -51,7 +35,7 @@ fn rendered_text(input: &Path) -> String {
 
 #[test]
 fn cr_only_and_mixed_line_endings_render_as_their_lf_twin() {
-    let root = scratch("line-endings");
+    let root = empty_scratch("line-endings");
     let lf = nginx();
     assert!(
         lf.starts_with('#'),
@@ -101,7 +85,7 @@ fn cr_only_and_mixed_line_endings_render_as_their_lf_twin() {
 /// before and after they exist, and all of them agree.
 #[test]
 fn a_rendered_tree_inside_the_input_is_never_read_as_templates() {
-    let input = scratch("rendered-inside");
+    let input = empty_scratch("rendered-inside");
     std::fs::write(input.join("nginx.yaml"), nginx()).unwrap();
     let input_arg = input.to_str().unwrap();
     let out = input.join("rendered");
@@ -185,7 +169,7 @@ fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn build_refuses_an_output_directory_that_is_the_input_or_contains_it() {
-    let root = scratch("out-over-input");
+    let root = empty_scratch("out-over-input");
     let input = root.join("fleet");
     std::fs::create_dir(&input).unwrap();
     std::fs::write(input.join("nginx.yaml"), nginx()).unwrap();
@@ -246,7 +230,7 @@ fn fedrender_within_a_minute(args: &[&str]) -> Output {
 #[test]
 fn symbolic_links_inside_the_input_are_read_like_what_they_point_to() {
     use std::os::unix::fs::symlink;
-    let root = scratch("links-inside");
+    let root = empty_scratch("links-inside");
     let plain = root.join("plain");
     std::fs::create_dir(&plain).unwrap();
     std::fs::write(plain.join("nginx.yaml"), nginx()).unwrap();
@@ -294,7 +278,7 @@ fn symbolic_links_inside_the_input_are_read_like_what_they_point_to() {
 #[test]
 fn entries_that_cannot_be_read_as_files_are_named_in_a_warning_and_never_opened() {
     use std::os::unix::fs::symlink;
-    let root = scratch("unreadable-entries");
+    let root = empty_scratch("unreadable-entries");
     let elsewhere = root.join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
     std::fs::write(

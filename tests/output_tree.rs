@@ -12,12 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn fedrender(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::{empty_scratch, fedrender, stderr};
 
 fn build(input: &Path, out: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fedrender"))
@@ -29,17 +25,6 @@ fn build(input: &Path, out: &Path) -> Output {
         .arg(out)
         .output()
         .expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fedrender-out-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// Every entry under `dir`, hidden ones included, without following links: files with their
@@ -128,7 +113,7 @@ fn victim(dir: &Path) -> PathBuf {
 
 #[test]
 fn links_at_every_level_of_the_output_tree_never_steer_a_write_outside_it() {
-    let dir = scratch("links");
+    let dir = empty_scratch("links");
     let input = fleet(&dir, 8, 2, 0);
     let changed = fleet(&dir, 8, 2, 1);
     let victim = victim(&dir);
@@ -245,7 +230,7 @@ fn interrupted_build(
 
 #[test]
 fn a_build_interrupted_by_any_signal_at_any_point_leaves_a_tree_the_next_build_repairs() {
-    let dir = scratch("signals");
+    let dir = empty_scratch("signals");
     let old = fleet(&dir, 300, 6, 0);
     let new = fleet(&dir, 300, 6, 1);
     let reference = dir.join("reference");
@@ -324,7 +309,7 @@ fn a_build_interrupted_by_any_signal_at_any_point_leaves_a_tree_the_next_build_r
 
 #[test]
 fn a_build_into_a_tree_another_build_is_writing_is_refused_with_a_message() {
-    let dir = scratch("lock");
+    let dir = empty_scratch("lock");
     let input = fleet(&dir, 4, 2, 0);
     let out = dir.join("rendered");
     assert!(build(&input, &out).status.success());
@@ -382,7 +367,7 @@ fn a_build_into_a_tree_another_build_is_writing_is_refused_with_a_message() {
 
 #[test]
 fn the_longest_valid_names_get_files_and_the_tree_matches_the_stream() {
-    let dir = scratch("long-names");
+    let dir = empty_scratch("long-names");
     let input = fleet(&dir, 0, 1, 0);
     let name = format!("{}.{}", "a".repeat(126), "b".repeat(126));
     assert_eq!(name.len(), 253);
@@ -427,7 +412,7 @@ fn the_longest_valid_names_get_files_and_the_tree_matches_the_stream() {
 
 #[test]
 fn diff_against_a_committed_tree_never_shows_a_file_a_link_points_to() {
-    let dir = scratch("diff-link");
+    let dir = empty_scratch("diff-link");
     let input = fleet(&dir, 8, 1, 0);
     let out = dir.join("rendered");
     assert!(build(&input, &out).status.success());
@@ -474,7 +459,7 @@ fn directory_times(dir: &Path) -> BTreeMap<PathBuf, std::time::SystemTime> {
 
 #[test]
 fn a_build_failing_after_it_wrote_leaves_every_file_and_directory_time_as_it_was() {
-    let dir = scratch("late-failure");
+    let dir = empty_scratch("late-failure");
     let old = fleet(&dir, 1100, 2, 0);
     let out = dir.join("rendered");
     assert!(build(&old, &out).status.success());

@@ -708,6 +708,19 @@ mod tests {
         })
     }
 
+    /// The layout of one ConfigMap `x` sent to cluster `a`, with the ConfigMap's key.
+    fn layout_of_x() -> (TreeLayout, ObjectKey) {
+        let key = config_map("x");
+        let origin = Origin::new("in.yaml", 0, 1);
+        let destination = Destination {
+            key: &key,
+            origin: &origin,
+            clusters: vec![0],
+        };
+        let layout = TreeLayout::new(&["a"], [destination]).unwrap();
+        (layout, key)
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let dir =
             std::env::temp_dir().join(format!("fedrender-tree-{name}-{}", std::process::id()));
@@ -851,14 +864,7 @@ mod tests {
     fn a_failure_once_files_are_being_replaced_says_the_tree_is_partly_updated() {
         let out = scratch("partly");
         build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
-        let key = config_map("x");
-        let origin = Origin::new("in.yaml", 0, 1);
-        let destination = Destination {
-            key: &key,
-            origin: &origin,
-            clusters: vec![0],
-        };
-        let layout = TreeLayout::new(&["a"], [destination]).unwrap();
+        let (layout, key) = layout_of_x();
         let writer = TreeWriter::open(&out, &layout, Mode::Write).unwrap();
         let rendered = RenderedTemplate {
             key: key.clone(),
@@ -1085,14 +1091,7 @@ mod tests {
     fn a_second_build_into_a_tree_being_written_is_refused() {
         let out = scratch("lock");
         build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
-        let key = config_map("x");
-        let origin = Origin::new("in.yaml", 0, 1);
-        let destination = Destination {
-            key: &key,
-            origin: &origin,
-            clusters: vec![0],
-        };
-        let layout = TreeLayout::new(&["a"], [destination]).unwrap();
+        let (layout, _) = layout_of_x();
         let first = TreeWriter::open(&out, &layout, Mode::Write).unwrap();
         for mode in [Mode::Write, Mode::Check] {
             let error = TreeWriter::open(&out, &layout, mode).unwrap_err();

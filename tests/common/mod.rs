@@ -1,0 +1,32 @@
+//! What the end-to-end tests share: running the real binary and scratch directories.
+// Each test file compiles this module on its own and uses part of it.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the real binary with `args`, waiting for it.
+pub fn fedrender(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A scratch path unique to this test run, with nothing there yet.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fedrender-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A fresh, empty scratch directory.
+pub fn empty_scratch(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
