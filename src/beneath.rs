@@ -267,9 +267,12 @@ fn kind_name(kind: FileType) -> &'static str {
 }
 
 fn not_a_directory(what: &str) -> io::Error {
-    io::Error::other(format!(
-        "is {what}, not a directory; fedrender never writes through a symbolic link"
-    ))
+    let why = if what == "a symbolic link" {
+        "; fedrender never follows a link in the tree it writes"
+    } else {
+        ""
+    };
+    io::Error::other(format!("is {what}, not a directory{why}"))
 }
 
 #[cfg(test)]
