@@ -76,6 +76,8 @@ pub struct TreeWriter<'a> {
     created_directories: HashSet<String>,
     /// `out` and those of its ancestors this build created, deepest first.
     created_out: Vec<PathBuf>,
+    /// Every directory the layout puts files in, relative to `out` (writing only).
+    layout_directories: HashSet<String>,
     /// The times of the directories that were there, relative to `out`, to put back after a
     /// roll back (creating and removing entries changes a directory's modification time).
     directory_times: Vec<(String, Times)>,
@@ -122,6 +124,7 @@ impl<'a> TreeWriter<'a> {
             mode,
             created_directories: HashSet::new(),
             created_out,
+            layout_directories: HashSet::new(),
             directory_times: Vec::new(),
             log: Mutex::default(),
             unchanged: AtomicUsize::new(0),
@@ -162,6 +165,7 @@ impl<'a> TreeWriter<'a> {
         // A parent sorts before its children.
         directories.sort_unstable();
         directories.dedup();
+        self.layout_directories = directories.iter().cloned().collect();
         for directory in directories {
             let (parent, name) = split_parent(&directory);
             let opened_parent = self.open_existing(parent)?;
@@ -320,14 +324,14 @@ impl<'a> TreeWriter<'a> {
                 .iter()
                 .map(|&file| staging_path(&layout.path(file)))
                 .collect();
-            self.stale_files(&staged)
+            self.find_stale(&staged)
         });
         let stale = stale.and_then(|stale| match interrupt::requested() {
             Some(signal) => Err(interrupted(signal)),
             None => Ok(stale),
         });
-        let mut remove = match stale {
-            Ok(remove) => remove,
+        let (mut remove, empty_directories) = match stale {
+            Ok(Stale { files, directories }) => (files, directories),
             Err(error) => {
                 self.roll_back();
                 return Err(error);
@@ -348,7 +352,14 @@ impl<'a> TreeWriter<'a> {
             }
             if self.mode == Mode::Write {
                 for path in &remove {
-                    self.remove_with_empty_parents(path)?;
+                    let (parent, name) = split_parent(path);
+                    self.open_existing(parent)?
+                        .remove_file(name)
+                        .map_err(|error| io_error(&self.out.join(path), error))?;
+                    self.remove_empty_directories(parent)?;
+                }
+                for directory in &empty_directories {
+                    self.remove_empty_directories(directory)?;
                 }
             }
             Ok(())
@@ -369,26 +380,30 @@ impl<'a> TreeWriter<'a> {
 
     /// fedrender's files in the tree that the layout no longer has, relative to `out`:
     /// files starting with the header, and whatever is at a staging name other than this
-    /// build's (an interrupted or killed build's leftovers). Directories this build created
-    /// hold none; links and special files elsewhere are never fedrender's and are not followed.
-    fn stale_files(&self, staged: &HashSet<String>) -> Result<Vec<String>, Rejected> {
-        let mut stale = Vec::new();
+    /// build's (an interrupted or killed build's leftovers); and the empty directories the
+    /// layout does not need (what a killed build created before the fleet changed).
+    /// Directories this build created hold none; links and special files elsewhere are never
+    /// fedrender's and are not followed.
+    fn find_stale(&self, staged: &HashSet<String>) -> Result<Stale, Rejected> {
+        let mut stale = Stale::default();
         if let Some(root) = &self.root {
-            self.find_stale(root, "", staged, &mut stale)?;
+            self.find_stale_in(root, "", staged, &mut stale)?;
         }
         Ok(stale)
     }
 
-    fn find_stale(
+    /// [`find_stale`](Self::find_stale) in one directory; whether it is empty.
+    fn find_stale_in(
         &self,
         directory: &Directory,
         relative: &str,
         staged: &HashSet<String>,
-        stale: &mut Vec<String>,
-    ) -> Result<(), Rejected> {
+        stale: &mut Stale,
+    ) -> Result<bool, Rejected> {
         let entries = directory
             .entries()
             .map_err(|error| io_error(directory.path(), error))?;
+        let empty = entries.is_empty();
         for (name, kind) in entries {
             let path = if relative.is_empty() {
                 name.clone()
@@ -402,36 +417,35 @@ impl<'a> TreeWriter<'a> {
                 let subdirectory = directory
                     .subdirectory(&name)
                     .map_err(|error| io_error(&self.out.join(&path), error))?;
-                if let Some(subdirectory) = subdirectory {
-                    self.find_stale(&subdirectory, &path, staged, stale)?;
+                if let Some(subdirectory) = subdirectory
+                    && self.find_stale_in(&subdirectory, &path, staged, stale)?
+                    && self.mode == Mode::Write
+                    && !self.layout_directories.contains(&path)
+                {
+                    stale.directories.push(path);
                 }
             } else if is_staging_name(&name) {
                 // Whatever sits at a staging name is fedrender's to remove (a link itself,
                 // never its target).
                 if !staged.contains(&path) {
-                    stale.push(path);
+                    stale.files.push(path);
                 }
             } else if kind == FileType::RegularFile && !self.layout.holds(&path) {
-                let ours = {
-                    let start = directory
-                        .read_at_most(&name, HEADER.len())
-                        .map_err(|error| io_error(&self.out.join(&path), error))?;
-                    start == Some(Existing::File(HEADER.as_bytes().to_vec()))
-                };
-                if ours {
-                    stale.push(path);
+                let start = directory
+                    .read_at_most(&name, HEADER.len())
+                    .map_err(|error| io_error(&self.out.join(&path), error))?;
+                if start == Some(Existing::File(HEADER.as_bytes().to_vec())) {
+                    stale.files.push(path);
                 }
             }
         }
-        Ok(())
+        Ok(empty)
     }
 
-    fn remove_with_empty_parents(&self, path: &str) -> Result<(), Rejected> {
-        let (parent, name) = split_parent(path);
-        self.open_existing(parent)?
-            .remove_file(name)
-            .map_err(|error| io_error(&self.out.join(path), error))?;
-        let mut directory = parent;
+    /// Removes `directory` (relative to `out`) if it is empty, then each parent it leaves
+    /// empty, up to the output directory.
+    fn remove_empty_directories(&self, directory: &str) -> Result<(), Rejected> {
+        let mut directory = directory;
         while !directory.is_empty() {
             let (above, name) = split_parent(directory);
             let removed = self
@@ -493,6 +507,13 @@ impl<'a> TreeWriter<'a> {
             let _ = fs::remove_dir(directory);
         }
     }
+}
+
+/// What a build removes at its commit, relative to the output directory.
+#[derive(Debug, Default)]
+struct Stale {
+    files: Vec<String>,
+    directories: Vec<String>,
 }
 
 /// The last directory opened, so that files in path order open each directory once.
@@ -1026,7 +1047,8 @@ mod tests {
         let out = scratch("killed");
         build(&out, Mode::Write, &["a"], &[("x", "x", &[0])], None).unwrap();
         // Killed right after creating staging files: one for a new object, one for a
-        // replacement, one for an object the next build no longer has; all empty.
+        // replacement, one for an object the next build no longer has; all empty. Before, it
+        // had created the directories of a cluster and a namespace the fleet no longer has.
         for name in [
             "configmap_x.yaml",
             "configmap_new.yaml",
@@ -1034,6 +1056,11 @@ mod tests {
         ] {
             fs::write(out.join(format!("a/ns/.{name}.fedrender-tmp")), "").unwrap();
         }
+        fs::create_dir_all(out.join("gone/ns")).unwrap();
+        fs::create_dir_all(out.join("a/gone")).unwrap();
+        // A directory of the user's with something in it stays.
+        fs::create_dir_all(out.join("a/notes")).unwrap();
+        fs::write(out.join("a/notes/todo.txt"), "mine").unwrap();
         let objects = [("new", "new", &[0][..]), ("x", "x2", &[0][..])];
         let changes = build(&out, Mode::Write, &["a"], &objects, None).unwrap();
         assert_eq!(
@@ -1042,6 +1069,8 @@ mod tests {
         );
         let fresh = scratch("killed-fresh");
         build(&fresh, Mode::Write, &["a"], &objects, None).unwrap();
+        fs::create_dir_all(fresh.join("a/notes")).unwrap();
+        fs::write(fresh.join("a/notes/todo.txt"), "mine").unwrap();
         assert_eq!(
             snapshot(&out),
             snapshot(&fresh),
