@@ -161,16 +161,12 @@ fn check_patched(document: &Value, format: &str) -> Result<(), String> {
 }
 
 /// The sub-operations as one RFC 6902 patch, `subPath` relative to the document root. Values
-/// reach Karmada as JSON written by Go, where an integral float is an integer.
+/// reach Karmada as the API server stored them: JSON written by Go from a map, where an
+/// integral float is an integer and object keys are sorted.
 fn apply_operations(document: &mut Value, operations: &[PatchOperation]) -> Result<(), String> {
     let values: Vec<Option<Value>> = operations
         .iter()
-        .map(|operation| {
-            operation.value.clone().map(|mut value| {
-                integral_floats_to_integers(&mut value);
-                value
-            })
-        })
+        .map(|operation| operation.value.clone().map(as_stored_by_the_api_server))
         .collect();
     let operations: Vec<patch::Operation<'_>> = operations
         .iter()
@@ -182,6 +178,29 @@ fn apply_operations(document: &mut Value, operations: &[PatchOperation]) -> Resu
         })
         .collect();
     patch::apply(document, &operations)
+}
+
+/// A policy's `value` as Karmada reads it back from the API server. The API server keeps a
+/// custom resource as a Go map and writes it out with encoding/json, which sorts every
+/// object's keys byte-wise; the `apiextensionsv1.JSON` value Karmada then hands to
+/// evanphx/json-patch is those bytes (karmada pkg/apis/policy/v1alpha1/override_types.go
+/// `JSONPatchOperation.Value`, overridemanager.go `parseJSONPatchesByField`). So an object
+/// added to JSON content arrives with its keys sorted, however the policy wrote them.
+fn as_stored_by_the_api_server(mut value: Value) -> Value {
+    integral_floats_to_integers(&mut value);
+    sort_keys(&mut value);
+    value
+}
+
+fn sort_keys(value: &mut Value) {
+    match value {
+        Value::Array(list) => list.iter_mut().for_each(sort_keys),
+        Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_keys);
+        }
+        _ => {}
+    }
 }
 
 /// Go's encoding/json writes a float64 without fraction in plain digits, so `1.0` travels as `1`
@@ -345,7 +364,9 @@ mod tests {
 
     // karmada test/e2e/suites/base/overridepolicy_test.go "[FieldOverrider] apply field
     // overrider testing to update JSON values in ConfigMap": three operations as one patch on a
-    // pretty-printed document; the output is compact and keeps the key order.
+    // pretty-printed document; the output is compact and keeps the document's key order, while
+    // the added container comes with its keys sorted, as the API server stored the policy (the
+    // e2e test only checks substrings).
     #[test]
     fn json_operations_on_an_indented_deployment() {
         let content = r#"{
@@ -378,7 +399,7 @@ mod tests {
             concat!(
                 r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"nginx-deploy","namespace":"ns"},"#,
                 r#""spec":{"replicas":5,"selector":{"matchLabels":{"app":"nginx"}},"template":{"metadata":{"labels":"#,
-                r#"{"app":"nginx"}},"spec":{"containers":[{"name":"nginx"},{"name":"nginx-helper","image":"nginx:1.19.1"}]}}}}"#
+                r#"{"app":"nginx"}},"spec":{"containers":[{"name":"nginx"},{"image":"nginx:1.19.1","name":"nginx-helper"}]}}}}"#
             )
         );
     }
@@ -453,6 +474,19 @@ server:
         );
         let list = json_field("/data/x", vec![op(Add, "/1", Some(json!("x")))]);
         assert_eq!(patched(&list, r#"["a", "b"]"#).unwrap(), r#"["a","x","b"]"#);
+    }
+
+    // karmada overridemanager.go `parseJSONPatchesByField`: the value is the policy as the API
+    // server stored it, a Go map written by encoding/json, so an added object's keys (nested
+    // ones too) arrive sorted; the document's own keys keep their order.
+    #[test]
+    fn json_added_objects_arrive_with_sorted_keys() {
+        let value = json!({"zeta": 1, "Alpha": {"y": [{"b": 1, "a": 2}], "x": 0}, "alpha": 3});
+        let add = json_field("/data/x", vec![op(Add, "/new", Some(value))]);
+        assert_eq!(
+            patched(&add, r#"{"z":1,"a":2}"#).unwrap(),
+            r#"{"z":1,"a":2,"new":{"Alpha":{"x":0,"y":[{"a":2,"b":1}]},"alpha":3,"zeta":1}}"#
+        );
     }
 
     // evanphx partialDoc.remove deletes the key from its ordered key list. patch.rs hands the
