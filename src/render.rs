@@ -772,12 +772,7 @@ fn apply_rules(
         let policy = &fleet.overrides[rule_ref.policy];
         let rule = &policy.rules[rule_ref.rule];
         if let Err(error) = overrides::apply_overriders(object, template.kind(), &rule.overriders) {
-            let names: Vec<&str> = clusters.iter().map(|&c| fleet.clusters[c].name()).collect();
-            let cluster_list = if names.len() == 1 {
-                format!("cluster {}", names[0])
-            } else {
-                format!("clusters {}", names.join(", "))
-            };
+            let cluster_list = cluster_list(fleet, clusters);
             let rule_field = if rule.field == "spec" {
                 format!("spec.overriders.{}", error.overrider)
             } else {
@@ -793,7 +788,29 @@ fn apply_rules(
             .into());
         }
     }
-    Ok(())
+    if rules.is_empty() {
+        return Ok(());
+    }
+    overrides::labels_annotations::as_string_maps(object).map_err(|message| {
+        Diagnostic::error(
+            Some(template.origin.clone()),
+            format!(
+                "{}: {message} (after the overrides for {})",
+                template.key,
+                cluster_list(fleet, clusters)
+            ),
+        )
+        .into()
+    })
+}
+
+fn cluster_list(fleet: &Fleet, clusters: &[usize]) -> String {
+    let names: Vec<&str> = clusters.iter().map(|&c| fleet.clusters[c].name()).collect();
+    if names.len() == 1 {
+        format!("cluster {}", names[0])
+    } else {
+        format!("clusters {}", names.join(", "))
+    }
 }
 
 /// A PropagationPolicy waits forever for missing `dependentOverrides` in Karmada; offline that

@@ -59,6 +59,56 @@ pub fn apply_metadata_map(
     Ok(())
 }
 
+/// The object's labels and annotations as Karmada writes them into the Work: after the
+/// overrides, `ctrlutil.CreateOrUpdateWork` (and `mergeLabel`/`mergeAnnotations` before it)
+/// adds its bookkeeping through `util.MergeLabel`/`util.MergeAnnotation`, which read both maps
+/// back with `Unstructured.GetLabels`/`GetAnnotations` — apimachinery's
+/// `NestedNullCoercingStringMap` — and write them back as `map[string]string`. So a null value,
+/// such as a plaintext `add` without a value, becomes `""`, and a null map has nothing left
+/// but Karmada's own keys, which fedrender leaves out: the map goes. Other string maps (a pod
+/// template's labels, `nodeSelector`, ConfigMap `data`) are never re-read and keep a null.
+///
+/// A value that is neither a string nor null makes the accessor fail; Karmada ignores the error
+/// and replaces the whole map with its bookkeeping, silently dropping every label or
+/// annotation of the object. fedrender reports that instead.
+pub fn as_string_maps(object: &mut Value) -> Result<(), String> {
+    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return Ok(());
+    };
+    for target in [MetadataMap::Labels, MetadataMap::Annotations] {
+        let field = target.key();
+        let map = match metadata.get_mut(field) {
+            None => continue,
+            Some(Value::Null) => {
+                metadata.shift_remove(field);
+                continue;
+            }
+            Some(Value::Object(map)) => map,
+            Some(other) => {
+                return Err(format!(
+                    "metadata.{field} is {} after the overrides, not a mapping of strings; \
+                     Karmada would drop every one of the object's {field}",
+                    crate::object::json_type_name(other)
+                ));
+            }
+        };
+        for (key, value) in map.iter_mut() {
+            match value {
+                Value::String(_) => {}
+                Value::Null => *value = Value::from(""),
+                other => {
+                    return Err(format!(
+                        "metadata.{field}.{key} is {} after the overrides, not a string; \
+                         Karmada would drop every one of the object's {field} (quote the value)",
+                        crate::object::json_type_name(other)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +184,49 @@ mod tests {
             json!("1")
         );
         assert_eq!(object["metadata"]["labels"]["a"], json!("2"));
+    }
+
+    // apimachinery unstructured.go GetLabels/GetAnnotations → helpers.go
+    // NestedNullCoercingStringMap, called by karmada pkg/util/label.go MergeLabel and
+    // annotation.go MergeAnnotation from ctrlutil/work.go CreateOrUpdateWork.
+    #[test]
+    fn null_label_and_annotation_values_become_empty_strings() {
+        let mut object = json!({"metadata": {
+            "labels": {"team": null, "app": "web"},
+            "annotations": {"note": null}},
+            "spec": {"template": {"metadata": {"labels": {"team": null}}}}});
+        as_string_maps(&mut object).unwrap();
+        assert_eq!(
+            object["metadata"]["labels"],
+            json!({"team": "", "app": "web"})
+        );
+        assert_eq!(object["metadata"]["annotations"], json!({"note": ""}));
+        // Only the object's own maps are re-read.
+        assert_eq!(
+            object["spec"]["template"]["metadata"]["labels"]["team"],
+            Value::Null
+        );
+    }
+
+    #[test]
+    fn a_null_map_leaves_only_karmadas_keys_so_it_goes() {
+        let mut object = json!({"metadata": {"name": "a", "labels": null, "annotations": {}}});
+        as_string_maps(&mut object).unwrap();
+        assert_eq!(
+            object,
+            json!({"metadata": {"name": "a", "annotations": {}}})
+        );
+    }
+
+    #[test]
+    fn a_value_karmada_cannot_read_as_a_string_is_an_error() {
+        let mut object = json!({"metadata": {"labels": {"replicas": 3}}});
+        let error = as_string_maps(&mut object).unwrap_err();
+        assert!(
+            error.contains("metadata.labels.replicas is a number"),
+            "{error}"
+        );
+        let mut object = json!({"metadata": {"annotations": ["a"]}});
+        assert!(as_string_maps(&mut object).is_err());
     }
 }
