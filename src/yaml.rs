@@ -133,6 +133,104 @@ pub fn parse_typed<T: DeserializeOwned>(
         .map_err(|error| to_diagnostic(&error, document, file))
 }
 
+/// Parses one document of a Kubernetes API object (a Karmada policy) into its typed struct, as
+/// strictly as the API server reads it. The API server reads YAML 1.1 (sigs.k8s.io/yaml over
+/// go-yaml v2): an unquoted `y`, `on`, `no`, `0755` or `1e3` is a boolean or a number to it,
+/// and null is null, so a field typed string that receives one fails validation and the
+/// object is never created. fedrender's typed reader would take the text as the string;
+/// here such a value is an error that says which value to quote.
+pub fn parse_api_object<T: DeserializeOwned>(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<T, Diagnostic> {
+    let mut options = reader_options();
+    options.no_schema = true;
+    serde_saphyr::from_str_with_options(document.text, options)
+        .map_err(|error| to_diagnostic(&error, document, file))
+}
+
+/// What the Kubernetes API server reads an unquoted scalar as, in words ("the boolean true"),
+/// when that is not a string: fedrender's reader resolves scalars as go-yaml v2 does.
+fn read_by_kubernetes_as(scalar: &str) -> Option<String> {
+    let text = format!("v: {scalar}\n");
+    let value: Value = serde_saphyr::from_str_with_options(&text, reader_options()).ok()?;
+    match value.get("v")? {
+        Value::Bool(flag) => Some(format!("the boolean {flag}")),
+        Value::Number(number) => Some(format!("the number {number}")),
+        Value::Null => Some("null".to_string()),
+        _ => None,
+    }
+}
+
+/// The message for a string field given an unquoted scalar that YAML 1.1 reads as something
+/// else (`None`: a null, whose spelling is taken from the line), naming the key from the
+/// source line (`team: y`), or the key itself or the list item when the scalar is one.
+fn quote_it_message(scalar: Option<&str>, location: serde_saphyr::Location, text: &str) -> String {
+    let line = text
+        .lines()
+        .nth(
+            usize::try_from(location.line())
+                .unwrap_or(1)
+                .saturating_sub(1),
+        )
+        .unwrap_or("");
+    let column = usize::try_from(location.column())
+        .unwrap_or(1)
+        .saturating_sub(1);
+    let mut before: String = line.chars().take(column).collect();
+    let mut after: String = line.chars().skip(column).collect();
+    // An empty value is located at the colon before it.
+    if scalar.is_none() && after.starts_with(':') {
+        before.push(':');
+        after = after[1..].trim_start().to_string();
+    }
+    let before = before.trim_end();
+    let scalar = scalar.map(str::to_string).unwrap_or_else(|| {
+        after
+            .split([' ', '\t', ',', '}', ']', '#'])
+            .next()
+            .unwrap_or("")
+            .to_string()
+    });
+    let is_key = after
+        .get(scalar.len()..)
+        .is_some_and(|rest| rest.trim_start().starts_with(':'));
+    let what = read_by_kubernetes_as(if scalar.is_empty() { "~" } else { &scalar })
+        .unwrap_or_else(|| "not a string".to_string());
+    if is_key {
+        // sigs.k8s.io/yaml writes a non-string key as its Go spelling ("false", "1"): no error,
+        // but another key than the one written.
+        return format!(
+            "the key `{scalar}`: unquoted, `{scalar}` is {what} to the Kubernetes API server \
+             (YAML 1.1), which turns it into another key; quote it: \"{scalar}\":"
+        );
+    }
+    let (field, quoted) = if let Some(key) = before.strip_suffix(':') {
+        let key = key
+            .rsplit(['{', ',', ' ', '\t'])
+            .next()
+            .unwrap_or(key)
+            .trim_start_matches("- ");
+        (
+            format!("`{}`", format!("{key}: {scalar}").trim_end()),
+            format!("{key}: \"{scalar}\""),
+        )
+    } else if before.ends_with('-') || before.ends_with('[') || before.ends_with(',') {
+        (format!("the list item `{scalar}`"), format!("\"{scalar}\""))
+    } else {
+        (format!("`{scalar}`"), format!("\"{scalar}\""))
+    };
+    let spelled = if scalar.is_empty() {
+        "an empty value".to_string()
+    } else {
+        format!("`{scalar}`")
+    };
+    format!(
+        "{field}: unquoted, {spelled} is {what} to the Kubernetes API server (YAML 1.1), but \
+         this field is a string, so the API server would reject the object; quote it: {quoted}"
+    )
+}
+
 fn to_diagnostic(
     error: &serde_saphyr::Error,
     document: &DocumentText<'_>,
@@ -149,7 +247,15 @@ fn to_diagnostic(
     });
     let message = strip_location_suffix(&plain)
         .trim_end_matches(", set DuplicateKeyPolicy in Options if acceptable");
-    let message = explain_budget_breach(message).unwrap_or_else(|| message.to_string());
+    let message = match error.without_snippet() {
+        serde_saphyr::Error::QuotingRequired { value, location } => {
+            quote_it_message(Some(value), *location, document.text)
+        }
+        serde_saphyr::Error::NullIntoString { location } => {
+            quote_it_message(None, *location, document.text)
+        }
+        _ => explain_budget_breach(message).unwrap_or_else(|| message.to_string()),
+    };
     let snippet = error.render_with_options(serde_saphyr::render_options! {
         line_offset: line_offset,
         source_name: Some(file),
@@ -427,6 +533,104 @@ mod tests {
         assert!(
             message.ends_with("did you mean `clusterNames`?"),
             "{message}"
+        );
+    }
+
+    /// Decodes an OverridePolicy whose first rule's body is `rule`, as a policy file is read.
+    fn override_policy(rule: &str) -> Result<crate::api::karmada::OverridePolicy, Diagnostic> {
+        let text = format!(
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata:\n  name: p\n\
+             spec:\n  overrideRules:\n  - {rule}\n"
+        );
+        let documents = split_documents(&text);
+        parse_api_object(&documents[0], "p.yaml")
+    }
+
+    fn rejected(rule: &str) -> String {
+        let error = override_policy(rule).unwrap_err();
+        assert_eq!(error.origin.as_ref().unwrap().line, 7, "{}", error.message);
+        error.message
+    }
+
+    // Karmada's CRD types these fields string (pkg/apis/policy/v1alpha1/override_types.go);
+    // the API server reads YAML 1.1 through sigs.k8s.io/yaml (go-yaml v2), so an unquoted
+    // `y` there is a boolean and the policy fails validation.
+    #[test]
+    fn label_and_annotation_override_values_must_be_quoted_when_yaml_1_1_reads_another_type() {
+        let message =
+            rejected("overriders: {labelsOverrider: [{operator: add, value: {team: y}}]}");
+        assert!(
+            message.starts_with("`team: y`: unquoted, `y` is the boolean true"),
+            "{message}"
+        );
+        assert!(message.ends_with("quote it: team: \"y\""), "{message}");
+        let message = rejected(
+            "overriders: {annotationsOverrider: [{operator: add, value: {replicas: 0755}}]}",
+        );
+        assert!(message.contains("`0755` is the number 493"), "{message}");
+        let message =
+            rejected("overriders: {annotationsOverrider: [{operator: add, value: {note: ~}}]}");
+        assert!(message.contains("is null"), "{message}");
+        let quoted = override_policy(
+            "overriders: {labelsOverrider: [{operator: add, value: {team: \"y\", on-call: 'no'}}]}",
+        )
+        .unwrap();
+        assert_eq!(
+            quoted.spec.override_rules[0].overriders.labels_overrider[0].value["team"],
+            "y"
+        );
+    }
+
+    #[test]
+    fn a_map_key_yaml_1_1_reads_as_a_boolean_must_be_quoted() {
+        let message = rejected("overriders: {labelsOverrider: [{operator: add, value: {on: x}}]}");
+        assert!(message.starts_with("the key `on`"), "{message}");
+        assert!(message.contains("another key"), "{message}");
+    }
+
+    #[test]
+    fn image_and_command_override_values_must_be_quoted() {
+        let message = rejected(
+            "overriders: {imageOverrider: [{component: Tag, operator: replace, value: 1.25}]}",
+        );
+        assert!(message.contains("`1.25` is the number 1.25"), "{message}");
+        let message = rejected(
+            "overriders: {argsOverrider: [{containerName: web, operator: add, value: [--x, off]}]}",
+        );
+        assert!(message.starts_with("the list item `off`"), "{message}");
+        let message = rejected(
+            "overriders: {commandOverrider: [{containerName: 1, operator: add, value: [a]}]}",
+        );
+        assert!(message.contains("`containerName: 1`"), "{message}");
+    }
+
+    #[test]
+    fn cluster_names_and_selector_values_must_be_quoted() {
+        let message = rejected("targetCluster: {clusterNames: [member1, yes]}\n    overriders: {}");
+        assert!(message.starts_with("the list item `yes`"), "{message}");
+        let message = rejected(
+            "targetCluster: {labelSelector: {matchLabels: {tier: 1}}}\n    overriders: {}",
+        );
+        assert!(message.starts_with("`tier: 1`"), "{message}");
+        let message = rejected(
+            "targetCluster: {fieldSelector: {matchExpressions: [{key: region, operator: In, values: [n]}]}}\n    overriders: {}",
+        );
+        assert!(message.contains("`n` is the boolean false"), "{message}");
+    }
+
+    // plaintext and fieldOverrider values are apiextensionsv1.JSON: any type is theirs to have.
+    #[test]
+    fn json_typed_values_keep_their_yaml_1_1_types() {
+        let policy = override_policy(
+            "overriders: {plaintext: [{path: /spec/paused, operator: add, value: yes}], \
+             fieldOverrider: [{fieldPath: /data/x, json: [{subPath: /n, operator: add, value: 0755}]}]}",
+        )
+        .unwrap();
+        let overriders = &policy.spec.override_rules[0].overriders;
+        assert_eq!(overriders.plaintext[0].value, Some(Value::Bool(true)));
+        assert_eq!(
+            overriders.field_overrider[0].json[0].value,
+            Some(Value::from(493))
         );
     }
 }

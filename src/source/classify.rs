@@ -179,7 +179,7 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
             ),
         ));
     }
-    document.decode(files).map_err(|mut error| {
+    document.decode_api_object(files).map_err(|mut error| {
         // Name the policy, so the message makes sense without opening the file.
         let text = |pointer: &str| document.value.pointer(pointer).and_then(Value::as_str);
         let kind = text("/kind").unwrap_or("policy");

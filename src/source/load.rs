@@ -748,6 +748,26 @@ impl RawDocument {
     /// Parses the document again into a typed struct. From the text when there is one, so
     /// errors point at the offending line; List items fall back to the parsed value.
     pub fn decode<T: DeserializeOwned>(&self, files: &[SourceFile]) -> Result<T, Diagnostic> {
+        self.decode_with(files, yaml::parse_typed)
+    }
+
+    /// [`decode`](Self::decode) for a Kubernetes API object (a Karmada policy), read as
+    /// strictly as the API server reads YAML: a string field given an unquoted scalar that
+    /// YAML 1.1 reads as a boolean, a number or null is an error ([`yaml::parse_api_object`]).
+    /// JSON input and List items already keep their types, so a string field given a boolean
+    /// or a number fails there too.
+    pub fn decode_api_object<T: DeserializeOwned>(
+        &self,
+        files: &[SourceFile],
+    ) -> Result<T, Diagnostic> {
+        self.decode_with(files, yaml::parse_api_object)
+    }
+
+    fn decode_with<T: DeserializeOwned>(
+        &self,
+        files: &[SourceFile],
+        parse_yaml: fn(&DocumentText<'_>, &str) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
         let Some(span) = &self.text else {
             return serde_json::from_value(self.value.clone()).map_err(|error| {
                 Diagnostic::error(
@@ -769,7 +789,7 @@ impl RawDocument {
                     first_line: span.first_line,
                     content_line,
                 };
-                yaml::parse_typed(&document, &file.path).map_err(|mut error| {
+                parse_yaml(&document, &file.path).map_err(|mut error| {
                     if let Some(origin) = &mut error.origin {
                         origin.document = self.origin.document;
                     }
