@@ -121,7 +121,7 @@ impl<'a> PolicyIndex<'a> {
                 {
                     return None;
                 }
-                let priority = selectors_priority(&policy.resource_selectors, template);
+                let priority = selectors_priority(&policy.resource_selectors, template.selected());
                 (priority != ImplicitPriority::MisMatch).then_some((index, priority))
             })
             .collect()

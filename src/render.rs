@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::api::cluster::Cluster;
-use crate::api::selector::ImplicitPriority;
+use crate::api::selector::{ImplicitPriority, ObjectIdentity};
 use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
@@ -193,6 +193,24 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         }
         propagations_used.extend(placement.candidates.iter().map(|(policy, _)| *policy));
         overrides_used.extend(placement.override_policies.iter().copied());
+        // An OverridePolicy may select only what a ClusterOverridePolicy made of the template.
+        let may_change_selection = placement.override_policies.iter().any(|&policy| {
+            override_index.is_cluster_wide(policy)
+                && (0..fleet.overrides[policy].rules.len()).any(|rule| {
+                    override_index.may_change_what_selectors_see(RuleRef { policy, rule })
+                })
+        });
+        if may_change_selection {
+            let passes = OverridePasses::new(&override_index, template);
+            for target in &placement.targets {
+                let cluster = cluster_index[target.name.as_str()];
+                overrides_used.extend(
+                    rules_in_cluster(fleet, &passes, template, target, cluster)
+                        .iter()
+                        .map(|rule| rule.policy),
+                );
+            }
+        }
     }
     warnings.extend(propagation_warnings(fleet, &propagations_used));
     warnings.extend(override_warnings(fleet, &overrides_used));
@@ -432,21 +450,24 @@ fn plan_entry(
             }
         })
         .collect();
+    let passes = OverridePasses::new(override_index, template);
     let clusters = placement
         .targets
         .iter()
         .map(|target| {
-            let overrides = override_index
-                .rules_for_cluster(
-                    &placement.override_policies,
-                    cluster_index[target.name.as_str()],
-                )
-                .iter()
-                .map(|rule| {
-                    let policy = &fleet.overrides[rule.policy];
-                    format!("{}: {}", policy.id, policy.rules[rule.rule].field)
-                })
-                .collect();
+            let overrides = rules_in_cluster(
+                fleet,
+                &passes,
+                template,
+                target,
+                cluster_index[target.name.as_str()],
+            )
+            .iter()
+            .map(|rule| {
+                let policy = &fleet.overrides[rule.policy];
+                format!("{}: {}", policy.id, policy.rules[rule.rule].field)
+            })
+            .collect();
             PlannedCluster {
                 name: target.name.clone(),
                 replicas: target.replicas,
@@ -714,8 +735,12 @@ fn suspend(policy: &Propagation, targets: Vec<TargetCluster>) -> Vec<TargetClust
     }
 }
 
-/// Builds the object for every target cluster. Clusters with the same replica count and the
-/// same override rules receive the same object, built once.
+/// Builds the object for every target cluster, in Karmada's two override passes
+/// (overridemanager.go `ApplyOverridePolicies`): the ClusterOverridePolicy rules, chosen on the
+/// template, then the OverridePolicy rules, chosen on the object as the first pass left it.
+/// Clusters with the same replica count and ClusterOverridePolicy rules share that object,
+/// built once; among them, clusters with the same OverridePolicy rules receive the same
+/// object, built once.
 fn build_variants(
     fleet: &Fleet,
     override_index: &OverrideIndex<'_>,
@@ -726,36 +751,133 @@ fn build_variants(
     if placement.targets.is_empty() {
         return Ok(None);
     }
-    type VariantKey = (Option<i64>, Option<i64>, Vec<RuleRef>);
-    let mut groups: BTreeMap<VariantKey, Vec<usize>> = BTreeMap::new();
+    let passes = OverridePasses::new(override_index, template);
+    type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
+    let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
     for target in &placement.targets {
         let cluster = cluster_index[target.name.as_str()];
-        let rules = override_index.rules_for_cluster(&placement.override_policies, cluster);
         groups
-            .entry((target.replicas, target.completions, rules))
+            .entry((
+                target.replicas,
+                target.completions,
+                passes.cluster_rules(cluster),
+            ))
             .or_default()
             .push(cluster);
     }
     let mut variants = Vec::new();
-    for ((replicas, completions, rules), mut clusters) in groups {
+    for ((replicas, completions, cluster_rules), mut clusters) in groups {
         clusters.sort_unstable();
-        let object = work::build_work(
-            &fleet.interpreter,
-            template,
-            replicas,
-            completions,
-            |object| apply_rules(fleet, template, &rules, &clusters, object),
-        )?;
-        variants.push(Variant {
-            manifest: emit::manifest(&object),
-            clusters,
-        });
+        let mut object = work::revise(&fleet.interpreter, template, replicas, completions);
+        apply_rules(fleet, template, &cluster_rules, &clusters, &mut object)?;
+        let namespaced = passes.namespaced_policies(&cluster_rules, &object);
+        let mut second: BTreeMap<Vec<RuleRef>, Vec<usize>> = BTreeMap::new();
+        for &cluster in &clusters {
+            second
+                .entry(override_index.rules_for_cluster(&namespaced, cluster))
+                .or_default()
+                .push(cluster);
+        }
+        let last = second.len() - 1;
+        for (position, (rules, clusters)) in second.into_iter().enumerate() {
+            // The last group takes the object itself rather than a copy.
+            let mut object = if position == last {
+                std::mem::take(&mut object)
+            } else {
+                object.clone()
+            };
+            apply_rules(fleet, template, &rules, &clusters, &mut object)?;
+            if !cluster_rules.is_empty() || !rules.is_empty() {
+                as_string_maps(fleet, template, &clusters, &mut object)?;
+            }
+            work::prune(template, &mut object);
+            variants.push(Variant {
+                manifest: emit::manifest(&object),
+                clusters,
+            });
+        }
     }
     variants.sort_by_key(|variant| variant.clusters[0]);
     Ok(Some(RenderedTemplate {
         key: template.key.clone(),
         variants,
     }))
+}
+
+/// The override policies of one template, for its two passes.
+struct OverridePasses<'i, 'f> {
+    index: &'i OverrideIndex<'f>,
+    cluster_wide: Vec<usize>,
+    /// The OverridePolicies that select the template itself.
+    namespaced: Vec<usize>,
+    selected: ObjectIdentity,
+}
+
+impl<'i, 'f> OverridePasses<'i, 'f> {
+    fn new(index: &'i OverrideIndex<'f>, template: &Template) -> Self {
+        OverridePasses {
+            index,
+            cluster_wide: index.cluster_policies_for(template.selected()),
+            namespaced: index.namespaced_policies_for(template.selected()),
+            selected: ObjectIdentity::of(&template.object),
+        }
+    }
+
+    /// The ClusterOverridePolicy rules for one cluster (a position in the inventory).
+    fn cluster_rules(&self, cluster: usize) -> Vec<RuleRef> {
+        self.index.rules_for_cluster(&self.cluster_wide, cluster)
+    }
+
+    /// Whether the object after these ClusterOverridePolicy rules must be looked at to choose
+    /// the OverridePolicies.
+    fn may_change_selection(&self, cluster_rules: &[RuleRef]) -> bool {
+        cluster_rules
+            .iter()
+            .any(|&rule| self.index.may_change_what_selectors_see(rule))
+    }
+
+    /// The OverridePolicies for the object the ClusterOverridePolicy rules left.
+    fn namespaced_policies(&self, cluster_rules: &[RuleRef], object: &Value) -> Vec<usize> {
+        if !self.may_change_selection(cluster_rules) {
+            return self.namespaced.clone();
+        }
+        let identity = ObjectIdentity::of(object);
+        if identity == self.selected {
+            self.namespaced.clone()
+        } else {
+            self.index.namespaced_policies_for(identity.selected())
+        }
+    }
+}
+
+/// The override rules a template goes through in one target cluster, both passes in order,
+/// without building the object unless a ClusterOverridePolicy rule may change what the
+/// OverridePolicies' selectors see. Where building fails, the render reports it; here the
+/// OverridePolicies are then those of the template.
+fn rules_in_cluster(
+    fleet: &Fleet,
+    passes: &OverridePasses<'_, '_>,
+    template: &Template,
+    target: &TargetCluster,
+    cluster: usize,
+) -> Vec<RuleRef> {
+    let mut rules = passes.cluster_rules(cluster);
+    let namespaced = if passes.may_change_selection(&rules) {
+        let mut object = work::revise(
+            &fleet.interpreter,
+            template,
+            target.replicas,
+            target.completions,
+        );
+        match apply_rules(fleet, template, &rules, &[cluster], &mut object) {
+            Ok(()) => passes.namespaced_policies(&rules, &object),
+            Err(_) => passes.namespaced.clone(),
+        }
+    } else {
+        passes.namespaced.clone()
+    };
+    rules.extend(passes.index.rules_for_cluster(&namespaced, cluster));
+    rules
 }
 
 /// Applies the override rules in order. A failure names the policy and its file, the rule and
@@ -788,9 +910,17 @@ fn apply_rules(
             .into());
         }
     }
-    if rules.is_empty() {
-        return Ok(());
-    }
+    Ok(())
+}
+
+/// Labels and annotations as Karmada writes them into the Work, once every override rule is
+/// applied ([`overrides::labels_annotations::as_string_maps`]).
+fn as_string_maps(
+    fleet: &Fleet,
+    template: &Template,
+    clusters: &[usize],
+    object: &mut Value,
+) -> Result<(), Rejected> {
     overrides::labels_annotations::as_string_maps(object).map_err(|message| {
         Diagnostic::error(
             Some(template.origin.clone()),

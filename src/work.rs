@@ -8,16 +8,18 @@ use serde_json::Value;
 use crate::interpret::{self, Interpreter};
 use crate::object::Template;
 
-/// Builds the object one cluster receives. `override_object` runs between replica revision
-/// and pruning: after revision so that an override of the replica field wins, before pruning so
-/// that an override cannot bring back what pruning removes.
-pub fn build_work<E>(
+/// The object one cluster receives is built in three steps: [`revise`], the overrides, then
+/// [`prune`] — overrides after revision so that an override of the replica field wins, before
+/// pruning so that an override cannot bring back what pruning removes.
+///
+/// The first step: the template with the cluster's replicas and completions, ready for the
+/// overrides.
+pub fn revise(
     interpreter: &Interpreter,
     template: &Template,
     replicas: Option<i64>,
     completions: Option<i64>,
-    override_object: impl FnOnce(&mut Value) -> Result<(), E>,
-) -> Result<Value, E> {
+) -> Value {
     let mut object = template.object.clone();
     if let Some(replicas) = replicas {
         interpreter.revise_replicas(template, &mut object, replicas);
@@ -29,9 +31,12 @@ pub fn build_work<E>(
     {
         spec.insert("completions".to_string(), Value::from(completions));
     }
-    override_object(&mut object)?;
-    interpret::prune(template.group(), template.kind(), &mut object);
-    Ok(object)
+    object
+}
+
+/// The last step, once the overrides are applied: runtime-only fields go.
+pub fn prune(template: &Template, object: &mut Value) {
+    interpret::prune(template.group(), template.kind(), object);
 }
 
 #[cfg(test)]
@@ -54,19 +59,12 @@ mod tests {
     // karmada issue #1347: an override of /spec/replicas must win over replica revision.
     #[test]
     fn overrides_run_after_revision_and_before_pruning() {
-        let work = build_work(
-            &Interpreter::default(),
-            &deployment(),
-            Some(3),
-            None,
-            |object| {
-                assert_eq!(object["spec"]["replicas"], json!(3));
-                object["spec"]["replicas"] = json!(7);
-                object["status"] = json!({"injected": true});
-                Ok::<(), ()>(())
-            },
-        )
-        .unwrap();
+        let template = deployment();
+        let mut work = revise(&Interpreter::default(), &template, Some(3), None);
+        assert_eq!(work["spec"]["replicas"], json!(3));
+        work["spec"]["replicas"] = json!(7);
+        work["status"] = json!({"injected": true});
+        prune(&template, &mut work);
         assert_eq!(work["spec"]["replicas"], json!(7));
         assert!(work.get("status").is_none());
         assert!(work["metadata"].get("uid").is_none());

@@ -8,6 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::cluster::Cluster;
 use super::karmada::{ClusterAffinity, ResourceSelector};
 use super::meta::{LabelSelector, NodeSelectorRequirement, SelectorOperator};
+use serde_json::Value;
+
 use crate::object::Template;
 
 /// How specifically a selector matched, Karmada's `ImplicitPriority`: a name beats a label
@@ -57,19 +59,96 @@ fn requirement_holds(operator: SelectorOperator, values: &[String], actual: Opti
     }
 }
 
+/// What a resource selector looks at in an object: apiVersion, kind, namespace, name and labels
+/// (karmada pkg/util/selector.go `ResourceSelectorPriority` reads nothing else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Selected<'a> {
+    pub api_version: &'a str,
+    pub kind: &'a str,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    pub labels: &'a BTreeMap<String, String>,
+}
+
+impl Template {
+    pub fn selected(&self) -> Selected<'_> {
+        Selected {
+            api_version: &self.api_version,
+            kind: self.kind(),
+            namespace: self.namespace(),
+            name: self.name(),
+            labels: &self.labels,
+        }
+    }
+}
+
+/// The fields a resource selector reads, taken from an object being overridden, as Karmada's
+/// `Unstructured` getters read them: a missing or non-string field is `""`, and labels are
+/// `GetLabels` (a null value is `""`; a map holding anything else but strings reads as no
+/// labels at all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectIdentity {
+    api_version: String,
+    kind: String,
+    namespace: String,
+    name: String,
+    labels: BTreeMap<String, String>,
+}
+
+impl ObjectIdentity {
+    pub fn of(object: &Value) -> ObjectIdentity {
+        let text = |pointer: &str| {
+            object
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let labels = match object.pointer("/metadata/labels") {
+            Some(Value::Object(map)) => map
+                .iter()
+                .map(|(key, value)| match value {
+                    Value::String(text) => Some((key.clone(), text.clone())),
+                    Value::Null => Some((key.clone(), String::new())),
+                    _ => None,
+                })
+                .collect::<Option<BTreeMap<_, _>>>()
+                .unwrap_or_default(),
+            _ => BTreeMap::new(),
+        };
+        ObjectIdentity {
+            api_version: text("/apiVersion"),
+            kind: text("/kind"),
+            namespace: text("/metadata/namespace"),
+            name: text("/metadata/name"),
+            labels,
+        }
+    }
+
+    pub fn selected(&self) -> Selected<'_> {
+        Selected {
+            api_version: &self.api_version,
+            kind: &self.kind,
+            namespace: &self.namespace,
+            name: &self.name,
+            labels: &self.labels,
+        }
+    }
+}
+
 impl ResourceSelector {
     /// karmada `ResourceMatches` + `ResourceSelectorPriority`: apiVersion and kind must be equal
     /// (exact strings), the namespace too when the selector names one; a name makes the
     /// label selector irrelevant.
-    pub fn implicit_priority(&self, template: &Template) -> ImplicitPriority {
-        if self.api_version != template.api_version || self.kind != template.kind() {
+    pub fn implicit_priority(&self, object: Selected<'_>) -> ImplicitPriority {
+        if self.api_version != object.api_version || self.kind != object.kind {
             return ImplicitPriority::MisMatch;
         }
-        if !self.namespace.is_empty() && self.namespace != template.namespace() {
+        if !self.namespace.is_empty() && self.namespace != object.namespace {
             return ImplicitPriority::MisMatch;
         }
         if !self.name.is_empty() {
-            return if self.name == template.name() {
+            return if self.name == object.name {
                 ImplicitPriority::MatchName
             } else {
                 ImplicitPriority::MisMatch
@@ -77,7 +156,7 @@ impl ResourceSelector {
         }
         match &self.label_selector {
             None => ImplicitPriority::MatchAll,
-            Some(selector) if selector.matches(&template.labels) => {
+            Some(selector) if selector.matches(object.labels) => {
                 ImplicitPriority::MatchLabelSelector
             }
             Some(_) => ImplicitPriority::MisMatch,
@@ -106,10 +185,13 @@ pub fn index_by_type<'a>(
 }
 
 /// karmada `ResourceMatchSelectorsPriority`: the best priority over a list of selectors.
-pub fn selectors_priority(selectors: &[ResourceSelector], template: &Template) -> ImplicitPriority {
+pub fn selectors_priority(
+    selectors: &[ResourceSelector],
+    object: Selected<'_>,
+) -> ImplicitPriority {
     selectors
         .iter()
-        .map(|selector| selector.implicit_priority(template))
+        .map(|selector| selector.implicit_priority(object))
         .max()
         .unwrap_or(ImplicitPriority::MisMatch)
 }
@@ -214,25 +296,25 @@ mod tests {
         );
         let by_kind = selector(json!({"apiVersion": "apps/v1", "kind": "Deployment"}));
         assert_eq!(
-            by_kind.implicit_priority(&nginx),
+            by_kind.implicit_priority(nginx.selected()),
             ImplicitPriority::MatchAll
         );
         let by_label = selector(json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "labelSelector": {"matchLabels": {"app": "nginx"}}}));
         assert_eq!(
-            by_label.implicit_priority(&nginx),
+            by_label.implicit_priority(nginx.selected()),
             ImplicitPriority::MatchLabelSelector
         );
         let empty_selector =
             selector(json!({"apiVersion": "apps/v1", "kind": "Deployment", "labelSelector": {}}));
         assert_eq!(
-            empty_selector.implicit_priority(&nginx),
+            empty_selector.implicit_priority(nginx.selected()),
             ImplicitPriority::MatchLabelSelector
         );
         let by_name =
             selector(json!({"apiVersion": "apps/v1", "kind": "Deployment", "name": "nginx"}));
         assert_eq!(
-            by_name.implicit_priority(&nginx),
+            by_name.implicit_priority(nginx.selected()),
             ImplicitPriority::MatchName
         );
     }
@@ -249,14 +331,14 @@ mod tests {
         let name_and_wrong_labels = selector(json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "name": "nginx", "labelSelector": {"matchLabels": {"app": "other"}}}));
         assert_eq!(
-            name_and_wrong_labels.implicit_priority(&nginx),
+            name_and_wrong_labels.implicit_priority(nginx.selected()),
             ImplicitPriority::MatchName
         );
         let wrong_name_right_labels =
             selector(json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "name": "other", "labelSelector": {"matchLabels": {"app": "nginx"}}}));
         assert_eq!(
-            wrong_name_right_labels.implicit_priority(&nginx),
+            wrong_name_right_labels.implicit_priority(nginx.selected()),
             ImplicitPriority::MisMatch
         );
     }
@@ -272,14 +354,17 @@ mod tests {
             let s =
                 selector(json!({"apiVersion": api_version, "kind": kind, "namespace": namespace}));
             assert_eq!(
-                s.implicit_priority(&nginx),
+                s.implicit_priority(nginx.selected()),
                 ImplicitPriority::MisMatch,
                 "{s:?}"
             );
         }
         let core = template("v1", "ConfigMap", "prod", "c", &[]);
         let core_v1 = selector(json!({"apiVersion": "core/v1", "kind": "ConfigMap"}));
-        assert_eq!(core_v1.implicit_priority(&core), ImplicitPriority::MisMatch);
+        assert_eq!(
+            core_v1.implicit_priority(core.selected()),
+            ImplicitPriority::MisMatch
+        );
     }
 
     #[test]
@@ -291,10 +376,13 @@ mod tests {
             selector(json!({"apiVersion": "v1", "kind": "Service"})),
         ];
         assert_eq!(
-            selectors_priority(&selectors, &nginx),
+            selectors_priority(&selectors, nginx.selected()),
             ImplicitPriority::MatchName
         );
-        assert_eq!(selectors_priority(&[], &nginx), ImplicitPriority::MisMatch);
+        assert_eq!(
+            selectors_priority(&[], nginx.selected()),
+            ImplicitPriority::MisMatch
+        );
     }
 
     #[test]
@@ -369,5 +457,27 @@ mod tests {
         let a = affinity(json!({"fieldSelector": {"matchExpressions": [
             {"key": "zone", "operator": "In", "values": ["z1"]}]}}));
         assert!(a.matches(&old));
+    }
+
+    // apimachinery unstructured.go GetAPIVersion/GetKind/GetNamespace/GetName (a non-string is
+    // "") and GetLabels (NestedNullCoercingStringMap: null is "", anything else fails and
+    // reads as no labels), as karmada selector.go ResourceSelectorPriority calls them.
+    #[test]
+    fn an_overridden_object_is_read_as_karmadas_unstructured_getters_read_it() {
+        let identity = ObjectIdentity::of(&json!({"apiVersion": "apps/v1", "kind": 3,
+            "metadata": {"name": "web", "namespace": "prod", "labels": {"app": "web", "canary": null}}}));
+        let selected = identity.selected();
+        assert_eq!(
+            (
+                selected.api_version,
+                selected.kind,
+                selected.namespace,
+                selected.name
+            ),
+            ("apps/v1", "", "prod", "web")
+        );
+        assert_eq!(selected.labels.get("canary").map(String::as_str), Some(""));
+        let odd = ObjectIdentity::of(&json!({"metadata": {"labels": {"app": "web", "n": 1}}}));
+        assert!(odd.selected().labels.is_empty());
     }
 }

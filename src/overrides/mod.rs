@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::api::cluster::Cluster;
 use crate::api::karmada::Overriders;
-use crate::api::selector::{ImplicitPriority, index_by_type, selectors_priority};
+use crate::api::selector::{ImplicitPriority, Selected, index_by_type, selectors_priority};
 use crate::object::Template;
 use crate::policy::{Override, PolicyScope};
 use command_args::ContainerList;
@@ -83,11 +83,40 @@ impl<'a> OverrideIndex<'a> {
         }
     }
 
-    /// The override policies that select a template, in the order Karmada applies them.
+    /// The override policies that select a template, in the order Karmada applies them, as
+    /// long as the ClusterOverridePolicies do not change what the OverridePolicies' selectors
+    /// see (see [`namespaced_policies_for`](Self::namespaced_policies_for)).
     pub fn policies_for(&self, template: &Template) -> Vec<usize> {
+        let mut policies = self.cluster_policies_for(template.selected());
+        policies.extend(self.namespaced_policies_for(template.selected()));
+        policies
+    }
+
+    /// The ClusterOverridePolicies that select an object, in the order Karmada applies them
+    /// (overridemanager.go `applyClusterOverrides`, every COP matched against the object
+    /// before any is applied).
+    pub fn cluster_policies_for(&self, object: Selected<'_>) -> Vec<usize> {
+        self.matching(object, true)
+    }
+
+    /// The OverridePolicies that select an object, in the order Karmada applies them. Karmada
+    /// matches them against the object as the ClusterOverridePolicies left it
+    /// (overridemanager.go `ApplyOverridePolicies`: `applyNamespacedOverrides` runs on the same
+    /// object after `applyClusterOverrides`, lists the OverridePolicies of the object's
+    /// namespace as it is then, and only if it still has one).
+    pub fn namespaced_policies_for(&self, object: Selected<'_>) -> Vec<usize> {
+        if object.namespace.is_empty() {
+            return Vec::new();
+        }
+        self.matching(object, false)
+    }
+
+    /// `getOverridersFromOverridePolicies`: the policies of one pass (cluster-wide or the
+    /// object's namespace) that select the object, least specific first, then by name.
+    fn matching(&self, object: Selected<'_>, cluster_wide: bool) -> Vec<usize> {
         let typed = self
             .by_type
-            .get(&(template.api_version.as_str(), template.kind()))
+            .get(&(object.api_version, object.kind))
             .map_or(&[][..], Vec::as_slice);
         let mut candidates: Vec<usize> = typed
             .iter()
@@ -96,38 +125,67 @@ impl<'a> OverrideIndex<'a> {
             .collect();
         // Policy order, as if every policy had been compared.
         candidates.sort_unstable();
-        let matching = |cluster_wide: bool| {
-            let mut matched: Vec<(ImplicitPriority, &str, usize)> = candidates
-                .iter()
-                .map(|&index| (index, &self.overrides[index]))
-                .filter(|(_, policy)| match &policy.id.scope {
-                    PolicyScope::Cluster => cluster_wide,
-                    PolicyScope::Namespace(namespace) => {
-                        !cluster_wide
-                            && template.is_namespaced()
-                            && namespace == template.namespace()
-                    }
-                })
-                .filter_map(|(index, policy)| {
-                    let priority = if policy.resource_selectors.is_empty() {
-                        ImplicitPriority::MatchAll
-                    } else {
-                        selectors_priority(&policy.resource_selectors, template)
-                    };
-                    (priority != ImplicitPriority::MisMatch).then_some((
-                        priority,
-                        policy.id.name.as_str(),
-                        index,
-                    ))
-                })
-                .collect();
-            matched.sort_by(|a, b| {
-                a.0.cmp(&b.0)
-                    .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
-            });
-            matched.into_iter().map(|(_, _, index)| index)
+        let mut matched: Vec<(ImplicitPriority, &str, usize)> = candidates
+            .iter()
+            .map(|&index| (index, &self.overrides[index]))
+            .filter(|(_, policy)| match &policy.id.scope {
+                PolicyScope::Cluster => cluster_wide,
+                PolicyScope::Namespace(namespace) => !cluster_wide && namespace == object.namespace,
+            })
+            .filter_map(|(index, policy)| {
+                let priority = if policy.resource_selectors.is_empty() {
+                    ImplicitPriority::MatchAll
+                } else {
+                    selectors_priority(&policy.resource_selectors, object)
+                };
+                (priority != ImplicitPriority::MisMatch).then_some((
+                    priority,
+                    policy.id.name.as_str(),
+                    index,
+                ))
+            })
+            .collect();
+        matched.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+        });
+        matched.into_iter().map(|(_, _, index)| index).collect()
+    }
+
+    /// Whether a policy is a ClusterOverridePolicy.
+    pub fn is_cluster_wide(&self, policy: usize) -> bool {
+        self.overrides[policy].id.scope == PolicyScope::Cluster
+    }
+
+    /// Whether applying a rule could change what a resource selector sees in the object
+    /// (apiVersion, kind, namespace, name, labels): when no ClusterOverridePolicy rule could,
+    /// the OverridePolicies are those that select the template itself.
+    pub fn may_change_what_selectors_see(&self, rule: RuleRef) -> bool {
+        let overriders = &self.overrides[rule.policy].rules[rule.rule].overriders;
+        // A path reaches the selected fields unless it plainly starts elsewhere: a path without
+        // a leading `/` loses its first segment to the patch library, so it counts as unclear.
+        let unclear = |path: &str| match path.strip_prefix('/') {
+            None => true,
+            Some(rest) => {
+                let first = rest.split('/').next().unwrap_or("");
+                matches!(first, "apiVersion" | "kind" | "metadata")
+            }
         };
-        matching(true).chain(matching(false)).collect()
+        !overriders.labels_overrider.is_empty()
+            || overriders
+                .plaintext
+                .iter()
+                .any(|entry| unclear(&entry.path))
+            || overriders
+                .field_overrider
+                .iter()
+                .any(|entry| unclear(&entry.field_path))
+            || overriders.image_overrider.iter().any(|entry| {
+                entry.predicate.as_ref().is_some_and(|predicate| {
+                    // The image predicate walker trims the slashes at both ends.
+                    unclear(&format!("/{}", predicate.path.trim_matches('/')))
+                })
+            })
     }
 
     /// The rules of those policies that apply to one cluster (a position in the inventory), in
@@ -196,6 +254,7 @@ pub fn apply_overriders(
 mod tests {
     use super::*;
     use crate::api::karmada::OverridePolicy;
+    use crate::api::selector::ObjectIdentity;
     use crate::diagnostics::Origin;
 
     use crate::policy::admit_override;
@@ -346,5 +405,67 @@ mod tests {
         let mut object = json!({"metadata": {"name": "a"}});
         apply_overriders(&mut object, "ConfigMap", &overriders).unwrap();
         assert_eq!(object["metadata"]["labels"]["tier"], json!("plain"));
+    }
+
+    // karmada overridemanager.go ApplyOverridePolicies: applyNamespacedOverrides runs
+    // getOverridersFromOverridePolicies on the object applyClusterOverrides changed, so an
+    // OverridePolicy selects what the ClusterOverridePolicies left, not the template.
+    #[test]
+    fn override_policies_select_the_object_the_cluster_override_policies_left() {
+        let by_label = json!([{"apiVersion": "apps/v1", "kind": "Deployment",
+            "labelSelector": {"matchLabels": {"app": "nginx"}}}]);
+        let policies = vec![
+            policy("OverridePolicy", "op", "web", by_label, any_rule()),
+            policy("ClusterOverridePolicy", "cop", "", json!([]), any_rule()),
+        ];
+        let index = OverrideIndex::new(&policies, &[]);
+        let template = nginx();
+        assert_eq!(index.namespaced_policies_for(template.selected()), vec![0]);
+        assert_eq!(index.cluster_policies_for(template.selected()), vec![1]);
+        let mut object = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "nginx", "namespace": "web", "labels": {"app": "nginx"}}});
+        let relabelled = |object: &Value| ObjectIdentity::of(object);
+        assert_eq!(
+            index.namespaced_policies_for(relabelled(&object).selected()),
+            vec![0]
+        );
+        object["metadata"]["labels"]["app"] = json!("web");
+        assert!(
+            index
+                .namespaced_policies_for(relabelled(&object).selected())
+                .is_empty()
+        );
+        // Without a namespace left, no OverridePolicy is even listed.
+        object["metadata"]["labels"]["app"] = json!("nginx");
+        object["metadata"]
+            .as_object_mut()
+            .unwrap()
+            .remove("namespace");
+        assert!(
+            index
+                .namespaced_policies_for(relabelled(&object).selected())
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn only_rules_that_can_reach_selected_fields_may_change_selection() {
+        let rules = json!([
+            {"overriders": {"labelsOverrider": [{"operator": "remove", "value": {"app": ""}}]}},
+            {"overriders": {"annotationsOverrider": [{"operator": "add", "value": {"a": "b"}}]}},
+            {"overriders": {"plaintext": [{"path": "/spec/replicas", "operator": "replace", "value": 1}]}},
+            {"overriders": {"plaintext": [{"path": "/metadata/name", "operator": "replace", "value": "x"}]}},
+            {"overriders": {"plaintext": [{"path": "", "operator": "replace", "value": {}}]}},
+            {"overriders": {"fieldOverrider": [{"fieldPath": "/metadata/labels/app", "json": [{"subPath": "/a", "operator": "remove"}]}]}},
+            {"overriders": {"imageOverrider": [{"component": "Tag", "operator": "replace", "value": "v1"}]}},
+            {"overriders": {"imageOverrider": [{"component": "Tag", "operator": "replace", "value": "v1",
+                "predicate": {"path": "/metadata/labels/app/"}}]}},
+        ]);
+        let policies = vec![policy("ClusterOverridePolicy", "cop", "", json!([]), rules)];
+        let index = OverrideIndex::new(&policies, &[]);
+        let may: Vec<bool> = (0..8)
+            .map(|rule| index.may_change_what_selectors_see(RuleRef { policy: 0, rule }))
+            .collect();
+        assert_eq!(may, vec![true, false, false, true, true, true, false, true]);
     }
 }
