@@ -225,6 +225,16 @@ fn quote_it_message(scalar: Option<&str>, location: serde_saphyr::Location, text
     } else {
         format!("`{scalar}`")
     };
+    if what == "null" {
+        // apiextensions-apiserver defaulting/prunenulls.go `PruneNonNullableNullsWithoutDefaults`
+        // deletes a null the schema does not allow from a map (a field, or a label in a
+        // labelsOverrider value), so the API server would not reject it but drop it unseen.
+        return format!(
+            "{field}: {spelled} is null to the Kubernetes API server (YAML 1.1), but this field \
+             is a string; the API server would drop it as if it were not written, or reject a \
+             null list item. Give it a value, or quote it: {quoted}"
+        );
+    }
     format!(
         "{field}: unquoted, {spelled} is {what} to the Kubernetes API server (YAML 1.1), but \
          this field is a string, so the API server would reject the object; quote it: {quoted}"
