@@ -221,7 +221,7 @@ pub fn decode_cluster(
             ),
         ));
     }
-    let cluster: Cluster = document.decode(files)?;
+    let cluster: Cluster = document.decode_api_object(files)?;
     if let Some(problem) = names::dns_label_problem(cluster.name()) {
         return Err(Diagnostic::error(
             Some(origin),
@@ -524,6 +524,36 @@ mod tests {
             "{}",
             error.message
         );
+    }
+
+    // The Cluster API (karmada pkg/apis/cluster/v1alpha1 types.go) is typed too: the API
+    // server reads `environment: on` as a boolean where a label value must be a string.
+    #[test]
+    fn policies_and_clusters_are_read_as_strictly_as_the_api_server_reads_them() {
+        let rejected = classify_text(
+            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m1\n  labels:\n    environment: on\n\
+             ---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata: {name: p}\nspec:\n  \
+             overrideRules:\n  - targetCluster: {clusterNames: [m1]}\n    overriders:\n      labelsOverrider:\n      \
+             - {operator: add, value: {team: y}}\n",
+        )
+        .unwrap_err();
+        let found: Vec<(u64, bool)> = rejected
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    e.origin.as_ref().unwrap().line,
+                    e.message.contains("quote it"),
+                )
+            })
+            .collect();
+        assert_eq!(found, vec![(6, true), (16, true)], "{rejected}");
+        // Templates keep YAML 1.1's types: they are not decoded into string fields.
+        let classified = classify_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: \"y\"}\n",
+        )
+        .unwrap();
+        assert_eq!(classified.templates.len(), 1);
     }
 
     #[test]

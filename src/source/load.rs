@@ -751,7 +751,7 @@ impl RawDocument {
         self.decode_with(files, yaml::parse_typed)
     }
 
-    /// [`decode`](Self::decode) for a Kubernetes API object (a Karmada policy), read as
+    /// [`decode`](Self::decode) for a Kubernetes API object (a Karmada policy or Cluster), read as
     /// strictly as the API server reads YAML: a string field given an unquoted scalar that
     /// YAML 1.1 reads as a boolean, a number or null is an error ([`yaml::parse_api_object`]).
     /// JSON input and List items already keep their types, so a string field given a boolean
