@@ -133,12 +133,12 @@ pub fn parse_typed<T: DeserializeOwned>(
         .map_err(|error| to_diagnostic(&error, document, file))
 }
 
-/// Parses one document of a Kubernetes API object (a Karmada policy or Cluster) into its typed struct, as
-/// strictly as the API server reads it. The API server reads YAML 1.1 (sigs.k8s.io/yaml over
-/// go-yaml v2): an unquoted `y`, `on`, `no`, `0755` or `1e3` is a boolean or a number to it,
-/// and null is null, so a field typed string that receives one fails validation and the
-/// object is never created. fedrender's typed reader would take the text as the string;
-/// here such a value is an error that says which value to quote.
+/// Parses one document of a Kubernetes API object (a Karmada policy or Cluster) into its typed
+/// struct, as strictly as the API server reads it. The API server reads YAML 1.1
+/// (sigs.k8s.io/yaml over go-yaml v2): an unquoted `y`, `on`, `no`, `0755` or `1e3` is a
+/// boolean or a number to it, so a field typed string that receives one fails validation and
+/// the object is never created (a null is dropped instead). fedrender's typed reader would take
+/// the text as the string; here such a value is an error that says which value to quote.
 pub fn parse_api_object<T: DeserializeOwned>(
     document: &DocumentText<'_>,
     file: &str,
