@@ -193,25 +193,14 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         }
         propagations_used.extend(placement.candidates.iter().map(|(policy, _)| *policy));
         overrides_used.extend(placement.override_policies.iter().copied());
-        // An OverridePolicy may select only what a ClusterOverridePolicy made of the template.
-        let may_change_selection = placement.override_policies.iter().any(|&policy| {
-            override_index.is_cluster_wide(policy)
-                && (0..fleet.overrides[policy].rules.len()).any(|rule| {
-                    override_index.may_change_what_selectors_see(RuleRef { policy, rule })
-                })
-        });
-        if may_change_selection {
-            let passes = OverridePasses::new(&override_index, template);
-            for target in &placement.targets {
-                let cluster = cluster_index[target.name.as_str()];
-                overrides_used.extend(
-                    rules_in_cluster(fleet, &passes, template, target, cluster)
-                        .iter()
-                        .map(|rule| rule.policy),
-                );
-            }
-        }
     }
+    extend_with_overrides_after_cluster_overrides(
+        fleet,
+        &override_index,
+        &cluster_index,
+        &placements,
+        &mut overrides_used,
+    );
     warnings.extend(propagation_warnings(fleet, &propagations_used));
     warnings.extend(override_warnings(fleet, &overrides_used));
     let mut plan = Vec::new();
@@ -565,6 +554,58 @@ fn federated_plan_entry(
     }
 }
 
+/// An OverridePolicy may select only what a ClusterOverridePolicy made of a template, so one
+/// that selects no template as written may still be used. The objects are built to find out
+/// only while such a policy is left, only for templates that go through a ClusterOverridePolicy
+/// rule that may change what selectors see, and once per replica count and rule list.
+fn extend_with_overrides_after_cluster_overrides(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    cluster_index: &BTreeMap<&str, usize>,
+    placements: &[Placement],
+    overrides_used: &mut BTreeSet<usize>,
+) {
+    let unused_namespaced = |used: &BTreeSet<usize>| {
+        (0..fleet.overrides.len())
+            .any(|policy| !used.contains(&policy) && !override_index.is_cluster_wide(policy))
+    };
+    for (template, placement) in fleet.templates.iter().zip(placements) {
+        if !unused_namespaced(overrides_used) {
+            return;
+        }
+        let may_change_selection = placement.override_policies.iter().any(|&policy| {
+            override_index.is_cluster_wide(policy)
+                && (0..fleet.overrides[policy].rules.len()).any(|rule| {
+                    override_index.may_change_what_selectors_see(RuleRef { policy, rule })
+                })
+        });
+        if !may_change_selection {
+            continue;
+        }
+        let passes = OverridePasses::new(override_index, template);
+        let mut seen = BTreeSet::new();
+        for target in &placement.targets {
+            let cluster = cluster_index[target.name.as_str()];
+            let first_pass = (
+                target.replicas,
+                target.completions,
+                passes.cluster_rules(cluster),
+            );
+            if !passes.may_change_selection(&first_pass.2) || seen.contains(&first_pass) {
+                continue;
+            }
+            overrides_used.extend(namespaced_policies_in(
+                fleet,
+                &passes,
+                template,
+                target,
+                &first_pass.2,
+            ));
+            seen.insert(first_pass);
+        }
+    }
+}
+
 /// Binds and schedules one template; the namespace controller adds every cluster for the
 /// namespaces it propagates.
 fn place_template(
@@ -850,10 +891,7 @@ impl<'i, 'f> OverridePasses<'i, 'f> {
     }
 }
 
-/// The override rules a template goes through in one target cluster, both passes in order,
-/// without building the object unless a ClusterOverridePolicy rule may change what the
-/// OverridePolicies' selectors see. Where building fails, the render reports it; here the
-/// OverridePolicies are then those of the template.
+/// The override rules a template goes through in one target cluster, both passes in order.
 fn rules_in_cluster(
     fleet: &Fleet,
     passes: &OverridePasses<'_, '_>,
@@ -862,22 +900,35 @@ fn rules_in_cluster(
     cluster: usize,
 ) -> Vec<RuleRef> {
     let mut rules = passes.cluster_rules(cluster);
-    let namespaced = if passes.may_change_selection(&rules) {
-        let mut object = work::revise(
-            &fleet.interpreter,
-            template,
-            target.replicas,
-            target.completions,
-        );
-        match apply_rules(fleet, template, &rules, &[cluster], &mut object) {
-            Ok(()) => passes.namespaced_policies(&rules, &object),
-            Err(_) => passes.namespaced.clone(),
-        }
-    } else {
-        passes.namespaced.clone()
-    };
+    let namespaced = namespaced_policies_in(fleet, passes, template, target, &rules);
     rules.extend(passes.index.rules_for_cluster(&namespaced, cluster));
     rules
+}
+
+/// The OverridePolicies that select a template's object in one target cluster after its
+/// ClusterOverridePolicy rules, without building the object unless one of those rules may
+/// change what selectors see. Where building fails, the render reports it; here the
+/// OverridePolicies are then those of the template.
+fn namespaced_policies_in(
+    fleet: &Fleet,
+    passes: &OverridePasses<'_, '_>,
+    template: &Template,
+    target: &TargetCluster,
+    cluster_rules: &[RuleRef],
+) -> Vec<usize> {
+    if !passes.may_change_selection(cluster_rules) {
+        return passes.namespaced.clone();
+    }
+    let mut object = work::revise(
+        &fleet.interpreter,
+        template,
+        target.replicas,
+        target.completions,
+    );
+    match apply_rules(fleet, template, cluster_rules, &[], &mut object) {
+        Ok(()) => passes.namespaced_policies(cluster_rules, &object),
+        Err(_) => passes.namespaced.clone(),
+    }
 }
 
 /// Applies the override rules in order. A failure names the policy and its file, the rule and
