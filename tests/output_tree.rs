@@ -15,16 +15,21 @@ use std::time::{Duration, Instant};
 mod common;
 use common::{empty_scratch, fedrender, stderr};
 
-fn build(input: &Path, out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+/// `fedrender build INPUT --clusters INPUT/clusters.yaml --out OUT`, not yet run.
+fn build_command(input: &Path, out: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+    command
         .arg("build")
         .arg(input)
         .arg("--clusters")
         .arg(input.join("clusters.yaml"))
         .arg("--out")
-        .arg(out)
-        .output()
-        .expect("the binary runs")
+        .arg(out);
+    command
+}
+
+fn build(input: &Path, out: &Path) -> Output {
+    build_command(input, out).output().expect("the binary runs")
 }
 
 /// Every entry under `dir`, hidden ones included, without following links: files with their
@@ -164,14 +169,7 @@ fn links_at_every_level_of_the_output_tree_never_steer_a_write_outside_it() {
         symlink(&target, &link).unwrap();
         let tree_before = snapshot(&out);
         for check in [false, true] {
-            let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
-            command
-                .arg("build")
-                .arg(&changed)
-                .arg("--clusters")
-                .arg(changed.join("clusters.yaml"))
-                .arg("--out")
-                .arg(&out);
+            let mut command = build_command(&changed, &out);
             if check {
                 command.arg("--check");
             }
@@ -207,13 +205,7 @@ fn links_at_every_level_of_the_output_tree_never_steer_a_write_outside_it() {
 
 /// Runs a build of `input` over `out` and sends `signal` after `delay`; returns how it ended.
 fn interrupted_build(input: &Path, out: &Path, signal: i32, delay: Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .arg("build")
-        .arg(input)
-        .arg("--clusters")
-        .arg(input.join("clusters.yaml"))
-        .arg("--out")
-        .arg(out)
+    let child = build_command(input, out)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -344,13 +336,7 @@ fn a_build_into_a_tree_another_build_is_writing_is_refused_with_a_message() {
     let reference = dir.join("reference");
     assert!(build(&input, &reference).status.success());
     let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_fedrender"))
-            .arg("build")
-            .arg(&input)
-            .arg("--clusters")
-            .arg(input.join("clusters.yaml"))
-            .arg("--out")
-            .arg(&out)
+        build_command(&input, &out)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap()
