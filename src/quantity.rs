@@ -16,7 +16,8 @@
 //!   magnitude to the next nano-unit (`0.1n` → `1n`, `-3.001n` → `-4n`);
 //! - binary-SI quantities are capped at 2^63−1 units in magnitude (`9Ei`); decimal ones are not;
 //! - the number part may be empty: `"."`, `"+"`, `"Ki"` and `"m"` all parse as zero, as they do
-//!   in `ParseQuantity`; `"1."` is 1 and `".5"` is 0.5;
+//!   in `ParseQuantity`, but `"Pi"`, `"Ei"` and `"e-10"` are errors, as they are there (its slow
+//!   path cannot read an empty number); `"1."` is 1 and `".5"` is 0.5;
 //! - no whitespace is allowed inside the text (`" 1"` is an error), but JSON strings are trimmed
 //!   first, as `Quantity.UnmarshalJSON` does.
 //!
@@ -242,6 +243,15 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, String> {
     let scale =
         interpret_suffix(suffix).ok_or_else(|| malformed(&format!("unknown suffix {suffix:?}")))?;
 
+    // Without a digit the number is empty, which `ParseQuantity` reads as zero on its int64
+    // fast path and cannot read on its slow one, taken from `Pi` up and below 10^-9.
+    let slow_path = match scale {
+        Scale::Binary(exponent) => exponent >= 50,
+        Scale::Decimal(exponent) => exponent < -9,
+    };
+    if integer.is_empty() && fraction.is_empty() && slow_path {
+        return Err(malformed("it has no number before its suffix"));
+    }
     // Binary-SI values are capped (quantity.go `maxAllowed`); decimal ones must fit.
     let magnitude = match (scale, scaled_nanos(integer, fraction, scale)) {
         (Scale::Binary(_), magnitude) => magnitude.map_or(BINARY_CAP_NANOS as u128, |m| {
@@ -344,6 +354,147 @@ fn ceil_fraction_times_power_of_two(leading_zeros: u64, digits: &[u8], exponent:
     integer_part + u128::from(inexact)
 }
 
+/// The text Kubernetes writes back for a quantity it read as `text`: `Quantity.String()` after
+/// `ParseQuantity` (quantity.go), which is what a controller that decodes a quantity and encodes
+/// it again (Karmada's FederatedResourceQuota sync, for one) puts in the object it creates.
+///
+/// `ParseQuantity` keeps the text itself when it looks canonical already, so `0100m`, `+1`,
+/// `1.500` and `1E3` come back as written. Anything else is rebuilt in its format (decimal SI,
+/// binary SI or decimal exponent) from the exact value: `1000` → `1k`, `1024Mi` → `1Gi`, `1.5` →
+/// `1500m`, `0.5Gi` → `512Mi`, `1.5Ki` → `1536`. Quirks are kept, because they are what the
+/// member cluster receives: a decimal-SI value of 10^21 units or more has no suffix to be written
+/// with and loses its magnitude (`1000E` → `1`).
+pub fn round_trip(text: &str) -> Result<String, String> {
+    let quantity = parse_quantity(text)?;
+    if text == "0" {
+        return Ok(text.to_string());
+    }
+    let written = WrittenQuantity::split(text);
+    let scale =
+        interpret_suffix(written.suffix).ok_or_else(|| format!("bad suffix in {text:?}"))?;
+    if written.is_kept_as_written(scale) {
+        return Ok(text.to_string());
+    }
+    // `E` alone is exa, an SI suffix; `e3` and `E3` are exponents.
+    let exponent_form = written.suffix.len() > 1
+        && written.suffix.starts_with(['e', 'E'])
+        && written.suffix != "Ei";
+    Ok(canonical_text(quantity, scale, exponent_form))
+}
+
+/// A quantity's text cut as `parseQuantityString` cuts it: the digits before the point without
+/// leading zeros (`"0"` when none are left), the digits after it, and the suffix.
+struct WrittenQuantity<'a> {
+    integer: &'a str,
+    fraction: &'a str,
+    suffix: &'a str,
+}
+
+impl<'a> WrittenQuantity<'a> {
+    fn split(text: &'a str) -> Self {
+        let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+        let significant = unsigned.trim_start_matches('0');
+        let digits_end = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let integer = &significant[..digits_end(significant)];
+        let rest = &significant[integer.len()..];
+        let (fraction, suffix) = match rest.strip_prefix('.') {
+            Some(after_point) => after_point.split_at(digits_end(after_point)),
+            None => ("", rest),
+        };
+        WrittenQuantity {
+            integer: if integer.is_empty() { "0" } else { integer },
+            fraction,
+            suffix,
+        }
+    }
+
+    /// `ParseQuantity`'s fast path: a value that fits an int64 at a scale of at least 10^-9
+    /// keeps its text when it is canonical by the path's own test (decimal: a scale that is a
+    /// multiple of 3 and digits neither starting with 0 nor ending with 000; binary: a number
+    /// not divisible by 8).
+    fn is_kept_as_written(&self, scale: Scale) -> bool {
+        // Digits of int64 precision left (quantity.go `maxInt64Factors` is 18).
+        let length = (self.integer.len() + self.fraction.len()) as i64;
+        let (precision, exponent_of_ten, binary_exponent) = match scale {
+            Scale::Decimal(exponent) => (18 - length, exponent, 0),
+            Scale::Binary(exponent) if self.fraction.is_empty() => {
+                let integer = self.integer.len() as i64;
+                (15 - integer - i64::from(exponent) * 3 / 10 - 1, 0, exponent)
+            }
+            Scale::Binary(_) => (-1, 0, 0),
+        };
+        let scale_after_point = exponent_of_ten - self.fraction.len() as i64;
+        if precision < 0 || scale_after_point < -9 {
+            return false;
+        }
+        let shifted = format!("{}{}", self.integer, self.fraction);
+        let Ok(value) = shifted.parse::<i64>() else {
+            return false;
+        };
+        if value.checked_mul(1i64 << binary_exponent).is_none() {
+            return false;
+        }
+        match scale {
+            Scale::Binary(_) => value & 0x07 != 0,
+            Scale::Decimal(_) => {
+                scale_after_point % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0')
+            }
+        }
+    }
+}
+
+/// `Quantity.CanonicalizeBytes`: the value in its format, or in decimal SI when binary SI would
+/// round it or it is below 1024 in magnitude.
+fn canonical_text(quantity: Quantity, scale: Scale, exponent_form: bool) -> String {
+    let nanos = quantity.nanos();
+    if nanos == 0 {
+        return "0".to_string();
+    }
+    let whole_units = nanos % NANOS_PER_UNIT == 0;
+    if matches!(scale, Scale::Binary(_)) && whole_units && nanos.abs() >= 1024 * NANOS_PER_UNIT {
+        let mut units = nanos / NANOS_PER_UNIT;
+        let mut steps = 0;
+        while units % 1024 == 0 {
+            units /= 1024;
+            steps += 1;
+        }
+        // suffix.go has no binary suffix for 2^0 (nor above Ei, which the cap rules out).
+        let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
+            .get(steps)
+            .copied()
+            .unwrap_or("");
+        return format!("{units}{suffix}");
+    }
+    // `AsCanonicalBytes`: every factor of ten into the exponent, then the exponent down to a
+    // multiple of three.
+    let mut mantissa = nanos;
+    let mut exponent: i64 = -9;
+    while mantissa % 10 == 0 {
+        mantissa /= 10;
+        exponent += 1;
+    }
+    while exponent.rem_euclid(3) != 0 {
+        mantissa *= 10;
+        exponent -= 1;
+    }
+    let suffix = if exponent_form {
+        if exponent == 0 {
+            String::new()
+        } else {
+            format!("e{exponent}")
+        }
+    } else {
+        let decimal_si = ["n", "u", "m", "", "k", "M", "G", "T", "P", "E"];
+        usize::try_from((exponent + 9) / 3)
+            .ok()
+            .and_then(|step| decimal_si.get(step))
+            .copied()
+            .unwrap_or("")
+            .to_string()
+    };
+    format!("{mantissa}{suffix}")
+}
+
 /// A quantity as it appears in JSON/YAML (`Quantity.UnmarshalJSON`): a string (trimmed), a bare
 /// number, or `null` (the zero quantity).
 pub fn quantity_from_json(value: &serde_json::Value) -> Result<Quantity, String> {
@@ -376,6 +527,66 @@ mod tests {
     }
 
     const G: i128 = NANOS_PER_UNIT;
+
+    // k8s.io/apimachinery pkg/api/resource quantity.go `ParseQuantity` then `String()`; every
+    // expected text was printed by that code (vendored at Karmada f8fdd02) for the input.
+    #[test]
+    fn a_quantity_round_trips_as_kubernetes_writes_it_back() {
+        for (text, written_back) in [
+            ("0", "0"),
+            ("00", "0"),
+            ("0m", "0"),
+            ("10", "10"),
+            ("1000", "1k"),
+            ("1000000", "1M"),
+            ("1000k", "1M"),
+            ("1000P", "1E"),
+            ("100000000000000000000", "100E"),
+            ("123456789012345678901", "123456789012345678901"),
+            ("1000E", "1"),
+            ("1.5", "1500m"),
+            ("1.0", "1"),
+            (".5", "500m"),
+            ("0.0001", "100u"),
+            ("0.000000001", "1n"),
+            ("0.1n", "1n"),
+            ("-0.5", "-500m"),
+            ("1.5E", "1500P"),
+            ("100m", "100m"),
+            ("0100m", "0100m"),
+            ("+1", "+1"),
+            ("-1", "-1"),
+            ("1.500", "1.500"),
+            ("1.G", "1.G"),
+            ("5.", "5."),
+            ("1025", "1025"),
+            ("2048", "2048"),
+            ("1Gi", "1Gi"),
+            ("5Mi", "5Mi"),
+            ("8Ki", "8Ki"),
+            ("12Ki", "12Ki"),
+            ("1025Ki", "1025Ki"),
+            ("1024Ki", "1Mi"),
+            ("1024Mi", "1Gi"),
+            ("1048576Ki", "1Gi"),
+            ("1536Mi", "1536Mi"),
+            ("0.5Gi", "512Mi"),
+            ("1.5Ki", "1536"),
+            ("1.1Ki", "1126400m"),
+            ("1Ei", "1Ei"),
+            ("9Ei", "9223372036854775807"),
+            ("10Ei", "9223372036854775807"),
+            ("1e3", "1e3"),
+            ("1E3", "1E3"),
+            ("1e-3", "1e-3"),
+            ("1e21", "1e21"),
+            ("2000e-3", "2"),
+            ("1.5e3", "1500"),
+        ] {
+            assert_eq!(round_trip(text).as_deref(), Ok(written_back), "{text}");
+        }
+        assert!(round_trip("1Q").is_err());
+    }
 
     /// The former [`scaled_nanos`], kept as the reference the linear one must agree with: it
     /// builds the whole number exactly, so its cost grows with the square of the digits.
@@ -626,11 +837,18 @@ mod tests {
         assert!(error.contains("\"12cores\""), "{error}");
     }
 
-    /// `ParseQuantity` accepts an empty number part as zero; so does this parser.
+    /// `ParseQuantity` accepts an empty number part as zero on its int64 fast path and rejects
+    /// it on its slow path ("unable to parse numeric part of quantity" from the vendored code
+    /// for each rejected text); so does this parser.
     #[test]
     fn an_empty_number_is_zero_like_kubernetes() {
-        for text in ["+", "-", ".", "-.", "Ki", "m", "e3", "000"] {
+        for text in [
+            "+", "-", ".", "-.", "Ki", "Ti", "m", "n", "e3", "e-9", "000",
+        ] {
             assert_eq!(nanos(text), 0, "{text}");
+        }
+        for text in ["Pi", "-Ei", ".Pi", "e-10", "+.e-12"] {
+            assert!(parse_quantity(text).is_err(), "{text}");
         }
     }
 
