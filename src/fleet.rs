@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use crate::api::cluster::Cluster;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use crate::federated_quota::{self, FederatedQuota};
 use crate::policy;
 use crate::render::Fleet;
 use crate::source::classify::{self, Located};
@@ -102,6 +103,11 @@ pub fn assemble(
             fleet.overrides.push(admitted);
         }
     }
+    for quota in &classified.federated_quotas {
+        if let Some(admitted) = errors.take(federated_quota::admit(quota, &mut warnings)) {
+            fleet.federated_quotas.push(admitted);
+        }
+    }
     let (federated, claimed) = crate::federation::translate(
         &classified.kubefed_documents,
         files,
@@ -117,7 +123,12 @@ pub fn assemble(
         .filter(|(index, _)| !claimed.contains(index))
         .map(|(_, template)| template)
         .collect();
-    check_single_claim(&fleet.templates, &federated, &mut errors);
+    check_single_claim(
+        &fleet.templates,
+        &federated,
+        &fleet.federated_quotas,
+        &mut errors,
+    );
     check_not_also_karmada(&fleet.propagations, &federated, &mut errors);
     fleet.federated = federated;
     fleet.interpreter = classified.interpreter;
@@ -134,10 +145,12 @@ pub fn assemble(
 }
 
 /// One object, one source: a KubeFed object may not target what a plain template (placed by
-/// Karmada) or another federated object already defines.
+/// Karmada) or another federated object already defines, nor a FederatedResourceQuota create
+/// a ResourceQuota that any of them defines.
 fn check_single_claim(
     templates: &[crate::object::Template],
     federated: &[crate::federation::FederatedBinding],
+    quotas: &[FederatedQuota],
     errors: &mut ErrorSink,
 ) {
     let mut claimed: BTreeMap<&crate::object::ObjectKey, (String, &Origin)> = templates
@@ -161,6 +174,20 @@ fn check_single_claim(
             )),
             None => {
                 claimed.insert(key, (binding.source_name.clone(), &binding.source));
+            }
+        }
+    }
+    for quota in quotas {
+        match claimed.get(&quota.key) {
+            Some((first, origin)) => errors.push(Diagnostic::error(
+                Some(quota.origin.clone()),
+                format!(
+                    "{} creates {}, which {first} at {origin} already defines; one object can have one source",
+                    quota.id, quota.key
+                ),
+            )),
+            None => {
+                claimed.insert(&quota.key, (quota.id.clone(), &quota.origin));
             }
         }
     }

@@ -11,6 +11,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod emit;
 pub mod exit_code;
+pub mod federated_quota;
 pub mod federation;
 pub mod fleet;
 pub mod interpret;

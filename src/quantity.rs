@@ -495,6 +495,103 @@ fn canonical_text(quantity: Quantity, scale: Scale, exponent_form: bool) -> Stri
     format!("{mantissa}{suffix}")
 }
 
+/// A value of a `ResourceList` in a Karmada CRD (`overall`, `hard`): the schema allows an integer
+/// or a string matching the quantity pattern (`x-kubernetes-int-or-string`), which the API
+/// server checks before any controller parses it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceQuantity {
+    /// The text the controller parses: the string, or the integer's digits.
+    pub written: String,
+    pub value: Quantity,
+}
+
+impl ResourceQuantity {
+    fn from_text(written: String) -> Result<Self, String> {
+        if !matches_quantity_pattern(&written) {
+            return Err(format!(
+                "{written:?} is not a quantity: expected a number with an optional suffix \
+                 (n u m k M G T P E, Ki Mi Gi Ti Pi Ei, or an exponent such as e3)"
+            ));
+        }
+        let value = parse_quantity(&written)?;
+        Ok(ResourceQuantity { written, value })
+    }
+
+    /// What the object a controller builds from this value says: [`round_trip`].
+    pub fn written_back(&self) -> String {
+        round_trip(&self.written).unwrap_or_else(|_| self.written.clone())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ResourceQuantity {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ResourceQuantity;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a quantity: an integer or a string such as \"500m\" or \"1Gi\"")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                ResourceQuantity::from_text(text.to_string()).map_err(E::custom)
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, number: i64) -> Result<Self::Value, E> {
+                ResourceQuantity::from_text(number.to_string()).map_err(E::custom)
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, number: u64) -> Result<Self::Value, E> {
+                ResourceQuantity::from_text(number.to_string()).map_err(E::custom)
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, number: f64) -> Result<Self::Value, E> {
+                Err(E::custom(format!(
+                    "the number {number} is not an integer, and the schema allows only an \
+                     integer or a string here: quote it (\"{number}\") or use a suffix (m for \
+                     thousandths)"
+                )))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// The quantity pattern of Kubernetes' OpenAPI schema for `resource.Quantity`:
+/// `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`.
+/// Stricter than `ParseQuantity` in wanting a digit; looser in the exponent, which may have a
+/// point here and is then refused by the parser.
+fn matches_quantity_pattern(text: &str) -> bool {
+    /// `([0-9]+(\.[0-9]*)?)|(\.[0-9]+)`, and what follows it.
+    fn number(text: &str) -> Option<&str> {
+        let integer = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let rest = &text[integer..];
+        match rest.strip_prefix('.') {
+            Some(after_point) => {
+                let fraction = after_point.len()
+                    - after_point
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .len();
+                (integer + fraction > 0).then(|| &after_point[fraction..])
+            }
+            None => (integer > 0).then_some(rest),
+        }
+    }
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let Some(suffix) = number(unsigned) else {
+        return false;
+    };
+    match suffix {
+        "" | "Ki" | "Mi" | "Gi" | "Ti" | "Pi" | "Ei" => true,
+        "n" | "u" | "m" | "k" | "M" | "G" | "T" | "P" | "E" => true,
+        _ => suffix
+            .strip_prefix(['e', 'E'])
+            .map(|exponent| exponent.strip_prefix(['+', '-']).unwrap_or(exponent))
+            .and_then(number)
+            .is_some_and(str::is_empty),
+    }
+}
+
 /// A quantity as it appears in JSON/YAML (`Quantity.UnmarshalJSON`): a string (trimmed), a bare
 /// number, or `null` (the zero quantity).
 pub fn quantity_from_json(value: &serde_json::Value) -> Result<Quantity, String> {
@@ -835,6 +932,28 @@ mod tests {
         }
         let error = parse_quantity("12cores").err().unwrap_or_default();
         assert!(error.contains("\"12cores\""), "{error}");
+    }
+
+    // The pattern of the `ResourceList` values in karmada's CRDs
+    // (charts/karmada/_crds/bases/policy/policy.karmada.io_federatedresourcequotas.yaml).
+    #[test]
+    fn a_resource_list_value_matches_the_schema_pattern_before_it_is_parsed() {
+        for text in [
+            "1", "+1", "-1", "1.", ".5", "1.5Gi", "500m", "1E", "1e3", "1E+3", "2e-3",
+        ] {
+            assert!(matches_quantity_pattern(text), "{text}");
+        }
+        for text in [
+            "", ".", "+", "Ki", "1Q", "1 ", " 1", "1K", "1e", "1e+", "1i", "1mi",
+        ] {
+            assert!(!matches_quantity_pattern(text), "{text}");
+        }
+        // The pattern lets a point into the exponent; the parser does not.
+        assert!(matches_quantity_pattern("1e1.5"));
+        assert!(ResourceQuantity::from_text("1e1.5".to_string()).is_err());
+        let memory = ResourceQuantity::from_text("1024Mi".to_string()).unwrap();
+        assert_eq!(memory.value, Quantity::from_units(1 << 30));
+        assert_eq!(memory.written_back(), "1Gi");
     }
 
     /// `ParseQuantity` accepts an empty number part as zero on its int64 fast path and rejects

@@ -14,6 +14,7 @@ use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::emit;
+use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
 use crate::interpret::Interpreter;
 use crate::namespace_sync;
@@ -35,6 +36,8 @@ pub struct Fleet {
     /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
     /// Karmada policies.
     pub federated: Vec<FederatedBinding>,
+    /// Karmada FederatedResourceQuotas: a ResourceQuota in each cluster they assign.
+    pub federated_quotas: Vec<FederatedQuota>,
 }
 
 /// One template's output: each distinct object with the clusters that receive it, so that an
@@ -179,6 +182,12 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     if !errors.is_empty() {
         return Err(errors.into());
     }
+    for quota in &fleet.federated_quotas {
+        warnings.extend(quota.inventory_warnings(&fleet.clusters));
+        if explain {
+            federated_plan.push(quota_plan_entry(quota, &cluster_index));
+        }
+    }
     follow_dependencies(fleet, &mut placements, &cluster_index);
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
@@ -237,7 +246,8 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
 
 impl Placed<'_> {
     /// Every object to render with where it comes from and the clusters that receive it: the
-    /// templates in order, then the KubeFed and Federation v1 objects.
+    /// templates in order, then the KubeFed and Federation v1 objects, then the ResourceQuotas
+    /// of FederatedResourceQuotas.
     /// [`render_chunks`](Self::render_chunks) numbers objects by position in this list.
     pub fn destinations(&self) -> Vec<Destination<'_>> {
         let fleet = self.fleet;
@@ -260,7 +270,19 @@ impl Placed<'_> {
                 origin: &binding.source,
                 clusters: self.positions(targets.iter().map(|(name, _)| name.as_str())),
             });
-        templates.chain(federated).collect()
+        let quotas = fleet.federated_quotas.iter().map(|quota| {
+            let mut clusters: Vec<usize> = quota
+                .assigned(&self.cluster_index)
+                .map(|(_, position)| position)
+                .collect();
+            clusters.sort_unstable();
+            Destination {
+                key: &quota.key,
+                origin: &quota.origin,
+                clusters,
+            }
+        });
+        templates.chain(federated).chain(quotas).collect()
     }
 
     /// Every object's position in [`destinations`](Self::destinations), by its key.
@@ -272,19 +294,21 @@ impl Placed<'_> {
 
     /// How many objects [`destinations`](Self::destinations) lists.
     fn object_count(&self) -> usize {
-        self.fleet.templates.len() + self.fleet.federated.len()
+        let fleet = self.fleet;
+        fleet.templates.len() + fleet.federated.len() + fleet.federated_quotas.len()
     }
 
     /// The object at a position in [`destinations`](Self::destinations).
     pub fn key(&self, position: usize) -> &ObjectKey {
-        let templates = &self.fleet.templates;
-        match templates.get(position) {
-            Some(template) => &template.key,
-            None => {
-                &self.fleet.federated[position - templates.len()]
-                    .template
-                    .key
-            }
+        let fleet = self.fleet;
+        let federated_start = fleet.templates.len();
+        let quotas_start = federated_start + fleet.federated.len();
+        if position < federated_start {
+            &fleet.templates[position].key
+        } else if position < quotas_start {
+            &fleet.federated[position - federated_start].template.key
+        } else {
+            &fleet.federated_quotas[position - quotas_start].key
         }
     }
 
@@ -348,12 +372,14 @@ impl Placed<'_> {
         }
     }
 
-    /// The objects of the template (or KubeFed or Federation v1 object) at `position` in
-    /// [`destinations`](Self::destinations); `None` when it goes nowhere.
+    /// The objects of the template (or KubeFed or Federation v1 object, or
+    /// FederatedResourceQuota) at `position` in [`destinations`](Self::destinations); `None`
+    /// when it goes nowhere.
     fn render_one(&self, position: usize) -> Result<Option<RenderedTemplate>, Rejected> {
         let fleet = self.fleet;
-        let templates = fleet.templates.len();
-        if position < templates {
+        let federated_start = fleet.templates.len();
+        let quotas_start = federated_start + fleet.federated.len();
+        if position < federated_start {
             build_variants(
                 fleet,
                 &self.overrides,
@@ -361,13 +387,18 @@ impl Placed<'_> {
                 &self.placements[position],
                 &self.cluster_index,
             )
-        } else {
-            let federated = position - templates;
+        } else if position < quotas_start {
+            let federated = position - federated_start;
             render_federated(
                 &fleet.federated[federated],
                 &self.federated[federated],
                 &self.cluster_index,
             )
+        } else {
+            Ok(render_quota(
+                &fleet.federated_quotas[position - quotas_start],
+                &self.cluster_index,
+            ))
         }
     }
 }
@@ -493,7 +524,7 @@ fn render_federated(
     targets: &[(String, Option<i64>)],
     cluster_index: &BTreeMap<&str, usize>,
 ) -> Result<Option<RenderedTemplate>, Rejected> {
-    let mut variants: Vec<Variant> = Vec::new();
+    let mut objects = Vec::with_capacity(targets.len());
     for (cluster, replicas) in targets {
         let object =
             federation::object_for_cluster(binding, cluster, *replicas).map_err(|message| {
@@ -502,8 +533,20 @@ fn render_federated(
                     format!("{}: cluster {cluster}: {message}", binding.source_name),
                 )
             })?;
+        objects.push((cluster_index[cluster.as_str()], object));
+    }
+    Ok(rendered_per_cluster(&binding.template.key, objects))
+}
+
+/// Objects built cluster by cluster, grouped into variants by their manifest; `None` for no
+/// cluster.
+fn rendered_per_cluster(
+    key: &ObjectKey,
+    objects: impl IntoIterator<Item = (usize, Value)>,
+) -> Option<RenderedTemplate> {
+    let mut variants: Vec<Variant> = Vec::new();
+    for (position, object) in objects {
         let manifest = emit::manifest(&object);
-        let position = cluster_index[cluster.as_str()];
         match variants
             .iter_mut()
             .find(|variant| variant.manifest == manifest)
@@ -515,10 +558,51 @@ fn render_federated(
             }),
         }
     }
-    Ok((!variants.is_empty()).then(|| RenderedTemplate {
-        key: binding.template.key.clone(),
+    for variant in &mut variants {
+        variant.clusters.sort_unstable();
+    }
+    (!variants.is_empty()).then(|| RenderedTemplate {
+        key: key.clone(),
         variants,
-    }))
+    })
+}
+
+/// A FederatedResourceQuota's ResourceQuotas, one per assigned cluster of the inventory, built
+/// as Karmada's sync controller builds them: no policy, no override.
+fn render_quota(
+    quota: &FederatedQuota,
+    cluster_index: &BTreeMap<&str, usize>,
+) -> Option<RenderedTemplate> {
+    rendered_per_cluster(
+        &quota.key,
+        quota
+            .assigned(cluster_index)
+            .map(|(assignment, position)| (position, quota.resource_quota(assignment))),
+    )
+}
+
+fn quota_plan_entry(quota: &FederatedQuota, cluster_index: &BTreeMap<&str, usize>) -> PlanEntry {
+    let mut clusters: Vec<PlannedCluster> = quota
+        .assigned(cluster_index)
+        .map(|(assignment, _)| PlannedCluster {
+            name: assignment.cluster.clone(),
+            replicas: None,
+            completions: None,
+            overrides: Vec::new(),
+        })
+        .collect();
+    clusters.sort_by(|a, b| a.name.cmp(&b.name));
+    PlanEntry {
+        key: quota.key.clone(),
+        origin: quota.origin.clone(),
+        policies: Vec::new(),
+        placed_by: vec![quota.id.clone()],
+        filtered: Vec::new(),
+        nowhere: clusters
+            .is_empty()
+            .then(|| format!("{} assigns no cluster of the inventory", quota.id)),
+        clusters,
+    }
 }
 
 fn federated_plan_entry(

@@ -91,6 +91,56 @@ fn the_seed_example_renders_nginx_to_two_of_three_clusters() {
 }
 
 #[test]
+fn a_federated_resource_quota_becomes_a_resource_quota_in_each_assigned_cluster() {
+    let out = scratch("federated-quota");
+    let scenario = "testdata/federated-resource-quota";
+    let build = |strict: bool| {
+        let mut args = vec![
+            "build".to_string(),
+            format!("{scenario}/input"),
+            "--clusters".to_string(),
+            format!("{scenario}/clusters.yaml"),
+            "--out".to_string(),
+            out.to_str().unwrap().to_string(),
+        ];
+        if strict {
+            args.push("--strict".to_string());
+        }
+        fedrender(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // The assignment naming a cluster the inventory lacks is a warning, an error with --strict.
+    let strict = build(true);
+    assert_eq!(strict.status.code(), Some(2), "{}", stderr(&strict));
+    assert!(
+        stderr(&strict)
+            .contains("cluster \"membr2\" is not in the inventory (did you mean \"member2\"?)")
+    );
+    let output = build(false);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = snapshot(&out);
+    let quotas: Vec<&String> = files
+        .keys()
+        .filter(|path| path.ends_with("resourcequota_team-quota.yaml"))
+        .collect();
+    assert_eq!(
+        quotas,
+        [
+            "member1/shop/resourcequota_team-quota.yaml",
+            "member2/shop/resourcequota_team-quota.yaml",
+            "member3/shop/resourcequota_team-quota.yaml",
+        ]
+    );
+    let member1 = String::from_utf8_lossy(&files["member1/shop/resourcequota_team-quota.yaml"]);
+    assert!(
+        member1.contains("kind: ResourceQuota\n")
+            && member1.contains("  hard:\n    count/deployments.apps: \"5\"\n    cpu: 1500m\n    memory: 1Gi\n    pods: \"10\"\n"),
+        "{member1}"
+    );
+    assert!(!files.keys().any(|path| path.contains("accounting-only")));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
 fn a_rebuild_with_nothing_changed_writes_nothing() {
     let out = scratch("rebuild");
     let args = [

@@ -1,11 +1,15 @@
 //! Karmada's policy API (`policy.karmada.io/v1alpha1`), mirrored field for field with Karmada's
-//! JSON names (karmada pkg/apis/policy/v1alpha1/propagation_types.go, override_types.go), so that
-//! a misspelled field is an error and a Karmada user reads this file without a dictionary.
+//! JSON names (karmada pkg/apis/policy/v1alpha1/propagation_types.go, override_types.go,
+//! federatedresourcequota_types.go), so that a misspelled field is an error and a Karmada user
+//! reads this file without a dictionary.
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::meta::{LabelSelector, NodeSelectorRequirement, ObjectMeta, Toleration};
+use crate::quantity::ResourceQuantity;
 
 pub const POLICY_API_VERSION: &str = "policy.karmada.io/v1alpha1";
 
@@ -377,7 +381,7 @@ pub struct CommandArgsOverrider {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LabelAnnotationOverrider {
     pub operator: OverriderOperator,
-    pub value: std::collections::BTreeMap<String, String>,
+    pub value: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -398,4 +402,35 @@ pub struct PatchOperation {
     pub operator: OverriderOperator,
     #[serde(default)]
     pub value: Option<Value>,
+}
+
+/// A FederatedResourceQuota (karmada pkg/apis/policy/v1alpha1/federatedresourcequota_types.go).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FederatedResourceQuota {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    pub spec: FederatedResourceQuotaSpec,
+    /// Usage observed by Karmada's status controller, as `kubectl get -o yaml` prints it. The
+    /// CRD has a status subresource, so the API server drops this when the object is created:
+    /// it is accepted and not read.
+    #[serde(default)]
+    pub status: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FederatedResourceQuotaSpec {
+    pub overall: BTreeMap<String, ResourceQuantity>,
+    #[serde(default)]
+    pub static_assignments: Option<Vec<StaticClusterAssignment>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StaticClusterAssignment {
+    pub cluster_name: String,
+    pub hard: BTreeMap<String, ResourceQuantity>,
 }

@@ -10,7 +10,9 @@ use serde_json::Value;
 use super::load::{RawDocument, SourceFile};
 use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
 use crate::api::config::{CONFIG_API_VERSION, Config};
-use crate::api::karmada::{OverridePolicy, POLICY_API_VERSION, PropagationPolicy};
+use crate::api::karmada::{
+    FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
+};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::names;
@@ -28,6 +30,7 @@ pub struct Classified {
     pub templates: Vec<Template>,
     pub propagation_policies: Vec<Located<PropagationPolicy>>,
     pub override_policies: Vec<Located<OverridePolicy>>,
+    pub federated_quotas: Vec<Located<FederatedResourceQuota>>,
     pub clusters: Vec<Located<Cluster>>,
     /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
     pub interpreter: Interpreter,
@@ -80,11 +83,20 @@ pub fn classify(
                     });
                 }
             }
+            ("policy.karmada.io", "FederatedResourceQuota") => {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
+                    classified.federated_quotas.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                    });
+                }
+            }
             ("policy.karmada.io", other) => errors.push(Diagnostic::error(
                 Some(document.origin.clone()),
                 format!(
                     "fedrender does not implement the Karmada kind {other}; it understands \
-                     PropagationPolicy, ClusterPropagationPolicy, OverridePolicy and ClusterOverridePolicy"
+                     PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, \
+                     ClusterOverridePolicy and FederatedResourceQuota"
                 ),
             )),
             ("fedrender.io", _) => {}
@@ -98,9 +110,13 @@ pub fn classify(
                 }
             }
             _ => {
-                if let Some(template) =
-                    errors.take(to_template(document, &api_version, &kind, &interpreter, &mut classified.warnings))
-                {
+                if let Some(template) = errors.take(to_template(
+                    document,
+                    &api_version,
+                    &kind,
+                    &interpreter,
+                    &mut classified.warnings,
+                )) {
                     match seen.entry(template.key.clone()) {
                         Entry::Occupied(first) => errors.push(Diagnostic::error(
                             Some(template.origin.clone()),
