@@ -73,7 +73,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --strict --jobs --quiet --verbose --out --check --stdout --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --out --check --stdout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -95,12 +95,28 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
                     return 0
                     ;;
                 --out)
@@ -133,7 +149,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --strict --jobs --quiet --verbose --against --base --base-clusters --format --max-bytes --show-secrets --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --against --base --base-clusters --format --max-bytes --show-secrets --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,12 +171,28 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
                     return 0
                     ;;
                 --against)
@@ -293,7 +325,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --strict --jobs --quiet --verbose --format --cluster --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --kind --name --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,12 +347,28 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -347,7 +395,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__validate)
-            opts="-c -j -q -v -h --clusters --include --exclude --strict --jobs --quiet --verbose --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -369,12 +417,28 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster selects-nothing unplaced-template unplaced-replicas priority-tie ignored-field not-modelled skipped-input" -- "${cur}"))
+                    return 0
+                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
                     return 0
                     ;;
                 *)

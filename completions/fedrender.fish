@@ -35,18 +35,78 @@ complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "help" -d 'Print
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
+json\t'One JSON object per line and diagnostic'
+github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -d 'Output directory: one subdirectory per member cluster' -r -F
-complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet -d 'Print nothing but errors'
-complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l check -d 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l stdout -d 'Write the whole render to standard output as one YAML stream instead of a tree'
-complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
+json\t'One JSON object per line and diagnostic'
+github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l against -d 'Compare with a rendered tree (e.g. the committed output directory)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base -d 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base-clusters -d 'Inventory of the base (default: the same as --clusters)' -r -F
@@ -58,32 +118,92 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s q -l quiet -d 'Print nothing but errors'
-complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s v -l verbose -d 'Say what each stage is doing'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l show-secrets -d 'Show Secret data values instead of redacting them'
-complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
+json\t'One JSON object per line and diagnostic'
+github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l format -r -f -a "text\t''
 json\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 'Only templates placed on, or filtered from, this cluster' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kind -d 'Only templates of this kind (case-insensitive)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l name -d 'Only templates with this name' -r
-complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s q -l quiet -d 'Print nothing but errors'
-complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s v -l verbose -d 'Say what each stage is doing'
-complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
+selects-nothing\t'a policy or KubeFed object selects no template'
+unplaced-template\t'a template no policy places, or that reaches no cluster'
+unplaced-replicas\t'a ReplicaSchedulingPreference places fewer replicas than its total'
+priority-tie\t'policies tie on priority for a template, so the name decides'
+ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
+not-modelled\t'a setting of a live control plane that fedrender does not model'
+skipped-input\t'a file or directory of the input that is not read'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
-complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l strict -d 'Treat warnings (templates nothing places, policies that select nothing, unknown cluster names) as errors'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
+json\t'One JSON object per line and diagnostic'
+github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s q -l quiet -d 'Print nothing but errors'
-complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s v -l verbose -d 'Say what each stage is doing'
-complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s h -l help -d 'Print help'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fedrender -n "__fish_fedrender_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "build" -d 'Render the fleet into one directory per member cluster'
 complete -c fedrender -n "__fish_fedrender_using_subcommand help; and not __fish_seen_subcommand_from build diff plan validate completions help" -f -a "diff" -d 'Show what a change does to the rendered fleet, per cluster and object'

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::lint::{Level, Lint, LintLevels};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -47,12 +48,27 @@ pub struct InputArgs {
     /// Skip files whose path relative to INPUT matches this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
-    /// Treat warnings (templates nothing places, policies that select nothing, unknown
-    /// cluster names) as errors.
+    /// Treat every warning as an error, except lints given another level by name.
     #[arg(long)]
     pub strict: bool,
+    /// Make a lint's warnings errors (repeatable).
+    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    pub deny: Vec<String>,
+    /// Report a lint's warnings as warnings, even under --strict or a Config that denies or
+    /// allows it (repeatable).
+    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    pub warn: Vec<String>,
+    /// Silence a lint (repeatable).
+    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    pub allow: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+fn lint_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        Lint::ALL.map(|lint| clap::builder::PossibleValue::new(lint.name()).help(lint.summary())),
+    )
 }
 
 #[derive(Debug, Args)]
@@ -63,9 +79,23 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long, short = 'q', global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Say what each stage is doing.
+    /// Say what each stage is doing, and show every warning instead of the first few of each
+    /// lint.
     #[arg(long, short = 'v', global = true)]
     pub verbose: bool,
+    /// How errors and warnings are printed on standard error.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = MessageFormat::Human, global = true)]
+    pub message_format: MessageFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    /// Grouped by lint, with a count per lint at the end.
+    Human,
+    /// One JSON object per line and diagnostic.
+    Json,
+    /// GitHub Actions workflow commands, shown on the pull request's lines.
+    Github,
 }
 
 #[derive(Debug, Args)]
@@ -170,6 +200,32 @@ pub struct CompletionsArgs {
 }
 
 impl InputArgs {
+    /// The lint levels the flags ask for. A lint given two levels is a usage error: which one
+    /// wins would depend on flag order.
+    pub fn lint_levels(&self) -> Result<LintLevels, String> {
+        let mut levels = LintLevels {
+            strict: self.strict,
+            ..LintLevels::default()
+        };
+        for (names, level, flag) in [
+            (&self.deny, Level::Deny, "deny"),
+            (&self.warn, Level::Warn, "warn"),
+            (&self.allow, Level::Allow, "allow"),
+        ] {
+            for name in names {
+                let lint = Lint::parse(name)?;
+                if let Some(other) = levels.named.insert(lint, level)
+                    && other != level
+                {
+                    return Err(format!(
+                        "--{flag} {lint}: the lint is also given level {other}; give each lint one level"
+                    ));
+                }
+            }
+        }
+        Ok(levels)
+    }
+
     /// The validated fleet source.
     pub fn fleet_source(&self) -> Result<FleetSource, String> {
         source(

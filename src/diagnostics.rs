@@ -4,6 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::lint::Lint;
+
 /// Where a document came from: the file as the user named it, the document's index inside the
 /// file (0-based, counting `---` separated documents and `List` items) and its first line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -47,6 +49,8 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// Every warning's lint, which sets its level; also kept when a level denies it.
+    pub lint: Option<Lint>,
     pub origin: Option<Origin>,
     pub message: String,
     pub detail: Option<String>,
@@ -56,15 +60,17 @@ impl Diagnostic {
     pub fn error(origin: Option<Origin>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
+            lint: None,
             origin,
             message: message.into(),
             detail: None,
         }
     }
 
-    pub fn warning(origin: Option<Origin>, message: impl Into<String>) -> Self {
+    pub fn warning(lint: Lint, origin: Option<Origin>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Warning,
+            lint: Some(lint),
             origin,
             message: message.into(),
             detail: None,
@@ -90,6 +96,9 @@ impl fmt::Display for Diagnostic {
         match &self.origin {
             Some(origin) => write!(f, "{label}: {origin}: {}", self.message)?,
             None => write!(f, "{label}: {}", self.message)?,
+        }
+        if let (Severity::Warning, Some(lint)) = (self.severity, self.lint) {
+            write!(f, " [{lint}]")?;
         }
         if let Some(detail) = &self.detail {
             for line in detail.lines() {

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::api::cluster::Cluster;
 use crate::api::karmada::FederatedResourceQuota;
 use crate::diagnostics::{self, Diagnostic, Origin, Rejected};
+use crate::lint::Lint;
 use crate::names;
 use crate::object::ObjectKey;
 use crate::quantity::{Quantity, ResourceQuantity};
@@ -110,6 +111,7 @@ pub fn admit(
             .find(|assignment| assignment.cluster == entry.cluster_name)
         {
             Some(first) => warnings.push(Diagnostic::warning(
+                Lint::IgnoredField,
                 Some(located.origin.clone()),
                 format!(
                     "{id}: {field}: cluster {:?} is already assigned at {}; Karmada uses the \
@@ -211,6 +213,7 @@ impl FederatedQuota {
                         .map(|near| format!(" (did you mean {near:?}?)"))
                         .unwrap_or_default();
                 Diagnostic::warning(
+                    Lint::UnknownCluster,
                     Some(self.origin.clone()),
                     format!(
                         "{}: {}.clusterName: cluster {:?} is not in the inventory{hint}; no \

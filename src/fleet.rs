@@ -132,6 +132,7 @@ pub fn assemble(
     check_not_also_karmada(&fleet.propagations, &federated, &mut errors);
     fleet.federated = federated;
     fleet.interpreter = classified.interpreter;
+    fleet.lint_levels = classified.lint_levels;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
     if fleet.clusters.is_empty() && errors.is_empty() {

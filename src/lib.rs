@@ -16,6 +16,7 @@ pub mod federation;
 pub mod fleet;
 pub mod interpret;
 pub mod interrupt;
+pub mod lint;
 pub mod names;
 pub mod namespace_sync;
 pub mod object;
@@ -35,10 +36,12 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use std::time::Instant;
 
+use crate::lint::Lint;
 use diagnostics::{Diagnostic, Rejected};
 use emit::tree::{Mode, TreeChanges, TreeWriter};
 use emit::{OutputTree, TreeFile, TreeLayout};
 use fleet::FleetSource;
+use lint::LintLevels;
 use object::ObjectKey;
 use render::PlanEntry;
 
@@ -46,7 +49,7 @@ use render::PlanEntry;
 pub struct BuildOptions {
     pub source: FleetSource,
     pub out: PathBuf,
-    pub strict: bool,
+    pub lints: LintLevels,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -81,9 +84,13 @@ impl RenderedFleet {
 }
 
 /// Reads and renders a fleet into memory (for `--stdout` and tests): every check
-/// `build` makes, nothing written. Under `strict` every warning is an error.
-pub fn render_fleet(source: &FleetSource, strict: bool, explain: bool) -> Outcome<RenderedFleet> {
-    with_placed(source, strict, explain, |placed, layout| {
+/// `build` makes, nothing written. A warning whose lint is denied is an error.
+pub fn render_fleet(
+    source: &FleetSource,
+    lints: &LintLevels,
+    explain: bool,
+) -> Outcome<RenderedFleet> {
+    with_placed(source, lints, explain, |placed, layout| {
         let tree = OutputTree::collect(&layout, &placed)?;
         Ok(RenderedFleet {
             tree,
@@ -103,8 +110,8 @@ pub struct FleetSummary {
 
 /// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
 /// rendered object longer than it takes to build it.
-pub fn explain_fleet(source: &FleetSource, strict: bool) -> Outcome<FleetSummary> {
-    with_placed(source, strict, true, |placed, layout| {
+pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetSummary> {
+    with_placed(source, lints, true, |placed, layout| {
         placed.render_chunks(CHUNK, |_| Ok(()))?;
         Ok(FleetSummary {
             clusters: layout.clusters().len(),
@@ -192,11 +199,11 @@ fn diff_against_tree(
 const CHUNK: usize = 1024;
 
 /// Reads the fleet and places every template, then hands the placement and the output
-/// layout to `then`. Every warning is known by then, so under `strict` (every warning an
+/// layout to `then`. Every warning is known by then, so when a lint level denies one (it is an
 /// error) nothing is rendered or written.
 fn with_placed<T>(
     source: &FleetSource,
-    strict: bool,
+    lints: &LintLevels,
     explain: bool,
     then: impl FnOnce(render::Placed<'_>, TreeLayout) -> Result<T, Rejected>,
 ) -> Outcome<T> {
@@ -211,18 +218,12 @@ fn with_placed<T>(
         }
         let names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
         let layout = TreeLayout::new(&names, placed.destinations())?;
-        if strict && !warnings.is_empty() {
-            let errors = warnings
-                .drain(..)
-                .map(|mut warning| {
-                    warning.severity = diagnostics::Severity::Error;
-                    warning
-                        .message
-                        .push_str(" (a warning; --strict makes it an error)");
-                    warning
-                })
-                .collect::<Vec<_>>();
-            return Err(Rejected::from(errors));
+        let (kept, denied) = lints
+            .over(&fleet.lint_levels)
+            .apply(std::mem::take(&mut warnings));
+        warnings = kept;
+        if !denied.is_empty() {
+            return Err(Rejected::from(denied));
         }
         then(placed, layout)
     })();
@@ -240,6 +241,7 @@ fn tie_warnings(plan: &[PlanEntry]) -> Vec<Diagnostic> {
                 .starts_with("lost: same priority and specificity")
                 .then(|| {
                     Diagnostic::warning(
+                        Lint::PriorityTie,
                         Some(entry.origin.clone()),
                         format!(
                             "{} and {} tie on priority for {}; {} wins by name",
@@ -308,7 +310,7 @@ fn write_trees(
             warnings: Vec::new(),
         };
     }
-    with_placed(&options.source, options.strict, false, |placed, layout| {
+    with_placed(&options.source, &options.lints, false, |placed, layout| {
         let write = || {
             let writer = TreeWriter::open(&options.out, &layout, mode)?;
             match placed.render_chunks(chunk, |chunk| writer.put(&chunk)) {
@@ -340,26 +342,31 @@ pub enum DiffBase {
 pub fn diff(
     head: &FleetSource,
     base: &DiffBase,
-    strict: bool,
+    lints: &LintLevels,
     show_secrets: bool,
 ) -> Outcome<diff::FleetDiff> {
     match base {
-        DiffBase::Rendered(dir) => with_placed(head, strict, false, |head, layout| {
+        DiffBase::Rendered(dir) => with_placed(head, lints, false, |head, layout| {
             diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)
         }),
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
-            let mut outcome = with_placed(head, strict, false, |head, head_layout| {
-                let base = with_placed(base_source, false, false, |base, base_layout| {
-                    diff::diff_streamed(
-                        &base,
-                        base_layout.clusters(),
-                        &head,
-                        head_layout.clusters(),
-                        CHUNK,
-                        show_secrets,
-                    )
-                });
+            let mut outcome = with_placed(head, lints, false, |head, head_layout| {
+                let base = with_placed(
+                    base_source,
+                    &LintLevels::default(),
+                    false,
+                    |base, base_layout| {
+                        diff::diff_streamed(
+                            &base,
+                            base_layout.clusters(),
+                            &head,
+                            head_layout.clusters(),
+                            CHUNK,
+                            show_secrets,
+                        )
+                    },
+                );
                 base_warnings = base.warnings;
                 base.result
             });
@@ -406,7 +413,7 @@ mod tests {
                 exclude: Vec::new(),
             },
             out: root.join(out),
-            strict: false,
+            lints: LintLevels::default(),
         };
         let (one_chunk, _) = write_trees(&options("one-chunk"), Mode::Write, usize::MAX)
             .result
@@ -442,7 +449,9 @@ mod tests {
     /// object by object.
     fn diff_of_whole_renders() -> diff::FleetDiff {
         let whole = |side: &str| {
-            let rendered = render_fleet(&diff_side(side), false, false).result.unwrap();
+            let rendered = render_fleet(&diff_side(side), &LintLevels::default(), false)
+                .result
+                .unwrap();
             diff::FleetObjects::from_tree(&rendered.tree)
         };
         diff::diff(&whole("base"), &whole("head"), false)
@@ -453,19 +462,29 @@ mod tests {
         let expected = diff_of_whole_renders();
         assert!(expected.clusters.len() > 1, "{expected:?}");
         for chunk in [1, 2, usize::MAX] {
-            let streamed = with_placed(&diff_side("head"), false, false, |head, head_layout| {
-                with_placed(&diff_side("base"), false, false, |base, base_layout| {
-                    diff::diff_streamed(
-                        &base,
-                        base_layout.clusters(),
-                        &head,
-                        head_layout.clusters(),
-                        chunk,
+            let streamed = with_placed(
+                &diff_side("head"),
+                &LintLevels::default(),
+                false,
+                |head, head_layout| {
+                    with_placed(
+                        &diff_side("base"),
+                        &LintLevels::default(),
                         false,
+                        |base, base_layout| {
+                            diff::diff_streamed(
+                                &base,
+                                base_layout.clusters(),
+                                &head,
+                                head_layout.clusters(),
+                                chunk,
+                                false,
+                            )
+                        },
                     )
-                })
-                .result
-            });
+                    .result
+                },
+            );
             assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
         }
     }
@@ -478,7 +497,7 @@ mod tests {
         let options = BuildOptions {
             source: diff_side("base"),
             out: committed.clone(),
-            strict: false,
+            lints: LintLevels::default(),
         };
         build(&options).result.unwrap();
         committed
@@ -489,9 +508,12 @@ mod tests {
         let expected = diff_of_whole_renders();
         let committed = committed_base("against");
         for chunk in [1, usize::MAX] {
-            let streamed = with_placed(&diff_side("head"), false, false, |head, layout| {
-                diff_against_tree(&head, &layout, &committed, chunk, false)
-            });
+            let streamed = with_placed(
+                &diff_side("head"),
+                &LintLevels::default(),
+                false,
+                |head, layout| diff_against_tree(&head, &layout, &committed, chunk, false),
+            );
             assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
         }
         std::fs::remove_dir_all(&committed).unwrap();
@@ -508,9 +530,12 @@ mod tests {
         let text = std::fs::read_to_string(&original).unwrap();
         let copy = original.with_file_name("zz-copy.yaml");
         std::fs::write(&copy, format!("{text}extra: \"1\"\n")).unwrap();
-        let compared = with_placed(&diff_side("base"), false, false, |base, layout| {
-            diff_against_tree(&base, &layout, &committed, CHUNK, false)
-        });
+        let compared = with_placed(
+            &diff_side("base"),
+            &LintLevels::default(),
+            false,
+            |base, layout| diff_against_tree(&base, &layout, &committed, CHUNK, false),
+        );
         let changes = compared.result.unwrap();
         assert!(changes.is_empty(), "{changes:?}");
         std::fs::remove_dir_all(&committed).unwrap();

@@ -10,6 +10,7 @@ use clap::{CommandFactory, Parser};
 
 use cli::{Cli, Color, Command, DiffFormat, PlanFormat, RunArgs};
 use fedrender::diagnostics::{Diagnostic, Rejected};
+use fedrender::emit::messages::{self, MessageFormat};
 use fedrender::emit::{diff_report, plan_report};
 use fedrender::{DiffBase, Outcome, exit_code};
 
@@ -47,9 +48,13 @@ fn build(args: &cli::BuildArgs) -> i32 {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
+    let lints = match input.lint_levels() {
+        Ok(lints) => lints,
+        Err(message) => return usage_error(&message),
+    };
     let progress = Progress::start(&input.run, "rendering");
     if args.stdout {
-        let outcome = fedrender::render_fleet(&source, input.strict, false);
+        let outcome = fedrender::render_fleet(&source, &lints, false);
         progress.finish();
         return match report(outcome, &input.run, "nothing was written") {
             Ok(rendered) => write_stdout(fedrender::emit::stream(&rendered.tree)),
@@ -63,7 +68,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
     let options = fedrender::BuildOptions {
         source,
         out: out.clone(),
-        strict: input.strict,
+        lints,
     };
     if args.check {
         let outcome = fedrender::check(&options);
@@ -151,8 +156,12 @@ fn diff(args: &cli::DiffArgs) -> i32 {
             return usage_error("diff needs --against RENDERED_DIR or --base BASE_INPUT");
         }
     };
+    let lints = match input.lint_levels() {
+        Ok(lints) => lints,
+        Err(message) => return usage_error(&message),
+    };
     let progress = Progress::start(&input.run, "rendering");
-    let outcome = fedrender::diff(&head, &base, input.strict, args.show_secrets);
+    let outcome = fedrender::diff(&head, &base, &lints, args.show_secrets);
     progress.finish();
     let result = match report(outcome, &input.run, "nothing was compared") {
         Ok(result) => result,
@@ -186,7 +195,11 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
-    let outcome = fedrender::explain_fleet(&source, input.strict);
+    let lints = match input.lint_levels() {
+        Ok(lints) => lints,
+        Err(message) => return usage_error(&message),
+    };
+    let outcome = fedrender::explain_fleet(&source, &lints);
     let rendered = match report(outcome, &input.run, "nothing was planned") {
         Ok(rendered) => rendered,
         Err(code) => return code,
@@ -209,7 +222,11 @@ fn validate(args: &cli::ValidateArgs) -> i32 {
         Ok(source) => source,
         Err(message) => return usage_error(&message),
     };
-    let outcome = fedrender::explain_fleet(&source, input.strict);
+    let lints = match input.lint_levels() {
+        Ok(lints) => lints,
+        Err(message) => return usage_error(&message),
+    };
+    let outcome = fedrender::explain_fleet(&source, &lints);
     let warnings = outcome.warnings.len();
     match report(outcome, &input.run, "nothing was written") {
         Ok(summary) => {
@@ -229,13 +246,19 @@ fn validate(args: &cli::ValidateArgs) -> i32 {
 
 /// Prints the warnings, and the errors of a failed run with what was left untouched.
 fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i32> {
+    let format = match run.message_format {
+        cli::MessageFormat::Human => MessageFormat::Human,
+        cli::MessageFormat::Json => MessageFormat::Json,
+        cli::MessageFormat::Github => MessageFormat::Github,
+    };
     if !run.quiet {
-        for warning in &outcome.warnings {
-            eprintln!("{warning}");
-        }
+        eprint!(
+            "{}",
+            messages::warnings_text(&outcome.warnings, format, run.verbose)
+        );
     }
     outcome.result.map_err(|rejected: Rejected| {
-        eprintln!("{rejected}");
+        eprint!("{}", messages::errors_text(&rejected.errors, format));
         let left = if rejected.output_partly_updated {
             "the output directory is partly updated: run the build again"
         } else {

@@ -12,6 +12,7 @@ use crate::api::karmada::{
 };
 use crate::api::meta::{LabelSelector, SelectorOperator, TolerationOperator};
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::lint::Lint;
 use crate::names;
 use crate::source::classify::Located;
 
@@ -109,8 +110,9 @@ impl<'a> Admission<'a> {
         ));
     }
 
-    fn warning(&mut self, field: &str, message: impl fmt::Display) {
+    fn warning(&mut self, lint: Lint, field: &str, message: impl fmt::Display) {
         self.warnings.push(Diagnostic::warning(
+            lint,
             Some(self.origin.clone()),
             format!("{}: {field}: {message}", self.id),
         ));
@@ -216,6 +218,7 @@ pub fn admit_propagation(
         && scheduler != "default-scheduler"
     {
         admission.warning(
+            Lint::NotModelled,
             "spec.schedulerName",
             format!("{scheduler:?} is not Karmada's default scheduler; fedrender schedules as the default scheduler does"),
         );
@@ -367,6 +370,7 @@ fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
     }
     if placement.workload_affinity.is_some() {
         admission.warning(
+            Lint::IgnoredField,
             "spec.placement.workloadAffinity",
             "has no effect: Karmada's WorkloadAffinity feature gate is alpha and off by default",
         );
@@ -577,6 +581,7 @@ pub fn admit_override(
         }
         if !spec.overriders.field_overrider.is_empty() {
             admission.warning(
+                Lint::IgnoredField,
                 "spec.overriders.fieldOverrider",
                 "is ignored by Karmada next to spec.overrideRules (karmada#7875); move it into a rule",
             );

@@ -17,6 +17,7 @@ use crate::emit;
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
 use crate::interpret::Interpreter;
+use crate::lint::{Level, Lint};
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, OverrideIndex, RuleRef};
@@ -38,6 +39,8 @@ pub struct Fleet {
     pub federated: Vec<FederatedBinding>,
     /// Karmada FederatedResourceQuotas: a ResourceQuota in each cluster they assign.
     pub federated_quotas: Vec<FederatedQuota>,
+    /// Lint levels the fleet's fedrender Config sets.
+    pub lint_levels: BTreeMap<Lint, Level>,
 }
 
 /// One template's output: each distinct object with the clusters that receive it, so that an
@@ -196,6 +199,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             && let Some(reason) = &placement.nowhere
         {
             warnings.push(Diagnostic::warning(
+                Lint::UnplacedTemplate,
                 Some(template.origin.clone()),
                 reason.clone(),
             ));
@@ -1114,6 +1118,7 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
     for (index, policy) in fleet.propagations.iter().enumerate() {
         if !used.contains(&index) {
             warnings.push(Diagnostic::warning(
+                Lint::SelectsNothing,
                 Some(policy.origin.clone()),
                 format!("{} selects no template", policy.id),
             ));
@@ -1121,6 +1126,7 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
         for (field, name) in named_clusters(policy) {
             if !known.contains(name.as_str()) {
                 warnings.push(Diagnostic::warning(
+                    Lint::UnknownCluster,
                     Some(policy.origin.clone()),
                     format!(
                         "{}: {field}: cluster {name:?} is not in the inventory",
@@ -1191,9 +1197,14 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
     let known: BTreeSet<&str> = fleet.clusters.iter().map(Cluster::name).collect();
     let mut warnings = Vec::new();
     for (index, policy) in fleet.overrides.iter().enumerate() {
-        let warn = |message: String| Diagnostic::warning(Some(policy.origin.clone()), message);
+        let warn = |lint: Lint, message: String| {
+            Diagnostic::warning(lint, Some(policy.origin.clone()), message)
+        };
         if !used.contains(&index) {
-            warnings.push(warn(format!("{} selects no template", policy.id)));
+            warnings.push(warn(
+                Lint::SelectsNothing,
+                format!("{} selects no template", policy.id),
+            ));
         }
         for rule in &policy.rules {
             let Some(target) = &rule.target_cluster else {
@@ -1206,17 +1217,20 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
             };
             for name in target.named_clusters() {
                 if !known.contains(name) {
-                    warnings.push(warn(format!(
-                        "{}: {field}: cluster {name:?} is not in the inventory",
-                        policy.id
-                    )));
+                    warnings.push(warn(
+                        Lint::UnknownCluster,
+                        format!(
+                            "{}: {field}: cluster {name:?} is not in the inventory",
+                            policy.id
+                        ),
+                    ));
                 }
             }
             if !fleet.clusters.iter().any(|cluster| target.matches(cluster)) {
-                warnings.push(warn(format!(
-                    "{}: {field} matches no cluster of the inventory",
-                    policy.id
-                )));
+                warnings.push(warn(
+                    Lint::TargetsNoCluster,
+                    format!("{}: {field} matches no cluster of the inventory", policy.id),
+                ));
             }
         }
     }

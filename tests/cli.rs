@@ -282,6 +282,138 @@ fn strict_turns_warnings_into_errors() {
     assert!(!out.exists(), "nothing is written under --strict failures");
 }
 
+/// `validate` on the strict-warnings scenario (one unplaced-template and one unknown-cluster
+/// warning) with extra arguments.
+fn validate_strict_warnings(input: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "validate",
+        input,
+        "--clusters",
+        "testdata/strict-warnings/clusters.yaml",
+    ];
+    args.extend_from_slice(extra);
+    fedrender(&args)
+}
+
+#[test]
+fn lint_levels_are_chosen_by_name_on_the_command_line_and_in_the_config() {
+    let input = "testdata/strict-warnings/input";
+    let denied = validate_strict_warnings(input, &["--deny", "unknown-cluster"]);
+    assert_eq!(denied.status.code(), Some(2), "{}", stderr(&denied));
+    assert!(stderr(&denied).contains(
+        "cluster \"member3\" is not in the inventory (denied by the unknown-cluster lint level)"
+    ));
+    assert!(
+        stderr(&denied).contains("selects it [unplaced-template]"),
+        "{}",
+        stderr(&denied)
+    );
+
+    let allowed = validate_strict_warnings(
+        input,
+        &["--allow", "unplaced-template", "--allow", "unknown-cluster"],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", stderr(&allowed));
+    assert!(
+        !stderr(&allowed).contains("warning:") && stderr(&allowed).contains(", 0 warnings"),
+        "{}",
+        stderr(&allowed)
+    );
+
+    let strict_but_one =
+        validate_strict_warnings(input, &["--strict", "--warn", "unknown-cluster"]);
+    assert_eq!(strict_but_one.status.code(), Some(2));
+    let text = stderr(&strict_but_one);
+    assert!(
+        text.contains("selects it (a warning; --strict makes it an error)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("not in the inventory [unknown-cluster]"),
+        "{text}"
+    );
+
+    let unknown = validate_strict_warnings(input, &["--deny", "unknown-clusters"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown-cluster"),
+        "{}",
+        stderr(&unknown)
+    );
+    let twice = validate_strict_warnings(
+        input,
+        &["--deny", "unknown-cluster", "--allow", "unknown-cluster"],
+    );
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        stderr(&twice).contains("give each lint one level"),
+        "{}",
+        stderr(&twice)
+    );
+
+    // The fleet's Config sets levels too; the command line wins.
+    let fleet = scratch("lint-config");
+    std::fs::create_dir_all(&fleet).unwrap();
+    std::fs::copy(format!("{input}/app.yaml"), fleet.join("app.yaml")).unwrap();
+    let config = "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  lints:\n    unknown-cluster: deny\n    unplaced-template: allow\n";
+    std::fs::write(fleet.join("fedrender.yaml"), config).unwrap();
+    let fleet_input = fleet.to_str().unwrap();
+    let from_config = validate_strict_warnings(fleet_input, &[]);
+    assert_eq!(from_config.status.code(), Some(2));
+    let text = stderr(&from_config);
+    assert!(
+        text.contains("(denied by the unknown-cluster lint level)"),
+        "{text}"
+    );
+    assert!(!text.contains("unplaced-template"), "{text}");
+    let overruled = validate_strict_warnings(fleet_input, &["--warn", "unknown-cluster"]);
+    assert_eq!(overruled.status.code(), Some(0), "{}", stderr(&overruled));
+    std::fs::write(
+        fleet.join("fedrender.yaml"),
+        config.replace("unknown-cluster: deny", "unknown-clustr: deny"),
+    )
+    .unwrap();
+    let misspelt = validate_strict_warnings(fleet_input, &[]);
+    assert_eq!(misspelt.status.code(), Some(2));
+    assert!(
+        stderr(&misspelt)
+            .contains("unknown lint \"unknown-clustr\"; did you mean unknown-cluster?"),
+        "{}",
+        stderr(&misspelt)
+    );
+    std::fs::remove_dir_all(&fleet).unwrap();
+}
+
+#[test]
+fn messages_come_as_json_lines_or_github_workflow_commands() {
+    let input = "testdata/strict-warnings/input";
+    let json = validate_strict_warnings(input, &["--message-format", "json"]);
+    assert_eq!(json.status.code(), Some(0));
+    let objects: Vec<serde_json::Value> = stderr(&json)
+        .lines()
+        .filter(|line| line.starts_with('{'))
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2, "{}", stderr(&json));
+    assert_eq!(objects[0]["level"], "warning");
+    assert_eq!(objects[0]["name"], "unplaced-template");
+    assert_eq!(
+        objects[0]["file"],
+        "testdata/strict-warnings/input/app.yaml"
+    );
+    assert_eq!(objects[0]["line"], 29);
+    assert_eq!(objects[1]["name"], "unknown-cluster");
+
+    let github = validate_strict_warnings(input, &["--message-format", "github", "--strict"]);
+    assert_eq!(github.status.code(), Some(2));
+    let text = stderr(&github);
+    assert!(
+        text.lines().any(|line| line
+            == "::error file=testdata/strict-warnings/input/app.yaml,line=36,title=fedrender unknown-cluster::PropagationPolicy default/web: spec.placement.clusterAffinity: cluster \"member3\" is not in the inventory (a warning; --strict makes it an error)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_inventory_can_come_from_standard_input() {
     let out = scratch("stdin");
@@ -695,7 +827,7 @@ fn validate_warns_about_policies_tied_on_priority() {
         "--clusters",
         "examples/nginx/clusters.yaml",
     ]);
-    assert!(stderr(&output).contains("PropagationPolicy default/another and PropagationPolicy default/nginx-propagation tie on priority for Deployment.apps default/nginx; PropagationPolicy default/another wins by name"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("PropagationPolicy default/another and PropagationPolicy default/nginx-propagation tie on priority for Deployment.apps default/nginx; PropagationPolicy default/another wins by name [priority-tie]"), "{}", stderr(&output));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::lint::LintLevels;
 use fedrender::{DiffBase, emit::diff_report};
 
 fn source(side: &str) -> FleetSource {
@@ -21,7 +22,7 @@ fn realistic() -> fedrender::diff::FleetDiff {
     let outcome = fedrender::diff(
         &source("head"),
         &DiffBase::Input(source("base")),
-        false,
+        &LintLevels::default(),
         false,
     );
     assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
@@ -51,7 +52,7 @@ fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
     let outcome = fedrender::diff(
         &source("base"),
         &DiffBase::Input(source("base")),
-        false,
+        &LintLevels::default(),
         false,
     );
     assert!(outcome.result.unwrap().is_empty());
@@ -83,13 +84,13 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
     let built = fedrender::build(&fedrender::BuildOptions {
         source: source("base"),
         out: out.clone(),
-        strict: false,
+        lints: LintLevels::default(),
     });
     built.result.unwrap();
     let against = fedrender::diff(
         &source("head"),
         &DiffBase::Rendered(out.clone()),
-        false,
+        &LintLevels::default(),
         false,
     );
     assert_eq!(against.result.unwrap(), realistic());

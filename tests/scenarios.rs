@@ -6,6 +6,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::lint::LintLevels;
 
 fn scenarios() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir("testdata")
@@ -32,8 +33,12 @@ pub fn source_for(dir: &Path) -> FleetSource {
 }
 
 fn describe(dir: &Path) -> String {
-    let strict = dir.join("strict").exists();
-    let outcome = fedrender::render_fleet(&source_for(dir), strict, false);
+    let lints = if dir.join("strict").exists() {
+        LintLevels::strict()
+    } else {
+        LintLevels::default()
+    };
+    let outcome = fedrender::render_fleet(&source_for(dir), &lints, false);
     let mut text = String::new();
     for warning in &outcome.warnings {
         writeln!(text, "{warning}").unwrap();
@@ -82,4 +87,38 @@ fn every_scenario_renders_as_snapshotted() {
         }
     }
     assert!(failed.is_empty(), "changed snapshots: {failed:?}");
+}
+
+/// Every lint is in the README's table, with its summary, and some scenario or transcript test
+/// shows it being produced.
+#[test]
+fn every_lint_is_documented_and_produced() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let mut produced = std::fs::read_to_string("tests/cli.rs").unwrap();
+    for dir in scenarios() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path
+                .extension()
+                .is_some_and(|extension| extension == "snap")
+            {
+                produced.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    for lint in fedrender::lint::Lint::ALL {
+        let row = format!("| `{}` |", lint.name());
+        let documented = readme.lines().find(|line| line.starts_with(&row));
+        assert!(documented.is_some(), "README.md has no row for {lint}");
+        let summary = lint.summary().replace("targetCluster", "`targetCluster`");
+        assert!(
+            documented.is_some_and(|line| line.ends_with(&format!(" {summary} |"))
+                || line.contains(&format!(" {summary} ("))),
+            "README.md's row for {lint} does not say: {summary}"
+        );
+        assert!(
+            produced.contains(&format!("[{}]", lint.name())),
+            "no scenario snapshot or CLI test shows a {lint} warning"
+        );
+    }
 }

@@ -12,11 +12,16 @@
 //!   clusterScoped:                    # kinds without a namespace whose CRD is not in the input
 //!   - apiVersion: example.com/v1
 //!     kind: Widget
+//!   lints:                            # lint levels: allow, warn or deny
+//!     unknown-cluster: deny
 //! ```
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use super::meta::ObjectMeta;
+use crate::lint::Level;
 
 pub const CONFIG_API_VERSION: &str = "fedrender.io/v1alpha1";
 
@@ -37,6 +42,9 @@ pub struct ConfigSpec {
     pub workloads: Vec<WorkloadDeclaration>,
     #[serde(default)]
     pub cluster_scoped: Vec<KindReference>,
+    /// Levels by lint name; the command line's `--deny`, `--warn` and `--allow` beat them.
+    #[serde(default)]
+    pub lints: BTreeMap<String, Level>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

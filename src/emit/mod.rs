@@ -4,6 +4,7 @@
 
 pub mod diff_report;
 pub mod layout;
+pub mod messages;
 pub mod plan_report;
 pub mod tree;
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::planner::{ClusterPreferences, Preferences};
 use super::{FederatedBinding, FederatedPlacement, PlannedReplicas};
 use crate::diagnostics::{Diagnostic, ErrorSink};
+use crate::lint::Lint;
 use crate::names;
 use crate::object::Template;
 
@@ -384,7 +385,7 @@ pub(super) fn translate(
             (DEPLOYMENT_PREFERENCES, "Deployments"),
         ] {
             if annotations.contains_key(key) && preferences_key != Some(key) {
-                warnings.push(Diagnostic::warning(
+                warnings.push(Diagnostic::warning(Lint::IgnoredField,
                     origin.clone(),
                     format!(
                         "{id}: Federation v1 reads the annotation {key} on {reads} only; it is ignored here{}",
@@ -401,6 +402,7 @@ pub(super) fn translate(
         if adapter == Adapter::Unsupported {
             if selector_text.is_some() || annotations.contains_key(JOB_PREFERENCES) {
                 warnings.push(Diagnostic::warning(
+                    Lint::NotModelled,
                     origin,
                     format!(
                         "{id}: fedrender does not implement Federation v1's {} controller; its \
@@ -455,6 +457,7 @@ pub(super) fn translate(
                         Ok(preferences) => preferences,
                         Err(problem) => {
                             warnings.push(Diagnostic::warning(
+                                Lint::IgnoredField,
                                 origin.clone(),
                                 format!(
                                     "{id}: annotation {key}: {problem}; Federation v1 falls back \
@@ -583,6 +586,7 @@ fn copy_object(template: &Template, adapter: Adapter, warnings: &mut Vec<Diagnos
     }
     if !dropped.is_empty() {
         warnings.push(Diagnostic::warning(
+            Lint::IgnoredField,
             Some(template.origin.clone()),
             format!(
                 "{}: Federation v1 copies only {} of a {}; {} dropped",

@@ -16,6 +16,7 @@ use super::{
 use crate::api::meta::{LabelSelector, ObjectMeta, SelectorOperator};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::{self, Interpreter};
+use crate::lint::Lint;
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 use crate::source::load::{RawDocument, SourceFile};
@@ -380,7 +381,7 @@ pub(super) fn translate(
             }
             (CORE_GROUP, "FederatedTypeConfig") => type_configs.push(document),
             (CORE_GROUP, "KubeFedConfig") => control_planes.push(document),
-            (CORE_GROUP, "KubeFedCluster") => warnings.push(Diagnostic::warning(
+            (CORE_GROUP, "KubeFedCluster") => warnings.push(Diagnostic::warning(Lint::NotModelled,
                 origin,
                 "KubeFedCluster is ignored: fedrender's inventory is Karmada Cluster objects \
                  (name and labels are what KubeFed placement reads)",
@@ -402,7 +403,7 @@ pub(super) fn translate(
                 ),
             )),
             (FEDERATED_GROUP, _) => federated.push(document),
-            _ => warnings.push(Diagnostic::warning(
+            _ => warnings.push(Diagnostic::warning(Lint::NotModelled,
                 origin,
                 format!(
                     "{kind} is ignored: fedrender does not implement KubeFed's multi-cluster DNS ({group})"
@@ -451,7 +452,11 @@ pub(super) fn translate(
     for object in &objects {
         let id = object.id();
         let warn = |warnings: &mut Vec<Diagnostic>, message: String| {
-            warnings.push(Diagnostic::warning(Some(object.origin.clone()), message));
+            warnings.push(Diagnostic::warning(
+                Lint::UnplacedTemplate,
+                Some(object.origin.clone()),
+                message,
+            ));
         };
         if !object.config.propagation_enabled {
             warn(
@@ -649,7 +654,7 @@ fn read_type_configs(
         if config.target_namespaced
             && !interpreter.is_namespaced(&config.target_group, &config.target_kind)
         {
-            warnings.push(Diagnostic::warning(
+            warnings.push(Diagnostic::warning(Lint::IgnoredField,
                 Some(origin.clone()),
                 format!(
                     "FederatedTypeConfig {}: targetType.scope is Namespaced, but {} is cluster-scoped",
@@ -826,6 +831,7 @@ fn read_federated(
     } else {
         if !written_namespace.is_empty() {
             warnings.push(Diagnostic::warning(
+                Lint::IgnoredField,
                 Some(origin.clone()),
                 format!("{kind} {name} is cluster-scoped; its metadata.namespace is ignored"),
             ));
@@ -1067,7 +1073,7 @@ fn read_schedules(
                 } else {
                     String::new()
                 };
-            warnings.push(Diagnostic::warning(
+            warnings.push(Diagnostic::warning(Lint::SelectsNothing,
                 Some(origin.clone()),
                 format!(
                     "{id} does nothing: there is no {target_kind} {namespace}/{name} in the input{mismatch}"
@@ -1155,7 +1161,11 @@ fn target_template(
         Some(_) => return Err(fail("spec.template.metadata must be a mapping".to_string())),
     };
     let warn = |warnings: &mut Vec<Diagnostic>, message: String| {
-        warnings.push(Diagnostic::warning(Some(object.origin.clone()), message));
+        warnings.push(Diagnostic::warning(
+            Lint::IgnoredField,
+            Some(object.origin.clone()),
+            message,
+        ));
     };
     for (field, warning) in [
         ("annotations", "AnnotationsNotSupported"),

@@ -18,6 +18,7 @@ use crate::api::cluster::Cluster;
 use crate::api::meta::LabelSelector;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::Interpreter;
+use crate::lint::Lint;
 use crate::object::Template;
 use crate::source::load::{RawDocument, SourceFile};
 
@@ -386,8 +387,8 @@ pub fn target_warnings(
     let known: BTreeSet<&str> = clusters.iter().map(Cluster::name).collect();
     let placed: BTreeSet<&str> = targets.iter().map(|(n, _)| n.as_str()).collect();
     let mut warnings = Vec::new();
-    let warn = |warnings: &mut Vec<Diagnostic>, origin: &Origin, message: String| {
-        warnings.push(Diagnostic::warning(Some(origin.clone()), message));
+    let warn = |warnings: &mut Vec<Diagnostic>, lint: Lint, origin: &Origin, message: String| {
+        warnings.push(Diagnostic::warning(lint, Some(origin.clone()), message));
     };
     let name = &binding.source_name;
     match &binding.placement {
@@ -401,6 +402,7 @@ pub fn target_warnings(
                 for cluster in names.iter().filter(|n| !known.contains(n.as_str())) {
                     warn(
                         &mut warnings,
+                        Lint::UnknownCluster,
                         &binding.source,
                         format!(
                             "{name}: spec.placement.clusters names {cluster:?}, which is not in the inventory; KubeFed drops it"
@@ -412,6 +414,7 @@ pub fn target_warnings(
                 if !known.contains(cluster.as_str()) {
                     warn(
                         &mut warnings,
+                        Lint::UnknownCluster,
                         &binding.source,
                         format!(
                             "{name}: spec.overrides names cluster {cluster:?}, which is not in the inventory"
@@ -420,6 +423,7 @@ pub fn target_warnings(
                 } else if !placed.contains(cluster.as_str()) {
                     warn(
                         &mut warnings,
+                        Lint::TargetsNoCluster,
                         &binding.source,
                         format!(
                             "{name}: the overrides for cluster {cluster} are ignored: the object is not placed there"
@@ -447,6 +451,7 @@ pub fn target_warnings(
                 };
                 warn(
                     &mut warnings,
+                    Lint::UnplacedTemplate,
                     &binding.source,
                     format!("{name} is propagated to no cluster: {reason}"),
                 );
@@ -471,6 +476,7 @@ pub fn target_warnings(
                 };
                 warn(
                     &mut warnings,
+                    Lint::UnplacedTemplate,
                     &binding.source,
                     format!("{name} is propagated to no cluster: {reason}"),
                 );
@@ -490,7 +496,7 @@ fn preference_warnings(
 ) {
     for cluster in planned.preferences.clusters.keys() {
         if cluster != "*" && !known.contains(cluster.as_str()) {
-            warnings.push(Diagnostic::warning(
+            warnings.push(Diagnostic::warning(Lint::UnknownCluster,
                 Some(origin.clone()),
                 format!("{name}: preferences for cluster {cluster:?}, which is not in the inventory, are ignored"),
             ));
@@ -500,6 +506,7 @@ fn preference_warnings(
     let planned_targets = targets.iter().any(|(_, n)| n.is_some());
     if planned_targets && placed < planned.total {
         warnings.push(Diagnostic::warning(
+            Lint::UnplacedReplicas,
             Some(origin.clone()),
             format!(
                 "{name}: only {placed} of {} replicas reach a cluster (weights of 0, maximums, \
@@ -509,6 +516,7 @@ fn preference_warnings(
         ));
     } else if !planned_targets && !targets.is_empty() {
         warnings.push(Diagnostic::warning(
+            Lint::IgnoredField,
             Some(origin.clone()),
             format!(
                 "{name} has no effect: with intersectWithClusterSelector the clusterSelectors of \

@@ -15,6 +15,7 @@ use crate::api::karmada::{
 };
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::{self, CustomWorkload, Interpreter};
+use crate::lint::{Level, Lint};
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 
@@ -34,6 +35,8 @@ pub struct Classified {
     pub clusters: Vec<Located<Cluster>>,
     /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
     pub interpreter: Interpreter,
+    /// Lint levels the fedrender Config sets.
+    pub lint_levels: BTreeMap<Lint, Level>,
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub kubefed_documents: Vec<RawDocument>,
@@ -46,8 +49,12 @@ pub fn classify(
     files: &[SourceFile],
     errors: &mut ErrorSink,
 ) -> Classified {
-    let interpreter = interpreter_from(&documents, files, errors);
-    let mut classified = Classified::default();
+    let mut lint_levels = BTreeMap::new();
+    let interpreter = interpreter_from(&documents, files, &mut lint_levels, errors);
+    let mut classified = Classified {
+        lint_levels,
+        ..Classified::default()
+    };
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
     for document in documents {
@@ -56,6 +63,7 @@ pub fn classify(
         if is_kustomization(&document) {
             if kustomization_files.insert(document.origin.file.clone()) {
                 classified.warnings.push(Diagnostic::warning(
+                    Lint::SkippedInput,
                     Some(document.origin.clone()),
                     "a kustomization is not a Kubernetes object; fedrender reads the manifests \
                      themselves (render kustomizations first, or --exclude this file)",
@@ -255,10 +263,12 @@ pub fn decode_cluster(
 fn interpreter_from(
     documents: &[RawDocument],
     files: &[SourceFile],
+    lint_levels: &mut BTreeMap<Lint, Level>,
     errors: &mut ErrorSink,
 ) -> Interpreter {
     let mut interpreter = Interpreter::default();
     let mut declared: BTreeMap<(String, String), Origin> = BTreeMap::new();
+    let mut levels_set_at: BTreeMap<Lint, Origin> = BTreeMap::new();
     for document in documents {
         let value = &document.value;
         let kind = value.get("kind").and_then(Value::as_str);
@@ -329,6 +339,33 @@ fn interpreter_from(
         for kind in &config.spec.cluster_scoped {
             interpreter.declare_scope(api_group(&kind.api_version), &kind.kind, false);
         }
+        for (name, level) in &config.spec.lints {
+            let lint = match Lint::parse(name) {
+                Ok(lint) => lint,
+                Err(problem) => {
+                    errors.push(Diagnostic::error(
+                        Some(origin.clone()),
+                        format!("Config: spec.lints: {problem}"),
+                    ));
+                    continue;
+                }
+            };
+            // Two Configs that disagree would make the outcome depend on file order.
+            match (lint_levels.get(&lint), levels_set_at.get(&lint)) {
+                (Some(first), Some(first_origin)) if first != level => {
+                    errors.push(Diagnostic::error(
+                        Some(origin.clone()),
+                        format!(
+                            "Config: spec.lints: {lint} is {level} here and {first} at {first_origin}",
+                        ),
+                    ));
+                }
+                _ => {
+                    lint_levels.insert(lint, *level);
+                    levels_set_at.insert(lint, origin.clone());
+                }
+            }
+        }
     }
     interpreter
 }
@@ -384,6 +421,7 @@ fn to_template(
     } else {
         if written_namespace.is_some_and(|namespace| !namespace.is_empty()) {
             warnings.push(Diagnostic::warning(
+                Lint::IgnoredField,
                 Some(origin.clone()),
                 format!("{kind} {name} is cluster-scoped; its metadata.namespace is ignored"),
             ));

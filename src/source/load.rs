@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::beneath::{Directory, Existing};
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::lint::Lint;
 use crate::yaml::{self, DocumentText};
 
 /// Which files of the input directory are read, by glob on the path relative to it.
@@ -180,6 +181,7 @@ impl NotRead {
             EntryKind::File | EntryKind::Unknown => "it is not read",
         };
         Diagnostic::warning(
+            Lint::SkippedInput,
             None,
             format!(
                 "{} {}; {consequence}",

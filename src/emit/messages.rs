@@ -1,0 +1,232 @@
+//! Errors and warnings as the user asked for them: text grouped by lint for a terminal, one JSON
+//! object per line for tools, or GitHub Actions workflow commands that annotate a pull request's
+//! lines.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde_json::json;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::lint::Lint;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageFormat {
+    Human,
+    Json,
+    Github,
+}
+
+/// How many warnings of one lint the human format shows; the rest are counted.
+pub const SHOWN_PER_LINT: usize = 5;
+
+/// The text for a run's warnings, each line ending in a newline; empty without warnings.
+/// Humans get the first [`SHOWN_PER_LINT`] of each lint (all with `verbose`) and a count per
+/// lint at the end; the other formats list every warning.
+pub fn warnings_text(warnings: &[Diagnostic], format: MessageFormat, verbose: bool) -> String {
+    let mut text = String::new();
+    if format != MessageFormat::Human {
+        for warning in warnings {
+            writeln!(text, "{}", one_message(warning, format)).unwrap();
+        }
+        return text;
+    }
+    let mut counts: BTreeMap<Lint, usize> = BTreeMap::new();
+    for warning in warnings {
+        let seen = match warning.lint {
+            Some(lint) => {
+                let count = counts.entry(lint).or_default();
+                *count += 1;
+                *count
+            }
+            None => 1,
+        };
+        if verbose || seen <= SHOWN_PER_LINT {
+            writeln!(text, "{warning}").unwrap();
+        }
+    }
+    if counts.is_empty() {
+        return text;
+    }
+    let mut by_count: Vec<(Lint, usize)> = counts.into_iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    if !verbose {
+        for &(lint, count) in &by_count {
+            if count > SHOWN_PER_LINT {
+                writeln!(
+                    text,
+                    "warning: … and {} more {lint} warnings (--verbose shows every one)",
+                    count - SHOWN_PER_LINT
+                )
+                .unwrap();
+            }
+        }
+    }
+    let total: usize = by_count.iter().map(|(_, count)| count).sum();
+    let per_lint: Vec<String> = by_count
+        .iter()
+        .map(|(lint, count)| format!("{count} {lint}"))
+        .collect();
+    writeln!(
+        text,
+        "fedrender: {total} {} ({}); --deny LINT makes a lint an error, --allow LINT silences it",
+        if total == 1 { "warning" } else { "warnings" },
+        per_lint.join(", ")
+    )
+    .unwrap();
+    text
+}
+
+/// The text for a failed run's errors, each line ending in a newline.
+pub fn errors_text(errors: &[Diagnostic], format: MessageFormat) -> String {
+    let mut text = String::new();
+    for error in errors {
+        match format {
+            MessageFormat::Human => writeln!(text, "{error}").unwrap(),
+            _ => writeln!(text, "{}", one_message(error, format)).unwrap(),
+        }
+    }
+    text
+}
+
+fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
+    let level = match diagnostic.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    match format {
+        MessageFormat::Human => diagnostic.to_string(),
+        MessageFormat::Json => json!({
+            "level": level,
+            "name": diagnostic.lint.map(Lint::name),
+            "message": diagnostic.message,
+            "file": diagnostic.origin.as_ref().map(|origin| origin.file.to_string()),
+            "line": diagnostic.origin.as_ref().map(|origin| origin.line),
+            "detail": diagnostic.detail,
+        })
+        .to_string(),
+        MessageFormat::Github => {
+            let mut properties = Vec::new();
+            if let Some(origin) = &diagnostic.origin {
+                properties.push(format!("file={}", escape_property(&origin.file)));
+                properties.push(format!("line={}", origin.line));
+            }
+            let title = match diagnostic.lint {
+                Some(lint) => format!("fedrender {lint}"),
+                None => "fedrender".to_string(),
+            };
+            properties.push(format!("title={}", escape_property(&title)));
+            let mut message = diagnostic.message.clone();
+            if let Some(detail) = &diagnostic.detail {
+                message.push('\n');
+                message.push_str(detail);
+            }
+            format!(
+                "::{level} {}::{}",
+                properties.join(","),
+                escape_data(&message)
+            )
+        }
+    }
+}
+
+/// A workflow command's message: `%`, CR and LF escaped (actions/toolkit `escapeData`).
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value: also `:` and `,` (actions/toolkit `escapeProperty`).
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Origin;
+
+    fn unknown_cluster(index: usize) -> Diagnostic {
+        Diagnostic::warning(
+            Lint::UnknownCluster,
+            Some(Origin::new("fleet/pp.yaml", 0, 10 + index as u64)),
+            format!("cluster \"c{index}\" is not in the inventory"),
+        )
+    }
+
+    #[test]
+    fn humans_see_the_first_few_of_each_lint_and_a_count_per_lint() {
+        let mut warnings: Vec<Diagnostic> = (0..7).map(unknown_cluster).collect();
+        warnings.push(Diagnostic::warning(
+            Lint::SelectsNothing,
+            None,
+            "PropagationPolicy default/web selects no template",
+        ));
+        let text = warnings_text(&warnings, MessageFormat::Human, false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 8, "{text}");
+        assert_eq!(
+            lines[0],
+            "warning: fleet/pp.yaml:10: cluster \"c0\" is not in the inventory [unknown-cluster]"
+        );
+        assert!(lines[4].contains("\"c4\""));
+        assert_eq!(
+            lines[5],
+            "warning: PropagationPolicy default/web selects no template [selects-nothing]"
+        );
+        assert_eq!(
+            lines[6],
+            "warning: … and 2 more unknown-cluster warnings (--verbose shows every one)"
+        );
+        assert_eq!(
+            lines[7],
+            "fedrender: 8 warnings (7 unknown-cluster, 1 selects-nothing); --deny LINT makes a lint an error, --allow LINT silences it"
+        );
+        let verbose = warnings_text(&warnings, MessageFormat::Human, true);
+        assert_eq!(verbose.lines().count(), 9, "{verbose}");
+        assert!(warnings_text(&[], MessageFormat::Human, false).is_empty());
+    }
+
+    #[test]
+    fn json_gives_one_object_per_diagnostic() {
+        let text = warnings_text(&[unknown_cluster(0)], MessageFormat::Json, false);
+        let value: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+        assert_eq!(
+            value,
+            json!({
+                "level": "warning",
+                "name": "unknown-cluster",
+                "message": "cluster \"c0\" is not in the inventory",
+                "file": "fleet/pp.yaml",
+                "line": 10,
+                "detail": null,
+            })
+        );
+        let error = Diagnostic::error(None, "no member clusters");
+        let text = errors_text(&[error], MessageFormat::Json);
+        assert_eq!(
+            text,
+            "{\"level\":\"error\",\"name\":null,\"message\":\"no member clusters\",\"file\":null,\"line\":null,\"detail\":null}\n"
+        );
+    }
+
+    // GitHub's workflow command syntax (actions/toolkit packages/core src/command.ts).
+    #[test]
+    fn github_gets_escaped_workflow_commands() {
+        let warning = Diagnostic::warning(
+            Lint::UnknownCluster,
+            Some(Origin::new("a,b:c.yaml", 0, 3)),
+            "100% wrong",
+        )
+        .with_detail("first\nsecond");
+        assert_eq!(
+            warnings_text(&[warning], MessageFormat::Github, false),
+            "::warning file=a%2Cb%3Ac.yaml,line=3,title=fedrender unknown-cluster::100%25 wrong%0Afirst%0Asecond\n"
+        );
+        assert_eq!(
+            errors_text(&[Diagnostic::error(None, "bad")], MessageFormat::Github),
+            "::error title=fedrender::bad\n"
+        );
+    }
+}

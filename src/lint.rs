@@ -1,0 +1,265 @@
+//! Lints: every warning has a stable name, and a level a team chooses per name — on the command
+//! line (`--deny`, `--warn`, `--allow`, `--strict`) or in the fleet's fedrender Config — as rustc
+//! and clippy let a codebase choose.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::diagnostics::{self, Diagnostic, Severity};
+
+/// What a warning is about. The names are stable: CI configurations and fleet configs refer to
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lint {
+    UnknownCluster,
+    TargetsNoCluster,
+    SelectsNothing,
+    UnplacedTemplate,
+    UnplacedReplicas,
+    PriorityTie,
+    IgnoredField,
+    NotModelled,
+    SkippedInput,
+}
+
+impl Lint {
+    pub const ALL: [Lint; 9] = [
+        Lint::UnknownCluster,
+        Lint::TargetsNoCluster,
+        Lint::SelectsNothing,
+        Lint::UnplacedTemplate,
+        Lint::UnplacedReplicas,
+        Lint::PriorityTie,
+        Lint::IgnoredField,
+        Lint::NotModelled,
+        Lint::SkippedInput,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lint::UnknownCluster => "unknown-cluster",
+            Lint::TargetsNoCluster => "targets-no-cluster",
+            Lint::SelectsNothing => "selects-nothing",
+            Lint::UnplacedTemplate => "unplaced-template",
+            Lint::UnplacedReplicas => "unplaced-replicas",
+            Lint::PriorityTie => "priority-tie",
+            Lint::IgnoredField => "ignored-field",
+            Lint::NotModelled => "not-modelled",
+            Lint::SkippedInput => "skipped-input",
+        }
+    }
+
+    /// One line for `--help`-style listings and the README's table.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Lint::UnknownCluster => {
+                "a policy, quota or preference names a cluster the inventory does not have"
+            }
+            Lint::TargetsNoCluster => {
+                "an override rule's targetCluster matches no cluster that receives the object"
+            }
+            Lint::SelectsNothing => "a policy or KubeFed object selects no template",
+            Lint::UnplacedTemplate => "a template no policy places, or that reaches no cluster",
+            Lint::UnplacedReplicas => {
+                "a ReplicaSchedulingPreference places fewer replicas than its total"
+            }
+            Lint::PriorityTie => "policies tie on priority for a template, so the name decides",
+            Lint::IgnoredField => {
+                "a field or annotation that Karmada, KubeFed or Federation v1 ignores"
+            }
+            Lint::NotModelled => "a setting of a live control plane that fedrender does not model",
+            Lint::SkippedInput => "a file or directory of the input that is not read",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Lint> {
+        Lint::ALL.into_iter().find(|lint| lint.name() == name)
+    }
+
+    /// The lint a name means, or why it means none.
+    pub fn parse(name: &str) -> Result<Lint, String> {
+        Lint::from_name(name).ok_or_else(|| {
+            let hint = diagnostics::nearest(name, Lint::ALL.iter().map(|lint| lint.name()))
+                .map(|near| format!("did you mean {near}? "))
+                .unwrap_or_default();
+            let names: Vec<&str> = Lint::ALL.iter().map(|lint| lint.name()).collect();
+            format!(
+                "unknown lint {name:?}; {hint}the lints are {}",
+                names.join(", ")
+            )
+        })
+    }
+}
+
+impl fmt::Display for Lint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Not reported.
+    Allow,
+    /// Reported; the run goes on.
+    Warn,
+    /// An error: the run fails with exit 2 and writes nothing.
+    Deny,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        })
+    }
+}
+
+impl Level {
+    pub fn parse(text: &str) -> Option<Level> {
+        match text {
+            "allow" => Some(Level::Allow),
+            "warn" => Some(Level::Warn),
+            "deny" => Some(Level::Deny),
+            _ => None,
+        }
+    }
+}
+
+/// The level of every lint for one run. A level named for one lint beats `--strict`, and the
+/// command line beats the fleet's Config, so a CI job can tighten or relax what a fleet says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LintLevels {
+    /// `--strict`: every lint not named otherwise is denied.
+    pub strict: bool,
+    pub named: BTreeMap<Lint, Level>,
+}
+
+impl LintLevels {
+    /// Every warning an error.
+    pub fn strict() -> LintLevels {
+        LintLevels {
+            strict: true,
+            named: BTreeMap::new(),
+        }
+    }
+
+    /// These levels, with the fleet Config's for lints they do not name.
+    pub fn over(&self, config: &BTreeMap<Lint, Level>) -> LintLevels {
+        let mut named = config.clone();
+        named.extend(self.named.iter().map(|(lint, level)| (*lint, *level)));
+        LintLevels {
+            strict: self.strict,
+            named,
+        }
+    }
+
+    pub fn level(&self, lint: Lint) -> Level {
+        match self.named.get(&lint) {
+            Some(level) => *level,
+            None if self.strict => Level::Deny,
+            None => Level::Warn,
+        }
+    }
+
+    /// Splits warnings by level: allowed ones are dropped, denied ones become errors saying
+    /// which lint denied them; the rest stay warnings.
+    pub fn apply(&self, warnings: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        let mut kept = Vec::new();
+        let mut denied = Vec::new();
+        for mut warning in warnings {
+            let Some(lint) = warning.lint else {
+                kept.push(warning);
+                continue;
+            };
+            match self.level(lint) {
+                Level::Allow => {}
+                Level::Warn => kept.push(warning),
+                Level::Deny => {
+                    warning.severity = Severity::Error;
+                    let why = if self.named.contains_key(&lint) {
+                        format!("denied by the {lint} lint level")
+                    } else {
+                        "a warning; --strict makes it an error".to_string()
+                    };
+                    warning.message.push_str(&format!(" ({why})"));
+                    denied.push(warning);
+                }
+            }
+        }
+        (kept, denied)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warning(lint: Lint) -> Diagnostic {
+        Diagnostic::warning(lint, None, lint.name())
+    }
+
+    #[test]
+    fn names_are_unique_and_parse_back() {
+        let mut names: Vec<&str> = Lint::ALL.iter().map(|lint| lint.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Lint::ALL.len());
+        for lint in Lint::ALL {
+            assert_eq!(Lint::parse(lint.name()), Ok(lint));
+        }
+        let error = Lint::parse("unknown-clusters").unwrap_err();
+        assert!(error.contains("did you mean unknown-cluster?"), "{error}");
+    }
+
+    #[test]
+    fn a_named_level_beats_strict_and_the_command_line_beats_the_config() {
+        let config = BTreeMap::from([
+            (Lint::SelectsNothing, Level::Allow),
+            (Lint::UnknownCluster, Level::Deny),
+        ]);
+        let command_line = LintLevels {
+            strict: true,
+            named: BTreeMap::from([(Lint::UnknownCluster, Level::Warn)]),
+        };
+        let levels = command_line.over(&config);
+        assert_eq!(levels.level(Lint::SelectsNothing), Level::Allow);
+        assert_eq!(levels.level(Lint::UnknownCluster), Level::Warn);
+        assert_eq!(levels.level(Lint::PriorityTie), Level::Deny);
+        assert_eq!(LintLevels::default().level(Lint::PriorityTie), Level::Warn);
+    }
+
+    #[test]
+    fn allowed_warnings_vanish_and_denied_ones_become_errors_saying_why() {
+        let levels = LintLevels {
+            strict: false,
+            named: BTreeMap::from([
+                (Lint::SelectsNothing, Level::Allow),
+                (Lint::UnknownCluster, Level::Deny),
+            ]),
+        };
+        let (kept, denied) = levels.apply(vec![
+            warning(Lint::SelectsNothing),
+            warning(Lint::UnknownCluster),
+            warning(Lint::PriorityTie),
+        ]);
+        assert_eq!(kept, vec![warning(Lint::PriorityTie)]);
+        assert_eq!(denied.len(), 1);
+        assert!(denied[0].is_error());
+        assert_eq!(
+            denied[0].message,
+            "unknown-cluster (denied by the unknown-cluster lint level)"
+        );
+        let (_, strict) = LintLevels::strict().apply(vec![warning(Lint::PriorityTie)]);
+        assert!(
+            strict[0]
+                .message
+                .ends_with("(a warning; --strict makes it an error)")
+        );
+    }
+}
