@@ -7,7 +7,10 @@
 //! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
 //! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
 
-use serde::de::DeserializeOwned;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self as de, DeserializeOwned, Visitor};
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
@@ -147,6 +150,157 @@ pub fn parse_api_object<T: DeserializeOwned>(
     options.no_schema = true;
     serde_saphyr::from_str_with_options(document.text, options)
         .map_err(|error| to_diagnostic(&error, document, file))
+}
+
+/// Parses one document as sigs.k8s.io/yaml `YAMLToJSON` reads it (go-yaml v2, not strict): a
+/// repeated key keeps its last value, and a key that is not a string is written as Go writes
+/// it (`on` and `y` become `"true"`, `0x10` becomes `"16"`, `1.0` becomes `"1"`, a float with
+/// float32 precision); a null key is an error, as it is there.
+pub fn parse_document_as_yaml_to_json(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<Value, Diagnostic> {
+    let mut options = reader_options();
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
+    serde_saphyr::from_str_with_options::<JsonableValue>(document.text, options)
+        .map(|jsonable| jsonable.0)
+        .map_err(|error| to_diagnostic(&error, document, file))
+}
+
+/// A value `YAMLToJSON` can hand to encoding/json (`convertToJSONableObject`).
+struct JsonableValue(Value);
+
+impl<'de> Deserialize<'de> for JsonableValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonableVisitor)
+    }
+}
+
+struct JsonableVisitor;
+
+impl<'de> Visitor<'de> for JsonableVisitor {
+    type Value = JsonableValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::Bool(flag)))
+    }
+
+    fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::from(number)))
+    }
+
+    fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::from(number)))
+    }
+
+    fn visit_i128<E: de::Error>(self, number: i128) -> Result<Self::Value, E> {
+        // Beyond 64 bits go-yaml reads a float.
+        match i64::try_from(number) {
+            Ok(small) => self.visit_i64(small),
+            Err(_) => self.visit_f64(number as f64),
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, number: u128) -> Result<Self::Value, E> {
+        match u64::try_from(number) {
+            Ok(small) => self.visit_u64(small),
+            Err(_) => self.visit_f64(number as f64),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
+        serde_json::Number::from_f64(number)
+            .map(|number| JsonableValue(Value::Number(number)))
+            .ok_or_else(|| E::custom(format!("{number} cannot be written as JSON")))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::String(text.to_string())))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::Null))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, inner: D) -> Result<Self::Value, D::Error> {
+        JsonableValue::deserialize(inner)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut list = Vec::new();
+        while let Some(JsonableValue(item)) = items.next_element()? {
+            list.push(item);
+        }
+        Ok(JsonableValue(Value::Array(list)))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut entries: A) -> Result<Self::Value, A::Error> {
+        let mut map = serde_json::Map::new();
+        while let Some((JsonableKey(key), JsonableValue(value))) = entries.next_entry()? {
+            // Keys equal once converted (`on` and `true`) are one key to go-yaml: the last wins.
+            map.insert(key, value);
+        }
+        Ok(JsonableValue(Value::Object(map)))
+    }
+}
+
+/// A map key as `convertToJSONableObject` writes it.
+struct JsonableKey(String);
+
+impl<'de> Deserialize<'de> for JsonableKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = JsonableKey;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string, number or boolean key")
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(JsonableKey(text.to_string()))
+            }
+
+            fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Self::Value, E> {
+                Ok(JsonableKey(flag.to_string()))
+            }
+
+            fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
+                Ok(JsonableKey(number.to_string()))
+            }
+
+            fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
+                Ok(JsonableKey(number.to_string()))
+            }
+
+            fn visit_i128<E: de::Error>(self, number: i128) -> Result<Self::Value, E> {
+                self.visit_f64(number as f64)
+            }
+
+            fn visit_u128<E: de::Error>(self, number: u128) -> Result<Self::Value, E> {
+                self.visit_f64(number as f64)
+            }
+
+            fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
+                Ok(JsonableKey(crate::overrides::go_yaml::go_format_float32(
+                    number,
+                )))
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Err(E::custom("a null map key cannot be written as JSON"))
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
 }
 
 /// What the Kubernetes API server reads an unquoted scalar as, in words ("the boolean true"),

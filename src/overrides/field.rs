@@ -94,13 +94,14 @@ fn value_at_mut<'a>(object: &'a mut Value, tokens: &[String]) -> Result<&'a mut 
 fn patch_yaml(content: &str, operations: &[PatchOperation]) -> Result<String, String> {
     let mut document = match crate::yaml::split_documents(content).first() {
         None => Value::Null,
-        Some(first) => crate::yaml::parse_document(first, "fieldOverrider").map_err(|error| {
-            let line = error
-                .origin
-                .map(|origin| format!(" (line {})", origin.line))
-                .unwrap_or_default();
-            format!("not valid YAML{line}: {}", error.message)
-        })?,
+        Some(first) => crate::yaml::parse_document_as_yaml_to_json(first, "fieldOverrider")
+            .map_err(|error| {
+                let line = error
+                    .origin
+                    .map(|origin| format!(" (line {})", origin.line))
+                    .unwrap_or_default();
+                format!("not valid YAML{line}: {}", error.message)
+            })?,
     };
     check_patchable(&document, true, "YAML")?;
     apply_operations(&mut document, operations)?;
@@ -643,6 +644,45 @@ server:
                 ["word"; 4].join(" ")
             )
         );
+    }
+
+    // sigs.k8s.io/yaml YAMLToJSON (convertToJSONableObject): go-yaml v2 reads a plain key as
+    // a boolean or a number where it would read a value so, and the key is then written as Go
+    // writes that value (floats with float32 precision); `on` and `yes` are one key, and a
+    // repeated key keeps its last value (go-yaml v2 is not strict). Found by the Karmada oracle.
+    #[test]
+    fn yaml_keys_are_read_and_written_back_as_yaml_to_json_does() {
+        let overrider = yaml("/data/x", vec![op(Replace, "/k", Some(json!("w")))]);
+        for (key, written_back) in [
+            ("n", "\"false\""),
+            ("N", "\"false\""),
+            ("off", "\"false\""),
+            ("y", "\"true\""),
+            ("Yes", "\"true\""),
+            ("0x10", "\"16\""),
+            ("010", "\"8\""),
+            ("1.0", "\"1\""),
+            ("1e3", "\"1000\""),
+            ("3.14159265358979", "\"3.1415927\""),
+            ("\"on\"", "\"on\""),
+            ("2024-01-02", "\"2024-01-02\""),
+        ] {
+            let mut expected = vec![format!("{written_back}: 1"), "k: w".to_string()];
+            expected.sort_by_key(|line| line.trim_start_matches('"').to_string());
+            assert_eq!(
+                patched(&overrider, &format!("{key}: 1\nk: v\n")).unwrap(),
+                format!("{}\n", expected.join("\n")),
+                "{key}"
+            );
+        }
+        assert_eq!(patched(&overrider, "k: v\nk: x\n").unwrap(), "k: w\n");
+        // Both read as the boolean true: one key, the last value.
+        assert_eq!(
+            patched(&overrider, "on: 1\nyes: 2\nk: v\n").unwrap(),
+            "k: w\n\"true\": 2\n"
+        );
+        let null_key = patched(&overrider, "~: 1\nk: v\n").unwrap_err();
+        assert!(null_key.contains("null map key"), "{null_key}");
     }
 
     // sigs.k8s.io/yaml YAMLToJSON → json.Marshal → JSONToYAML: an integral float comes back

@@ -77,6 +77,21 @@ fn number_text(number: &Number) -> String {
 /// shortest digits that read back as `f`, in exponent form (`1e+06`, `1.5e-07`) when the
 /// decimal exponent is below -4 or at least 6, else in positional form.
 fn go_format_float(float: f64) -> String {
+    go_format_shortest(float, format!("{:e}", float.abs()))
+}
+
+/// `strconv.FormatFloat(f, 'g', -1, 32)`, as sigs.k8s.io/yaml writes a float map key
+/// (`convertToJSONableObject`): the shortest digits that read back as the same float32, so
+/// `3.14159265358979` becomes `3.1415927`.
+pub fn go_format_float32(float: f64) -> String {
+    // Rounding to the nearest float32 is what Go's conversion does too.
+    let single = float as f32;
+    go_format_shortest(f64::from(single), format!("{:e}", single.abs()))
+}
+
+/// The `'g'` layout of [`go_format_float`] for `scientific`, the shortest digits of `float`'s
+/// magnitude as Rust's `{:e}` writes them.
+fn go_format_shortest(float: f64, scientific: String) -> String {
     if float.is_nan() {
         return ".nan".to_string();
     }
@@ -88,7 +103,6 @@ fn go_format_float(float: f64) -> String {
         return format!("{sign}0");
     }
     // Rust's `{:e}` writes the same shortest round-trip digits as Go's shortest mode.
-    let scientific = format!("{:e}", float.abs());
     let (mantissa, exponent) = scientific
         .split_once('e')
         .expect("`{:e}` always writes an exponent");
