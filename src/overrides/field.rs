@@ -667,7 +667,7 @@ server:
             ("\"on\"", "\"on\""),
             ("2024-01-02", "\"2024-01-02\""),
         ] {
-            let mut expected = vec![format!("{written_back}: 1"), "k: w".to_string()];
+            let mut expected = [format!("{written_back}: 1"), "k: w".to_string()];
             expected.sort_by_key(|line| line.trim_start_matches('"').to_string());
             assert_eq!(
                 patched(&overrider, &format!("{key}: 1\nk: v\n")).unwrap(),
