@@ -3,9 +3,9 @@
 //! `applyRawYAMLPatch`, `applyRawJSONPatch`).
 //!
 //! Karmada resolves `fieldPath` with go-openapi/jsonpointer, patches the string's content with
-//! evanphx/json-patch and writes a new string back. The content is re-serialised, never edited
-//! in place: YAML comes back in go-yaml v2 style (keys sorted, comments and anchors gone), JSON
-//! comes back compact with Go's HTML escaping.
+//! evanphx/json-patch and writes a new string back. YAML content is re-serialised in go-yaml v2
+//! style (keys sorted, comments and anchors gone); JSON content comes back compact with Go's
+//! HTML escaping, each value the patch did not reach keeping its text ([`super::raw_json`]).
 
 use serde_json::{Number, Value};
 
@@ -112,24 +112,26 @@ fn patch_yaml(content: &str, operations: &[PatchOperation]) -> Result<String, St
     Ok(go_yaml::marshal(&document))
 }
 
-/// `applyRawJSONPatch`: evanphx/json-patch on the text itself. Empty input is returned unchanged;
-/// the output is compact, keeps the document's key order (a key added by `add` goes last) and
-/// escapes `<`, `>`, `&`, U+2028 and U+2029 as Go does.
+/// `applyRawJSONPatch`: evanphx/json-patch on the text itself ([`super::raw_json`]). Empty
+/// input is returned unchanged.
 fn patch_json(content: &str, operations: &[PatchOperation]) -> Result<String, String> {
     if content.is_empty() {
         return Ok(String::new());
     }
-    let mut document: Value =
-        serde_json::from_str(content).map_err(|error| format!("not valid JSON: {error}"))?;
-    // serde_json alone would let it nest twice as deep as YAML content may.
-    crate::object::check_nesting_below(0, &document)
-        .map_err(|problem| format!("not a JSON document fedrender reads: {problem}"))?;
-    check_patchable(&document, content.starts_with('['), "JSON")?;
-    apply_operations(&mut document, operations)?;
-    check_patched(&document, "JSON")?;
-    let mut output = String::with_capacity(content.len());
-    write_go_json(&document, &mut output);
-    Ok(output)
+    let values: Vec<Option<Value>> = operations
+        .iter()
+        .map(|operation| operation.value.clone().map(as_stored_by_the_api_server))
+        .collect();
+    let operations: Vec<patch::Operation<'_>> = operations
+        .iter()
+        .zip(&values)
+        .map(|(operation, value)| patch::Operation {
+            operator: operation.operator,
+            path: &operation.sub_path,
+            value: value.as_ref(),
+        })
+        .collect();
+    super::raw_json::patch(content, &operations)
 }
 
 /// evanphx `ApplyIndentWithOptions` reads a document whose first byte is `[` as a list and
@@ -232,7 +234,7 @@ fn integral_floats_to_integers(value: &mut Value) {
 /// Compact JSON as evanphx/json-patch writes it (its copy of encoding/json with HTML escaping
 /// on): object keys in document order, `<` `>` `&` U+2028 U+2029 escaped as `\u003c` and so on,
 /// control characters other than `\n` `\r` `\t` as `\u00XX`.
-fn write_go_json(value: &Value, out: &mut String) {
+pub(crate) fn write_go_json(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),

@@ -12,6 +12,7 @@ pub mod image;
 pub mod labels_annotations;
 pub mod patch;
 pub mod plaintext;
+pub mod raw_json;
 
 use std::collections::HashMap;
 
