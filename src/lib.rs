@@ -103,6 +103,8 @@ pub fn render_fleet(
 #[derive(Debug, Clone, Default)]
 pub struct FleetSummary {
     pub clusters: usize,
+    /// The member clusters, sorted.
+    pub cluster_names: Vec<String>,
     pub objects: usize,
     /// Why every template went where it went.
     pub plan: Vec<PlanEntry>,
@@ -115,6 +117,7 @@ pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetS
         placed.render_chunks(CHUNK, |_| Ok(()))?;
         Ok(FleetSummary {
             clusters: layout.clusters().len(),
+            cluster_names: layout.clusters().to_vec(),
             objects: layout.object_count(),
             plan: placed.plan,
         })

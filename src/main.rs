@@ -209,6 +209,13 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         kind: args.kind.clone(),
         name: args.name.clone(),
     };
+    let problems = filter.unknown_values(&rendered.plan, &rendered.cluster_names);
+    if !problems.is_empty() {
+        for problem in &problems {
+            eprintln!("error: {problem}");
+        }
+        return exit_code::ERROR;
+    }
     let text = match args.format {
         PlanFormat::Text => plan_report::text(&rendered.plan, &filter),
         PlanFormat::Json => plan_report::json(&rendered.plan, &filter),

@@ -415,6 +415,43 @@ fn messages_come_as_json_lines_or_github_workflow_commands() {
 }
 
 #[test]
+fn a_plan_filter_that_matches_nothing_is_an_error_with_the_nearest_value() {
+    let plan = |extra: &[&str]| {
+        let mut args = vec![
+            "plan",
+            "examples/nginx",
+            "--clusters",
+            "examples/nginx/clusters.yaml",
+        ];
+        args.extend_from_slice(extra);
+        fedrender(&args)
+    };
+    for (extra, message) in [
+        (
+            ["--cluster", "clustr1"],
+            "error: --cluster clustr1: the inventory has no such cluster; did you mean cluster1?",
+        ),
+        (
+            ["--kind", "Deploymnet"],
+            "error: --kind Deploymnet: no template is of this kind; did you mean Deployment?",
+        ),
+        (
+            ["--name", "ngnix"],
+            "error: --name ngnix: no template has this name; did you mean nginx?",
+        ),
+    ] {
+        let output = plan(&extra);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(output.stdout.is_empty(), "{extra:?}");
+        assert!(stderr(&output).contains(message), "{}", stderr(&output));
+    }
+    // A cluster that receives nothing is still a cluster of the inventory; kinds ignore case.
+    let output = plan(&["--cluster", "cluster3", "--kind", "deployment"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("cluster3: filtered out"));
+}
+
+#[test]
 fn the_inventory_can_come_from_standard_input() {
     let out = scratch("stdin");
     let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))

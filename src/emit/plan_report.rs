@@ -18,6 +18,49 @@ pub struct PlanFilter {
 }
 
 impl PlanFilter {
+    /// A filter value that cannot match, with the nearest that would: a typo must not print an
+    /// empty plan that reads as "nothing goes there".
+    pub fn unknown_values(&self, plan: &[PlanEntry], clusters: &[String]) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut check = |flag: &str, value: &Option<String>, known: Vec<&str>, what: &str| {
+            let Some(value) = value else {
+                return;
+            };
+            if known
+                .iter()
+                .any(|candidate| candidate.eq_ignore_ascii_case(value))
+            {
+                return;
+            }
+            let hint = crate::diagnostics::nearest(value, known.iter().copied())
+                .map(|near| format!("; did you mean {near}?"))
+                .unwrap_or_default();
+            problems.push(format!("--{flag} {value}: {what}{hint}"));
+        };
+        check(
+            "cluster",
+            &self.cluster,
+            clusters.iter().map(String::as_str).collect(),
+            "the inventory has no such cluster",
+        );
+        check(
+            "kind",
+            &self.kind,
+            plan.iter().map(|entry| entry.key.kind.as_str()).collect(),
+            "no template is of this kind",
+        );
+        // Names are case-sensitive in Kubernetes; a near miss in case is still a miss.
+        if let Some(name) = &self.name
+            && !plan.iter().any(|entry| &entry.key.name == name)
+        {
+            let hint = crate::diagnostics::nearest(name, plan.iter().map(|e| e.key.name.as_str()))
+                .map(|near| format!("; did you mean {near}?"))
+                .unwrap_or_default();
+            problems.push(format!("--name {name}: no template has this name{hint}"));
+        }
+        problems
+    }
+
     fn keeps(&self, entry: &PlanEntry) -> bool {
         self.kind
             .as_ref()
