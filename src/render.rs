@@ -1120,7 +1120,11 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
             warnings.push(Diagnostic::warning(
                 Lint::SelectsNothing,
                 Some(policy.origin.clone()),
-                format!("{} selects no template", policy.id),
+                format!(
+                    "{} selects no template{}",
+                    policy.id,
+                    why_nothing_is_selected(fleet, &policy.id, &policy.resource_selectors)
+                ),
             ));
         }
         for (field, name) in named_clusters(policy) {
@@ -1137,6 +1141,69 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
         }
     }
     warnings
+}
+
+/// The likely mistake behind a policy that selects nothing, as `: <reason>`, or nothing: a
+/// selector kind that is no template's kind but differs from one only in case or plural (or by
+/// a typo), or templates of the kind that all sit outside a namespaced policy's namespace.
+fn why_nothing_is_selected(
+    fleet: &Fleet,
+    id: &crate::policy::PolicyId,
+    selectors: &[crate::api::karmada::ResourceSelector],
+) -> String {
+    let kinds: BTreeSet<&str> = fleet.templates.iter().map(Template::kind).collect();
+    for (index, selector) in selectors.iter().enumerate() {
+        let field = format!("spec.resourceSelectors[{index}]");
+        if !kinds.contains(selector.kind.as_str()) {
+            let written = selector.kind.to_ascii_lowercase();
+            let near = kinds
+                .iter()
+                .copied()
+                .find(|kind| {
+                    let kind = kind.to_ascii_lowercase();
+                    written == kind
+                        || written == format!("{kind}s")
+                        || written == format!("{kind}es")
+                })
+                .or_else(|| crate::diagnostics::nearest(&selector.kind, kinds.iter().copied()));
+            if let Some(near) = near {
+                return format!(
+                    ": {field}.kind {:?} is no template's kind (kinds are singular and \
+                     case-sensitive); did you mean {near}?",
+                    selector.kind
+                );
+            }
+            continue;
+        }
+        if let crate::policy::PolicyScope::Namespace(namespace) = &id.scope {
+            let of_kind = || {
+                fleet
+                    .templates
+                    .iter()
+                    .filter(|template| template.kind() == selector.kind)
+            };
+            let elsewhere: BTreeSet<&str> = of_kind()
+                .map(|template| template.key.namespace.as_str())
+                .filter(|other| other != namespace)
+                .collect();
+            if !elsewhere.is_empty() && !of_kind().any(|t| &t.key.namespace == namespace) {
+                let listed: Vec<String> = elsewhere.iter().map(|n| format!("{n:?}")).collect();
+                let article = if id.kind.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                return format!(
+                    ": {field}: the {} templates are in namespace {}, and {article} {} selects \
+                     only templates in its own namespace {namespace:?}",
+                    selector.kind,
+                    listed.join(", "),
+                    id.kind
+                );
+            }
+        }
+    }
+    String::new()
 }
 
 /// Every cluster a propagation policy names, with the field that names it.
@@ -1203,7 +1270,11 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
         if !used.contains(&index) {
             warnings.push(warn(
                 Lint::SelectsNothing,
-                format!("{} selects no template", policy.id),
+                format!(
+                    "{} selects no template{}",
+                    policy.id,
+                    why_nothing_is_selected(fleet, &policy.id, &policy.resource_selectors)
+                ),
             ));
         }
         for rule in &policy.rules {
