@@ -213,6 +213,18 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, candidate)| candidate)
 }
 
+/// [`nearest`] for names of a numbered series (clusters, mostly): `member3` is not offered for
+/// `member1`, since names that differ only in their digits are other members of the series,
+/// not typos of each other.
+pub fn nearest_name<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let letters = |name: &str| -> String { name.chars().filter(|c| !c.is_ascii_digit()).collect() };
+    let near = nearest(word, candidates)?;
+    (letters(near) != letters(word)).then_some(near)
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.to_lowercase().chars().collect();
     let b: Vec<char> = b.to_lowercase().chars().collect();
@@ -238,6 +250,14 @@ mod tests {
         assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
         assert_eq!(nearest("clustername", fields), Some("clusterNames"));
         assert_eq!(nearest("replicas", fields), None);
+    }
+
+    #[test]
+    fn a_numbered_series_member_is_not_a_typo_of_another() {
+        let clusters = ["member1", "member2", "prod-eu-2"];
+        assert_eq!(nearest_name("member3", clusters), None);
+        assert_eq!(nearest_name("membr2", clusters), Some("member2"));
+        assert_eq!(nearest_name("prod-eu2", clusters), Some("prod-eu-2"));
     }
 
     /// Words and candidates from the input can be of any length; looking for a typo among them

@@ -208,10 +208,12 @@ impl FederatedQuota {
                     .any(|cluster| cluster.name() == assignment.cluster)
             })
             .map(|assignment| {
-                let hint =
-                    diagnostics::nearest(&assignment.cluster, clusters.iter().map(Cluster::name))
-                        .map(|near| format!(" (did you mean {near:?}?)"))
-                        .unwrap_or_default();
+                let hint = diagnostics::nearest_name(
+                    &assignment.cluster,
+                    clusters.iter().map(Cluster::name),
+                )
+                .map(|near| format!(" (did you mean {near:?}?)"))
+                .unwrap_or_default();
                 Diagnostic::warning(
                     Lint::UnknownCluster,
                     Some(self.origin.clone()),

@@ -1133,14 +1133,83 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
                     Lint::UnknownCluster,
                     Some(policy.origin.clone()),
                     format!(
-                        "{}: {field}: cluster {name:?} is not in the inventory",
-                        policy.id
+                        "{}: {field}: cluster {name:?} is not in the inventory{}",
+                        policy.id,
+                        nearest_cluster_hint(&name, &known)
                     ),
                 ));
             }
         }
+        warnings.extend(weights_for_unselected_clusters(fleet, policy));
     }
     warnings
+}
+
+/// ` (did you mean "prod-eu-2"?)` for a cluster name with a near one in the inventory.
+fn nearest_cluster_hint(name: &str, known: &BTreeSet<&str>) -> String {
+    crate::diagnostics::nearest_name(name, known.iter().copied())
+        .map(|near| format!(" (did you mean {near:?}?)"))
+        .unwrap_or_default()
+}
+
+/// Static weight entries that match no cluster the placement's affinity selects: Karmada
+/// weighs only the candidate clusters, so such an entry gives replicas to no one.
+fn weights_for_unselected_clusters(fleet: &Fleet, policy: &Propagation) -> Vec<Diagnostic> {
+    let placement = &policy.placement;
+    let Some(weights) = placement
+        .replica_scheduling
+        .as_ref()
+        .and_then(|scheduling| scheduling.weight_preference.as_ref())
+    else {
+        return Vec::new();
+    };
+    let selected: Vec<&Cluster> = fleet
+        .clusters
+        .iter()
+        .filter(
+            |cluster| match (&placement.cluster_affinity, &placement.cluster_affinities) {
+                (Some(affinity), _) => affinity.matches(cluster),
+                (None, Some(terms)) => terms.iter().any(|term| term.affinity().matches(cluster)),
+                (None, None) => true,
+            },
+        )
+        .collect();
+    let unmatched: Vec<usize> = weights
+        .static_weight_list
+        .iter()
+        .enumerate()
+        .filter(|(_, entry)| {
+            // Names missing from the inventory are warned about already.
+            entry
+                .target_cluster
+                .named_clusters()
+                .all(|name| fleet.clusters.iter().any(|cluster| cluster.name() == name))
+                && !selected
+                    .iter()
+                    .any(|cluster| entry.target_cluster.matches(cluster))
+        })
+        .map(|(index, _)| index)
+        .collect();
+    // With no entry matching a candidate, Karmada weighs every candidate 1 (spec §8.4).
+    let consequence = if unmatched.len() == weights.static_weight_list.len() {
+        "and as no entry does, Karmada weighs every selected cluster 1"
+    } else {
+        "so its weight gives replicas to no cluster"
+    };
+    unmatched
+        .into_iter()
+        .map(|index| {
+            Diagnostic::warning(
+                Lint::TargetsNoCluster,
+                Some(policy.origin.clone()),
+                format!(
+                    "{}: spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}] \
+                     matches no cluster the placement's cluster affinity selects, {consequence}",
+                    policy.id
+                ),
+            )
+        })
+        .collect()
 }
 
 /// The likely mistake behind a policy that selects nothing, as `: <reason>`, or nothing: a
@@ -1291,8 +1360,9 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
                     warnings.push(warn(
                         Lint::UnknownCluster,
                         format!(
-                            "{}: {field}: cluster {name:?} is not in the inventory",
-                            policy.id
+                            "{}: {field}: cluster {name:?} is not in the inventory{}",
+                            policy.id,
+                            nearest_cluster_hint(name, &known)
                         ),
                     ));
                 }
