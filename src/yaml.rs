@@ -420,6 +420,10 @@ fn to_diagnostic(
         }
         _ => explain_budget_breach(message).unwrap_or_else(|| message.to_string()),
     };
+    let (line, message) = match syntax_error_cause(document.text, line_offset, line, &message) {
+        Some((cause_line, cause)) => (cause_line, cause),
+        None => (line, message),
+    };
     let snippet = error.render_with_options(serde_saphyr::render_options! {
         line_offset: line_offset,
         source_name: Some(file),
@@ -431,6 +435,82 @@ fn to_diagnostic(
     } else {
         diagnostic.with_detail(snippet)
     }
+}
+
+/// Where a syntax error was made, when the parser noticed it later, with what to do: a quote
+/// left open is found on the line that opened it (the parser reports the line where the
+/// quoted text ran into something it cannot be), and a Helm or Go template fed as YAML is named
+/// as such. Lines are the file's; the document's text starts after `line_offset` of them.
+fn syntax_error_cause(
+    text: &str,
+    line_offset: u64,
+    line: u64,
+    message: &str,
+) -> Option<(u64, String)> {
+    let in_document = usize::try_from(line.checked_sub(line_offset)?).ok()?;
+    if message.contains("quoted scalar") {
+        let lines: Vec<&str> = text.lines().collect();
+        for index in (0..in_document.min(lines.len())).rev() {
+            if let Some(quote) = unclosed_quote(lines[index]) {
+                return Some((
+                    index as u64 + 1 + line_offset,
+                    format!(
+                        "the {quote} quote opened on this line is not closed, so YAML reads the \
+                         following lines as part of the string ({message} at line {line})"
+                    ),
+                ));
+            }
+        }
+    }
+    let error_line = text.lines().nth(in_document.checked_sub(1)?)?;
+    if error_line.contains("{{") {
+        return Some((
+            line,
+            format!(
+                "{message}: `{{{{ … }}}}` is a Helm or Go template expression, so this file is a \
+                 template rather than YAML; render it first (helm template), or --exclude it"
+            ),
+        ));
+    }
+    None
+}
+
+/// Which quote a value on this line opens without closing: `"` or `'` right after `key: ` or
+/// `- `, and no matching close later on the line (`\"` escapes a double quote, `''` a single).
+fn unclosed_quote(line: &str) -> Option<&'static str> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('#') {
+        return None;
+    }
+    let value = match trimmed.strip_prefix("- ") {
+        Some(item) => item.trim_start(),
+        None => {
+            let colon = line.find(": ")?;
+            line[colon + 2..].trim_start()
+        }
+    };
+    let (quote, rest) = if let Some(rest) = value.strip_prefix('"') {
+        ("double", rest)
+    } else if let Some(rest) = value.strip_prefix('\'') {
+        ("single", rest)
+    } else {
+        return None;
+    };
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            ("double", '\\') => {
+                chars.next();
+            }
+            ("double", '"') => return None,
+            ("single", '\'') if chars.peek() == Some(&'\'') => {
+                chars.next();
+            }
+            ("single", '\'') => return None,
+            _ => {}
+        }
+    }
+    Some(quote)
 }
 
 /// The location is reported on its own; an alias error follows it with where the anchor was
@@ -507,6 +587,49 @@ mod tests {
         let documents = split_documents(text);
         assert_eq!(documents.len(), 1, "{text:?}");
         parse_document(&documents[0], "t.yaml").unwrap()
+    }
+
+    /// The error of the document that fails to parse, as `line: message`.
+    fn syntax_error(text: &str) -> String {
+        let failed = split_documents(text)
+            .iter()
+            .find_map(|document| parse_document(document, "t.yaml").err())
+            .expect("a syntax error");
+        format!("{}: {}", failed.origin.unwrap().line, failed.message)
+    }
+
+    #[test]
+    fn a_quote_left_open_is_reported_where_it_was_opened() {
+        let text = "a: 1\n---\nkind: ConfigMap\nmetadata:\n  name: \"web\ndata:\n  k: v\n";
+        let error = syntax_error(text);
+        assert!(
+            error.starts_with("5: the double quote opened on this line is not closed"),
+            "{error}"
+        );
+        let single = syntax_error("kind: ConfigMap\nitems:\n- 'it''s\nnext: 1\n");
+        assert!(
+            single.starts_with("3: the single quote opened on this line is not closed"),
+            "{single}"
+        );
+        assert_eq!(unclosed_quote("  msg: don't stop"), None);
+        assert_eq!(unclosed_quote("  msg: \"a \\\" b\""), None);
+        assert_eq!(unclosed_quote("  msg: 'it''s'"), None);
+    }
+
+    #[test]
+    fn a_template_read_as_yaml_is_named_as_one() {
+        let error = syntax_error("metadata:\n  name: {{ .Values.name }}\n");
+        assert!(error.starts_with("2: "), "{error}");
+        assert!(
+            error.contains("is a Helm or Go template expression"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_tab_is_reported_on_its_own_line() {
+        let error = syntax_error("metadata:\n\tname: x\ndata: {}\n");
+        assert!(error.starts_with("2: tabs"), "{error}");
     }
 
     /// Strings that YAML 1.1 (Go's yaml.v2, used by kubectl, Argo CD and Flux) or YAML 1.2
