@@ -36,7 +36,6 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use std::time::Instant;
 
-use crate::lint::Lint;
 use diagnostics::{Diagnostic, Rejected};
 use emit::tree::{Mode, TreeChanges, TreeWriter};
 use emit::{OutputTree, TreeFile, TreeLayout};
@@ -216,9 +215,6 @@ fn with_placed<T>(
         warnings.extend(read_warnings);
         let mut placed = render::place(&fleet, explain)?;
         warnings.append(&mut placed.warnings);
-        if explain {
-            warnings.extend(tie_warnings(&placed.plan));
-        }
         let names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
         let layout = TreeLayout::new(&names, placed.destinations())?;
         let (kept, denied) = lints
@@ -231,32 +227,6 @@ fn with_placed<T>(
         then(placed, layout)
     })();
     Outcome { result, warnings }
-}
-
-/// Policies that tie on explicit and implicit priority for one template: Karmada then picks
-/// by name, which is rarely what the author meant.
-fn tie_warnings(plan: &[PlanEntry]) -> Vec<Diagnostic> {
-    plan.iter()
-        .filter_map(|entry| {
-            let runner_up = entry.policies.get(1)?;
-            runner_up
-                .outcome
-                .starts_with("lost: same priority and specificity")
-                .then(|| {
-                    Diagnostic::warning(
-                        Lint::PriorityTie,
-                        Some(entry.origin.clone()),
-                        format!(
-                            "{} and {} tie on priority for {}; {} wins by name",
-                            entry.policies[0].policy,
-                            runner_up.policy,
-                            entry.key,
-                            entry.policies[0].policy
-                        ),
-                    )
-                })
-        })
-        .collect()
 }
 
 /// `fedrender build`: renders the fleet and brings the output trees up to date, streaming

@@ -19,19 +19,21 @@ pub enum Lint {
     UnplacedTemplate,
     UnplacedReplicas,
     PriorityTie,
+    ShadowedPolicy,
     IgnoredField,
     NotModelled,
     SkippedInput,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 9] = [
+    pub const ALL: [Lint; 10] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::SelectsNothing,
         Lint::UnplacedTemplate,
         Lint::UnplacedReplicas,
         Lint::PriorityTie,
+        Lint::ShadowedPolicy,
         Lint::IgnoredField,
         Lint::NotModelled,
         Lint::SkippedInput,
@@ -45,6 +47,7 @@ impl Lint {
             Lint::UnplacedTemplate => "unplaced-template",
             Lint::UnplacedReplicas => "unplaced-replicas",
             Lint::PriorityTie => "priority-tie",
+            Lint::ShadowedPolicy => "shadowed-policy",
             Lint::IgnoredField => "ignored-field",
             Lint::NotModelled => "not-modelled",
             Lint::SkippedInput => "skipped-input",
@@ -66,6 +69,9 @@ impl Lint {
                 "a ReplicaSchedulingPreference places fewer replicas than its total"
             }
             Lint::PriorityTie => "policies tie on priority for a template, so the name decides",
+            Lint::ShadowedPolicy => {
+                "a propagation policy matches templates but another policy wins every one"
+            }
             Lint::IgnoredField => {
                 "a field or annotation that Karmada, KubeFed or Federation v1 ignores"
             }

@@ -214,6 +214,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         &placements,
         &mut overrides_used,
     );
+    warnings.extend(overlap_warnings(fleet, &index, &placements));
     warnings.extend(propagation_warnings(fleet, &propagations_used));
     warnings.extend(override_warnings(fleet, &overrides_used));
     let mut plan = Vec::new();
@@ -1210,6 +1211,100 @@ fn weights_for_unselected_clusters(fleet: &Fleet, policy: &Propagation) -> Vec<D
             )
         })
         .collect()
+}
+
+/// Overlapping propagation policies: a template whose best two policies tie but for their
+/// names, and a policy that matches templates but loses every one of them.
+fn overlap_warnings(
+    fleet: &Fleet,
+    index: &PolicyIndex<'_>,
+    placements: &[Placement],
+) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    // Per losing policy: how many templates it matched, and one it lost with the winner.
+    let mut lost: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
+    let mut won = BTreeSet::new();
+    for (position, (template, placement)) in fleet.templates.iter().zip(placements).enumerate() {
+        let Some(winner) = placement.winner else {
+            continue;
+        };
+        won.insert(winner);
+        let Some(&winner_entry) = placement.candidates.iter().find(|(p, _)| *p == winner) else {
+            continue;
+        };
+        for &candidate in &placement.candidates {
+            if candidate.0 == winner {
+                continue;
+            }
+            lost.entry(candidate.0).or_insert((0, position, winner)).0 += 1;
+            let (best, other) = (
+                &fleet.propagations[winner],
+                &fleet.propagations[candidate.0],
+            );
+            let tied = best.is_cluster_wide() == other.is_cluster_wide()
+                && best.priority == other.priority
+                && winner_entry.1 == candidate.1;
+            let runner_up = placement
+                .candidates
+                .iter()
+                .filter(|(p, _)| *p != winner)
+                .filter(|(p, _)| fleet.propagations[*p].is_cluster_wide() == best.is_cluster_wide())
+                .min_by(|a, b| index.compare(**a, **b));
+            if tied && runner_up == Some(&candidate) {
+                warnings.push(Diagnostic::warning(
+                    Lint::PriorityTie,
+                    Some(template.origin.clone()),
+                    format!(
+                        "{} and {} tie on priority for {}; {} wins by name",
+                        best.id, other.id, template.key, best.id
+                    ),
+                ));
+            }
+        }
+    }
+    for (policy, (count, position, winner)) in lost {
+        if won.contains(&policy) {
+            continue;
+        }
+        let (loser, best) = (&fleet.propagations[policy], &fleet.propagations[winner]);
+        let template = &fleet.templates[position];
+        let implicit = |p: usize| {
+            placements[position]
+                .candidates
+                .iter()
+                .find(|(candidate, _)| *candidate == p)
+                .map(|(_, implicit)| *implicit)
+        };
+        let why = if loser.is_cluster_wide() && !best.is_cluster_wide() {
+            "a PropagationPolicy in the namespace wins over every ClusterPropagationPolicy"
+                .to_string()
+        } else if loser.priority != best.priority {
+            format!("its priority {} is above {}", best.priority, loser.priority)
+        } else if implicit(policy) != implicit(winner) {
+            format!(
+                "it selects by {}, this policy by {}",
+                implicit(winner).map_or("?", |i| i.describe()),
+                implicit(policy).map_or("?", |i| i.describe())
+            )
+        } else {
+            "it sorts first by name".to_string()
+        };
+        let lost_to = if count == 1 {
+            format!("matches {} but {} places it", template.key, best.id)
+        } else {
+            format!(
+                "matches {count} templates but places none: another policy wins each, such as \
+                 {} for {}",
+                best.id, template.key
+            )
+        };
+        warnings.push(Diagnostic::warning(
+            Lint::ShadowedPolicy,
+            Some(loser.origin.clone()),
+            format!("{} {lost_to} ({why})", loser.id),
+        ));
+    }
+    warnings
 }
 
 /// The likely mistake behind a policy that selects nothing, as `: <reason>`, or nothing: a
