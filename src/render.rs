@@ -1224,7 +1224,9 @@ fn overlap_warnings(
     // Per losing policy: how many templates it matched, and one it lost with the winner.
     let mut lost: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
     let mut won = BTreeSet::new();
-    for (position, (template, placement)) in fleet.templates.iter().zip(placements).enumerate() {
+    // Per pair of tied policies (winner, runner-up): how many templates, and the first.
+    let mut ties: BTreeMap<(usize, usize), (usize, usize)> = BTreeMap::new();
+    for (position, placement) in placements.iter().enumerate() {
         let Some(winner) = placement.winner else {
             continue;
         };
@@ -1251,17 +1253,35 @@ fn overlap_warnings(
                 .filter(|(p, _)| fleet.propagations[*p].is_cluster_wide() == best.is_cluster_wide())
                 .min_by(|a, b| index.compare(**a, **b));
             if tied && runner_up == Some(&candidate) {
-                warnings.push(Diagnostic::warning(
-                    Lint::PriorityTie,
-                    Some(template.origin.clone()),
-                    format!(
-                        "{} and {} tie on priority for {}; {} wins by name",
-                        best.id, other.id, template.key, best.id
-                    ),
-                ));
+                ties.entry((winner, candidate.0)).or_insert((0, position)).0 += 1;
             }
         }
     }
+    // One warning per pair, at the first template, not one per template: a pair of policies
+    // that overlap usually do so on a whole namespace.
+    let mut tie_warnings: Vec<(usize, Diagnostic)> = ties
+        .into_iter()
+        .map(|((winner, runner_up), (count, position))| {
+            let (best, other) = (&fleet.propagations[winner], &fleet.propagations[runner_up]);
+            let template = &fleet.templates[position];
+            let templates = if count == 1 {
+                template.key.to_string()
+            } else {
+                format!("{count} templates, such as {}", template.key)
+            };
+            let message = format!(
+                "{} and {} tie on priority for {templates}; {} wins by name",
+                best.id, other.id, best.id
+            );
+            let origin = Some(template.origin.clone());
+            (
+                position,
+                Diagnostic::warning(Lint::PriorityTie, origin, message),
+            )
+        })
+        .collect();
+    tie_warnings.sort_by_key(|(position, _)| *position);
+    warnings.extend(tie_warnings.into_iter().map(|(_, warning)| warning));
     for (policy, (count, position, winner)) in lost {
         if won.contains(&policy) {
             continue;
