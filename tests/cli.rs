@@ -497,18 +497,35 @@ fn include_and_exclude_globs_choose_the_files_read() {
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(!out.join("cluster1/default").exists());
-    let output = fedrender(&[
-        "build",
-        "examples/nginx",
-        "--clusters",
-        "examples/nginx/clusters.yaml",
-        "--include",
-        "*.json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(0));
-    assert!(!out.join("cluster1/default").exists());
+    let include = |glob: &str| {
+        fedrender(&[
+            "build",
+            "examples/nginx",
+            "--clusters",
+            "examples/nginx/clusters.yaml",
+            "--include",
+            glob,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let output = include("*.yaml");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(out.join("cluster1/default").exists());
+    // A glob that matches no input file is a mistake, not an empty fleet.
+    let output = include("ngnix.yaml");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(
+            "error: --include ngnix.yaml: matches no input file under examples/nginx; did you mean nginx.yaml?"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        out.join("cluster1/default").exists(),
+        "the output is left as it was"
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }
 

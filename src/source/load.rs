@@ -110,6 +110,10 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
         .as_ref()
         .and_then(|path| path.canonicalize().ok());
     let mut listing = InputListing::default();
+    // Which globs matched an input file, and the input files' paths for a hint if one did not.
+    let mut include_used = vec![false; filter.include.len()];
+    let mut exclude_used = vec![false; filter.exclude.len()];
+    let mut input_paths: Vec<String> = Vec::new();
     let mut walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
         .sort_by_file_name()
@@ -128,10 +132,15 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
             Ok(entry) => match not_readable(&entry, dir, &root) {
                 None => {
                     let path = entry.path();
-                    if entry.file_type().is_file()
-                        && format_of(path).is_some()
-                        && is_selected(dir, path, filter)
-                    {
+                    if !(entry.file_type().is_file() && format_of(path).is_some()) {
+                        continue;
+                    }
+                    let relative = path.strip_prefix(dir).unwrap_or(path);
+                    mark_matching(relative, filter, &mut include_used, &mut exclude_used);
+                    if !(filter.include.is_empty() && filter.exclude.is_empty()) {
+                        input_paths.push(relative.to_string_lossy().into_owned());
+                    }
+                    if is_selected(dir, path, filter) {
                         listing.paths.push(entry.into_path());
                     }
                     continue;
@@ -148,12 +157,59 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
             // read a directory (an error, as ever).
             Err(error) => unfollowable_link(&error).ok_or_else(|| cannot_read(&error))?,
         };
+        // A glob may name an entry that is not read, to silence its warning.
+        let relative = not_read.path.strip_prefix(dir).unwrap_or(&not_read.path);
+        mark_matching(relative, filter, &mut include_used, &mut exclude_used);
         // Errors bypass filter_entry, so hidden entries are left out here too.
         if !is_hidden(&not_read.path, not_read.depth) && looks_like_input(dir, &not_read, filter) {
             listing.warnings.push(not_read.warning());
         }
     }
+    // A glob that matches nothing is a typo more often than not, and a typo in --include
+    // silently renders nothing.
+    let mut unmatched = Vec::new();
+    for (flag, used, patterns) in [
+        ("include", &include_used, &filter.include),
+        ("exclude", &exclude_used, &filter.exclude),
+    ] {
+        for (_, pattern) in used.iter().zip(patterns).filter(|(used, _)| !**used) {
+            let hint = crate::diagnostics::nearest(
+                pattern.as_str(),
+                input_paths.iter().map(String::as_str),
+            )
+            .map(|near| format!("; did you mean {near}?"))
+            .unwrap_or_default();
+            unmatched.push(Diagnostic::error(
+                None,
+                format!(
+                    "--{flag} {}: matches no input file under {}{hint}",
+                    pattern.as_str(),
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    if !unmatched.is_empty() {
+        return Err(unmatched.into());
+    }
     Ok(listing)
+}
+
+/// Marks the `--include` and `--exclude` globs that match `relative`.
+fn mark_matching(
+    relative: &Path,
+    filter: &FileFilter,
+    include_used: &mut [bool],
+    exclude_used: &mut [bool],
+) {
+    for (used, patterns) in [
+        (include_used, &filter.include),
+        (exclude_used, &filter.exclude),
+    ] {
+        for (used, pattern) in used.iter_mut().zip(patterns) {
+            *used |= pattern.matches_path(relative);
+        }
+    }
 }
 
 /// An entry of the input directory that is never opened, and what it is.
