@@ -58,6 +58,7 @@ fn main() {
                 &Located {
                     origin: Origin::new("p", 0, 1),
                     item,
+                    fields: fedrender::diagnostics::FieldLines::default(),
                 },
                 &mut Vec::new(),
             )

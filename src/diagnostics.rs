@@ -1,6 +1,7 @@
 //! What fedrender tells the user: errors (bad input, exit 2) and warnings (legal but probably a
 //! mistake, errors under `--strict`), each pointing at the file and line it is about.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -36,6 +37,40 @@ impl Origin {
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// The line of each field of one document (see [`crate::yaml::field_lines`]), so that a message
+/// about a field points at the field.
+#[derive(Clone, Debug, Default)]
+pub struct FieldLines(Arc<BTreeMap<String, u64>>);
+
+impl FieldLines {
+    pub fn new(lines: BTreeMap<String, u64>) -> Self {
+        FieldLines(Arc::new(lines))
+    }
+
+    /// Where `field` (`spec.resourceSelectors[0].kind`) is written: its line, else the line of
+    /// the nearest enclosing field that is written, else the document's.
+    pub fn origin(&self, document: &Origin, field: &str) -> Origin {
+        let mut path = field;
+        loop {
+            if let Some(&line) = self.0.get(path) {
+                return document.at_line(line);
+            }
+            // A map key written as Kubernetes writes it in field paths: `spec.overall[cpu]`.
+            if let Some(open) = path.strip_suffix(']').and_then(|inner| inner.rfind('['))
+                && let key = &path[open + 1..path.len() - 1]
+                && !key.bytes().all(|byte| byte.is_ascii_digit())
+                && let Some(&line) = self.0.get(&format!("{}.{key}", &path[..open]))
+            {
+                return document.at_line(line);
+            }
+            match path.rfind(['.', '[']) {
+                Some(end) => path = &path[..end],
+                None => return document.clone(),
+            }
+        }
     }
 }
 
@@ -250,6 +285,24 @@ mod tests {
         assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
         assert_eq!(nearest("clustername", fields), Some("clusterNames"));
         assert_eq!(nearest("replicas", fields), None);
+    }
+
+    #[test]
+    fn a_field_is_found_or_its_nearest_enclosing_one() {
+        let lines = FieldLines::new(BTreeMap::from([
+            ("spec".to_string(), 3),
+            ("spec.overall".to_string(), 4),
+            ("spec.overall.cpu".to_string(), 5),
+            ("spec.list".to_string(), 6),
+            ("spec.list[0]".to_string(), 7),
+        ]));
+        let document = Origin::new("q.yaml", 0, 1);
+        let line = |field: &str| lines.origin(&document, field).line;
+        assert_eq!(line("spec.overall[cpu]"), 5);
+        assert_eq!(line("spec.overall[memory]"), 4);
+        assert_eq!(line("spec.list[0].name"), 7);
+        assert_eq!(line("spec.list[3]"), 6);
+        assert_eq!(line("metadata.name"), 1);
     }
 
     #[test]

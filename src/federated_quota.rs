@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::api::cluster::Cluster;
 use crate::api::karmada::FederatedResourceQuota;
-use crate::diagnostics::{self, Diagnostic, Origin, Rejected};
+use crate::diagnostics::{self, Diagnostic, FieldLines, Origin, Rejected};
 use crate::lint::Lint;
 use crate::names;
 use crate::object::ObjectKey;
@@ -24,6 +24,8 @@ pub struct FederatedQuota {
     /// `FederatedResourceQuota shop/compute`, for messages.
     pub id: String,
     pub origin: Origin,
+    /// Where each field is written, for messages.
+    pub fields: FieldLines,
     /// The ResourceQuota it creates in each assigned cluster.
     pub key: ObjectKey,
     /// One per cluster, the first entry naming it: the sync controller looks a cluster's entry
@@ -65,9 +67,10 @@ pub fn admit(
     let name = &quota.metadata.name;
     let id = format!("FederatedResourceQuota {namespace}/{name}");
     let mut errors = Vec::new();
+    let at = |field: &str| Some(located.fields.origin(&located.origin, field));
     let mut error = |field: &str, message: String| {
         errors.push(Diagnostic::error(
-            Some(located.origin.clone()),
+            at(field),
             format!("{id}: {field}: {message}"),
         ));
     };
@@ -112,7 +115,7 @@ pub fn admit(
         {
             Some(first) => warnings.push(Diagnostic::warning(
                 Lint::IgnoredField,
-                Some(located.origin.clone()),
+                at(&field),
                 format!(
                     "{id}: {field}: cluster {:?} is already assigned at {}; Karmada uses the \
                      first entry and ignores this one",
@@ -151,6 +154,7 @@ pub fn admit(
     Ok(FederatedQuota {
         id,
         origin: located.origin.clone(),
+        fields: located.fields.clone(),
         key: ObjectKey {
             group: String::new(),
             kind: "ResourceQuota".to_string(),
@@ -214,9 +218,10 @@ impl FederatedQuota {
                 )
                 .map(|near| format!(" (did you mean {near:?}?)"))
                 .unwrap_or_default();
+                let field = format!("{}.clusterName", assignment.field);
                 Diagnostic::warning(
                     Lint::UnknownCluster,
-                    Some(self.origin.clone()),
+                    Some(self.fields.origin(&self.origin, &field)),
                     format!(
                         "{}: {}.clusterName: cluster {:?} is not in the inventory{hint}; no \
                          {} is rendered for it",
@@ -361,6 +366,7 @@ mod tests {
         let located = Located {
             origin: Origin::new("q.yaml", 0, 1),
             item,
+            fields: crate::diagnostics::FieldLines::default(),
         };
         let result = admit(&located, &mut warnings).map_err(|rejected| {
             rejected
@@ -493,6 +499,7 @@ mod tests {
         let located = Located {
             origin: Origin::new("q.yaml", 0, 1),
             item,
+            fields: crate::diagnostics::FieldLines::default(),
         };
         let rejected = admit(&located, &mut Vec::new()).unwrap_err();
         assert!(

@@ -11,7 +11,7 @@ use crate::api::karmada::{
     PropagationPolicy, ResourceSelector, SpreadConstraint, Suspension,
 };
 use crate::api::meta::{LabelSelector, SelectorOperator, TolerationOperator};
-use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::diagnostics::{Diagnostic, FieldLines, Origin, Rejected};
 use crate::lint::Lint;
 use crate::names;
 use crate::source::classify::Located;
@@ -48,6 +48,8 @@ impl fmt::Display for PolicyId {
 pub struct Propagation {
     pub id: PolicyId,
     pub origin: Origin,
+    /// Where each field is written, for messages.
+    pub fields: FieldLines,
     pub priority: i32,
     pub resource_selectors: Vec<ResourceSelector>,
     pub placement: Placement,
@@ -70,6 +72,8 @@ impl Propagation {
 pub struct Override {
     pub id: PolicyId,
     pub origin: Origin,
+    /// Where each field is written, for messages.
+    pub fields: FieldLines,
     /// Empty: the policy applies to every object (in its namespace, for an OverridePolicy).
     pub resource_selectors: Vec<ResourceSelector>,
     pub rules: Vec<OverrideRule>,
@@ -88,15 +92,17 @@ pub struct OverrideRule {
 /// Collects the admission errors of one policy, each prefixed with the policy and field.
 struct Admission<'a> {
     origin: &'a Origin,
+    fields: &'a FieldLines,
     id: &'a PolicyId,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
 }
 
 impl<'a> Admission<'a> {
-    fn new(origin: &'a Origin, id: &'a PolicyId) -> Self {
+    fn new(located: &'a Located<impl Sized>, id: &'a PolicyId) -> Self {
         Admission {
-            origin,
+            origin: &located.origin,
+            fields: &located.fields,
             id,
             errors: Vec::new(),
             warnings: Vec::new(),
@@ -105,7 +111,7 @@ impl<'a> Admission<'a> {
 
     fn error(&mut self, field: &str, message: impl fmt::Display) {
         self.errors.push(Diagnostic::error(
-            Some(self.origin.clone()),
+            Some(self.fields.origin(self.origin, field)),
             format!("{}: {field}: {message}", self.id),
         ));
     }
@@ -113,7 +119,7 @@ impl<'a> Admission<'a> {
     fn warning(&mut self, lint: Lint, field: &str, message: impl fmt::Display) {
         self.warnings.push(Diagnostic::warning(
             lint,
-            Some(self.origin.clone()),
+            Some(self.fields.origin(self.origin, field)),
             format!("{}: {field}: {message}", self.id),
         ));
     }
@@ -160,6 +166,7 @@ pub(crate) fn admitted_for_test(document: serde_json::Value) -> Propagation {
     let located = Located {
         origin: Origin::new("p.yaml", 0, 1),
         item,
+        fields: crate::diagnostics::FieldLines::default(),
     };
     admit_propagation(&located, &mut Vec::new()).unwrap()
 }
@@ -175,7 +182,7 @@ pub fn admit_propagation(
         policy.metadata.namespace.as_deref(),
         &policy.metadata.name,
     );
-    let mut admission = Admission::new(&located.origin, &id);
+    let mut admission = Admission::new(located, &id);
     check_policy_name(&mut admission, &policy.metadata.name);
     let spec = &policy.spec;
     if spec.resource_selectors.is_empty() {
@@ -226,6 +233,7 @@ pub fn admit_propagation(
     let propagation = Propagation {
         id: id.clone(),
         origin: located.origin.clone(),
+        fields: located.fields.clone(),
         priority: spec.priority.unwrap_or(0),
         resource_selectors,
         placement: spec.placement.clone(),
@@ -561,7 +569,7 @@ pub fn admit_override(
         policy.metadata.namespace.as_deref(),
         &policy.metadata.name,
     );
-    let mut admission = Admission::new(&located.origin, &id);
+    let mut admission = Admission::new(located, &id);
     check_policy_name(&mut admission, &policy.metadata.name);
     let spec = &policy.spec;
     let resource_selectors = admit_selectors(&mut admission, &id, &spec.resource_selectors);
@@ -634,6 +642,7 @@ pub fn admit_override(
     let admitted = Override {
         id: id.clone(),
         origin: located.origin.clone(),
+        fields: located.fields.clone(),
         resource_selectors,
         rules,
     };
@@ -745,6 +754,7 @@ mod tests {
             &Located {
                 origin: Origin::new("p.yaml", 0, 1),
                 item,
+                fields: crate::diagnostics::FieldLines::default(),
             },
             &mut Vec::new(),
         )
@@ -756,6 +766,7 @@ mod tests {
             &Located {
                 origin: Origin::new("o.yaml", 0, 1),
                 item,
+                fields: crate::diagnostics::FieldLines::default(),
             },
             &mut Vec::new(),
         )

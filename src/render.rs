@@ -1118,21 +1118,19 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
     let mut warnings = Vec::new();
     for (index, policy) in fleet.propagations.iter().enumerate() {
         if !used.contains(&index) {
+            let (why, field) =
+                why_nothing_is_selected(fleet, &policy.id, &policy.resource_selectors);
             warnings.push(Diagnostic::warning(
                 Lint::SelectsNothing,
-                Some(policy.origin.clone()),
-                format!(
-                    "{} selects no template{}",
-                    policy.id,
-                    why_nothing_is_selected(fleet, &policy.id, &policy.resource_selectors)
-                ),
+                Some(policy.fields.origin(&policy.origin, &field)),
+                format!("{} selects no template{why}", policy.id),
             ));
         }
         for (field, name) in named_clusters(policy) {
             if !known.contains(name.as_str()) {
                 warnings.push(Diagnostic::warning(
                     Lint::UnknownCluster,
-                    Some(policy.origin.clone()),
+                    Some(policy.fields.origin(&policy.origin, &field)),
                     format!(
                         "{}: {field}: cluster {name:?} is not in the inventory{}",
                         policy.id,
@@ -1200,9 +1198,11 @@ fn weights_for_unselected_clusters(fleet: &Fleet, policy: &Propagation) -> Vec<D
     unmatched
         .into_iter()
         .map(|index| {
+            let field =
+                format!("spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}]");
             Diagnostic::warning(
                 Lint::TargetsNoCluster,
-                Some(policy.origin.clone()),
+                Some(policy.fields.origin(&policy.origin, &field)),
                 format!(
                     "{}: spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}] \
                      matches no cluster the placement's cluster affinity selects, {consequence}",
@@ -1327,14 +1327,15 @@ fn overlap_warnings(
     warnings
 }
 
-/// The likely mistake behind a policy that selects nothing, as `: <reason>`, or nothing: a
+/// The likely mistake behind a policy that selects nothing, as `: <reason>` with the field it is
+/// about, or nothing: a
 /// selector kind that is no template's kind but differs from one only in case or plural (or by
 /// a typo), or templates of the kind that all sit outside a namespaced policy's namespace.
 fn why_nothing_is_selected(
     fleet: &Fleet,
     id: &crate::policy::PolicyId,
     selectors: &[crate::api::karmada::ResourceSelector],
-) -> String {
+) -> (String, String) {
     let kinds: BTreeSet<&str> = fleet.templates.iter().map(Template::kind).collect();
     for (index, selector) in selectors.iter().enumerate() {
         let field = format!("spec.resourceSelectors[{index}]");
@@ -1351,11 +1352,12 @@ fn why_nothing_is_selected(
                 })
                 .or_else(|| crate::diagnostics::nearest(&selector.kind, kinds.iter().copied()));
             if let Some(near) = near {
-                return format!(
+                let why = format!(
                     ": {field}.kind {:?} is no template's kind (kinds are singular and \
                      case-sensitive); did you mean {near}?",
                     selector.kind
                 );
+                return (why, format!("{field}.kind"));
             }
             continue;
         }
@@ -1377,17 +1379,18 @@ fn why_nothing_is_selected(
                 } else {
                     "a"
                 };
-                return format!(
+                let why = format!(
                     ": {field}: the {} templates are in namespace {}, and {article} {} selects \
                      only templates in its own namespace {namespace:?}",
                     selector.kind,
                     listed.join(", "),
                     id.kind
                 );
+                return (why, field);
             }
         }
     }
-    String::new()
+    (String::new(), String::new())
 }
 
 /// Every cluster a propagation policy names, with the field that names it.
@@ -1395,8 +1398,13 @@ fn named_clusters(policy: &Propagation) -> Vec<(String, String)> {
     let placement = &policy.placement;
     let mut named = Vec::new();
     let mut add = |field: String, affinity: &crate::api::karmada::ClusterAffinity| {
-        for name in affinity.named_clusters() {
-            named.push((field.clone(), name.to_string()));
+        for (list, names) in [
+            ("clusterNames", &affinity.cluster_names),
+            ("exclude", &affinity.exclude),
+        ] {
+            for (index, name) in names.iter().enumerate() {
+                named.push((format!("{field}.{list}[{index}]"), name.clone()));
+            }
         }
     };
     if let Some(affinity) = &placement.cluster_affinity {
@@ -1428,14 +1436,15 @@ fn named_clusters(policy: &Propagation) -> Vec<(String, String)> {
             &rule.target_cluster,
         );
     }
-    for name in policy
+    for (index, name) in policy
         .suspension
         .dispatching_on_clusters
         .iter()
         .flat_map(|on| on.cluster_names.iter())
+        .enumerate()
     {
         named.push((
-            "spec.suspension.dispatchingOnClusters".to_string(),
+            format!("spec.suspension.dispatchingOnClusters.clusterNames[{index}]"),
             name.clone(),
         ));
     }
@@ -1448,17 +1457,17 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
     let known: BTreeSet<&str> = fleet.clusters.iter().map(Cluster::name).collect();
     let mut warnings = Vec::new();
     for (index, policy) in fleet.overrides.iter().enumerate() {
-        let warn = |lint: Lint, message: String| {
-            Diagnostic::warning(lint, Some(policy.origin.clone()), message)
+        let warn = |lint: Lint, field: &str, message: String| {
+            let origin = policy.fields.origin(&policy.origin, field);
+            Diagnostic::warning(lint, Some(origin), message)
         };
         if !used.contains(&index) {
+            let (why, field) =
+                why_nothing_is_selected(fleet, &policy.id, &policy.resource_selectors);
             warnings.push(warn(
                 Lint::SelectsNothing,
-                format!(
-                    "{} selects no template{}",
-                    policy.id,
-                    why_nothing_is_selected(fleet, &policy.id, &policy.resource_selectors)
-                ),
+                &field,
+                format!("{} selects no template{why}", policy.id),
             ));
         }
         for rule in &policy.rules {
@@ -1470,10 +1479,17 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
             } else {
                 format!("{}.targetCluster", rule.field)
             };
-            for name in target.named_clusters() {
-                if !known.contains(name) {
+            for (list, names) in [
+                ("clusterNames", &target.cluster_names),
+                ("exclude", &target.exclude),
+            ] {
+                for (position, name) in names.iter().enumerate() {
+                    if known.contains(name.as_str()) {
+                        continue;
+                    }
                     warnings.push(warn(
                         Lint::UnknownCluster,
+                        &format!("{field}.{list}[{position}]"),
                         format!(
                             "{}: {field}: cluster {name:?} is not in the inventory{}",
                             policy.id,
@@ -1485,6 +1501,7 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
             if !fleet.clusters.iter().any(|cluster| target.matches(cluster)) {
                 warnings.push(warn(
                     Lint::TargetsNoCluster,
+                    &field,
                     format!("{}: {field} matches no cluster of the inventory", policy.id),
                 ));
             }

@@ -7,6 +7,7 @@
 //! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
 //! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Deserialize;
@@ -303,6 +304,154 @@ impl<'de> Deserialize<'de> for JsonableKey {
     }
 }
 
+/// The line of every field of a document: `spec.placement.clusterAffinity.clusterNames[1]` to
+/// the file line of that key or list item, so that a message about a field points at it rather
+/// than at the document. Empty when the document does not parse.
+pub fn field_lines(document: &DocumentText<'_>) -> BTreeMap<String, u64> {
+    let mut lines = BTreeMap::new();
+    // Each level costs more stack here than in the loader (a span around every node), so the
+    // index stops at a depth any field a message names fits in; a deeper document (a policy
+    // value nested that far) gets messages at its first line instead.
+    let mut options = reader_options();
+    options.budget = serde_saphyr::budget! {
+        max_documents: usize::MAX,
+        max_events: usize::MAX,
+        max_nodes: usize::MAX,
+        max_depth: FIELD_LINES_MAX_DEPTH,
+    };
+    if let Ok(root) = serde_saphyr::from_str_with_options::<LocatedNode>(document.text, options) {
+        let offset = document.first_line - 1;
+        let mut pending: Vec<(String, LocatedNode)> = vec![(String::new(), root)];
+        while let Some((path, node)) = pending.pop() {
+            match node.value {
+                NodeShape::Map(entries) => {
+                    for (key, line, child) in entries {
+                        let child_path = if path.is_empty() {
+                            key
+                        } else {
+                            format!("{path}.{key}")
+                        };
+                        lines.insert(child_path.clone(), line + offset);
+                        pending.push((child_path, child));
+                    }
+                }
+                NodeShape::List(items) => {
+                    for (index, item) in items.into_iter().enumerate() {
+                        let child_path = format!("{path}[{index}]");
+                        lines.insert(child_path.clone(), item.line + offset);
+                        pending.push((child_path, item));
+                    }
+                }
+                NodeShape::Scalar => {}
+            }
+        }
+    }
+    lines
+}
+
+/// How deep [`field_lines`] indexes a document.
+const FIELD_LINES_MAX_DEPTH: usize = 24;
+
+/// A YAML node with the line it starts on.
+struct LocatedNode {
+    line: u64,
+    value: NodeShape,
+}
+
+enum NodeShape {
+    /// Each key with the line it is written on.
+    Map(Vec<(String, u64, LocatedNode)>),
+    List(Vec<LocatedNode>),
+    Scalar,
+}
+
+impl<'de> Deserialize<'de> for LocatedNode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spanned = serde_saphyr::Spanned::<NodeShape>::deserialize(deserializer)?;
+        Ok(LocatedNode {
+            line: spanned.referenced.line(),
+            value: spanned.value,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeShape {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ShapeVisitor;
+        impl<'de> Visitor<'de> for ShapeVisitor {
+            type Value = NodeShape;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a YAML node")
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_i128<E: de::Error>(self, _: i128) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_u128<E: de::Error>(self, _: u128) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_none<E: de::Error>(self) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_some<D: serde::Deserializer<'de>>(
+                self,
+                inner: D,
+            ) -> Result<NodeShape, D::Error> {
+                NodeShape::deserialize(inner)
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut items: A) -> Result<NodeShape, A::Error> {
+                let mut list = Vec::new();
+                while let Some(item) = items.next_element::<LocatedNode>()? {
+                    list.push(item);
+                }
+                Ok(NodeShape::List(list))
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                mut entries: A,
+            ) -> Result<NodeShape, A::Error> {
+                let mut map = Vec::new();
+                while let Some(key) = entries.next_key::<serde_saphyr::Spanned<JsonableKey>>()? {
+                    let value = entries.next_value::<LocatedNode>()?;
+                    map.push((key.value.0, key.referenced.line(), value));
+                }
+                Ok(NodeShape::Map(map))
+            }
+        }
+        deserializer.deserialize_any(ShapeVisitor)
+    }
+}
+
 /// What the Kubernetes API server reads an unquoted scalar as, in words ("the boolean true"),
 /// when that is not a string: fedrender's reader resolves scalars as go-yaml v2 does.
 fn read_by_kubernetes_as(scalar: &str) -> Option<String> {
@@ -596,6 +745,47 @@ mod tests {
             .find_map(|document| parse_document(document, "t.yaml").err())
             .expect("a syntax error");
         format!("{}: {}", failed.origin.unwrap().line, failed.message)
+    }
+
+    #[test]
+    fn every_field_is_found_on_its_line() {
+        let text = "a: 1\n---\nkind: PropagationPolicy\nspec:\n  placement:\n    clusterAffinity:\n      clusterNames:\n      - member1\n      - membr2\n  flow: {x: [1, 2]}\n";
+        let documents = split_documents(text);
+        let lines = field_lines(&documents[1]);
+        assert_eq!(lines["kind"], 3);
+        assert_eq!(lines["spec.placement"], 5);
+        assert_eq!(lines["spec.placement.clusterAffinity.clusterNames"], 7);
+        assert_eq!(lines["spec.placement.clusterAffinity.clusterNames[1]"], 9);
+        assert_eq!(lines["spec.flow.x[1]"], 10);
+        assert!(field_lines(&split_documents("a: [1\n")[0]).is_empty());
+    }
+
+    /// The index fits a 2 MiB thread stack (a test's) at its deepest, even unoptimised, and
+    /// gives up on deeper documents rather than overflow.
+    #[test]
+    fn field_lines_fit_a_small_stack_at_their_deepest() {
+        let nested = |levels: usize| {
+            format!(
+                "kind: ConfigMap\nspec: {}1{}\n",
+                "[".repeat(levels - 1),
+                "]".repeat(levels - 1)
+            )
+        };
+        let within = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let deepest = nested(FIELD_LINES_MAX_DEPTH);
+                let too_deep = nested(MAX_NESTING_DEPTH);
+                (
+                    field_lines(&split_documents(&deepest)[0]).len(),
+                    field_lines(&split_documents(&too_deep)[0]).len(),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(within.0 > FIELD_LINES_MAX_DEPTH - 2, "{within:?}");
+        assert_eq!(within.1, 0);
     }
 
     #[test]

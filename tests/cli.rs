@@ -409,7 +409,7 @@ fn messages_come_as_json_lines_or_github_workflow_commands() {
     let text = stderr(&github);
     assert!(
         text.lines().any(|line| line
-            == "::error file=testdata/strict-warnings/input/app.yaml,line=36,title=fedrender unknown-cluster::PropagationPolicy default/web: spec.placement.clusterAffinity: cluster \"member3\" is not in the inventory (a warning; --strict makes it an error)"),
+            == "::error file=testdata/strict-warnings/input/app.yaml,line=47,title=fedrender unknown-cluster::PropagationPolicy default/web: spec.placement.clusterAffinity.clusterNames[1]: cluster \"member3\" is not in the inventory (a warning; --strict makes it an error)"),
         "{text}"
     );
 }
@@ -983,10 +983,11 @@ fn every_cluster_a_policy_names_is_checked_against_the_inventory() {
         "examples/nginx/clusters.yaml",
     ]);
     let text = stderr(&output);
+    // Each warning points at the line of the name.
     for expected in [
-        "spec.suspension.dispatchingOnClusters: cluster \"ghost-a\" is not in the inventory",
-        "spec.placement.clusterAffinities[0]: cluster \"ghost-b\" is not in the inventory",
-        "staticWeightList[0].targetCluster: cluster \"ghost-c\" is not in the inventory",
+        "divided.yaml:10: ClusterPropagationPolicy divided: spec.suspension.dispatchingOnClusters.clusterNames[0]: cluster \"ghost-a\" is not in the inventory",
+        "divided.yaml:14: ClusterPropagationPolicy divided: spec.placement.clusterAffinities[0].clusterNames[0]: cluster \"ghost-b\" is not in the inventory",
+        "divided.yaml:19: ClusterPropagationPolicy divided: spec.placement.replicaScheduling.weightPreference.staticWeightList[0].targetCluster.clusterNames[0]: cluster \"ghost-c\" is not in the inventory",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }

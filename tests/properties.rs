@@ -48,6 +48,7 @@ fn policy(replica_scheduling: Value) -> Propagation {
         &Located {
             origin: Origin::new("p.yaml", 0, 1),
             item,
+            fields: fedrender::diagnostics::FieldLines::default(),
         },
         &mut Vec::new(),
     )

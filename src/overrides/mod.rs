@@ -272,6 +272,7 @@ mod tests {
             &Located {
                 origin: Origin::new("o.yaml", 0, 1),
                 item,
+                fields: crate::diagnostics::FieldLines::default(),
             },
             &mut Vec::new(),
         )

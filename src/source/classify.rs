@@ -13,17 +13,18 @@ use crate::api::config::{CONFIG_API_VERSION, Config};
 use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
-use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
+use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Origin};
 use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::lint::{Level, Lint};
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 
-/// A typed input object and where it was written.
+/// A typed input object and where it was written, field by field.
 #[derive(Debug, Clone)]
 pub struct Located<T> {
     pub origin: Origin,
     pub item: T,
+    pub fields: FieldLines,
 }
 
 #[derive(Debug, Default)]
@@ -80,6 +81,7 @@ pub fn classify(
                     classified.propagation_policies.push(Located {
                         origin: document.origin.clone(),
                         item,
+                        fields: document.field_lines(files),
                     });
                 }
             }
@@ -88,6 +90,7 @@ pub fn classify(
                     classified.override_policies.push(Located {
                         origin: document.origin.clone(),
                         item,
+                        fields: document.field_lines(files),
                     });
                 }
             }
@@ -96,6 +99,7 @@ pub fn classify(
                     classified.federated_quotas.push(Located {
                         origin: document.origin.clone(),
                         item,
+                        fields: document.field_lines(files),
                     });
                 }
             }
@@ -255,6 +259,7 @@ pub fn decode_cluster(
     Ok(Located {
         origin,
         item: cluster,
+        fields: FieldLines::default(),
     })
 }
 

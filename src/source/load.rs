@@ -814,6 +814,24 @@ impl RawDocument {
     /// YAML 1.1 reads as a boolean, a number or null is an error ([`yaml::parse_api_object`]).
     /// JSON input and List items already keep their types, so a string field given a boolean
     /// or a number fails there too.
+    /// The line of each field, for messages about one; empty for JSON, whose objects are
+    /// reported at their first line.
+    pub fn field_lines(&self, files: &[SourceFile]) -> crate::diagnostics::FieldLines {
+        let Some(span) = &self.text else {
+            return crate::diagnostics::FieldLines::default();
+        };
+        let file = &files[span.file];
+        if file.format != Format::Yaml {
+            return crate::diagnostics::FieldLines::default();
+        }
+        let document = DocumentText {
+            text: &file.text[span.bytes.clone()],
+            first_line: span.first_line,
+            content_line: self.origin.line,
+        };
+        crate::diagnostics::FieldLines::new(yaml::field_lines(&document))
+    }
+
     pub fn decode_api_object<T: DeserializeOwned>(
         &self,
         files: &[SourceFile],
