@@ -1,6 +1,7 @@
 //! The loader on one file of any text: splitting into documents, YAML or JSON parsing, List
-//! flattening, and writing each document back as YAML. Nothing may panic, overflow the stack
-//! or take more than linear time, whatever the text.
+//! flattening, writing each document back as YAML, and the index of field lines that messages
+//! use. Nothing may panic, overflow the stack or take more than linear time, whatever the text,
+//! and every field line lies within the file.
 //!
 //! The first byte chooses the format (even: YAML, odd: JSON); the rest is the file.
 
@@ -27,8 +28,16 @@ fuzz_target!(|data: &[u8]| {
         format,
     };
     let (documents, _errors) = parse_files(std::slice::from_ref(&file));
+    let lines_in_file = text.lines().count() as u64 + 1;
     for document in &documents {
         let written = fedrender::yaml::to_yaml(&document.value);
         assert!(written.ends_with('\n'));
+        let fields = document.field_lines(std::slice::from_ref(&file));
+        let origin = fields.origin(&document.origin, "spec.placement.clusterAffinity.clusterNames[0]");
+        assert!(
+            (1..=lines_in_file).contains(&origin.line),
+            "line {} of a {lines_in_file}-line file",
+            origin.line
+        );
     }
 });
