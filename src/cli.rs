@@ -36,7 +36,9 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Directory of resource templates and policies (read recursively; hidden entries skipped).
+    /// Directory of resource templates and policies (read recursively; hidden entries
+    /// skipped), one file, or `-` for a YAML stream on standard input.
+    #[arg(value_name = "FLEET_DIR")]
     pub input: PathBuf,
     /// Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside
     /// the input directory count too.

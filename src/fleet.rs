@@ -41,22 +41,26 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             Inventory::Stdin | Inventory::InputOnly => None,
         },
     };
-    let listing = load::list_input_files(&source.input, &filter)?;
-    let mut files = load::read_input_files(&listing.paths)?;
+    let (mut files, listing_warnings) = match input_kind(source)? {
+        InputKind::Directory => {
+            let listing = load::list_input_files(&source.input, &filter)?;
+            (load::read_input_files(&listing.paths)?, listing.warnings)
+        }
+        InputKind::File => (
+            load::read_input_files(std::slice::from_ref(&source.input))?,
+            Vec::new(),
+        ),
+        InputKind::Stdin => (
+            vec![load::source_from_text("<stdin>", read_stdin("the fleet")?)],
+            Vec::new(),
+        ),
+    };
     let inventory_file = match &source.inventory {
         Inventory::File(path) => Some(load::read_files(std::slice::from_ref(path))?.remove(0)),
-        Inventory::Stdin => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|error| {
-                    Diagnostic::error(
-                        None,
-                        format!("cannot read the inventory from standard input: {error}"),
-                    )
-                })?;
-            Some(load::source_from_text("<stdin>", text))
-        }
+        Inventory::Stdin => Some(load::source_from_text(
+            "<stdin>",
+            read_stdin("the inventory")?,
+        )),
         Inventory::InputOnly => None,
     };
     let input_file_count = files.len();
@@ -64,8 +68,62 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     let (fleet, warnings) = assemble(&files, input_file_count)?;
     Ok((
         fleet,
-        listing.warnings.into_iter().chain(warnings).collect(),
+        listing_warnings.into_iter().chain(warnings).collect(),
     ))
+}
+
+/// What `FLEET_DIR` names: a directory walked for files, one file, or `-` for a YAML stream on
+/// standard input.
+enum InputKind {
+    Directory,
+    File,
+    Stdin,
+}
+
+fn input_kind(source: &FleetSource) -> Result<InputKind, Rejected> {
+    let kind = if source.input.as_os_str() == "-" {
+        if source.inventory == Inventory::Stdin {
+            return Err(Diagnostic::error(
+                None,
+                "the fleet and --clusters cannot both come from standard input: give the inventory a file",
+            )
+            .into());
+        }
+        InputKind::Stdin
+    } else if source.input.is_file() {
+        InputKind::File
+    } else {
+        return Ok(InputKind::Directory);
+    };
+    if !(source.include.is_empty() && source.exclude.is_empty()) {
+        return Err(Diagnostic::error(
+            None,
+            format!(
+                "--include and --exclude choose files in a fleet directory; {} is {}",
+                source.input.display(),
+                if matches!(kind, InputKind::Stdin) {
+                    "standard input"
+                } else {
+                    "one file"
+                }
+            ),
+        )
+        .into());
+    }
+    Ok(kind)
+}
+
+fn read_stdin(what: &str) -> Result<String, Rejected> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|error| {
+            Rejected::from(Diagnostic::error(
+                None,
+                format!("cannot read {what} from standard input: {error}"),
+            ))
+        })?;
+    Ok(text)
 }
 
 /// Everything after reading: parse, classify, admit. `files[input_file_count..]` is the

@@ -140,6 +140,16 @@ fn diff(args: &cli::DiffArgs) -> i32 {
     let base = match (&args.against, &args.base) {
         (Some(dir), _) => DiffBase::Rendered(dir.clone()),
         (None, Some(base_input)) => {
+            let reads_stdin = |path: &std::path::Path| path.as_os_str() == "-";
+            if reads_stdin(base_input)
+                && (reads_stdin(&input.input)
+                    || input.clusters.as_deref().is_some_and(reads_stdin)
+                    || args.base_clusters.as_deref().is_some_and(reads_stdin))
+            {
+                return usage_error(
+                    "standard input can be read once: only one of FLEET_DIR, --base and the inventories may be -",
+                );
+            }
             let clusters = args.base_clusters.as_ref().or(input.clusters.as_ref());
             if clusters.is_some_and(|path| path.as_os_str() == "-") && args.base_clusters.is_none()
             {

@@ -2,6 +2,7 @@
 //! messages and effect on the output directory.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -449,6 +450,62 @@ fn a_plan_filter_that_matches_nothing_is_an_error_with_the_nearest_value() {
     let output = plan(&["--cluster", "cluster3", "--kind", "deployment"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(String::from_utf8_lossy(&output.stdout).contains("cluster3: filtered out"));
+}
+
+#[test]
+fn the_fleet_can_be_one_file_or_standard_input() {
+    let render = |fleet: &str, stdin: Option<&str>| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+            .args([
+                "build",
+                fleet,
+                "--clusters",
+                "examples/nginx/clusters.yaml",
+                "--stdout",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let text = stdin
+            .map(|path| std::fs::read(path).unwrap())
+            .unwrap_or_default();
+        child.stdin.take().unwrap().write_all(&text).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let from_directory = render("examples/nginx", None);
+    assert_eq!(
+        from_directory.status.code(),
+        Some(0),
+        "{}",
+        stderr(&from_directory)
+    );
+    assert!(String::from_utf8_lossy(&from_directory.stdout).contains("kind: Deployment"));
+    let from_file = render("examples/nginx/nginx.yaml", None);
+    assert_eq!(from_file.status.code(), Some(0), "{}", stderr(&from_file));
+    assert_eq!(from_file.stdout, from_directory.stdout);
+    let from_stdin = render("-", Some("examples/nginx/nginx.yaml"));
+    assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
+    assert_eq!(from_stdin.stdout, from_directory.stdout);
+
+    let both = fedrender(&["validate", "-", "--clusters", "-"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(stderr(&both).contains("cannot both come from standard input"));
+    let filtered = fedrender(&[
+        "validate",
+        "examples/nginx/nginx.yaml",
+        "--clusters",
+        "examples/nginx/clusters.yaml",
+        "--exclude",
+        "x.yaml",
+    ]);
+    assert_eq!(filtered.status.code(), Some(2));
+    assert!(
+        stderr(&filtered).contains("is one file"),
+        "{}",
+        stderr(&filtered)
+    );
 }
 
 #[test]
