@@ -15,6 +15,7 @@ use crate::diagnostics::{self, Diagnostic, Severity};
 pub enum Lint {
     UnknownCluster,
     TargetsNoCluster,
+    OverridesNothing,
     SelectsNothing,
     UnplacedTemplate,
     UnplacedReplicas,
@@ -26,9 +27,10 @@ pub enum Lint {
 }
 
 impl Lint {
-    pub const ALL: [Lint; 10] = [
+    pub const ALL: [Lint; 11] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
+        Lint::OverridesNothing,
         Lint::SelectsNothing,
         Lint::UnplacedTemplate,
         Lint::UnplacedReplicas,
@@ -43,6 +45,7 @@ impl Lint {
         match self {
             Lint::UnknownCluster => "unknown-cluster",
             Lint::TargetsNoCluster => "targets-no-cluster",
+            Lint::OverridesNothing => "overrides-nothing",
             Lint::SelectsNothing => "selects-nothing",
             Lint::UnplacedTemplate => "unplaced-template",
             Lint::UnplacedReplicas => "unplaced-replicas",
@@ -62,6 +65,9 @@ impl Lint {
             }
             Lint::TargetsNoCluster => {
                 "an override rule's targetCluster matches no cluster that receives the object"
+            }
+            Lint::OverridesNothing => {
+                "a command or args overrider changes nothing on a template its policy selects"
             }
             Lint::SelectsNothing => "a policy or KubeFed object selects no template",
             Lint::UnplacedTemplate => "a template no policy places, or that reaches no cluster",

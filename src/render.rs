@@ -215,6 +215,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         &mut overrides_used,
     );
     warnings.extend(overlap_warnings(fleet, &index, &placements));
+    warnings.extend(overriders_that_change_nothing(fleet, &placements));
     warnings.extend(propagation_warnings(fleet, &propagations_used));
     warnings.extend(override_warnings(fleet, &overrides_used));
     let mut plan = Vec::new();
@@ -1211,6 +1212,102 @@ fn weights_for_unselected_clusters(fleet: &Fleet, policy: &Propagation) -> Vec<D
             )
         })
         .collect()
+}
+
+/// Command and args overriders that change nothing on a template their policy selects: a
+/// container name a workload does not have (karmada commandargsoverride.go passes over it
+/// without a word), or, for an overrider that changes no template at all, kinds whose
+/// containers Karmada does not override. One warning per overrider and reason, counting the
+/// templates.
+fn overriders_that_change_nothing(fleet: &Fleet, placements: &[Placement]) -> Vec<Diagnostic> {
+    // Per (policy, overrider field, whether the kind is one Karmada overrides): how many
+    // templates it misses, the first, and why.
+    let mut missed: BTreeMap<(usize, String, bool), (usize, usize, String)> = BTreeMap::new();
+    let mut changed_one: BTreeSet<(usize, String)> = BTreeSet::new();
+    for (position, (template, placement)) in fleet.templates.iter().zip(placements).enumerate() {
+        if placement.targets.is_empty() {
+            continue;
+        }
+        for &policy_index in &placement.override_policies {
+            for rule in &fleet.overrides[policy_index].rules {
+                for (list, overriders) in [
+                    ("commandOverrider", &rule.overriders.command_overrider),
+                    ("argsOverrider", &rule.overriders.args_overrider),
+                ] {
+                    for (index, overrider) in overriders.iter().enumerate() {
+                        let field = format!("{}.overriders.{list}[{index}]", rule.field);
+                        match why_no_container_changes(template, &overrider.container_name) {
+                            None => {
+                                changed_one.insert((policy_index, field));
+                            }
+                            Some((workload, why)) => {
+                                missed
+                                    .entry((policy_index, field, workload))
+                                    .or_insert((0, position, why))
+                                    .0 += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    missed
+        .into_iter()
+        .filter(|((policy_index, field, workload), _)| {
+            // Other kinds matter only when the overrider reaches no workload it could change.
+            *workload || !changed_one.contains(&(*policy_index, field.clone()))
+        })
+        .map(|((policy_index, field, _), (count, position, why))| {
+            let policy = &fleet.overrides[policy_index];
+            let key = &fleet.templates[position].key;
+            let which = if count == 1 {
+                key.to_string()
+            } else {
+                format!("{count} templates it selects, such as {key}")
+            };
+            Diagnostic::warning(
+                Lint::OverridesNothing,
+                Some(policy.fields.origin(&policy.origin, &field)),
+                format!("{}: {field} changes nothing on {which}: {why}", policy.id),
+            )
+        })
+        .collect()
+}
+
+/// Why a command or args overrider for `container` leaves the template as it is, if it does,
+/// and whether the template is of a kind Karmada overrides containers in.
+fn why_no_container_changes(template: &Template, container: &str) -> Option<(bool, String)> {
+    let Some(pointer) = overrides::command_args::containers_pointer(template.kind()) else {
+        return Some((
+            false,
+            format!(
+                "Karmada overrides commands and args in Pods, Deployments, ReplicaSets, \
+                 DaemonSets, StatefulSets and Jobs only, not in a {}",
+                template.kind()
+            ),
+        ));
+    };
+    let names: Vec<&str> = template
+        .object
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .map(|containers| {
+            containers
+                .iter()
+                .filter_map(|c| c.get("name").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    (!names.contains(&container)).then(|| {
+        (
+            true,
+            format!(
+                "it has no container {container:?} (its containers: {})",
+                names.join(", ")
+            ),
+        )
+    })
 }
 
 /// Overlapping propagation policies: a template whose best two policies tie but for their
