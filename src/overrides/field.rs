@@ -118,20 +118,9 @@ fn patch_json(content: &str, operations: &[PatchOperation]) -> Result<String, St
     if content.is_empty() {
         return Ok(String::new());
     }
-    let values: Vec<Option<Value>> = operations
-        .iter()
-        .map(|operation| operation.value.clone().map(as_stored_by_the_api_server))
-        .collect();
-    let operations: Vec<patch::Operation<'_>> = operations
-        .iter()
-        .zip(&values)
-        .map(|(operation, value)| patch::Operation {
-            operator: operation.operator,
-            path: &operation.sub_path,
-            value: value.as_ref(),
-        })
-        .collect();
-    super::raw_json::patch(content, &operations)
+    as_one_patch(operations, |operations| {
+        super::raw_json::patch(content, operations)
+    })
 }
 
 /// evanphx `ApplyIndentWithOptions` reads a document whose first byte is `[` as a list and
@@ -163,10 +152,17 @@ fn check_patched(document: &Value, format: &str) -> Result<(), String> {
     }
 }
 
-/// The sub-operations as one RFC 6902 patch, `subPath` relative to the document root. Values
-/// reach Karmada as the API server stored them: JSON written by Go from a map, where an
-/// integral float is an integer and object keys are sorted.
 fn apply_operations(document: &mut Value, operations: &[PatchOperation]) -> Result<(), String> {
+    as_one_patch(operations, |operations| patch::apply(document, operations))
+}
+
+/// Hands the sub-operations to `apply` as one RFC 6902 patch, `subPath` relative to the
+/// document root. Values reach Karmada as the API server stored them: JSON written by Go from
+/// a map, where an integral float is an integer and object keys are sorted.
+fn as_one_patch<T>(
+    operations: &[PatchOperation],
+    apply: impl FnOnce(&[patch::Operation<'_>]) -> T,
+) -> T {
     let values: Vec<Option<Value>> = operations
         .iter()
         .map(|operation| operation.value.clone().map(as_stored_by_the_api_server))
@@ -180,7 +176,7 @@ fn apply_operations(document: &mut Value, operations: &[PatchOperation]) -> Resu
             value: value.as_ref(),
         })
         .collect();
-    patch::apply(document, &operations)
+    apply(&operations)
 }
 
 /// A policy's `value` as Karmada reads it back from the API server. The API server keeps a
