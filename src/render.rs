@@ -1127,18 +1127,40 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
                 format!("{} selects no template{why}", policy.id),
             ));
         }
+        let selected = clusters_the_affinity_selects(fleet, policy);
         for (field, name) in named_clusters(policy) {
-            if !known.contains(name.as_str()) {
-                warnings.push(Diagnostic::warning(
-                    Lint::UnknownCluster,
-                    Some(policy.fields.origin(&policy.origin, &field)),
-                    format!(
-                        "{}: {field}: cluster {name:?} is not in the inventory{}",
-                        policy.id,
-                        nearest_cluster_hint(&name, &known)
-                    ),
-                ));
+            if known.contains(name.as_str()) {
+                continue;
             }
+            let near = crate::diagnostics::nearest_name(&name, known.iter().copied());
+            let hint = near
+                .map(|near| format!(" (did you mean {near:?}?)"))
+                .unwrap_or_default();
+            // What the typo does to the cluster it was likely meant to name.
+            let is_selected = |near: &str| selected.iter().any(|c| c.name() == near);
+            let consequence = match near {
+                Some(near) if field.starts_with("spec.suspension") => {
+                    format!("; dispatching to {near} is not suspended")
+                }
+                Some(near) if field.contains("staticWeightList") => {
+                    format!("; {near} gets no weight from this entry")
+                }
+                Some(near) if field.contains(".exclude[") && is_selected(near) => {
+                    format!("; {near} is not excluded")
+                }
+                Some(near) if field.contains(".clusterNames[") && !is_selected(near) => {
+                    format!("; {near} gets nothing this policy places")
+                }
+                _ => String::new(),
+            };
+            warnings.push(Diagnostic::warning(
+                Lint::UnknownCluster,
+                Some(policy.fields.origin(&policy.origin, &field)),
+                format!(
+                    "{}: {field}: cluster {name:?} is not in the inventory{hint}{consequence}",
+                    policy.id
+                ),
+            ));
         }
         warnings.extend(weights_for_unselected_clusters(fleet, policy));
     }
@@ -1152,6 +1174,23 @@ fn nearest_cluster_hint(name: &str, known: &BTreeSet<&str>) -> String {
         .unwrap_or_default()
 }
 
+/// The clusters of the inventory a policy's cluster affinity (or any of its affinity terms)
+/// selects, before taints, capacity and spreading narrow them.
+fn clusters_the_affinity_selects<'f>(fleet: &'f Fleet, policy: &Propagation) -> Vec<&'f Cluster> {
+    let placement = &policy.placement;
+    fleet
+        .clusters
+        .iter()
+        .filter(
+            |cluster| match (&placement.cluster_affinity, &placement.cluster_affinities) {
+                (Some(affinity), _) => affinity.matches(cluster),
+                (None, Some(terms)) => terms.iter().any(|term| term.affinity().matches(cluster)),
+                (None, None) => true,
+            },
+        )
+        .collect()
+}
+
 /// Static weight entries that match no cluster the placement's affinity selects: Karmada
 /// weighs only the candidate clusters, so such an entry gives replicas to no one.
 fn weights_for_unselected_clusters(fleet: &Fleet, policy: &Propagation) -> Vec<Diagnostic> {
@@ -1163,17 +1202,7 @@ fn weights_for_unselected_clusters(fleet: &Fleet, policy: &Propagation) -> Vec<D
     else {
         return Vec::new();
     };
-    let selected: Vec<&Cluster> = fleet
-        .clusters
-        .iter()
-        .filter(
-            |cluster| match (&placement.cluster_affinity, &placement.cluster_affinities) {
-                (Some(affinity), _) => affinity.matches(cluster),
-                (None, Some(terms)) => terms.iter().any(|term| term.affinity().matches(cluster)),
-                (None, None) => true,
-            },
-        )
-        .collect();
+    let selected = clusters_the_affinity_selects(fleet, policy);
     let unmatched: Vec<usize> = weights
         .static_weight_list
         .iter()
