@@ -228,6 +228,11 @@ impl InputArgs {
         Ok(levels)
     }
 
+    /// The validated fleet source and lint levels, as every command that reads a fleet needs.
+    pub fn fleet_source_and_lints(&self) -> Result<(FleetSource, LintLevels), String> {
+        Ok((self.fleet_source()?, self.lint_levels()?))
+    }
+
     /// The validated fleet source.
     pub fn fleet_source(&self) -> Result<FleetSource, String> {
         source(

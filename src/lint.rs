@@ -132,17 +132,6 @@ impl fmt::Display for Level {
     }
 }
 
-impl Level {
-    pub fn parse(text: &str) -> Option<Level> {
-        match text {
-            "allow" => Some(Level::Allow),
-            "warn" => Some(Level::Warn),
-            "deny" => Some(Level::Deny),
-            _ => None,
-        }
-    }
-}
-
 /// The level of every lint for one run. A level named for one lint beats `--strict`, and the
 /// command line beats the fleet's Config, so a CI job can tighten or relax what a fleet says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

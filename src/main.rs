@@ -44,12 +44,8 @@ fn main() -> ExitCode {
 
 fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
-    let source = match input.fleet_source() {
-        Ok(source) => source,
-        Err(message) => return usage_error(&message),
-    };
-    let lints = match input.lint_levels() {
-        Ok(lints) => lints,
+    let (source, lints) = match input.fleet_source_and_lints() {
+        Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
     let progress = Progress::start(&input.run, "rendering");
@@ -133,8 +129,8 @@ fn build(args: &cli::BuildArgs) -> i32 {
 
 fn diff(args: &cli::DiffArgs) -> i32 {
     let input = &args.input;
-    let head = match input.fleet_source() {
-        Ok(source) => source,
+    let (head, lints) = match input.fleet_source_and_lints() {
+        Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
     let base = match (&args.against, &args.base) {
@@ -165,10 +161,6 @@ fn diff(args: &cli::DiffArgs) -> i32 {
         (None, None) => {
             return usage_error("diff needs --against RENDERED_DIR or --base BASE_INPUT");
         }
-    };
-    let lints = match input.lint_levels() {
-        Ok(lints) => lints,
-        Err(message) => return usage_error(&message),
     };
     let progress = Progress::start(&input.run, "rendering");
     let outcome = fedrender::diff(&head, &base, &lints, args.show_secrets);
@@ -201,12 +193,8 @@ fn diff(args: &cli::DiffArgs) -> i32 {
 
 fn plan(args: &cli::PlanArgs) -> i32 {
     let input = &args.input;
-    let source = match input.fleet_source() {
-        Ok(source) => source,
-        Err(message) => return usage_error(&message),
-    };
-    let lints = match input.lint_levels() {
-        Ok(lints) => lints,
+    let (source, lints) = match input.fleet_source_and_lints() {
+        Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
     let outcome = fedrender::explain_fleet(&source, &lints);
@@ -235,12 +223,8 @@ fn plan(args: &cli::PlanArgs) -> i32 {
 
 fn validate(args: &cli::ValidateArgs) -> i32 {
     let input = &args.input;
-    let source = match input.fleet_source() {
-        Ok(source) => source,
-        Err(message) => return usage_error(&message),
-    };
-    let lints = match input.lint_levels() {
-        Ok(lints) => lints,
+    let (source, lints) = match input.fleet_source_and_lints() {
+        Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
     let outcome = fedrender::explain_fleet(&source, &lints);
