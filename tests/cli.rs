@@ -378,7 +378,7 @@ fn lint_levels_are_chosen_by_name_on_the_command_line_and_in_the_config() {
     assert_eq!(misspelt.status.code(), Some(2));
     assert!(
         stderr(&misspelt)
-            .contains("unknown lint \"unknown-clustr\"; did you mean unknown-cluster?"),
+            .contains("fedrender.yaml:5: Config: spec.lints: unknown lint \"unknown-clustr\"; did you mean unknown-cluster?"),
         "{}",
         stderr(&misspelt)
     );

@@ -344,12 +344,14 @@ fn interpreter_from(
         for kind in &config.spec.cluster_scoped {
             interpreter.declare_scope(api_group(&kind.api_version), &kind.kind, false);
         }
+        let fields = document.field_lines(files);
         for (name, level) in &config.spec.lints {
+            let at = fields.origin(origin, &format!("spec.lints.{name}"));
             let lint = match Lint::parse(name) {
                 Ok(lint) => lint,
                 Err(problem) => {
                     errors.push(Diagnostic::error(
-                        Some(origin.clone()),
+                        Some(at),
                         format!("Config: spec.lints: {problem}"),
                     ));
                     continue;
@@ -359,7 +361,7 @@ fn interpreter_from(
             match (lint_levels.get(&lint), levels_set_at.get(&lint)) {
                 (Some(first), Some(first_origin)) if first != level => {
                     errors.push(Diagnostic::error(
-                        Some(origin.clone()),
+                        Some(at.clone()),
                         format!(
                             "Config: spec.lints: {lint} is {level} here and {first} at {first_origin}",
                         ),
@@ -367,7 +369,7 @@ fn interpreter_from(
                 }
                 _ => {
                     lint_levels.insert(lint, *level);
-                    levels_set_at.insert(lint, origin.clone());
+                    levels_set_at.insert(lint, at);
                 }
             }
         }
