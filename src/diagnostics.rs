@@ -87,6 +87,14 @@ pub struct Diagnostic {
     /// Every warning's lint, which sets its level; also kept when a level denies it.
     pub lint: Option<Lint>,
     pub origin: Option<Origin>,
+    /// The column on the origin's line, where the message is about one character (a YAML
+    /// syntax error); 1-based.
+    pub column: Option<u64>,
+    /// The object the message is about, as `Kind namespace/name` (`Kind name` when cluster
+    /// scoped), for tools that group messages by object.
+    pub object: Option<String>,
+    /// The member cluster the message is about, when it is about one.
+    pub cluster: Option<String>,
     pub message: String,
     pub detail: Option<String>,
 }
@@ -97,6 +105,9 @@ impl Diagnostic {
             severity: Severity::Error,
             lint: None,
             origin,
+            column: None,
+            object: None,
+            cluster: None,
             message: message.into(),
             detail: None,
         }
@@ -107,6 +118,9 @@ impl Diagnostic {
             severity: Severity::Warning,
             lint: Some(lint),
             origin,
+            column: None,
+            object: None,
+            cluster: None,
             message: message.into(),
             detail: None,
         }
@@ -114,6 +128,21 @@ impl Diagnostic {
 
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
+        self
+    }
+
+    pub fn at_column(mut self, column: u64) -> Self {
+        self.column = Some(column);
+        self
+    }
+
+    pub fn about_object(mut self, object: impl fmt::Display) -> Self {
+        self.object = Some(object.to_string());
+        self
+    }
+
+    pub fn on_cluster(mut self, cluster: impl Into<String>) -> Self {
+        self.cluster = Some(cluster.into());
         self
     }
 

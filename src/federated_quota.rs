@@ -228,6 +228,8 @@ impl FederatedQuota {
                         self.id, assignment.field, assignment.cluster, self.key
                     ),
                 )
+                .about_object(&self.key)
+                .on_cluster(assignment.cluster.as_str())
             })
             .collect()
     }

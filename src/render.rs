@@ -12,7 +12,7 @@ use crate::api::cluster::Cluster;
 use crate::api::selector::{ImplicitPriority, ObjectIdentity};
 use crate::bind::{self, PolicyIndex};
 use crate::dependencies;
-use crate::diagnostics::{Diagnostic, Rejected};
+use crate::diagnostics::{self, Diagnostic, Rejected};
 use crate::emit;
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
@@ -202,7 +202,8 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
                 Lint::UnplacedTemplate,
                 Some(template.origin.clone()),
                 reason.clone(),
-            ));
+            )
+            .about_object(&template.key));
         }
         propagations_used.extend(placement.candidates.iter().map(|(policy, _)| *policy));
         overrides_used.extend(placement.override_policies.iter().copied());
@@ -217,7 +218,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     warnings.extend(overlap_warnings(fleet, &index, &placements));
     warnings.extend(overriders_that_change_nothing(fleet, &placements));
     warnings.extend(propagation_warnings(fleet, &propagations_used));
-    warnings.extend(override_warnings(fleet, &overrides_used));
+    warnings.extend(override_warnings(fleet, &overrides_used, &placements));
     let mut plan = Vec::new();
     if explain {
         plan = fleet
@@ -538,6 +539,8 @@ fn render_federated(
                     Some(binding.source.clone()),
                     format!("{}: cluster {cluster}: {message}", binding.source_name),
                 )
+                .about_object(&binding.template.key)
+                .on_cluster(cluster.as_str())
             })?;
         objects.push((cluster_index[cluster.as_str()], object));
     }
@@ -1160,7 +1163,8 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
                     "{}: {field}: cluster {name:?} is not in the inventory{hint}{consequence}",
                     policy.id
                 ),
-            ));
+            )
+            .on_cluster(name.as_str()));
         }
         warnings.extend(weights_for_unselected_clusters(fleet, policy));
     }
@@ -1295,11 +1299,16 @@ fn overriders_that_change_nothing(fleet: &Fleet, placements: &[Placement]) -> Ve
             } else {
                 format!("{count} templates it selects, such as {key}")
             };
-            Diagnostic::warning(
+            let warning = Diagnostic::warning(
                 Lint::OverridesNothing,
                 Some(policy.fields.origin(&policy.origin, &field)),
                 format!("{}: {field} changes nothing on {which}: {why}", policy.id),
-            )
+            );
+            if count == 1 {
+                warning.about_object(key)
+            } else {
+                warning
+            }
         })
         .collect()
 }
@@ -1578,9 +1587,20 @@ fn named_clusters(policy: &Propagation) -> Vec<(String, String)> {
 }
 
 /// Override policies that select no template, and override rules whose target matches no
-/// cluster of the inventory or names clusters it does not have.
-fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
+/// cluster of the inventory, names clusters it does not have, or matches only clusters that
+/// receive none of the templates the policy overrides.
+fn override_warnings(
+    fleet: &Fleet,
+    used: &BTreeSet<usize>,
+    placements: &[Placement],
+) -> Vec<Diagnostic> {
     let known: BTreeSet<&str> = fleet.clusters.iter().map(Cluster::name).collect();
+    let mut receiving: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); fleet.overrides.len()];
+    for placement in placements {
+        for &policy in &placement.override_policies {
+            receiving[policy].extend(placement.targets.iter().map(|target| target.name.as_str()));
+        }
+    }
     let mut warnings = Vec::new();
     for (index, policy) in fleet.overrides.iter().enumerate() {
         let warn = |lint: Lint, field: &str, message: String| {
@@ -1605,6 +1625,7 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
             } else {
                 format!("{}.targetCluster", rule.field)
             };
+            let mut misspelt_name = false;
             for (list, names) in [
                 ("clusterNames", &target.cluster_names),
                 ("exclude", &target.exclude),
@@ -1613,25 +1634,82 @@ fn override_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic> {
                     if known.contains(name.as_str()) {
                         continue;
                     }
-                    warnings.push(warn(
-                        Lint::UnknownCluster,
-                        &format!("{field}.{list}[{position}]"),
-                        format!(
-                            "{}: {field}: cluster {name:?} is not in the inventory{}",
-                            policy.id,
-                            nearest_cluster_hint(name, &known)
-                        ),
-                    ));
+                    misspelt_name |= list == "clusterNames";
+                    let field = format!("{field}.{list}[{position}]");
+                    let near = diagnostics::nearest_name(name, known.iter().copied());
+                    let targets = |near: &str| {
+                        fleet
+                            .clusters
+                            .iter()
+                            .any(|cluster| cluster.name() == near && target.matches(cluster))
+                    };
+                    let consequence = match near {
+                        Some(near) if list == "exclude" && targets(near) => {
+                            format!("; {near} is not excluded from this rule")
+                        }
+                        Some(near) if list == "clusterNames" && !targets(near) => {
+                            format!("; this rule's overriders do not apply to {near}")
+                        }
+                        _ => String::new(),
+                    };
+                    warnings.push(
+                        warn(
+                            Lint::UnknownCluster,
+                            &field,
+                            format!(
+                                "{}: {field}: cluster {name:?} is not in the inventory{}{consequence}",
+                                policy.id,
+                                nearest_cluster_hint(name, &known)
+                            ),
+                        )
+                        .on_cluster(name.as_str()),
+                    );
                 }
             }
-            if !fleet.clusters.iter().any(|cluster| target.matches(cluster)) {
+            let targeted: Vec<&str> = fleet
+                .clusters
+                .iter()
+                .filter(|cluster| target.matches(cluster))
+                .map(Cluster::name)
+                .collect();
+            // A misspelt name already says why its rule matches nothing.
+            if targeted.is_empty() && !misspelt_name {
                 warnings.push(warn(
                     Lint::TargetsNoCluster,
                     &field,
                     format!("{}: {field} matches no cluster of the inventory", policy.id),
                 ));
+            } else if !targeted.is_empty()
+                && !receiving[index].is_empty()
+                && !targeted.iter().any(|name| receiving[index].contains(name))
+            {
+                warnings.push(warn(
+                    Lint::TargetsNoCluster,
+                    &field,
+                    format!(
+                        "{}: {field} matches {}, which {} none of the templates this policy \
+                         selects (they go to {}), so this rule changes nothing",
+                        policy.id,
+                        some_names(targeted.iter().copied()),
+                        if targeted.len() == 1 { "receives" } else { "receive" },
+                        some_names(receiving[index].iter().copied())
+                    ),
+                ));
             }
         }
     }
     warnings
+}
+
+/// A few names for a message: `a, b and c`, or `a, b, c and 4 more`.
+fn some_names<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    const SHOWN: usize = 3;
+    let total = names.len();
+    let shown: Vec<&str> = names.take(SHOWN).collect();
+    match shown.as_slice() {
+        [] => "no cluster".to_string(),
+        [only] => (*only).to_string(),
+        [init @ .., last] if total <= SHOWN => format!("{} and {last}", init.join(", ")),
+        _ => format!("{} and {} more", shown.join(", "), total - SHOWN),
+    }
 }

@@ -569,16 +569,24 @@ fn to_diagnostic(
         }
         _ => explain_budget_breach(message).unwrap_or_else(|| message.to_string()),
     };
-    let (line, message) = match syntax_error_cause(document.text, line_offset, line, &message) {
-        Some((cause_line, cause)) => (cause_line, cause),
-        None => (line, message),
-    };
+    // The parser's column belongs to the parser's line, not to a cause found on another line.
+    let (line, column, message) =
+        match syntax_error_cause(document.text, line_offset, line, &message) {
+            Some((cause_line, cause)) => (cause_line, None, cause),
+            None => (
+                line,
+                error.location().map(|location| location.column()),
+                message,
+            ),
+        };
     let snippet = error.render_with_options(serde_saphyr::render_options! {
         line_offset: line_offset,
         source_name: Some(file),
     });
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
-    let diagnostic = Diagnostic::error(Some(Origin::new(file, 0, line)), with_field_hint(message));
+    let mut diagnostic =
+        Diagnostic::error(Some(Origin::new(file, 0, line)), with_field_hint(message));
+    diagnostic.column = column.filter(|&column| column > 0);
     if snippet.trim().is_empty() {
         diagnostic
     } else {

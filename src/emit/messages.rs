@@ -102,6 +102,9 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
             "message": diagnostic.message,
             "file": diagnostic.origin.as_ref().map(|origin| origin.file.to_string()),
             "line": diagnostic.origin.as_ref().map(|origin| origin.line),
+            "column": diagnostic.column,
+            "object": diagnostic.object,
+            "cluster": diagnostic.cluster,
             "detail": diagnostic.detail,
         })
         .to_string(),
@@ -110,6 +113,9 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
             if let Some(origin) = &diagnostic.origin {
                 properties.push(format!("file={}", escape_property(&origin.file)));
                 properties.push(format!("line={}", origin.line));
+                if let Some(column) = diagnostic.column {
+                    properties.push(format!("col={column}"));
+                }
             }
             let title = match diagnostic.lint {
                 Some(lint) => format!("fedrender {lint}"),
@@ -190,7 +196,10 @@ mod tests {
 
     #[test]
     fn json_gives_one_object_per_diagnostic() {
-        let text = warnings_text(&[unknown_cluster(0)], MessageFormat::Json, false);
+        let warning = unknown_cluster(0)
+            .about_object("Deployment shop/web")
+            .on_cluster("c0");
+        let text = warnings_text(&[warning], MessageFormat::Json, false);
         let value: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
         assert_eq!(
             value,
@@ -200,6 +209,9 @@ mod tests {
                 "message": "cluster \"c0\" is not in the inventory",
                 "file": "fleet/pp.yaml",
                 "line": 10,
+                "column": null,
+                "object": "Deployment shop/web",
+                "cluster": "c0",
                 "detail": null,
             })
         );
@@ -207,7 +219,7 @@ mod tests {
         let text = errors_text(&[error], MessageFormat::Json);
         assert_eq!(
             text,
-            "{\"level\":\"error\",\"name\":null,\"message\":\"no member clusters\",\"file\":null,\"line\":null,\"detail\":null}\n"
+            "{\"level\":\"error\",\"name\":null,\"message\":\"no member clusters\",\"file\":null,\"line\":null,\"column\":null,\"object\":null,\"cluster\":null,\"detail\":null}\n"
         );
     }
 
@@ -219,10 +231,11 @@ mod tests {
             Some(Origin::new("a,b:c.yaml", 0, 3)),
             "100% wrong",
         )
+        .at_column(7)
         .with_detail("first\nsecond");
         assert_eq!(
             warnings_text(&[warning], MessageFormat::Github, false),
-            "::warning file=a%2Cb%3Ac.yaml,line=3,title=fedrender unknown-cluster::100%25 wrong%0Afirst%0Asecond\n"
+            "::warning file=a%2Cb%3Ac.yaml,line=3,col=7,title=fedrender unknown-cluster::100%25 wrong%0Afirst%0Asecond\n"
         );
         assert_eq!(
             errors_text(&[Diagnostic::error(None, "bad")], MessageFormat::Github),

@@ -499,7 +499,7 @@ fn preference_warnings(
             warnings.push(Diagnostic::warning(Lint::UnknownCluster,
                 Some(origin.clone()),
                 format!("{name}: preferences for cluster {cluster:?}, which is not in the inventory, are ignored"),
-            ));
+            ).on_cluster(cluster.as_str()));
         }
     }
     let placed: i64 = targets.iter().filter_map(|(_, n)| *n).sum();
