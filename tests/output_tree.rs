@@ -263,16 +263,20 @@ fn a_build_interrupted_by_any_signal_at_any_point_leaves_a_tree_the_next_build_r
                     *outcomes.entry("finished").or_default() += 1;
                 }
                 (_, Some(received)) if received == signal && signal != libc::SIGKILL => {
-                    assert_eq!(tree, base_tree, "{name} after {delay:?}: rolled back");
-                    // Caught while writing (rolled back), or before (nothing to undo).
+                    // Caught while writing (rolled back), or outside a write, where the signal
+                    // acts at once: before the first file (nothing to undo) or after the last
+                    // (nothing left to do).
                     let caught = stderr(&ended).contains("interrupted by");
-                    *outcomes
-                        .entry(if caught {
-                            "rolled back"
-                        } else {
-                            "stopped before writing"
-                        })
-                        .or_default() += 1;
+                    let outcome = if caught {
+                        assert_eq!(tree, base_tree, "{name} after {delay:?}: rolled back");
+                        "rolled back"
+                    } else if tree == expected && expected != base_tree {
+                        "stopped after writing"
+                    } else {
+                        assert_eq!(tree, base_tree, "{name} after {delay:?}: stopped");
+                        "stopped before writing"
+                    };
+                    *outcomes.entry(outcome).or_default() += 1;
                 }
                 (_, Some(received)) if received == signal => {
                     let midway = tree != base_tree && tree != expected;
