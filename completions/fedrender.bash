@@ -73,7 +73,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --out --check --stdout --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --out --check --stdout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -92,6 +92,10 @@ _fedrender() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kustomize)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -149,7 +153,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --against --base --base-clusters --format --max-bytes --show-secrets --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --against --base --base-clusters --format --max-bytes --show-secrets --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -168,6 +172,10 @@ _fedrender() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kustomize)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -325,7 +333,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --kind --name --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -344,6 +352,10 @@ _fedrender() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kustomize)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -395,7 +407,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__validate)
-            opts="-c -j -q -v -h --clusters --include --exclude --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -414,6 +426,10 @@ _fedrender() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kustomize)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -35,6 +35,7 @@ complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "help" -d 'Print
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -73,6 +74,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-fo
 json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -d 'Output directory: one subdirectory per member cluster' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
@@ -82,6 +84,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help 
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -130,6 +133,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
@@ -138,6 +142,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s h -l help -
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -180,6 +185,7 @@ json\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 'Only templates placed on, or filtered from, this cluster' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kind -d 'Only templates of this kind (case-insensitive)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l name -d 'Only templates with this name' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
@@ -187,6 +193,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s h -l help -
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -224,6 +231,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jo
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'

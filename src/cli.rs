@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::fleet::{FleetSource, Inventory, ToolOptions};
 use fedrender::lint::{Level, Lint, LintLevels};
 
 #[derive(Debug, Parser)]
@@ -50,6 +50,15 @@ pub struct InputArgs {
     /// Skip files whose path relative to INPUT matches this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a
+    /// kustomize command the fleet's Config names. Off by default: a pull request could
+    /// otherwise run code in CI.
+    #[arg(long)]
+    pub allow_exec: bool,
+    /// The command that builds kustomize directories, split on spaces; the directory is
+    /// appended (default: `kustomize build`, else `kubectl kustomize`).
+    #[arg(long, value_name = "COMMAND")]
+    pub kustomize: Option<String>,
     /// Treat every warning as an error, except lints given another level by name.
     #[arg(long)]
     pub strict: bool,
@@ -240,7 +249,27 @@ impl InputArgs {
             self.clusters.as_ref(),
             &self.include,
             &self.exclude,
+            self.tool_options()?,
         )
+    }
+
+    /// How sources a tool renders are run.
+    pub fn tool_options(&self) -> Result<ToolOptions, String> {
+        let kustomize = match &self.kustomize {
+            None => None,
+            Some(command) => {
+                let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
+                if argv.is_empty() {
+                    return Err("--kustomize needs a command, e.g. \"kustomize build\"".into());
+                }
+                Some(argv)
+            }
+        };
+        Ok(ToolOptions {
+            allow_exec: self.allow_exec,
+            kustomize,
+            cache: Default::default(),
+        })
     }
 }
 
@@ -250,6 +279,7 @@ pub fn source(
     clusters: Option<&PathBuf>,
     include: &[String],
     exclude: &[String],
+    tools: ToolOptions,
 ) -> Result<FleetSource, String> {
     let patterns = |globs: &[String], flag: &str| {
         globs
@@ -269,5 +299,6 @@ pub fn source(
         inventory,
         include: patterns(include, "include")?,
         exclude: patterns(exclude, "exclude")?,
+        tools,
     })
 }

@@ -87,6 +87,16 @@ pub struct Diagnostic {
     /// Every warning's lint, which sets its level; also kept when a level denies it.
     pub lint: Option<Lint>,
     pub origin: Option<Origin>,
+    /// What else tools may want to know; boxed, since most messages have none of it and every
+    /// stage passes diagnostics around by value.
+    pub about: Option<Box<About>>,
+    pub message: String,
+    pub detail: Option<String>,
+}
+
+/// The exact place and subject of a message, for `--message-format json` and `github`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct About {
     /// The column on the origin's line, where the message is about one character (a YAML
     /// syntax error); 1-based.
     pub column: Option<u64>,
@@ -95,8 +105,6 @@ pub struct Diagnostic {
     pub object: Option<String>,
     /// The member cluster the message is about, when it is about one.
     pub cluster: Option<String>,
-    pub message: String,
-    pub detail: Option<String>,
 }
 
 impl Diagnostic {
@@ -105,9 +113,7 @@ impl Diagnostic {
             severity: Severity::Error,
             lint: None,
             origin,
-            column: None,
-            object: None,
-            cluster: None,
+            about: None,
             message: message.into(),
             detail: None,
         }
@@ -118,9 +124,7 @@ impl Diagnostic {
             severity: Severity::Warning,
             lint: Some(lint),
             origin,
-            column: None,
-            object: None,
-            cluster: None,
+            about: None,
             message: message.into(),
             detail: None,
         }
@@ -132,18 +136,23 @@ impl Diagnostic {
     }
 
     pub fn at_column(mut self, column: u64) -> Self {
-        self.column = Some(column);
+        self.about.get_or_insert_default().column = Some(column);
         self
     }
 
     pub fn about_object(mut self, object: impl fmt::Display) -> Self {
-        self.object = Some(object.to_string());
+        self.about.get_or_insert_default().object = Some(object.to_string());
         self
     }
 
     pub fn on_cluster(mut self, cluster: impl Into<String>) -> Self {
-        self.cluster = Some(cluster.into());
+        self.about.get_or_insert_default().cluster = Some(cluster.into());
         self
+    }
+
+    /// What [`About`] says, each part `None` when unknown.
+    pub fn about(&self) -> About {
+        self.about.as_deref().cloned().unwrap_or_default()
     }
 
     pub fn is_error(&self) -> bool {

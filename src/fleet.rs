@@ -5,14 +5,17 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::api::cluster::Cluster;
+use crate::api::config::{CONFIG_API_VERSION, SourcesConfig};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use crate::federated_quota::{self, FederatedQuota};
 use crate::policy;
 use crate::render::Fleet;
 use crate::source::classify::{self, Located};
-use crate::source::load::{self, FileFilter, SourceFile};
+use crate::source::load::{self, FileFilter, RawDocument, SourceFile};
+use crate::source::tools::{self, SourceRun, ToolCache, ToolSettings};
 
 /// Where the inventory comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +32,18 @@ pub struct FleetSource {
     pub inventory: Inventory,
     pub include: Vec<glob::Pattern>,
     pub exclude: Vec<glob::Pattern>,
+    pub tools: ToolOptions,
+}
+
+/// The command line's say on sources a tool renders.
+#[derive(Debug, Clone, Default)]
+pub struct ToolOptions {
+    /// `--allow-exec`: declared commands may run.
+    pub allow_exec: bool,
+    /// `--kustomize COMMAND`, split on spaces.
+    pub kustomize: Option<Vec<String>>,
+    /// Outputs already rendered, shared by the two revisions `diff --base` reads.
+    pub cache: Arc<ToolCache>,
 }
 
 /// The fleet and the warnings found while reading it.
@@ -41,20 +56,39 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             Inventory::Stdin | Inventory::InputOnly => None,
         },
     };
-    let (mut files, listing_warnings) = match input_kind(source)? {
+    let (mut files, found_sources, listing_warnings) = match input_kind(source)? {
         InputKind::Directory => {
             let listing = load::list_input_files(&source.input, &filter)?;
-            (load::read_input_files(&listing.paths)?, listing.warnings)
+            (
+                load::read_input_files(&listing.paths)?,
+                listing.sources,
+                listing.warnings,
+            )
         }
         InputKind::File => (
             load::read_input_files(std::slice::from_ref(&source.input))?,
+            Vec::new(),
             Vec::new(),
         ),
         InputKind::Stdin => (
             vec![load::source_from_text("<stdin>", read_stdin("the fleet")?)],
             Vec::new(),
+            Vec::new(),
         ),
     };
+    let (mut documents, mut parse_errors) = load::parse_files(&files);
+    let mut runs = Vec::new();
+    if !found_sources.is_empty() {
+        let settings = tool_settings(&source.tools, &documents, &files);
+        let tool_sources = tools::resolve(&found_sources)?;
+        let outputs = tools::render(&tool_sources, &settings, &source.tools.cache)?;
+        let (outputs, source_runs): (Vec<SourceFile>, Vec<SourceRun>) = outputs.into_iter().unzip();
+        let (more_documents, more_errors) = load::parse_files_at(&outputs, files.len());
+        documents.extend(more_documents);
+        parse_errors.extend(more_errors);
+        files.extend(outputs);
+        runs = source_runs;
+    }
     let inventory_file = match &source.inventory {
         Inventory::File(path) => Some(load::read_files(std::slice::from_ref(path))?.remove(0)),
         Inventory::Stdin => Some(load::source_from_text(
@@ -65,11 +99,45 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     };
     let input_file_count = files.len();
     files.extend(inventory_file);
-    let (fleet, warnings) = assemble(&files, input_file_count)?;
+    let (mut fleet, warnings) = assemble_parsed(&files, input_file_count, documents, parse_errors)?;
+    fleet.sources = runs;
     Ok((
         fleet,
         listing_warnings.into_iter().chain(warnings).collect(),
     ))
+}
+
+/// The settings for running tools: the command line's, and the `spec.sources` of a fedrender
+/// Config among the plain files (a tool's output cannot change how tools run). A Config that
+/// does not decode is reported, with its line, where every Config is checked.
+fn tool_settings(
+    options: &ToolOptions,
+    documents: &[RawDocument],
+    files: &[SourceFile],
+) -> ToolSettings {
+    let mut settings = ToolSettings {
+        allow_exec_flag: options.allow_exec,
+        kustomize_flag: options.kustomize.clone(),
+        ..ToolSettings::default()
+    };
+    for document in documents {
+        let value = &document.value;
+        if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
+            continue;
+        }
+        let Ok(sources) = serde_json::from_value::<SourcesConfig>(value["spec"]["sources"].clone())
+        else {
+            continue;
+        };
+        settings.allow_exec_config |= sources.allow_exec;
+        if let Some(argv) = sources.kustomize {
+            let origin = document
+                .field_lines(files)
+                .origin(&document.origin, "spec.sources.kustomize");
+            settings.kustomize_config = Some((argv, origin));
+        }
+    }
+    settings
 }
 
 /// What `FLEET_DIR` names: a directory walked for files, one file, or `-` for a YAML stream on
@@ -132,9 +200,19 @@ pub fn assemble(
     files: &[SourceFile],
     input_file_count: usize,
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+    let (input_documents, parse_errors) = load::parse_files(&files[..input_file_count]);
+    assemble_parsed(files, input_file_count, input_documents, parse_errors)
+}
+
+/// [`assemble`] with the input files already parsed.
+fn assemble_parsed(
+    files: &[SourceFile],
+    input_file_count: usize,
+    input_documents: Vec<RawDocument>,
+    parse_errors: Vec<Diagnostic>,
+) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let mut errors = ErrorSink::default();
-    let (input_files, inventory_files) = files.split_at(input_file_count);
-    let (input_documents, parse_errors) = load::parse_files(input_files);
+    let (_, inventory_files) = files.split_at(input_file_count);
     let (inventory_documents, inventory_errors) = load::parse_files(inventory_files);
     for error in parse_errors.into_iter().chain(inventory_errors) {
         errors.push(error);

@@ -107,6 +107,8 @@ pub struct FleetSummary {
     pub objects: usize,
     /// Why every template went where it went.
     pub plan: Vec<PlanEntry>,
+    /// The sources a tool rendered, with what each ran.
+    pub sources: Vec<source::tools::SourceRun>,
 }
 
 /// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
@@ -118,6 +120,7 @@ pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetS
             clusters: layout.clusters().len(),
             cluster_names: layout.clusters().to_vec(),
             objects: layout.object_count(),
+            sources: placed.fleet().sources.clone(),
             plan: placed.plan,
         })
     })
@@ -384,6 +387,7 @@ mod tests {
                 inventory: fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
                 include: Vec::new(),
                 exclude: Vec::new(),
+                tools: Default::default(),
             },
             out: root.join(out),
             lints: LintLevels::default(),
@@ -415,6 +419,7 @@ mod tests {
             inventory: fleet::Inventory::File(dir.join("clusters.yaml")),
             include: Vec::new(),
             exclude: Vec::new(),
+            tools: Default::default(),
         }
     }
 

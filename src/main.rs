@@ -153,7 +153,14 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                     "--clusters - reads standard input once; give the base its own --base-clusters FILE",
                 );
             }
-            match cli::source(base_input, clusters, &input.include, &input.exclude) {
+            // The base shares the head's tool cache: a source unchanged between them runs once.
+            match cli::source(
+                base_input,
+                clusters,
+                &input.include,
+                &input.exclude,
+                head.tools.clone(),
+            ) {
                 Ok(source) => DiffBase::Input(source),
                 Err(message) => return usage_error(&message),
             }
@@ -215,8 +222,8 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         return exit_code::ERROR;
     }
     let text = match args.format {
-        PlanFormat::Text => plan_report::text(&rendered.plan, &filter),
-        PlanFormat::Json => plan_report::json(&rendered.plan, &filter),
+        PlanFormat::Text => plan_report::text(&rendered.plan, &rendered.sources, &filter),
+        PlanFormat::Json => plan_report::json(&rendered.plan, &rendered.sources, &filter),
     };
     write_stdout(std::iter::once(text))
 }

@@ -41,6 +41,8 @@ pub struct Fleet {
     pub federated_quotas: Vec<FederatedQuota>,
     /// Lint levels the fleet's fedrender Config sets.
     pub lint_levels: BTreeMap<Lint, Level>,
+    /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
+    pub sources: Vec<crate::source::tools::SourceRun>,
 }
 
 /// One template's output: each distinct object with the clusters that receive it, so that an
@@ -198,12 +200,14 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         if placement.targets.is_empty()
             && let Some(reason) = &placement.nowhere
         {
-            warnings.push(Diagnostic::warning(
-                Lint::UnplacedTemplate,
-                Some(template.origin.clone()),
-                reason.clone(),
-            )
-            .about_object(&template.key));
+            warnings.push(
+                Diagnostic::warning(
+                    Lint::UnplacedTemplate,
+                    Some(template.origin.clone()),
+                    reason.clone(),
+                )
+                .about_object(&template.key),
+            );
         }
         propagations_used.extend(placement.candidates.iter().map(|(policy, _)| *policy));
         overrides_used.extend(placement.override_policies.iter().copied());
@@ -251,7 +255,12 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     })
 }
 
-impl Placed<'_> {
+impl<'f> Placed<'f> {
+    /// The fleet placed.
+    pub fn fleet(&self) -> &'f Fleet {
+        self.fleet
+    }
+
     /// Every object to render with where it comes from and the clusters that receive it: the
     /// templates in order, then the KubeFed and Federation v1 objects, then the ResourceQuotas
     /// of FederatedResourceQuotas.
@@ -1156,15 +1165,17 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
                 }
                 _ => String::new(),
             };
-            warnings.push(Diagnostic::warning(
-                Lint::UnknownCluster,
-                Some(policy.fields.origin(&policy.origin, &field)),
-                format!(
-                    "{}: {field}: cluster {name:?} is not in the inventory{hint}{consequence}",
-                    policy.id
-                ),
-            )
-            .on_cluster(name.as_str()));
+            warnings.push(
+                Diagnostic::warning(
+                    Lint::UnknownCluster,
+                    Some(policy.fields.origin(&policy.origin, &field)),
+                    format!(
+                        "{}: {field}: cluster {name:?} is not in the inventory{hint}{consequence}",
+                        policy.id
+                    ),
+                )
+                .on_cluster(name.as_str()),
+            );
         }
         warnings.extend(weights_for_unselected_clusters(fleet, policy));
     }
@@ -1691,7 +1702,11 @@ fn override_warnings(
                          selects (they go to {}), so this rule changes nothing",
                         policy.id,
                         some_names(targeted.iter().copied()),
-                        if targeted.len() == 1 { "receives" } else { "receive" },
+                        if targeted.len() == 1 {
+                            "receives"
+                        } else {
+                            "receive"
+                        },
                         some_names(receiving[index].iter().copied())
                     ),
                 ));

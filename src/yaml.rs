@@ -586,7 +586,9 @@ fn to_diagnostic(
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
     let mut diagnostic =
         Diagnostic::error(Some(Origin::new(file, 0, line)), with_field_hint(message));
-    diagnostic.column = column.filter(|&column| column > 0);
+    if let Some(column) = column.filter(|&column| column > 0) {
+        diagnostic = diagnostic.at_column(column);
+    }
     if snippet.trim().is_empty() {
         diagnostic
     } else {

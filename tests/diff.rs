@@ -15,6 +15,7 @@ fn source(side: &str) -> FleetSource {
         inventory: Inventory::File(dir.join("clusters.yaml")),
         include: Vec::new(),
         exclude: Vec::new(),
+        tools: Default::default(),
     }
 }
 

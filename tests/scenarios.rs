@@ -29,6 +29,7 @@ pub fn source_for(dir: &Path) -> FleetSource {
         },
         include: Vec::new(),
         exclude: Vec::new(),
+        tools: Default::default(),
     }
 }
 

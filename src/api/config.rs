@@ -14,6 +14,9 @@
 //!     kind: Widget
 //!   lints:                            # lint levels: allow, warn or deny
 //!     unknown-cluster: deny
+//!   sources:
+//!     kustomize: [kustomize, build]   # builds kustomize directories (needs allowExec)
+//!     allowExec: false                # lets declared commands run, like --allow-exec
 //! ```
 
 use std::collections::BTreeMap;
@@ -45,6 +48,21 @@ pub struct ConfigSpec {
     /// Levels by lint name; the command line's `--deny`, `--warn` and `--allow` beat them.
     #[serde(default)]
     pub lints: BTreeMap<String, Level>,
+    #[serde(default)]
+    pub sources: SourcesConfig,
+}
+
+/// How sources that a tool renders are run.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SourcesConfig {
+    /// The command that builds a kustomize directory, the directory appended; runs only
+    /// where commands may (`--allow-exec` or `allowExec`), since the fleet names it.
+    #[serde(default)]
+    pub kustomize: Option<Vec<String>>,
+    /// Lets declared command sources run, like `--allow-exec`.
+    #[serde(default)]
+    pub allow_exec: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

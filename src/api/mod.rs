@@ -6,3 +6,4 @@ pub mod config;
 pub mod karmada;
 pub mod meta;
 pub mod selector;
+pub mod source;

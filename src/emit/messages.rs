@@ -94,6 +94,7 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    let about = diagnostic.about();
     match format {
         MessageFormat::Human => diagnostic.to_string(),
         MessageFormat::Json => json!({
@@ -102,9 +103,9 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
             "message": diagnostic.message,
             "file": diagnostic.origin.as_ref().map(|origin| origin.file.to_string()),
             "line": diagnostic.origin.as_ref().map(|origin| origin.line),
-            "column": diagnostic.column,
-            "object": diagnostic.object,
-            "cluster": diagnostic.cluster,
+            "column": about.column,
+            "object": about.object,
+            "cluster": about.cluster,
             "detail": diagnostic.detail,
         })
         .to_string(),
@@ -113,7 +114,7 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
             if let Some(origin) = &diagnostic.origin {
                 properties.push(format!("file={}", escape_property(&origin.file)));
                 properties.push(format!("line={}", origin.line));
-                if let Some(column) = diagnostic.column {
+                if let Some(column) = about.column {
                     properties.push(format!("col={column}"));
                 }
             }

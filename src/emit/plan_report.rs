@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use crate::render::PlanEntry;
+use crate::source::tools::{SourceRun, shell_words};
 
 /// Which entries to show.
 #[derive(Debug, Clone, Default)]
@@ -76,8 +77,23 @@ impl PlanFilter {
     }
 }
 
-pub fn text(plan: &[PlanEntry], filter: &PlanFilter) -> String {
+pub fn text(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> String {
     let mut out = String::new();
+    if !sources.is_empty() {
+        writeln!(out, "sources rendered by a tool:").unwrap();
+        for run in sources {
+            writeln!(
+                out,
+                "  {} ({}): ran {}{}",
+                run.source,
+                run.tool,
+                shell_words(&run.argv),
+                if run.reused { " (output reused)" } else { "" }
+            )
+            .unwrap();
+        }
+        out.push('\n');
+    }
     for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
         writeln!(out, "{} ({})", entry.key, entry.origin).unwrap();
         if entry.policies.is_empty() {
@@ -128,7 +144,13 @@ pub fn text(plan: &[PlanEntry], filter: &PlanFilter) -> String {
     out
 }
 
-pub fn json(plan: &[PlanEntry], filter: &PlanFilter) -> String {
+pub fn json(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> String {
+    let generated_by = |entry: &PlanEntry| {
+        sources
+            .iter()
+            .find(|run| *entry.origin.file == *run.output_name())
+            .map(|run| json!({"source": run.source, "tool": run.tool, "command": run.argv}))
+    };
     let entries: Vec<serde_json::Value> = plan
         .iter()
         .filter(|entry| filter.keeps(entry))
@@ -139,6 +161,7 @@ pub fn json(plan: &[PlanEntry], filter: &PlanFilter) -> String {
                 "namespace": entry.key.namespace,
                 "name": entry.key.name,
                 "source": entry.origin.to_string(),
+                "generatedBy": generated_by(entry),
                 "policies": entry.policies.iter().map(|choice| json!({
                     "policy": choice.policy,
                     "priority": choice.priority,

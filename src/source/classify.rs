@@ -66,8 +66,9 @@ pub fn classify(
                 classified.warnings.push(Diagnostic::warning(
                     Lint::SkippedInput,
                     Some(document.origin.clone()),
-                    "a kustomization is not a Kubernetes object; fedrender reads the manifests \
-                     themselves (render kustomizations first, or --exclude this file)",
+                    "a kustomization is not a Kubernetes object, and kustomize reads one only \
+                     named kustomization.yaml, kustomization.yml or Kustomization: rename it to \
+                     build its directory with kustomize, or --exclude this file",
                 ));
             }
             continue;
@@ -634,7 +635,7 @@ mod tests {
     }
 
     #[test]
-    fn kustomizations_in_the_input_are_skipped_with_a_warning() {
+    fn a_kustomization_read_as_a_plain_file_is_skipped_with_a_warning() {
         let files = vec![SourceFile {
             path: "fleet/kustomization.yaml".into(),
             text: "resources:\n- web.yaml\n".to_string(),

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::beneath::{Directory, Existing};
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
 use crate::lint::Lint;
+use crate::source::tools::{self, FoundSource};
 use crate::yaml::{self, DocumentText};
 
 /// Which files of the input directory are read, by glob on the path relative to it.
@@ -76,6 +77,8 @@ struct DocumentSpan {
 #[derive(Debug, Default)]
 pub struct InputListing {
     pub paths: Vec<PathBuf>,
+    /// Directories a tool renders (kustomize, Helm, a declared command), sorted by path.
+    pub sources: Vec<FoundSource>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -132,6 +135,23 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
             Ok(entry) => match not_readable(&entry, dir, &root) {
                 None => {
                     let path = entry.path();
+                    if entry.file_type().is_dir() {
+                        let markers = tools::markers_in(path);
+                        if let Some(marker) = markers.first() {
+                            // The tool reads everything beneath; so nothing here is read again.
+                            walker.skip_current_dir();
+                            let marker_path = path.join(marker);
+                            let relative = marker_path.strip_prefix(dir).unwrap_or(&marker_path);
+                            mark_matching(relative, filter, &mut include_used, &mut exclude_used);
+                            if is_selected(dir, &marker_path, filter) {
+                                listing.sources.push(FoundSource {
+                                    dir: entry.into_path(),
+                                    markers,
+                                });
+                            }
+                        }
+                        continue;
+                    }
                     if !(entry.file_type().is_file() && format_of(path).is_some()) {
                         continue;
                     }
@@ -192,7 +212,34 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
     if !unmatched.is_empty() {
         return Err(unmatched.into());
     }
+    leave_out_what_kustomizations_read(&mut listing);
     Ok(listing)
+}
+
+/// A kustomize directory that another one builds on (a base of overlays), and a plain file a
+/// kustomization names, are read through that kustomization only: read again on their own,
+/// their objects would be defined twice.
+fn leave_out_what_kustomizations_read(listing: &mut InputListing) {
+    let mut referenced: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    for source in &listing.sources {
+        if source
+            .markers
+            .iter()
+            .any(|marker| tools::KUSTOMIZATION_FILES.contains(marker))
+            && let Some(kustomization) = tools::read_kustomization(&source.dir)
+        {
+            referenced.extend(tools::kustomization_references(&source.dir, &kustomization));
+        }
+    }
+    if referenced.is_empty() {
+        return;
+    }
+    listing
+        .sources
+        .retain(|source| !referenced.contains(&tools::normalize(&source.dir)));
+    listing
+        .paths
+        .retain(|path| !referenced.contains(&tools::normalize(path)));
 }
 
 /// Marks the `--include` and `--exclude` globs that match `relative`.
@@ -610,10 +657,19 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
 /// Parses every file into documents, in file order. Documents that parse are returned with the
 /// errors of those that do not, so that later stages can report their own errors too.
 pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    parse_files_at(files, 0)
+}
+
+/// [`parse_files`] for files that will sit at `first_index` and after in the list every stage
+/// receives (a document remembers its file by its index there).
+pub fn parse_files_at(
+    files: &[SourceFile],
+    first_index: usize,
+) -> (Vec<RawDocument>, Vec<Diagnostic>) {
     let per_file: Vec<(Vec<RawDocument>, Vec<Diagnostic>)> = files
         .par_iter()
         .enumerate()
-        .map(|(index, file)| parse_file(index, file))
+        .map(|(index, file)| parse_file(first_index + index, file))
         .collect();
     let mut documents = Vec::new();
     let mut errors = Vec::new();

@@ -2,3 +2,4 @@
 
 pub mod classify;
 pub mod load;
+pub mod tools;
