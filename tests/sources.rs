@@ -608,3 +608,30 @@ fn every_command_reads_the_fleet_from_standard_input() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn the_platform_example_renders_kustomize_helm_and_plain_yaml_together() {
+    if !kubectl_available() {
+        return;
+    }
+    // Helm stands in with the chart's output checked in beside it, which is what
+    // `helm template` prints for the example's declaration.
+    let root = empty_scratch("platform-example");
+    let bin = root.join("bin");
+    executable(&bin.join("helm"), "#!/bin/sh\ncat helm-template.yaml\n");
+    let output = run(
+        &[
+            "build",
+            "examples/platform",
+            "--clusters",
+            "examples/platform/clusters.yaml",
+            "--stdout",
+            "--strict",
+        ],
+        Some(&bin),
+        "",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    insta::assert_snapshot!("platform_example", stdout(&output));
+    std::fs::remove_dir_all(&root).unwrap();
+}
