@@ -1293,6 +1293,25 @@ fn overriders_that_change_nothing(fleet: &Fleet, placements: &[Placement]) -> Ve
                         }
                     }
                 }
+                for (index, overrider) in rule.overriders.image_overrider.iter().enumerate() {
+                    // With a predicate, a path that is not there is an error when it runs.
+                    if overrider.predicate.is_some() {
+                        continue;
+                    }
+                    let field = format!("{}.overriders.imageOverrider[{index}]", rule.field);
+                    match overrides::image::why_no_image_changes(&template.object, template.kind())
+                    {
+                        None => {
+                            changed_one.insert((policy_index, field));
+                        }
+                        Some((workload, why)) => {
+                            missed
+                                .entry((policy_index, field, workload))
+                                .or_insert((0, position, why))
+                                .0 += 1;
+                        }
+                    }
+                }
             }
         }
     }

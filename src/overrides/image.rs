@@ -102,6 +102,35 @@ pub fn override_image(
     Ok(reference.to_string())
 }
 
+/// Why an entry without predicate changes no image of `object`, if it changes none: its kind
+/// is not one Karmada rewrites (`false`), or it has no containers (`true`). An object whose
+/// pod spec has the wrong type is reported when the override runs.
+pub fn why_no_image_changes(object: &Value, kind: &str) -> Option<(bool, String)> {
+    match container_images(object, kind) {
+        Ok(images) if !images.is_empty() => None,
+        Err(_) => None,
+        Ok(_) if WORKLOAD_KINDS.contains(&kind) => Some((true, "it has no containers".to_string())),
+        Ok(_) => Some((
+            false,
+            format!(
+                "without a predicate Karmada overrides the images of Pods, ReplicaSets, \
+                 Deployments, DaemonSets, StatefulSets and Jobs only, not of a {kind}; give a \
+                 predicate path to change another kind"
+            ),
+        )),
+    }
+}
+
+/// The kinds whose containers an entry without predicate rewrites.
+const WORKLOAD_KINDS: [&str; 6] = [
+    "Pod",
+    "ReplicaSet",
+    "Deployment",
+    "DaemonSet",
+    "StatefulSet",
+    "Job",
+];
+
 /// The images an entry without predicate rewrites: `containers` only, never `initContainers`
 /// or `ephemeralContainers` (karmada issue #4283), and only for the kinds
 /// imageoverride.go `buildPatchesWithEmptyPredicate` knows. Any other kind, CronJob included,
@@ -109,9 +138,7 @@ pub fn override_image(
 fn container_images(object: &Value, kind: &str) -> Result<Vec<(String, String)>, String> {
     let pod_spec_path: &[&str] = match kind {
         "Pod" => &["spec"],
-        "ReplicaSet" | "Deployment" | "DaemonSet" | "StatefulSet" | "Job" => {
-            &["spec", "template", "spec"]
-        }
+        _ if WORKLOAD_KINDS.contains(&kind) => &["spec", "template", "spec"],
         _ => return Ok(Vec::new()),
     };
     // Karmada first converts the object to its typed kind; the parts read here must have the
