@@ -73,7 +73,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --out --check --stdout --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -121,6 +121,14 @@ _fedrender() {
                     ;;
                 --message-format)
                     COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --out)
@@ -153,7 +161,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --against --base --base-clusters --format --max-bytes --show-secrets --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --max-bytes --show-secrets --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -201,6 +209,14 @@ _fedrender() {
                     ;;
                 --message-format)
                     COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --against)
@@ -333,7 +349,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -388,6 +404,10 @@ _fedrender() {
                     return 0
                     ;;
                 --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster-selector)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -73,6 +73,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs 
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l cluster -d 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters\' directories' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l cluster-selector -d 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -d 'Output directory: one subdirectory per member cluster' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat every warning as an error, except lints given another level by name'
@@ -122,6 +124,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l cluster -d 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters\' directories' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l cluster-selector -d 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l against -d 'Compare with a rendered tree (e.g. the committed output directory)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base -d 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base-clusters -d 'Inventory of the base (default: the same as --clusters)' -r -F
@@ -182,7 +186,8 @@ json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l format -r -f -a "text\t''
 json\t''"
-complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 'Only templates placed on, or filtered from, this cluster' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters\' directories' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster-selector -d 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kind -d 'Only templates of this kind (case-insensitive)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l name -d 'Only templates with this name' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'

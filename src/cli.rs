@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use fedrender::cluster_filter::ClusterFilter;
 use fedrender::fleet::{FleetSource, Inventory, ToolOptions};
 use fedrender::lint::{Level, Lint, LintLevels};
 
@@ -113,6 +114,8 @@ pub enum MessageFormat {
 pub struct BuildArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub clusters: ClusterArgs,
     /// Output directory: one subdirectory per member cluster.
     #[arg(
         long,
@@ -134,6 +137,8 @@ pub struct BuildArgs {
 pub struct DiffArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub clusters: ClusterArgs,
     /// Compare with a rendered tree (e.g. the committed output directory).
     #[arg(
         long,
@@ -182,15 +187,34 @@ pub struct PlanArgs {
     pub input: InputArgs,
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
-    /// Only templates placed on, or filtered from, this cluster.
-    #[arg(long)]
-    pub cluster: Option<String>,
+    #[command(flatten)]
+    pub clusters: ClusterArgs,
     /// Only templates of this kind (case-insensitive).
     #[arg(long)]
     pub kind: Option<String>,
     /// Only templates with this name.
     #[arg(long)]
     pub name: Option<String>,
+}
+
+/// Which clusters a command writes or shows; every cluster is still scheduled, so a
+/// cluster's output is the same whatever the selection.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// Only this cluster, or the clusters this glob matches (repeatable; a cluster matching
+    /// any is kept). A build touches only these clusters' directories.
+    #[arg(long = "cluster", value_name = "NAME|GLOB")]
+    pub names: Vec<String>,
+    /// Only clusters whose labels match this Kubernetes label selector
+    /// (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold.
+    #[arg(long, value_name = "SELECTOR")]
+    pub cluster_selector: Option<String>,
+}
+
+impl ClusterArgs {
+    pub fn filter(&self) -> Result<ClusterFilter, String> {
+        ClusterFilter::new(&self.names, self.cluster_selector.as_deref())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -240,6 +264,20 @@ impl InputArgs {
     /// The validated fleet source and lint levels, as every command that reads a fleet needs.
     pub fn fleet_source_and_lints(&self) -> Result<(FleetSource, LintLevels), String> {
         Ok((self.fleet_source()?, self.lint_levels()?))
+    }
+
+    /// [`fleet_source_and_lints`](Self::fleet_source_and_lints), emitting the clusters
+    /// `clusters` selects.
+    pub fn fleet_source_and_lints_for(
+        &self,
+        clusters: &ClusterArgs,
+    ) -> Result<(FleetSource, LintLevels), String> {
+        let (source, lints) = self.fleet_source_and_lints()?;
+        let source = FleetSource {
+            cluster_filter: clusters.filter()?,
+            ..source
+        };
+        Ok((source, lints))
     }
 
     /// The validated fleet source.
@@ -300,5 +338,6 @@ pub fn source(
         include: patterns(include, "include")?,
         exclude: patterns(exclude, "exclude")?,
         tools,
+        cluster_filter: ClusterFilter::default(),
     })
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::api::cluster::Cluster;
 use crate::api::config::{CONFIG_API_VERSION, SourcesConfig};
+use crate::cluster_filter::ClusterFilter;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use crate::federated_quota::{self, FederatedQuota};
 use crate::policy;
@@ -33,6 +34,8 @@ pub struct FleetSource {
     pub include: Vec<glob::Pattern>,
     pub exclude: Vec<glob::Pattern>,
     pub tools: ToolOptions,
+    /// Which clusters' trees are emitted (all are scheduled).
+    pub cluster_filter: ClusterFilter,
 }
 
 /// The command line's say on sources a tool renders.

@@ -6,6 +6,7 @@
 pub mod api;
 pub mod beneath;
 pub mod bind;
+pub mod cluster_filter;
 pub mod dependencies;
 pub mod diagnostics;
 pub mod diff;
@@ -175,10 +176,14 @@ fn diff_against_tree(
         }
         Ok(())
     })?;
+    // Clusters left out by --cluster are not compared: their files are neither read nor
+    // reported as removed.
     let unmatched = source::load::read_rendered_tree(dir, |path| {
-        layout
-            .file_at(path)
-            .is_some_and(|file| matched.contains(&file))
+        let cluster = path.split_once('/').map_or(path, |(cluster, _)| cluster);
+        !layout.owns_top_level(cluster)
+            || layout
+                .file_at(path)
+                .is_some_and(|file| matched.contains(&file))
     })?;
     let mut before = diff::FleetObjects::from_files(&unmatched)?;
     // An object found unchanged at its own path is deployed as rendered; another file in the
@@ -218,8 +223,31 @@ fn with_placed<T>(
         warnings.extend(read_warnings);
         let mut placed = render::place(&fleet, explain)?;
         warnings.append(&mut placed.warnings);
-        let names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
-        let layout = TreeLayout::new(&names, placed.destinations())?;
+        let mut names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
+        let filter = &source.cluster_filter;
+        let kept = if filter.is_everything() {
+            None
+        } else {
+            let kept = filter.select(&fleet.clusters).map_err(|problems| {
+                Rejected::from(
+                    problems
+                        .into_iter()
+                        .map(|problem| Diagnostic::error(None, problem))
+                        .collect::<Vec<_>>(),
+                )
+            })?;
+            placed.emit_only(&kept);
+            names = names
+                .into_iter()
+                .zip(&kept)
+                .filter_map(|(name, &keep)| keep.then_some(name))
+                .collect();
+            Some(kept)
+        };
+        let mut layout = TreeLayout::new(&names, placed.destinations())?;
+        if kept.is_some() {
+            layout = layout.partial();
+        }
         let (kept, denied) = lints
             .over(&fleet.lint_levels)
             .apply(std::mem::take(&mut warnings));
@@ -311,7 +339,7 @@ pub enum DiffBase {
     /// A committed output tree.
     Rendered(PathBuf),
     /// Another input (e.g. the target branch), rendered too.
-    Input(FleetSource),
+    Input(Box<FleetSource>),
 }
 
 /// `fedrender diff`: the change from the base to the fleet, object by object.
@@ -388,6 +416,7 @@ mod tests {
                 include: Vec::new(),
                 exclude: Vec::new(),
                 tools: Default::default(),
+                cluster_filter: Default::default(),
             },
             out: root.join(out),
             lints: LintLevels::default(),
@@ -420,6 +449,7 @@ mod tests {
             include: Vec::new(),
             exclude: Vec::new(),
             tools: Default::default(),
+            cluster_filter: Default::default(),
         }
     }
 

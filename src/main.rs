@@ -44,7 +44,7 @@ fn main() -> ExitCode {
 
 fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
-    let (source, lints) = match input.fleet_source_and_lints() {
+    let (source, lints) = match input.fleet_source_and_lints_for(&args.clusters) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
@@ -129,7 +129,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
 
 fn diff(args: &cli::DiffArgs) -> i32 {
     let input = &args.input;
-    let (head, lints) = match input.fleet_source_and_lints() {
+    let (head, lints) = match input.fleet_source_and_lints_for(&args.clusters) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
@@ -161,7 +161,11 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                 &input.exclude,
                 head.tools.clone(),
             ) {
-                Ok(source) => DiffBase::Input(source),
+                // Both sides show the same clusters.
+                Ok(source) => DiffBase::Input(Box::new(fedrender::fleet::FleetSource {
+                    cluster_filter: head.cluster_filter.clone(),
+                    ..source
+                })),
                 Err(message) => return usage_error(&message),
             }
         }
@@ -200,7 +204,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
 
 fn plan(args: &cli::PlanArgs) -> i32 {
     let input = &args.input;
-    let (source, lints) = match input.fleet_source_and_lints() {
+    let (source, lints) = match input.fleet_source_and_lints_for(&args.clusters) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
@@ -210,11 +214,11 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         Err(code) => return code,
     };
     let filter = plan_report::PlanFilter {
-        cluster: args.cluster.clone(),
+        clusters: (!source.cluster_filter.is_everything()).then(|| rendered.cluster_names.clone()),
         kind: args.kind.clone(),
         name: args.name.clone(),
     };
-    let problems = filter.unknown_values(&rendered.plan, &rendered.cluster_names);
+    let problems = filter.unknown_values(&rendered.plan);
     if !problems.is_empty() {
         for problem in &problems {
             eprintln!("error: {problem}");

@@ -76,6 +76,9 @@ pub struct Placed<'f> {
     pub warnings: Vec<Diagnostic>,
     /// Why every template went where it went; filled when asked (`fedrender plan`).
     pub plan: Vec<PlanEntry>,
+    /// When only some clusters are emitted (`--cluster`), each inventory position's position
+    /// among them, or `None` for a cluster left out.
+    emitted: Option<Vec<Option<usize>>>,
 }
 
 /// The story of one template, for `fedrender plan`: which policies matched and why one won,
@@ -245,6 +248,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         plan.sort_by(|a, b| a.key.cmp(&b.key));
     }
     Ok(Placed {
+        emitted: None,
         fleet,
         cluster_index,
         overrides: override_index,
@@ -275,7 +279,9 @@ impl<'f> Placed<'f> {
                 .map(|(template, placement)| Destination {
                     key: &template.key,
                     origin: &template.origin,
-                    clusters: self.positions(placement.targets.iter().map(|t| t.name.as_str())),
+                    clusters: self.emitted_positions(
+                        self.positions(placement.targets.iter().map(|t| t.name.as_str())),
+                    ),
                 });
         let federated = fleet
             .federated
@@ -284,7 +290,9 @@ impl<'f> Placed<'f> {
             .map(|(binding, targets)| Destination {
                 key: &binding.template.key,
                 origin: &binding.source,
-                clusters: self.positions(targets.iter().map(|(name, _)| name.as_str())),
+                clusters: self.emitted_positions(
+                    self.positions(targets.iter().map(|(name, _)| name.as_str())),
+                ),
             });
         let quotas = fleet.federated_quotas.iter().map(|quota| {
             let mut clusters: Vec<usize> = quota
@@ -295,7 +303,7 @@ impl<'f> Placed<'f> {
             Destination {
                 key: &quota.key,
                 origin: &quota.origin,
-                clusters,
+                clusters: self.emitted_positions(clusters),
             }
         });
         templates.chain(federated).chain(quotas).collect()
@@ -334,6 +342,26 @@ impl<'f> Placed<'f> {
         positions
     }
 
+    /// Emits the kept clusters only (`kept` is one flag per cluster of the inventory):
+    /// [`destinations`](Self::destinations) and rendered objects then number clusters among
+    /// the kept. Placement is the whole fleet's, so each kept cluster gets what it gets in
+    /// the whole fleet.
+    pub fn emit_only(&mut self, kept: &[bool]) {
+        self.emitted = Some(crate::cluster_filter::positions(kept));
+    }
+
+    /// Positions in the inventory, as emitted: renumbered among the kept clusters, the others
+    /// left out. Ascending order is kept.
+    fn emitted_positions(&self, positions: Vec<usize>) -> Vec<usize> {
+        match &self.emitted {
+            None => positions,
+            Some(emitted) => positions
+                .into_iter()
+                .filter_map(|position| emitted[position])
+                .collect(),
+        }
+    }
+
     /// Builds every object, `chunk` templates at a time: a chunk renders in parallel, then
     /// goes to `consume` whole, each rendered template with its position in
     /// [`destinations`](Self::destinations). Memory holds one chunk, and the consumer can
@@ -369,7 +397,7 @@ impl<'f> Placed<'f> {
                 .collect();
             let mut rendered = Vec::with_capacity(results.len());
             for (position, result) in batch.into_iter().zip(results) {
-                match result {
+                match result.map(|template| template.and_then(|t| self.emitted_template(t))) {
                     Ok(Some(template)) => rendered.push((position, template)),
                     Ok(None) => {}
                     Err(rejected) => errors.extend(rejected.errors),
@@ -386,6 +414,21 @@ impl<'f> Placed<'f> {
         } else {
             Err(errors.into())
         }
+    }
+
+    /// A rendered template as emitted: its variants for kept clusters only, renumbered;
+    /// `None` when it goes to none of them.
+    fn emitted_template(&self, mut template: RenderedTemplate) -> Option<RenderedTemplate> {
+        if self.emitted.is_none() {
+            return Some(template);
+        }
+        for variant in &mut template.variants {
+            variant.clusters = self.emitted_positions(std::mem::take(&mut variant.clusters));
+        }
+        template
+            .variants
+            .retain(|variant| !variant.clusters.is_empty());
+        (!template.variants.is_empty()).then_some(template)
     }
 
     /// The objects of the template (or KubeFed or Federation v1 object, or

@@ -16,13 +16,14 @@ fn source(side: &str) -> FleetSource {
         include: Vec::new(),
         exclude: Vec::new(),
         tools: Default::default(),
+        cluster_filter: Default::default(),
     }
 }
 
 fn realistic() -> fedrender::diff::FleetDiff {
     let outcome = fedrender::diff(
         &source("head"),
-        &DiffBase::Input(source("base")),
+        &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
         false,
     );
@@ -52,7 +53,7 @@ fn json_report_of_a_realistic_change() {
 fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
     let outcome = fedrender::diff(
         &source("base"),
-        &DiffBase::Input(source("base")),
+        &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
         false,
     );

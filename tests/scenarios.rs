@@ -30,6 +30,7 @@ pub fn source_for(dir: &Path) -> FleetSource {
         include: Vec::new(),
         exclude: Vec::new(),
         tools: Default::default(),
+        cluster_filter: Default::default(),
     }
 }
 

@@ -66,6 +66,9 @@ pub struct TreeLayout {
     /// Each object's place among all paths, to put files in path order without comparing
     /// strings.
     ranks: Vec<u32>,
+    /// Whether `clusters` is a selection of the inventory (`--cluster`): then the output
+    /// directory's other entries are other builds' and never touched.
+    partial: bool,
 }
 
 /// One file of the output tree, as compact as a million of them need: an object's file in
@@ -115,6 +118,7 @@ impl TreeLayout {
             paths: Vec::new(),
             files: vec![Vec::new(); clusters.len()],
             ranks: Vec::new(),
+            partial: false,
         };
         let mut objects = Vec::new();
         for (position, destination) in destinations.into_iter().enumerate() {
@@ -175,6 +179,23 @@ impl TreeLayout {
 
     pub fn clusters(&self) -> &[String] {
         &self.clusters
+    }
+
+    /// Marks the layout as covering some clusters of the inventory only.
+    pub fn partial(mut self) -> TreeLayout {
+        self.partial = true;
+        self
+    }
+
+    /// Whether an entry at the top of the output directory is this layout's to bring up to
+    /// date: any, for the whole inventory (a cluster that left it is pruned); a kept
+    /// cluster's directory, for a selection.
+    pub fn owns_top_level(&self, name: &str) -> bool {
+        !self.partial
+            || self
+                .clusters
+                .binary_search_by(|cluster| cluster.as_str().cmp(name))
+                .is_ok()
     }
 
     /// How many object files the tree has (the rest are kustomizations).

@@ -13,7 +13,8 @@ use crate::source::tools::{SourceRun, shell_words};
 /// Which entries to show.
 #[derive(Debug, Clone, Default)]
 pub struct PlanFilter {
-    pub cluster: Option<String>,
+    /// The clusters `--cluster` and `--cluster-selector` keep; `None` for all.
+    pub clusters: Option<Vec<String>>,
     pub kind: Option<String>,
     pub name: Option<String>,
 }
@@ -21,7 +22,7 @@ pub struct PlanFilter {
 impl PlanFilter {
     /// A filter value that cannot match, with the nearest that would: a typo must not print an
     /// empty plan that reads as "nothing goes there".
-    pub fn unknown_values(&self, plan: &[PlanEntry], clusters: &[String]) -> Vec<String> {
+    pub fn unknown_values(&self, plan: &[PlanEntry]) -> Vec<String> {
         let mut problems = Vec::new();
         let mut check = |flag: &str, value: &Option<String>, known: Vec<&str>, what: &str| {
             let Some(value) = value else {
@@ -38,12 +39,6 @@ impl PlanFilter {
                 .unwrap_or_default();
             problems.push(format!("--{flag} {value}: {what}{hint}"));
         };
-        check(
-            "cluster",
-            &self.cluster,
-            clusters.iter().map(String::as_str).collect(),
-            "the inventory has no such cluster",
-        );
         check(
             "kind",
             &self.kind,
@@ -62,6 +57,12 @@ impl PlanFilter {
         problems
     }
 
+    fn shows(&self, cluster: &str) -> bool {
+        self.clusters
+            .as_ref()
+            .is_none_or(|kept| kept.iter().any(|name| name == cluster))
+    }
+
     fn keeps(&self, entry: &PlanEntry) -> bool {
         self.kind
             .as_ref()
@@ -70,9 +71,9 @@ impl PlanFilter {
                 .name
                 .as_ref()
                 .is_none_or(|name| &entry.key.name == name)
-            && self.cluster.as_ref().is_none_or(|cluster| {
-                entry.clusters.iter().any(|c| &c.name == cluster)
-                    || entry.filtered.iter().any(|(c, _)| c == cluster)
+            && self.clusters.as_ref().is_none_or(|kept| {
+                entry.clusters.iter().any(|c| kept.contains(&c.name))
+                    || entry.filtered.iter().any(|(c, _)| kept.contains(c))
             })
     }
 }
@@ -111,12 +112,12 @@ pub fn text(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> S
             writeln!(out, "  placed by {source}").unwrap();
         }
         for (cluster, reason) in &entry.filtered {
-            if filter.cluster.as_ref().is_none_or(|c| c == cluster) {
+            if filter.shows(cluster) {
                 writeln!(out, "  - {cluster}: filtered out, {reason}").unwrap();
             }
         }
         for cluster in &entry.clusters {
-            if filter.cluster.as_ref().is_some_and(|c| c != &cluster.name) {
+            if !filter.shows(&cluster.name) {
                 continue;
             }
             let mut line = format!("  + {}", cluster.name);

@@ -405,6 +405,9 @@ impl<'a> TreeWriter<'a> {
             .map_err(|error| io_error(directory.path(), error))?;
         let empty = entries.is_empty();
         for (name, kind) in entries {
+            if relative.is_empty() && !self.layout.owns_top_level(&name) {
+                continue;
+            }
             let path = if relative.is_empty() {
                 name.clone()
             } else {
