@@ -79,6 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)')
             [CompletionResult]::new('--base-clusters', '--base-clusters', [CompletionResultType]::ParameterName, 'Inventory of the base (default: the same as --clusters)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request''s')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Largest Markdown output, in bytes; what does not fit is left out with a note')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the unified diff')
             [CompletionResult]::new('--allow-exec', '--allow-exec', [CompletionResultType]::ParameterName, 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet''s Config names. Off by default: a pull request could otherwise run code in CI')

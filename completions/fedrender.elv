@@ -74,6 +74,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand --base 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)'
             cand --base-clusters 'Inventory of the base (default: the same as --clusters)'
             cand --format 'format'
+            cand --title 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request''s'
             cand --max-bytes 'Largest Markdown output, in bytes; what does not fit is left out with a note'
             cand --color 'Colour the unified diff'
             cand --allow-exec 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet''s Config names. Off by default: a pull request could otherwise run code in CI'

@@ -133,6 +133,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l format -r -
 markdown\t''
 json\t''
 stat\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l title -d 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request\'s' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -d 'Largest Markdown output, in bytes; what does not fit is left out with a note' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff' -r -f -a "auto\t''
 always\t''

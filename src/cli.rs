@@ -155,6 +155,9 @@ pub struct DiffArgs {
     pub base_clusters: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = DiffFormat::Unified)]
     pub format: DiffFormat,
+    /// The heading of the Markdown comment (and `title` in JSON), e.g. the pull request's.
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
     /// Largest Markdown output, in bytes; what does not fit is left out with a note.
     #[arg(long, value_name = "BYTES", default_value_t = 65536)]
     pub max_bytes: usize,

@@ -121,6 +121,16 @@ pub struct ObjectChange {
 }
 
 impl ObjectChange {
+    /// The diff's hunks alone, the same for the same change on any cluster.
+    pub fn hunks(&self) -> String {
+        similar::TextDiff::from_lines(&self.before, &self.after)
+            .unified_diff()
+            .context_radius(3)
+            .iter_hunks()
+            .map(|hunk| hunk.to_string())
+            .collect()
+    }
+
     /// A unified diff of the two manifests with three lines of context.
     pub fn unified(&self, cluster: &str) -> String {
         let label = format!("{cluster}: {}", self.key);
@@ -136,11 +146,130 @@ impl ObjectChange {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct FleetDiff {
     pub clusters: BTreeMap<String, Vec<ObjectChange>>,
+    /// Clusters the head has and the base has not, and the reverse: their objects are all
+    /// added (removed), and reports call the cluster out instead of listing each object.
+    pub clusters_added: BTreeSet<String>,
+    pub clusters_removed: BTreeSet<String>,
+    /// Where the head's changed objects come from, when known.
+    pub provenance: BTreeMap<ObjectKey, Provenance>,
+}
+
+/// Where an object comes from: its template's file and line, what placed it and the
+/// override policies applied to it anywhere.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    pub origin: String,
+    pub placed_by: Vec<String>,
+    pub overridden_by: Vec<String>,
+}
+
+/// Changes that are the same on several clusters, shown once: the same object, the same kind
+/// of change and the same lines changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeGroup<'d> {
+    pub change: &'d ObjectChange,
+    /// The diff's hunks, without the header that names a cluster.
+    pub hunks: String,
+    /// Sorted.
+    pub clusters: Vec<&'d str>,
+}
+
+/// An object whose only change on every cluster it changed on is `spec.replicas`: replicas
+/// moved between clusters (a Divided rebalance) or scaled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplicaMove<'d> {
+    pub key: &'d ObjectKey,
+    /// Per cluster, sorted.
+    pub clusters: Vec<ReplicasOn<'d>>,
+}
+
+/// A cluster with its replicas before and after (`None` where the field is absent).
+pub type ReplicasOn<'d> = (&'d str, Option<i64>, Option<i64>);
+
+/// A fleet diff as reviewers read it: whole clusters that come and go, replica moves, then
+/// every other change once with the clusters it happens on, largest blast radius first.
+#[derive(Debug, Clone, Default)]
+pub struct GroupedDiff<'d> {
+    /// Each new and removed cluster with how many objects it has (had).
+    pub new_clusters: Vec<(&'d str, usize)>,
+    pub removed_clusters: Vec<(&'d str, usize)>,
+    pub replica_moves: Vec<ReplicaMove<'d>>,
+    pub groups: Vec<ChangeGroup<'d>>,
 }
 
 impl FleetDiff {
     pub fn is_empty(&self) -> bool {
         self.clusters.values().all(Vec::is_empty)
+    }
+
+    /// The changes grouped (see [`GroupedDiff`]).
+    pub fn grouped(&self) -> GroupedDiff<'_> {
+        let mut grouped = GroupedDiff::default();
+        let whole_cluster = |cluster: &String| {
+            self.clusters_added.contains(cluster) || self.clusters_removed.contains(cluster)
+        };
+        let mut changed_on: BTreeMap<&ObjectKey, Vec<(&str, &ObjectChange)>> = BTreeMap::new();
+        for (cluster, changes) in &self.clusters {
+            if self.clusters_added.contains(cluster) {
+                grouped.new_clusters.push((cluster, changes.len()));
+            } else if self.clusters_removed.contains(cluster) {
+                grouped.removed_clusters.push((cluster, changes.len()));
+            } else {
+                for change in changes {
+                    if change.kind == ChangeKind::Changed {
+                        changed_on
+                            .entry(&change.key)
+                            .or_default()
+                            .push((cluster, change));
+                    }
+                }
+            }
+        }
+        // Objects whose every change is to their replicas.
+        let mut moved: BTreeSet<&ObjectKey> = BTreeSet::new();
+        for (key, changes) in &changed_on {
+            let replicas: Option<Vec<ReplicasOn<'_>>> = changes
+                .iter()
+                .map(|(cluster, change)| {
+                    replicas_only(&change.before, &change.after)
+                        .map(|(before, after)| (*cluster, before, after))
+                })
+                .collect();
+            if let Some(clusters) = replicas {
+                moved.insert(key);
+                grouped.replica_moves.push(ReplicaMove { key, clusters });
+            }
+        }
+        type GroupKey<'k> = (ChangeKind, &'k ObjectKey, String);
+        let mut groups: BTreeMap<GroupKey<'_>, (&ObjectChange, Vec<&str>)> = BTreeMap::new();
+        for (cluster, changes) in &self.clusters {
+            if whole_cluster(cluster) {
+                continue;
+            }
+            for change in changes {
+                if change.kind == ChangeKind::Changed && moved.contains(&change.key) {
+                    continue;
+                }
+                groups
+                    .entry((change.kind, &change.key, change.hunks()))
+                    .or_insert((change, Vec::new()))
+                    .1
+                    .push(cluster);
+            }
+        }
+        grouped.groups = groups
+            .into_iter()
+            .map(|((_, _, hunks), (change, clusters))| ChangeGroup {
+                change,
+                hunks,
+                clusters,
+            })
+            .collect();
+        // Largest blast radius first; a stable sort keeps object order among equals.
+        grouped
+            .groups
+            .sort_by_key(|group| std::cmp::Reverse(group.clusters.len()));
+        grouped
     }
 
     /// (added, changed, removed) of one cluster.
@@ -183,6 +312,18 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
             result.clusters.insert(cluster.clone(), changes);
         }
     }
+    result.clusters_added = after
+        .clusters
+        .keys()
+        .filter(|cluster| !before.clusters.contains_key(*cluster))
+        .cloned()
+        .collect();
+    result.clusters_removed = before
+        .clusters
+        .keys()
+        .filter(|cluster| !after.clusters.contains_key(*cluster))
+        .cloned()
+        .collect();
     result
 }
 
@@ -295,6 +436,16 @@ pub fn diff_streamed(
     for changes in result.clusters.values_mut() {
         changes.sort_by(|a, b| a.key.cmp(&b.key));
     }
+    result.clusters_added = head_clusters
+        .iter()
+        .filter(|cluster| !base_cluster_index.contains_key(cluster.as_str()))
+        .cloned()
+        .collect();
+    result.clusters_removed = base_clusters
+        .iter()
+        .filter(|cluster| !head_clusters.contains(cluster))
+        .cloned()
+        .collect();
     Ok(result)
 }
 
@@ -350,6 +501,29 @@ fn object_change(
         kind,
         before: before_text,
         after: after_text,
+    })
+}
+
+/// The replicas before and after, when two manifests differ in `spec.replicas` alone.
+fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)> {
+    let parse = |text: &str| {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    let (mut before, mut after) = (parse(before)?, parse(after)?);
+    let take = |object: &mut Value| {
+        object
+            .get_mut("spec")
+            .and_then(Value::as_object_mut)
+            .and_then(|spec| spec.remove("replicas"))
+    };
+    let (old, new) = (take(&mut before), take(&mut after));
+    (before == after && old != new).then(|| {
+        (
+            old.as_ref().and_then(Value::as_i64),
+            new.as_ref().and_then(Value::as_i64),
+        )
     })
 }
 

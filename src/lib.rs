@@ -30,7 +30,7 @@ pub mod source;
 pub mod work;
 pub mod yaml;
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -200,7 +200,28 @@ fn diff_against_tree(
                 .is_some_and(|&position| matched.contains(&TreeFile::object(cluster, position)))
         });
     }
-    Ok(diff::diff(&before, &after, show_secrets))
+    let mut result = diff::diff(&before, &after, show_secrets);
+    // `before` and `after` hold only what differs; which clusters come and go is known from
+    // the tree's directories and the layout.
+    let on_disk: BTreeSet<String> = std::fs::read_dir(dir)
+        .map_err(|error| Diagnostic::error(None, format!("{}: {error}", dir.display())))?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| !name.starts_with('.') && layout.owns_top_level(name))
+        .collect();
+    result.clusters_added = layout
+        .clusters()
+        .iter()
+        .filter(|cluster| !on_disk.contains(*cluster))
+        .cloned()
+        .collect();
+    result.clusters_removed = on_disk
+        .into_iter()
+        .filter(|cluster| layout.clusters().binary_search(cluster).is_err())
+        .filter(|cluster| result.clusters.contains_key(cluster))
+        .collect();
+    Ok(result)
 }
 
 /// How many templates render before their files are written. Memory holds one chunk's
@@ -350,12 +371,14 @@ pub fn diff(
     show_secrets: bool,
 ) -> Outcome<diff::FleetDiff> {
     match base {
-        DiffBase::Rendered(dir) => with_placed(head, lints, false, |head, layout| {
-            diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)
+        DiffBase::Rendered(dir) => with_placed(head, lints, true, |head, layout| {
+            let mut result = diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)?;
+            result.provenance = provenance(&head.plan, &result);
+            Ok(result)
         }),
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
-            let mut outcome = with_placed(head, lints, false, |head, head_layout| {
+            let mut outcome = with_placed(head, lints, true, |head, head_layout| {
                 let base = with_placed(
                     base_source,
                     &LintLevels::default(),
@@ -372,7 +395,9 @@ pub fn diff(
                     },
                 );
                 base_warnings = base.warnings;
-                base.result
+                let mut result = base.result?;
+                result.provenance = provenance(&head.plan, &result);
+                Ok(result)
             });
             outcome
                 .warnings
@@ -383,6 +408,40 @@ pub fn diff(
             outcome
         }
     }
+}
+
+/// Where each object the diff shows comes from, from the head's plan: the template's file and
+/// line, what placed it, and the override policies applied on any cluster.
+fn provenance(
+    plan: &[PlanEntry],
+    diff: &diff::FleetDiff,
+) -> std::collections::BTreeMap<ObjectKey, diff::Provenance> {
+    let shown: HashSet<&ObjectKey> = diff
+        .clusters
+        .values()
+        .flatten()
+        .map(|change| &change.key)
+        .collect();
+    plan.iter()
+        .filter(|entry| shown.contains(&entry.key))
+        .map(|entry| {
+            let overridden_by: BTreeSet<&str> = entry
+                .clusters
+                .iter()
+                .flat_map(|cluster| &cluster.overrides)
+                .map(|rule| {
+                    rule.split_once(": ")
+                        .map_or(rule.as_str(), |(policy, _)| policy)
+                })
+                .collect();
+            let provenance = diff::Provenance {
+                origin: entry.origin.to_string(),
+                placed_by: entry.placed_by.clone(),
+                overridden_by: overridden_by.into_iter().map(String::from).collect(),
+            };
+            (entry.key.clone(), provenance)
+        })
+        .collect()
 }
 
 #[cfg(test)]

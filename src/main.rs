@@ -187,8 +187,10 @@ fn diff(args: &cli::DiffArgs) -> i32 {
     };
     let text = match args.format {
         DiffFormat::Unified => diff_report::unified(&result, color),
-        DiffFormat::Markdown => diff_report::markdown(&result, args.max_bytes),
-        DiffFormat::Json => diff_report::json(&result),
+        DiffFormat::Markdown => {
+            diff_report::markdown(&result, args.max_bytes, args.title.as_deref())
+        }
+        DiffFormat::Json => diff_report::json(&result, args.title.as_deref()),
         DiffFormat::Stat => diff_report::stat(&result),
     };
     let written = write_stdout(std::iter::once(text));

@@ -805,7 +805,7 @@ fn diff_exit_codes_and_formats() {
     let text = String::from_utf8_lossy(&unified.stdout);
     assert!(
         text.contains(
-            "--- a/member2: Deployment.apps shop/web\n+++ b/member2: Deployment.apps shop/web\n"
+            "--- a/Deployment.apps shop/web on member2\n+++ b/Deployment.apps shop/web on member2\n"
         ),
         "{text}"
     );

@@ -41,12 +41,15 @@ fn snapshot(name: &str, text: &str) {
 
 #[test]
 fn markdown_report_of_a_realistic_change() {
-    snapshot("diff-markdown", &diff_report::markdown(&realistic(), 65536));
+    snapshot(
+        "diff-markdown",
+        &diff_report::markdown(&realistic(), 65536, None),
+    );
 }
 
 #[test]
 fn json_report_of_a_realistic_change() {
-    snapshot("diff-json", &diff_report::json(&realistic()));
+    snapshot("diff-json", &diff_report::json(&realistic(), None));
 }
 
 #[test]

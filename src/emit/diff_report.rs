@@ -1,11 +1,12 @@
 //! The four forms of `fedrender diff`: a unified diff (coloured on a terminal), a pull-request
 //! comment in Markdown (capped, fences kept closed), JSON for tools, and a stat summary.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::diff::{ChangeKind, FleetDiff, ObjectChange};
+use crate::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
 
 const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";
@@ -14,47 +15,88 @@ const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
 pub fn unified(diff: &FleetDiff, color: bool) -> String {
+    let grouped = diff.grouped();
     let mut out = String::new();
-    for (cluster, changes) in &diff.clusters {
-        for change in changes {
-            for line in change.unified(cluster).lines() {
-                let paint = if !color {
-                    ""
-                } else if line.starts_with("---") || line.starts_with("+++") {
-                    BOLD
-                } else if line.starts_with('-') {
-                    RED
-                } else if line.starts_with('+') {
-                    GREEN
-                } else if line.starts_with("@@") {
-                    CYAN
-                } else {
-                    ""
-                };
-                let reset = if paint.is_empty() { "" } else { RESET };
-                writeln!(out, "{paint}{line}{reset}").unwrap();
-            }
+    let mut line = |text: &str| {
+        let paint = if !color {
+            ""
+        } else if text.starts_with("---") || text.starts_with("+++") || text.starts_with('#') {
+            BOLD
+        } else if text.starts_with('-') {
+            RED
+        } else if text.starts_with('+') {
+            GREEN
+        } else if text.starts_with("@@") {
+            CYAN
+        } else {
+            ""
+        };
+        let reset = if paint.is_empty() { "" } else { RESET };
+        writeln!(out, "{paint}{text}{reset}").unwrap();
+    };
+    for (cluster, objects) in &grouped.new_clusters {
+        line(&format!(
+            "# new cluster {cluster}: {} added",
+            objects_word(*objects)
+        ));
+    }
+    for (cluster, objects) in &grouped.removed_clusters {
+        line(&format!(
+            "# removed cluster {cluster}: {} removed",
+            objects_word(*objects)
+        ));
+    }
+    for moved in &grouped.replica_moves {
+        line(&format!(
+            "# replicas of {}: {}",
+            moved.key,
+            replica_moves(moved)
+        ));
+    }
+    for group in &grouped.groups {
+        let label = format!("{} on {}", group.change.key, cluster_list(&group.clusters));
+        line(&format!("--- a/{label}"));
+        line(&format!("+++ b/{label}"));
+        for text in group.hunks.lines() {
+            line(text);
         }
     }
     out
 }
 
 pub fn stat(diff: &FleetDiff) -> String {
+    let grouped = diff.grouped();
     let mut out = String::new();
-    let (mut added, mut changed, mut removed) = (0, 0, 0);
-    for (cluster, changes) in &diff.clusters {
-        let (a, c, r) = FleetDiff::counts(changes);
-        writeln!(out, "{cluster}: {a} added, {c} changed, {r} removed").unwrap();
-        for change in changes {
-            let sign = match change.kind {
-                ChangeKind::Added => '+',
-                ChangeKind::Changed => '~',
-                ChangeKind::Removed => '-',
-            };
-            writeln!(out, "  {sign} {}", change.key).unwrap();
-        }
-        (added, changed, removed) = (added + a, changed + c, removed + r);
+    for (cluster, objects) in &grouped.new_clusters {
+        writeln!(
+            out,
+            "+ cluster {cluster} (new): {} added",
+            objects_word(*objects)
+        )
+        .unwrap();
     }
+    for (cluster, objects) in &grouped.removed_clusters {
+        writeln!(
+            out,
+            "- cluster {cluster} (removed): {} removed",
+            objects_word(*objects)
+        )
+        .unwrap();
+    }
+    for moved in &grouped.replica_moves {
+        writeln!(out, "~ {} replicas: {}", moved.key, replica_moves(moved)).unwrap();
+    }
+    for group in &grouped.groups {
+        writeln!(
+            out,
+            "{} {} on {}",
+            sign(group.change.kind),
+            group.change.key,
+            cluster_list(&group.clusters)
+        )
+        .unwrap();
+    }
+    let (added, changed, removed) = totals(diff);
     writeln!(
         out,
         "{} clusters changed: {added} added, {changed} changed, {removed} removed",
@@ -64,7 +106,8 @@ pub fn stat(diff: &FleetDiff) -> String {
     out
 }
 
-pub fn json(diff: &FleetDiff) -> String {
+pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
+    let grouped = diff.grouped();
     let clusters: Vec<serde_json::Value> = diff
         .clusters
         .iter()
@@ -79,23 +122,57 @@ pub fn json(diff: &FleetDiff) -> String {
                         "namespace": change.key.namespace,
                         "name": change.key.name,
                         "change": change.kind.word(),
-                        "diff": change.unified(cluster),
                     })
                 })
                 .collect();
             json!({"cluster": cluster, "added": added, "changed": changed, "removed": removed, "objects": objects})
         })
         .collect();
-    let total = |kind: ChangeKind| -> usize {
-        diff.clusters
-            .values()
-            .flatten()
-            .filter(|change| change.kind == kind)
-            .count()
-    };
+    let groups: Vec<serde_json::Value> = grouped
+        .groups
+        .iter()
+        .map(|group| {
+            let key = &group.change.key;
+            json!({
+                "group": key.group,
+                "kind": key.kind,
+                "namespace": key.namespace,
+                "name": key.name,
+                "change": group.change.kind.word(),
+                "clusters": group.clusters,
+                "diff": group.hunks,
+                "source": diff.provenance.get(key).map(|provenance| json!({
+                    "template": provenance.origin,
+                    "placedBy": provenance.placed_by,
+                    "overriddenBy": provenance.overridden_by,
+                })),
+            })
+        })
+        .collect();
+    let moves: Vec<serde_json::Value> = grouped
+        .replica_moves
+        .iter()
+        .map(|moved| {
+            json!({
+                "group": moved.key.group,
+                "kind": moved.key.kind,
+                "namespace": moved.key.namespace,
+                "name": moved.key.name,
+                "clusters": moved.clusters.iter().map(|(cluster, before, after)| json!({
+                    "cluster": cluster, "before": before, "after": after,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let (added, changed, removed) = totals(diff);
     let report = json!({
+        "title": title,
         "changed": !diff.is_empty(),
-        "summary": {"added": total(ChangeKind::Added), "changed": total(ChangeKind::Changed), "removed": total(ChangeKind::Removed)},
+        "summary": {"added": added, "changed": changed, "removed": removed},
+        "clustersAdded": diff.clusters_added,
+        "clustersRemoved": diff.clusters_removed,
+        "replicaMoves": moves,
+        "groups": groups,
         "clusters": clusters,
     });
     let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
@@ -103,84 +180,295 @@ pub fn json(diff: &FleetDiff) -> String {
     text
 }
 
-/// A pull-request comment: heading, summary table, then one collapsed section per cluster
-/// with a `diff` block per object. At most `max_bytes`: what does not fit is left out, every
-/// fence and section stays closed, and a note says what was cut.
-pub fn markdown(diff: &FleetDiff, max_bytes: usize) -> String {
-    let mut head = String::from("### fedrender diff\n\n");
+/// A pull-request comment: a heading, a one-line summary, a table per kind, the clusters that
+/// come and go, replica moves, then each change once with the clusters it happens on, largest
+/// blast radius first, its template and policies, and its diff. At most `max_bytes`: the
+/// diffs are dropped before the changes are, every fence and section stays closed, and a note
+/// says what was left out.
+pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> String {
+    let mut head = format!("### {}\n\n", title.unwrap_or("fedrender diff"));
     if diff.is_empty() {
         head.push_str("No changes to the rendered fleet.\n");
         return head;
     }
-    let objects: usize = diff.clusters.values().map(Vec::len).sum();
-    writeln!(
-        head,
-        "{objects} object{} change{} in {} cluster{}.\n",
-        if objects == 1 { "" } else { "s" },
-        if objects == 1 { "s" } else { "" },
-        diff.clusters.len(),
-        if diff.clusters.len() == 1 { "" } else { "s" },
-    )
-    .unwrap();
-    head.push_str("| cluster | added | changed | removed |\n|---|---:|---:|---:|\n");
-    for (cluster, changes) in &diff.clusters {
-        let (a, c, r) = FleetDiff::counts(changes);
-        writeln!(head, "| `{cluster}` | {a} | {c} | {r} |").unwrap();
+    let grouped = diff.grouped();
+    writeln!(head, "{}\n", one_line_summary(diff, &grouped)).unwrap();
+    head.push_str("| kind | added | changed | removed |\n|---|---:|---:|---:|\n");
+    let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for change in diff.clusters.values().flatten() {
+        let kind = if change.key.group.is_empty() {
+            change.key.kind.clone()
+        } else {
+            format!("{}.{}", change.key.kind, change.key.group)
+        };
+        let counts = per_kind.entry(kind).or_default();
+        match change.kind {
+            ChangeKind::Added => counts.0 += 1,
+            ChangeKind::Changed => counts.1 += 1,
+            ChangeKind::Removed => counts.2 += 1,
+        }
+    }
+    for (kind, (a, c, r)) in &per_kind {
+        writeln!(head, "| {kind} | {a} | {c} | {r} |").unwrap();
     }
     head.push('\n');
+    for (cluster, objects) in &grouped.new_clusters {
+        writeln!(
+            head,
+            "- **New cluster** `{cluster}`: {} added",
+            objects_word(*objects)
+        )
+        .unwrap();
+    }
+    for (cluster, objects) in &grouped.removed_clusters {
+        writeln!(
+            head,
+            "- **Removed cluster** `{cluster}`: {} removed",
+            objects_word(*objects)
+        )
+        .unwrap();
+    }
+    for moved in &grouped.replica_moves {
+        writeln!(
+            head,
+            "- **Replicas moved** `{}`: {}",
+            moved.key,
+            replica_moves(moved)
+        )
+        .unwrap();
+    }
+    if !(grouped.new_clusters.is_empty()
+        && grouped.removed_clusters.is_empty()
+        && grouped.replica_moves.is_empty())
+    {
+        head.push('\n');
+    }
 
-    // Room for the closing lines and the note about what was cut.
-    const RESERVE: usize = 400;
+    // Room for the note about what was left out.
+    const RESERVE: usize = 300;
     let budget = max_bytes.saturating_sub(RESERVE);
     let mut out = head;
-    let mut omitted = 0usize;
-    for (cluster, changes) in &diff.clusters {
-        let (a, c, r) = FleetDiff::counts(changes);
-        let open = format!(
-            "<details>\n<summary><code>{cluster}</code>: {a} added, {c} changed, {r} removed</summary>\n\n"
-        );
-        let close = "</details>\n\n";
-        if out.len() + open.len() + close.len() > budget {
-            omitted += changes.len();
-            continue;
-        }
-        out.push_str(&open);
-        for change in changes {
-            let block = object_block(cluster, change);
-            if out.len() + block.len() + close.len() > budget {
-                omitted += 1;
+    let (mut without_diff, mut left_out) = (0usize, 0usize);
+    // Every change gets its line before any gets its diff: what is left after all the lines
+    // goes to diffs, largest blast radius first.
+    let lines: Vec<String> = grouped
+        .groups
+        .iter()
+        .map(|group| format!("- {}\n", group_summary(group)))
+        .collect();
+    let all_lines: usize = lines.iter().map(String::len).sum();
+    let mut room_for_diffs = budget.saturating_sub(out.len() + all_lines);
+    let lines_fit = out.len() + all_lines <= budget;
+    for (group, line) in grouped.groups.iter().zip(&lines) {
+        if lines_fit {
+            let block = format!(
+                "<details>\n<summary>{}</summary>\n\n{}{}</details>\n\n",
+                group_summary(group),
+                source_line(diff, group),
+                fenced_diff(&group.hunks)
+            );
+            // A blank line ends a run of list items before the block.
+            let block = if out.ends_with("</details>\n\n") || out.ends_with("\n\n") {
+                block
+            } else {
+                format!("\n{block}")
+            };
+            let extra = block.len().saturating_sub(line.len());
+            if extra <= room_for_diffs {
+                room_for_diffs -= extra;
+                out.push_str(&block);
                 continue;
             }
-            out.push_str(&block);
         }
-        out.push_str(close);
+        if out.len() + line.len() <= budget {
+            out.push_str(line);
+            without_diff += 1;
+        } else {
+            left_out += 1;
+        }
     }
-    if omitted > 0 {
+    if without_diff + left_out > 0 {
+        let mut parts = Vec::new();
+        if without_diff > 0 {
+            parts.push(format!(
+                "the diff of {without_diff} change{} (listed above without it)",
+                if without_diff == 1 { "" } else { "s" }
+            ));
+        }
+        if left_out > 0 {
+            parts.push(format!(
+                "{left_out} more change{} entirely",
+                if left_out == 1 { "" } else { "s" }
+            ));
+        }
         writeln!(
             out,
-            "> **Output cut at {max_bytes} bytes:** {omitted} more changed object{} not shown. Run `fedrender diff` locally for the whole diff.",
-            if omitted == 1 { " is" } else { "s are" }
+            "\n> **Left out to stay within {max_bytes} bytes:** {}. Run `fedrender diff` locally for the whole diff.",
+            parts.join(" and ")
         )
         .unwrap();
     }
     out
 }
 
-fn object_block(cluster: &str, change: &ObjectChange) -> String {
-    let body: String = change
-        .unified(cluster)
-        .lines()
-        .skip(2)
-        .map(|line| format!("{line}\n"))
-        .collect();
-    // A fence longer than any backtick run inside keeps the block closed whatever it holds.
-    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat((longest + 1).max(3));
+/// `<b>changed</b> <code>Deployment.apps shop/web</code> on prod-eu-1 … prod-eu-9 (9 clusters)`.
+fn group_summary(group: &ChangeGroup<'_>) -> String {
     format!(
-        "**{}** `{}`\n\n{fence}diff\n{body}{fence}\n\n",
-        change.kind.word(),
-        change.key
+        "<b>{}</b> <code>{}</code> on {}",
+        group.change.kind.word(),
+        group.change.key,
+        cluster_list(&group.clusters)
     )
+}
+
+fn source_line(diff: &FleetDiff, group: &ChangeGroup<'_>) -> String {
+    let Some(provenance) = diff.provenance.get(&group.change.key) else {
+        return String::new();
+    };
+    let mut line = format!("From `{}`", provenance.origin);
+    if !provenance.placed_by.is_empty() {
+        write!(line, ", placed by {}", provenance.placed_by.join(", ")).unwrap();
+    }
+    if !provenance.overridden_by.is_empty() {
+        write!(
+            line,
+            ", overridden by {}",
+            provenance.overridden_by.join(", ")
+        )
+        .unwrap();
+    }
+    line.push_str(".\n\n");
+    line
+}
+
+fn fenced_diff(hunks: &str) -> String {
+    // A fence longer than any backtick run inside keeps the block closed whatever it holds.
+    let longest = hunks.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    let newline = if hunks.ends_with('\n') { "" } else { "\n" };
+    format!("{fence}diff\n{hunks}{newline}{fence}\n\n")
+}
+
+/// `1 change on 50 clusters` or `3 changes on 12 clusters, 1 new cluster`, in bold.
+fn one_line_summary(diff: &FleetDiff, grouped: &GroupedDiff<'_>) -> String {
+    let changes = grouped.groups.len() + grouped.replica_moves.len();
+    let mut clusters: BTreeSet<&str> = BTreeSet::new();
+    for group in &grouped.groups {
+        clusters.extend(group.clusters.iter().copied());
+    }
+    for moved in &grouped.replica_moves {
+        clusters.extend(moved.clusters.iter().map(|(cluster, _, _)| *cluster));
+    }
+    let mut parts = Vec::new();
+    if changes > 0 {
+        parts.push(format!(
+            "**{changes} change{}** on **{} cluster{}**",
+            if changes == 1 { "" } else { "s" },
+            clusters.len(),
+            if clusters.len() == 1 { "" } else { "s" }
+        ));
+    }
+    for (count, what) in [
+        (diff.clusters_added.len(), "new cluster"),
+        (diff.clusters_removed.len(), "removed cluster"),
+    ] {
+        if count > 0 {
+            parts.push(format!(
+                "**{count} {what}{}**",
+                if count == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    let (added, changed, removed) = totals(diff);
+    format!(
+        "{} ({added} object files added, {changed} changed, {removed} removed).",
+        parts.join(", ")
+    )
+}
+
+fn totals(diff: &FleetDiff) -> (usize, usize, usize) {
+    diff.clusters
+        .values()
+        .map(|changes| FleetDiff::counts(changes))
+        .fold((0, 0, 0), |(a, c, r), (da, dc, dr)| {
+            (a + da, c + dc, r + dr)
+        })
+}
+
+fn sign(kind: ChangeKind) -> char {
+    match kind {
+        ChangeKind::Added => '+',
+        ChangeKind::Changed => '~',
+        ChangeKind::Removed => '-',
+    }
+}
+
+fn objects_word(count: usize) -> String {
+    format!("{count} object{}", if count == 1 { "" } else { "s" })
+}
+
+/// `prod-eu-1 3 → 4, prod-us-1 3 → 2 (6 in all, before and after)`.
+fn replica_moves(moved: &ReplicaMove<'_>) -> String {
+    let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
+    let each: Vec<String> = moved
+        .clusters
+        .iter()
+        .map(|(cluster, before, after)| format!("{cluster} {} → {}", show(*before), show(*after)))
+        .collect();
+    let before: i64 = moved.clusters.iter().filter_map(|(_, b, _)| *b).sum();
+    let after: i64 = moved.clusters.iter().filter_map(|(_, _, a)| *a).sum();
+    let total = if before == after {
+        format!("{before} in all, before and after")
+    } else {
+        format!("{before} → {after} in all")
+    };
+    format!("{} ({total})", each.join(", "))
+}
+
+/// The clusters of a change, short: runs of three or more numbered clusters become
+/// `prod-eu-1 … prod-eu-9`, and more than one cluster ends with the count.
+pub fn cluster_list(clusters: &[&str]) -> String {
+    let mut numbered: BTreeMap<&str, Vec<(u64, &str)>> = BTreeMap::new();
+    let mut parts: Vec<(String, String)> = Vec::new();
+    for &cluster in clusters {
+        let stem = cluster.trim_end_matches(|c: char| c.is_ascii_digit());
+        let digits = &cluster[stem.len()..];
+        // `01` and `1` are different names; only plainly written numbers make runs.
+        match digits.parse::<u64>() {
+            Ok(number) if !digits.starts_with('0') || digits == "0" => {
+                numbered.entry(stem).or_default().push((number, cluster));
+            }
+            _ => parts.push((cluster.to_string(), cluster.to_string())),
+        }
+    }
+    for members in numbered.values_mut() {
+        members.sort_unstable();
+        let mut start = 0;
+        while start < members.len() {
+            let mut end = start;
+            while end + 1 < members.len() && members[end + 1].0 == members[end].0 + 1 {
+                end += 1;
+            }
+            if end - start >= 2 {
+                parts.push((
+                    members[start].1.to_string(),
+                    format!("{} … {}", members[start].1, members[end].1),
+                ));
+            } else {
+                for member in &members[start..=end] {
+                    parts.push((member.1.to_string(), member.1.to_string()));
+                }
+            }
+            start = end + 1;
+        }
+    }
+    parts.sort();
+    let listed: Vec<String> = parts.into_iter().map(|(_, text)| text).collect();
+    if clusters.len() == 1 {
+        listed.join(", ")
+    } else {
+        format!("{} ({} clusters)", listed.join(", "), clusters.len())
+    }
 }
 
 #[cfg(test)]
@@ -203,52 +491,80 @@ mod tests {
         }
     }
 
-    fn sample(objects: usize) -> FleetDiff {
+    /// `objects` Deployments whose image changes, on `clusters` clusters named prod-1, prod-2 …
+    fn sample(objects: usize, clusters: usize) -> FleetDiff {
         let mut diff = FleetDiff::default();
-        let changes = (0..objects)
-            .map(|i| {
-                change(
-                    &format!("web-{i}"),
-                    ChangeKind::Changed,
-                    "image: a\nreplicas: 1\n",
-                    "image: b\nreplicas: 1\n",
-                )
-            })
-            .collect();
-        diff.clusters.insert("member1".to_string(), changes);
+        for cluster in 1..=clusters {
+            let changes = (0..objects)
+                .map(|i| {
+                    change(
+                        &format!("web-{i}"),
+                        ChangeKind::Changed,
+                        &format!("image: a{i}\nreplicas: 1\n"),
+                        &format!("image: b{i}\nreplicas: 1\n"),
+                    )
+                })
+                .collect();
+            diff.clusters.insert(format!("prod-{cluster}"), changes);
+        }
         diff
     }
 
     #[test]
-    fn markdown_has_a_summary_table_and_a_section_per_cluster() {
-        let text = markdown(&sample(2), 65536);
-        assert!(text.contains("| `member1` | 0 | 2 | 0 |"), "{text}");
+    fn one_change_on_fifty_clusters_is_shown_once_in_a_few_kilobytes() {
+        let text = markdown(&sample(1, 50), 65536, Some("Bump web"));
+        assert!(text.starts_with("### Bump web\n\n**1 change** on **50 clusters** (0 object files added, 50 changed, 0 removed).\n"), "{text}");
+        assert!(text.contains("| Deployment.apps | 0 | 50 | 0 |"), "{text}");
         assert!(
-            text.contains(
-                "<details>\n<summary><code>member1</code>: 0 added, 2 changed, 0 removed</summary>"
-            ),
+            text.contains("<summary><b>changed</b> <code>Deployment.apps shop/web-0</code> on prod-1 … prod-50 (50 clusters)</summary>"),
             "{text}"
         );
+        assert_eq!(text.matches("```diff\n").count(), 1, "{text}");
         assert!(
-            text.contains("```diff\n@@ -1,2 +1,2 @@\n-image: a\n+image: b\n replicas: 1\n```"),
+            text.contains("```diff\n@@ -1,2 +1,2 @@\n-image: a0\n+image: b0\n replicas: 1\n```"),
             "{text}"
         );
-        assert!(!text.contains("Output cut"));
+        assert!(text.len() < 2048, "{} bytes", text.len());
     }
 
     #[test]
-    fn markdown_is_capped_with_fences_and_sections_closed() {
-        let text = markdown(&sample(200), 4000);
-        assert!(text.len() <= 4000, "{} bytes", text.len());
-        assert_eq!(
-            text.matches("```diff").count() * 2,
-            text.matches("```").count()
-        );
-        assert_eq!(
-            text.matches("<details>").count(),
-            text.matches("</details>").count()
-        );
-        assert!(text.contains("Output cut at 4000 bytes"), "{text}");
+    fn diffs_are_dropped_before_changes_and_the_note_says_what_was_left_out() {
+        for (objects, max_bytes) in [(60, 9000), (200, 6000)] {
+            let text = markdown(&sample(objects, 1), max_bytes, None);
+            assert!(text.len() <= max_bytes, "{} bytes", text.len());
+            assert_eq!(
+                text.matches("```diff").count() * 2,
+                text.matches("```").count()
+            );
+            assert_eq!(
+                text.matches("<details>").count(),
+                text.matches("</details>").count()
+            );
+            assert!(
+                text.contains("\n- <b>changed</b> <code>Deployment.apps shop/web-"),
+                "{text}"
+            );
+            let shown = text.matches("<b>changed</b>").count();
+            if objects == 60 {
+                // Every change is there; the first ones with their diff.
+                assert_eq!(shown, 60, "{text}");
+                assert!(text.contains("<details>"), "{text}");
+                assert!(
+                    text.contains(&format!(
+                        "> **Left out to stay within {max_bytes} bytes:** the diff of {} changes (listed above without it). Run",
+                        60 - text.matches("<details>").count()
+                    )),
+                    "{text}"
+                );
+            } else {
+                // Not even every line fits: no diffs, and the rest are counted.
+                assert!(!text.contains("<details>"), "{text}");
+                assert!(
+                    text.contains(&format!("and {} more changes entirely.", 200 - shown)),
+                    "{text}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -258,40 +574,123 @@ mod tests {
             "m".to_string(),
             vec![change("w", ChangeKind::Changed, "a: ```\n", "a: ````\n")],
         );
-        let text = markdown(&diff, 65536);
+        let text = markdown(&diff, 65536, None);
         assert!(text.contains("`````diff\n"), "{text}");
     }
 
     #[test]
-    fn stat_and_json_count_every_change() {
-        let mut diff = sample(1);
+    fn new_and_removed_clusters_and_replica_moves_are_called_out() {
+        let mut diff = FleetDiff::default();
+        let replicas = |n: i64| format!("kind: Deployment\nspec:\n  replicas: {n}\n");
         diff.clusters.insert(
-            "member2".to_string(),
-            vec![change("api", ChangeKind::Added, "", "x: 1\n")],
+            "eu-1".to_string(),
+            vec![change(
+                "web",
+                ChangeKind::Changed,
+                &replicas(3),
+                &replicas(4),
+            )],
         );
-        let text = stat(&diff);
+        diff.clusters.insert(
+            "eu-2".to_string(),
+            vec![change(
+                "web",
+                ChangeKind::Changed,
+                &replicas(3),
+                &replicas(2),
+            )],
+        );
+        diff.clusters.insert(
+            "eu-3".to_string(),
+            vec![
+                change("web", ChangeKind::Added, "", &replicas(1)),
+                change("api", ChangeKind::Added, "", &replicas(1)),
+            ],
+        );
+        diff.clusters_added.insert("eu-3".to_string());
+        diff.clusters.insert(
+            "old-1".to_string(),
+            vec![change("web", ChangeKind::Removed, &replicas(1), "")],
+        );
+        diff.clusters_removed.insert("old-1".to_string());
+        let text = markdown(&diff, 65536, None);
+        assert!(
+            text.contains("- **New cluster** `eu-3`: 2 objects added\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- **Removed cluster** `old-1`: 1 object removed\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- **Replicas moved** `Deployment.apps shop/web`: eu-1 3 → 4, eu-2 3 → 2 (6 in all, before and after)\n"),
+            "{text}"
+        );
+        // Everything is said above: no diff block.
+        assert!(!text.contains("<details>"), "{text}");
         assert!(
             text.contains(
-                "member1: 0 added, 1 changed, 0 removed\n  ~ Deployment.apps shop/web-0\n"
+                "**1 change** on **2 clusters**, **1 new cluster**, **1 removed cluster**"
             ),
             "{text}"
         );
-        assert!(
-            text.ends_with("2 clusters changed: 1 added, 1 changed, 0 removed\n"),
-            "{text}"
-        );
-        let value: serde_json::Value = serde_json::from_str(&json(&diff)).unwrap();
+        let stat = stat(&diff);
+        assert!(stat.starts_with("+ cluster eu-3 (new): 2 objects added\n- cluster old-1 (removed): 1 object removed\n~ Deployment.apps shop/web replicas: eu-1 3 → 4"), "{stat}");
+        let value: serde_json::Value = serde_json::from_str(&json(&diff, None)).unwrap();
+        assert_eq!(value["clustersAdded"], json!(["eu-3"]));
         assert_eq!(
-            value["summary"],
-            json!({"added": 1, "changed": 1, "removed": 0})
+            value["replicaMoves"][0]["clusters"][1],
+            json!({"cluster": "eu-2", "before": 3, "after": 2})
         );
-        assert_eq!(value["clusters"][1]["objects"][0]["change"], "added");
     }
 
     #[test]
-    fn unified_colours_only_when_asked() {
-        let plain = unified(&sample(1), false);
+    fn stat_and_json_group_and_count_every_change() {
+        let mut diff = sample(1, 3);
+        diff.clusters.insert(
+            "prod-4".to_string(),
+            vec![change("api", ChangeKind::Added, "", "x: 1\n")],
+        );
+        let text = stat(&diff);
+        assert_eq!(
+            text,
+            "~ Deployment.apps shop/web-0 on prod-1 … prod-3 (3 clusters)\n+ Deployment.apps shop/api on prod-4\n4 clusters changed: 1 added, 3 changed, 0 removed\n"
+        );
+        let value: serde_json::Value = serde_json::from_str(&json(&diff, Some("t"))).unwrap();
+        assert_eq!(value["title"], "t");
+        assert_eq!(
+            value["summary"],
+            json!({"added": 1, "changed": 3, "removed": 0})
+        );
+        assert_eq!(
+            value["groups"][0]["clusters"],
+            json!(["prod-1", "prod-2", "prod-3"])
+        );
+        assert_eq!(value["clusters"][3]["objects"][0]["change"], "added");
+    }
+
+    #[test]
+    fn unified_shows_each_change_once_and_colours_only_when_asked() {
+        let plain = unified(&sample(1, 2), false);
         assert!(!plain.contains('\x1b'));
-        assert!(unified(&sample(1), true).contains("\x1b[31m-image: a"));
+        assert!(
+            plain.starts_with(
+                "--- a/Deployment.apps shop/web-0 on prod-1, prod-2 (2 clusters)\n+++ b/"
+            ),
+            "{plain}"
+        );
+        assert_eq!(plain.matches("@@").count(), 2, "{plain}");
+        assert!(unified(&sample(1, 1), true).contains("\x1b[31m-image: a0"));
+    }
+
+    #[test]
+    fn numbered_clusters_are_listed_as_runs() {
+        assert_eq!(cluster_list(&["eu-1"]), "eu-1");
+        assert_eq!(
+            cluster_list(&[
+                "eu-1", "eu-2", "eu-3", "eu-10", "us-1", "us-2", "edge", "eu-05"
+            ]),
+            "edge, eu-05, eu-1 … eu-3, eu-10, us-1, us-2 (8 clusters)"
+        );
     }
 }

@@ -1,0 +1,172 @@
+//! Grouped diffs of real renders, snapshotted in Markdown and JSON: one image bump on 50
+//! clusters, a new cluster, a removed cluster, a Divided rebalance, and a change too large for
+//! GitHub's comment limit. Fleets are generated under `target/` with fixed relative paths, so
+//! the provenance lines in the snapshots do not depend on the machine.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::lint::LintLevels;
+use fedrender::{DiffBase, emit::diff_report};
+
+/// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
+/// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.
+struct Fleet<'a> {
+    clusters: usize,
+    image: &'a str,
+    eu_weight: u32,
+    big_value: &'a str,
+}
+
+fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir.join("input")).unwrap();
+    let mut inventory = String::new();
+    for cluster in 1..=fleet.clusters {
+        let region = if cluster <= 25 { "eu" } else { "us" };
+        write!(
+            inventory,
+            "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: prod-{cluster}\n  labels: {{region: {region}}}\nspec: {{}}\n"
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("clusters.yaml"), inventory).unwrap();
+    let templates = format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, namespace: shop}}\nspec:\n  replicas: 2\n  \
+         selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      \
+         containers: [{{name: web, image: \"{image}\"}}]\n---\n\
+         apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api, namespace: shop}}\nspec:\n  replicas: 60\n  \
+         selector: {{matchLabels: {{app: api}}}}\n  template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      \
+         containers: [{{name: api, image: api:1}}]\n---\n\
+         apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: big, namespace: shop}}\ndata:\n  value: \"{big}\"\n---\n\
+         apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {{name: web}}\nspec:\n  \
+         resourceSelectors:\n  - {{apiVersion: apps/v1, kind: Deployment, name: web}}\n  - {{apiVersion: v1, kind: ConfigMap}}\n  \
+         placement: {{clusterAffinity: {{labelSelector: {{}}}}}}\n---\n\
+         apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {{name: api}}\nspec:\n  \
+         resourceSelectors: [{{apiVersion: apps/v1, kind: Deployment, name: api}}]\n  placement:\n    \
+         clusterAffinity: {{clusterNames: [prod-1, prod-2, prod-26]}}\n    replicaScheduling:\n      \
+         replicaSchedulingType: Divided\n      replicaDivisionPreference: Weighted\n      weightPreference:\n        \
+         staticWeightList:\n        - targetCluster: {{labelSelector: {{matchLabels: {{region: eu}}}}}}\n          weight: {eu}\n        \
+         - targetCluster: {{labelSelector: {{matchLabels: {{region: us}}}}}}\n          weight: 1\n",
+        image = fleet.image,
+        big = fleet.big_value,
+        eu = fleet.eu_weight,
+    );
+    std::fs::write(dir.join("input/fleet.yaml"), templates).unwrap();
+    FleetSource {
+        input: dir.join("input"),
+        inventory: Inventory::File(dir.join("clusters.yaml")),
+        include: Vec::new(),
+        exclude: Vec::new(),
+        tools: Default::default(),
+        cluster_filter: Default::default(),
+    }
+}
+
+const BASE: Fleet<'static> = Fleet {
+    clusters: 50,
+    image: "web:1.0",
+    eu_weight: 1,
+    big_value: "small",
+};
+
+/// The diff from `BASE` to `head`, in Markdown (at most `max_bytes`) and JSON.
+fn reports(case: &str, head: Fleet<'_>, max_bytes: usize) -> (String, String) {
+    let root = PathBuf::from("target/diff-groups").join(case);
+    let base = write_fleet(&root.join("base"), &BASE);
+    let head = write_fleet(&root.join("head"), &head);
+    let outcome = fedrender::diff(
+        &head,
+        &DiffBase::Input(Box::new(base)),
+        &LintLevels::default(),
+        false,
+    );
+    let diff = outcome.result.expect("both revisions render");
+    let title = format!("Pull request: {case}");
+    let markdown = diff_report::markdown(&diff, max_bytes, Some(&title));
+    let json = diff_report::json(&diff, Some(&title));
+    std::fs::remove_dir_all(&root).unwrap();
+    (markdown, json)
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(std::fs::canonicalize("testdata/diff").unwrap());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+#[test]
+fn one_image_bump_on_fifty_clusters_reads_as_one_change() {
+    let (markdown, json) = reports(
+        "image-bump",
+        Fleet {
+            image: "web:1.1",
+            ..BASE
+        },
+        65536,
+    );
+    assert!(markdown.len() < 4096, "{} bytes", markdown.len());
+    snapshot("groups-image-bump-markdown", &markdown);
+    snapshot("groups-image-bump-json", &json);
+}
+
+#[test]
+fn a_new_cluster_is_called_out_as_one() {
+    let (markdown, json) = reports(
+        "new-cluster",
+        Fleet {
+            clusters: 51,
+            ..BASE
+        },
+        65536,
+    );
+    snapshot("groups-new-cluster-markdown", &markdown);
+    snapshot("groups-new-cluster-json", &json);
+}
+
+#[test]
+fn a_removed_cluster_is_called_out_as_one() {
+    let (markdown, json) = reports(
+        "removed-cluster",
+        Fleet {
+            clusters: 49,
+            ..BASE
+        },
+        65536,
+    );
+    snapshot("groups-removed-cluster-markdown", &markdown);
+    snapshot("groups-removed-cluster-json", &json);
+}
+
+#[test]
+fn a_divided_rebalance_reads_as_replicas_moving() {
+    let (markdown, json) = reports(
+        "rebalance",
+        Fleet {
+            eu_weight: 2,
+            ..BASE
+        },
+        65536,
+    );
+    snapshot("groups-rebalance-markdown", &markdown);
+    snapshot("groups-rebalance-json", &json);
+}
+
+#[test]
+fn a_change_too_large_for_a_comment_keeps_its_line_and_drops_its_diff() {
+    let huge = "x".repeat(70_000);
+    let (markdown, _) = reports(
+        "too-large",
+        Fleet {
+            image: "web:1.1",
+            big_value: &huge,
+            ..BASE
+        },
+        65536,
+    );
+    assert!(markdown.len() <= 65536, "{} bytes", markdown.len());
+    snapshot("groups-too-large-markdown", &markdown);
+}
