@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use fedrender::cluster_filter::ClusterFilter;
+use fedrender::emit::gitops::GitopsSettings;
 use fedrender::fleet::{FleetSource, Inventory, ToolOptions};
 use fedrender::lint::{Level, Lint, LintLevels};
 
@@ -131,6 +132,84 @@ pub struct BuildArgs {
     /// Write the whole render to standard output as one YAML stream instead of a tree.
     #[arg(long)]
     pub stdout: bool,
+    /// Also write, under OUT/_gitops, the objects that deploy every tree: an Argo CD
+    /// ApplicationSet, or a Flux GitRepository and a Kustomization per cluster.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "TOOL",
+        conflicts_with = "stdout",
+        requires = "gitops_repo"
+    )]
+    pub gitops: Option<GitopsTool>,
+    /// The Git repository that holds the output, as Argo CD or Flux clone it.
+    #[arg(long, value_name = "URL", requires = "gitops")]
+    pub gitops_repo: Option<String>,
+    /// The branch (Flux) or revision (Argo CD) to deploy.
+    #[arg(
+        long,
+        value_name = "REVISION",
+        default_value = "main",
+        requires = "gitops"
+    )]
+    pub gitops_revision: String,
+    /// The output directory's path in the repository (default: --out as given, if relative).
+    #[arg(long, value_name = "PATH", requires = "gitops")]
+    pub gitops_path: Option<String>,
+}
+
+impl BuildArgs {
+    /// The GitOps wiring asked for, validated.
+    pub fn gitops_settings(&self) -> Result<Option<GitopsSettings>, String> {
+        let Some(tool) = self.gitops else {
+            return Ok(None);
+        };
+        if !(self.clusters.names.is_empty() && self.clusters.cluster_selector.is_none()) {
+            return Err(
+                "--gitops lists every cluster, so it needs a build of all of them: leave out \
+                 --cluster and --cluster-selector"
+                    .to_string(),
+            );
+        }
+        let path = match (&self.gitops_path, &self.out) {
+            (Some(path), _) => path.clone(),
+            (None, Some(out)) if out.is_relative() => out
+                .to_string_lossy()
+                .trim_start_matches("./")
+                .trim_end_matches('/')
+                .to_string(),
+            _ => {
+                return Err(
+                    "--gitops-path: the output directory's path in the repository is needed \
+                     when --out is absolute"
+                        .to_string(),
+                );
+            }
+        };
+        if path.starts_with("..") || path.starts_with('/') {
+            return Err(format!(
+                "--gitops-path {path}: give the output directory's path within the repository"
+            ));
+        }
+        Ok(Some(GitopsSettings {
+            tool: match tool {
+                GitopsTool::Argocd => fedrender::emit::gitops::GitopsTool::ArgoCd,
+                GitopsTool::Flux => fedrender::emit::gitops::GitopsTool::Flux,
+            },
+            repo_url: self.gitops_repo.clone().unwrap_or_default(),
+            revision: self.gitops_revision.clone(),
+            path,
+        }))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GitopsTool {
+    /// An ApplicationSet with one Application per cluster directory.
+    Argocd,
+    /// A GitRepository and one Kustomization per cluster, with kubeConfig secrets named
+    /// `<cluster>-kubeconfig`.
+    Flux,
 }
 
 #[derive(Debug, Args)]

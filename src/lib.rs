@@ -50,6 +50,8 @@ pub struct BuildOptions {
     pub source: FleetSource,
     pub out: PathBuf,
     pub lints: LintLevels,
+    /// Also write the objects that deploy the trees (`--gitops`).
+    pub gitops: Option<emit::gitops::GitopsSettings>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -336,6 +338,12 @@ fn write_trees(
         };
     }
     with_placed(&options.source, &options.lints, false, |placed, layout| {
+        let layout = match &options.gitops {
+            Some(settings) => {
+                layout.with_wiring(emit::gitops::files(settings, &placed.fleet().clusters))
+            }
+            None => layout,
+        };
         let write = || {
             let writer = TreeWriter::open(&options.out, &layout, mode)?;
             match placed.render_chunks(chunk, |chunk| writer.put(&chunk)) {
@@ -479,6 +487,7 @@ mod tests {
             },
             out: root.join(out),
             lints: LintLevels::default(),
+            gitops: None,
         };
         let (one_chunk, _) = write_trees(&options("one-chunk"), Mode::Write, usize::MAX)
             .result
@@ -565,6 +574,7 @@ mod tests {
             source: diff_side("base"),
             out: committed.clone(),
             lints: LintLevels::default(),
+            gitops: None,
         };
         build(&options).result.unwrap();
         committed

@@ -48,6 +48,10 @@ fn build(args: &cli::BuildArgs) -> i32 {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
+    let gitops = match args.gitops_settings() {
+        Ok(gitops) => gitops,
+        Err(message) => return usage_error(&message),
+    };
     let progress = Progress::start(&input.run, "rendering");
     if args.stdout {
         let outcome = fedrender::render_fleet(&source, &lints, false);
@@ -65,6 +69,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
         source,
         out: out.clone(),
         lints,
+        gitops,
     };
     if args.check {
         let outcome = fedrender::check(&options);

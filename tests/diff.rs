@@ -90,6 +90,7 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
         source: source("base"),
         out: out.clone(),
         lints: LintLevels::default(),
+        gitops: None,
     });
     built.result.unwrap();
     let against = fedrender::diff(

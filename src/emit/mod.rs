@@ -3,6 +3,7 @@
 //! the only code that writes files.
 
 pub mod diff_report;
+pub mod gitops;
 pub mod layout;
 pub mod messages;
 pub mod plan_report;
@@ -69,7 +70,13 @@ pub struct TreeLayout {
     /// Whether `clusters` is a selection of the inventory (`--cluster`): then the output
     /// directory's other entries are other builds' and never touched.
     partial: bool,
+    /// Files beside the cluster directories (the GitOps wiring): path relative to the output
+    /// directory and text, sorted by path.
+    wiring: Vec<(String, String)>,
 }
+
+/// The `cluster` of a [`TreeFile`] that is a wiring file, its `object` the file's index.
+const WIRING: u32 = u32::MAX;
 
 /// One file of the output tree, as compact as a million of them need: an object's file in
 /// one cluster, or (without an object) the cluster's kustomization.
@@ -119,6 +126,7 @@ impl TreeLayout {
             files: vec![Vec::new(); clusters.len()],
             ranks: Vec::new(),
             partial: false,
+            wiring: Vec::new(),
         };
         let mut objects = Vec::new();
         for (position, destination) in destinations.into_iter().enumerate() {
@@ -181,6 +189,26 @@ impl TreeLayout {
         &self.clusters
     }
 
+    /// Adds files beside the cluster directories (see [`gitops::files`]), sorted by path.
+    pub fn with_wiring(mut self, mut files: Vec<(String, String)>) -> TreeLayout {
+        files.sort();
+        self.wiring = files;
+        self
+    }
+
+    /// The wiring files with their texts.
+    pub fn wiring_files(&self) -> impl Iterator<Item = (TreeFile, &str)> {
+        self.wiring.iter().enumerate().map(|(index, (_, text))| {
+            (
+                TreeFile {
+                    cluster: WIRING,
+                    object: Some(u32::try_from(index).expect("a few wiring files")),
+                },
+                text.as_str(),
+            )
+        })
+    }
+
     /// Marks the layout as covering some clusters of the inventory only.
     pub fn partial(mut self) -> TreeLayout {
         self.partial = true;
@@ -196,6 +224,10 @@ impl TreeLayout {
                 .clusters
                 .binary_search_by(|cluster| cluster.as_str().cmp(name))
                 .is_ok()
+            || self
+                .wiring
+                .iter()
+                .any(|(path, _)| path.split('/').next() == Some(name))
     }
 
     /// How many object files the tree has (the rest are kustomizations).
@@ -205,6 +237,9 @@ impl TreeLayout {
 
     /// A key that sorts files by cluster, then path (the kustomization first).
     pub fn path_order(&self, file: TreeFile) -> (u32, Option<u32>) {
+        if file.cluster == WIRING {
+            return (file.cluster, file.object);
+        }
         (
             file.cluster,
             file.object.map(|object| self.ranks[object as usize]),
@@ -213,6 +248,10 @@ impl TreeLayout {
 
     /// A file's path relative to the output directory.
     pub fn path(&self, file: TreeFile) -> String {
+        if file.cluster == WIRING {
+            let index = file.object.expect("a wiring file has an index") as usize;
+            return self.wiring[index].0.clone();
+        }
         let cluster = &self.clusters[file.cluster as usize];
         match file.object {
             Some(object) => format!("{cluster}/{}", self.paths[object as usize]),
@@ -236,6 +275,15 @@ impl TreeLayout {
 
     /// The file at a path relative to the output directory, if the tree has one there.
     pub fn file_at(&self, path: &str) -> Option<TreeFile> {
+        if let Ok(index) = self
+            .wiring
+            .binary_search_by(|(wired, _)| wired.as_str().cmp(path))
+        {
+            return Some(TreeFile {
+                cluster: WIRING,
+                object: Some(index as u32),
+            });
+        }
         let (cluster, relative) = path.split_once('/')?;
         let cluster = self
             .clusters

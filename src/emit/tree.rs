@@ -150,6 +150,10 @@ impl<'a> TreeWriter<'a> {
             self.directory_times.push((String::new(), times));
         }
         let mut directories: Vec<String> = Vec::new();
+        for (file, _) in self.layout.wiring_files() {
+            let path = self.layout.path(file);
+            directories.extend(ancestors_and_self(split_parent(&path).0).map(str::to_string));
+        }
         for cluster in 0..self.layout.clusters().len() {
             // Files are in path order, so a directory's files are adjacent.
             let mut last_parent = String::new();
@@ -315,6 +319,7 @@ impl<'a> TreeWriter<'a> {
         let kustomizations: Vec<(TreeFile, &str)> = kustomizations
             .iter()
             .map(|(file, text)| (*file, text.as_str()))
+            .chain(layout.wiring_files())
             .collect();
         // Everything that can be checked is checked before the first file is replaced.
         let stale = self.put_files(&kustomizations).and_then(|()| {

@@ -1,0 +1,238 @@
+//! The objects that deploy the trees (`build --gitops argocd|flux`): an Argo CD ApplicationSet
+//! with one Application per cluster directory, or a Flux GitRepository with one Kustomization
+//! per cluster. Written under [`DIRECTORY`] with a kustomization of their own, so
+//! `kubectl apply -k <out>/_gitops` installs them; header-stamped and pruned like the trees.
+
+use serde_json::{Value, json};
+
+use crate::api::cluster::Cluster;
+use crate::emit::HEADER;
+use crate::yaml;
+
+/// Where the wiring goes in the output directory. `_` is not allowed in a cluster name, so no
+/// cluster's directory can be this one.
+pub const DIRECTORY: &str = "_gitops";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GitopsTool {
+    ArgoCd,
+    Flux,
+}
+
+/// Where the rendered trees live in Git, for the objects that pull them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitopsSettings {
+    pub tool: GitopsTool,
+    /// The repository's URL, as Argo CD or Flux clone it.
+    pub repo_url: String,
+    /// A branch (Flux), or any revision Argo CD takes (`HEAD`, a branch, a tag).
+    pub revision: String,
+    /// The output directory's path within the repository (`rendered`).
+    pub path: String,
+}
+
+/// The Flux convention for reaching a member cluster: a Secret in `flux-system` named
+/// `<cluster>-kubeconfig` whose `value` key holds a kubeconfig for it.
+pub fn kubeconfig_secret(cluster: &str) -> String {
+    format!("{cluster}-kubeconfig")
+}
+
+/// The wiring files, by path relative to the output directory, sorted, each with its text:
+/// the objects, then their kustomization.
+pub fn files(settings: &GitopsSettings, clusters: &[Cluster]) -> Vec<(String, String)> {
+    let objects: Vec<(String, Value)> = match settings.tool {
+        GitopsTool::ArgoCd => vec![(
+            "applicationset.yaml".to_string(),
+            application_set(settings, clusters),
+        )],
+        GitopsTool::Flux => {
+            let mut objects = vec![("gitrepository.yaml".to_string(), git_repository(settings))];
+            objects.extend(clusters.iter().map(|cluster| {
+                (
+                    format!("kustomization_{}.yaml", cluster.name()),
+                    flux_kustomization(settings, cluster.name()),
+                )
+            }));
+            objects
+        }
+    };
+    let mut files: Vec<(String, String)> = objects
+        .iter()
+        .map(|(name, object)| {
+            (
+                format!("{DIRECTORY}/{name}"),
+                format!("{HEADER}{}", yaml::to_yaml(object)),
+            )
+        })
+        .collect();
+    let kustomization = json!({
+        "apiVersion": "kustomize.config.k8s.io/v1beta1",
+        "kind": "Kustomization",
+        "resources": objects.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(),
+    });
+    files.push((
+        format!("{DIRECTORY}/{}", super::layout::KUSTOMIZATION_FILE),
+        format!("{HEADER}{}", yaml::to_yaml(&kustomization)),
+    ));
+    files.sort();
+    files
+}
+
+fn tree_path(settings: &GitopsSettings, cluster: &str) -> String {
+    let base = settings.path.trim_end_matches('/');
+    if base.is_empty() || base == "." {
+        cluster.to_string()
+    } else {
+        format!("{base}/{cluster}")
+    }
+}
+
+/// One Application per cluster from a list generator: each element names the cluster's
+/// directory and its destination, the inventory's `spec.apiEndpoint` as the server when it
+/// has one, else the cluster's name as Argo CD knows it.
+fn application_set(settings: &GitopsSettings, clusters: &[Cluster]) -> Value {
+    let elements: Vec<Value> = clusters
+        .iter()
+        .map(|cluster| {
+            let server = cluster.spec.api_endpoint.clone().unwrap_or_default();
+            json!({
+                "cluster": cluster.name(),
+                "path": tree_path(settings, cluster.name()),
+                // Argo CD takes a destination by server or by name, never both.
+                "server": server,
+                "name": if server.is_empty() { cluster.name() } else { "" },
+            })
+        })
+        .collect();
+    json!({
+        "apiVersion": "argoproj.io/v1alpha1",
+        "kind": "ApplicationSet",
+        "metadata": {"name": "fedrender", "namespace": "argocd"},
+        "spec": {
+            "goTemplate": true,
+            "goTemplateOptions": ["missingkey=error"],
+            "generators": [{"list": {"elements": elements}}],
+            "template": {
+                "metadata": {"name": "fedrender-{{.cluster}}"},
+                "spec": {
+                    "project": "default",
+                    "source": {
+                        "repoURL": settings.repo_url,
+                        "targetRevision": settings.revision,
+                        "path": "{{.path}}",
+                    },
+                    "destination": {"server": "{{.server}}", "name": "{{.name}}"},
+                    "syncPolicy": {"automated": {"prune": true, "selfHeal": true}},
+                },
+            },
+        },
+    })
+}
+
+fn git_repository(settings: &GitopsSettings) -> Value {
+    json!({
+        "apiVersion": "source.toolkit.fluxcd.io/v1",
+        "kind": "GitRepository",
+        "metadata": {"name": "fedrender", "namespace": "flux-system"},
+        "spec": {
+            "interval": "1m",
+            "url": settings.repo_url,
+            "ref": {"branch": settings.revision},
+        },
+    })
+}
+
+fn flux_kustomization(settings: &GitopsSettings, cluster: &str) -> Value {
+    json!({
+        "apiVersion": "kustomize.toolkit.fluxcd.io/v1",
+        "kind": "Kustomization",
+        "metadata": {"name": format!("fedrender-{cluster}"), "namespace": "flux-system"},
+        "spec": {
+            "interval": "10m",
+            "sourceRef": {"kind": "GitRepository", "name": "fedrender"},
+            "path": format!("./{}", tree_path(settings, cluster)),
+            "prune": true,
+            "kubeConfig": {"secretRef": {"name": kubeconfig_secret(cluster)}},
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(name: &str, endpoint: Option<&str>) -> Cluster {
+        serde_json::from_value(json!({
+            "apiVersion": "cluster.karmada.io/v1alpha1",
+            "kind": "Cluster",
+            "metadata": {"name": name},
+            "spec": {"apiEndpoint": endpoint},
+        }))
+        .unwrap()
+    }
+
+    fn settings(tool: GitopsTool) -> GitopsSettings {
+        GitopsSettings {
+            tool,
+            repo_url: "https://git.example.com/platform/fleet.git".to_string(),
+            revision: "main".to_string(),
+            path: "rendered/".to_string(),
+        }
+    }
+
+    #[test]
+    fn argo_cd_gets_one_application_set_listing_every_cluster() {
+        let clusters = [
+            cluster("eu-1", Some("https://eu-1.example.com")),
+            cluster("us-1", None),
+        ];
+        let files = files(&settings(GitopsTool::ArgoCd), &clusters);
+        let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["_gitops/applicationset.yaml", "_gitops/kustomization.yaml"]
+        );
+        let set = &files[0].1;
+        assert!(set.starts_with(HEADER), "{set}");
+        assert!(
+            set.contains("- cluster: eu-1\n        path: rendered/eu-1\n        server: https://eu-1.example.com\n        name: \"\"\n"),
+            "{set}"
+        );
+        assert!(
+            set.contains("- cluster: us-1\n        path: rendered/us-1\n        server: \"\"\n        name: us-1\n"),
+            "{set}"
+        );
+        assert!(
+            set.contains("repoURL: https://git.example.com/platform/fleet.git\n"),
+            "{set}"
+        );
+    }
+
+    #[test]
+    fn flux_gets_a_git_repository_and_a_kustomization_per_cluster() {
+        let files = files(&settings(GitopsTool::Flux), &[cluster("eu-1", None)]);
+        let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "_gitops/gitrepository.yaml",
+                "_gitops/kustomization.yaml",
+                "_gitops/kustomization_eu-1.yaml"
+            ]
+        );
+        let kustomization = &files[2].1;
+        assert!(
+            kustomization.contains("path: ./rendered/eu-1\n"),
+            "{kustomization}"
+        );
+        assert!(
+            kustomization.contains("kubeConfig:\n    secretRef:\n      name: eu-1-kubeconfig\n"),
+            "{kustomization}"
+        );
+        assert!(
+            files[1]
+                .1
+                .contains("- gitrepository.yaml\n- kustomization_eu-1.yaml\n")
+        );
+    }
+}
