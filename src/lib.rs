@@ -182,7 +182,9 @@ fn diff_against_tree(
     // reported as removed.
     let unmatched = source::load::read_rendered_tree(dir, |path| {
         let cluster = path.split_once('/').map_or(path, |(cluster, _)| cluster);
-        !layout.owns_top_level(cluster)
+        // The GitOps wiring deploys the trees; it is not a cluster's.
+        cluster == emit::gitops::DIRECTORY
+            || !layout.owns_top_level(cluster)
             || layout
                 .file_at(path)
                 .is_some_and(|file| matched.contains(&file))
@@ -210,7 +212,9 @@ fn diff_against_tree(
         .filter_map(Result::ok)
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
         .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|name| !name.starts_with('.') && layout.owns_top_level(name))
+        .filter(|name| {
+            !name.starts_with('.') && name != emit::gitops::DIRECTORY && layout.owns_top_level(name)
+        })
         .collect();
     result.clusters_added = layout
         .clusters()

@@ -107,6 +107,22 @@ fn argo_cd_and_flux_wiring_is_written_checked_and_pruned_like_the_trees() {
             );
         }
     }
+    // A diff against the tree is about the clusters' objects, not the wiring.
+    let diff = fedrender(&[
+        "diff",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "--against",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&diff.stdout),
+        stderr(&diff)
+    );
     let plain = build(&out, &[]);
     assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
     assert!(!out.join("_gitops").exists());
