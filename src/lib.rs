@@ -62,6 +62,9 @@ pub struct BuildReport {
     pub unchanged: usize,
     pub removed: usize,
     pub seconds: f64,
+    /// Per directory of the output (a cluster, or the GitOps wiring) that changed: files
+    /// written and removed.
+    pub changed: std::collections::BTreeMap<String, (usize, usize)>,
 }
 
 /// A run's outcome with the warnings it produced, whether it succeeded or not.
@@ -292,13 +295,24 @@ fn with_placed<T>(
 pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
     let started = Instant::now();
     let Outcome { result, warnings } = write_trees(options, Mode::Write, CHUNK);
-    let result = result.map(|(changes, layout)| BuildReport {
-        clusters: layout.clusters().len(),
-        objects: layout.object_count(),
-        written: changes.write.len(),
-        unchanged: changes.unchanged,
-        removed: changes.remove.len(),
-        seconds: started.elapsed().as_secs_f64(),
+    let result = result.map(|(changes, layout)| {
+        let mut changed: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+        let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
+        for &file in &changes.write {
+            changed.entry(top(&layout.path(file))).or_default().0 += 1;
+        }
+        for path in &changes.remove {
+            changed.entry(top(path)).or_default().1 += 1;
+        }
+        BuildReport {
+            clusters: layout.clusters().len(),
+            objects: layout.object_count(),
+            written: changes.write.len(),
+            unchanged: changes.unchanged,
+            removed: changes.remove.len(),
+            seconds: started.elapsed().as_secs_f64(),
+            changed,
+        }
     });
     Outcome { result, warnings }
 }

@@ -3,6 +3,7 @@
 
 mod cli;
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -124,6 +125,10 @@ fn build(args: &cli::BuildArgs) -> i32 {
                     report.unchanged,
                     report.removed,
                     report.seconds
+                );
+                eprint!(
+                    "{}",
+                    changed_directories(&report.changed, input.run.verbose)
                 );
             }
             exit_code::OK
@@ -261,6 +266,31 @@ fn validate(args: &cli::ValidateArgs) -> i32 {
         }
         Err(code) => code,
     }
+}
+
+/// How many directories of a build's summary are listed before the rest are counted.
+const CHANGED_SHOWN: usize = 10;
+
+/// The closing summary's lines: what changed in each directory, the first few (all with
+/// `--verbose`), so a CI log says which clusters a commit touched.
+fn changed_directories(changed: &BTreeMap<String, (usize, usize)>, verbose: bool) -> String {
+    let mut text = String::new();
+    for (directory, (written, removed)) in
+        changed
+            .iter()
+            .take(if verbose { usize::MAX } else { CHANGED_SHOWN })
+    {
+        text.push_str(&format!(
+            "  {directory}: {written} written, {removed} removed\n"
+        ));
+    }
+    if !verbose && changed.len() > CHANGED_SHOWN {
+        text.push_str(&format!(
+            "  … and {} more directories changed (--verbose lists every one)\n",
+            changed.len() - CHANGED_SHOWN
+        ));
+    }
+    text
 }
 
 /// Prints the warnings, and the errors of a failed run with what was left untouched.

@@ -1050,3 +1050,39 @@ fn every_cluster_a_policy_names_is_checked_against_the_inventory() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_build_ends_with_what_changed_in_each_cluster() {
+    let out = scratch("closing-summary");
+    let build = || {
+        fedrender(&[
+            "build",
+            "examples/nginx",
+            "--clusters",
+            "examples/nginx/clusters.yaml",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let first = build();
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let lines: Vec<String> = stderr(&first)
+        .lines()
+        .filter(|line| line.starts_with("  "))
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "  cluster1: 2 written, 0 removed",
+            "  cluster2: 2 written, 0 removed",
+            "  cluster3: 1 written, 0 removed"
+        ],
+        "{}",
+        stderr(&first)
+    );
+    // Nothing changed: no cluster is listed.
+    let again = build();
+    assert!(!stderr(&again).contains("\n  "), "{}", stderr(&again));
+    std::fs::remove_dir_all(&out).unwrap();
+}
