@@ -23,6 +23,7 @@ pub mod namespace_sync;
 pub mod object;
 pub mod overrides;
 pub mod policy;
+pub mod progress;
 pub mod quantity;
 pub mod render;
 pub mod schedule;
@@ -249,8 +250,10 @@ fn with_placed<T>(
 ) -> Outcome<T> {
     let mut warnings = Vec::new();
     let result = (|| {
+        progress::begin(progress::Stage::Reading, 0);
         let (fleet, read_warnings) = fleet::read_fleet(source)?;
         warnings.extend(read_warnings);
+        progress::begin(progress::Stage::Placing, 0);
         let mut placed = render::place(&fleet, explain)?;
         warnings.append(&mut placed.warnings);
         let mut names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();

@@ -6,6 +6,9 @@ mod cli;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 
@@ -355,29 +358,87 @@ fn stdout_error(error: &std::io::Error) -> i32 {
 /// A one-line "working" note on a terminal, erased when the work is done; with --verbose also
 /// when stderr is not a terminal.
 struct Progress {
-    shown: bool,
+    /// Tells the ticker to stop; `None` when nothing is shown.
+    ticker: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
     terminal: bool,
 }
 
+/// How often a terminal's progress line is redrawn, and how often a CI log gets a line.
+const TERMINAL_TICK: Duration = Duration::from_millis(200);
+const LOG_TICK: Duration = Duration::from_secs(10);
+
 impl Progress {
+    /// On a terminal, a progress line redrawn in place (stage, templates done, a bar); in a
+    /// log, a plain line every ten seconds once a run takes that long. Nothing with --quiet.
     fn start(run: &RunArgs, what: &str) -> Progress {
         let terminal = std::io::stderr().is_terminal();
-        let shown = !run.quiet && (terminal || run.verbose);
-        if shown {
-            if terminal {
-                eprint!("fedrender: {what}…");
-            } else {
-                eprintln!("fedrender: {what}…");
-            }
+        if run.quiet {
+            return Progress {
+                ticker: None,
+                terminal,
+            };
         }
-        Progress { shown, terminal }
+        if run.verbose && !terminal {
+            eprintln!("fedrender: {what}…");
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let ticker = std::thread::spawn(move || {
+            let started = Instant::now();
+            let tick = if terminal { TERMINAL_TICK } else { LOG_TICK };
+            let mut next = tick;
+            while !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                if started.elapsed() < next {
+                    continue;
+                }
+                next += tick;
+                let state = fedrender::progress::current();
+                let Some(line) = progress_line(state, started.elapsed()) else {
+                    continue;
+                };
+                if terminal {
+                    eprint!("\r\x1b[K{line}");
+                } else {
+                    eprintln!("{line}");
+                }
+            }
+        });
+        Progress {
+            ticker: Some((stop, ticker)),
+            terminal,
+        }
     }
 
     fn finish(self) {
-        if self.shown && self.terminal {
-            eprint!("\r\x1b[K");
+        if let Some((stop, ticker)) = self.ticker {
+            stop.store(true, Ordering::Relaxed);
+            let _ = ticker.join();
+            if self.terminal {
+                eprint!("\r\x1b[K");
+            }
         }
     }
+}
+
+/// `fedrender: rendering 1200/2000 templates [############        ] 3s`.
+fn progress_line(
+    state: Option<(fedrender::progress::Stage, usize, usize)>,
+    elapsed: Duration,
+) -> Option<String> {
+    let (stage, done, total) = state?;
+    let seconds = elapsed.as_secs();
+    if stage != fedrender::progress::Stage::Rendering || total == 0 {
+        return Some(format!("fedrender: {}… {seconds}s", stage.word()));
+    }
+    const WIDTH: usize = 20;
+    let filled = (done.min(total) * WIDTH) / total;
+    Some(format!(
+        "fedrender: {} {done}/{total} templates [{}{}] {seconds}s",
+        stage.word(),
+        "#".repeat(filled),
+        " ".repeat(WIDTH - filled)
+    ))
 }
 
 /// Stack of each worker thread. Parsing a document nested to the loader's limit (64 levels)
@@ -407,5 +468,40 @@ fn plural(count: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{count} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fedrender::progress::Stage;
+
+    #[test]
+    fn the_progress_line_shows_the_stage_and_templates_done() {
+        let seconds = Duration::from_secs(3);
+        assert_eq!(progress_line(None, seconds), None);
+        assert_eq!(
+            progress_line(Some((Stage::Reading, 0, 0)), seconds).unwrap(),
+            "fedrender: reading the fleet… 3s"
+        );
+        assert_eq!(
+            progress_line(Some((Stage::Rendering, 1000, 4000)), seconds).unwrap(),
+            "fedrender: rendering 1000/4000 templates [#####               ] 3s"
+        );
+    }
+
+    #[test]
+    fn the_closing_summary_lists_the_first_directories_and_counts_the_rest() {
+        let changed: BTreeMap<String, (usize, usize)> = (0..12)
+            .map(|index| (format!("c{index:02}"), (index, 1)))
+            .collect();
+        let text = changed_directories(&changed, false);
+        assert_eq!(text.lines().count(), 11, "{text}");
+        assert!(text.starts_with("  c00: 0 written, 1 removed\n"), "{text}");
+        assert!(
+            text.ends_with("  … and 2 more directories changed (--verbose lists every one)\n"),
+            "{text}"
+        );
+        assert_eq!(changed_directories(&changed, true).lines().count(), 12);
     }
 }

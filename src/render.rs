@@ -371,6 +371,7 @@ impl<'f> Placed<'f> {
     where
         F: FnMut(Vec<(usize, RenderedTemplate)>) -> Result<(), Rejected>,
     {
+        crate::progress::begin(crate::progress::Stage::Rendering, self.object_count());
         self.render_only(0..self.object_count(), chunk, consume)
     }
 
@@ -395,6 +396,7 @@ impl<'f> Placed<'f> {
                 .par_iter()
                 .map(|&position| self.render_one(position))
                 .collect();
+            crate::progress::advance(batch.len());
             let mut rendered = Vec::with_capacity(results.len());
             for (position, result) in batch.into_iter().zip(results) {
                 match result.map(|template| template.and_then(|t| self.emitted_template(t))) {
