@@ -75,7 +75,7 @@ json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l cluster -d 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters\' directories' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l cluster-selector -d 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold' -r
-complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -d 'Output directory: one subdirectory per member cluster' -r -F
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s o -l out -d 'Output directory: one subdirectory per member cluster (default: the fleet Config\'s spec.output)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops -d 'Also write, under OUT/_gitops, the objects that deploy every tree: an Argo CD ApplicationSet, or a Flux GitRepository and a Kustomization per cluster' -r -f -a "argocd\t'An ApplicationSet with one Application per cluster directory'
 flux\t'A GitRepository and one Kustomization per cluster, with kubeConfig secrets named `<cluster>-kubeconfig`'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-repo -d 'The Git repository that holds the output, as Argo CD or Flux clone it' -r

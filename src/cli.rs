@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use fedrender::cluster_filter::ClusterFilter;
 use fedrender::emit::gitops::GitopsSettings;
-use fedrender::fleet::{FleetSource, Inventory, ToolOptions};
+use fedrender::fleet::{CommandDefaults, FleetSource, Inventory, ToolOptions};
 use fedrender::lint::{Level, Lint, LintLevels};
 
 #[derive(Debug, Parser)]
@@ -117,17 +117,13 @@ pub struct BuildArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub clusters: ClusterArgs,
-    /// Output directory: one subdirectory per member cluster.
-    #[arg(
-        long,
-        short = 'o',
-        value_name = "DIR",
-        required_unless_present = "stdout"
-    )]
+    /// Output directory: one subdirectory per member cluster (default: the fleet Config's
+    /// spec.output).
+    #[arg(long, short = 'o', value_name = "DIR", conflicts_with = "stdout")]
     pub out: Option<PathBuf>,
     /// Render and compare with --out, changing nothing: exit 1 and list stale, missing and
     /// extra files when the output is not up to date.
-    #[arg(long, requires = "out", conflicts_with = "stdout")]
+    #[arg(long, conflicts_with = "stdout")]
     pub check: bool,
     /// Write the whole render to standard output as one YAML stream instead of a tree.
     #[arg(long)]
@@ -159,12 +155,60 @@ pub struct BuildArgs {
 }
 
 impl BuildArgs {
-    /// The GitOps wiring asked for, validated.
-    pub fn gitops_settings(&self) -> Result<Option<GitopsSettings>, String> {
-        let Some(tool) = self.gitops else {
+    /// The output directory: `--out`, else the fleet Config's `spec.output`.
+    pub fn output(&self, defaults: &CommandDefaults) -> Result<Option<PathBuf>, String> {
+        if self.stdout {
             return Ok(None);
+        }
+        match self.out.clone().or(defaults.output.clone()) {
+            Some(out) => Ok(Some(out)),
+            None => Err(
+                "build needs --out DIR (or spec.output in the fleet's Config), or --stdout"
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// The GitOps wiring asked for, validated: the command line's, else the fleet Config's.
+    pub fn gitops_settings(
+        &self,
+        defaults: &CommandDefaults,
+    ) -> Result<Option<GitopsSettings>, String> {
+        let filtered =
+            !(self.clusters.names.is_empty() && self.clusters.cluster_selector.is_none());
+        let Some(tool) = self.gitops else {
+            let Some(config) = &defaults.gitops else {
+                return Ok(None);
+            };
+            // A Config that always wires the trees leaves shards and streams alone.
+            if filtered || self.stdout {
+                return Ok(None);
+            }
+            if config.path.starts_with("..") || config.path.starts_with('/') {
+                return Err(format!(
+                    "Config spec.gitops.path {}: give the output directory's path within the \
+                     repository",
+                    config.path
+                ));
+            }
+            return Ok(Some(GitopsSettings {
+                tool: match config.tool {
+                    fedrender::api::config::GitopsToolName::Argocd => {
+                        fedrender::emit::gitops::GitopsTool::ArgoCd
+                    }
+                    fedrender::api::config::GitopsToolName::Flux => {
+                        fedrender::emit::gitops::GitopsTool::Flux
+                    }
+                },
+                repo_url: config.repo_url.clone(),
+                revision: config
+                    .revision
+                    .clone()
+                    .unwrap_or_else(|| "main".to_string()),
+                path: config.path.trim_end_matches('/').to_string(),
+            }));
         };
-        if !(self.clusters.names.is_empty() && self.clusters.cluster_selector.is_none()) {
+        if filtered {
             return Err(
                 "--gitops lists every cluster, so it needs a build of all of them: leave out \
                  --cluster and --cluster-selector"
@@ -364,13 +408,29 @@ impl InputArgs {
 
     /// The validated fleet source.
     pub fn fleet_source(&self) -> Result<FleetSource, String> {
+        let defaults = self.defaults()?;
         source(
             &self.input,
-            self.clusters.as_ref(),
+            self.clusters.as_ref().or(defaults.clusters.as_ref()),
             &self.include,
             &self.exclude,
             self.tool_options()?,
         )
+    }
+
+    /// What the fleet's Config says in place of flags; its errors as one message.
+    pub fn defaults(&self) -> Result<CommandDefaults, String> {
+        fedrender::fleet::command_defaults(&self.input).map_err(|rejected| {
+            rejected
+                .errors
+                .iter()
+                .map(|error| {
+                    let text = error.to_string();
+                    text.strip_prefix("error: ").unwrap_or(&text).to_string()
+                })
+                .collect::<Vec<_>>()
+                .join("\nerror: ")
+        })
     }
 
     /// How sources a tool renders are run.

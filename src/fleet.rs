@@ -104,10 +104,113 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     files.extend(inventory_file);
     let (mut fleet, warnings) = assemble_parsed(&files, input_file_count, documents, parse_errors)?;
     fleet.sources = runs;
+    check_flag_configs_are_on_top(&fleet, source)?;
     Ok((
         fleet,
         listing_warnings.into_iter().chain(warnings).collect(),
     ))
+}
+
+/// The fields of a Config that stand in for flags are read before the fleet is (see
+/// [`command_defaults`]), from the files directly in `FLEET_DIR`; set anywhere else they would
+/// be ignored, so they are an error there.
+fn check_flag_configs_are_on_top(fleet: &Fleet, source: &FleetSource) -> Result<(), Rejected> {
+    let top = source.input.as_path();
+    let errors: Vec<Diagnostic> = fleet
+        .flag_configs
+        .iter()
+        .filter(|(origin, _)| std::path::Path::new(&*origin.file).parent() != Some(top))
+        .map(|(origin, fields)| {
+            Diagnostic::error(
+                Some(origin.clone()),
+                format!(
+                    "Config: spec.{} {} read only from a Config in a file directly in {}, \
+                     as {} for command-line flags; move {} there",
+                    fields.join(", spec."),
+                    if fields.len() == 1 { "is" } else { "are" },
+                    top.display(),
+                    if fields.len() == 1 {
+                        "it stands"
+                    } else {
+                        "they stand"
+                    },
+                    if fields.len() == 1 { "it" } else { "them" },
+                ),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
+    }
+}
+
+/// What the Configs directly in `FLEET_DIR` say in place of flags: the inventory, the output
+/// directory and the GitOps settings, paths resolved against `FLEET_DIR`. Read before the
+/// fleet, since they say how to read it and where to write it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CommandDefaults {
+    pub clusters: Option<PathBuf>,
+    pub output: Option<PathBuf>,
+    pub gitops: Option<crate::api::config::GitopsConfig>,
+}
+
+pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Rejected> {
+    let mut defaults = CommandDefaults::default();
+    if !input.is_dir() {
+        return Ok(defaults);
+    }
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(input)
+        .map_err(|error| {
+            Diagnostic::error(None, format!("cannot read {}: {error}", input.display()))
+        })?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .map(|entry| entry.path())
+        .filter(|path| {
+            load::format_of(path).is_some()
+                && !path
+                    .file_name()
+                    .is_some_and(|name| name.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    paths.sort();
+    let files = load::read_input_files(&paths)?;
+    // Only documents that are a Config are decoded here; the rest, and any error in them, are
+    // for the read of the whole fleet to report.
+    let (documents, _) = load::parse_files(&files);
+    let mut errors = ErrorSink::default();
+    let mut set_at: BTreeMap<&'static str, Origin> = BTreeMap::new();
+    for document in &documents {
+        let value = &document.value;
+        if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
+            continue;
+        }
+        let Some(config) = errors.take(document.decode::<crate::api::config::Config>(&files))
+        else {
+            continue;
+        };
+        for field in config.spec.flag_fields() {
+            match set_at.get(field) {
+                Some(first) => errors.push(Diagnostic::error(
+                    Some(document.origin.clone()),
+                    format!("Config: spec.{field} is also set at {first}; set it once"),
+                )),
+                None => {
+                    set_at.insert(field, document.origin.clone());
+                }
+            }
+        }
+        let spec = config.spec;
+        defaults.clusters = defaults
+            .clusters
+            .or(spec.clusters.map(|path| input.join(path)));
+        defaults.output = defaults.output.or(spec.output.map(|path| input.join(path)));
+        defaults.gitops = defaults.gitops.or(spec.gitops);
+    }
+    errors.finish()?;
+    Ok(defaults)
 }
 
 /// The settings for running tools: the command line's, and the `spec.sources` of a fedrender
@@ -272,6 +375,7 @@ fn assemble_parsed(
     fleet.federated = federated;
     fleet.interpreter = classified.interpreter;
     fleet.lint_levels = classified.lint_levels;
+    fleet.flag_configs = classified.flag_configs;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
     if fleet.clusters.is_empty() && errors.is_empty() {

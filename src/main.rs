@@ -48,12 +48,14 @@ fn main() -> ExitCode {
 
 fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
-    let (source, lints) = match input.fleet_source_and_lints_for(&args.clusters) {
+    let checked = input.defaults().and_then(|defaults| {
+        let (source, lints) = input.fleet_source_and_lints_for(&args.clusters)?;
+        let out = args.output(&defaults)?;
+        let gitops = args.gitops_settings(&defaults)?;
+        Ok((source, lints, out, gitops))
+    });
+    let (source, lints, out, gitops) = match checked {
         Ok(checked) => checked,
-        Err(message) => return usage_error(&message),
-    };
-    let gitops = match args.gitops_settings() {
-        Ok(gitops) => gitops,
         Err(message) => return usage_error(&message),
     };
     let progress = Progress::start(&input.run, "rendering");
@@ -65,10 +67,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
             Err(code) => code,
         };
     }
-    let out = args
-        .out
-        .clone()
-        .expect("clap requires --out without --stdout");
+    let out = out.expect("an output directory unless --stdout");
     let options = fedrender::BuildOptions {
         source,
         out: out.clone(),

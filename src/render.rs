@@ -43,6 +43,8 @@ pub struct Fleet {
     pub lint_levels: BTreeMap<Lint, Level>,
     /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
     pub sources: Vec<crate::source::tools::SourceRun>,
+    /// Configs that set fields standing in for flags, with those fields.
+    pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
 }
 
 /// One template's output: each distinct object with the clusters that receive it, so that an

@@ -156,3 +156,72 @@ fn kubectl_available() -> bool {
     }
     found
 }
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
+    let root = empty_scratch("config-flags");
+    let fleet = root.join("fleet");
+    copy_tree(Path::new(FLEET), &fleet);
+    std::fs::write(
+        fleet.join("fedrender.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  clusters: clusters.yaml\n  \
+         output: ../rendered\n  gitops:\n    tool: argocd\n    repoURL: https://git.example.com/fleet.git\n    \
+         path: rendered\n",
+    )
+    .unwrap();
+    let fleet_arg = fleet.to_str().unwrap();
+    // No --clusters, no --out, no --gitops: all from the Config.
+    let built = fedrender(&["build", fleet_arg, "-q"]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let rendered = root.join("rendered");
+    assert!(rendered.join("eu-1/kustomization.yaml").exists());
+    let set = std::fs::read_to_string(rendered.join("_gitops/applicationset.yaml")).unwrap();
+    assert!(set.contains("path: rendered/eu-1\n"), "{set}");
+    // Flags win: another output, and a shard, which never writes the wiring.
+    let elsewhere = root.join("elsewhere");
+    let shard = fedrender(&[
+        "build",
+        fleet_arg,
+        "-q",
+        "--out",
+        elsewhere.to_str().unwrap(),
+        "--cluster",
+        "eu-1",
+    ]);
+    assert_eq!(shard.status.code(), Some(0), "{}", stderr(&shard));
+    assert!(elsewhere.join("eu-1").exists() && !elsewhere.join("_gitops").exists());
+    let check = fedrender(&["build", fleet_arg, "--check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+
+    // These fields are flags: set in a Config deeper in the fleet they would be ignored.
+    std::fs::create_dir_all(fleet.join("team")).unwrap();
+    std::fs::write(
+        fleet.join("team/config.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  output: somewhere\n",
+    )
+    .unwrap();
+    let nested = fedrender(&["validate", fleet_arg]);
+    assert_eq!(nested.status.code(), Some(2));
+    assert!(
+        stderr(&nested).contains(&format!(
+            "{}/team/config.yaml:1: Config: spec.output is read only from a Config in a file directly in {fleet_arg}",
+            fleet_arg
+        )),
+        "{}",
+        stderr(&nested)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -17,6 +17,10 @@
 //!   sources:
 //!     kustomize: [kustomize, build]   # builds kustomize directories (needs allowExec)
 //!     allowExec: false                # lets declared commands run, like --allow-exec
+//!   # Flags a team always passes, read from a Config directly in FLEET_DIR; flags win.
+//!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
+//!   output: ../rendered               # build --out, relative to FLEET_DIR
+//!   gitops: {tool: argocd, repoURL: https://git.example.com/fleet.git, revision: main, path: rendered}
 //! ```
 
 use std::collections::BTreeMap;
@@ -50,6 +54,50 @@ pub struct ConfigSpec {
     pub lints: BTreeMap<String, Level>,
     #[serde(default)]
     pub sources: SourcesConfig,
+    /// The inventory, for commands not given `--clusters`; relative to `FLEET_DIR`. Read
+    /// only from a Config in a file directly in `FLEET_DIR`, as are `output` and `gitops`.
+    #[serde(default)]
+    pub clusters: Option<String>,
+    /// `build`'s output directory when `--out` is not given; relative to `FLEET_DIR`.
+    #[serde(default)]
+    pub output: Option<String>,
+    /// `build --gitops` settings when the command line gives none.
+    #[serde(default)]
+    pub gitops: Option<GitopsConfig>,
+}
+
+impl ConfigSpec {
+    /// The fields that stand in for command-line flags, by name, that this Config sets.
+    pub fn flag_fields(&self) -> Vec<&'static str> {
+        [
+            ("clusters", self.clusters.is_some()),
+            ("output", self.output.is_some()),
+            ("gitops", self.gitops.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(field, set)| set.then_some(field))
+        .collect()
+    }
+}
+
+/// `build --gitops`, `--gitops-repo`, `--gitops-revision` and `--gitops-path` in a Config.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GitopsConfig {
+    pub tool: GitopsToolName,
+    #[serde(rename = "repoURL")]
+    pub repo_url: String,
+    #[serde(default)]
+    pub revision: Option<String>,
+    /// The output directory's path in the repository.
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GitopsToolName {
+    Argocd,
+    Flux,
 }
 
 /// How sources that a tool renders are run.

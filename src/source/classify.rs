@@ -38,6 +38,9 @@ pub struct Classified {
     pub interpreter: Interpreter,
     /// Lint levels the fedrender Config sets.
     pub lint_levels: BTreeMap<Lint, Level>,
+    /// Configs that set fields standing in for flags (`clusters`, `output`, `gitops`), with
+    /// those fields: they count only directly in `FLEET_DIR`, which loading checks.
+    pub flag_configs: Vec<(Origin, Vec<&'static str>)>,
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub kubefed_documents: Vec<RawDocument>,
@@ -51,9 +54,17 @@ pub fn classify(
     errors: &mut ErrorSink,
 ) -> Classified {
     let mut lint_levels = BTreeMap::new();
-    let interpreter = interpreter_from(&documents, files, &mut lint_levels, errors);
+    let mut flag_configs = Vec::new();
+    let interpreter = interpreter_from(
+        &documents,
+        files,
+        &mut lint_levels,
+        &mut flag_configs,
+        errors,
+    );
     let mut classified = Classified {
         lint_levels,
+        flag_configs,
         ..Classified::default()
     };
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
@@ -270,6 +281,7 @@ fn interpreter_from(
     documents: &[RawDocument],
     files: &[SourceFile],
     lint_levels: &mut BTreeMap<Lint, Level>,
+    flag_configs: &mut Vec<(Origin, Vec<&'static str>)>,
     errors: &mut ErrorSink,
 ) -> Interpreter {
     let mut interpreter = Interpreter::default();
@@ -303,6 +315,10 @@ fn interpreter_from(
             continue;
         };
         let origin = &document.origin;
+        let flag_fields = config.spec.flag_fields();
+        if !flag_fields.is_empty() {
+            flag_configs.push((origin.clone(), flag_fields));
+        }
         for workload in &config.spec.workloads {
             let pointers = std::iter::once(("replicas", Some(&workload.replicas))).chain(
                 std::iter::once(("podTemplate", workload.pod_template.as_ref())),
