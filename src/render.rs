@@ -1320,43 +1320,41 @@ fn overriders_that_change_nothing(fleet: &Fleet, placements: &[Placement]) -> Ve
             continue;
         }
         for &policy_index in &placement.override_policies {
+            // Each overrider either changed this template or missed it, and why.
+            let mut record =
+                |field: String, missed_because: Option<(bool, String)>| match missed_because {
+                    None => {
+                        changed_one.insert((policy_index, field));
+                    }
+                    Some((workload, why)) => {
+                        missed
+                            .entry((policy_index, field, workload))
+                            .or_insert((0, position, why))
+                            .0 += 1;
+                    }
+                };
             for rule in &fleet.overrides[policy_index].rules {
                 for (list, overriders) in [
                     ("commandOverrider", &rule.overriders.command_overrider),
                     ("argsOverrider", &rule.overriders.args_overrider),
                 ] {
                     for (index, overrider) in overriders.iter().enumerate() {
-                        let field = format!("{}.overriders.{list}[{index}]", rule.field);
-                        match why_no_container_changes(template, &overrider.container_name) {
-                            None => {
-                                changed_one.insert((policy_index, field));
-                            }
-                            Some((workload, why)) => {
-                                missed
-                                    .entry((policy_index, field, workload))
-                                    .or_insert((0, position, why))
-                                    .0 += 1;
-                            }
-                        }
+                        record(
+                            format!("{}.overriders.{list}[{index}]", rule.field),
+                            why_no_container_changes(template, &overrider.container_name),
+                        );
                     }
                 }
                 for (index, overrider) in rule.overriders.image_overrider.iter().enumerate() {
                     // With a predicate, a path that is not there is an error when it runs.
-                    if overrider.predicate.is_some() {
-                        continue;
-                    }
-                    let field = format!("{}.overriders.imageOverrider[{index}]", rule.field);
-                    match overrides::image::why_no_image_changes(&template.object, template.kind())
-                    {
-                        None => {
-                            changed_one.insert((policy_index, field));
-                        }
-                        Some((workload, why)) => {
-                            missed
-                                .entry((policy_index, field, workload))
-                                .or_insert((0, position, why))
-                                .0 += 1;
-                        }
+                    if overrider.predicate.is_none() {
+                        record(
+                            format!("{}.overriders.imageOverrider[{index}]", rule.field),
+                            overrides::image::why_no_image_changes(
+                                &template.object,
+                                template.kind(),
+                            ),
+                        );
                     }
                 }
             }

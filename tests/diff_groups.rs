@@ -6,6 +6,8 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use fedrender::fleet::{FleetSource, Inventory};
 use fedrender::lint::LintLevels;
 use fedrender::{DiffBase, emit::diff_report};
@@ -91,11 +93,7 @@ fn reports(case: &str, head: Fleet<'_>, max_bytes: usize) -> (String, String) {
 }
 
 fn snapshot(name: &str, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(std::fs::canonicalize("testdata/diff").unwrap());
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings.bind(|| insta::assert_snapshot!(name, text));
+    common::snapshot_settings("testdata/diff").bind(|| insta::assert_snapshot!(name, text));
 }
 
 #[test]

@@ -36,11 +36,7 @@ fn wiring(out: &Path) -> String {
 }
 
 fn snapshot(name: &str, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(std::fs::canonicalize("testdata/gitops").unwrap());
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings.bind(|| insta::assert_snapshot!(name, text));
+    common::snapshot_settings("testdata/gitops").bind(|| insta::assert_snapshot!(name, text));
 }
 
 #[test]

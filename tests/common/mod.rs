@@ -30,3 +30,13 @@ pub fn empty_scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// insta settings for snapshots kept in `dir` under their own names, without the module
+/// prefix or the asserted expression.
+pub fn snapshot_settings(dir: &str) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(std::fs::canonicalize(dir).unwrap());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
