@@ -389,26 +389,26 @@ impl InputArgs {
 
     /// The validated fleet source and lint levels, as every command that reads a fleet needs.
     pub fn fleet_source_and_lints(&self) -> Result<(FleetSource, LintLevels), String> {
-        Ok((self.fleet_source()?, self.lint_levels()?))
+        let defaults = self.defaults()?;
+        Ok((self.fleet_source(&defaults)?, self.lint_levels()?))
     }
 
-    /// [`fleet_source_and_lints`](Self::fleet_source_and_lints), emitting the clusters
-    /// `clusters` selects.
+    /// [`fleet_source_and_lints`](Self::fleet_source_and_lints) with the Config's
+    /// `defaults` already read, emitting the clusters `clusters` selects.
     pub fn fleet_source_and_lints_for(
         &self,
         clusters: &ClusterArgs,
+        defaults: &CommandDefaults,
     ) -> Result<(FleetSource, LintLevels), String> {
-        let (source, lints) = self.fleet_source_and_lints()?;
         let source = FleetSource {
             cluster_filter: clusters.filter()?,
-            ..source
+            ..self.fleet_source(defaults)?
         };
-        Ok((source, lints))
+        Ok((source, self.lint_levels()?))
     }
 
-    /// The validated fleet source.
-    pub fn fleet_source(&self) -> Result<FleetSource, String> {
-        let defaults = self.defaults()?;
+    /// The validated fleet source, the inventory from the Config when not given.
+    pub fn fleet_source(&self, defaults: &CommandDefaults) -> Result<FleetSource, String> {
         source(
             &self.input,
             self.clusters.as_ref().or(defaults.clusters.as_ref()),

@@ -49,7 +49,7 @@ fn main() -> ExitCode {
 fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
     let checked = input.defaults().and_then(|defaults| {
-        let (source, lints) = input.fleet_source_and_lints_for(&args.clusters)?;
+        let (source, lints) = input.fleet_source_and_lints_for(&args.clusters, &defaults)?;
         let out = args.output(&defaults)?;
         let gitops = args.gitops_settings(&defaults)?;
         Ok((source, lints, out, gitops))
@@ -141,7 +141,10 @@ fn build(args: &cli::BuildArgs) -> i32 {
 
 fn diff(args: &cli::DiffArgs) -> i32 {
     let input = &args.input;
-    let (head, lints) = match input.fleet_source_and_lints_for(&args.clusters) {
+    let (head, lints) = match input
+        .defaults()
+        .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
+    {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
@@ -218,7 +221,10 @@ fn diff(args: &cli::DiffArgs) -> i32 {
 
 fn plan(args: &cli::PlanArgs) -> i32 {
     let input = &args.input;
-    let (source, lints) = match input.fleet_source_and_lints_for(&args.clusters) {
+    let (source, lints) = match input
+        .defaults()
+        .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
+    {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
