@@ -161,7 +161,22 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                     "standard input can be read once: only one of FLEET_DIR, --base and the inventories may be -",
                 );
             }
-            let clusters = args.base_clusters.as_ref().or(input.clusters.as_ref());
+            // Without flags, the base's inventory is what its own Config names.
+            let base_defaults = match fedrender::fleet::command_defaults(base_input) {
+                Ok(defaults) => defaults,
+                Err(rejected) => {
+                    eprint!(
+                        "{}",
+                        messages::errors_text(&rejected.errors, MessageFormat::Human)
+                    );
+                    return exit_code::ERROR;
+                }
+            };
+            let clusters = args
+                .base_clusters
+                .as_ref()
+                .or(input.clusters.as_ref())
+                .or(base_defaults.clusters.as_ref());
             if clusters.is_some_and(|path| path.as_os_str() == "-") && args.base_clusters.is_none()
             {
                 return usage_error(

@@ -201,6 +201,19 @@ fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
     assert!(elsewhere.join("eu-1").exists() && !elsewhere.join("_gitops").exists());
     let check = fedrender(&["build", fleet_arg, "--check"]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    // A diff of two revisions takes each revision's inventory from its own Config.
+    // The base keeps its inventory outside the fleet, so only its Config can name it.
+    let base = root.join("base");
+    copy_tree(&fleet, &base);
+    std::fs::rename(base.join("clusters.yaml"), root.join("base-clusters.yaml")).unwrap();
+    let config = std::fs::read_to_string(base.join("fedrender.yaml")).unwrap();
+    std::fs::write(
+        base.join("fedrender.yaml"),
+        config.replace("clusters: clusters.yaml", "clusters: ../base-clusters.yaml"),
+    )
+    .unwrap();
+    let diff = fedrender(&["diff", fleet_arg, "--base", base.to_str().unwrap()]);
+    assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
 
     // These fields are flags: set in a Config deeper in the fleet they would be ignored.
     std::fs::create_dir_all(fleet.join("team")).unwrap();
