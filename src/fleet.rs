@@ -38,6 +38,21 @@ pub struct FleetSource {
     pub cluster_filter: ClusterFilter,
 }
 
+impl FleetSource {
+    /// Every file of `input` with `inventory`, every cluster emitted, no command allowed: what
+    /// a run without flags reads.
+    pub fn new(input: impl Into<PathBuf>, inventory: Inventory) -> FleetSource {
+        FleetSource {
+            input: input.into(),
+            inventory,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            tools: ToolOptions::default(),
+            cluster_filter: ClusterFilter::default(),
+        }
+    }
+}
+
 /// The command line's say on sources a tool renders.
 #[derive(Debug, Clone, Default)]
 pub struct ToolOptions {

@@ -498,14 +498,10 @@ mod tests {
         let root = std::env::temp_dir().join(format!("fedrender-chunks-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         let options = |out: &str| BuildOptions {
-            source: FleetSource {
-                input: PathBuf::from("examples/fleet"),
-                inventory: fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
-                include: Vec::new(),
-                exclude: Vec::new(),
-                tools: Default::default(),
-                cluster_filter: Default::default(),
-            },
+            source: FleetSource::new(
+                PathBuf::from("examples/fleet"),
+                fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
+            ),
             out: root.join(out),
             lints: LintLevels::default(),
             gitops: None,
@@ -532,14 +528,10 @@ mod tests {
 
     fn diff_side(side: &str) -> FleetSource {
         let dir = Path::new("testdata/diff").join(side);
-        FleetSource {
-            input: dir.join("input"),
-            inventory: fleet::Inventory::File(dir.join("clusters.yaml")),
-            include: Vec::new(),
-            exclude: Vec::new(),
-            tools: Default::default(),
-            cluster_filter: Default::default(),
-        }
+        FleetSource::new(
+            dir.join("input"),
+            fleet::Inventory::File(dir.join("clusters.yaml")),
+        )
     }
 
     /// The reference the streamed diffs must agree with: both sides rendered whole, compared

@@ -12,14 +12,10 @@ use fedrender::{DiffBase, emit::diff_report};
 
 fn source(side: &str) -> FleetSource {
     let dir = Path::new("testdata/diff").join(side);
-    FleetSource {
-        input: dir.join("input"),
-        inventory: Inventory::File(dir.join("clusters.yaml")),
-        include: Vec::new(),
-        exclude: Vec::new(),
-        tools: Default::default(),
-        cluster_filter: Default::default(),
-    }
+    FleetSource::new(
+        dir.join("input"),
+        Inventory::File(dir.join("clusters.yaml")),
+    )
 }
 
 fn realistic() -> fedrender::diff::FleetDiff {

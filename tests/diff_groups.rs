@@ -56,14 +56,10 @@ fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
         eu = fleet.eu_weight,
     );
     std::fs::write(dir.join("input/fleet.yaml"), templates).unwrap();
-    FleetSource {
-        input: dir.join("input"),
-        inventory: Inventory::File(dir.join("clusters.yaml")),
-        include: Vec::new(),
-        exclude: Vec::new(),
-        tools: Default::default(),
-        cluster_filter: Default::default(),
-    }
+    FleetSource::new(
+        dir.join("input"),
+        Inventory::File(dir.join("clusters.yaml")),
+    )
 }
 
 const BASE: Fleet<'static> = Fleet {

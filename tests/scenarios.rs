@@ -20,18 +20,12 @@ fn scenarios() -> Vec<PathBuf> {
 
 pub fn source_for(dir: &Path) -> FleetSource {
     let clusters = dir.join("clusters.yaml");
-    FleetSource {
-        input: dir.join("input"),
-        inventory: if clusters.exists() {
-            Inventory::File(clusters)
-        } else {
-            Inventory::InputOnly
-        },
-        include: Vec::new(),
-        exclude: Vec::new(),
-        tools: Default::default(),
-        cluster_filter: Default::default(),
-    }
+    let inventory = if clusters.exists() {
+        Inventory::File(clusters)
+    } else {
+        Inventory::InputOnly
+    };
+    FleetSource::new(dir.join("input"), inventory)
 }
 
 fn describe(dir: &Path) -> String {

@@ -89,12 +89,11 @@ fn inventory(regions: &[usize]) -> String {
 
 fn render(dir: &Path, filter: ClusterFilter) -> BTreeMap<String, String> {
     let source = FleetSource {
-        input: dir.join("fleet"),
-        inventory: Inventory::File(dir.join("clusters.yaml")),
-        include: Vec::new(),
-        exclude: Vec::new(),
-        tools: Default::default(),
         cluster_filter: filter,
+        ..FleetSource::new(
+            dir.join("fleet"),
+            Inventory::File(dir.join("clusters.yaml")),
+        )
     };
     let rendered = fedrender::render_fleet(&source, &LintLevels::default(), false)
         .result
