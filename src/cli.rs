@@ -184,13 +184,6 @@ impl BuildArgs {
             if filtered || self.stdout {
                 return Ok(None);
             }
-            if config.path.starts_with("..") || config.path.starts_with('/') {
-                return Err(format!(
-                    "Config spec.gitops.path {}: give the output directory's path within the \
-                     repository",
-                    config.path
-                ));
-            }
             return Ok(Some(GitopsSettings {
                 tool: match config.tool {
                     fedrender::api::config::GitopsToolName::Argocd => {

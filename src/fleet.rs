@@ -217,6 +217,21 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
                 }
             }
         }
+        if let Some(gitops) = &config.spec.gitops
+            && (gitops.path.starts_with("..") || gitops.path.starts_with('/'))
+        {
+            let origin = document
+                .field_lines(&files)
+                .origin(&document.origin, "spec.gitops.path");
+            errors.push(Diagnostic::error(
+                Some(origin),
+                format!(
+                    "Config: spec.gitops.path {:?}: give the output directory's path within \
+                     the repository",
+                    gitops.path
+                ),
+            ));
+        }
         let spec = config.spec;
         defaults.clusters = defaults
             .clusters

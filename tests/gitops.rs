@@ -215,6 +215,24 @@ fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
     let diff = fedrender(&["diff", fleet_arg, "--base", base.to_str().unwrap()]);
     assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
 
+    // A path outside the repository is refused at its line.
+    let config = std::fs::read_to_string(fleet.join("fedrender.yaml")).unwrap();
+    std::fs::write(
+        fleet.join("fedrender.yaml"),
+        config.replace("path: rendered", "path: /srv/rendered"),
+    )
+    .unwrap();
+    let outside = fedrender(&["build", fleet_arg]);
+    assert_eq!(outside.status.code(), Some(2));
+    assert!(
+        stderr(&outside).contains(&format!(
+            "{fleet_arg}/fedrender.yaml:9: Config: spec.gitops.path \"/srv/rendered\": give the output directory's path within the repository"
+        )),
+        "{}",
+        stderr(&outside)
+    );
+    std::fs::write(fleet.join("fedrender.yaml"), config).unwrap();
+
     // These fields are flags: set in a Config deeper in the fleet they would be ignored.
     std::fs::create_dir_all(fleet.join("team")).unwrap();
     std::fs::write(
