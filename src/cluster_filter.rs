@@ -277,6 +277,50 @@ mod tests {
         }
     }
 
+    fn inventory() -> Vec<Cluster> {
+        [("eu-1", "eu"), ("eu-2", "eu"), ("us-1", "us")]
+            .iter()
+            .map(|(name, region)| {
+                serde_json::from_value(serde_json::json!({
+                    "apiVersion": "cluster.karmada.io/v1alpha1",
+                    "kind": "Cluster",
+                    "metadata": {"name": name, "labels": {"region": region}},
+                }))
+                .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_globs_and_a_selector_must_all_hold_and_each_must_keep_a_cluster() {
+        let clusters = inventory();
+        let keep = |names: &[&str], selector: Option<&str>| {
+            let names: Vec<String> = names.iter().map(|name| name.to_string()).collect();
+            ClusterFilter::new(&names, selector)
+                .unwrap()
+                .select(&clusters)
+        };
+        assert_eq!(keep(&["eu-*", "us-1"], None), Ok(vec![true, true, true]));
+        assert_eq!(
+            keep(&["*-1"], Some("region=eu")),
+            Ok(vec![true, false, false])
+        );
+        assert_eq!(keep(&[], Some("region!=eu")), Ok(vec![false, false, true]));
+        assert_eq!(
+            keep(&["eu1"], None),
+            Err(vec![
+                "--cluster eu1: the inventory has no such cluster; did you mean eu-1?".to_string()
+            ])
+        );
+        assert_eq!(
+            keep(&["us-*"], Some("region=eu")),
+            Err(vec![
+                "--cluster-selector region=eu: selects no cluster that --cluster names".to_string()
+            ])
+        );
+        assert!(ClusterFilter::new(&["[".to_string()], None).is_err());
+    }
+
     #[test]
     fn positions_number_the_kept_clusters_in_order() {
         assert_eq!(

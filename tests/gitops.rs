@@ -233,6 +233,23 @@ fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
     );
     std::fs::write(fleet.join("fedrender.yaml"), config).unwrap();
 
+    // Two Configs on top may not both set one of these fields.
+    std::fs::write(
+        fleet.join("more.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  output: elsewhere\n",
+    )
+    .unwrap();
+    let twice = fedrender(&["build", fleet_arg]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        stderr(&twice).contains(&format!(
+            "{fleet_arg}/more.yaml:1: Config: spec.output is also set at {fleet_arg}/fedrender.yaml:1; set it once"
+        )),
+        "{}",
+        stderr(&twice)
+    );
+    std::fs::remove_file(fleet.join("more.yaml")).unwrap();
+
     // These fields are flags: set in a Config deeper in the fleet they would be ignored.
     std::fs::create_dir_all(fleet.join("team")).unwrap();
     std::fs::write(

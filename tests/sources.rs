@@ -636,3 +636,91 @@ fn the_platform_example_renders_kustomize_helm_and_plain_yaml_together() {
     insta::assert_snapshot!("platform_example", stdout(&output));
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_directory_is_one_source_and_a_declaration_says_which() {
+    let root = empty_scratch("declarations");
+    let fleet = fleet(&root);
+    let dir = fleet.join("app");
+    let validate = || run(&["validate", fleet.to_str().unwrap()], None, "");
+    let declare = |spec: &str| {
+        write(
+            &dir.join("fedrender-source.yaml"),
+            &format!("apiVersion: fedrender.io/v1alpha1\nkind: Source\nspec:\n{spec}"),
+        )
+    };
+    // Each mistake is refused with the declaration's file and line and what to do.
+    for (spec, line, message) in [
+        (
+            "  helm: {}\n  command: [make]\n",
+            5,
+            "spec: a source is a Helm chart or a command, not both",
+        ),
+        (
+            "  {}\n",
+            3,
+            "spec: declare helm (for the chart in this directory) or command",
+        ),
+        (
+            "  command: []\n",
+            4,
+            "spec.command: give the program and its arguments as a list",
+        ),
+        ("  helm: {releaseName: web}\n", 4, "has no Chart.yaml"),
+    ] {
+        declare(spec);
+        let output = validate();
+        assert_eq!(output.status.code(), Some(2), "{spec}");
+        let expected = format!("{}/fedrender-source.yaml:{line}: ", dir.display());
+        assert!(
+            stderr(&output).contains(&expected) && stderr(&output).contains(message),
+            "{spec}: {}",
+            stderr(&output)
+        );
+    }
+    // A chart and a kustomization with no declaration: which one renders is not guessed.
+    std::fs::remove_file(dir.join("fedrender-source.yaml")).unwrap();
+    chart(&dir);
+    write(&dir.join("kustomization.yaml"), "resources: []\n");
+    let output = validate();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("holds both a Chart.yaml and a kustomization.yaml"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn include_and_exclude_choose_sources_by_their_marker_file() {
+    let root = empty_scratch("kustomize-globs");
+    let (bin, log) = (root.join("bin"), root.join("kustomize.log"));
+    let kustomize = stand_in_kustomize(&bin, &log);
+    let fleet = fleet(&root);
+    for app in ["eu", "us"] {
+        write(
+            &fleet.join(format!("{app}/kustomization.yaml")),
+            "resources: []\n",
+        );
+    }
+    let command = format!("{} build", kustomize.display());
+    let output = run(
+        &[
+            "build",
+            fleet.to_str().unwrap(),
+            "--stdout",
+            "--kustomize",
+            &command,
+            "--exclude",
+            "us/*",
+        ],
+        None,
+        "",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("name: built-eu\n"));
+    assert!(!stdout(&output).contains("built-us"));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "build . in eu\n");
+    std::fs::remove_dir_all(&root).unwrap();
+}
