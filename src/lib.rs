@@ -7,7 +7,6 @@ pub mod api;
 pub mod beneath;
 pub mod bind;
 pub mod cluster_filter;
-pub mod dependencies;
 pub mod diagnostics;
 pub mod diff;
 pub mod emit;

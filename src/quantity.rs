@@ -382,6 +382,43 @@ pub fn round_trip(text: &str) -> Result<String, String> {
     Ok(canonical_text(quantity, scale, exponent_form))
 }
 
+/// How a quantity is written back (`resource.Format`): decimal SI (`1500m`, `2k`), binary SI
+/// (`1Gi`) or a decimal exponent (`1e3`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuantityFormat {
+    DecimalSi,
+    BinarySi,
+    DecimalExponent,
+}
+
+impl QuantityFormat {
+    /// The format `ParseQuantity` gives a text: that of its suffix.
+    pub fn of(text: &str) -> Result<QuantityFormat, String> {
+        let written = WrittenQuantity::split(text);
+        let scale = interpret_suffix(written.suffix)
+            .ok_or_else(|| format!("quantity {text:?} has an unknown suffix"))?;
+        Ok(match scale {
+            Scale::Binary(_) => QuantityFormat::BinarySi,
+            Scale::Decimal(_)
+                if written.suffix.len() > 1 && written.suffix.starts_with(['e', 'E']) =>
+            {
+                QuantityFormat::DecimalExponent
+            }
+            Scale::Decimal(_) => QuantityFormat::DecimalSi,
+        })
+    }
+}
+
+/// `Quantity.String()` of a computed quantity (one whose text Kubernetes rebuilds): the value
+/// in its format, binary SI falling back to decimal SI as [`round_trip`] does.
+pub fn canonical(quantity: Quantity, format: QuantityFormat) -> String {
+    let scale = match format {
+        QuantityFormat::BinarySi => Scale::Binary(0),
+        QuantityFormat::DecimalSi | QuantityFormat::DecimalExponent => Scale::Decimal(0),
+    };
+    canonical_text(quantity, scale, format == QuantityFormat::DecimalExponent)
+}
+
 /// A quantity's text cut as `parseQuantityString` cuts it: the digits before the point without
 /// leading zeros (`"0"` when none are left), the digits after it, and the suffix.
 struct WrittenQuantity<'a> {

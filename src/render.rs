@@ -11,12 +11,11 @@ use serde_json::Value;
 use crate::api::cluster::Cluster;
 use crate::api::selector::{ImplicitPriority, ObjectIdentity};
 use crate::bind::{self, PolicyIndex};
-use crate::dependencies;
 use crate::diagnostics::{self, Diagnostic, Rejected};
 use crate::emit;
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
-use crate::interpret::Interpreter;
+use crate::interpret::{Dependency, Interpreter};
 use crate::lint::{Level, Lint};
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
@@ -198,7 +197,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             federated_plan.push(quota_plan_entry(quota, &cluster_index));
         }
     }
-    follow_dependencies(fleet, &mut placements, &cluster_index);
+    follow_dependencies(fleet, &mut placements, &cluster_index)?;
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {
@@ -841,7 +840,7 @@ fn follow_dependencies(
     fleet: &Fleet,
     placements: &mut [Placement],
     cluster_index: &BTreeMap<&str, usize>,
-) {
+) -> Result<(), Rejected> {
     let by_key: BTreeMap<&ObjectKey, usize> = fleet
         .templates
         .iter()
@@ -850,6 +849,7 @@ fn follow_dependencies(
         .collect();
     let mut extra: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
     let mut notes: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut errors = Vec::new();
     for (position, template) in fleet.templates.iter().enumerate() {
         let placement = &placements[position];
         if !placement.propagate_deps || placement.targets.is_empty() {
@@ -860,25 +860,38 @@ fn follow_dependencies(
             .iter()
             .map(|target| cluster_index[target.name.as_str()])
             .collect();
-        let mut dependents: Vec<usize> = dependencies::dependencies(template)
-            .iter()
-            .filter_map(|key| by_key.get(key).copied())
-            .collect();
-        if let Some((label, value)) = dependencies::service_import_endpoint_slice_label(template) {
-            dependents.extend(
-                fleet
-                    .templates
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(other, slice)| {
-                        (slice.kind() == "EndpointSlice"
-                            && slice.group() == "discovery.k8s.io"
-                            && slice.namespace() == template.namespace()
-                            && slice.labels.get(&label) == Some(&value))
+        let dependencies = match fleet.interpreter.dependencies(template) {
+            Ok(dependencies) => dependencies,
+            Err(problem) => {
+                errors.push(Diagnostic::error(
+                    Some(template.origin.clone()),
+                    format!("{}: {problem}", template.key),
+                ));
+                continue;
+            }
+        };
+        let mut dependents: Vec<usize> = Vec::new();
+        for dependency in &dependencies {
+            match dependency {
+                Dependency::Named(key) => dependents.extend(by_key.get(key).copied()),
+                Dependency::Labelled {
+                    group,
+                    kind,
+                    namespace,
+                    selector,
+                } => dependents.extend(fleet.templates.iter().enumerate().filter_map(
+                    |(other, candidate)| {
+                        (candidate.kind() == kind
+                            && candidate.group() == group
+                            && candidate.namespace() == namespace
+                            && selector.matches(&candidate.labels))
                         .then_some(other)
-                    }),
-            );
+                    },
+                )),
+            }
         }
+        dependents.sort_unstable();
+        dependents.dedup();
         for dependent in dependents {
             extra
                 .entry(dependent)
@@ -908,6 +921,11 @@ fn follow_dependencies(
             });
         }
         placement.targets = targets.into_values().collect();
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
     }
 }
 
@@ -958,7 +976,13 @@ fn build_variants(
     let mut variants = Vec::new();
     for ((replicas, completions, cluster_rules), mut clusters) in groups {
         clusters.sort_unstable();
-        let mut object = work::revise(&fleet.interpreter, template, replicas, completions);
+        let mut object = work::revise(&fleet.interpreter, template, replicas, completions)
+            .map_err(|problem| {
+                Rejected::from(Diagnostic::error(
+                    Some(template.origin.clone()),
+                    format!("{}: {problem}", template.key),
+                ))
+            })?;
         apply_rules(fleet, template, &cluster_rules, &clusters, &mut object)?;
         let namespaced = passes.namespaced_policies(&cluster_rules, &object);
         let mut second: BTreeMap<Vec<RuleRef>, Vec<usize>> = BTreeMap::new();
@@ -1068,12 +1092,14 @@ fn namespaced_policies_in(
     if !passes.may_change_selection(cluster_rules) {
         return passes.namespaced.clone();
     }
-    let mut object = work::revise(
+    let Ok(mut object) = work::revise(
         &fleet.interpreter,
         template,
         target.replicas,
         target.completions,
-    );
+    ) else {
+        return passes.namespaced.clone();
+    };
     match apply_rules(fleet, template, cluster_rules, &[], &mut object) {
         Ok(()) => passes.namespaced_policies(cluster_rules, &object),
         Err(_) => passes.namespaced.clone(),

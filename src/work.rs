@@ -19,11 +19,11 @@ pub fn revise(
     template: &Template,
     replicas: Option<i64>,
     completions: Option<i64>,
-) -> Value {
-    let mut object = template.object.clone();
-    if let Some(replicas) = replicas {
-        interpreter.revise_replicas(template, &mut object, replicas);
-    }
+) -> Result<Value, String> {
+    let mut object = match replicas {
+        Some(replicas) => interpreter.revise(template, replicas)?,
+        None => template.object.clone(),
+    };
     // A Divided Job's completions are split with its replicas (karmada binding/common.go
     // `divideReplicasByJobCompletions`).
     if let Some(completions) = completions
@@ -31,7 +31,7 @@ pub fn revise(
     {
         spec.insert("completions".to_string(), Value::from(completions));
     }
-    object
+    Ok(object)
 }
 
 /// The last step, once the overrides are applied: runtime-only fields go.
@@ -60,7 +60,7 @@ mod tests {
     #[test]
     fn overrides_run_after_revision_and_before_pruning() {
         let template = deployment();
-        let mut work = revise(&Interpreter::default(), &template, Some(3), None);
+        let mut work = revise(&Interpreter::default(), &template, Some(3), None).unwrap();
         assert_eq!(work["spec"]["replicas"], json!(3));
         work["spec"]["replicas"] = json!(7);
         work["status"] = json!({"injected": true});

@@ -66,14 +66,9 @@ impl Workload {
     pub fn of(interpreter: &Interpreter, template: &Template) -> Result<Workload, String> {
         // Only kinds with a replica interpreter have requirements: a DaemonSet or CronJob is
         // not a workload to the scheduler, whatever its pod template asks for.
-        let Some(replicas) = interpreter.replicas(template) else {
+        let Some(resource) = interpreter.replica_resource(template)? else {
             return Ok(Workload::default());
         };
-        let request = match interpreter.pod_spec(template, &template.object) {
-            Some(pod) => estimate::resource_request(pod)?,
-            None => BTreeMap::new(),
-        };
-        let has_requirements = !request.is_empty() || interpreter.has_node_claim(template);
         let completions = (template.group() == "batch" && template.kind() == "Job")
             .then(|| {
                 template
@@ -83,9 +78,9 @@ impl Workload {
             })
             .flatten();
         Ok(Workload {
-            replicas,
-            is_workload: replicas > 0 || has_requirements,
-            request,
+            replicas: resource.replicas,
+            is_workload: resource.replicas > 0 || resource.has_requirements,
+            request: resource.request,
             completions,
             uid: template.uid().to_string(),
         })

@@ -14,6 +14,7 @@ use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
 use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Origin};
+use crate::interpret::customization::{Customizations, LocatedCustomization};
 use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::lint::{Level, Lint};
 use crate::names;
@@ -55,7 +56,7 @@ pub fn classify(
 ) -> Classified {
     let mut lint_levels = BTreeMap::new();
     let mut flag_configs = Vec::new();
-    let interpreter = interpreter_from(
+    let mut interpreter = interpreter_from(
         &documents,
         files,
         &mut lint_levels,
@@ -68,6 +69,7 @@ pub fn classify(
         ..Classified::default()
     };
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
+    let mut customizations = Vec::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
     for document in documents {
         // A kustomization beside the manifests (common in GitOps repositories) is not an
@@ -124,6 +126,23 @@ pub fn classify(
                 ),
             )),
             ("fedrender.io", _) => {}
+            ("config.karmada.io", "ResourceInterpreterCustomization") => {
+                if let Some(item) = errors.take(document.decode_api_object(files)) {
+                    customizations.push(LocatedCustomization {
+                        origin: document.origin.clone(),
+                        fields: document.field_lines(files),
+                        item,
+                    });
+                }
+            }
+            ("config.karmada.io", other) => errors.push(Diagnostic::error(
+                Some(document.origin.clone()),
+                format!(
+                    "fedrender does not implement the Karmada kind {other}: of Karmada's \
+                     interpreter configuration it reads ResourceInterpreterCustomization (an \
+                     interpreter webhook needs a live control plane)"
+                ),
+            )),
             // KubeFed's objects are translated by the federation front door.
             (group, _) if crate::federation::is_kubefed_group(group) => {
                 classified.kubefed_documents.push(document);
@@ -159,6 +178,30 @@ pub fn classify(
             }
         }
     }
+    let (admitted, problems) = Customizations::admit(&customizations);
+    for problem in problems {
+        errors.push(problem);
+    }
+    for located in &customizations {
+        let target = &located.item.spec.target;
+        let rules = &located.item.spec.customizations;
+        let replica_rules = rules.replica_resource.is_some() || rules.replica_revision.is_some();
+        if replica_rules
+            && let Some(workload) = interpreter.declared_workload(&target.api_version, &target.kind)
+        {
+            errors.push(Diagnostic::error(
+                Some(located.origin.clone()),
+                format!(
+                    "ResourceInterpreterCustomization {} interprets the replicas of {} {}, which \
+                     the fedrender Config at {} declares as a workload too: keep one (the \
+                     customization is what Karmada reads; see the README on moving a Config \
+                     workload to a customization)",
+                    located.item.metadata.name, target.api_version, target.kind, workload.origin
+                ),
+            ));
+        }
+    }
+    interpreter.set_customizations(admitted);
     classified.interpreter = interpreter;
     classified
 }
@@ -354,6 +397,7 @@ fn interpreter_from(
                     CustomWorkload {
                         replicas: workload.replicas.clone(),
                         pod_template: workload.pod_template.clone(),
+                        origin: origin.clone(),
                     },
                 );
             }

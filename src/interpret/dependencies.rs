@@ -1,17 +1,19 @@
-//! propagateDeps: the ConfigMaps, Secrets, ServiceAccounts and PersistentVolumeClaims a workload
-//! references follow it to its clusters (karmada pkg/resourceinterpreter/default/native/
+//! propagateDeps, natively: the ConfigMaps, Secrets, ServiceAccounts and PersistentVolumeClaims a
+//! workload references follow it to its clusters (karmada pkg/resourceinterpreter/default/native/
 //! dependencies.go, pkg/util/helper/pod.go, pkg/util/lifted/visitpod.go). One level only: a
 //! followed ConfigMap has no dependencies of its own.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::Dependency;
+use crate::api::meta::LabelSelector;
 use crate::object::{ObjectKey, Template};
 
 /// The objects a template depends on, all in its namespace. Kinds without Karmada's default
 /// dependency interpreter have none.
-pub fn dependencies(template: &Template) -> BTreeSet<ObjectKey> {
+pub fn dependencies(template: &Template) -> Vec<Dependency> {
     let object = &template.object;
     let mut found = Found::new(template.namespace());
     match (template.api_version.as_str(), template.kind()) {
@@ -57,22 +59,35 @@ pub fn dependencies(template: &Template) -> BTreeSet<ObjectKey> {
         }
         ("multicluster.x-k8s.io/v1alpha1", "ServiceImport") => {
             let derived = format!("derived-{}", template.name());
-            found.add("", "Service", Some(&Value::from(derived)));
+            found.add("", "Service", Some(&Value::from(derived.clone())));
+            // Its EndpointSlices are found by label, not by name.
+            let mut dependencies: Vec<Dependency> =
+                found.keys.into_iter().map(Dependency::Named).collect();
+            dependencies.push(Dependency::Labelled {
+                group: "discovery.k8s.io".to_string(),
+                kind: "EndpointSlice".to_string(),
+                namespace: template.namespace().to_string(),
+                selector: LabelSelector {
+                    match_labels: BTreeMap::from([(
+                        "kubernetes.io/service-name".to_string(),
+                        derived,
+                    )]),
+                    match_expressions: Vec::new(),
+                },
+            });
+            return dependencies;
         }
         _ => {}
     }
-    found.keys
+    found.keys.into_iter().map(Dependency::Named).collect()
 }
 
-/// EndpointSlices a ServiceImport depends on are found by label, not by name.
-pub fn service_import_endpoint_slice_label(template: &Template) -> Option<(String, String)> {
-    (template.api_version == "multicluster.x-k8s.io/v1alpha1" && template.kind() == "ServiceImport")
-        .then(|| {
-            (
-                "kubernetes.io/service-name".to_string(),
-                format!("derived-{}", template.name()),
-            )
-        })
+/// What a pod spec references, in `namespace` (Karmada's `GetDependenciesFromPodTemplate`, the
+/// `kube.getPodDependencies` of interpreter scripts).
+pub fn pod_dependencies(pod_spec: &Value, namespace: &str) -> BTreeSet<ObjectKey> {
+    let mut found = Found::new(namespace);
+    found.pod_spec(pod_spec, &BTreeSet::new());
+    found.keys
 }
 
 struct Found<'a> {
@@ -178,9 +193,15 @@ mod tests {
         Template::for_test(api_version, kind, "shop", "web", object)
     }
 
-    fn names(keys: &BTreeSet<ObjectKey>) -> Vec<String> {
-        keys.iter()
-            .map(|key| format!("{}/{}", key.kind, key.name))
+    fn names(dependencies: &[Dependency]) -> Vec<String> {
+        dependencies
+            .iter()
+            .map(|dependency| match dependency {
+                Dependency::Named(key) => format!("{}/{}", key.kind, key.name),
+                Dependency::Labelled { kind, selector, .. } => {
+                    format!("{kind}/{:?}", selector.match_labels)
+                }
+            })
             .collect()
     }
 

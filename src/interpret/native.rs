@@ -1,8 +1,7 @@
-//! Per-kind knowledge, Karmada's resource interpreter for native kinds: which kinds are
-//! cluster-scoped, how many replicas a workload asks for, which fields never reach a member
-//! cluster, and which names Kubernetes accepts.
-
-use std::collections::BTreeMap;
+//! Karmada's native interpreter, for Kubernetes' own kinds (karmada
+//! pkg/resourceinterpreter/default/native): which kinds are cluster-scoped, how many replicas a
+//! workload asks for and where they are revised, which fields never reach a member cluster,
+//! and which names Kubernetes accepts.
 
 use serde_json::Value;
 
@@ -61,151 +60,93 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("cluster.karmada.io", "Cluster"),
 ];
 
-/// A kind the user declared a workload in the fedrender config: where its replica count and
-/// pod template live (Karmada keeps such knowledge in Lua interpreters per third-party kind).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CustomWorkload {
-    /// JSON pointer to the replica field, e.g. `/spec/replicas`.
-    pub replicas: String,
-    /// JSON pointer to the pod template (`metadata` + `spec`), e.g. `/spec/template`.
-    pub pod_template: Option<String>,
+/// The replica count Karmada reads from a template (karmada resourceinterpreter default
+/// native replica.go), after the API server's defaults: a Deployment, ReplicaSet or
+/// StatefulSet without `spec.replicas` has 1; a Job runs min(parallelism, completions) pods
+/// at once, each defaulting to 1; a Pod is 1. Other kinds are not workloads: `None`.
+pub fn replicas(template: &Template) -> Option<i64> {
+    let spec_int = |field: &str| {
+        template
+            .object
+            .pointer(&format!("/spec/{field}"))
+            .and_then(Value::as_i64)
+    };
+    match (template.group(), template.kind()) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
+            Some(spec_int("replicas").unwrap_or(1))
+        }
+        ("batch", "Job") => {
+            let parallelism = spec_int("parallelism").unwrap_or(1);
+            Some(match spec_int("completions") {
+                Some(completions) => parallelism.min(completions),
+                None => parallelism,
+            })
+        }
+        ("", "Pod") => Some(1),
+        _ => None,
+    }
 }
 
-/// Per-kind knowledge: the built-in tables plus what the input declares (CRD scopes, custom
-/// workloads from the fedrender config).
-#[derive(Debug, Clone, Default)]
-pub struct Interpreter {
-    /// (group, kind) → namespaced?, from `CustomResourceDefinition.spec.scope`.
-    scopes: BTreeMap<(String, String), bool>,
-    /// (apiVersion, kind) → where the replicas and pod template are.
-    workloads: BTreeMap<(String, String), CustomWorkload>,
+/// Where Karmada's `ReviseReplica` hook writes a cluster's replicas: `spec.replicas` for
+/// Deployment, ReplicaSet and StatefulSet, `spec.parallelism` for a Job. Pods and other kinds
+/// have no hook.
+pub fn replica_field(template: &Template) -> Option<&'static str> {
+    match (template.group(), template.kind()) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => Some("/spec/replicas"),
+        ("batch", "Job") => Some("/spec/parallelism"),
+        _ => None,
+    }
 }
 
-impl Interpreter {
-    pub fn declare_scope(&mut self, group: &str, kind: &str, namespaced: bool) {
-        self.scopes
-            .insert((group.to_string(), kind.to_string()), namespaced);
+/// Writes `replicas` at `pointer`; a missing field goes where the API server's defaulting
+/// puts it, leading its parent.
+pub fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
+    let Some((parent, field)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let Some(parent) = object.pointer_mut(parent).and_then(Value::as_object_mut) else {
+        return;
+    };
+    if let Some(existing) = parent.get_mut(field) {
+        *existing = Value::from(replicas);
+    } else {
+        let rest = std::mem::take(parent);
+        parent.insert(field.to_string(), Value::from(replicas));
+        parent.extend(rest);
     }
+}
 
-    pub fn declare_workload(&mut self, api_version: &str, kind: &str, workload: CustomWorkload) {
-        self.workloads
-            .insert((api_version.to_string(), kind.to_string()), workload);
-    }
-
-    pub fn is_namespaced(&self, group: &str, kind: &str) -> bool {
-        if let Some(namespaced) = self.scopes.get(&(group.to_string(), kind.to_string())) {
-            return *namespaced;
+/// The pod spec of a native workload, where Karmada reads per-replica requirements.
+pub fn pod_spec(template: &Template) -> Option<&Value> {
+    let object = &template.object;
+    match (template.group(), template.kind()) {
+        ("", "Pod") => object.get("spec"),
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
+            object.pointer("/spec/template/spec")
         }
-        !CLUSTER_SCOPED.contains(&(group, kind))
+        _ => None,
     }
+}
 
-    fn custom(&self, template: &Template) -> Option<&CustomWorkload> {
-        self.workloads
-            .get(&(template.api_version.clone(), template.kind().to_string()))
-    }
+/// Whether a pod spec has a node claim (node selector, tolerations, required node affinity);
+/// with a resource request it makes Karmada's `replicaRequirements` non-nil (karmada
+/// `GenerateReplicaRequirements`).
+pub fn has_node_claim(spec: &Value) -> bool {
+    let non_empty = |field: &str| match spec.get(field) {
+        Some(Value::Object(map)) => !map.is_empty(),
+        Some(Value::Array(list)) => !list.is_empty(),
+        _ => false,
+    };
+    non_empty("nodeSelector")
+        || non_empty("tolerations")
+        || spec
+            .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
+            .is_some()
+}
 
-    /// The replica count Karmada reads from a template (karmada resourceinterpreter default
-    /// native replica.go), after the API server's defaults: a Deployment, ReplicaSet or
-    /// StatefulSet without `spec.replicas` has 1; a Job runs min(parallelism, completions) pods
-    /// at once, each defaulting to 1; a Pod is 1; a declared custom workload reads its pointer
-    /// (1 when absent). Other kinds are not workloads: `None`.
-    pub fn replicas(&self, template: &Template) -> Option<i64> {
-        let object = &template.object;
-        if let Some(custom) = self.custom(template) {
-            return Some(
-                object
-                    .pointer(&custom.replicas)
-                    .and_then(Value::as_i64)
-                    .unwrap_or(1),
-            );
-        }
-        let spec_int = |field: &str| {
-            object
-                .pointer(&format!("/spec/{field}"))
-                .and_then(Value::as_i64)
-        };
-        match (template.group(), template.kind()) {
-            ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
-                Some(spec_int("replicas").unwrap_or(1))
-            }
-            ("batch", "Job") => {
-                let parallelism = spec_int("parallelism").unwrap_or(1);
-                Some(match spec_int("completions") {
-                    Some(completions) => parallelism.min(completions),
-                    None => parallelism,
-                })
-            }
-            ("", "Pod") => Some(1),
-            _ => None,
-        }
-    }
-
-    /// Writes a cluster's replica count into the kind's replica field (Karmada's
-    /// `ReviseReplica` hook): `spec.replicas` for Deployment, ReplicaSet and StatefulSet,
-    /// `spec.parallelism` for a Job, the declared pointer for a custom workload. Pods and other
-    /// kinds have no hook and are left as they are.
-    pub fn revise_replicas(&self, template: &Template, object: &mut Value, replicas: i64) {
-        let pointer = match self.custom(template) {
-            Some(custom) => custom.replicas.clone(),
-            None => match (template.group(), template.kind()) {
-                ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
-                    "/spec/replicas".to_string()
-                }
-                ("batch", "Job") => "/spec/parallelism".to_string(),
-                _ => return,
-            },
-        };
-        let Some((parent, field)) = pointer.rsplit_once('/') else {
-            return;
-        };
-        let Some(parent) = object.pointer_mut(parent).and_then(Value::as_object_mut) else {
-            return;
-        };
-        if let Some(existing) = parent.get_mut(field) {
-            *existing = Value::from(replicas);
-        } else {
-            // Where the API server's defaulting puts it: the replica field leads the spec.
-            let rest = std::mem::take(parent);
-            parent.insert(field.to_string(), Value::from(replicas));
-            parent.extend(rest);
-        }
-    }
-
-    /// The pod spec of a workload, where Karmada reads per-replica requirements.
-    pub fn pod_spec<'a>(&self, template: &Template, object: &'a Value) -> Option<&'a Value> {
-        if let Some(custom) = self.custom(template) {
-            return custom
-                .pod_template
-                .as_ref()
-                .and_then(|pointer| object.pointer(pointer))
-                .and_then(|pod| pod.get("spec"));
-        }
-        match (template.group(), template.kind()) {
-            ("", "Pod") => object.get("spec"),
-            ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
-            | ("batch", "Job") => object.pointer("/spec/template/spec"),
-            _ => None,
-        }
-    }
-
-    /// Whether a workload has a node claim (node selector, tolerations, required node
-    /// affinity); with a resource request it makes Karmada's `replicaRequirements` non-nil
-    /// (karmada `GenerateReplicaRequirements`).
-    pub fn has_node_claim(&self, template: &Template) -> bool {
-        let Some(spec) = self.pod_spec(template, &template.object) else {
-            return false;
-        };
-        let non_empty = |field: &str| match spec.get(field) {
-            Some(Value::Object(map)) => !map.is_empty(),
-            Some(Value::Array(list)) => !list.is_empty(),
-            _ => false,
-        };
-        non_empty("nodeSelector")
-            || non_empty("tolerations")
-            || spec
-                .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
-                .is_some()
-    }
+/// Whether a kind is namespaced, by the built-in table of cluster-scoped kinds.
+pub fn is_namespaced(group: &str, kind: &str) -> bool {
+    !CLUSTER_SCOPED.contains(&(group, kind))
 }
 
 /// Removes what the API server generates and what must not travel to a member cluster
@@ -376,9 +317,8 @@ mod tests {
     // with the API server's defaults applied first (spec README, deviation 8).
     #[test]
     fn workload_replicas_per_kind_with_api_server_defaults() {
-        let interpreter = Interpreter::default();
         let replicas = |api_version: &str, kind: &str, object| {
-            interpreter.replicas(&template(api_version, kind, object))
+            super::replicas(&template(api_version, kind, object))
         };
         assert_eq!(
             replicas("apps/v1", "Deployment", json!({"spec": {"replicas": 3}})),
@@ -414,31 +354,6 @@ mod tests {
     }
 
     #[test]
-    fn declared_workloads_read_and_revise_their_own_replica_field() {
-        let mut interpreter = Interpreter::default();
-        interpreter.declare_workload(
-            "argoproj.io/v1alpha1",
-            "Rollout",
-            CustomWorkload {
-                replicas: "/spec/replicas".to_string(),
-                pod_template: Some("/spec/template".to_string()),
-            },
-        );
-        let rollout = template(
-            "argoproj.io/v1alpha1",
-            "Rollout",
-            json!({"spec": {"replicas": 4,
-            "template": {"spec": {"nodeSelector": {"disk": "ssd"}}}}}),
-        );
-        assert_eq!(interpreter.replicas(&rollout), Some(4));
-        assert!(interpreter.has_node_claim(&rollout));
-        let mut object = rollout.object.clone();
-        interpreter.revise_replicas(&rollout, &mut object, 2);
-        assert_eq!(object["spec"]["replicas"], json!(2));
-        assert_eq!(Interpreter::default().replicas(&rollout), None);
-    }
-
-    #[test]
     fn a_missing_replica_field_is_written_first_in_the_spec() {
         let deployment = template(
             "apps/v1",
@@ -446,7 +361,7 @@ mod tests {
             json!({"spec": {"selector": {}, "template": {}}}),
         );
         let mut object = deployment.object.clone();
-        Interpreter::default().revise_replicas(&deployment, &mut object, 1);
+        write_replicas(&mut object, replica_field(&deployment).unwrap(), 1);
         assert_eq!(
             serde_json::to_string(&object).unwrap(),
             r#"{"spec":{"replicas":1,"selector":{},"template":{}}}"#
@@ -569,15 +484,5 @@ mod tests {
             None
         );
         assert!(name_problem("rbac.authorization.k8s.io", "ClusterRole", "a/b").is_some());
-    }
-
-    #[test]
-    fn scopes_come_from_the_table_and_from_crds() {
-        let mut interpreter = Interpreter::default();
-        assert!(!interpreter.is_namespaced("", "Namespace"));
-        assert!(interpreter.is_namespaced("apps", "Deployment"));
-        assert!(interpreter.is_namespaced("example.com", "Widget"));
-        interpreter.declare_scope("example.com", "Widget", false);
-        assert!(!interpreter.is_namespaced("example.com", "Widget"));
     }
 }

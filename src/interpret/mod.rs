@@ -1,0 +1,570 @@
+//! Karmada's resource interpreter: what a template means to the scheduler and to the Works
+//! built from it — how many replicas it has and what each requests, how a member cluster's
+//! replicas are written into it, and which objects it depends on.
+//!
+//! Each operation is answered, for a template's apiVersion and kind, by the first of (karmada
+//! pkg/resourceinterpreter/interpreter.go):
+//! 1. a `ResourceInterpreterCustomization` of the fleet ([`customization`]), or a workload
+//!    declared in fedrender's Config (never both for one kind);
+//! 2. Karmada's built-in interpretation of popular third-party kinds ([`thirdparty`]);
+//! 3. the native interpreter of Kubernetes' own kinds ([`native`], [`dependencies`]).
+//!
+//! Scripts run in [`lua`].
+
+pub mod customization;
+pub mod dependencies;
+pub mod lua;
+pub mod native;
+pub mod thirdparty;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::api::meta::LabelSelector;
+use crate::diagnostics::Origin;
+use crate::object::{ObjectKey, Template};
+use crate::quantity::{Quantity, quantity_from_json};
+use crate::schedule::estimate;
+use customization::{Customizations, Rule, TargetRules};
+
+pub use native::{name_problem, prune};
+
+/// A kind the user declared a workload in the fedrender config: where its replica count and
+/// pod template live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomWorkload {
+    /// JSON pointer to the replica field, e.g. `/spec/replicas`.
+    pub replicas: String,
+    /// JSON pointer to the pod template (`metadata` + `spec`), e.g. `/spec/template`.
+    pub pod_template: Option<String>,
+    /// The Config that declared it.
+    pub origin: Origin,
+}
+
+/// The operations that decide what a member cluster receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Operation {
+    ReplicaResource,
+    ReplicaRevision,
+    DependencyInterpretation,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 3] = [
+        Operation::ReplicaResource,
+        Operation::ReplicaRevision,
+        Operation::DependencyInterpretation,
+    ];
+
+    /// The operation's field in a customization.
+    pub fn field(self) -> &'static str {
+        match self {
+            Operation::ReplicaResource => "replicaResource",
+            Operation::ReplicaRevision => "replicaRevision",
+            Operation::DependencyInterpretation => "dependencyInterpretation",
+        }
+    }
+
+    /// The function a script for the operation defines.
+    pub fn function(self) -> &'static str {
+        match self {
+            Operation::ReplicaResource => "GetReplicas",
+            Operation::ReplicaRevision => "ReviseReplica",
+            Operation::DependencyInterpretation => "GetDependencies",
+        }
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.field())
+    }
+}
+
+/// Who answered an operation for a template, for `fedrender plan`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Supplier {
+    /// A `ResourceInterpreterCustomization` of the fleet: its name and where it is.
+    Customization { name: String, origin: Origin },
+    /// A workload declared in fedrender's Config.
+    Config(Origin),
+    /// Karmada's built-in interpretation of a third-party kind.
+    BuiltIn,
+    /// Karmada's native interpreter.
+    Native,
+}
+
+impl fmt::Display for Supplier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Supplier::Customization { name, origin } => {
+                write!(f, "ResourceInterpreterCustomization {name} ({origin})")
+            }
+            Supplier::Config(origin) => write!(f, "fedrender Config workload ({origin})"),
+            Supplier::BuiltIn => f.write_str("Karmada's built-in third-party interpreter"),
+            Supplier::Native => f.write_str("Karmada's native interpreter"),
+        }
+    }
+}
+
+/// What the scheduler reads of a workload (karmada `binding.spec.replicas` and
+/// `replicaRequirements`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReplicaResource {
+    pub replicas: i64,
+    /// Per-replica resource request (empty: none).
+    pub request: BTreeMap<String, Quantity>,
+    /// Whether `replicaRequirements` is set at all (a request or a node claim).
+    pub has_requirements: bool,
+}
+
+/// An object a template depends on (Karmada's `DependentObjectReference`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dependency {
+    Named(ObjectKey),
+    /// Every object of the kind in the namespace whose labels match.
+    Labelled {
+        group: String,
+        kind: String,
+        namespace: String,
+        selector: LabelSelector,
+    },
+}
+
+/// Per-kind knowledge: the built-in tables plus what the input declares (CRD scopes, custom
+/// workloads from the fedrender config, interpreter customizations).
+#[derive(Debug, Clone, Default)]
+pub struct Interpreter {
+    /// (group, kind) → namespaced?, from `CustomResourceDefinition.spec.scope`.
+    scopes: BTreeMap<(String, String), bool>,
+    /// (apiVersion, kind) → where the replicas and pod template are.
+    workloads: BTreeMap<(String, String), CustomWorkload>,
+    customizations: Customizations,
+}
+
+impl Interpreter {
+    pub fn declare_scope(&mut self, group: &str, kind: &str, namespaced: bool) {
+        self.scopes
+            .insert((group.to_string(), kind.to_string()), namespaced);
+    }
+
+    pub fn declare_workload(&mut self, api_version: &str, kind: &str, workload: CustomWorkload) {
+        self.workloads
+            .insert((api_version.to_string(), kind.to_string()), workload);
+    }
+
+    pub fn set_customizations(&mut self, customizations: Customizations) {
+        self.customizations = customizations;
+    }
+
+    pub fn customizations(&self) -> &Customizations {
+        &self.customizations
+    }
+
+    /// The Config workload declared for a kind, if any.
+    pub fn declared_workload(&self, api_version: &str, kind: &str) -> Option<&CustomWorkload> {
+        self.workloads
+            .get(&(api_version.to_string(), kind.to_string()))
+    }
+
+    pub fn is_namespaced(&self, group: &str, kind: &str) -> bool {
+        match self.scopes.get(&(group.to_string(), kind.to_string())) {
+            Some(namespaced) => *namespaced,
+            None => native::is_namespaced(group, kind),
+        }
+    }
+
+    fn declared(&self, template: &Template) -> Option<&CustomWorkload> {
+        self.declared_workload(&template.api_version, template.kind())
+    }
+
+    /// The script that answers `operation` for the template's kind, from the fleet's
+    /// customizations, else from the built-in ones.
+    fn rule(&self, template: &Template, operation: Operation) -> Option<(&Rule, Supplier)> {
+        let key = (template.api_version.clone(), template.kind().to_string());
+        if let Some(rule) = pick(self.customizations.rules(&key), operation) {
+            return Some((
+                rule,
+                Supplier::Customization {
+                    name: rule.customization.clone(),
+                    origin: rule.origin.clone(),
+                },
+            ));
+        }
+        pick(thirdparty::rules(&key), operation).map(|rule| (rule, Supplier::BuiltIn))
+    }
+
+    /// Who answers `operation` for the template, or none when no interpreter has it (the
+    /// template is then no workload, is not revised, has no dependencies).
+    pub fn supplier(&self, template: &Template, operation: Operation) -> Option<Supplier> {
+        if let Some((_, supplier)) = self.rule(template, operation)
+            && !matches!(supplier, Supplier::BuiltIn)
+        {
+            return Some(supplier);
+        }
+        let declared = self.declared(template);
+        if let Some(workload) = declared
+            && operation != Operation::DependencyInterpretation
+        {
+            return Some(Supplier::Config(workload.origin.clone()));
+        }
+        if let Some((_, supplier)) = self.rule(template, operation) {
+            return Some(supplier);
+        }
+        let native = match operation {
+            Operation::ReplicaResource => native::replicas(template).is_some(),
+            Operation::ReplicaRevision => native::replica_field(template).is_some(),
+            Operation::DependencyInterpretation => native_dependency_kind(template),
+        };
+        native.then_some(Supplier::Native)
+    }
+
+    /// The replicas and per-replica requirements of a template, or `None` when it is not a
+    /// workload to Karmada. A script's failure is an error naming the script.
+    pub fn replica_resource(&self, template: &Template) -> Result<Option<ReplicaResource>, String> {
+        match self.supplier(template, Operation::ReplicaResource) {
+            None => Ok(None),
+            Some(Supplier::Config(_)) => {
+                let workload = self.declared(template).expect("supplier said so");
+                let replicas = template
+                    .object
+                    .pointer(&workload.replicas)
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1);
+                let pod_spec = workload
+                    .pod_template
+                    .as_ref()
+                    .and_then(|pointer| template.object.pointer(pointer))
+                    .and_then(|pod| pod.get("spec"));
+                native_resource(replicas, pod_spec).map(Some)
+            }
+            Some(Supplier::Native) => {
+                let replicas = native::replicas(template).expect("supplier said so");
+                native_resource(replicas, native::pod_spec(template)).map(Some)
+            }
+            Some(_) => {
+                let (rule, _) = self
+                    .rule(template, Operation::ReplicaResource)
+                    .expect("supplier said so");
+                let (replicas, requirements) = lua::get_replicas(&rule.script, &template.object)
+                    .map_err(|problem| rule.failed(Operation::ReplicaResource, &problem))?;
+                let request = match &requirements {
+                    Some(requirements) => requested_resources(requirements)
+                        .map_err(|problem| rule.failed(Operation::ReplicaResource, &problem))?,
+                    None => BTreeMap::new(),
+                };
+                Ok(Some(ReplicaResource {
+                    replicas,
+                    request,
+                    has_requirements: requirements.is_some(),
+                }))
+            }
+        }
+    }
+
+    /// The object one cluster receives before overrides: the template with the cluster's
+    /// replicas written in by the kind's `ReviseReplica` (unchanged when it has none).
+    pub fn revise(&self, template: &Template, replicas: i64) -> Result<Value, String> {
+        let in_place = |pointer: &str| {
+            let mut object = template.object.clone();
+            native::write_replicas(&mut object, pointer, replicas);
+            object
+        };
+        match self.supplier(template, Operation::ReplicaRevision) {
+            None => Ok(template.object.clone()),
+            Some(Supplier::Config(_)) => {
+                let workload = self.declared(template).expect("supplier said so");
+                Ok(in_place(&workload.replicas))
+            }
+            Some(Supplier::Native) => Ok(in_place(
+                native::replica_field(template).expect("supplier said so"),
+            )),
+            Some(_) => {
+                let (rule, _) = self
+                    .rule(template, Operation::ReplicaRevision)
+                    .expect("supplier said so");
+                lua::revise_replica(&rule.script, &template.object, replicas)
+                    .map_err(|problem| rule.failed(Operation::ReplicaRevision, &problem))
+            }
+        }
+    }
+
+    /// The objects a template depends on (propagateDeps). Several customizations of one kind
+    /// may each interpret dependencies: Karmada takes the union.
+    pub fn dependencies(&self, template: &Template) -> Result<Vec<Dependency>, String> {
+        let key = (template.api_version.clone(), template.kind().to_string());
+        let rules: &[Rule] = match self.customizations.rules(&key) {
+            Some(rules) if !rules.dependency_interpretation.is_empty() => {
+                &rules.dependency_interpretation
+            }
+            _ => match thirdparty::rules(&key) {
+                Some(rules) => &rules.dependency_interpretation,
+                None => &[],
+            },
+        };
+        if rules.is_empty() {
+            return Ok(dependencies::dependencies(template));
+        }
+        let mut found: Vec<Dependency> = Vec::new();
+        for rule in rules {
+            let references = lua::get_dependencies(&rule.script, &template.object)
+                .map_err(|problem| rule.failed(Operation::DependencyInterpretation, &problem))?;
+            for dependency in customization::dependency_references(&references)
+                .map_err(|problem| rule.failed(Operation::DependencyInterpretation, &problem))?
+            {
+                if !found.contains(&dependency) {
+                    found.push(dependency);
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+fn pick(rules: Option<&TargetRules>, operation: Operation) -> Option<&Rule> {
+    let rules = rules?;
+    match operation {
+        Operation::ReplicaResource => rules.replica_resource.as_ref(),
+        Operation::ReplicaRevision => rules.replica_revision.as_ref(),
+        Operation::DependencyInterpretation => rules.dependency_interpretation.first(),
+    }
+}
+
+/// Kinds the native dependency interpreter knows, whether or not this template names anything.
+fn native_dependency_kind(template: &Template) -> bool {
+    matches!(
+        (template.api_version.as_str(), template.kind()),
+        (
+            "apps/v1",
+            "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet"
+        ) | ("batch/v1", "Job" | "CronJob")
+            | ("v1", "Pod")
+            | ("networking.k8s.io/v1", "Ingress")
+            | ("multicluster.x-k8s.io/v1alpha1", "ServiceImport")
+    )
+}
+
+/// A native (or Config-declared) workload's replicas and requirements; a malformed resource
+/// quantity is an error (the API server would reject the template).
+fn native_resource(replicas: i64, pod_spec: Option<&Value>) -> Result<ReplicaResource, String> {
+    let request = match pod_spec {
+        Some(pod) => estimate::resource_request(pod)?,
+        None => BTreeMap::new(),
+    };
+    let has_requirements = !request.is_empty() || pod_spec.is_some_and(native::has_node_claim);
+    Ok(ReplicaResource {
+        replicas,
+        request,
+        has_requirements,
+    })
+}
+
+/// `replicaRequirements.resourceRequest` of a script's answer, read as Karmada reads it into a
+/// `ResourceList`.
+fn requested_resources(requirements: &Value) -> Result<BTreeMap<String, Quantity>, String> {
+    let Some(list) = requirements.get("resourceRequest") else {
+        return Ok(BTreeMap::new());
+    };
+    let Some(list) = list.as_object() else {
+        return Err(format!(
+            "replicaRequirements.resourceRequest must be a map of quantities, not {list}"
+        ));
+    };
+    list.iter()
+        .filter(|(_, amount)| !amount.is_null())
+        .map(|(name, amount)| {
+            quantity_from_json(amount)
+                .map(|quantity| (name.clone(), quantity))
+                .map_err(|problem| format!("replicaRequirements.resourceRequest.{name}: {problem}"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::FieldLines;
+    use customization::{LocatedCustomization, ResourceInterpreterCustomization};
+    use serde_json::json;
+
+    fn template(api_version: &str, kind: &str, object: Value) -> Template {
+        Template::for_test(api_version, kind, "shop", "web", object)
+    }
+
+    fn with_customization(target_api_version: &str, kind: &str, rules: Value) -> Interpreter {
+        let item: ResourceInterpreterCustomization = serde_json::from_value(json!({
+            "apiVersion": "config.karmada.io/v1alpha1",
+            "kind": "ResourceInterpreterCustomization",
+            "metadata": {"name": "custom"},
+            "spec": {"target": {"apiVersion": target_api_version, "kind": kind},
+                     "customizations": rules}
+        }))
+        .unwrap();
+        let (customizations, errors) = Customizations::admit(&[LocatedCustomization {
+            origin: Origin::new("custom.yaml", 0, 1),
+            fields: FieldLines::default(),
+            item,
+        }]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut interpreter = Interpreter::default();
+        interpreter.set_customizations(customizations);
+        interpreter
+    }
+
+    #[test]
+    fn declared_workloads_read_and_revise_their_own_replica_field() {
+        let mut interpreter = Interpreter::default();
+        interpreter.declare_workload(
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            CustomWorkload {
+                replicas: "/spec/replicas".to_string(),
+                pod_template: Some("/spec/template".to_string()),
+                origin: Origin::new("config.yaml", 0, 1),
+            },
+        );
+        let rollout = template(
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            json!({"spec": {"replicas": 4,
+            "template": {"spec": {"nodeSelector": {"disk": "ssd"}}}}}),
+        );
+        let resource = interpreter.replica_resource(&rollout).unwrap().unwrap();
+        assert_eq!(resource.replicas, 4);
+        assert!(
+            resource.has_requirements,
+            "the node selector is a node claim"
+        );
+        assert_eq!(
+            interpreter.revise(&rollout, 2).unwrap()["spec"]["replicas"],
+            json!(2)
+        );
+        assert_eq!(
+            interpreter.supplier(&rollout, Operation::ReplicaResource),
+            Some(Supplier::Config(Origin::new("config.yaml", 0, 1)))
+        );
+        assert_eq!(
+            Interpreter::default().replica_resource(&rollout).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn scopes_come_from_the_table_and_from_crds() {
+        let mut interpreter = Interpreter::default();
+        assert!(!interpreter.is_namespaced("", "Namespace"));
+        assert!(interpreter.is_namespaced("apps", "Deployment"));
+        assert!(interpreter.is_namespaced("example.com", "Widget"));
+        interpreter.declare_scope("example.com", "Widget", false);
+        assert!(!interpreter.is_namespaced("example.com", "Widget"));
+    }
+
+    // karmada pkg/resourceinterpreter/interpreter.go: a customization answers before the
+    // native interpreter, and replaces it for the operations it defines only.
+    #[test]
+    fn a_customization_replaces_the_native_interpreter_for_its_operations_only() {
+        let deployment = template(
+            "apps/v1",
+            "Deployment",
+            json!({"metadata": {"name": "web", "namespace": "shop"},
+                   "spec": {"replicas": 6, "template": {"spec": {
+                       "serviceAccountName": "runner",
+                       "containers": [{"name": "a", "envFrom": [{"configMapRef": {"name": "env"}}]}]}}}}),
+        );
+        let interpreter = with_customization(
+            "apps/v1",
+            "Deployment",
+            json!({"dependencyInterpretation": {"luaScript":
+                "function GetDependencies(obj)\n\
+                   return {{apiVersion = 'v1', kind = 'Secret', namespace = obj.metadata.namespace, name = 'extra'}}\n\
+                 end"}}),
+        );
+        let names: Vec<String> = interpreter
+            .dependencies(&deployment)
+            .unwrap()
+            .into_iter()
+            .map(|dependency| match dependency {
+                Dependency::Named(key) => format!("{}/{}", key.kind, key.name),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec!["Secret/extra"],
+            "not merged with the native rules"
+        );
+        assert_eq!(
+            interpreter
+                .replica_resource(&deployment)
+                .unwrap()
+                .unwrap()
+                .replicas,
+            6,
+            "replicas still come from the native interpreter"
+        );
+        assert_eq!(
+            interpreter.supplier(&deployment, Operation::ReplicaRevision),
+            Some(Supplier::Native)
+        );
+        assert!(matches!(
+            interpreter.supplier(&deployment, Operation::DependencyInterpretation),
+            Some(Supplier::Customization { name, .. }) if name == "custom"
+        ));
+    }
+
+    #[test]
+    fn a_scripts_failure_names_the_operation_and_the_customization() {
+        let widget = template("example.io/v1", "Widget", json!({"spec": {}}));
+        let interpreter = with_customization(
+            "example.io/v1",
+            "Widget",
+            json!({"replicaResource": {"luaScript":
+                "function GetReplicas(obj)\n  return obj.spec.size.count, nil\nend"}}),
+        );
+        let problem = interpreter.replica_resource(&widget).unwrap_err();
+        assert_eq!(
+            problem,
+            "replicaResource of ResourceInterpreterCustomization custom (custom.yaml:1) failed: \
+             custom.yaml:3: attempt to index field 'size' (a nil value)"
+        );
+    }
+
+    #[test]
+    fn a_customized_workload_is_revised_and_scheduled_by_its_scripts() {
+        let widget = template(
+            "example.io/v1",
+            "Widget",
+            json!({"kind": "Widget", "spec": {"size": 5, "pod": {"spec": {"containers": [
+                {"name": "a", "resources": {"requests": {"memory": "1Gi"}}}]}}}}),
+        );
+        let interpreter = with_customization(
+            "example.io/v1",
+            "Widget",
+            json!({
+                "replicaResource": {"luaScript": "local kube = require('kube')\n\
+                    function GetReplicas(obj)\n\
+                      return obj.spec.size, kube.accuratePodRequirements(obj.spec.pod)\n\
+                    end"},
+                "replicaRevision": {"luaScript": "function ReviseReplica(obj, n)\n\
+                    obj.spec.size = n\n return obj\nend"}
+            }),
+        );
+        let resource = interpreter.replica_resource(&widget).unwrap().unwrap();
+        assert_eq!(resource.replicas, 5);
+        assert_eq!(
+            resource.request,
+            BTreeMap::from([("memory".to_string(), "1Gi".parse().unwrap())])
+        );
+        assert_eq!(
+            interpreter.revise(&widget, 2).unwrap()["spec"]["size"],
+            json!(2)
+        );
+        assert_eq!(
+            Interpreter::default().replica_resource(&widget).unwrap(),
+            None,
+            "without the customization a Widget is no workload"
+        );
+    }
+}
