@@ -115,6 +115,9 @@ pub struct FleetSummary {
     pub plan: Vec<PlanEntry>,
     /// The sources a tool rendered, with what each ran.
     pub sources: Vec<source::tools::SourceRun>,
+    /// Operations of the fleet's interpreter customizations that only a live control plane
+    /// runs.
+    pub ignored_operations: Vec<interpret::customization::IgnoredOperations>,
 }
 
 /// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
@@ -127,6 +130,7 @@ pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetS
             cluster_names: layout.clusters().to_vec(),
             objects: layout.object_count(),
             sources: placed.fleet().sources.clone(),
+            ignored_operations: placed.fleet().interpreter.customizations().ignored.clone(),
             plan: placed.plan,
         })
     })

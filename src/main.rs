@@ -261,8 +261,8 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         return exit_code::ERROR;
     }
     let text = match args.format {
-        PlanFormat::Text => plan_report::text(&rendered.plan, &rendered.sources, &filter),
-        PlanFormat::Json => plan_report::json(&rendered.plan, &rendered.sources, &filter),
+        PlanFormat::Text => plan_report::text(&rendered, &filter),
+        PlanFormat::Json => plan_report::json(&rendered, &filter),
     };
     write_stdout(std::iter::once(text))
 }

@@ -15,7 +15,7 @@ use crate::diagnostics::{self, Diagnostic, Rejected};
 use crate::emit;
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
-use crate::interpret::{Dependency, Interpreter};
+use crate::interpret::{Dependency, Interpreter, Operation};
 use crate::lint::{Level, Lint};
 use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
@@ -97,6 +97,11 @@ pub struct PlanEntry {
     pub clusters: Vec<PlannedCluster>,
     /// Why it goes nowhere, when it does.
     pub nowhere: Option<String>,
+    /// Which interpreter answered each operation for it (none: not a workload, no revision,
+    /// no dependencies).
+    pub interpreted_by: Vec<(Operation, String)>,
+    /// Operations of its kind's customizations that only a live control plane runs.
+    pub ignored_operations: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -558,9 +563,34 @@ fn plan_entry(
             }
         })
         .collect();
+    let interpreted_by = Operation::ALL
+        .into_iter()
+        .filter_map(|operation| {
+            let supplier = fleet.interpreter.supplier(template, operation)?;
+            Some((operation, supplier.to_string()))
+        })
+        .collect();
+    let target = format!("{} {}", template.api_version, template.kind());
+    let ignored_operations = fleet
+        .interpreter
+        .customizations()
+        .ignored
+        .iter()
+        .filter(|ignored| ignored.target == target)
+        .flat_map(|ignored| {
+            ignored.fields.iter().map(|field| {
+                format!(
+                    "{field} of ResourceInterpreterCustomization {} ({})",
+                    ignored.customization, ignored.origin
+                )
+            })
+        })
+        .collect();
     PlanEntry {
         key: template.key.clone(),
         origin: template.origin.clone(),
+        interpreted_by,
+        ignored_operations,
         policies,
         placed_by: placement.placed_by.clone(),
         filtered: placement
@@ -662,6 +692,8 @@ fn quota_plan_entry(quota: &FederatedQuota, cluster_index: &BTreeMap<&str, usize
         policies: Vec::new(),
         placed_by: vec![quota.id.clone()],
         filtered: Vec::new(),
+        interpreted_by: Vec::new(),
+        ignored_operations: Vec::new(),
         nowhere: clusters
             .is_empty()
             .then(|| format!("{} assigns no cluster of the inventory", quota.id)),
@@ -679,6 +711,8 @@ fn federated_plan_entry(
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
         filtered: Vec::new(),
+        interpreted_by: Vec::new(),
+        ignored_operations: Vec::new(),
         clusters: targets
             .iter()
             .map(|(name, replicas)| PlannedCluster {

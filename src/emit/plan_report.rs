@@ -7,8 +7,10 @@ use std::fmt::Write;
 
 use serde_json::json;
 
+use crate::FleetSummary;
+use crate::interpret::Operation;
 use crate::render::PlanEntry;
-use crate::source::tools::{SourceRun, shell_words};
+use crate::source::tools::shell_words;
 
 /// Which entries to show.
 #[derive(Debug, Clone, Default)]
@@ -78,8 +80,28 @@ impl PlanFilter {
     }
 }
 
-pub fn text(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> String {
+pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
+    let (plan, sources) = (&summary.plan, &summary.sources);
     let mut out = String::new();
+    if !summary.ignored_operations.is_empty() {
+        writeln!(
+            out,
+            "interpreter operations ignored (only a live control plane runs them):"
+        )
+        .unwrap();
+        for ignored in &summary.ignored_operations {
+            writeln!(
+                out,
+                "  ResourceInterpreterCustomization {} ({}) for {}: {}",
+                ignored.customization,
+                ignored.origin,
+                ignored.target,
+                ignored.fields.join(", ")
+            )
+            .unwrap();
+        }
+        out.push('\n');
+    }
     if !sources.is_empty() {
         writeln!(out, "sources rendered by a tool:").unwrap();
         for run in sources {
@@ -110,6 +132,16 @@ pub fn text(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> S
         }
         for source in &entry.placed_by {
             writeln!(out, "  placed by {source}").unwrap();
+        }
+        for (operations, supplier) in by_supplier(&entry.interpreted_by) {
+            writeln!(out, "  {operations} from {supplier}").unwrap();
+        }
+        for ignored in &entry.ignored_operations {
+            writeln!(
+                out,
+                "  ignored {ignored} (only a live control plane runs it)"
+            )
+            .unwrap();
         }
         for (cluster, reason) in &entry.filtered {
             if filter.shows(cluster) {
@@ -145,7 +177,38 @@ pub fn text(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> S
     out
 }
 
-pub fn json(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> String {
+/// "replicas, revision and dependencies" per interpreter, in the order operations run.
+fn by_supplier(interpreted_by: &[(Operation, String)]) -> Vec<(String, &str)> {
+    let mut groups: Vec<(Vec<&str>, &str)> = Vec::new();
+    for (operation, supplier) in interpreted_by {
+        let word = match operation {
+            Operation::ReplicaResource => "replicas",
+            Operation::ReplicaRevision => "revision",
+            Operation::DependencyInterpretation => "dependencies",
+        };
+        match groups
+            .iter_mut()
+            .find(|(_, known)| *known == supplier.as_str())
+        {
+            Some((words, _)) => words.push(word),
+            None => groups.push((vec![word], supplier)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(words, supplier)| {
+            let listed = match words.as_slice() {
+                [only] => only.to_string(),
+                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
+            (listed, supplier)
+        })
+        .collect()
+}
+
+pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
+    let (plan, sources) = (&summary.plan, &summary.sources);
     let generated_by = |entry: &PlanEntry| {
         sources
             .iter()
@@ -170,6 +233,11 @@ pub fn json(plan: &[PlanEntry], sources: &[SourceRun], filter: &PlanFilter) -> S
                     "outcome": choice.outcome,
                 })).collect::<Vec<_>>(),
                 "placedBy": entry.placed_by,
+                "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
+                    "operation": operation.field(),
+                    "interpreter": supplier,
+                })).collect::<Vec<_>>(),
+                "ignoredOperations": entry.ignored_operations,
                 "filtered": entry.filtered.iter().map(|(cluster, reason)| json!({"cluster": cluster, "reason": reason})).collect::<Vec<_>>(),
                 "clusters": entry.clusters.iter().map(|cluster| json!({
                     "cluster": cluster.name,
