@@ -5,6 +5,8 @@
 //!
 //! cargo bench --bench fleet                      # 200×10 and 2000×50
 //! cargo bench --bench fleet -- 10000x200         # any sizes, templates×clusters
+//! cargo bench --bench fleet -- 2000x50 --cloneset  # the workloads as OpenKruise CloneSets,
+//!                                                  # interpreted by Karmada's Lua scripts
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -38,9 +40,40 @@ const TEAMS: &[&str] = &[
     "shop", "payments", "search", "identity", "media", "ads", "ml", "platform",
 ];
 
+/// The kind of the fleet's workloads: Deployments (Karmada's native interpreter) or OpenKruise
+/// CloneSets (its built-in Lua interpretation), otherwise the same fleet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Workload {
+    Deployment,
+    CloneSet,
+}
+
+impl Workload {
+    fn apply(self, text: &str) -> String {
+        match self {
+            Workload::Deployment => text.to_string(),
+            Workload::CloneSet => text
+                .replace(
+                    "apiVersion: apps/v1\nkind: Deployment",
+                    "apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet",
+                )
+                .replace(
+                    "- apiVersion: apps/v1\n    kind: Deployment",
+                    "- apiVersion: apps.kruise.io/v1alpha1\n    kind: CloneSet",
+                ),
+        }
+    }
+}
+
 /// Writes `templates` templates, the policies and `clusters` clusters under `dir`.
 /// `revision` perturbs a few templates, for `diff` between nearby revisions.
-fn generate(dir: &Path, templates: usize, clusters: usize, revision: u64) -> PathBuf {
+fn generate(
+    dir: &Path,
+    templates: usize,
+    clusters: usize,
+    revision: u64,
+    workload: Workload,
+) -> PathBuf {
     let _ = std::fs::remove_dir_all(dir);
     let fleet = dir.join("fleet");
     std::fs::create_dir_all(&fleet).unwrap();
@@ -70,7 +103,7 @@ fn generate(dir: &Path, templates: usize, clusters: usize, revision: u64) -> Pat
     for region in REGIONS {
         writeln!(policies, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata:\n  name: mirror-{region}\nspec:\n  resourceSelectors:\n  - apiVersion: apps/v1\n    kind: Deployment\n  overrideRules:\n  - targetCluster:\n      labelSelector:\n        matchLabels: {{region: {region}}}\n    overriders:\n      imageOverrider:\n      - component: Registry\n        operator: replace\n        value: mirror.{region}.example.com\n      labelsOverrider:\n      - operator: add\n        value: {{example.com/region: {region}}}\n      annotationsOverrider:\n      - operator: add\n        value: {{example.com/mirror: mirror.{region}.example.com}}").unwrap();
     }
-    std::fs::write(fleet.join("policies.yaml"), policies).unwrap();
+    std::fs::write(fleet.join("policies.yaml"), workload.apply(&policies)).unwrap();
     let mut files: Vec<String> = vec![String::new(); namespaces];
     for ns in 0..namespaces {
         writeln!(
@@ -109,7 +142,11 @@ fn generate(dir: &Path, templates: usize, clusters: usize, revision: u64) -> Pat
     for (ns, text) in files.iter().enumerate() {
         let team_dir = fleet.join(TEAMS[ns % TEAMS.len()]);
         std::fs::create_dir_all(&team_dir).unwrap();
-        std::fs::write(team_dir.join(format!("ns-{ns:03}.yaml")), text).unwrap();
+        std::fs::write(
+            team_dir.join(format!("ns-{ns:03}.yaml")),
+            workload.apply(&text),
+        )
+        .unwrap();
     }
     fleet
 }
@@ -276,6 +313,11 @@ fn main() {
             })
             .collect()
     };
+    let workload = if args.iter().any(|arg| arg == "--cloneset") {
+        Workload::CloneSet
+    } else {
+        Workload::Deployment
+    };
     let root = std::env::temp_dir().join("fedrender-bench");
     println!(
         "| templates × clusters | objects | cold build | rebuild, nothing changed | diff of two revisions | floor (serialise + write) | cold / floor |"
@@ -283,8 +325,8 @@ fn main() {
     println!("|---|---|---|---|---|---|---|");
     for (templates, clusters) in sizes {
         let dir = root.join(format!("{templates}x{clusters}"));
-        let fleet = generate(&dir, templates, clusters, 0);
-        let next = generate(&dir.join("next"), templates, clusters, 1);
+        let fleet = generate(&dir, templates, clusters, 0, workload);
+        let next = generate(&dir.join("next"), templates, clusters, 1, workload);
         let inventory = dir.join("clusters.yaml");
         let out = dir.join("rendered");
         let _ = std::fs::remove_dir_all(&out);
