@@ -144,7 +144,7 @@ fn generate(
         std::fs::create_dir_all(&team_dir).unwrap();
         std::fs::write(
             team_dir.join(format!("ns-{ns:03}.yaml")),
-            workload.apply(&text),
+            workload.apply(text),
         )
         .unwrap();
     }
