@@ -100,15 +100,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -204,15 +204,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -396,15 +396,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -474,15 +474,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

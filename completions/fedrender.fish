@@ -46,7 +46,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -57,7 +58,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -68,7 +70,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -102,7 +105,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -113,7 +117,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -124,7 +129,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -163,7 +169,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -174,7 +181,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -185,7 +193,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -215,7 +224,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -226,7 +236,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -237,7 +248,8 @@ priority-tie\t'policies tie on priority for a template, so the name decides'
 shadowed-policy\t'a propagation policy matches templates but another policy wins every one'
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
-skipped-input\t'a file or directory of the input that is not read'"
+skipped-input\t'a file or directory of the input that is not read'
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

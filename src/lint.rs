@@ -24,10 +24,11 @@ pub enum Lint {
     IgnoredField,
     NotModelled,
     SkippedInput,
+    DependenciesNotFollowed,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 11] = [
+    pub const ALL: [Lint; 12] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -39,6 +40,7 @@ impl Lint {
         Lint::IgnoredField,
         Lint::NotModelled,
         Lint::SkippedInput,
+        Lint::DependenciesNotFollowed,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +56,7 @@ impl Lint {
             Lint::IgnoredField => "ignored-field",
             Lint::NotModelled => "not-modelled",
             Lint::SkippedInput => "skipped-input",
+            Lint::DependenciesNotFollowed => "dependencies-not-followed",
         }
     }
 
@@ -83,6 +86,9 @@ impl Lint {
             }
             Lint::NotModelled => "a setting of a live control plane that fedrender does not model",
             Lint::SkippedInput => "a file or directory of the input that is not read",
+            Lint::DependenciesNotFollowed => {
+                "Karmada's built-in interpretation fails on a template, so its dependencies stay"
+            }
         }
     }
 

@@ -202,7 +202,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             federated_plan.push(quota_plan_entry(quota, &cluster_index));
         }
     }
-    follow_dependencies(fleet, &mut placements, &cluster_index)?;
+    follow_dependencies(fleet, &mut placements, &cluster_index, &mut warnings)?;
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {
@@ -874,6 +874,7 @@ fn follow_dependencies(
     fleet: &Fleet,
     placements: &mut [Placement],
     cluster_index: &BTreeMap<&str, usize>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), Rejected> {
     let by_key: BTreeMap<&ObjectKey, usize> = fleet
         .templates
@@ -895,7 +896,19 @@ fn follow_dependencies(
             .map(|target| cluster_index[target.name.as_str()])
             .collect();
         let dependencies = match fleet.interpreter.dependencies(template) {
-            Ok(dependencies) => dependencies,
+            Ok(found) => {
+                if let Some(failure) = found.failure {
+                    warnings.push(Diagnostic::warning(
+                        Lint::DependenciesNotFollowed,
+                        Some(template.origin.clone()),
+                        format!(
+                            "{}: {failure}; Karmada propagates it without its dependencies",
+                            template.key
+                        ),
+                    ));
+                }
+                found.dependencies
+            }
             Err(problem) => {
                 errors.push(Diagnostic::error(
                     Some(template.origin.clone()),

@@ -862,6 +862,7 @@ fn plan_explains_policy_choice_filtering_replicas_and_overrides() {
         "Deployment.apps shop/web (testdata/diff/head/input/shop.yaml:8)\n\
          \x20 policy PropagationPolicy shop/web (priority 0, matched by name): won\n\
          \x20 placed by PropagationPolicy shop/web\n\
+         \x20 replicas, revision and dependencies from Karmada's native interpreter\n\
          \x20 - member3: filtered out, not in the cluster affinity\n\
          \x20 + member1: 4 replicas\n\
          \x20 + member2: 4 replicas\n\

@@ -293,34 +293,71 @@ impl Interpreter {
 
     /// The objects a template depends on (propagateDeps). Several customizations of one kind
     /// may each interpret dependencies: Karmada takes the union.
-    pub fn dependencies(&self, template: &Template) -> Result<Vec<Dependency>, String> {
+    ///
+    /// A customization that fails is an error. Karmada's built-in scripts fail on some
+    /// templates (a Flux OCIRepository without `serviceAccountName`, say); Karmada then still
+    /// propagates the template, without dependencies, so that is what a build does, saying
+    /// why in [`FoundDependencies::failure`]. A built-in script's nil means none: Karmada's
+    /// scripts return nil for a pod template that names nothing.
+    pub fn dependencies(&self, template: &Template) -> Result<FoundDependencies, String> {
         let key = (template.api_version.clone(), template.kind().to_string());
-        let rules: &[Rule] = match self.customizations.rules(&key) {
+        let (rules, built_in): (&[Rule], bool) = match self.customizations.rules(&key) {
             Some(rules) if !rules.dependency_interpretation.is_empty() => {
-                &rules.dependency_interpretation
+                (&rules.dependency_interpretation, false)
             }
             _ => match thirdparty::rules(&key) {
-                Some(rules) => &rules.dependency_interpretation,
-                None => &[],
+                Some(rules) => (&rules.dependency_interpretation, true),
+                None => (&[], false),
             },
         };
         if rules.is_empty() {
-            return Ok(dependencies::dependencies(template));
+            return Ok(FoundDependencies {
+                dependencies: dependencies::dependencies(template),
+                failure: None,
+            });
         }
         let mut found: Vec<Dependency> = Vec::new();
         for rule in rules {
-            let references = lua::get_dependencies(&rule.script, &template.object)
-                .map_err(|problem| rule.failed(Operation::DependencyInterpretation, &problem))?;
-            for dependency in customization::dependency_references(&references)
-                .map_err(|problem| rule.failed(Operation::DependencyInterpretation, &problem))?
-            {
-                if !found.contains(&dependency) {
-                    found.push(dependency);
+            let answer =
+                lua::get_dependencies(&rule.script, &template.object).and_then(
+                    |answer| match answer {
+                        Some(references) => customization::dependency_references(&references),
+                        None if built_in => Ok(Vec::new()),
+                        None => Err("GetDependencies returned nil, not a list".to_string()),
+                    },
+                );
+            match answer {
+                Ok(dependencies) => {
+                    for dependency in dependencies {
+                        if !found.contains(&dependency) {
+                            found.push(dependency);
+                        }
+                    }
+                }
+                Err(problem) if built_in => {
+                    return Ok(FoundDependencies {
+                        dependencies: Vec::new(),
+                        failure: Some(rule.failed(Operation::DependencyInterpretation, &problem)),
+                    });
+                }
+                Err(problem) => {
+                    return Err(rule.failed(Operation::DependencyInterpretation, &problem));
                 }
             }
         }
-        Ok(found)
+        Ok(FoundDependencies {
+            dependencies: found,
+            failure: None,
+        })
     }
+}
+
+/// A template's dependencies, and why there are none when Karmada's built-in interpretation
+/// failed on it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FoundDependencies {
+    pub dependencies: Vec<Dependency>,
+    pub failure: Option<String>,
 }
 
 fn pick(rules: Option<&TargetRules>, operation: Operation) -> Option<&Rule> {
@@ -484,6 +521,7 @@ mod tests {
         let names: Vec<String> = interpreter
             .dependencies(&deployment)
             .unwrap()
+            .dependencies
             .into_iter()
             .map(|dependency| match dependency {
                 Dependency::Named(key) => format!("{}/{}", key.kind, key.name),

@@ -195,7 +195,8 @@ fn node_claim(spec: &Value) -> Option<Value> {
 
 /// `kube.getPodDependencies(podTemplate, namespace)`: the ConfigMaps, Secrets, ServiceAccounts
 /// and PersistentVolumeClaims the pod template names, in `namespace` (nil: `default`), in
-/// Karmada's order of kinds, each kind's names sorted.
+/// Karmada's order of kinds, each kind's names sorted; nil, not an empty list, when it names
+/// none (Karmada hands scripts its nil slice).
 fn get_pod_dependencies(lua: &Lua, arguments: MultiValue) -> mlua::Result<LuaValue> {
     if arguments.len() != 2 {
         return Err(raise(
@@ -233,6 +234,9 @@ fn get_pod_dependencies(lua: &Lua, arguments: MultiValue) -> mlua::Result<LuaVal
                 "name": key.name,
             }));
         }
+    }
+    if references.is_empty() {
+        return Ok(LuaValue::Nil);
     }
     convert::to_lua(lua, &Value::Array(references))
 }
@@ -387,6 +391,12 @@ mod tests {
         let dependencies =
             eval_json("return kube.getPodDependencies({spec = {serviceAccountName = 'x'}}, nil)");
         assert_eq!(dependencies[0]["namespace"], json!("default"));
+        assert_eq!(
+            eval("return kube.getPodDependencies({spec = {containers = {{name = 'a'}}}}, 'x')")
+                .unwrap(),
+            Value::Null,
+            "none is nil, as in Karmada"
+        );
         assert!(eval("return kube.getPodDependencies({spec = {}})").is_err());
         assert!(eval("return kube.getPodDependencies({spec = {}}, {})").is_err());
     }

@@ -1,8 +1,9 @@
 //! The Lua runtime of interpreter scripts: Lua 5.1 (Karmada runs gopher-lua, a Lua 5.1), in
 //! Karmada's sandbox (karmada pkg/resourceinterpreter/customized/declarative/luavm/lua.go): the
 //! base, table, string and math libraries only, with the base functions that reach outside the
-//! script (`load`, `dofile`, `setmetatable`, `rawset` …) and `string.rep`/`string.dump` replaced
-//! by errors, and `require("kube")` for the [`kube`] library. Karmada's safe `os` (the clock) and
+//! script (`load`, `dofile`, `setmetatable`, `rawset` …) and `string.rep`, `string.dump` and
+//! `string.gsub` replaced by errors (karmada pkg/util/lifted/lua/string_safe.go), and
+//! `require("kube")` for the [`kube`] library. Karmada's safe `os` (the clock) and
 //! `math.random` are left out: output must not depend on the time or on chance.
 //!
 //! Every call runs the script in fresh globals, so nothing one call leaves behind reaches the
@@ -72,7 +73,8 @@ impl Script {
         let padding = "\n".repeat(first_line.saturating_sub(1) as usize);
         Script {
             id: NEXT_SCRIPT_ID.fetch_add(1, Ordering::Relaxed),
-            chunk_name: format!("={file}"),
+            // `@`: Lua shortens a long name from the left, keeping the file's name.
+            chunk_name: format!("@{file}"),
             source: format!("{padding}{source}"),
         }
     }
@@ -153,16 +155,18 @@ pub fn revise_replica(script: &Script, object: &Value, replicas: i64) -> Result<
     })
 }
 
-/// `GetDependencies(object)`: the list of dependency references.
-pub fn get_dependencies(script: &Script, object: &Value) -> Result<Value, String> {
+/// `GetDependencies(object)`: the list of dependency references, or none when the script
+/// returns nil (which Karmada refuses: it wants a table).
+pub fn get_dependencies(script: &Script, object: &Value) -> Result<Option<Value>, String> {
     with_runtime(|runtime| {
         let results = runtime.call(script, "GetDependencies", &[object], 1)?;
         match results.first() {
             Some(value @ mlua::Value::Table(_)) => {
                 let mut references = convert::from_lua(value)?;
                 convert::settle_empty_tables(&mut references, Shape::List, &[]);
-                Ok(references)
+                Ok(Some(references))
             }
+            Some(mlua::Value::Nil) => Ok(None),
             other => Err(format!(
                 "GetDependencies returned a {}, not a list",
                 type_name(other)
@@ -272,6 +276,7 @@ impl Runtime {
         let string: Table = globals.raw_get("string")?;
         string.raw_set("rep", blocked("string.rep", "Karmada's sandbox")?)?;
         string.raw_set("dump", blocked("string.dump", "Karmada's sandbox")?)?;
+        string.raw_set("gsub", blocked("string.gsub", "Karmada's sandbox")?)?;
         let math: Table = globals.raw_get("math")?;
         for name in ["random", "randomseed"] {
             math.raw_set(
@@ -513,7 +518,12 @@ mod tests {
     #[test]
     fn get_dependencies_returns_a_list_even_when_empty() {
         let script = script("function GetDependencies(obj) return {} end");
-        assert_eq!(get_dependencies(&script, &json!({})).unwrap(), json!([]));
+        assert_eq!(
+            get_dependencies(&script, &json!({})).unwrap(),
+            Some(json!([]))
+        );
+        let nil = self::script("function GetDependencies(obj) return nil end");
+        assert_eq!(get_dependencies(&nil, &json!({})).unwrap(), None);
     }
 
     #[test]
@@ -538,6 +548,7 @@ mod tests {
             "rawget({}, 1)",
             "getfenv(1)",
             "string.rep('x', 3)",
+            "string.gsub('x', 'x', 'y')",
             "('x'):rep(3)",
             "math.random()",
         ] {
