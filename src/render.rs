@@ -538,6 +538,8 @@ fn plan_entry(
         })
         .collect();
     let passes = OverridePasses::new(override_index, template);
+    let mut namespaced_after = BTreeMap::new();
+    let mut revisions = work::Revisions::new(&fleet.interpreter, template);
     let clusters = placement
         .targets
         .iter()
@@ -548,6 +550,8 @@ fn plan_entry(
                 template,
                 target,
                 cluster_index[target.name.as_str()],
+                &mut namespaced_after,
+                &mut revisions,
             )
             .iter()
             .map(|rule| {
@@ -765,6 +769,7 @@ fn extend_with_overrides_after_cluster_overrides(
             continue;
         }
         let passes = OverridePasses::new(override_index, template);
+        let mut revisions = work::Revisions::new(&fleet.interpreter, template);
         let mut seen = BTreeSet::new();
         for target in &placement.targets {
             let cluster = cluster_index[target.name.as_str()];
@@ -782,6 +787,7 @@ fn extend_with_overrides_after_cluster_overrides(
                 template,
                 target,
                 &first_pass.2,
+                &mut revisions,
             ));
             seen.insert(first_pass);
         }
@@ -1007,6 +1013,7 @@ fn build_variants(
         return Ok(None);
     }
     let passes = OverridePasses::new(override_index, template);
+    let mut revisions = work::Revisions::new(&fleet.interpreter, template);
     type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
     let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
     for target in &placement.targets {
@@ -1023,13 +1030,12 @@ fn build_variants(
     let mut variants = Vec::new();
     for ((replicas, completions, cluster_rules), mut clusters) in groups {
         clusters.sort_unstable();
-        let mut object = work::revise(&fleet.interpreter, template, replicas, completions)
-            .map_err(|problem| {
-                Rejected::from(Diagnostic::error(
-                    Some(template.origin.clone()),
-                    format!("{}: {problem}", template.key),
-                ))
-            })?;
+        let mut object = revisions.revise(replicas, completions).map_err(|problem| {
+            Rejected::from(Diagnostic::error(
+                Some(template.origin.clone()),
+                format!("{}: {problem}", template.key),
+            ))
+        })?;
         apply_rules(fleet, template, &cluster_rules, &clusters, &mut object)?;
         let namespaced = passes.namespaced_policies(&cluster_rules, &object);
         let mut second: BTreeMap<Vec<RuleRef>, Vec<usize>> = BTreeMap::new();
@@ -1111,6 +1117,10 @@ impl<'i, 'f> OverridePasses<'i, 'f> {
     }
 }
 
+/// The OverridePolicies chosen after each first pass (replicas, completions and
+/// ClusterOverridePolicy rules), so that clusters alike build the object once.
+type NamespacedAfter = BTreeMap<(Option<i64>, Option<i64>, Vec<RuleRef>), Vec<usize>>;
+
 /// The override rules a template goes through in one target cluster, both passes in order.
 fn rules_in_cluster(
     fleet: &Fleet,
@@ -1118,9 +1128,16 @@ fn rules_in_cluster(
     template: &Template,
     target: &TargetCluster,
     cluster: usize,
+    namespaced_after: &mut NamespacedAfter,
+    revisions: &mut work::Revisions<'_>,
 ) -> Vec<RuleRef> {
     let mut rules = passes.cluster_rules(cluster);
-    let namespaced = namespaced_policies_in(fleet, passes, template, target, &rules);
+    let namespaced = namespaced_after
+        .entry((target.replicas, target.completions, rules.clone()))
+        .or_insert_with(|| {
+            namespaced_policies_in(fleet, passes, template, target, &rules, revisions)
+        })
+        .clone();
     rules.extend(passes.index.rules_for_cluster(&namespaced, cluster));
     rules
 }
@@ -1135,16 +1152,12 @@ fn namespaced_policies_in(
     template: &Template,
     target: &TargetCluster,
     cluster_rules: &[RuleRef],
+    revisions: &mut work::Revisions<'_>,
 ) -> Vec<usize> {
     if !passes.may_change_selection(cluster_rules) {
         return passes.namespaced.clone();
     }
-    let Ok(mut object) = work::revise(
-        &fleet.interpreter,
-        template,
-        target.replicas,
-        target.completions,
-    ) else {
+    let Ok(mut object) = revisions.revise(target.replicas, target.completions) else {
         return passes.namespaced.clone();
     };
     match apply_rules(fleet, template, cluster_rules, &[], &mut object) {

@@ -3,6 +3,8 @@
 //! revised, overrides applied, then runtime-only fields pruned. Karmada's bookkeeping labels and
 //! annotations are deliberately not added (spec README, deviation 4).
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::interpret::{self, Interpreter};
@@ -32,6 +34,38 @@ pub fn revise(
         spec.insert("completions".to_string(), Value::from(completions));
     }
     Ok(object)
+}
+
+/// A template's revised objects by replicas and completions: the clusters with the same share
+/// receive the same revision, worked out once (for a custom resource it is a Lua call).
+pub struct Revisions<'a> {
+    interpreter: &'a Interpreter,
+    template: &'a Template,
+    revised: BTreeMap<(Option<i64>, Option<i64>), Value>,
+}
+
+impl<'a> Revisions<'a> {
+    pub fn new(interpreter: &'a Interpreter, template: &'a Template) -> Self {
+        Revisions {
+            interpreter,
+            template,
+            revised: BTreeMap::new(),
+        }
+    }
+
+    /// [`revise`], remembered.
+    pub fn revise(
+        &mut self,
+        replicas: Option<i64>,
+        completions: Option<i64>,
+    ) -> Result<Value, String> {
+        if let Some(object) = self.revised.get(&(replicas, completions)) {
+            return Ok(object.clone());
+        }
+        let object = revise(self.interpreter, self.template, replicas, completions)?;
+        self.revised.insert((replicas, completions), object.clone());
+        Ok(object)
+    }
 }
 
 /// The last step, once the overrides are applied: runtime-only fields go.
