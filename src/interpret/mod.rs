@@ -176,58 +176,50 @@ impl Interpreter {
         }
     }
 
-    fn declared(&self, template: &Template) -> Option<&CustomWorkload> {
-        self.declared_workload(&template.api_version, template.kind())
-    }
-
-    /// The script that answers `operation` for the template's kind, from the fleet's
-    /// customizations, else from the built-in ones.
-    fn rule(&self, template: &Template, operation: Operation) -> Option<(&Rule, Supplier)> {
+    /// Who answers `operation` for the template, in Karmada's order: a customization of the
+    /// fleet (or a Config workload), a built-in script, the native rules; none when no
+    /// interpreter has it (the template is then no workload, is not revised, has no
+    /// dependencies).
+    fn answer(&self, template: &Template, operation: Operation) -> Option<Answer<'_>> {
         let key = (template.api_version.clone(), template.kind().to_string());
         if let Some(rule) = pick(self.customizations.rules(&key), operation) {
-            return Some((
-                rule,
-                Supplier::Customization {
-                    name: rule.customization.clone(),
-                    origin: rule.origin.clone(),
-                },
-            ));
+            return Some(Answer::Script(rule, false));
         }
-        pick(thirdparty::rules(&key), operation).map(|rule| (rule, Supplier::BuiltIn))
-    }
-
-    /// Who answers `operation` for the template, or none when no interpreter has it (the
-    /// template is then no workload, is not revised, has no dependencies).
-    pub fn supplier(&self, template: &Template, operation: Operation) -> Option<Supplier> {
-        if let Some((_, supplier)) = self.rule(template, operation)
-            && !matches!(supplier, Supplier::BuiltIn)
+        if operation != Operation::DependencyInterpretation
+            && let Some(workload) = self.workloads.get(&key)
         {
-            return Some(supplier);
+            return Some(Answer::Config(workload));
         }
-        let declared = self.declared(template);
-        if let Some(workload) = declared
-            && operation != Operation::DependencyInterpretation
-        {
-            return Some(Supplier::Config(workload.origin.clone()));
-        }
-        if let Some((_, supplier)) = self.rule(template, operation) {
-            return Some(supplier);
+        if let Some(rule) = pick(thirdparty::rules(&key), operation) {
+            return Some(Answer::Script(rule, true));
         }
         let native = match operation {
             Operation::ReplicaResource => native::replicas(template).is_some(),
             Operation::ReplicaRevision => native::replica_field(template).is_some(),
             Operation::DependencyInterpretation => native_dependency_kind(template),
         };
-        native.then_some(Supplier::Native)
+        native.then_some(Answer::Native)
+    }
+
+    /// Who answers `operation` for the template, for `fedrender plan`.
+    pub fn supplier(&self, template: &Template, operation: Operation) -> Option<Supplier> {
+        Some(match self.answer(template, operation)? {
+            Answer::Script(_, true) => Supplier::BuiltIn,
+            Answer::Script(rule, false) => Supplier::Customization {
+                name: rule.customization.clone(),
+                origin: rule.origin.clone(),
+            },
+            Answer::Config(workload) => Supplier::Config(workload.origin.clone()),
+            Answer::Native => Supplier::Native,
+        })
     }
 
     /// The replicas and per-replica requirements of a template, or `None` when it is not a
     /// workload to Karmada. A script's failure is an error naming the script.
     pub fn replica_resource(&self, template: &Template) -> Result<Option<ReplicaResource>, String> {
-        match self.supplier(template, Operation::ReplicaResource) {
-            None => Ok(None),
-            Some(Supplier::Config(_)) => {
-                let workload = self.declared(template).expect("supplier said so");
+        let resource = match self.answer(template, Operation::ReplicaResource) {
+            None => return Ok(None),
+            Some(Answer::Config(workload)) => {
                 let replicas = template
                     .object
                     .pointer(&workload.replicas)
@@ -238,30 +230,28 @@ impl Interpreter {
                     .as_ref()
                     .and_then(|pointer| template.object.pointer(pointer))
                     .and_then(|pod| pod.get("spec"));
-                native_resource(replicas, pod_spec).map(Some)
+                native_resource(replicas, pod_spec)?
             }
-            Some(Supplier::Native) => {
-                let replicas = native::replicas(template).expect("supplier said so");
-                native_resource(replicas, native::pod_spec(template)).map(Some)
+            Some(Answer::Native) => {
+                let replicas = native::replicas(template).unwrap_or_default();
+                native_resource(replicas, native::pod_spec(template))?
             }
-            Some(_) => {
-                let (rule, _) = self
-                    .rule(template, Operation::ReplicaResource)
-                    .expect("supplier said so");
-                let (replicas, requirements) = lua::get_replicas(&rule.script, &template.object)
-                    .map_err(|problem| rule.failed(Operation::ReplicaResource, &problem))?;
+            Some(Answer::Script(rule, _)) => {
+                let failed = |problem: String| rule.failed(Operation::ReplicaResource, &problem);
+                let (replicas, requirements) =
+                    lua::get_replicas(&rule.script, &template.object).map_err(failed)?;
                 let request = match &requirements {
-                    Some(requirements) => requested_resources(requirements)
-                        .map_err(|problem| rule.failed(Operation::ReplicaResource, &problem))?,
+                    Some(requirements) => requested_resources(requirements).map_err(failed)?,
                     None => BTreeMap::new(),
                 };
-                Ok(Some(ReplicaResource {
+                ReplicaResource {
                     replicas,
                     request,
                     has_requirements: requirements.is_some(),
-                }))
+                }
             }
-        }
+        };
+        Ok(Some(resource))
     }
 
     /// The object one cluster receives before overrides: the template with the cluster's
@@ -272,19 +262,14 @@ impl Interpreter {
             native::write_replicas(&mut object, pointer, replicas);
             object
         };
-        match self.supplier(template, Operation::ReplicaRevision) {
+        match self.answer(template, Operation::ReplicaRevision) {
             None => Ok(template.object.clone()),
-            Some(Supplier::Config(_)) => {
-                let workload = self.declared(template).expect("supplier said so");
-                Ok(in_place(&workload.replicas))
-            }
-            Some(Supplier::Native) => Ok(in_place(
-                native::replica_field(template).expect("supplier said so"),
-            )),
-            Some(_) => {
-                let (rule, _) = self
-                    .rule(template, Operation::ReplicaRevision)
-                    .expect("supplier said so");
+            Some(Answer::Config(workload)) => Ok(in_place(&workload.replicas)),
+            Some(Answer::Native) => Ok(match native::replica_field(template) {
+                Some(pointer) => in_place(pointer),
+                None => template.object.clone(),
+            }),
+            Some(Answer::Script(rule, _)) => {
                 lua::revise_replica(&rule.script, &template.object, replicas)
                     .map_err(|problem| rule.failed(Operation::ReplicaRevision, &problem))
             }
@@ -358,6 +343,14 @@ impl Interpreter {
 pub struct FoundDependencies {
     pub dependencies: Vec<Dependency>,
     pub failure: Option<String>,
+}
+
+/// What answers an operation for a template.
+enum Answer<'a> {
+    /// A script, and whether it is built in.
+    Script(&'a Rule, bool),
+    Config(&'a CustomWorkload),
+    Native,
 }
 
 fn pick(rules: Option<&TargetRules>, operation: Operation) -> Option<&Rule> {
