@@ -151,10 +151,6 @@ impl Customizations {
         self.targets.get(target)
     }
 
-    pub fn targets(&self) -> impl Iterator<Item = &(String, String)> {
-        self.targets.keys()
-    }
-
     /// Admits the customizations in input order; what Karmada's webhook would refuse is an
     /// error at its line, naming the customization it conflicts with.
     pub fn admit(customizations: &[LocatedCustomization]) -> (Customizations, Vec<Diagnostic>) {

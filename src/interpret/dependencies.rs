@@ -11,9 +11,9 @@ use super::Dependency;
 use crate::api::meta::LabelSelector;
 use crate::object::{ObjectKey, Template};
 
-/// The objects a template depends on, all in its namespace. Kinds without Karmada's default
-/// dependency interpreter have none.
-pub fn dependencies(template: &Template) -> Vec<Dependency> {
+/// The objects a template depends on, all in its namespace; `None` for a kind without Karmada's
+/// default dependency interpreter.
+pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
     let object = &template.object;
     let mut found = Found::new(template.namespace());
     match (template.api_version.as_str(), template.kind()) {
@@ -75,11 +75,11 @@ pub fn dependencies(template: &Template) -> Vec<Dependency> {
                     match_expressions: Vec::new(),
                 },
             });
-            return dependencies;
+            return Some(dependencies);
         }
-        _ => {}
+        _ => return None,
     }
-    found.keys.into_iter().map(Dependency::Named).collect()
+    Some(found.keys.into_iter().map(Dependency::Named).collect())
 }
 
 /// What a pod spec references, in `namespace` (Karmada's `GetDependenciesFromPodTemplate`, the
@@ -227,7 +227,7 @@ mod tests {
                 {"name": "v5", "csi": {"driver": "x", "nodePublishSecretRef": {"name": "csi-sec"}}}]}}}}),
         );
         assert_eq!(
-            names(&dependencies(&deployment)),
+            names(&dependencies(&deployment).unwrap()),
             vec![
                 "ConfigMap/cfg",
                 "ConfigMap/files",
@@ -256,7 +256,7 @@ mod tests {
                 {"name": "shared", "persistentVolumeClaim": {"claimName": "shared"}}]}}}}),
         );
         assert_eq!(
-            names(&dependencies(&statefulset)),
+            names(&dependencies(&statefulset).unwrap()),
             vec!["PersistentVolumeClaim/shared"]
         );
     }
@@ -269,26 +269,26 @@ mod tests {
             json!({"spec": {"jobTemplate": {"spec": {"template": {"spec": {
             "containers": [{"envFrom": [{"secretRef": {"name": "job-env"}}]}]}}}}}}),
         );
-        assert_eq!(names(&dependencies(&cron)), vec!["Secret/job-env"]);
+        assert_eq!(names(&dependencies(&cron).unwrap()), vec!["Secret/job-env"]);
         let ingress = template(
             "networking.k8s.io/v1",
             "Ingress",
             json!({"spec": {"tls": [{"secretName": "cert"}, {}]}}),
         );
-        assert_eq!(names(&dependencies(&ingress)), vec!["Secret/cert"]);
+        assert_eq!(names(&dependencies(&ingress).unwrap()), vec!["Secret/cert"]);
         let rollout = template(
             "argoproj.io/v1alpha1",
             "Rollout",
             json!({"spec": {"template": {"spec": {
             "volumes": [{"configMap": {"name": "x"}}]}}}}),
         );
-        assert!(dependencies(&rollout).is_empty());
+        assert_eq!(dependencies(&rollout), None);
         let old = template(
             "apps/v1beta1",
             "Deployment",
             json!({"spec": {"template": {"spec": {
             "volumes": [{"configMap": {"name": "x"}}]}}}}),
         );
-        assert!(dependencies(&old).is_empty());
+        assert_eq!(dependencies(&old), None);
     }
 }

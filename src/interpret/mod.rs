@@ -182,21 +182,21 @@ impl Interpreter {
     /// dependencies).
     fn answer(&self, template: &Template, operation: Operation) -> Option<Answer<'_>> {
         let key = (template.api_version.clone(), template.kind().to_string());
-        if let Some(rule) = pick(self.customizations.rules(&key), operation) {
-            return Some(Answer::Script(rule, false));
+        if let Some(rules) = scripts(self.customizations.rules(&key), operation) {
+            return Some(Answer::Scripts(rules, false));
         }
         if operation != Operation::DependencyInterpretation
             && let Some(workload) = self.workloads.get(&key)
         {
             return Some(Answer::Config(workload));
         }
-        if let Some(rule) = pick(thirdparty::rules(&key), operation) {
-            return Some(Answer::Script(rule, true));
+        if let Some(rules) = scripts(thirdparty::rules(&key), operation) {
+            return Some(Answer::Scripts(rules, true));
         }
         let native = match operation {
             Operation::ReplicaResource => native::replicas(template).is_some(),
             Operation::ReplicaRevision => native::replica_field(template).is_some(),
-            Operation::DependencyInterpretation => native_dependency_kind(template),
+            Operation::DependencyInterpretation => dependencies::dependencies(template).is_some(),
         };
         native.then_some(Answer::Native)
     }
@@ -204,10 +204,10 @@ impl Interpreter {
     /// Who answers `operation` for the template, for `fedrender plan`.
     pub fn supplier(&self, template: &Template, operation: Operation) -> Option<Supplier> {
         Some(match self.answer(template, operation)? {
-            Answer::Script(_, true) => Supplier::BuiltIn,
-            Answer::Script(rule, false) => Supplier::Customization {
-                name: rule.customization.clone(),
-                origin: rule.origin.clone(),
+            Answer::Scripts(_, true) => Supplier::BuiltIn,
+            Answer::Scripts(rules, false) => Supplier::Customization {
+                name: rules[0].customization.clone(),
+                origin: rules[0].origin.clone(),
             },
             Answer::Config(workload) => Supplier::Config(workload.origin.clone()),
             Answer::Native => Supplier::Native,
@@ -236,7 +236,8 @@ impl Interpreter {
                 let replicas = native::replicas(template).unwrap_or_default();
                 native_resource(replicas, native::pod_spec(template))?
             }
-            Some(Answer::Script(rule, _)) => {
+            Some(Answer::Scripts(rules, _)) => {
+                let rule = &rules[0];
                 let failed = |problem: String| rule.failed(Operation::ReplicaResource, &problem);
                 let (replicas, requirements) =
                     lua::get_replicas(&rule.script, &template.object).map_err(failed)?;
@@ -269,9 +270,9 @@ impl Interpreter {
                 Some(pointer) => in_place(pointer),
                 None => template.object.clone(),
             }),
-            Some(Answer::Script(rule, _)) => {
-                lua::revise_replica(&rule.script, &template.object, replicas)
-                    .map_err(|problem| rule.failed(Operation::ReplicaRevision, &problem))
+            Some(Answer::Scripts(rules, _)) => {
+                lua::revise_replica(&rules[0].script, &template.object, replicas)
+                    .map_err(|problem| rules[0].failed(Operation::ReplicaRevision, &problem))
             }
         }
     }
@@ -286,21 +287,21 @@ impl Interpreter {
     /// scripts return nil for a pod template that names nothing.
     pub fn dependencies(&self, template: &Template) -> Result<FoundDependencies, String> {
         let key = (template.api_version.clone(), template.kind().to_string());
-        let (rules, built_in): (&[Rule], bool) = match self.customizations.rules(&key) {
-            Some(rules) if !rules.dependency_interpretation.is_empty() => {
-                (&rules.dependency_interpretation, false)
-            }
-            _ => match thirdparty::rules(&key) {
-                Some(rules) => (&rules.dependency_interpretation, true),
-                None => (&[], false),
-            },
-        };
-        if rules.is_empty() {
+        let script_rules = scripts(
+            self.customizations.rules(&key),
+            Operation::DependencyInterpretation,
+        )
+        .map(|rules| (rules, false))
+        .or_else(|| {
+            scripts(thirdparty::rules(&key), Operation::DependencyInterpretation)
+                .map(|rules| (rules, true))
+        });
+        let Some((rules, built_in)) = script_rules else {
             return Ok(FoundDependencies {
-                dependencies: dependencies::dependencies(template),
+                dependencies: dependencies::dependencies(template).unwrap_or_default(),
                 failure: None,
             });
-        }
+        };
         let mut found: Vec<Dependency> = Vec::new();
         for rule in rules {
             let answer =
@@ -347,33 +348,22 @@ pub struct FoundDependencies {
 
 /// What answers an operation for a template.
 enum Answer<'a> {
-    /// A script, and whether it is built in.
-    Script(&'a Rule, bool),
+    /// Scripts (one, but several customizations may each interpret dependencies), and whether
+    /// they are built in.
+    Scripts(&'a [Rule], bool),
     Config(&'a CustomWorkload),
     Native,
 }
 
-fn pick(rules: Option<&TargetRules>, operation: Operation) -> Option<&Rule> {
+/// The scripts for an operation among a target's rules, if any.
+fn scripts(rules: Option<&TargetRules>, operation: Operation) -> Option<&[Rule]> {
     let rules = rules?;
-    match operation {
-        Operation::ReplicaResource => rules.replica_resource.as_ref(),
-        Operation::ReplicaRevision => rules.replica_revision.as_ref(),
-        Operation::DependencyInterpretation => rules.dependency_interpretation.first(),
-    }
-}
-
-/// Kinds the native dependency interpreter knows, whether or not this template names anything.
-fn native_dependency_kind(template: &Template) -> bool {
-    matches!(
-        (template.api_version.as_str(), template.kind()),
-        (
-            "apps/v1",
-            "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet"
-        ) | ("batch/v1", "Job" | "CronJob")
-            | ("v1", "Pod")
-            | ("networking.k8s.io/v1", "Ingress")
-            | ("multicluster.x-k8s.io/v1alpha1", "ServiceImport")
-    )
+    let scripts = match operation {
+        Operation::ReplicaResource => rules.replica_resource.as_slice(),
+        Operation::ReplicaRevision => rules.replica_revision.as_slice(),
+        Operation::DependencyInterpretation => rules.dependency_interpretation.as_slice(),
+    };
+    (!scripts.is_empty()).then_some(scripts)
 }
 
 /// A native (or Config-declared) workload's replicas and requirements; a malformed resource

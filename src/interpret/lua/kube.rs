@@ -247,17 +247,13 @@ mod tests {
 
     /// Runs `script` with the library as `kube`; the result as JSON (a Lua value cannot
     /// outlive its state).
-    fn eval_with(script: &str) -> Result<Value, String> {
+    fn eval(script: &str) -> Result<Value, String> {
         let lua = Lua::new();
         lua.globals().set("kube", library(&lua).unwrap()).unwrap();
         let value: LuaValue = lua.load(script).eval().map_err(|e| e.to_string())?;
         let mut json = convert::from_lua(&value)?;
         convert::settle_empty_tables(&mut json, Shape::Map, &[]);
         Ok(json)
-    }
-
-    fn eval(script: &str) -> Result<Value, String> {
-        eval_with(script)
     }
 
     fn eval_json(script: &str) -> Value {
