@@ -103,6 +103,18 @@ fn fleet(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
     dir
 }
 
+fn build_into(input: &Path, out: &Path) -> std::process::Output {
+    fedrender(&[
+        "build",
+        input.to_str().unwrap(),
+        "--clusters",
+        CLUSTERS,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ])
+}
+
 fn tree(dir: &Path) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = walkdir::WalkDir::new(dir)
         .into_iter()
@@ -141,15 +153,7 @@ fn a_config_workload_and_its_customization_render_the_same_trees() {
     for input in [&with_config, &with_customization] {
         let out = input.with_extension("out");
         let _ = std::fs::remove_dir_all(&out);
-        let built = fedrender(&[
-            "build",
-            input.to_str().unwrap(),
-            "--clusters",
-            CLUSTERS,
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ]);
+        let built = build_into(input, &out);
         assert!(built.status.success(), "{}", stderr(&built));
         trees.push(tree(&out));
     }
@@ -257,14 +261,7 @@ fn a_failing_script_exits_2_and_leaves_the_output_as_it_was() {
     std::fs::create_dir_all(out.join("member1")).unwrap();
     std::fs::write(out.join("member1/kept.yaml"), "kind: Kept\n").unwrap();
     let before = tree(&out);
-    let built = fedrender(&[
-        "build",
-        input.to_str().unwrap(),
-        "--clusters",
-        CLUSTERS,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let built = build_into(&input, &out);
     assert_eq!(built.status.code(), Some(2));
     let message = stderr(&built);
     assert!(

@@ -552,6 +552,25 @@ mod tests {
         );
     }
 
+    // karmada lua.go GetReplicas: the requirements are read into a ReplicaRequirements, whose
+    // resourceRequest holds quantities.
+    #[test]
+    fn a_malformed_resource_request_from_a_script_is_an_error_naming_the_resource() {
+        let widget = template("example.io/v1", "Widget", json!({"spec": {}}));
+        let interpreter = with_customization(
+            "example.io/v1",
+            "Widget",
+            json!({"replicaResource": {"luaScript":
+                "function GetReplicas(obj)\n  return 2, {resourceRequest = {cpu = 'lots'}}\nend"}}),
+        );
+        let problem = interpreter.replica_resource(&widget).unwrap_err();
+        assert!(
+            problem.starts_with("replicaResource of ResourceInterpreterCustomization custom")
+                && problem.contains("replicaRequirements.resourceRequest.cpu: quantity \"lots\""),
+            "{problem}"
+        );
+    }
+
     #[test]
     fn a_customized_workload_is_revised_and_scheduled_by_its_scripts() {
         let widget = template(
