@@ -35,6 +35,8 @@ complete -c fedrender -n "__fish_fedrender_needs_command" -f -a "help" -d 'Print
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -85,6 +87,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-rep
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-revision -d 'The branch (Flux) or revision (Argo CD) to deploy' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-path -d 'The output directory\'s path in the repository (default: --out as given, if relative)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
@@ -94,6 +97,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help 
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -150,6 +155,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'C
 always\t''
 never\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
@@ -158,6 +164,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s h -l help -
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -206,6 +214,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster-sel
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kind -d 'Only templates of this kind (case-insensitive)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l name -d 'Only templates with this name' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
@@ -213,6 +222,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s h -l help -
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l exclude -d 'Skip files whose path relative to INPUT matches this glob (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -255,6 +266,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message
 json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l strict -d 'Treat every warning as an error, except lints given another level by name'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s q -l quiet -d 'Print nothing but errors'
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'

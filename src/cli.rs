@@ -57,6 +57,17 @@ pub struct InputArgs {
     /// otherwise run code in CI.
     #[arg(long)]
     pub allow_exec: bool,
+    /// Let kustomizations name remote bases and URLs, and Helm declarations value files on
+    /// the network. Off by default: fedrender renders offline.
+    #[arg(long)]
+    pub allow_network: bool,
+    /// How long one tool (kustomize, helm, a command) may run before it and everything it
+    /// started are killed: seconds, or with a unit (`90s`, `10m`).
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
+    pub tool_timeout: std::time::Duration,
+    /// How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`).
+    #[arg(long, value_name = "SIZE", default_value = "256Mi", value_parser = parse_size)]
+    pub max_tool_output: u64,
     /// The command that builds kustomize directories, split on spaces; the directory is
     /// appended (default: `kustomize build`, else `kubectl kustomize`).
     #[arg(long, value_name = "COMMAND")]
@@ -76,6 +87,50 @@ pub struct InputArgs {
     pub allow: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `300`, `90s`, `10m`, `1h`: a positive duration.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let (number, scale) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        None => (text, 1),
+        Some((at, _)) => match &text[at..] {
+            "s" => (&text[..at], 1),
+            "m" => (&text[..at], 60),
+            "h" => (&text[..at], 3600),
+            unit => return Err(format!("unknown unit {unit:?}: use s, m or h")),
+        },
+    };
+    match number.parse::<u64>() {
+        Ok(count) if count > 0 => Ok(std::time::Duration::from_secs(count.saturating_mul(scale))),
+        _ => Err("give a positive whole number of seconds, minutes (m) or hours (h)".to_string()),
+    }
+}
+
+/// `1048576`, `512Mi`, `1Gi`, `100M`: a positive size in bytes.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let at = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let scale: u64 = match text[at..].trim_end_matches('B') {
+        "" => 1,
+        "K" | "k" => 1_000,
+        "M" => 1_000_000,
+        "G" => 1_000_000_000,
+        "Ki" => 1 << 10,
+        "Mi" => 1 << 20,
+        "Gi" => 1 << 30,
+        unit => {
+            return Err(format!(
+                "unknown unit {unit:?}: use Ki, Mi, Gi (or K, M, G)"
+            ));
+        }
+    };
+    match text[..at].parse::<u64>() {
+        Ok(count) if count > 0 => Ok(count.saturating_mul(scale)),
+        _ => Err(
+            "give a positive whole number of bytes, with a unit if you like (512Mi)".to_string(),
+        ),
+    }
 }
 
 fn lint_names() -> clap::builder::PossibleValuesParser {
@@ -198,7 +253,8 @@ impl BuildArgs {
                     .revision
                     .clone()
                     .unwrap_or_else(|| "main".to_string()),
-                path: config.path.trim_end_matches('/').to_string(),
+                // Normalised and checked where the Config was read.
+                path: config.path.clone(),
             }));
         };
         if filtered {
@@ -223,11 +279,8 @@ impl BuildArgs {
                 );
             }
         };
-        if path.starts_with("..") || path.starts_with('/') {
-            return Err(format!(
-                "--gitops-path {path}: give the output directory's path within the repository"
-            ));
-        }
+        let path = fedrender::confine::repository_path(&path)
+            .map_err(|problem| format!("--gitops-path {path}: {problem}"))?;
         Ok(Some(GitopsSettings {
             tool: match tool {
                 GitopsTool::Argocd => fedrender::emit::gitops::GitopsTool::ArgoCd,
@@ -440,6 +493,11 @@ impl InputArgs {
         };
         Ok(ToolOptions {
             allow_exec: self.allow_exec,
+            allow_network: self.allow_network,
+            limits: fedrender::source::run::Limits {
+                timeout: self.tool_timeout,
+                max_output: self.max_tool_output,
+            },
             kustomize,
             cache: Default::default(),
         })

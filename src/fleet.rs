@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::api::cluster::Cluster;
 use crate::api::config::{CONFIG_API_VERSION, SourcesConfig};
 use crate::cluster_filter::ClusterFilter;
+use crate::confine::Confinement;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use crate::federated_quota::{self, FederatedQuota};
 use crate::policy;
@@ -58,6 +59,10 @@ impl FleetSource {
 pub struct ToolOptions {
     /// `--allow-exec`: declared commands may run.
     pub allow_exec: bool,
+    /// `--allow-network`: kustomizations and Helm value files may name what is fetched.
+    pub allow_network: bool,
+    /// `--tool-timeout` and `--max-tool-output`.
+    pub limits: crate::source::run::Limits,
     /// `--kustomize COMMAND`, split on spaces.
     pub kustomize: Option<Vec<String>>,
     /// Outputs already rendered, shared by the two revisions `diff --base` reads.
@@ -97,8 +102,8 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     let (mut documents, mut parse_errors) = load::parse_files(&files);
     let mut runs = Vec::new();
     if !found_sources.is_empty() {
-        let settings = tool_settings(&source.tools, &documents, &files);
-        let tool_sources = tools::resolve(&found_sources)?;
+        let settings = tool_settings(&source.tools, &source.input, &documents, &files)?;
+        let tool_sources = tools::resolve(&found_sources, &settings)?;
         let outputs = tools::render(&tool_sources, &settings, &source.tools.cache)?;
         let (outputs, source_runs): (Vec<SourceFile>, Vec<SourceRun>) = outputs.into_iter().unzip();
         let (more_documents, more_errors) = load::parse_files_at(&outputs, files.len());
@@ -192,6 +197,8 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
         .collect();
     paths.sort();
     let files = load::read_input_files(&paths)?;
+    let repository = Confinement::repository_of(input)
+        .map_err(|message| Rejected::from(Diagnostic::error(None, message)))?;
     // Only documents that are a Config are decoded here; the rest, and any error in them, are
     // for the read of the whole fleet to report.
     let (documents, _) = load::parse_files(&files);
@@ -217,30 +224,62 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
                 }
             }
         }
-        if let Some(gitops) = &config.spec.gitops
-            && (gitops.path.starts_with("..") || gitops.path.starts_with('/'))
-        {
-            let origin = document
-                .field_lines(&files)
-                .origin(&document.origin, "spec.gitops.path");
-            errors.push(Diagnostic::error(
-                Some(origin),
-                format!(
-                    "Config: spec.gitops.path {:?}: give the output directory's path within \
-                     the repository",
-                    gitops.path
-                ),
-            ));
-        }
-        let spec = config.spec;
-        defaults.clusters = defaults
-            .clusters
-            .or(spec.clusters.map(|path| input.join(path)));
-        defaults.output = defaults.output.or(spec.output.map(|path| input.join(path)));
+        let spec = confine_config_paths(
+            config.spec,
+            document,
+            &files,
+            &repository,
+            input,
+            &mut errors,
+        );
+        defaults.clusters = defaults.clusters.or(spec.clusters.map(PathBuf::from));
+        defaults.output = defaults.output.or(spec.output.map(PathBuf::from));
         defaults.gitops = defaults.gitops.or(spec.gitops);
     }
     errors.finish()?;
     Ok(defaults)
+}
+
+/// A Config's `spec` with the paths it names checked, those that stand for files made usable
+/// from here (`clusters` and `output` joined to `FLEET_DIR`, `gitops.path` normalised). The
+/// Config is part of the repository, so each must lead inside it, or it is an error at the
+/// field's line and the path is left out: nothing is read from or written to it.
+fn confine_config_paths(
+    mut spec: crate::api::config::ConfigSpec,
+    document: &RawDocument,
+    files: &[SourceFile],
+    repository: &Confinement,
+    input: &std::path::Path,
+    errors: &mut ErrorSink,
+) -> crate::api::config::ConfigSpec {
+    let field_lines = document.field_lines(files);
+    let mut refuse = |field: &str, written: &str, problem: String| {
+        errors.push(Diagnostic::error(
+            Some(field_lines.origin(&document.origin, field)),
+            format!("Config: {field} {written:?} {problem}"),
+        ));
+    };
+    for (field, path) in [
+        ("spec.clusters", &mut spec.clusters),
+        ("spec.output", &mut spec.output),
+    ] {
+        if let Some(written) = path.take() {
+            match repository.resolve(input, &written) {
+                Ok(resolved) => *path = Some(resolved.to_string_lossy().into_owned()),
+                Err(problem) => refuse(field, &written, problem),
+            }
+        }
+    }
+    if let Some(gitops) = &mut spec.gitops {
+        match crate::confine::repository_path(&gitops.path) {
+            Ok(path) => gitops.path = path,
+            Err(problem) => {
+                refuse("spec.gitops.path", &gitops.path, problem);
+                spec.gitops = None;
+            }
+        }
+    }
+    spec
 }
 
 /// The settings for running tools: the command line's, and the `spec.sources` of a fedrender
@@ -248,13 +287,18 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
 /// does not decode is reported, with its line, where every Config is checked.
 fn tool_settings(
     options: &ToolOptions,
+    fleet: &std::path::Path,
     documents: &[RawDocument],
     files: &[SourceFile],
-) -> ToolSettings {
+) -> Result<ToolSettings, Rejected> {
     let mut settings = ToolSettings {
+        fleet: Confinement::new(fleet)
+            .map_err(|message| Rejected::from(Diagnostic::error(None, message)))?,
         allow_exec_flag: options.allow_exec,
+        allow_network: options.allow_network,
+        limits: options.limits,
         kustomize_flag: options.kustomize.clone(),
-        ..ToolSettings::default()
+        kustomize_config: None,
     };
     for document in documents {
         let value = &document.value;
@@ -265,7 +309,6 @@ fn tool_settings(
         else {
             continue;
         };
-        settings.allow_exec_config |= sources.allow_exec;
         if let Some(argv) = sources.kustomize {
             let origin = document
                 .field_lines(files)
@@ -273,7 +316,7 @@ fn tool_settings(
             settings.kustomize_config = Some((argv, origin));
         }
     }
-    settings
+    Ok(settings)
 }
 
 /// What `FLEET_DIR` names: a directory walked for files, one file, or `-` for a YAML stream on

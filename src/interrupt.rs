@@ -1,8 +1,10 @@
-//! SIGINT, SIGTERM and SIGHUP while a build writes its output tree. Killed mid-write, a build
-//! would leave a half-updated tree; so while one writes, these signals are only recorded, the
-//! build notices ([`requested`]) and rolls back like any failed build, and the process then
-//! dies by the same signal ([`end_by`]), as the shell and CI runners expect. Outside a write
-//! they end the process at once, as by default: nothing needs undoing.
+//! SIGINT, SIGTERM and SIGHUP while a build writes its output tree or tools render sources.
+//! Killed mid-write, a build would leave a half-updated tree, and killed while a tool runs,
+//! fedrender would leave the tool running (it has a process group of its own); so while either
+//! is under way, these signals are only recorded, the build notices ([`requested`]), kills its
+//! tools or rolls back like any failed build, and the process then dies by the same signal
+//! ([`end_by`]), as the shell and CI runners expect. Otherwise they end the process at once, as
+//! by default: nothing needs undoing.
 
 use std::sync::Mutex;
 use std::sync::OnceLock;
@@ -20,8 +22,8 @@ static RECEIVED: AtomicUsize = AtomicUsize::new(0);
 static WRITERS: Mutex<usize> = Mutex::new(0);
 static INSTALLED: OnceLock<()> = OnceLock::new();
 
-/// Runs `write` with the signals deferred (see the module documentation).
-pub fn deferred<T>(write: impl FnOnce() -> T) -> T {
+/// Runs `work` (a write, tools) with the signals deferred (see the module documentation).
+pub fn deferred<T>(work: impl FnOnce() -> T) -> T {
     INSTALLED.get_or_init(install);
     {
         let mut writers = WRITERS.lock().expect("no panic while counting writers");
@@ -31,7 +33,7 @@ pub fn deferred<T>(write: impl FnOnce() -> T) -> T {
         *writers += 1;
         ACT_AT_ONCE.store(false, Ordering::SeqCst);
     }
-    let result = write();
+    let result = work();
     let mut writers = WRITERS.lock().expect("no panic while counting writers");
     *writers -= 1;
     if *writers == 0 {
@@ -70,6 +72,17 @@ pub fn requested() -> Option<i32> {
         0 => None,
         signal => Some(signal as i32),
     }
+}
+
+/// The error of a run stopped by `signal`, which the command line's caller ends by once it has
+/// said what was left as it was.
+pub fn interrupted(signal: i32) -> crate::diagnostics::Rejected {
+    let mut rejected = crate::diagnostics::Rejected::from(crate::diagnostics::Diagnostic::error(
+        None,
+        format!("interrupted by {}", name(signal)),
+    ));
+    rejected.interrupted_by = Some(signal);
+    rejected
 }
 
 /// A signal's name for messages.

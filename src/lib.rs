@@ -7,6 +7,7 @@ pub mod api;
 pub mod beneath;
 pub mod bind;
 pub mod cluster_filter;
+pub mod confine;
 pub mod diagnostics;
 pub mod diff;
 pub mod emit;

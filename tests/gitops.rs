@@ -169,6 +169,8 @@ fn copy_tree(from: &Path, to: &Path) {
 #[test]
 fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
     let root = empty_scratch("config-flags");
+    // The repository: a Config's paths may lead anywhere inside it, and nowhere else.
+    std::fs::create_dir_all(root.join(".git")).unwrap();
     let fleet = root.join("fleet");
     copy_tree(Path::new(FLEET), &fleet);
     std::fs::write(
@@ -226,7 +228,7 @@ fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
     assert_eq!(outside.status.code(), Some(2));
     assert!(
         stderr(&outside).contains(&format!(
-            "{fleet_arg}/fedrender.yaml:9: Config: spec.gitops.path \"/srv/rendered\": give the output directory's path within the repository"
+            "{fleet_arg}/fedrender.yaml:9: Config: spec.gitops.path \"/srv/rendered\" is absolute; give the path within the repository"
         )),
         "{}",
         stderr(&outside)

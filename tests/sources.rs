@@ -557,7 +557,7 @@ fn kubectl_kustomize_builds_overlays_with_images_prefixes_and_generators() {
 
     write(
         &fleet.join("web/overlays/us/kustomization.yaml"),
-        "resources: [../../base, nosuch.yaml]\n",
+        "resources: [../../base]\npatches: [{path: nosuch.yaml}]\n",
     );
     let output = run(&["validate", fleet.to_str().unwrap()], None, "");
     assert_eq!(output.status.code(), Some(2));

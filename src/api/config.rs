@@ -15,8 +15,7 @@
 //!   lints:                            # lint levels: allow, warn or deny
 //!     unknown-cluster: deny
 //!   sources:
-//!     kustomize: [kustomize, build]   # builds kustomize directories (needs allowExec)
-//!     allowExec: false                # lets declared commands run, like --allow-exec
+//!     kustomize: [kustomize, build]   # builds kustomize directories (runs only with --allow-exec)
 //!   # Flags a team always passes, read from a Config directly in FLEET_DIR; flags win.
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
@@ -105,10 +104,11 @@ pub enum GitopsToolName {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SourcesConfig {
     /// The command that builds a kustomize directory, the directory appended; runs only
-    /// where commands may (`--allow-exec` or `allowExec`), since the fleet names it.
+    /// with `--allow-exec`, since the fleet names it.
     #[serde(default)]
     pub kustomize: Option<Vec<String>>,
-    /// Lets declared command sources run, like `--allow-exec`.
+    /// Refused when true: only `--allow-exec` lets commands run, since a pull request
+    /// can change a Config. Read so that the refusal names the field.
     #[serde(default)]
     pub allow_exec: bool,
 }

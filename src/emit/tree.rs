@@ -254,7 +254,7 @@ impl<'a> TreeWriter<'a> {
         text: &str,
     ) -> Result<(), Rejected> {
         if let Some(signal) = interrupt::requested() {
-            return Err(interrupted(signal));
+            return Err(interrupt::interrupted(signal));
         }
         let (_, name) = split_parent(path);
         let target = self.out.join(path);
@@ -332,7 +332,7 @@ impl<'a> TreeWriter<'a> {
             self.find_stale(&staged)
         });
         let stale = stale.and_then(|stale| match interrupt::requested() {
-            Some(signal) => Err(interrupted(signal)),
+            Some(signal) => Err(interrupt::interrupted(signal)),
             None => Ok(stale),
         });
         let (mut remove, empty_directories) = match stale {
@@ -649,15 +649,6 @@ fn not_ours(target: &Path, why: &str) -> Rejected {
         format!("refusing to overwrite {}: {why}", target.display()),
     )
     .into()
-}
-
-fn interrupted(signal: i32) -> Rejected {
-    let mut rejected = Rejected::from(Diagnostic::error(
-        None,
-        format!("interrupted by {}", interrupt::name(signal)),
-    ));
-    rejected.interrupted_by = Some(signal);
-    rejected
 }
 
 fn io_error(path: &Path, error: io::Error) -> Rejected {

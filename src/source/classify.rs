@@ -406,6 +406,14 @@ fn interpreter_from(
             interpreter.declare_scope(api_group(&kind.api_version), &kind.kind, false);
         }
         let fields = document.field_lines(files);
+        if config.spec.sources.allow_exec {
+            errors.push(Diagnostic::error(
+                Some(fields.origin(origin, "spec.sources.allowExec")),
+                "Config: spec.sources.allowExec: a Config is part of the repository, so a pull \
+                 request could set it; only the command line lets commands run (--allow-exec, \
+                 in a job that trusts the repository's code)",
+            ));
+        }
         for (name, level) in &config.spec.lints {
             let at = fields.origin(origin, &format!("spec.lints.{name}"));
             let lint = match Lint::parse(name) {

@@ -2,4 +2,5 @@
 
 pub mod classify;
 pub mod load;
+pub mod run;
 pub mod tools;

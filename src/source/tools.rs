@@ -5,12 +5,18 @@
 //! environment. A source's standard output becomes one input file named after the source,
 //! `apps/web/ (kustomize)`, so every message about one of its objects says where the object
 //! came from, with the line within the tool's output.
+//!
+//! The fleet is a pull request's to write, so before any tool runs, everything each one will
+//! read is checked here: every path a declaration or kustomization names, and every link
+//! beneath a source's directory, must lead inside the fleet ([`Confinement`]); a kustomization
+//! may fetch nothing (remote bases, URLs) without `--allow-network`; a command runs only with
+//! `--allow-exec`; a Helm release name cannot pose as a flag. One refusal stops every tool.
+//! How a tool runs (found on `PATH`, timed, capped, killed) is [`super::run`]'s.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ffi::OsStr;
 use std::hash::{Hash, Hasher};
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -18,8 +24,10 @@ use serde_json::Value;
 
 use crate::api::config::CONFIG_API_VERSION;
 use crate::api::source::{DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration};
+use crate::confine::Confinement;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
-use crate::source::load::{self, Format, SourceFile};
+use crate::source::load::{self, Format, RawDocument, SourceFile};
+use crate::source::run::{self, Limits, RunError};
 
 pub const KUSTOMIZATION_FILES: [&str; 3] =
     ["kustomization.yaml", "kustomization.yml", "Kustomization"];
@@ -104,22 +112,28 @@ pub struct ToolSource {
 }
 
 /// What the command line and the fleet's Config say about running tools.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ToolSettings {
+    /// The fleet directory: everything a tool reads must lie inside it.
+    pub fleet: Confinement,
     /// `--allow-exec`.
     pub allow_exec_flag: bool,
+    /// `--allow-network`: kustomizations may name remote bases and URLs.
+    pub allow_network: bool,
+    /// `--tool-timeout` and `--max-tool-output`.
+    pub limits: Limits,
     /// `--kustomize COMMAND`, split on spaces.
     pub kustomize_flag: Option<Vec<String>>,
-    /// The Config's `spec.sources.allowExec`.
-    pub allow_exec_config: bool,
     /// The Config's `spec.sources.kustomize`: a command the fleet names, so it runs only
     /// where commands may.
     pub kustomize_config: Option<(Vec<String>, Origin)>,
 }
 
 impl ToolSettings {
+    /// Only the command line lets commands run: everything in the fleet is the pull
+    /// request's to write.
     fn allows_exec(&self) -> bool {
-        self.allow_exec_flag || self.allow_exec_config
+        self.allow_exec_flag
     }
 }
 
@@ -150,8 +164,12 @@ pub struct ToolCache {
 }
 
 /// Decides each source's tool from its marker files and declaration. Errors name the file and
-/// line of what is wrong.
-pub fn resolve(found: &[FoundSource]) -> Result<Vec<ToolSource>, Rejected> {
+/// line of what is wrong, among them a value file outside the fleet or on the network, and a
+/// release name that is not one.
+pub fn resolve(
+    found: &[FoundSource],
+    settings: &ToolSettings,
+) -> Result<Vec<ToolSource>, Rejected> {
     let declaration_paths: Vec<PathBuf> = found
         .iter()
         .filter(|source| source.markers.contains(&DECLARATION_FILE))
@@ -210,6 +228,41 @@ pub fn resolve(found: &[FoundSource]) -> Result<Vec<ToolSource>, Rejected> {
             ));
             continue;
         }
+        if let Some(helm) = &declaration.spec.helm {
+            let dir = Path::new(file).parent().unwrap_or(Path::new("."));
+            let mut confined = true;
+            for (index, value_file) in helm.value_files.iter().enumerate() {
+                let field = format!("spec.helm.valueFiles[{index}]");
+                let problem = if is_remote(value_file) {
+                    (!settings.allow_network).then(|| {
+                        "is fetched from the network by helm, and fedrender renders offline: \
+                         vendor it into the chart's directory (--allow-network allows it)"
+                            .to_string()
+                    })
+                } else {
+                    settings.fleet.resolve(dir, value_file).err()
+                };
+                if let Some(problem) = problem {
+                    confined = false;
+                    errors.push(Diagnostic::error(
+                        Some(at(&field)),
+                        format!("{field} {value_file:?} {problem}"),
+                    ));
+                }
+            }
+            if let Some(name) = &helm.release_name
+                && let Some(problem) = release_name_problem(name)
+            {
+                confined = false;
+                errors.push(Diagnostic::error(
+                    Some(at("spec.helm.releaseName")),
+                    format!("spec.helm.releaseName {name:?} {problem}"),
+                ));
+            }
+            if !confined {
+                continue;
+            }
+        }
         let origin = match (&declaration.spec.helm, &declaration.spec.command) {
             (Some(_), Some(_)) => {
                 errors.push(Diagnostic::error(
@@ -262,11 +315,19 @@ pub fn resolve(found: &[FoundSource]) -> Result<Vec<ToolSource>, Rejected> {
                     ));
                     continue;
                 }
-                (Some(helm), _) => ToolSource {
-                    found: source.clone(),
-                    tool: Tool::Helm(helm),
-                    origin,
-                },
+                (Some(helm), _) => {
+                    if helm.release_name.is_none()
+                        && let Some(problem) = default_release_name_problem(&source.dir)
+                    {
+                        errors.push(Diagnostic::error(Some(origin), problem));
+                        continue;
+                    }
+                    ToolSource {
+                        found: source.clone(),
+                        tool: Tool::Helm(helm),
+                        origin,
+                    }
+                }
                 (None, Some(argv)) => ToolSource {
                     found: source.clone(),
                     tool: Tool::Command(argv),
@@ -284,6 +345,10 @@ pub fn resolve(found: &[FoundSource]) -> Result<Vec<ToolSource>, Rejected> {
                         source.name()
                     ),
                 ));
+                continue;
+            }
+            if let Some(problem) = default_release_name_problem(&source.dir) {
+                errors.push(Diagnostic::error(Some(marker_origin(CHART_FILE)), problem));
                 continue;
             }
             ToolSource {
@@ -307,8 +372,42 @@ pub fn resolve(found: &[FoundSource]) -> Result<Vec<ToolSource>, Rejected> {
     Ok(sources)
 }
 
+/// Helm's rule for release names (helm pkg/chartutil/validate_name.go): a DNS subdomain of at
+/// most 53 characters. It matters beyond Helm's own refusal: the release name is a positional
+/// argument, and one starting with `-` would be read as a flag (`--post-renderer=…` runs a
+/// program).
+fn release_name_problem(name: &str) -> Option<String> {
+    if name.len() > 53 {
+        return Some("is not a Helm release name: at most 53 characters".to_string());
+    }
+    crate::names::dns_subdomain_problem(name)
+        .map(|problem| format!("is not a Helm release name: it {problem}"))
+}
+
+/// The problem with the release name a chart gets from its directory, if any.
+fn default_release_name_problem(dir: &Path) -> Option<String> {
+    let name = default_release_name(dir);
+    release_name_problem(&name).map(|problem| {
+        format!(
+            "the chart's release name is its directory's, and {name:?} {problem}; set \
+             spec.helm.releaseName in a {DECLARATION_FILE} beside it"
+        )
+    })
+}
+
+fn default_release_name(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .and_then(|dir| {
+            dir.file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "release".to_string())
+}
+
 /// Runs every source, in parallel; the outputs come back in the order of `sources` (sorted by
-/// path), each as an input file named after its source, with what ran.
+/// path), each as an input file named after its source, with what ran. Nothing runs until
+/// every source has passed the checks of this module.
 pub fn render(
     sources: &[ToolSource],
     settings: &ToolSettings,
@@ -348,77 +447,180 @@ pub fn render(
     std::mem::take(&mut errors).finish()?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     let kustomize = kustomize_command(settings, &path);
-    let results: Vec<Result<(SourceFile, SourceRun), Diagnostic>> = sources
-        .par_iter()
-        .map(|source| run_source(source, kustomize.as_deref(), cache))
+    let prepared: Vec<Prepared> = sources
+        .iter()
+        .filter_map(|source| errors.take(prepare(source, kustomize.as_ref(), settings, &path)))
         .collect();
+    std::mem::take(&mut errors).finish()?;
+    let results: Vec<Result<(SourceFile, SourceRun), Stopped>> = crate::interrupt::deferred(|| {
+        prepared
+            .par_iter()
+            .map(|prepared| run_prepared(prepared, settings.limits, cache))
+            .collect()
+    });
     let mut runs = Vec::with_capacity(results.len());
+    let mut interrupted_by = None;
     for result in results {
-        if let Some(run) = errors.take(result) {
-            runs.push(run);
+        match result {
+            Ok(run) => runs.push(run),
+            Err(Stopped::Failed(error)) => errors.push(error),
+            Err(Stopped::Interrupted(signal)) => interrupted_by = Some(signal),
         }
+    }
+    if let Some(signal) = interrupted_by {
+        return Err(crate::interrupt::interrupted(signal));
     }
     errors.finish()?;
     Ok(runs)
 }
 
 /// The command that builds a kustomize directory (the directory is appended): the one named,
-/// else `kustomize build`, else `kubectl kustomize`; `None` when neither is installed.
-fn kustomize_command(settings: &ToolSettings, path: &std::ffi::OsStr) -> Option<Vec<String>> {
+/// else `kustomize build`, else `kubectl kustomize`; `None` when neither is installed. A
+/// program named with a slash is where `base` says: the command line's from fedrender's own
+/// directory, the fleet's from the source's.
+struct KustomizeCommand {
+    argv: Vec<String>,
+    /// Where a relative program is found: `None` for the source's directory.
+    base: Option<PathBuf>,
+}
+
+fn kustomize_command(settings: &ToolSettings, path: &OsStr) -> Option<KustomizeCommand> {
     if let Some(argv) = &settings.kustomize_flag {
-        return Some(argv.clone());
+        return Some(KustomizeCommand {
+            argv: argv.clone(),
+            base: Some(PathBuf::from(".")),
+        });
     }
     if let Some((argv, _)) = &settings.kustomize_config {
-        return Some(argv.clone());
+        return Some(KustomizeCommand {
+            argv: argv.clone(),
+            base: None,
+        });
     }
-    if find_on_path("kustomize", path) {
-        return Some(vec!["kustomize".into(), "build".into()]);
-    }
-    if find_on_path("kubectl", path) {
-        return Some(vec!["kubectl".into(), "kustomize".into()]);
+    for (program, subcommand) in [("kustomize", "build"), ("kubectl", "kustomize")] {
+        if run::find_program(program, path, Path::new(".")).is_some() {
+            return Some(KustomizeCommand {
+                argv: vec![program.into(), subcommand.into()],
+                base: Some(PathBuf::from(".")),
+            });
+        }
     }
     None
 }
 
-fn find_on_path(program: &str, path: &std::ffi::OsStr) -> bool {
-    std::env::split_paths(path).any(|dir| dir.join(program).is_file())
+/// A source ready to run: every check passed.
+struct Prepared<'a> {
+    source: &'a ToolSource,
+    /// The program, found.
+    program: PathBuf,
+    /// As messages show it: the program as named, then its arguments.
+    argv: Vec<String>,
+    stdin: Option<String>,
+    /// What identifies the output, when it can be reused (not for commands, nor for what
+    /// reads the network).
+    key: Option<u64>,
 }
 
-fn run_source(
-    source: &ToolSource,
-    kustomize: Option<&[String]>,
-    cache: &ToolCache,
-) -> Result<(SourceFile, SourceRun), Diagnostic> {
+/// How a run ended without output.
+enum Stopped {
+    Failed(Diagnostic),
+    Interrupted(i32),
+}
+
+/// Decides what `source` runs and reads, checking every path it reads.
+fn prepare<'a>(
+    source: &'a ToolSource,
+    kustomize: Option<&KustomizeCommand>,
+    settings: &ToolSettings,
+    path: &OsStr,
+) -> Result<Prepared<'a>, Rejected> {
     let name = source.found.name();
     let fail = |message: String| Diagnostic::error(Some(source.origin.clone()), message);
-    let (argv, stdin, reads) = match &source.tool {
+    let dir = &source.found.dir;
+    let (argv, base, stdin, reads) = match &source.tool {
         Tool::Kustomize => {
             let Some(kustomize) = kustomize else {
                 return Err(fail(format!(
                     "{name} is a kustomize directory, and building it needs kustomize or \
                      kubectl on PATH (or --kustomize COMMAND)"
-                )));
+                ))
+                .into());
             };
-            let mut argv = kustomize.to_vec();
+            let mut argv = kustomize.argv.clone();
             argv.push(".".into());
-            let reads = kustomize_closure(&source.found.dir);
-            (argv, None, Some(reads))
+            let reads = kustomize_reads(dir, settings)?;
+            (argv, kustomize.base.clone(), None, reads)
         }
         Tool::Helm(helm) => {
-            let (argv, stdin) = helm_template_argv(helm, &source.found.dir);
-            let mut reads = vec![source.found.dir.clone()];
+            let (argv, stdin) = helm_template_argv(helm, dir);
+            let mut reads = vec![dir.clone()];
+            // Each was checked against the fleet where the declaration was read.
             reads.extend(
                 helm.value_files
                     .iter()
-                    .map(|file| source.found.dir.join(file)),
+                    .filter(|file| !is_remote(file))
+                    .map(|file| dir.join(file)),
             );
-            (argv, stdin, Some(reads))
+            let remote = helm.value_files.iter().any(|file| is_remote(file));
+            (
+                argv,
+                Some(PathBuf::from(".")),
+                stdin,
+                (!remote).then_some(reads),
+            )
         }
-        // A command may read anything, so its output is never reused.
-        Tool::Command(argv) => (argv.clone(), None, None),
+        // A command may read anything (the command line allowed it), so its output is never
+        // reused.
+        Tool::Command(argv) => (argv.clone(), None, None, None),
     };
-    let key = reads.map(|reads| content_hash(&argv, stdin.as_deref(), &reads));
-    let cached = key.and_then(|key| {
+    let program =
+        run::find_program(&argv[0], path, base.as_deref().unwrap_or(dir)).ok_or_else(|| {
+            match &source.tool {
+                Tool::Helm(_) => fail(format!(
+                    "{name} is a Helm chart, and rendering it needs helm (Helm 3), which is not on \
+                 PATH (only its absolute entries are searched)"
+                )),
+                _ => fail(format!(
+                    "{name}: cannot run {}: {} is not installed or not on PATH (only its absolute \
+                 entries are searched)",
+                    shell_words(&argv),
+                    argv[0]
+                )),
+            }
+        })?;
+    let key = match &reads {
+        Some(reads) => Some(
+            content_hash(&argv, stdin.as_deref(), reads, &settings.fleet).map_err(|link| {
+                fail(format!(
+                    "{name}: {} is a symbolic link leading outside {}; {} would read it, and \
+                     fedrender lets tools read only inside the fleet",
+                    link.display(),
+                    settings.fleet.shown().display(),
+                    source.tool.name()
+                ))
+            })?,
+        ),
+        None => None,
+    };
+    Ok(Prepared {
+        source,
+        program,
+        argv,
+        stdin,
+        key,
+    })
+}
+
+fn run_prepared(
+    prepared: &Prepared,
+    limits: Limits,
+    cache: &ToolCache,
+) -> Result<(SourceFile, SourceRun), Stopped> {
+    let source = prepared.source;
+    let argv = &prepared.argv;
+    let name = source.found.name();
+    let fail = |message: String| Diagnostic::error(Some(source.origin.clone()), message);
+    let cached = prepared.key.and_then(|key| {
         cache
             .outputs
             .lock()
@@ -430,8 +632,16 @@ fn run_source(
     let output = match cached {
         Some(output) => output,
         None => {
-            let output = run(&argv, &source.found.dir, stdin.as_deref());
-            if let Some(key) = key {
+            let output = run::run(
+                &prepared.program,
+                &argv[1..],
+                &source.found.dir,
+                prepared.stdin.as_deref(),
+                limits,
+            );
+            if let Some(key) = prepared.key
+                && !matches!(output, Err(RunError::Interrupted(_)))
+            {
                 cache
                     .outputs
                     .lock()
@@ -442,34 +652,45 @@ fn run_source(
         }
     };
     let tool = source.tool.name();
-    let text = output.map_err(|error| match error {
-        RunError::NotInstalled if matches!(source.tool, Tool::Helm(_)) => fail(format!(
-            "{name} is a Helm chart, and rendering it needs helm (Helm 3), which is not on PATH"
-        )),
-        RunError::NotInstalled => fail(format!(
-            "{name}: cannot run {}: {} is not installed or not on PATH",
-            shell_words(&argv),
-            argv[0]
-        )),
-        RunError::Failed { how, stderr } => {
-            let what = match &source.tool {
-                Tool::Kustomize => "building kustomize directory",
-                Tool::Helm(_) => "rendering Helm chart",
-                Tool::Command(_) => "running the command of",
-            };
-            let mut detail = tool_messages(&stderr);
-            detail.push_str(&format!(
-                "\n(ran {} in {})",
-                shell_words(&argv),
-                source.found.dir.display()
-            ));
-            fail(format!("{what} {name} failed: {how}")).with_detail(detail.trim_start())
-        }
+    let what = match &source.tool {
+        Tool::Kustomize => "building kustomize directory",
+        Tool::Helm(_) => "rendering Helm chart",
+        Tool::Command(_) => "running the command of",
+    };
+    let text = output.map_err(|error| {
+        Stopped::Failed(match error {
+            RunError::Interrupted(signal) => return Stopped::Interrupted(signal),
+            RunError::NotInstalled => fail(format!(
+                "{name}: cannot run {}: {} is not installed or not on PATH",
+                shell_words(argv),
+                argv[0]
+            )),
+            RunError::TimedOut(limit) => fail(format!(
+                "{what} {name} did not finish within {} s; it and everything it started were \
+                 stopped (--tool-timeout sets the limit)",
+                limit.as_secs_f64()
+            )),
+            RunError::TooMuchOutput(limit) => fail(format!(
+                "{what} {name}: {} printed more than {}; it was stopped \
+                 (--max-tool-output sets the limit)",
+                shell_words(argv),
+                crate::source::run::bytes(limit)
+            )),
+            RunError::Failed { how, stderr } => {
+                let mut detail = tool_messages(&stderr);
+                detail.push_str(&format!(
+                    "\n(ran {} in {})",
+                    shell_words(argv),
+                    source.found.dir.display()
+                ));
+                fail(format!("{what} {name} failed: {how}")).with_detail(detail.trim_start())
+            }
+        })
     })?;
     let run = SourceRun {
         source: name,
         tool,
-        argv,
+        argv: argv.clone(),
         reused,
     };
     let file = SourceFile::new(Arc::from(run.output_name()), text, Format::Yaml);
@@ -479,15 +700,10 @@ fn run_source(
 /// `helm template` for a declaration, with the inline values to pass on standard input. The
 /// order is Argo CD's: value files in order, then the inline values, which win.
 pub fn helm_template_argv(helm: &HelmSource, dir: &Path) -> (Vec<String>, Option<String>) {
-    let release = helm.release_name.clone().unwrap_or_else(|| {
-        dir.canonicalize()
-            .ok()
-            .and_then(|dir| {
-                dir.file_name()
-                    .map(|name| name.to_string_lossy().into_owned())
-            })
-            .unwrap_or_else(|| "release".to_string())
-    });
+    let release = helm
+        .release_name
+        .clone()
+        .unwrap_or_else(|| default_release_name(dir));
     let mut argv: Vec<String> = vec!["helm".into(), "template".into(), release, ".".into()];
     if let Some(namespace) = &helm.namespace {
         argv.extend(["--namespace".into(), namespace.clone()]);
@@ -514,16 +730,6 @@ pub fn helm_template_argv(helm: &HelmSource, dir: &Path) -> (Vec<String>, Option
     (argv, stdin)
 }
 
-#[derive(Debug, Clone)]
-enum RunError {
-    NotInstalled,
-    /// How it failed (`exit status: 1`), and what it said.
-    Failed {
-        how: String,
-        stderr: String,
-    },
-}
-
 /// A tool's standard error for a message: the log header kubectl puts before each line
 /// (`E1124 13:35:09.529163   23491 run.go:72] `) is noise there.
 fn tool_messages(stderr: &str) -> String {
@@ -544,64 +750,6 @@ fn tool_messages(stderr: &str) -> String {
         .join("\n")
 }
 
-/// Runs `argv` in `dir` with only `PATH` and `HOME` from this process's environment, so a
-/// source renders the same on every machine and sees none of CI's secrets.
-fn run(argv: &[String], dir: &Path, stdin: Option<&str>) -> Result<String, RunError> {
-    let mut command = Command::new(&argv[0]);
-    command
-        .args(&argv[1..])
-        .current_dir(dir)
-        .env_clear()
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for variable in ["PATH", "HOME"] {
-        if let Some(value) = std::env::var_os(variable) {
-            command.env(variable, value);
-        }
-    }
-    let mut child = command.spawn().map_err(|error| match error.kind() {
-        std::io::ErrorKind::NotFound => RunError::NotInstalled,
-        _ => RunError::Failed {
-            how: format!("could not start: {error}"),
-            stderr: String::new(),
-        },
-    })?;
-    let writer = match (stdin, child.stdin.take()) {
-        (Some(text), Some(mut pipe)) => {
-            let text = text.to_string();
-            // A separate thread, so a tool that writes before it has read everything cannot
-            // block on a full pipe while fedrender blocks writing to it.
-            Some(std::thread::spawn(move || pipe.write_all(text.as_bytes())))
-        }
-        _ => None,
-    };
-    let output = child.wait_with_output().map_err(|error| RunError::Failed {
-        how: format!("could not be waited for: {error}"),
-        stderr: String::new(),
-    })?;
-    if let Some(writer) = writer {
-        // A tool that exits without reading its input fails below, or did not need it.
-        let _ = writer.join();
-    }
-    if !output.status.success() {
-        return Err(RunError::Failed {
-            how: output.status.to_string(),
-            stderr: String::from_utf8_lossy(&output.stderr)
-                .trim_end()
-                .to_string(),
-        });
-    }
-    String::from_utf8(output.stdout).map_err(|_| RunError::Failed {
-        how: "its output is not UTF-8".to_string(),
-        stderr: String::new(),
-    })
-}
-
 /// A command for messages, quoted where a shell would need it.
 pub fn shell_words(argv: &[String]) -> String {
     argv.iter()
@@ -620,17 +768,18 @@ pub fn shell_words(argv: &[String]) -> String {
         .join(" ")
 }
 
-/// The local paths a kustomization names (resources, bases, components, patches, generator
-/// files …), resolved against its directory; those that do not exist are left to kustomize to
-/// report. Remote references (URLs) are not paths.
-pub fn kustomization_references(dir: &Path, kustomization: &Value) -> Vec<PathBuf> {
-    let mut named: Vec<&str> = Vec::new();
-    fn strings(value: &Value) -> Vec<&str> {
-        value
-            .as_array()
-            .map(|items| items.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default()
+/// Every path a kustomization names, with the field that names it (`resources[2]`,
+/// `patches[0].path`): bases, components, resources, patches, generator files, and the rest.
+/// Inline generators and patches (text with a line break) are not paths.
+fn named_paths(kustomization: &Value) -> Vec<(String, &str)> {
+    fn strings<'a>(value: &'a Value, field: &str, named: &mut Vec<(String, &'a str)>) {
+        for (index, item) in value.as_array().into_iter().flatten().enumerate() {
+            if let Some(text) = item.as_str() {
+                named.push((format!("{field}[{index}]"), text));
+            }
+        }
     }
+    let mut named: Vec<(String, &str)> = Vec::new();
     for field in [
         "resources",
         "bases",
@@ -642,34 +791,86 @@ pub fn kustomization_references(dir: &Path, kustomization: &Value) -> Vec<PathBu
         "patchesStrategicMerge",
         "configurations",
     ] {
-        named.extend(strings(&kustomization[field]));
+        strings(&kustomization[field], field, &mut named);
     }
     for field in ["patches", "patchesJson6902", "replacements"] {
-        if let Some(items) = kustomization[field].as_array() {
-            named.extend(items.iter().filter_map(|item| item["path"].as_str()));
+        for (index, item) in kustomization[field]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if let Some(path) = item["path"].as_str() {
+                named.push((format!("{field}[{index}].path"), path));
+            }
         }
     }
     for field in ["configMapGenerator", "secretGenerator"] {
-        for generator in kustomization[field].as_array().into_iter().flatten() {
-            for file in strings(&generator["files"]) {
-                // `key=path` names the key the file's content gets.
-                named.push(file.split_once('=').map_or(file, |(_, path)| path));
+        for (index, generator) in kustomization[field]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let at = format!("{field}[{index}]");
+            let mut files = Vec::new();
+            strings(&generator["files"], &format!("{at}.files"), &mut files);
+            // `key=path` names the key the file's content gets.
+            named.extend(
+                files.into_iter().map(|(field, file)| {
+                    (field, file.split_once('=').map_or(file, |(_, path)| path))
+                }),
+            );
+            strings(&generator["envs"], &format!("{at}.envs"), &mut named);
+            if let Some(env) = generator["env"].as_str() {
+                named.push((format!("{at}.env"), env));
             }
-            named.extend(strings(&generator["envs"]));
-            named.extend(generator["env"].as_str());
         }
     }
-    named.extend(kustomization["openapi"]["path"].as_str());
+    if let Some(path) = kustomization["openapi"]["path"].as_str() {
+        named.push(("openapi.path".to_string(), path));
+    }
+    named.retain(|(_, path)| !path.contains('\n'));
     named
+}
+
+/// Whether kustomize or helm would fetch `reference` rather than read a file: a URL, or one of
+/// the forms kustomize reads as a Git repository.
+pub fn is_remote(reference: &str) -> bool {
+    let lower = reference.to_ascii_lowercase();
+    lower.contains("://")
+        || [
+            "git@",
+            "git::",
+            "gh:",
+            "github.com/",
+            "gitlab.com/",
+            "bitbucket.org/",
+        ]
+        .iter()
+        .any(|prefix| lower.starts_with(prefix))
+        || lower.contains("?ref=")
+        || lower.contains("?version=")
+        || lower.contains(".git//")
+}
+
+/// Fields whose entries kustomize fetches as a remote base when no such path exists.
+const BASE_FIELDS: [&str; 3] = ["resources[", "bases[", "components["];
+
+/// The local paths a kustomization names, resolved against its directory, lexically, that
+/// exist: what loading leaves out of the fleet because the kustomization reads it.
+pub fn kustomization_references(dir: &Path, kustomization: &Value) -> Vec<PathBuf> {
+    named_paths(kustomization)
         .into_iter()
-        .filter(|reference| !reference.contains("://") && !reference.contains('\n'))
-        .map(|reference| normalize(&dir.join(reference)))
+        .filter(|(_, reference)| !is_remote(reference))
+        .map(|(_, reference)| normalize(&dir.join(reference)))
         .filter(|path| path.exists())
         .collect()
 }
 
-/// Reads the kustomization in `dir`, if it parses; kustomize reports one that does not.
-pub fn read_kustomization(dir: &Path) -> Option<Value> {
+/// The kustomization in `dir`, if it parses, with its file for field lines; kustomize reports
+/// one that does not.
+fn kustomization_document(dir: &Path) -> Option<(Vec<SourceFile>, RawDocument)> {
     let path = KUSTOMIZATION_FILES
         .iter()
         .map(|name| dir.join(name))
@@ -679,64 +880,135 @@ pub fn read_kustomization(dir: &Path) -> Option<Value> {
     if !errors.is_empty() || documents.len() != 1 {
         return None;
     }
-    Some(documents.remove(0).value)
+    let document = documents.remove(0);
+    Some((files, document))
+}
+
+/// Reads the kustomization in `dir`, if it parses; kustomize reports one that does not.
+pub fn read_kustomization(dir: &Path) -> Option<Value> {
+    kustomization_document(dir).map(|(_, document)| document.value)
 }
 
 /// Every path a kustomize build of `dir` reads, as far as its kustomizations say: the
-/// directory and, transitively, what it references.
-fn kustomize_closure(dir: &Path) -> Vec<PathBuf> {
+/// directory and, transitively, what it references; `None` when some of it is fetched (which
+/// `--allow-network` allows). An error at the kustomization's line for each path that leads
+/// outside the fleet, and for each remote reference without `--allow-network`.
+fn kustomize_reads(dir: &Path, settings: &ToolSettings) -> Result<Option<Vec<PathBuf>>, Rejected> {
+    let mut errors = ErrorSink::default();
     let mut seen = BTreeSet::new();
+    let mut fetches = false;
     let mut pending = vec![normalize(dir)];
     while let Some(path) = pending.pop() {
         if !seen.insert(path.clone()) || !path.is_dir() {
             continue;
         }
-        if let Some(kustomization) = read_kustomization(&path) {
-            pending.extend(kustomization_references(&path, &kustomization));
+        let Some((files, document)) = kustomization_document(&path) else {
+            continue;
+        };
+        let field_lines = document.field_lines(&files);
+        for (field, reference) in named_paths(&document.value) {
+            let refuse = |problem: String| {
+                Diagnostic::error(
+                    Some(field_lines.origin(&document.origin, &field)),
+                    format!("{field} {reference:?} {problem}"),
+                )
+            };
+            let local = (!is_remote(reference)).then(|| settings.fleet.resolve(&path, reference));
+            let fetched = match &local {
+                None => true,
+                Some(Ok(resolved)) => {
+                    BASE_FIELDS.iter().any(|base| field.starts_with(base))
+                        && std::fs::symlink_metadata(resolved).is_err()
+                }
+                Some(Err(_)) => false,
+            };
+            if fetched {
+                if settings.allow_network {
+                    fetches = true;
+                } else {
+                    errors.push(refuse(
+                        if local.is_none() {
+                            "is fetched from the network by kustomize, and fedrender renders \
+                             offline: vendor it into the fleet (--allow-network allows it)"
+                        } else {
+                            "names nothing in the fleet, and kustomize would then try to fetch it \
+                             as a remote base; fedrender renders offline (--allow-network allows \
+                             it)"
+                        }
+                        .to_string(),
+                    ));
+                }
+                continue;
+            }
+            match local.expect("not remote") {
+                Ok(resolved) => pending.push(resolved),
+                Err(problem) => errors.push(refuse(problem)),
+            }
         }
     }
-    seen.into_iter().collect()
+    errors.finish()?;
+    Ok((!fetches).then(|| seen.into_iter().collect()))
 }
 
 /// `a/b/../c` → `a/c`, without touching the file system (a path through a link is then what
 /// kustomize, which also cleans paths, reads).
 pub fn normalize(path: &Path) -> PathBuf {
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir if normal.file_name().is_some() => {
-                normal.pop();
-            }
-            other => normal.push(other),
-        }
-    }
-    normal
+    crate::confine::lexically_normal(path)
 }
 
 /// A hash of the command, its input and every file under `reads`, by path relative to the
-/// current directory's view of them, so two checkouts of one fleet at different places agree
-/// only where their bytes do.
-fn content_hash(argv: &[String], stdin: Option<&str>, reads: &[PathBuf]) -> u64 {
+/// first of them, so two checkouts of one fleet at different places agree only where their
+/// bytes do. Links beneath are followed only where they stay inside the fleet: the first that
+/// leads out is the error. Only plain files are opened, and read in pieces.
+fn content_hash(
+    argv: &[String],
+    stdin: Option<&str>,
+    reads: &[PathBuf],
+    fleet: &Confinement,
+) -> Result<u64, PathBuf> {
+    use std::io::Read;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     argv.hash(&mut hasher);
     stdin.hash(&mut hasher);
     let root = reads.first().cloned().unwrap_or_default();
+    let mut buffer = vec![0u8; 64 << 10];
     for read in reads {
-        let walker = walkdir::WalkDir::new(read).sort_by_file_name();
-        for entry in walker.into_iter().filter_map(Result::ok) {
+        let walker = walkdir::WalkDir::new(read)
+            .follow_links(true)
+            .sort_by_file_name();
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    // A dangling link or a loop: the tool finds the same.
+                    error.to_string().hash(&mut hasher);
+                    continue;
+                }
+            };
+            if entry.path_is_symlink() && !fleet.contains(entry.path()) {
+                return Err(entry.into_path());
+            }
             if !entry.file_type().is_file() {
                 continue;
             }
             // Relative to the source's directory, so the same fleet checked out twice agrees.
             relative_to(entry.path(), &root).hash(&mut hasher);
-            match std::fs::read(entry.path()) {
-                Ok(bytes) => bytes.hash(&mut hasher),
+            match std::fs::File::open(entry.path()) {
+                Ok(mut file) => loop {
+                    match file.read(&mut buffer) {
+                        Ok(0) => break,
+                        Ok(read) => hasher.write(&buffer[..read]),
+                        Err(error) => {
+                            error.to_string().hash(&mut hasher);
+                            break;
+                        }
+                    }
+                },
                 Err(error) => error.to_string().hash(&mut hasher),
             }
         }
     }
-    hasher.finish()
+    Ok(hasher.finish())
 }
 
 /// `path` relative to `base` (`../common/x.yaml`), both as written.
