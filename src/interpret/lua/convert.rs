@@ -44,23 +44,44 @@ pub fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
 /// A Lua value as JSON, the way gopher-json encodes it; an empty table comes out as `[]`,
 /// to be settled by [`settle_empty_tables`].
 pub fn from_lua(value: &LuaValue) -> Result<Value, String> {
-    from_lua_nested(value, 0)
+    let mut room = MAX_RESULT_SIZE;
+    from_lua_nested(value, 0, &mut room)
 }
 
 /// Deeper than any object Kubernetes stores; a table that contains itself ends here.
 const MAX_DEPTH: usize = 200;
 
-fn from_lua_nested(value: &LuaValue, depth: usize) -> Result<Value, String> {
+/// How large a result may grow as it is converted: several times the largest object the API
+/// server stores (1.5 MiB in etcd). A table may appear in many places of a result, and each
+/// place is converted in full, so a few kilobytes of Lua can stand for terabytes of JSON: the
+/// script's memory limit does not bound this, the conversion has to.
+pub const MAX_RESULT_SIZE: usize = 16 << 20;
+/// What one value costs against [`MAX_RESULT_SIZE`] besides its text: about what it occupies
+/// in memory once converted.
+const VALUE_COST: usize = 64;
+
+fn from_lua_nested(value: &LuaValue, depth: usize, room: &mut usize) -> Result<Value, String> {
     if depth > MAX_DEPTH {
         return Err("the result nests tables too deeply (does a table contain itself?)".into());
     }
+    let text_length = match value {
+        LuaValue::String(text) => text.as_bytes().len(),
+        _ => 0,
+    };
+    *room = room.checked_sub(VALUE_COST + text_length).ok_or_else(|| {
+        format!(
+            "the result is larger than {} MiB once converted, more than any object the API \
+                 server stores (does it use one table in many places?)",
+            MAX_RESULT_SIZE >> 20
+        )
+    })?;
     Ok(match value {
         LuaValue::Nil => Value::Null,
         LuaValue::Boolean(flag) => Value::Bool(*flag),
         LuaValue::Integer(integer) => Value::from(*integer),
         LuaValue::Number(number) => number_to_json(*number)?,
         LuaValue::String(text) => Value::String(text.to_string_lossy()),
-        LuaValue::Table(table) => table_to_json(table, depth)?,
+        LuaValue::Table(table) => table_to_json(table, depth, room)?,
         other => {
             return Err(format!(
                 "a {} cannot be part of an object",
@@ -86,14 +107,15 @@ fn number_to_json(number: f64) -> Result<Value, String> {
         .ok_or_else(|| format!("the number {number} cannot be part of an object"))
 }
 
-fn table_to_json(table: &Table, depth: usize) -> Result<Value, String> {
+fn table_to_json(table: &Table, depth: usize, room: &mut usize) -> Result<Value, String> {
     let mut strings = Map::new();
     let mut numbered: Vec<(f64, Value)> = Vec::new();
     for pair in table.pairs::<LuaValue, LuaValue>() {
         let (key, item) = pair.map_err(|error| error.to_string())?;
-        let item = from_lua_nested(&item, depth + 1)?;
+        let item = from_lua_nested(&item, depth + 1, room)?;
         match key {
             LuaValue::String(key) => {
+                *room = room.saturating_sub(key.as_bytes().len());
                 strings.insert(key.to_string_lossy(), item);
             }
             LuaValue::Integer(index) => numbered.push((index as f64, item)),
@@ -341,6 +363,26 @@ mod tests {
         assert!(from_lua(&mixed).unwrap_err().contains("both"));
         let function: LuaValue = lua.load("return {f = print}").eval().unwrap();
         assert!(from_lua(&function).unwrap_err().contains("function"));
+    }
+
+    /// A table used twice at each of 40 levels stands for 2^40 values: converting it must stop
+    /// early, with a message, rather than take the machine's memory.
+    #[test]
+    fn a_result_that_reuses_its_tables_is_refused_once_too_large() {
+        let lua = Lua::new();
+        let value: LuaValue = lua
+            .load("local t = {'leaf'} for i = 1, 40 do t = {t, t} end return t")
+            .eval()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let error = from_lua(&value).unwrap_err();
+        assert!(error.contains("larger than 16 MiB"), "{error}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        let fine: LuaValue = lua
+            .load("local t = {'leaf'} for i = 1, 10 do t = {t, t} end return t")
+            .eval()
+            .unwrap();
+        assert!(from_lua(&fine).is_ok());
     }
 
     #[test]

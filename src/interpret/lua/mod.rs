@@ -13,6 +13,8 @@
 
 pub mod convert;
 pub mod kube;
+pub mod pattern;
+mod strings;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -217,6 +219,94 @@ struct Runtime {
     kube: Table,
     /// Instructions left to the current call.
     instructions_left: Rc<Cell<u64>>,
+    messages: Messages,
+}
+
+/// What keeps every message a script can see or cause the same from run to run: errors of the
+/// library's Rust functions arrive in Lua as plain strings (as a C function's would, without
+/// mlua's wrapping and traceback), an error value that is not a message is described in words
+/// (never `table: 0x55…`), and `tostring` numbers tables and functions in the order a call
+/// first shows them.
+struct Messages {
+    /// `wrap(f)`: `f` with its errors turned into strings.
+    wrapper: Function,
+    /// `protect(f, ...)`: calls `f`, and raises any error as a message.
+    protect: Function,
+    /// The number `tostring` gave each table or function in the current call, by address.
+    identities: Rc<RefCell<HashMap<usize, usize>>>,
+}
+
+impl Messages {
+    fn new(lua: &Lua) -> mlua::Result<Messages> {
+        let message_of = lua.create_function(|_, value: mlua::Value| {
+            Ok(match &value {
+                mlua::Value::String(text) => text.to_string_lossy(),
+                mlua::Value::Integer(_) | mlua::Value::Number(_) => {
+                    value.to_string().unwrap_or_default()
+                }
+                mlua::Value::Error(error) => describe(error),
+                other => format!(
+                    "the script raised {} as its error, not a message",
+                    match other {
+                        mlua::Value::Nil => "nil".to_string(),
+                        other => format!("a {}", lua_type(other)),
+                    }
+                ),
+            })
+        })?;
+        let (wrapper, protect): (Function, Function) = lua
+            .load(
+                "local pcall, error, message_of = ...\n\
+                 local function pass(ok, ...)\n\
+                   if ok then return ... end\n\
+                   error(message_of((...)), 0)\n\
+                 end\n\
+                 return function(f) return function(...) return pass(pcall(f, ...)) end end,\n\
+                        function(f, ...) return pass(pcall(f, ...)) end",
+            )
+            .set_name("=fedrender sandbox")
+            .call((
+                lua.globals().raw_get::<Function>("pcall")?,
+                lua.globals().raw_get::<Function>("error")?,
+                message_of,
+            ))?;
+        Ok(Messages {
+            wrapper,
+            protect,
+            identities: Rc::default(),
+        })
+    }
+
+    fn wrap(&self, function: Function) -> mlua::Result<Function> {
+        self.wrapper.call(function)
+    }
+}
+
+/// `tostring`, with tables and functions numbered in the order the call shows them
+/// (`table: 0x00000001`) rather than by address, which changes from run to run.
+fn tostring(lua: &Lua, identities: &Rc<RefCell<HashMap<usize, usize>>>) -> mlua::Result<Function> {
+    let identities = Rc::clone(identities);
+    lua.create_function(move |lua, value: mlua::Value| {
+        let text = match &value {
+            mlua::Value::Nil => "nil".to_string(),
+            mlua::Value::Boolean(flag) => flag.to_string(),
+            mlua::Value::Integer(_) | mlua::Value::Number(_) | mlua::Value::String(_) => {
+                return Ok(lua
+                    .coerce_string(value)?
+                    .map_or(mlua::Value::Nil, mlua::Value::String));
+            }
+            mlua::Value::Error(error) => describe(error),
+            other => {
+                let mut identities = identities.borrow_mut();
+                let next = identities.len() + 1;
+                let identity = *identities
+                    .entry(other.to_pointer() as usize)
+                    .or_insert(next);
+                format!("{}: 0x{identity:08x}", lua_type(other))
+            }
+        };
+        Ok(mlua::Value::String(lua.create_string(text)?))
+    })
 }
 
 impl Runtime {
@@ -226,12 +316,15 @@ impl Runtime {
             LuaOptions::default(),
         )?;
         let globals = lua.globals();
+        let messages = Messages::new(&lua)?;
         let blocked = |name: &'static str, why: &'static str| {
-            lua.create_function(move |_, _: MultiValue| -> mlua::Result<()> {
-                Err(mlua::Error::runtime(format!(
-                    "{name} is not available to resource interpreter scripts ({why})"
-                )))
-            })
+            messages.wrap(
+                lua.create_function(move |_, _: MultiValue| -> mlua::Result<()> {
+                    Err(mlua::Error::runtime(format!(
+                        "{name} is not available to resource interpreter scripts ({why})"
+                    )))
+                })?,
+            )
         };
         let instructions_left = Rc::new(Cell::new(INSTRUCTION_BUDGET));
         let mut base = Vec::new();
@@ -271,12 +364,18 @@ impl Runtime {
         // Karmada's `print` writes to the controller's log; a build has no such log.
         let print = lua.create_function(|_, _: MultiValue| Ok(()))?;
         base.push(("print".to_string(), mlua::Value::Function(print)));
+        base.retain(|(name, _)| name != "tostring");
+        base.push((
+            "tostring".to_string(),
+            mlua::Value::Function(messages.wrap(tostring(&lua, &messages.identities)?)?),
+        ));
         // `("x"):rep(n)` reaches the library through the string metatable, so the blocked
         // functions go into the library itself.
         let string: Table = globals.raw_get("string")?;
         string.raw_set("rep", blocked("string.rep", "Karmada's sandbox")?)?;
         string.raw_set("dump", blocked("string.dump", "Karmada's sandbox")?)?;
         string.raw_set("gsub", blocked("string.gsub", "Karmada's sandbox")?)?;
+        strings::install(&lua, &string, &instructions_left, &messages)?;
         let math: Table = globals.raw_get("math")?;
         for name in ["random", "randomseed"] {
             math.raw_set(
@@ -298,6 +397,10 @@ impl Runtime {
         }
         let libraries = vec![("string", string), ("table", table), ("math", math)];
         let kube = kube::library(&lua)?;
+        for pair in kube.clone().pairs::<mlua::Value, Function>() {
+            let (name, function) = pair?;
+            kube.raw_set(name, messages.wrap(function)?)?;
+        }
         let left = Rc::clone(&instructions_left);
         lua.set_hook(
             HookTriggers::new().every_nth_instruction(HOOK_INTERVAL),
@@ -319,6 +422,7 @@ impl Runtime {
             libraries,
             kube,
             instructions_left,
+            messages,
         })
     }
 
@@ -366,6 +470,7 @@ impl Runtime {
     /// Sets the budgets for a call.
     fn start_call(&self) -> Result<(), String> {
         self.instructions_left.set(INSTRUCTION_BUDGET);
+        self.messages.identities.borrow_mut().clear();
         self.lua
             .set_memory_limit(self.lua.used_memory() + MEMORY_BUDGET)
             .map_err(|error| describe(&error))?;
@@ -380,7 +485,10 @@ impl Runtime {
         chunk
             .set_environment(environment.clone())
             .map_err(|error| describe(&error))?;
-        chunk.call::<()>(()).map_err(|error| describe(&error))?;
+        self.messages
+            .protect
+            .call::<()>(chunk)
+            .map_err(|error| describe(&error))?;
         Ok(environment)
     }
 
@@ -412,8 +520,10 @@ impl Runtime {
             .map(|argument| convert::to_lua(&self.lua, argument))
             .collect::<mlua::Result<MultiValue>>()
             .map_err(|error| describe(&error))?;
-        let returned = callee
-            .call::<MultiValue>(arguments)
+        let returned = self
+            .messages
+            .protect
+            .call::<MultiValue>((callee, arguments))
             .map_err(|error| describe(&error))?;
         let mut returned: Vec<mlua::Value> = returned.into_iter().take(results).collect();
         returned.resize(results, mlua::Value::Nil);
@@ -441,11 +551,18 @@ fn copy(lua: &Lua, table: &Table) -> mlua::Result<Table> {
 fn describe(error: &mlua::Error) -> String {
     match error {
         mlua::Error::CallbackError { cause, .. } => describe(cause),
-        mlua::Error::RuntimeError(message) | mlua::Error::SyntaxError { message, .. } => message
-            .split("\nstack traceback:")
-            .next()
-            .unwrap_or(message)
-            .to_string(),
+        mlua::Error::RuntimeError(message) | mlua::Error::SyntaxError { message, .. } => {
+            let message = message
+                .split("\nstack traceback:")
+                .next()
+                .unwrap_or(message);
+            // Caught and raised again as a message on its way out of the script, Lua's memory
+            // error keeps only its words.
+            if message == "not enough memory" {
+                return describe(&mlua::Error::MemoryError(String::new()));
+            }
+            message.to_string()
+        }
         mlua::Error::MemoryError(_) => format!(
             "the script needed more than {} MiB of memory (does it allocate without bound?)",
             MEMORY_BUDGET >> 20
@@ -618,6 +735,93 @@ mod tests {
         );
         let error = syntax.check("GetReplicas").unwrap_err();
         assert!(error.starts_with("interpreters.yaml:41:"), "{error}");
+    }
+
+    /// The issue's hang: in C, `string.find` backtracks for hours inside one library call,
+    /// where the instruction hook never fires.
+    #[test]
+    fn a_backtracking_pattern_runs_out_of_instructions() {
+        for call in [
+            "string.find(s, '(.-)(.-)(.-)(.-)x')",
+            "s:match('(.-)(.-)(.-)(.-)x')",
+            "pcall(string.find, s, '(.-)(.-)(.-)(.-)x')",
+            "string.gmatch(s, '(.-)(.-)(.-)(.-)x')()",
+        ] {
+            let script = script(&format!(
+                "function GetReplicas(obj)\n\
+                   local s = ''\n\
+                   for i = 1, 15 do s = s .. 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' end\n\
+                   local r = {call}\n\
+                   return 1, nil\n\
+                 end"
+            ));
+            let started = std::time::Instant::now();
+            let error = get_replicas(&script, &json!({})).unwrap_err();
+            assert!(error.contains("did not finish"), "{call}: {error}");
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "{call}"
+            );
+        }
+    }
+
+    #[test]
+    fn pattern_functions_answer_as_luas_do() {
+        let script = script(
+            "function GetReplicas(obj)\n\
+               local image = 'registry.example.com/team/web:1.27'\n\
+               local repository, tag = image:match('^(.*):([^:/]+)$')\n\
+               local first, last = string.find(image, '/', 1, true)\n\
+               local parts = {}\n\
+               for part in string.gmatch(image, '[^/]+') do parts[#parts + 1] = part end\n\
+               local ok, message = pcall(string.find, 'a', '%')\n\
+               return #parts, {repository = repository, tag = tag, first = first, last = last,\n\
+                 part = parts[2], message = message, none = tostring(string.match('a', 'b'))}\n\
+             end",
+        );
+        let (parts, values) = get_replicas(&script, &json!({})).unwrap();
+        assert_eq!(parts, 3);
+        assert_eq!(
+            values.unwrap(),
+            json!({"first": 21, "last": 21, "message": "malformed pattern (ends with '%')",
+                   "none": "nil", "part": "team", "repository": "registry.example.com/team/web",
+                   "tag": "1.27"})
+        );
+    }
+
+    /// The same script fails with the same words on every run: no addresses.
+    #[test]
+    fn messages_and_tostring_never_show_an_address() {
+        for (raise, message) in [
+            (
+                "error({})",
+                "the script raised a table as its error, not a message",
+            ),
+            (
+                "error(nil)",
+                "the script raised nil as its error, not a message",
+            ),
+            (
+                "error(tostring(print) .. ' ' .. tostring({}) .. ' ' .. tostring(print))",
+                "interpreters.yaml:1: function: 0x00000001 table: 0x00000002 function: 0x00000001",
+            ),
+        ] {
+            let script = script(&format!("function GetReplicas(obj) {raise} end"));
+            assert_eq!(get_replicas(&script, &json!({})).unwrap_err(), message);
+        }
+    }
+
+    #[test]
+    fn a_result_far_larger_than_any_object_is_refused() {
+        let script = script(
+            "function GetReplicas(obj)\n\
+               local t = {'leaf'}\n\
+               for i = 1, 40 do t = {a = t, b = t} end\n\
+               return 1, t\n\
+             end",
+        );
+        let error = get_replicas(&script, &json!({})).unwrap_err();
+        assert!(error.contains("larger than 16 MiB"), "{error}");
     }
 
     #[test]
