@@ -99,11 +99,13 @@ fn is_marker(line: &str, marker: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
-/// How deeply lists and maps may nest in a document, YAML or JSON: serde-saphyr's default
-/// depth budget. Every stage that walks a value recursively relies on it; reading is the
-/// costliest of them, about 4 KiB of stack a level optimised and 24 KiB in a debug build, so
-/// that 64 levels fit a 2 MiB thread stack even unoptimised (1.6 MiB).
-pub const MAX_NESTING_DEPTH: usize = 64;
+/// How deeply lists and maps may nest in a document, YAML or JSON. The API server reads JSON
+/// and YAML up to 10,000 levels, far beyond any real object (a CRD's schema nests a few dozen),
+/// and fedrender's stages walk values recursively, so the bound is what every stage can take
+/// on a worker's stack: reading is the costliest, about 4 KiB of stack a level optimised and
+/// 24 KiB in a debug build, 6 MiB at this depth; workers get 16 MiB (the binary's pool, and
+/// `RUST_MIN_STACK` in `.cargo/config.toml` for tests).
+pub const MAX_NESTING_DEPTH: usize = 256;
 
 /// Large inputs are fine (a document may hold any number of events and nodes, and a stream
 /// any number of documents, since [`split_documents`] parses them one by one), but nesting is
@@ -118,6 +120,8 @@ fn reader_options() -> serde_saphyr::Options {
             max_events: usize::MAX,
             max_nodes: usize::MAX,
             max_depth: MAX_NESTING_DEPTH,
+            // Past it the parser would stop first, with a message about recursion.
+            flow_nesting_limit: MAX_NESTING_DEPTH + 1,
         },
     }
 }
@@ -584,6 +588,13 @@ fn to_diagnostic(
         source_name: Some(file),
     });
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
+    // The snippet would repeat a budget breach in serde-saphyr's words (`Depth { depth: 257 }`)
+    // under the message that says it in fedrender's.
+    let snippet = if plain.starts_with("budget breached: ") {
+        String::new()
+    } else {
+        snippet
+    };
     let mut diagnostic =
         Diagnostic::error(Some(Origin::new(file, 0, line)), with_field_hint(message));
     if let Some(column) = column.filter(|&column| column > 0) {
@@ -687,7 +698,11 @@ fn explain_budget_breach(message: &str) -> Option<String> {
     let breach = message.strip_prefix("budget breached: ")?;
     let name = breach.split([' ', '{']).next().unwrap_or(breach);
     let plain = match name {
-        "Depth" => format!("lists and maps nest deeper than {MAX_NESTING_DEPTH} levels"),
+        "Depth" => {
+            return Some(format!(
+                "lists and maps nest deeper than {MAX_NESTING_DEPTH} levels"
+            ));
+        }
         "Aliases"
         | "Anchors"
         | "AliasAnchorRatio"

@@ -87,13 +87,42 @@ fn parse_errors(name: &str, text: String) -> Vec<Diagnostic> {
     } else {
         Format::Yaml
     };
-    let file = SourceFile {
-        path: name.into(),
-        text,
-        format,
-    };
+    let file = SourceFile::new(name.into(), text, format);
     let (_, errors) = parse_files(&[file]);
     errors
+}
+
+/// What kubectl reads, fedrender reads: a JSON file that starts with a byte-order mark, and an
+/// object nested a hundred levels deep (in YAML blocks and in JSON), which the API server takes.
+/// One level past fedrender's bound is refused in words.
+#[test]
+fn a_byte_order_mark_and_a_hundred_levels_read_as_kubectl_reads_them() {
+    let bom = "\u{feff}{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\"}".to_string();
+    assert_eq!(parse_errors("bom.json", bom.clone()), Vec::new());
+    assert_eq!(parse_errors("bom.yaml", bom), Vec::new());
+    let block = |levels: usize| {
+        let mut text = String::from("kind: Widget\nspec:\n");
+        for level in 1..levels {
+            text.push_str(&format!("{}a{level}:\n", "  ".repeat(level)));
+        }
+        text.push_str(&format!("{}leaf\n", "  ".repeat(levels)));
+        text
+    };
+    assert_eq!(parse_errors("hundred.yaml", block(100)), Vec::new());
+    let json = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+    assert_eq!(parse_errors("hundred.json", json(100)), Vec::new());
+    let limit = fedrender::yaml::MAX_NESTING_DEPTH;
+    for (name, text) in [
+        ("deep.yaml", block(limit + 1)),
+        ("deep.json", json(limit + 1)),
+    ] {
+        let (_, message) = single_error(name, text);
+        assert_eq!(
+            message,
+            format!("lists and maps nest deeper than {limit} levels"),
+            "{name}"
+        );
+    }
 }
 
 /// The one error of a file, with its line.
@@ -195,6 +224,9 @@ spec:
 /// object deeply enough to overflow the stack of whatever walks it next.
 #[test]
 fn overrides_cannot_deepen_an_object_past_the_nesting_limit() {
+    // The policy nests its values about ten levels down; the object gets 40 more from the
+    // path, so the second value takes it past the limit.
+    let limit = fedrender::yaml::MAX_NESTING_DEPTH;
     let nested_value =
         |levels: usize, leaf: &str| format!("{}{leaf}{}", "[".repeat(levels), "]".repeat(levels));
     let deep_path = format!("/data/x{}", "/0".repeat(40));
@@ -223,10 +255,10 @@ spec:
       - {{path: /data/x, operator: add, value: {first}}}
       - {{path: \"{deep_path}\", operator: replace, value: {second}}}
 ",
-        first = nested_value(50, "first"),
-        second = nested_value(40, "second"),
+        first = nested_value(limit - 56, "first"),
+        second = nested_value(limit - 20, "second"),
     );
-    let shallow = policies.replace(&nested_value(40, "second"), "second");
+    let shallow = policies.replace(&nested_value(limit - 20, "second"), "second");
     assert_eq!(
         render_in_memory(&[("fleet.yaml", shallow)], ONE_CLUSTER),
         Ok(1)
@@ -315,7 +347,8 @@ fn million_token_pointers_stop_where_the_object_does() {
 
 /// Objects at the deepest nesting the loader accepts, as YAML and as JSON, and YAML content
 /// as deep in a string a fieldOverrider parses, go through every stage of a render, on rayon's
-/// threads with their default stacks, even in a test build.
+/// threads with the stacks workers get (`RUST_MIN_STACK`, as the binary's pool), even in a test
+/// build.
 #[test]
 fn the_deepest_accepted_objects_render() {
     let limit = fedrender::yaml::MAX_NESTING_DEPTH;

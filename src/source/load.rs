@@ -47,7 +47,11 @@ impl SourceFile {
     /// `\n`, so a file saved with CR or mixed line endings reads, and reports lines, as its
     /// LF twin does. Nothing else moves: each break stays one break, so every line and column
     /// stays where it was. JSON is kept as it is (CR is white space there, not a break).
-    pub fn new(path: Arc<str>, text: String, format: Format) -> SourceFile {
+    pub fn new(path: Arc<str>, mut text: String, format: Format) -> SourceFile {
+        // A byte-order mark says the file is UTF-8, which it must be anyway; kubectl skips it.
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         let text = match format {
             Format::Yaml => yaml::normalize_line_breaks(text),
             Format::Json => text,
@@ -687,7 +691,7 @@ fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnos
         flatten_lists(value, origin, text, &mut documents);
     };
     match file.format {
-        Format::Json => match serde_json::from_str::<StrictJson>(&file.text) {
+        Format::Json => match strict_json(&file.text) {
             Ok(StrictJson(value)) => push(
                 value,
                 Origin::new(file.path.clone(), 0, 1),
@@ -727,9 +731,19 @@ fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnos
     (documents, errors)
 }
 
+/// Parses a JSON file; nesting is capped by [`StrictJson`] itself, so serde_json's own
+/// recursion limit (128), which is below fedrender's, is lifted.
+fn strict_json(text: &str) -> Result<StrictJson, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
 /// A JSON value whose objects have unique keys: serde_json keeps the last of duplicate keys,
 /// YAML input rejects them, and JSON input must not differ. Nesting is capped as in YAML
-/// ([`yaml::MAX_NESTING_DEPTH`]); serde_json's own recursion limit is higher.
+/// ([`yaml::MAX_NESTING_DEPTH`]).
 struct StrictJson(Value);
 
 impl<'de> serde::Deserialize<'de> for StrictJson {

@@ -48,8 +48,8 @@ pub fn from_lua(value: &LuaValue) -> Result<Value, String> {
     from_lua_nested(value, 0, &mut room)
 }
 
-/// Deeper than any object Kubernetes stores; a table that contains itself ends here.
-const MAX_DEPTH: usize = 200;
+/// As deep as any object fedrender reads may nest; a table that contains itself ends here.
+const MAX_DEPTH: usize = crate::yaml::MAX_NESTING_DEPTH;
 
 /// How large a result may grow as it is converted: several times the largest object the API
 /// server stores (1.5 MiB in etcd). A table may appear in many places of a result, and each
