@@ -216,7 +216,10 @@ impl BuildArgs {
             return Ok(None);
         }
         match self.out.clone().or(defaults.output.clone()) {
-            Some(out) => Ok(Some(out)),
+            Some(out) => {
+                confined("--out", &out)?;
+                Ok(Some(out))
+            }
             None => Err(
                 "build needs --out DIR (or spec.output in the fleet's Config), or --stdout"
                     .to_string(),
@@ -504,6 +507,14 @@ impl InputArgs {
     }
 }
 
+/// A path the command line names, checked: inside the repository fedrender runs in, no link
+/// the pull request committed may lead it out.
+pub fn confined(flag: &str, path: &std::path::Path) -> Result<(), String> {
+    fedrender::confine::Confinement::working_repository()
+        .and_then(|repository| repository.check_named(path))
+        .map_err(|problem| format!("{flag} {}: {problem}", path.display()))
+}
+
 /// A fleet source from raw flags.
 pub fn source(
     input: &std::path::Path,
@@ -520,6 +531,12 @@ pub fn source(
             })
             .collect::<Result<Vec<_>, _>>()
     };
+    if input.as_os_str() != "-" {
+        confined("FLEET_DIR", input)?;
+    }
+    if let Some(clusters) = clusters.filter(|path| path.as_os_str() != "-") {
+        confined("--clusters", clusters)?;
+    }
     let inventory = match clusters {
         None => Inventory::InputOnly,
         Some(path) if path.as_os_str() == "-" => Inventory::Stdin,

@@ -60,6 +60,44 @@ impl Confinement {
         })
     }
 
+    /// The repository fedrender was started in: the nearest directory at or above the working
+    /// directory holding `.git`, else the working directory. The paths the command line
+    /// names inside it are the job's choice, but the links along them are the pull request's.
+    pub fn working_repository() -> Result<Confinement, String> {
+        let cwd = std::env::current_dir()
+            .map_err(|error| format!("cannot read the working directory: {error}"))?;
+        let top = cwd
+            .ancestors()
+            .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+            .unwrap_or(&cwd);
+        Confinement::new(top)
+    }
+
+    /// Checks a path the command line names: one that lies inside this directory as written
+    /// must not be led out of it by a symbolic link along the way (a pull request can commit
+    /// `fleet -> /` or `clusters.yaml -> /proc/self/environ`). One outside is taken as given.
+    pub fn check_named(&self, path: &Path) -> Result<(), String> {
+        let Ok(cwd) = std::env::current_dir() else {
+            return Ok(());
+        };
+        let written = lexically_normal(&cwd.join(path));
+        let Ok(inside) = written.strip_prefix(&self.shown) else {
+            return Ok(());
+        };
+        match self.follow(&self.real, inside) {
+            Some(real) if real.starts_with(&self.real) => Ok(()),
+            Some(real) => Err(format!(
+                "leads outside the repository {} through a symbolic link it holds (to {}); \
+                 a link in the repository never takes fedrender outside it",
+                self.shown.display(),
+                real.display()
+            )),
+            None => Err(format!(
+                "passes through more than {MAX_LINKS} symbolic links (a loop?)"
+            )),
+        }
+    }
+
     /// The directory, as the user named it.
     pub fn shown(&self) -> &Path {
         &self.shown

@@ -149,7 +149,12 @@ fn diff(args: &cli::DiffArgs) -> i32 {
         Err(message) => return usage_error(&message),
     };
     let base = match (&args.against, &args.base) {
-        (Some(dir), _) => DiffBase::Rendered(dir.clone()),
+        (Some(dir), _) => {
+            if let Err(message) = cli::confined("--against", dir) {
+                return usage_error(&message);
+            }
+            DiffBase::Rendered(dir.clone())
+        }
         (None, Some(base_input)) => {
             let reads_stdin = |path: &std::path::Path| path.as_os_str() == "-";
             if reads_stdin(base_input)
