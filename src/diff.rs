@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Rejected};
-use crate::emit::{HEADER, OutputTree};
+use crate::emit::OutputTree;
+use crate::manifest::HEADER;
 use crate::object::{ObjectKey, api_group};
 use crate::render::{Placed, RenderedTemplate, Variant};
 use crate::yaml;

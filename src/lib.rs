@@ -18,6 +18,7 @@ pub mod fleet;
 pub mod interpret;
 pub mod interrupt;
 pub mod lint;
+pub mod manifest;
 pub mod names;
 pub mod namespace_sync;
 pub mod object;

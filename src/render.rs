@@ -12,7 +12,6 @@ use crate::api::cluster::Cluster;
 use crate::api::selector::{ImplicitPriority, ObjectIdentity};
 use crate::bind::{self, PolicyIndex};
 use crate::diagnostics::{self, Diagnostic, Rejected};
-use crate::emit;
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
 use crate::interpret::{Dependency, Interpreter, Operation};
@@ -644,7 +643,7 @@ fn rendered_per_cluster(
 ) -> Option<RenderedTemplate> {
     let mut variants: Vec<Variant> = Vec::new();
     for (position, object) in objects {
-        let manifest = emit::manifest(&object);
+        let manifest = crate::manifest::manifest(&object);
         match variants
             .iter_mut()
             .find(|variant| variant.manifest == manifest)
@@ -1059,7 +1058,7 @@ fn build_variants(
             }
             work::prune(template, &mut object);
             variants.push(Variant {
-                manifest: emit::manifest(&object),
+                manifest: crate::manifest::manifest(&object),
                 clusters,
             });
         }

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::api::cluster::Cluster;
-use crate::emit::HEADER;
+use crate::manifest::HEADER;
 use crate::yaml;
 
 /// Where the wiring goes in the output directory. `_` is not allowed in a cluster name, so no

@@ -21,10 +21,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use rustix::fs::FileType;
 
-use super::{HEADER, TreeFile, TreeLayout};
+use super::{TreeFile, TreeLayout};
 use crate::beneath::{Directory, Existing, Times};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::interrupt;
+use crate::manifest::HEADER;
 use crate::render::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.

@@ -567,7 +567,7 @@ pub fn read_input_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> 
 /// Whether the file opens with fedrender's header line. YAML line breaks are `\n` by now, so
 /// a rendered file checked out with CRLF line endings is recognised too.
 fn is_rendered_output(file: &SourceFile) -> bool {
-    file.text.starts_with(crate::emit::HEADER)
+    file.text.starts_with(crate::manifest::HEADER)
 }
 
 /// Reads the files; every unreadable file is reported.
@@ -1087,7 +1087,7 @@ mod tests {
 
     #[test]
     fn rendered_output_is_recognised_by_its_first_line_whatever_the_line_ending() {
-        let header = crate::emit::HEADER.trim_end();
+        let header = crate::manifest::HEADER.trim_end();
         let yaml = |text: String| SourceFile::new("r.yaml".into(), text, Format::Yaml);
         assert!(is_rendered_output(&yaml(format!("{header}\nkind: A\n"))));
         assert!(is_rendered_output(&yaml(format!(

@@ -76,7 +76,7 @@ pub fn markers_in(dir: &Path) -> Vec<&'static str> {
 
 fn written_by_fedrender(path: &Path) -> bool {
     use std::io::Read;
-    let header = crate::emit::HEADER.trim_end().as_bytes();
+    let header = crate::manifest::HEADER.trim_end().as_bytes();
     let mut start = vec![0; header.len()];
     std::fs::File::open(path)
         .and_then(|mut file| file.read_exact(&mut start))
