@@ -16,7 +16,7 @@ use fedrender::interpret::Interpreter;
 use fedrender::object::{ObjectKey, Template};
 use fedrender::policy::{Propagation, admit_propagation};
 use fedrender::schedule::{Workload, schedule};
-use fedrender::source::classify::Located;
+use fedrender::diagnostics::Located;
 
 fn main() {
     let size = std::env::args()

@@ -40,6 +40,14 @@ impl fmt::Display for Origin {
     }
 }
 
+/// A typed input object and where it was written, field by field.
+#[derive(Debug, Clone)]
+pub struct Located<T> {
+    pub origin: Origin,
+    pub item: T,
+    pub fields: FieldLines,
+}
+
 /// The line of each field of one document (see [`crate::yaml::field_lines`]), so that a message
 /// about a field points at the field.
 #[derive(Clone, Debug, Default)]

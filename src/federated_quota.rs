@@ -11,12 +11,12 @@ use serde_json::{Map, Value, json};
 
 use crate::api::cluster::Cluster;
 use crate::api::karmada::FederatedResourceQuota;
+use crate::diagnostics::Located;
 use crate::diagnostics::{self, Diagnostic, FieldLines, Origin, Rejected};
 use crate::lint::Lint;
 use crate::names;
 use crate::object::ObjectKey;
 use crate::quantity::{Quantity, ResourceQuantity};
-use crate::source::classify::Located;
 
 /// A FederatedResourceQuota, admitted.
 #[derive(Debug, Clone)]

@@ -11,11 +11,12 @@ use crate::api::cluster::Cluster;
 use crate::api::config::{CONFIG_API_VERSION, SourcesConfig};
 use crate::cluster_filter::ClusterFilter;
 use crate::confine::Confinement;
+use crate::diagnostics::Located;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use crate::federated_quota::{self, FederatedQuota};
 use crate::policy;
 use crate::render::Fleet;
-use crate::source::classify::{self, Located};
+use crate::source::classify;
 use crate::source::load::{self, FileFilter, RawDocument, SourceFile};
 use crate::source::tools::{self, SourceRun, ToolCache, ToolSettings};
 

@@ -11,10 +11,10 @@ use crate::api::karmada::{
     PropagationPolicy, ResourceSelector, SpreadConstraint, Suspension,
 };
 use crate::api::meta::{LabelSelector, SelectorOperator, TolerationOperator};
+use crate::diagnostics::Located;
 use crate::diagnostics::{Diagnostic, FieldLines, Origin, Rejected};
 use crate::lint::Lint;
 use crate::names;
-use crate::source::classify::Located;
 
 /// Whether a policy lives in a namespace (PropagationPolicy, OverridePolicy) or is
 /// cluster-wide (ClusterPropagationPolicy, ClusterOverridePolicy).

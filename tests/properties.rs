@@ -12,7 +12,7 @@ use fedrender::interpret::Interpreter;
 use fedrender::object::{ObjectKey, Template};
 use fedrender::policy::{Propagation, admit_propagation};
 use fedrender::schedule::{Schedule, Workload, schedule};
-use fedrender::source::classify::Located;
+use fedrender::diagnostics::Located;
 
 fn cluster(index: usize, pods: i64) -> Cluster {
     serde_json::from_value(json!({

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::lua::Script;
 use super::{Dependency, Operation};
 use crate::api::meta::{LabelSelector, ObjectMeta};
-use crate::diagnostics::{Diagnostic, FieldLines, Origin};
+use crate::diagnostics::{Diagnostic, Located, Origin};
 use crate::object::{ObjectKey, api_group};
 
 pub const CUSTOMIZATION_API_VERSION: &str = "config.karmada.io/v1alpha1";
@@ -95,14 +95,6 @@ pub struct LuaRule {
     pub lua_script: String,
 }
 
-/// A customization as loading found it.
-#[derive(Debug, Clone)]
-pub struct LocatedCustomization {
-    pub origin: Origin,
-    pub fields: FieldLines,
-    pub item: ResourceInterpreterCustomization,
-}
-
 /// One operation's script for one target.
 #[derive(Debug, Clone)]
 pub struct Rule {
@@ -153,7 +145,9 @@ impl Customizations {
 
     /// Admits the customizations in input order; what Karmada's webhook would refuse is an
     /// error at its line, naming the customization it conflicts with.
-    pub fn admit(customizations: &[LocatedCustomization]) -> (Customizations, Vec<Diagnostic>) {
+    pub fn admit(
+        customizations: &[Located<ResourceInterpreterCustomization>],
+    ) -> (Customizations, Vec<Diagnostic>) {
         let mut admitted = Customizations::default();
         let mut errors = Vec::new();
         let mut names: BTreeMap<&str, &Origin> = BTreeMap::new();
@@ -258,7 +252,11 @@ impl Customizations {
 
 /// A script field as a [`Script`] whose line numbers are the file's: a block scalar's text
 /// starts on the line after its key.
-fn script_at(located: &LocatedCustomization, field: &str, source: &str) -> Script {
+fn script_at(
+    located: &Located<ResourceInterpreterCustomization>,
+    field: &str,
+    source: &str,
+) -> Script {
     let key_line = located.fields.origin(&located.origin, field).line;
     let first_line = if source.contains('\n') {
         key_line + 1
@@ -328,7 +326,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn located(name: &str, target_kind: &str, rules: Value) -> LocatedCustomization {
+    fn located(
+        name: &str,
+        target_kind: &str,
+        rules: Value,
+    ) -> Located<ResourceInterpreterCustomization> {
         let item: ResourceInterpreterCustomization = serde_json::from_value(json!({
             "apiVersion": CUSTOMIZATION_API_VERSION,
             "kind": "ResourceInterpreterCustomization",
@@ -337,9 +339,9 @@ mod tests {
                      "customizations": rules}
         }))
         .unwrap();
-        LocatedCustomization {
+        Located {
             origin: Origin::new(format!("{name}.yaml"), 0, 1),
-            fields: FieldLines::default(),
+            fields: crate::diagnostics::FieldLines::default(),
             item,
         }
     }

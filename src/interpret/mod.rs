@@ -406,7 +406,8 @@ fn requested_resources(requirements: &Value) -> Result<BTreeMap<String, Quantity
 mod tests {
     use super::*;
     use crate::diagnostics::FieldLines;
-    use customization::{LocatedCustomization, ResourceInterpreterCustomization};
+    use crate::diagnostics::Located;
+    use customization::ResourceInterpreterCustomization;
     use serde_json::json;
 
     fn template(api_version: &str, kind: &str, object: Value) -> Template {
@@ -422,7 +423,7 @@ mod tests {
                      "customizations": rules}
         }))
         .unwrap();
-        let (customizations, errors) = Customizations::admit(&[LocatedCustomization {
+        let (customizations, errors) = Customizations::admit(&[Located {
             origin: Origin::new("custom.yaml", 0, 1),
             fields: FieldLines::default(),
             item,

@@ -10,7 +10,8 @@
 use serde_json::{Number, Value};
 
 use crate::api::karmada::{FieldOverrider, PatchOperation};
-use crate::overrides::{go_yaml, patch};
+use crate::overrides::patch;
+use crate::yaml::go_marshal;
 
 /// Applies one fieldOverrider entry to `object`.
 ///
@@ -109,7 +110,7 @@ fn patch_yaml(content: &str, operations: &[PatchOperation]) -> Result<String, St
     // The round trip through Go's encoding/json writes every integral float as an integer,
     // which go-yaml then reads back as one.
     integral_floats_to_integers(&mut document);
-    Ok(go_yaml::marshal(&document))
+    Ok(go_marshal::marshal(&document))
 }
 
 /// `applyRawJSONPatch`: evanphx/json-patch on the text itself ([`super::raw_json`]). Empty
@@ -624,7 +625,7 @@ server:
         );
     }
 
-    // go-yaml v2 emitter (overrides::go_yaml): strings that may not be plain but need no
+    // go-yaml v2 emitter (yaml::go_marshal): strings that may not be plain but need no
     // escape are single-quoted, addresses and versions stay plain, multi-line strings become
     // literal blocks, long lines fold at column 80.
     #[test]

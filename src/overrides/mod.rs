@@ -7,7 +7,6 @@
 
 pub mod command_args;
 pub mod field;
-pub mod go_yaml;
 pub mod image;
 pub mod labels_annotations;
 pub mod patch;
@@ -258,8 +257,8 @@ mod tests {
     use crate::api::selector::ObjectIdentity;
     use crate::diagnostics::Origin;
 
+    use crate::diagnostics::Located;
     use crate::policy::admit_override;
-    use crate::source::classify::Located;
     use serde_json::json;
 
     fn policy(kind: &str, name: &str, namespace: &str, selectors: Value, rules: Value) -> Override {

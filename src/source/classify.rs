@@ -13,20 +13,12 @@ use crate::api::config::{CONFIG_API_VERSION, Config};
 use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
-use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Origin};
-use crate::interpret::customization::{Customizations, LocatedCustomization};
+use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Origin};
+use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::lint::{Level, Lint};
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
-
-/// A typed input object and where it was written, field by field.
-#[derive(Debug, Clone)]
-pub struct Located<T> {
-    pub origin: Origin,
-    pub item: T,
-    pub fields: FieldLines,
-}
 
 #[derive(Debug, Default)]
 pub struct Classified {
@@ -128,7 +120,7 @@ pub fn classify(
             ("fedrender.io", _) => {}
             ("config.karmada.io", "ResourceInterpreterCustomization") => {
                 if let Some(item) = errors.take(document.decode_api_object(files)) {
-                    customizations.push(LocatedCustomization {
+                    customizations.push(Located {
                         origin: document.origin.clone(),
                         fields: document.field_lines(files),
                         item,

@@ -6,6 +6,10 @@
 //! than a string — keys too — and writes multi-line strings as block literals, keeping the
 //! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
 //! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
+//! [`go_marshal`] writes YAML as Karmada's own go-yaml v2 does, for the values overriders
+//! marshal back into a string field.
+
+pub mod go_marshal;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -295,9 +299,7 @@ impl<'de> Deserialize<'de> for JsonableKey {
             }
 
             fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
-                Ok(JsonableKey(crate::overrides::go_yaml::go_format_float32(
-                    number,
-                )))
+                Ok(JsonableKey(go_marshal::go_format_float32(number)))
             }
 
             fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
