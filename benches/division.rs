@@ -11,12 +11,12 @@ use serde_json::json;
 
 use fedrender::api::cluster::Cluster;
 use fedrender::api::karmada::PropagationPolicy;
+use fedrender::diagnostics::Located;
 use fedrender::diagnostics::Origin;
 use fedrender::interpret::Interpreter;
 use fedrender::object::{ObjectKey, Template};
 use fedrender::policy::{Propagation, admit_propagation};
 use fedrender::schedule::{Workload, schedule};
-use fedrender::diagnostics::Located;
 
 fn main() {
     let size = std::env::args()

@@ -49,12 +49,10 @@ impl ClusterFilter {
                 .iter()
                 .any(|cluster| pattern.matches(cluster.name()))
             {
-                let hint = crate::diagnostics::nearest_name(
+                let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest_name(
                     pattern.as_str(),
                     clusters.iter().map(Cluster::name),
-                )
-                .map(|near| format!("; did you mean {near}?"))
-                .unwrap_or_default();
+                ));
                 problems.push(format!(
                     "--cluster {}: the inventory has no such cluster{hint}",
                     pattern.as_str()

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::lint::Lint;
+use crate::lint::{Level, Lint, LintLevels};
 
 /// Where a document came from: the file as the user named it, the document's index inside the
 /// file (0-based, counting `---` separated documents and `List` items) and its first line.
@@ -270,68 +270,40 @@ impl ErrorSink {
     }
 }
 
-/// The longest word a typo hint is looked for: names of fields and kinds are far shorter, and
-/// the edit distance costs the product of the two lengths, which input of any length must not
-/// be able to make unbounded.
-const HINT_WORD_MAX_CHARS: usize = 100;
-
-/// The Levenshtein-nearest candidate, if it is close enough to be a plausible typo.
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let length = word.chars().count();
-    if length > HINT_WORD_MAX_CHARS {
-        return None;
-    }
-    let limit = (length / 3).max(2);
-    candidates
-        .into_iter()
-        // The distance is at least the difference in length; a char takes at most 4 bytes,
-        // so a long candidate is dismissed before its chars are counted.
-        .filter(|candidate| candidate.len() <= 4 * (length + limit))
-        .filter(|candidate| candidate.chars().count().abs_diff(length) <= limit)
-        .map(|candidate| (edit_distance(word, candidate), candidate))
-        .filter(|(distance, _)| *distance <= limit)
-        .min()
-        .map(|(_, candidate)| candidate)
-}
-
-/// [`nearest`] for names of a numbered series (clusters, mostly): `member3` is not offered for
-/// `member1`, since names that differ only in their digits are other members of the series,
-/// not typos of each other.
-pub fn nearest_name<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let letters = |name: &str| -> String { name.chars().filter(|c| !c.is_ascii_digit()).collect() };
-    let near = nearest(word, candidates)?;
-    (letters(near) != letters(word)).then_some(near)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+/// How lint levels act on diagnostics; the levels themselves are [`crate::lint`]'s, below.
+impl LintLevels {
+    /// Splits warnings by level: allowed ones are dropped, denied ones become errors saying
+    /// which lint denied them; the rest stay warnings.
+    pub fn apply(&self, warnings: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        let mut kept = Vec::new();
+        let mut denied = Vec::new();
+        for mut warning in warnings {
+            let Some(lint) = warning.lint else {
+                kept.push(warning);
+                continue;
+            };
+            match self.level(lint) {
+                Level::Allow => {}
+                Level::Warn => kept.push(warning),
+                Level::Deny => {
+                    warning.severity = Severity::Error;
+                    let why = if self.named.contains_key(&lint) {
+                        format!("denied by the {lint} lint level")
+                    } else {
+                        "a warning; --strict makes it an error".to_string()
+                    };
+                    warning.message.push_str(&format!(" ({why})"));
+                    denied.push(warning);
+                }
+            }
         }
-        previous = current;
+        (kept, denied)
     }
-    previous[b.len()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nearest_finds_a_typo_and_rejects_unrelated_words() {
-        let fields = ["clusterNames", "exclude", "labelSelector", "fieldSelector"];
-        assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
-        assert_eq!(nearest("clustername", fields), Some("clusterNames"));
-        assert_eq!(nearest("replicas", fields), None);
-    }
 
     #[test]
     fn a_field_is_found_or_its_nearest_enclosing_one() {
@@ -352,32 +324,45 @@ mod tests {
     }
 
     #[test]
-    fn a_numbered_series_member_is_not_a_typo_of_another() {
-        let clusters = ["member1", "member2", "prod-eu-2"];
-        assert_eq!(nearest_name("member3", clusters), None);
-        assert_eq!(nearest_name("membr2", clusters), Some("member2"));
-        assert_eq!(nearest_name("prod-eu2", clusters), Some("prod-eu-2"));
-    }
-
-    /// Words and candidates from the input can be of any length; looking for a typo among them
-    /// must not cost the product of their lengths.
-    #[test]
-    fn hints_for_huge_words_cost_nothing() {
-        let huge = "k".repeat(1_000_000);
-        let near_huge = format!("{huge}x");
-        let started = std::time::Instant::now();
-        assert_eq!(nearest(&huge, [near_huge.as_str(), "kind"]), None);
-        assert_eq!(nearest("kinds", [near_huge.as_str(), "kind"]), Some("kind"));
-        assert!(started.elapsed() < std::time::Duration::from_secs(5));
-    }
-
-    #[test]
     fn a_diagnostic_names_file_and_line_then_its_detail() {
         let d = Diagnostic::error(Some(Origin::new("fleet/a.yaml", 0, 7)), "bad thing")
             .with_detail("hint one\nhint two");
         assert_eq!(
             d.to_string(),
             "error: fleet/a.yaml:7: bad thing\n  hint one\n  hint two"
+        );
+    }
+
+    fn warning(lint: Lint) -> Diagnostic {
+        Diagnostic::warning(lint, None, lint.name())
+    }
+
+    #[test]
+    fn allowed_warnings_vanish_and_denied_ones_become_errors_saying_why() {
+        let levels = LintLevels {
+            strict: false,
+            named: BTreeMap::from([
+                (Lint::SelectsNothing, Level::Allow),
+                (Lint::UnknownCluster, Level::Deny),
+            ]),
+        };
+        let (kept, denied) = levels.apply(vec![
+            warning(Lint::SelectsNothing),
+            warning(Lint::UnknownCluster),
+            warning(Lint::PriorityTie),
+        ]);
+        assert_eq!(kept, vec![warning(Lint::PriorityTie)]);
+        assert_eq!(denied.len(), 1);
+        assert!(denied[0].is_error());
+        assert_eq!(
+            denied[0].message,
+            "unknown-cluster (denied by the unknown-cluster lint level)"
+        );
+        let (_, strict) = LintLevels::strict().apply(vec![warning(Lint::PriorityTie)]);
+        assert!(
+            strict[0]
+                .message
+                .ends_with("(a warning; --strict makes it an error)")
         );
     }
 }

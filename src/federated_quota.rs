@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::api::cluster::Cluster;
 use crate::api::karmada::FederatedResourceQuota;
 use crate::diagnostics::Located;
-use crate::diagnostics::{self, Diagnostic, FieldLines, Origin, Rejected};
+use crate::diagnostics::{Diagnostic, FieldLines, Origin, Rejected};
 use crate::lint::Lint;
 use crate::names;
 use crate::object::ObjectKey;
@@ -212,7 +212,7 @@ impl FederatedQuota {
                     .any(|cluster| cluster.name() == assignment.cluster)
             })
             .map(|assignment| {
-                let hint = diagnostics::nearest_name(
+                let hint = crate::edit_distance::nearest_name(
                     &assignment.cluster,
                     clusters.iter().map(Cluster::name),
                 )
@@ -294,7 +294,7 @@ fn quota_resource_name_problem(resource: &str) -> Option<String> {
         )),
         (false, false) => {
             let tracked = STANDARD_RESOURCES.iter().filter(|&&name| name != "storage");
-            let hint = diagnostics::nearest(resource, tracked.copied())
+            let hint = crate::edit_distance::nearest(resource, tracked.copied())
                 .map(|near| format!(" (did you mean {near:?}?)"))
                 .unwrap_or_default();
             Some(format!(

@@ -10,6 +10,7 @@ pub mod cluster_filter;
 pub mod confine;
 pub mod diagnostics;
 pub mod diff;
+pub mod edit_distance;
 pub mod emit;
 pub mod exit_code;
 pub mod federated_quota;

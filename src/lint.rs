@@ -7,8 +7,6 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::diagnostics::{self, Diagnostic, Severity};
-
 /// What a warning is about. The names are stable: CI configurations and fleet configs refer to
 /// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -99,9 +97,10 @@ impl Lint {
     /// The lint a name means, or why it means none.
     pub fn parse(name: &str) -> Result<Lint, String> {
         Lint::from_name(name).ok_or_else(|| {
-            let hint = diagnostics::nearest(name, Lint::ALL.iter().map(|lint| lint.name()))
-                .map(|near| format!("did you mean {near}? "))
-                .unwrap_or_default();
+            let hint =
+                crate::edit_distance::nearest(name, Lint::ALL.iter().map(|lint| lint.name()))
+                    .map(|near| format!("did you mean {near}? "))
+                    .unwrap_or_default();
             let names: Vec<&str> = Lint::ALL.iter().map(|lint| lint.name()).collect();
             format!(
                 "unknown lint {name:?}; {hint}the lints are {}",
@@ -173,43 +172,11 @@ impl LintLevels {
             None => Level::Warn,
         }
     }
-
-    /// Splits warnings by level: allowed ones are dropped, denied ones become errors saying
-    /// which lint denied them; the rest stay warnings.
-    pub fn apply(&self, warnings: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-        let mut kept = Vec::new();
-        let mut denied = Vec::new();
-        for mut warning in warnings {
-            let Some(lint) = warning.lint else {
-                kept.push(warning);
-                continue;
-            };
-            match self.level(lint) {
-                Level::Allow => {}
-                Level::Warn => kept.push(warning),
-                Level::Deny => {
-                    warning.severity = Severity::Error;
-                    let why = if self.named.contains_key(&lint) {
-                        format!("denied by the {lint} lint level")
-                    } else {
-                        "a warning; --strict makes it an error".to_string()
-                    };
-                    warning.message.push_str(&format!(" ({why})"));
-                    denied.push(warning);
-                }
-            }
-        }
-        (kept, denied)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn warning(lint: Lint) -> Diagnostic {
-        Diagnostic::warning(lint, None, lint.name())
-    }
 
     #[test]
     fn names_are_unique_and_parse_back() {
@@ -239,34 +206,5 @@ mod tests {
         assert_eq!(levels.level(Lint::UnknownCluster), Level::Warn);
         assert_eq!(levels.level(Lint::PriorityTie), Level::Deny);
         assert_eq!(LintLevels::default().level(Lint::PriorityTie), Level::Warn);
-    }
-
-    #[test]
-    fn allowed_warnings_vanish_and_denied_ones_become_errors_saying_why() {
-        let levels = LintLevels {
-            strict: false,
-            named: BTreeMap::from([
-                (Lint::SelectsNothing, Level::Allow),
-                (Lint::UnknownCluster, Level::Deny),
-            ]),
-        };
-        let (kept, denied) = levels.apply(vec![
-            warning(Lint::SelectsNothing),
-            warning(Lint::UnknownCluster),
-            warning(Lint::PriorityTie),
-        ]);
-        assert_eq!(kept, vec![warning(Lint::PriorityTie)]);
-        assert_eq!(denied.len(), 1);
-        assert!(denied[0].is_error());
-        assert_eq!(
-            denied[0].message,
-            "unknown-cluster (denied by the unknown-cluster lint level)"
-        );
-        let (_, strict) = LintLevels::strict().apply(vec![warning(Lint::PriorityTie)]);
-        assert!(
-            strict[0]
-                .message
-                .ends_with("(a warning; --strict makes it an error)")
-        );
     }
 }

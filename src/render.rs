@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::api::cluster::Cluster;
 use crate::api::selector::{ImplicitPriority, ObjectIdentity};
 use crate::bind::{self, PolicyIndex};
-use crate::diagnostics::{self, Diagnostic, Rejected};
+use crate::diagnostics::{Diagnostic, Rejected};
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
 use crate::interpret::{Dependency, Interpreter, Operation};
@@ -1276,7 +1276,7 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
             if known.contains(name.as_str()) {
                 continue;
             }
-            let near = crate::diagnostics::nearest_name(&name, known.iter().copied());
+            let near = crate::edit_distance::nearest_name(&name, known.iter().copied());
             let hint = near
                 .map(|near| format!(" (did you mean {near:?}?)"))
                 .unwrap_or_default();
@@ -1316,7 +1316,7 @@ fn propagation_warnings(fleet: &Fleet, used: &BTreeSet<usize>) -> Vec<Diagnostic
 
 /// ` (did you mean "prod-eu-2"?)` for a cluster name with a near one in the inventory.
 fn nearest_cluster_hint(name: &str, known: &BTreeSet<&str>) -> String {
-    crate::diagnostics::nearest_name(name, known.iter().copied())
+    crate::edit_distance::nearest_name(name, known.iter().copied())
         .map(|near| format!(" (did you mean {near:?}?)"))
         .unwrap_or_default()
 }
@@ -1645,7 +1645,7 @@ fn why_nothing_is_selected(
                         || written == format!("{kind}s")
                         || written == format!("{kind}es")
                 })
-                .or_else(|| crate::diagnostics::nearest(&selector.kind, kinds.iter().copied()));
+                .or_else(|| crate::edit_distance::nearest(&selector.kind, kinds.iter().copied()));
             if let Some(near) = near {
                 let why = format!(
                     ": {field}.kind {:?} is no template's kind (kinds are singular and \
@@ -1796,7 +1796,7 @@ fn override_warnings(
                     }
                     misspelt_name |= list == "clusterNames";
                     let field = format!("{field}.{list}[{position}]");
-                    let near = diagnostics::nearest_name(name, known.iter().copied());
+                    let near = crate::edit_distance::nearest_name(name, known.iter().copied());
                     let targets = |near: &str| {
                         fleet
                             .clusters

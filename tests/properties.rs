@@ -7,12 +7,12 @@ use serde_json::{Value, json};
 
 use fedrender::api::cluster::Cluster;
 use fedrender::api::karmada::PropagationPolicy;
+use fedrender::diagnostics::Located;
 use fedrender::diagnostics::Origin;
 use fedrender::interpret::Interpreter;
 use fedrender::object::{ObjectKey, Template};
 use fedrender::policy::{Propagation, admit_propagation};
 use fedrender::schedule::{Schedule, Workload, schedule};
-use fedrender::diagnostics::Located;
 
 fn cluster(index: usize, pods: i64) -> Cluster {
     serde_json::from_value(json!({

@@ -36,9 +36,10 @@ impl PlanFilter {
             {
                 return;
             }
-            let hint = crate::diagnostics::nearest(value, known.iter().copied())
-                .map(|near| format!("; did you mean {near}?"))
-                .unwrap_or_default();
+            let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
+                value,
+                known.iter().copied(),
+            ));
             problems.push(format!("--{flag} {value}: {what}{hint}"));
         };
         check(
@@ -51,9 +52,10 @@ impl PlanFilter {
         if let Some(name) = &self.name
             && !plan.iter().any(|entry| &entry.key.name == name)
         {
-            let hint = crate::diagnostics::nearest(name, plan.iter().map(|e| e.key.name.as_str()))
-                .map(|near| format!("; did you mean {near}?"))
-                .unwrap_or_default();
+            let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
+                name,
+                plan.iter().map(|e| e.key.name.as_str()),
+            ));
             problems.push(format!("--name {name}: no template has this name{hint}"));
         }
         problems

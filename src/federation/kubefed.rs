@@ -791,7 +791,7 @@ fn read_federated(
     let fail = |message: String| Diagnostic::error(Some(origin.clone()), message);
     let Some(config) = configs.get(&kind) else {
         let known: Vec<&str> = configs.keys().map(String::as_str).collect();
-        let hint = match crate::diagnostics::nearest(&kind, known.iter().copied()) {
+        let hint = match crate::edit_distance::nearest(&kind, known.iter().copied()) {
             Some(near) => format!(" (did you mean {near}?)"),
             None => String::new(),
         };

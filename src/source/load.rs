@@ -197,12 +197,10 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
         ("exclude", &exclude_used, &filter.exclude),
     ] {
         for (_, pattern) in used.iter().zip(patterns).filter(|(used, _)| !**used) {
-            let hint = crate::diagnostics::nearest(
+            let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
                 pattern.as_str(),
                 input_paths.iter().map(String::as_str),
-            )
-            .map(|near| format!("; did you mean {near}?"))
-            .unwrap_or_default();
+            ));
             unmatched.push(Diagnostic::error(
                 None,
                 format!(

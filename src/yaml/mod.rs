@@ -733,7 +733,7 @@ pub fn with_field_hint(message: String) -> String {
         .trim_start_matches(", expected ")
         .split(", ")
         .map(|name| name.trim_matches('`'));
-    match crate::diagnostics::nearest(field, candidates) {
+    match crate::edit_distance::nearest(field, candidates) {
         Some(suggestion) => format!("{message}; did you mean `{suggestion}`?"),
         None => message,
     }

@@ -1,0 +1,92 @@
+//! "Did you mean …?": the nearest of a set of names to a word that is not one of them, by
+//! Levenshtein distance, for the hints of error messages.
+
+/// The longest word a typo hint is looked for: names of fields and kinds are far shorter, and
+/// the edit distance costs the product of the two lengths, which input of any length must not
+/// be able to make unbounded.
+const HINT_WORD_MAX_CHARS: usize = 100;
+
+/// The Levenshtein-nearest candidate, if it is close enough to be a plausible typo.
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let length = word.chars().count();
+    if length > HINT_WORD_MAX_CHARS {
+        return None;
+    }
+    let limit = (length / 3).max(2);
+    candidates
+        .into_iter()
+        // The distance is at least the difference in length; a char takes at most 4 bytes,
+        // so a long candidate is dismissed before its chars are counted.
+        .filter(|candidate| candidate.len() <= 4 * (length + limit))
+        .filter(|candidate| candidate.chars().count().abs_diff(length) <= limit)
+        .map(|candidate| (edit_distance(word, candidate), candidate))
+        .filter(|(distance, _)| *distance <= limit)
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+/// [`nearest`] for names of a numbered series (clusters, mostly): `member3` is not offered for
+/// `member1`, since names that differ only in their digits are other members of the series,
+/// not typos of each other.
+pub fn nearest_name<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let letters = |name: &str| -> String { name.chars().filter(|c| !c.is_ascii_digit()).collect() };
+    let near = nearest(word, candidates)?;
+    (letters(near) != letters(word)).then_some(near)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The hint appended to a message: `; did you mean eu-1?`, or nothing.
+pub fn did_you_mean(near: Option<&str>) -> String {
+    near.map(|near| format!("; did you mean {near}?"))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_finds_a_typo_and_rejects_unrelated_words() {
+        let fields = ["clusterNames", "exclude", "labelSelector", "fieldSelector"];
+        assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
+        assert_eq!(nearest("clustername", fields), Some("clusterNames"));
+        assert_eq!(nearest("replicas", fields), None);
+    }
+
+    #[test]
+    fn a_numbered_series_member_is_not_a_typo_of_another() {
+        let clusters = ["member1", "member2", "prod-eu-2"];
+        assert_eq!(nearest_name("member3", clusters), None);
+        assert_eq!(nearest_name("membr2", clusters), Some("member2"));
+        assert_eq!(nearest_name("prod-eu2", clusters), Some("prod-eu-2"));
+    }
+
+    /// Words and candidates from the input can be of any length; looking for a typo among them
+    /// must not cost the product of their lengths.
+    #[test]
+    fn hints_for_huge_words_cost_nothing() {
+        let huge = "k".repeat(1_000_000);
+        let near_huge = format!("{huge}x");
+        let started = std::time::Instant::now();
+        assert_eq!(nearest(&huge, [near_huge.as_str(), "kind"]), None);
+        assert_eq!(nearest("kinds", [near_huge.as_str(), "kind"]), Some("kind"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+}
