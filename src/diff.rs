@@ -1,6 +1,6 @@
 //! What a change does to the rendered fleet, object by object: per member cluster, the objects
 //! added, removed and changed, identified by kind, namespace and name (not by file, so a moved
-//! file is not a change). Pure; the reports are in `emit::diff_report`.
+//! file is not a change). Pure; the reports are in `report::diff`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};

@@ -28,6 +28,7 @@ pub mod policy;
 pub mod progress;
 pub mod quantity;
 pub mod render;
+pub mod report;
 pub mod schedule;
 pub mod source;
 pub mod work;

@@ -6,16 +6,14 @@ mod cli;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 
 use cli::{Cli, Color, Command, DiffFormat, PlanFormat, RunArgs};
 use fedrender::diagnostics::{Diagnostic, Rejected};
-use fedrender::emit::messages::{self, MessageFormat};
-use fedrender::emit::{diff_report, plan_report};
+use fedrender::report::messages::{self, MessageFormat};
+use fedrender::report::progress::Progress;
+use fedrender::report::{diff as diff_report, plan as plan_report};
 use fedrender::{DiffBase, Outcome, exit_code};
 
 /// The render allocates many small values per object on every core; mimalloc's per-thread
@@ -58,7 +56,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message),
     };
-    let progress = Progress::start(&input.run, "rendering");
+    let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
     if args.stdout {
         let outcome = fedrender::render_fleet(&source, &lints, false);
         progress.finish();
@@ -208,7 +206,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
             return usage_error("diff needs --against RENDERED_DIR or --base BASE_INPUT");
         }
     };
-    let progress = Progress::start(&input.run, "rendering");
+    let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
     let outcome = fedrender::diff(&head, &base, &lints, args.show_secrets);
     progress.finish();
     let result = match report(outcome, &input.run, "nothing was compared") {
@@ -380,92 +378,6 @@ fn stdout_error(error: &std::io::Error) -> i32 {
     }
 }
 
-/// A one-line "working" note on a terminal, erased when the work is done; with --verbose also
-/// when stderr is not a terminal.
-struct Progress {
-    /// Tells the ticker to stop; `None` when nothing is shown.
-    ticker: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
-    terminal: bool,
-}
-
-/// How often a terminal's progress line is redrawn, and how often a CI log gets a line.
-const TERMINAL_TICK: Duration = Duration::from_millis(200);
-const LOG_TICK: Duration = Duration::from_secs(10);
-
-impl Progress {
-    /// On a terminal, a progress line redrawn in place (stage, templates done, a bar); in a
-    /// log, a plain line every ten seconds once a run takes that long. Nothing with --quiet.
-    fn start(run: &RunArgs, what: &str) -> Progress {
-        let terminal = std::io::stderr().is_terminal();
-        if run.quiet {
-            return Progress {
-                ticker: None,
-                terminal,
-            };
-        }
-        if run.verbose && !terminal {
-            eprintln!("fedrender: {what}…");
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopped = stop.clone();
-        let ticker = std::thread::spawn(move || {
-            let started = Instant::now();
-            let tick = if terminal { TERMINAL_TICK } else { LOG_TICK };
-            let mut next = tick;
-            while !stopped.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50));
-                if started.elapsed() < next {
-                    continue;
-                }
-                next += tick;
-                let state = fedrender::progress::current();
-                let Some(line) = progress_line(state, started.elapsed()) else {
-                    continue;
-                };
-                if terminal {
-                    eprint!("\r\x1b[K{line}");
-                } else {
-                    eprintln!("{line}");
-                }
-            }
-        });
-        Progress {
-            ticker: Some((stop, ticker)),
-            terminal,
-        }
-    }
-
-    fn finish(self) {
-        if let Some((stop, ticker)) = self.ticker {
-            stop.store(true, Ordering::Relaxed);
-            let _ = ticker.join();
-            if self.terminal {
-                eprint!("\r\x1b[K");
-            }
-        }
-    }
-}
-
-/// `fedrender: rendering 1200/2000 templates [############        ] 3s`.
-fn progress_line(
-    state: Option<(fedrender::progress::Stage, usize, usize)>,
-    elapsed: Duration,
-) -> Option<String> {
-    let (stage, done, total) = state?;
-    let seconds = elapsed.as_secs();
-    if stage != fedrender::progress::Stage::Rendering || total == 0 {
-        return Some(format!("fedrender: {}… {seconds}s", stage.word()));
-    }
-    const WIDTH: usize = 20;
-    let filled = (done.min(total) * WIDTH) / total;
-    Some(format!(
-        "fedrender: {} {done}/{total} templates [{}{}] {seconds}s",
-        stage.word(),
-        "#".repeat(filled),
-        " ".repeat(WIDTH - filled)
-    ))
-}
-
 /// Stack of each worker thread. Parsing a document nested to the loader's limit (256 levels)
 /// takes about 6 MiB of stack in a debug build, 1 MiB optimised; the default 2 MiB is too
 /// little.
@@ -500,21 +412,6 @@ fn plural(count: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fedrender::progress::Stage;
-
-    #[test]
-    fn the_progress_line_shows_the_stage_and_templates_done() {
-        let seconds = Duration::from_secs(3);
-        assert_eq!(progress_line(None, seconds), None);
-        assert_eq!(
-            progress_line(Some((Stage::Reading, 0, 0)), seconds).unwrap(),
-            "fedrender: reading the fleet… 3s"
-        );
-        assert_eq!(
-            progress_line(Some((Stage::Rendering, 1000, 4000)), seconds).unwrap(),
-            "fedrender: rendering 1000/4000 templates [#####               ] 3s"
-        );
-    }
 
     #[test]
     fn the_closing_summary_lists_the_first_directories_and_counts_the_rest() {

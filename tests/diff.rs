@@ -8,7 +8,7 @@ mod common;
 
 use fedrender::fleet::{FleetSource, Inventory};
 use fedrender::lint::LintLevels;
-use fedrender::{DiffBase, emit::diff_report};
+use fedrender::{DiffBase, report::diff as diff_report};
 
 fn source(side: &str) -> FleetSource {
     let dir = Path::new("testdata/diff").join(side);

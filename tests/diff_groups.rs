@@ -10,7 +10,7 @@ mod common;
 
 use fedrender::fleet::{FleetSource, Inventory};
 use fedrender::lint::LintLevels;
-use fedrender::{DiffBase, emit::diff_report};
+use fedrender::{DiffBase, report::diff as diff_report};
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
 /// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.

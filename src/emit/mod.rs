@@ -2,11 +2,8 @@
 //! kustomization listing its files. [`TreeLayout`] and [`OutputTree`] are pure; [`tree`] is
 //! the only code that writes files.
 
-pub mod diff_report;
 pub mod gitops;
 pub mod layout;
-pub mod messages;
-pub mod plan_report;
 pub mod tree;
 
 use std::collections::BTreeMap;
