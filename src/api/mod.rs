@@ -4,6 +4,7 @@
 pub mod cluster;
 pub mod config;
 pub mod karmada;
+pub mod kubefed;
 pub mod meta;
 pub mod selector;
 pub mod source;

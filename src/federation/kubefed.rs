@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::planner::{ClusterPreferences, Preferences};
@@ -13,29 +12,18 @@ use super::{
     ClusterOverride, FederatedBinding, FederatedPlacement, NamespacePlacement, OverrideOp,
     PlacementFields, PlannedReplicas, ReplicaScheduling,
 };
-use crate::api::meta::{LabelSelector, ObjectMeta, SelectorOperator};
+use crate::api::kubefed::{
+    CORE_GROUP, CORE_VERSION, ClusterPreferencesDoc, DEFAULT_SYSTEM_NAMESPACE, FEDERATED_GROUP,
+    FederatedObjectDoc, GROUPS, KubeFedConfigDoc, OverrideItemDoc, RspDoc, SCHEDULING_GROUP,
+    SCHEDULING_VERSION, TypeConfigDoc,
+};
+use crate::api::meta::{LabelSelector, SelectorOperator};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::{self, Interpreter};
 use crate::lint::Lint;
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 use crate::source::load::{RawDocument, SourceFile};
-
-/// KubeFed's API groups.
-pub const GROUPS: &[&str] = &[
-    FEDERATED_GROUP,
-    CORE_GROUP,
-    SCHEDULING_GROUP,
-    "multiclusterdns.kubefed.io",
-];
-/// The group of federated types (kubefedctl options.go DefaultFederatedGroup).
-pub const FEDERATED_GROUP: &str = "types.kubefed.io";
-pub const CORE_GROUP: &str = "core.kubefed.io";
-pub const SCHEDULING_GROUP: &str = "scheduling.kubefed.io";
-pub const CORE_VERSION: &str = "v1beta1";
-pub const SCHEDULING_VERSION: &str = "v1alpha1";
-/// The Helm chart's namespace for the control plane.
-pub const DEFAULT_SYSTEM_NAMESPACE: &str = "kube-federation-system";
 
 /// What a FederatedTypeConfig says about one federated type, after defaulting.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,194 +108,6 @@ pub fn default_type_configs() -> Vec<TypeConfig> {
         entry("services", "", "v1", "Service", true),
     ]
 }
-
-// ---- typed documents: every field the CRDs define, unknown fields are errors -------------
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct FederatedObjectDoc {
-    #[allow(dead_code)]
-    api_version: String,
-    #[allow(dead_code)]
-    kind: String,
-    #[serde(default)]
-    metadata: ObjectMeta,
-    #[serde(default)]
-    spec: Option<FederatedSpecDoc>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    status: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct FederatedSpecDoc {
-    /// Free-form: `x-kubernetes-preserve-unknown-fields`.
-    #[serde(default)]
-    template: Option<Value>,
-    #[serde(default)]
-    placement: Option<PlacementDoc>,
-    #[serde(default)]
-    overrides: Option<Vec<OverrideItemDoc>>,
-    /// Only matters when updating live member objects (dispatch/retain.go).
-    #[serde(default)]
-    #[allow(dead_code)]
-    retain_replicas: Option<bool>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct PlacementDoc {
-    #[serde(default)]
-    clusters: Option<Vec<ClusterReferenceDoc>>,
-    #[serde(default)]
-    cluster_selector: Option<LabelSelector>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ClusterReferenceDoc {
-    name: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct OverrideItemDoc {
-    cluster_name: String,
-    #[serde(default)]
-    cluster_overrides: Option<Vec<ClusterOverrideDoc>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ClusterOverrideDoc {
-    #[serde(default)]
-    op: Option<String>,
-    path: String,
-    #[serde(default)]
-    value: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TypeConfigDoc {
-    #[allow(dead_code)]
-    api_version: String,
-    #[allow(dead_code)]
-    kind: String,
-    #[serde(default)]
-    metadata: ObjectMeta,
-    spec: TypeConfigSpecDoc,
-    #[serde(default)]
-    #[allow(dead_code)]
-    status: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TypeConfigSpecDoc {
-    target_type: ApiResourceDoc,
-    #[serde(default)]
-    propagation: String,
-    federated_type: ApiResourceDoc,
-    #[serde(default)]
-    #[allow(dead_code)]
-    status_type: Option<ApiResourceDoc>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    status_collection: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ApiResourceDoc {
-    #[serde(default)]
-    group: String,
-    #[serde(default)]
-    version: String,
-    #[serde(default)]
-    kind: String,
-    #[serde(default)]
-    plural_name: String,
-    #[serde(default)]
-    scope: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct KubeFedConfigDoc {
-    #[allow(dead_code)]
-    api_version: String,
-    #[allow(dead_code)]
-    kind: String,
-    #[serde(default)]
-    metadata: ObjectMeta,
-    spec: KubeFedConfigSpecDoc,
-    #[serde(default)]
-    #[allow(dead_code)]
-    status: Option<Value>,
-}
-
-/// Only `scope` matters offline; the rest configures controllers.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[allow(dead_code)]
-struct KubeFedConfigSpecDoc {
-    scope: String,
-    #[serde(default)]
-    controller_duration: Option<Value>,
-    #[serde(default)]
-    leader_elect: Option<Value>,
-    #[serde(default)]
-    feature_gates: Option<Value>,
-    #[serde(default)]
-    cluster_health_check: Option<Value>,
-    #[serde(default)]
-    sync_controller: Option<Value>,
-    #[serde(default)]
-    status_controller: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RspDoc {
-    #[allow(dead_code)]
-    api_version: String,
-    #[allow(dead_code)]
-    kind: String,
-    #[serde(default)]
-    metadata: ObjectMeta,
-    spec: RspSpecDoc,
-    #[serde(default)]
-    #[allow(dead_code)]
-    status: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RspSpecDoc {
-    target_kind: String,
-    total_replicas: i64,
-    #[serde(default)]
-    rebalance: Option<bool>,
-    #[serde(default)]
-    intersect_with_cluster_selector: Option<bool>,
-    #[serde(default)]
-    clusters: Option<BTreeMap<String, Option<ClusterPreferencesDoc>>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ClusterPreferencesDoc {
-    #[serde(default)]
-    min_replicas: Option<i64>,
-    #[serde(default)]
-    max_replicas: Option<i64>,
-    #[serde(default)]
-    weight: Option<i64>,
-}
-
-// ---- translation ------------------------------------------------------------------------
 
 /// One decoded federated object, before bindings are made.
 struct Federated {

@@ -157,13 +157,6 @@ pub fn translate(
     (bindings, claimed)
 }
 
-/// Whether an API group is one of KubeFed's, so that classification does not treat its
-/// objects as templates: `types.kubefed.io`, `core.kubefed.io`, `scheduling.kubefed.io`,
-/// `multiclusterdns.kubefed.io`.
-pub fn is_kubefed_group(group: &str) -> bool {
-    kubefed::GROUPS.contains(&group)
-}
-
 /// Whether KubeFed or Federation v1 would consider the cluster: only a `Ready` condition with
 /// status `False` excludes it; no status means ready (§5).
 pub fn is_ready(cluster: &Cluster) -> bool {

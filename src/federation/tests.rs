@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::api::kubefed::is_kubefed_group;
 use crate::diagnostics::Rejected;
 use crate::source::classify;
 use crate::source::load::{Format, parse_files};

@@ -15,6 +15,7 @@ pub mod customization;
 pub mod dependencies;
 pub mod lua;
 pub mod native;
+pub mod requests;
 pub mod thirdparty;
 
 use std::collections::BTreeMap;
@@ -26,7 +27,6 @@ use crate::api::meta::LabelSelector;
 use crate::diagnostics::Origin;
 use crate::object::{ObjectKey, Template};
 use crate::quantity::{Quantity, quantity_from_json};
-use crate::schedule::estimate;
 use customization::{Customizations, Rule, TargetRules};
 
 pub use native::{name_problem, prune};
@@ -370,7 +370,7 @@ fn scripts(rules: Option<&TargetRules>, operation: Operation) -> Option<&[Rule]>
 /// quantity is an error (the API server would reject the template).
 fn native_resource(replicas: i64, pod_spec: Option<&Value>) -> Result<ReplicaResource, String> {
     let request = match pod_spec {
-        Some(pod) => estimate::resource_request(pod)?,
+        Some(pod) => requests::resource_request(pod)?,
         None => BTreeMap::new(),
     };
     let has_requirements = !request.is_empty() || pod_spec.is_some_and(native::has_node_claim);

@@ -136,7 +136,7 @@ pub fn classify(
                 ),
             )),
             // KubeFed's objects are translated by the federation front door.
-            (group, _) if crate::federation::is_kubefed_group(group) => {
+            (group, _) if crate::api::kubefed::is_kubefed_group(group) => {
                 classified.kubefed_documents.push(document);
             }
             ("cluster.karmada.io", "Cluster") => {

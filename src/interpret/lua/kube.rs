@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 
 use super::convert::{self, Shape};
 use crate::interpret::dependencies;
+use crate::interpret::requests;
 use crate::quantity::{self, Quantity, QuantityFormat};
-use crate::schedule::estimate;
 
 /// The name scripts require the library by.
 pub const NAME: &str = "kube";
@@ -135,7 +135,7 @@ fn accurate_pod_requirements(lua: &Lua, arguments: MultiValue) -> mlua::Result<L
 pub fn pod_requirements(template: &Value) -> Result<Value, String> {
     let empty = Value::Object(Map::new());
     let spec = template.get("spec").unwrap_or(&empty);
-    let request = estimate::resource_request(spec)?;
+    let request = requests::resource_request(spec)?;
     let mut requirements = Map::new();
     if let Some(claim) = node_claim(spec) {
         requirements.insert("nodeClaim".to_string(), claim);
