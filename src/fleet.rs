@@ -17,7 +17,8 @@ use crate::federated_quota::{self, FederatedQuota};
 use crate::policy;
 use crate::render::Fleet;
 use crate::source::classify;
-use crate::source::load::{self, FileFilter, RawDocument, SourceFile};
+use crate::source::documents::{self, RawDocument, SourceFile};
+use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, SourceRun, ToolCache, ToolSettings};
 
 /// Where the inventory comes from.
@@ -84,38 +85,41 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
         InputKind::Directory => {
             let listing = load::list_input_files(&source.input, &filter)?;
             (
-                load::read_input_files(&listing.paths)?,
+                documents::read_input_files(&listing.paths)?,
                 listing.sources,
                 listing.warnings,
             )
         }
         InputKind::File => (
-            load::read_input_files(std::slice::from_ref(&source.input))?,
+            documents::read_input_files(std::slice::from_ref(&source.input))?,
             Vec::new(),
             Vec::new(),
         ),
         InputKind::Stdin => (
-            vec![load::source_from_text("<stdin>", read_stdin("the fleet")?)],
+            vec![documents::source_from_text(
+                "<stdin>",
+                read_stdin("the fleet")?,
+            )],
             Vec::new(),
             Vec::new(),
         ),
     };
-    let (mut documents, mut parse_errors) = load::parse_files(&files);
+    let (mut documents, mut parse_errors) = documents::parse_files(&files);
     let mut runs = Vec::new();
     if !found_sources.is_empty() {
         let settings = tool_settings(&source.tools, &source.input, &documents, &files)?;
         let tool_sources = tools::resolve(&found_sources, &settings)?;
         let outputs = tools::render(&tool_sources, &settings, &source.tools.cache)?;
         let (outputs, source_runs): (Vec<SourceFile>, Vec<SourceRun>) = outputs.into_iter().unzip();
-        let (more_documents, more_errors) = load::parse_files_at(&outputs, files.len());
+        let (more_documents, more_errors) = documents::parse_files_at(&outputs, files.len());
         documents.extend(more_documents);
         parse_errors.extend(more_errors);
         files.extend(outputs);
         runs = source_runs;
     }
     let inventory_file = match &source.inventory {
-        Inventory::File(path) => Some(load::read_files(std::slice::from_ref(path))?.remove(0)),
-        Inventory::Stdin => Some(load::source_from_text(
+        Inventory::File(path) => Some(documents::read_files(std::slice::from_ref(path))?.remove(0)),
+        Inventory::Stdin => Some(documents::source_from_text(
             "<stdin>",
             read_stdin("the inventory")?,
         )),
@@ -190,19 +194,19 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
         .map(|entry| entry.path())
         .filter(|path| {
-            load::format_of(path).is_some()
+            documents::format_of(path).is_some()
                 && !path
                     .file_name()
                     .is_some_and(|name| name.to_string_lossy().starts_with('.'))
         })
         .collect();
     paths.sort();
-    let files = load::read_input_files(&paths)?;
+    let files = documents::read_input_files(&paths)?;
     let repository = Confinement::repository_of(input)
         .map_err(|message| Rejected::from(Diagnostic::error(None, message)))?;
     // Only documents that are a Config are decoded here; the rest, and any error in them, are
     // for the read of the whole fleet to report.
-    let (documents, _) = load::parse_files(&files);
+    let (documents, _) = documents::parse_files(&files);
     let mut errors = ErrorSink::default();
     let mut set_at: BTreeMap<&'static str, Origin> = BTreeMap::new();
     for document in &documents {
@@ -380,7 +384,7 @@ pub fn assemble(
     files: &[SourceFile],
     input_file_count: usize,
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
-    let (input_documents, parse_errors) = load::parse_files(&files[..input_file_count]);
+    let (input_documents, parse_errors) = documents::parse_files(&files[..input_file_count]);
     assemble_parsed(files, input_file_count, input_documents, parse_errors)
 }
 
@@ -393,7 +397,7 @@ fn assemble_parsed(
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let mut errors = ErrorSink::default();
     let (_, inventory_files) = files.split_at(input_file_count);
-    let (inventory_documents, inventory_errors) = load::parse_files(inventory_files);
+    let (inventory_documents, inventory_errors) = documents::parse_files(inventory_files);
     for error in parse_errors.into_iter().chain(inventory_errors) {
         errors.push(error);
     }

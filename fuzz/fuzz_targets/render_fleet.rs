@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use fedrender::source::load::{Format, SourceFile};
+use fedrender::source::documents::{Format, SourceFile};
 use libfuzzer_sys::fuzz_target;
 
 const SEPARATOR: &str = "\n=====\n";

@@ -23,7 +23,7 @@ use crate::interpret::{self, Interpreter};
 use crate::lint::Lint;
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
-use crate::source::load::{RawDocument, SourceFile};
+use crate::source::documents::{RawDocument, SourceFile};
 
 /// What a FederatedTypeConfig says about one federated type, after defaulting.
 #[derive(Debug, Clone, PartialEq, Eq)]

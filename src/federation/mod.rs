@@ -20,7 +20,7 @@ use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::interpret::Interpreter;
 use crate::lint::Lint;
 use crate::object::Template;
-use crate::source::load::{RawDocument, SourceFile};
+use crate::source::documents::{RawDocument, SourceFile};
 
 pub use fedv1::{SelectorOperator, SelectorRequirement};
 pub use overrides::apply_overrides;

@@ -10,7 +10,7 @@ use super::*;
 use crate::api::kubefed::is_kubefed_group;
 use crate::diagnostics::Rejected;
 use crate::source::classify;
-use crate::source::load::{Format, parse_files};
+use crate::source::documents::{Format, parse_files};
 
 struct Translated {
     bindings: Vec<FederatedBinding>,

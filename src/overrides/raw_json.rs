@@ -12,7 +12,6 @@ use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::field::write_go_json;
 use super::patch::{Operation, tokens};
 use crate::api::karmada::OverriderOperator;
 
@@ -391,6 +390,64 @@ fn compact(text: &str, out: &mut String) {
             out.push(c);
         }
     }
+}
+
+/// Compact JSON as evanphx/json-patch writes it (its copy of encoding/json with HTML escaping
+/// on): object keys in document order, `<` `>` `&` U+2028 U+2029 escaped as `\u003c` and so on,
+/// control characters other than `\n` `\r` `\t` as `\u00XX`.
+pub(crate) fn write_go_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+        Value::Number(number) => out.push_str(&number.to_string()),
+        Value::String(text) => write_go_json_string(text, out),
+        Value::Array(list) => {
+            out.push('[');
+            for (index, item) in list.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_go_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (index, (key, item)) in map.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_go_json_string(key, out);
+                out.push(':');
+                write_go_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn write_go_json_string(text: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\u{0}'..='\u{1f}' => {
+                let code = u32::from(c);
+                out.push_str("\\u00");
+                out.push(char::from(HEX[(code >> 4) as usize]));
+                out.push(char::from(HEX[(code & 0xf) as usize]));
+            }
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            other => out.push(other),
+        }
+    }
+    out.push('"');
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::collections::btree_map::Entry;
 
 use serde_json::Value;
 
-use super::load::{RawDocument, SourceFile};
+use super::documents::{RawDocument, SourceFile};
 use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
 use crate::api::config::{CONFIG_API_VERSION, Config};
 use crate::api::karmada::{
@@ -552,7 +552,7 @@ fn set_namespace(object: &mut Value, namespace: &str) {
 mod tests {
     use super::*;
     use crate::diagnostics::Rejected;
-    use crate::source::load::{Format, parse_files};
+    use crate::source::documents::{Format, parse_files};
 
     fn classify_text(text: &str) -> Result<Classified, Rejected> {
         let files = vec![SourceFile {

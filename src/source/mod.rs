@@ -1,6 +1,7 @@
 //! Loading and classifying the input: files → located documents → typed inputs.
 
 pub mod classify;
+pub mod documents;
 pub mod load;
 pub mod run;
 pub mod tools;

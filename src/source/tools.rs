@@ -26,7 +26,7 @@ use crate::api::config::CONFIG_API_VERSION;
 use crate::api::source::{DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration};
 use crate::confine::Confinement;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
-use crate::source::load::{self, Format, RawDocument, SourceFile};
+use crate::source::documents::{self, Format, RawDocument, SourceFile};
 use crate::source::run::{self, Limits, RunError};
 
 pub const KUSTOMIZATION_FILES: [&str; 3] =
@@ -175,8 +175,8 @@ pub fn resolve(
         .filter(|source| source.markers.contains(&DECLARATION_FILE))
         .map(|source| source.dir.join(DECLARATION_FILE))
         .collect();
-    let declaration_files = load::read_files(&declaration_paths)?;
-    let (documents, parse_errors) = load::parse_files(&declaration_files);
+    let declaration_files = documents::read_files(&declaration_paths)?;
+    let (documents, parse_errors) = documents::parse_files(&declaration_files);
     let mut errors = ErrorSink::default();
     for error in parse_errors {
         errors.push(error);
@@ -875,8 +875,8 @@ fn kustomization_document(dir: &Path) -> Option<(Vec<SourceFile>, RawDocument)> 
         .iter()
         .map(|name| dir.join(name))
         .find(|path| path.is_file())?;
-    let files = load::read_files(&[path]).ok()?;
-    let (mut documents, errors) = load::parse_files(&files);
+    let files = documents::read_files(&[path]).ok()?;
+    let (mut documents, errors) = documents::parse_files(&files);
     if !errors.is_empty() || documents.len() != 1 {
         return None;
     }

@@ -1,0 +1,582 @@
+//! Input files and their documents: a file's text as read (line breaks made `\n`, a
+//! byte-order mark dropped), split into YAML documents or read as one JSON value, `List` kinds
+//! flattened, each document remembering its file, index and line, and decoded into typed
+//! structs at the line of the field that is wrong. Below the walk ([`super::load`]) and the
+//! tools ([`super::tools`]), which both read files into documents.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::yaml::{self, DocumentText};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as the user will recognise it (input directory joined with the relative path).
+    pub path: Arc<str>,
+    pub text: String,
+    pub format: Format,
+}
+
+impl SourceFile {
+    /// A file as read. YAML text has its line breaks made `\n`: YAML reads a lone CR and a
+    /// CRLF each as one line break, and the document splitter and every line number count
+    /// `\n`, so a file saved with CR or mixed line endings reads, and reports lines, as its
+    /// LF twin does. Nothing else moves: each break stays one break, so every line and column
+    /// stays where it was. JSON is kept as it is (CR is white space there, not a break).
+    pub fn new(path: Arc<str>, mut text: String, format: Format) -> SourceFile {
+        // A byte-order mark says the file is UTF-8, which it must be anyway; kubectl skips it.
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        let text = match format {
+            Format::Yaml => yaml::normalize_line_breaks(text),
+            Format::Json => text,
+        };
+        SourceFile { path, text, format }
+    }
+}
+
+/// One object read from a file, as JSON, with enough to parse its text again into a typed
+/// struct (policies and clusters), so that an unknown field is reported at its own line.
+#[derive(Debug, Clone)]
+pub struct RawDocument {
+    pub origin: Origin,
+    pub value: Value,
+    text: Option<DocumentSpan>,
+}
+
+#[derive(Debug, Clone)]
+struct DocumentSpan {
+    file: usize,
+    bytes: Range<usize>,
+    first_line: u64,
+}
+
+pub fn format_of(path: &Path) -> Option<Format> {
+    match path.extension()?.to_str()? {
+        "yaml" | "yml" => Some(Format::Yaml),
+        "json" => Some(Format::Json),
+        _ => None,
+    }
+}
+
+/// Reads the input files, leaving out fedrender's own output. A file that opens with the
+/// header fedrender writes is a rendered manifest or kustomization, never a template: so a
+/// rendered tree anywhere inside the input (`build . --out rendered`) is not read back, by
+/// every command alike, wherever it sits and whatever `--out` says; a hand-written file
+/// beside it is read, by every command alike.
+pub fn read_input_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
+    let mut files = read_files(paths)?;
+    files.retain(|file| !is_rendered_output(file));
+    Ok(files)
+}
+
+/// Whether the file opens with fedrender's header line. YAML line breaks are `\n` by now, so
+/// a rendered file checked out with CRLF line endings is recognised too.
+fn is_rendered_output(file: &SourceFile) -> bool {
+    file.text.starts_with(crate::manifest::HEADER)
+}
+
+/// Reads the files; every unreadable file is reported.
+pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
+    let results: Vec<Result<SourceFile, Diagnostic>> = paths
+        .par_iter()
+        .map(|path| {
+            let display = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|error| {
+                Diagnostic::error(None, format!("cannot read {display}: {error}"))
+            })?;
+            let format = format_of(path).unwrap_or(Format::Yaml);
+            Ok(SourceFile::new(display.into(), text, format))
+        })
+        .collect();
+    collect_all(results)
+}
+
+/// A source that is not a file on disk (standard input), read as YAML.
+pub fn source_from_text(name: &str, text: String) -> SourceFile {
+    SourceFile::new(name.into(), text, Format::Yaml)
+}
+
+/// Parses every file into documents, in file order. Documents that parse are returned with the
+/// errors of those that do not, so that later stages can report their own errors too.
+pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    parse_files_at(files, 0)
+}
+
+/// [`parse_files`] for files that will sit at `first_index` and after in the list every stage
+/// receives (a document remembers its file by its index there).
+pub fn parse_files_at(
+    files: &[SourceFile],
+    first_index: usize,
+) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let per_file: Vec<(Vec<RawDocument>, Vec<Diagnostic>)> = files
+        .par_iter()
+        .enumerate()
+        .map(|(index, file)| parse_file(first_index + index, file))
+        .collect();
+    let mut documents = Vec::new();
+    let mut errors = Vec::new();
+    for (mut file_documents, mut file_errors) in per_file {
+        documents.append(&mut file_documents);
+        errors.append(&mut file_errors);
+    }
+    (documents, errors)
+}
+
+fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let mut documents = Vec::new();
+    let mut errors = Vec::new();
+    let mut push = |value: Value, origin: Origin, text: Option<DocumentSpan>| {
+        flatten_lists(value, origin, text, &mut documents);
+    };
+    match file.format {
+        Format::Json => match strict_json(&file.text) {
+            Ok(StrictJson(value)) => push(
+                value,
+                Origin::new(file.path.clone(), 0, 1),
+                Some(DocumentSpan {
+                    file: index,
+                    bytes: 0..file.text.len(),
+                    first_line: 1,
+                }),
+            ),
+            Err(error) => errors.push(json_error(&error, &file.path)),
+        },
+        Format::Yaml => {
+            for (position, document) in yaml::split_documents(&file.text).iter().enumerate() {
+                match yaml::parse_document(document, &file.path) {
+                    Ok(Value::Null) => {}
+                    Ok(value) => {
+                        let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
+                        push(
+                            value,
+                            Origin::new(file.path.clone(), position, document.content_line),
+                            Some(DocumentSpan {
+                                file: index,
+                                bytes: start..start + document.text.len(),
+                                first_line: document.first_line,
+                            }),
+                        );
+                    }
+                    Err(error) => errors.push(error),
+                }
+            }
+        }
+    }
+    // Document indices count objects, List items included, in file order.
+    for (position, document) in documents.iter_mut().enumerate() {
+        document.origin.document = position;
+    }
+    (documents, errors)
+}
+
+/// Parses a JSON file; nesting is capped by [`StrictJson`] itself, so serde_json's own
+/// recursion limit (128), which is below fedrender's, is lifted.
+fn strict_json(text: &str) -> Result<StrictJson, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// A JSON value whose objects have unique keys: serde_json keeps the last of duplicate keys,
+/// YAML input rejects them, and JSON input must not differ. Nesting is capped as in YAML
+/// ([`yaml::MAX_NESTING_DEPTH`]).
+struct StrictJson(Value);
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::DeserializeSeed;
+        StrictJsonVisitor {
+            levels_left: yaml::MAX_NESTING_DEPTH,
+        }
+        .deserialize(deserializer)
+        .map(StrictJson)
+    }
+}
+
+/// Reads one value that may open `levels_left` more lists or maps.
+#[derive(Clone, Copy)]
+struct StrictJsonVisitor {
+    levels_left: usize,
+}
+
+impl StrictJsonVisitor {
+    /// The visitor for the values inside a list or map being opened here.
+    fn inside<E: serde::de::Error>(self) -> Result<Self, E> {
+        match self.levels_left.checked_sub(1) {
+            Some(levels_left) => Ok(StrictJsonVisitor { levels_left }),
+            None => Err(E::custom(format!(
+                "lists and maps nest deeper than {} levels",
+                yaml::MAX_NESTING_DEPTH
+            ))),
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for StrictJsonVisitor {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut sequence: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
+        let mut items = Vec::new();
+        while let Some(item) = sequence.next_element_seed(inside)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+            }
+            let value = map.next_value_seed(inside)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// `kind: List` (and any `…List` with `items`, as kubectl reads them) becomes its items.
+fn flatten_lists(
+    value: Value,
+    origin: Origin,
+    text: Option<DocumentSpan>,
+    out: &mut Vec<RawDocument>,
+) {
+    let is_list = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind.ends_with("List"))
+        && value.get("items").is_some_and(Value::is_array);
+    if !is_list {
+        out.push(RawDocument {
+            origin,
+            value,
+            text,
+        });
+        return;
+    }
+    let Value::Object(mut list) = value else {
+        unreachable!("a List with items is an object")
+    };
+    if let Some(Value::Array(items)) = list.remove("items") {
+        for item in items {
+            flatten_lists(item, origin.clone(), None, out);
+        }
+    }
+}
+
+impl RawDocument {
+    /// Parses the document again into a typed struct. From the text when there is one, so
+    /// errors point at the offending line; List items fall back to the parsed value.
+    pub fn decode<T: DeserializeOwned>(&self, files: &[SourceFile]) -> Result<T, Diagnostic> {
+        self.decode_with(files, yaml::parse_typed)
+    }
+
+    /// [`decode`](Self::decode) for a Kubernetes API object (a Karmada policy or Cluster), read as
+    /// strictly as the API server reads YAML: a string field given an unquoted scalar that
+    /// YAML 1.1 reads as a boolean, a number or null is an error ([`yaml::parse_api_object`]).
+    /// JSON input and List items already keep their types, so a string field given a boolean
+    /// or a number fails there too.
+    /// The line of each field, for messages about one; empty for JSON, whose objects are
+    /// reported at their first line.
+    pub fn field_lines(&self, files: &[SourceFile]) -> crate::diagnostics::FieldLines {
+        let Some(span) = &self.text else {
+            return crate::diagnostics::FieldLines::default();
+        };
+        let file = &files[span.file];
+        if file.format != Format::Yaml {
+            return crate::diagnostics::FieldLines::default();
+        }
+        let document = DocumentText {
+            text: &file.text[span.bytes.clone()],
+            first_line: span.first_line,
+            content_line: self.origin.line,
+        };
+        crate::diagnostics::FieldLines::new(yaml::field_lines(&document))
+    }
+
+    pub fn decode_api_object<T: DeserializeOwned>(
+        &self,
+        files: &[SourceFile],
+    ) -> Result<T, Diagnostic> {
+        self.decode_with(files, yaml::parse_api_object)
+    }
+
+    fn decode_with<T: DeserializeOwned>(
+        &self,
+        files: &[SourceFile],
+        parse_yaml: fn(&DocumentText<'_>, &str) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let Some(span) = &self.text else {
+            return serde_json::from_value(self.value.clone()).map_err(|error| {
+                Diagnostic::error(
+                    Some(self.origin.clone()),
+                    yaml::with_field_hint(error.to_string()),
+                )
+            });
+        };
+        let file = &files[span.file];
+        let text = &file.text[span.bytes.clone()];
+        match file.format {
+            Format::Json => {
+                serde_json::from_str(text).map_err(|error| json_error(&error, &file.path))
+            }
+            Format::Yaml => {
+                let content_line = self.origin.line;
+                let document = DocumentText {
+                    text,
+                    first_line: span.first_line,
+                    content_line,
+                };
+                parse_yaml(&document, &file.path).map_err(|mut error| {
+                    if let Some(origin) = &mut error.origin {
+                        origin.document = self.origin.document;
+                    }
+                    error
+                })
+            }
+        }
+    }
+}
+
+fn json_error(error: &serde_json::Error, file: &Arc<str>) -> Diagnostic {
+    let message = error.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    };
+    Diagnostic::error(
+        Some(Origin::new(file.clone(), 0, error.line() as u64)),
+        yaml::with_field_hint(message),
+    )
+}
+
+fn collect_all<T>(results: Vec<Result<T, Diagnostic>>) -> Result<Vec<T>, Rejected> {
+    let mut values = Vec::new();
+    let mut errors = Vec::new();
+    for result in results {
+        match result {
+            Ok(value) => values.push(value),
+            Err(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        Err(errors.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn load(name: &str, text: &str) -> Result<Vec<RawDocument>, Rejected> {
+        let format = format_of(Path::new(name)).unwrap();
+        let (documents, errors) =
+            parse_files(&[SourceFile::new(name.into(), text.to_string(), format)]);
+        if errors.is_empty() {
+            Ok(documents)
+        } else {
+            Err(errors.into())
+        }
+    }
+
+    #[test]
+    fn lists_are_flattened_and_documents_numbered() {
+        let documents = load(
+            "a.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {kind: A}\n- {kind: B}\n---\nkind: C\n",
+        )
+        .unwrap();
+        let kinds: Vec<_> = documents.iter().map(|d| d.value["kind"].clone()).collect();
+        assert_eq!(kinds, vec![json!("A"), json!("B"), json!("C")]);
+        let positions: Vec<_> = documents
+            .iter()
+            .map(|d| (d.origin.document, d.origin.line))
+            .collect();
+        assert_eq!(positions, vec![(0, 1), (1, 1), (2, 7)]);
+    }
+
+    #[test]
+    fn json_files_are_one_document_with_json_errors_located() {
+        let documents = load("a.json", "{\"kind\": \"A\"}").unwrap();
+        assert_eq!(documents[0].value, json!({"kind": "A"}));
+        let error = load("b.json", "{\n\"kind\": \n}").unwrap_err();
+        assert_eq!(error.errors[0].origin.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn json_rejects_duplicate_keys_as_yaml_does() {
+        let error = load("d.json", "{\"data\": {\"k\": \"one\", \"k\": \"two\"}}").unwrap_err();
+        assert!(
+            error.errors[0].message.contains("duplicate key \"k\""),
+            "{error}"
+        );
+        let error = load("d.yaml", "data:\n  k: one\n  k: two\n").unwrap_err();
+        assert!(
+            error.errors[0]
+                .message
+                .starts_with("duplicate mapping key: k"),
+            "{error}"
+        );
+        assert!(
+            !error.errors[0].message.contains("DuplicateKeyPolicy"),
+            "{error}"
+        );
+    }
+
+    /// Both formats accept the same nesting, up to serde-saphyr's depth budget; JSON needs its
+    /// own count because serde_json's recursion limit is 128.
+    #[test]
+    fn yaml_and_json_nest_equally_deep() {
+        let depth = yaml::MAX_NESTING_DEPTH;
+        let nested = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+        for name in ["n.yaml", "n.json"] {
+            let documents = load(name, &format!("{{\"kind\": {}}}", nested(depth - 1)))
+                .unwrap_or_else(|error| panic!("{name}: {error}"));
+            assert_eq!(crate::object::nesting_depth(&documents[0].value), depth);
+            let error = load(name, &format!("{{\"kind\": {}}}", nested(depth))).unwrap_err();
+            assert!(
+                error.errors[0]
+                    .message
+                    .contains(&format!("deeper than {depth} levels")),
+                "{name}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn cr_and_mixed_line_endings_read_and_count_lines_as_lf_does() {
+        let lf = "# licence\n---\nkind: A\n---\n\nkind: B\ndata:\n  s: |\n    x\n    y\n";
+        let expected = load("lf.yaml", lf).unwrap();
+        for (name, text) in [
+            ("cr.yaml", lf.replace('\n', "\r")),
+            ("crlf.yaml", lf.replace('\n', "\r\n")),
+            (
+                "mixed.yaml",
+                lf.replacen('\n', "\r", 3).replacen('\n', "\r\n", 2),
+            ),
+        ] {
+            let documents = load(name, &text).unwrap();
+            let read = |documents: &[RawDocument]| {
+                documents
+                    .iter()
+                    .map(|d| (d.value.clone(), d.origin.line))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(read(&documents), read(&expected), "{name}");
+        }
+        let error = load("bad.yaml", "kind: A\r---\r\nkind: B\rdata: [1\r\nx: 2\r").unwrap_err();
+        assert_eq!(error.errors[0].origin.as_ref().unwrap().line, 5, "{error}");
+    }
+
+    #[test]
+    fn json_keeps_its_carriage_returns() {
+        let file = SourceFile::new("a.json".into(), "{\"a\":\r1}".to_string(), Format::Json);
+        assert_eq!(file.text, "{\"a\":\r1}");
+    }
+
+    #[test]
+    fn rendered_output_is_recognised_by_its_first_line_whatever_the_line_ending() {
+        let header = crate::manifest::HEADER.trim_end();
+        let yaml = |text: String| SourceFile::new("r.yaml".into(), text, Format::Yaml);
+        assert!(is_rendered_output(&yaml(format!("{header}\nkind: A\n"))));
+        assert!(is_rendered_output(&yaml(format!(
+            "{header}\r\nkind: A\r\n"
+        ))));
+        assert!(!is_rendered_output(&yaml(format!("kind: A\n{header}\n"))));
+        assert!(!is_rendered_output(&yaml(format!("{header} (edited)\n"))));
+    }
+
+    #[test]
+    fn every_malformed_document_is_reported() {
+        let error = load("bad.yaml", "a: [1\n---\nb: 2\n---\nc: {\n").unwrap_err();
+        assert_eq!(error.errors.len(), 2, "{error}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        kind: String,
+        spec: Option<Value>,
+    }
+
+    #[test]
+    fn typed_decoding_points_at_the_unknown_field_line() {
+        let files = [SourceFile {
+            path: "p.yaml".into(),
+            text: "kind: A\n---\nkind: B\nspec: {}\nspek: 1\n".to_string(),
+            format: Format::Yaml,
+        }];
+        let (documents, _) = parse_files(&files);
+        let error = documents[1].decode::<Strict>(&files).unwrap_err();
+        assert_eq!(error.origin.unwrap().line, 5);
+        assert!(
+            error.message.contains("did you mean `spec`?"),
+            "{}",
+            error.message
+        );
+    }
+}
