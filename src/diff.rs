@@ -14,7 +14,8 @@ use crate::diagnostics::{Diagnostic, Rejected};
 use crate::emit::OutputTree;
 use crate::manifest::HEADER;
 use crate::object::{ObjectKey, api_group};
-use crate::render::{Placed, RenderedTemplate, Variant};
+use crate::render::Placed;
+use crate::work::{RenderedTemplate, Variant};
 use crate::yaml;
 
 /// The objects of a rendered fleet: cluster → object → its manifest text.

@@ -14,12 +14,38 @@ use crate::confine::Confinement;
 use crate::diagnostics::Located;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use crate::federated_quota::{self, FederatedQuota};
+use crate::federation::FederatedBinding;
+use crate::interpret::Interpreter;
+use crate::lint::{Level, Lint};
+use crate::object::Template;
 use crate::policy;
-use crate::render::Fleet;
+use crate::policy::{Override, Propagation};
 use crate::source::classify;
 use crate::source::documents::{self, RawDocument, SourceFile};
 use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, SourceRun, ToolCache, ToolSettings};
+
+/// Everything the pipeline needs, after loading, classifying and admission.
+#[derive(Debug, Default)]
+pub struct Fleet {
+    pub templates: Vec<Template>,
+    pub propagations: Vec<Propagation>,
+    pub overrides: Vec<Override>,
+    /// The inventory, sorted by name.
+    pub clusters: Vec<Cluster>,
+    pub interpreter: Interpreter,
+    /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
+    /// Karmada policies.
+    pub federated: Vec<FederatedBinding>,
+    /// Karmada FederatedResourceQuotas: a ResourceQuota in each cluster they assign.
+    pub federated_quotas: Vec<FederatedQuota>,
+    /// Lint levels the fleet's fedrender Config sets.
+    pub lint_levels: BTreeMap<Lint, Level>,
+    /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
+    pub sources: Vec<crate::source::tools::SourceRun>,
+    /// Configs that set fields standing in for flags, with those fields.
+    pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
+}
 
 /// Where the inventory comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

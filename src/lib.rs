@@ -47,7 +47,7 @@ use emit::{OutputTree, TreeFile, TreeLayout};
 use fleet::FleetSource;
 use lint::LintLevels;
 use object::ObjectKey;
-use render::PlanEntry;
+use render::plan::PlanEntry;
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {

@@ -4,11 +4,17 @@
 //! annotations are deliberately not added (spec README, deviation 4).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::api::selector::ObjectIdentity;
+use crate::diagnostics::{Diagnostic, Rejected};
+use crate::fleet::Fleet;
 use crate::interpret::{self, Interpreter};
-use crate::object::Template;
+use crate::object::{ObjectKey, Template};
+use crate::overrides::{self, OverrideIndex, RuleRef};
+use crate::schedule::TargetCluster;
 
 /// The object one cluster receives is built in three steps: [`revise`], the overrides, then
 /// [`prune`] — overrides after revision so that an override of the replica field wins, before
@@ -71,6 +77,260 @@ impl<'a> Revisions<'a> {
 /// The last step, once the overrides are applied: runtime-only fields go.
 pub fn prune(template: &Template, object: &mut Value) {
     interpret::prune(template.group(), template.kind(), object);
+}
+
+/// One template's output: each distinct object with the clusters that receive it, so that an
+/// object identical in many clusters is built and serialised once.
+#[derive(Debug, Clone)]
+pub struct RenderedTemplate {
+    pub key: ObjectKey,
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// The manifest as written to each of these clusters. Serialised as soon as the object is
+    /// built, so the object tree is dropped at once and memory holds only text.
+    pub manifest: Arc<str>,
+    /// Indices into the fleet's clusters, ascending.
+    pub clusters: Vec<usize>,
+}
+
+/// Builds the object for every target cluster, in Karmada's two override passes
+/// (overridemanager.go `ApplyOverridePolicies`): the ClusterOverridePolicy rules, chosen on the
+/// template, then the OverridePolicy rules, chosen on the object as the first pass left it.
+/// Clusters with the same replica count and ClusterOverridePolicy rules share that object,
+/// built once; among them, clusters with the same OverridePolicy rules receive the same
+/// object, built once.
+pub(crate) fn build_variants(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    targets: &[TargetCluster],
+    cluster_index: &BTreeMap<&str, usize>,
+) -> Result<Option<RenderedTemplate>, Rejected> {
+    if targets.is_empty() {
+        return Ok(None);
+    }
+    let passes = OverridePasses::new(override_index, template);
+    let mut revisions = Revisions::new(&fleet.interpreter, template);
+    type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
+    let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
+    for target in targets {
+        let cluster = cluster_index[target.name.as_str()];
+        groups
+            .entry((
+                target.replicas,
+                target.completions,
+                passes.cluster_rules(cluster),
+            ))
+            .or_default()
+            .push(cluster);
+    }
+    let mut variants = Vec::new();
+    for ((replicas, completions, cluster_rules), mut clusters) in groups {
+        clusters.sort_unstable();
+        let mut object = revisions.revise(replicas, completions).map_err(|problem| {
+            Rejected::from(Diagnostic::error(
+                Some(template.origin.clone()),
+                format!("{}: {problem}", template.key),
+            ))
+        })?;
+        apply_rules(fleet, template, &cluster_rules, &clusters, &mut object)?;
+        let namespaced = passes.namespaced_policies(&cluster_rules, &object);
+        let mut second: BTreeMap<Vec<RuleRef>, Vec<usize>> = BTreeMap::new();
+        for &cluster in &clusters {
+            second
+                .entry(override_index.rules_for_cluster(&namespaced, cluster))
+                .or_default()
+                .push(cluster);
+        }
+        let last = second.len() - 1;
+        for (position, (rules, clusters)) in second.into_iter().enumerate() {
+            // The last group takes the object itself rather than a copy.
+            let mut object = if position == last {
+                std::mem::take(&mut object)
+            } else {
+                object.clone()
+            };
+            apply_rules(fleet, template, &rules, &clusters, &mut object)?;
+            if !cluster_rules.is_empty() || !rules.is_empty() {
+                as_string_maps(fleet, template, &clusters, &mut object)?;
+            }
+            prune(template, &mut object);
+            variants.push(Variant {
+                manifest: crate::manifest::manifest(&object),
+                clusters,
+            });
+        }
+    }
+    variants.sort_by_key(|variant| variant.clusters[0]);
+    Ok(Some(RenderedTemplate {
+        key: template.key.clone(),
+        variants,
+    }))
+}
+
+/// The override policies of one template, for its two passes.
+pub(crate) struct OverridePasses<'i, 'f> {
+    index: &'i OverrideIndex<'f>,
+    cluster_wide: Vec<usize>,
+    /// The OverridePolicies that select the template itself.
+    namespaced: Vec<usize>,
+    selected: ObjectIdentity,
+}
+
+impl<'i, 'f> OverridePasses<'i, 'f> {
+    pub(crate) fn new(index: &'i OverrideIndex<'f>, template: &Template) -> Self {
+        OverridePasses {
+            index,
+            cluster_wide: index.cluster_policies_for(template.selected()),
+            namespaced: index.namespaced_policies_for(template.selected()),
+            selected: ObjectIdentity::of(&template.object),
+        }
+    }
+
+    /// The ClusterOverridePolicy rules for one cluster (a position in the inventory).
+    pub(crate) fn cluster_rules(&self, cluster: usize) -> Vec<RuleRef> {
+        self.index.rules_for_cluster(&self.cluster_wide, cluster)
+    }
+
+    /// Whether the object after these ClusterOverridePolicy rules must be looked at to choose
+    /// the OverridePolicies.
+    pub(crate) fn may_change_selection(&self, cluster_rules: &[RuleRef]) -> bool {
+        cluster_rules
+            .iter()
+            .any(|&rule| self.index.may_change_what_selectors_see(rule))
+    }
+
+    /// The OverridePolicies for the object the ClusterOverridePolicy rules left.
+    pub(crate) fn namespaced_policies(
+        &self,
+        cluster_rules: &[RuleRef],
+        object: &Value,
+    ) -> Vec<usize> {
+        if !self.may_change_selection(cluster_rules) {
+            return self.namespaced.clone();
+        }
+        let identity = ObjectIdentity::of(object);
+        if identity == self.selected {
+            self.namespaced.clone()
+        } else {
+            self.index.namespaced_policies_for(identity.selected())
+        }
+    }
+}
+
+/// The OverridePolicies chosen after each first pass (replicas, completions and
+/// ClusterOverridePolicy rules), so that clusters alike build the object once.
+pub(crate) type NamespacedAfter = BTreeMap<(Option<i64>, Option<i64>, Vec<RuleRef>), Vec<usize>>;
+
+/// The override rules a template goes through in one target cluster, both passes in order.
+pub(crate) fn rules_in_cluster(
+    fleet: &Fleet,
+    passes: &OverridePasses<'_, '_>,
+    template: &Template,
+    target: &TargetCluster,
+    cluster: usize,
+    namespaced_after: &mut NamespacedAfter,
+    revisions: &mut Revisions<'_>,
+) -> Vec<RuleRef> {
+    let mut rules = passes.cluster_rules(cluster);
+    let namespaced = namespaced_after
+        .entry((target.replicas, target.completions, rules.clone()))
+        .or_insert_with(|| {
+            namespaced_policies_in(fleet, passes, template, target, &rules, revisions)
+        })
+        .clone();
+    rules.extend(passes.index.rules_for_cluster(&namespaced, cluster));
+    rules
+}
+
+/// The OverridePolicies that select a template's object in one target cluster after its
+/// ClusterOverridePolicy rules, without building the object unless one of those rules may
+/// change what selectors see. Where building fails, the render reports it; here the
+/// OverridePolicies are then those of the template.
+pub(crate) fn namespaced_policies_in(
+    fleet: &Fleet,
+    passes: &OverridePasses<'_, '_>,
+    template: &Template,
+    target: &TargetCluster,
+    cluster_rules: &[RuleRef],
+    revisions: &mut Revisions<'_>,
+) -> Vec<usize> {
+    if !passes.may_change_selection(cluster_rules) {
+        return passes.namespaced.clone();
+    }
+    let Ok(mut object) = revisions.revise(target.replicas, target.completions) else {
+        return passes.namespaced.clone();
+    };
+    match apply_rules(fleet, template, cluster_rules, &[], &mut object) {
+        Ok(()) => passes.namespaced_policies(cluster_rules, &object),
+        Err(_) => passes.namespaced.clone(),
+    }
+}
+
+/// Applies the override rules in order. A failure names the policy and its file, the rule and
+/// overrider, the object and its file, and the clusters (fedrender fails where Karmada would
+/// skip the cluster: spec README, deviation 5).
+pub(crate) fn apply_rules(
+    fleet: &Fleet,
+    template: &Template,
+    rules: &[RuleRef],
+    clusters: &[usize],
+    object: &mut Value,
+) -> Result<(), Rejected> {
+    for rule_ref in rules {
+        let policy = &fleet.overrides[rule_ref.policy];
+        let rule = &policy.rules[rule_ref.rule];
+        if let Err(error) = overrides::apply_overriders(object, template.kind(), &rule.overriders) {
+            let cluster_list = cluster_list(fleet, clusters);
+            let rule_field = if rule.field == "spec" {
+                format!("spec.overriders.{}", error.overrider)
+            } else {
+                format!("{}.overriders.{}", rule.field, error.overrider)
+            };
+            return Err(Diagnostic::error(
+                Some(policy.origin.clone()),
+                format!(
+                    "{}: {rule_field}: {} (overriding {} from {} for {cluster_list})",
+                    policy.id, error.message, template.key, template.origin
+                ),
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Labels and annotations as Karmada writes them into the Work, once every override rule is
+/// applied ([`overrides::labels_annotations::as_string_maps`]).
+pub(crate) fn as_string_maps(
+    fleet: &Fleet,
+    template: &Template,
+    clusters: &[usize],
+    object: &mut Value,
+) -> Result<(), Rejected> {
+    overrides::labels_annotations::as_string_maps(object).map_err(|message| {
+        Diagnostic::error(
+            Some(template.origin.clone()),
+            format!(
+                "{}: {message} (after the overrides for {})",
+                template.key,
+                cluster_list(fleet, clusters)
+            ),
+        )
+        .into()
+    })
+}
+
+pub(crate) fn cluster_list(fleet: &Fleet, clusters: &[usize]) -> String {
+    let names: Vec<&str> = clusters.iter().map(|&c| fleet.clusters[c].name()).collect();
+    if names.len() == 1 {
+        format!("cluster {}", names[0])
+    } else {
+        format!("clusters {}", names.join(", "))
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use crate::beneath::{Directory, Existing, Times};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::interrupt;
 use crate::manifest::HEADER;
-use crate::render::RenderedTemplate;
+use crate::work::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -661,7 +661,8 @@ mod tests {
     use super::*;
     use crate::diagnostics::Origin;
     use crate::object::ObjectKey;
-    use crate::render::{Destination, Variant};
+    use crate::render::Destination;
+    use crate::work::Variant;
 
     /// A ConfigMap `name` in namespace `ns` with its text and the clusters receiving it.
     type Planned<'a> = (&'a str, &'a str, &'a [usize]);

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::FleetSummary;
 use crate::interpret::Operation;
-use crate::render::PlanEntry;
+use crate::render::plan::PlanEntry;
 use crate::source::tools::shell_words;
 
 /// Which entries to show.

@@ -1,0 +1,220 @@
+//! Where one template goes: Karmada's binding and scheduling for it (the winning policy, the
+//! target clusters with their replicas), the namespace controller's clusters, the dependencies
+//! a workload takes along (`propagateDeps`), and suspension.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::bind::{self, PolicyIndex};
+use crate::diagnostics::{Diagnostic, Rejected};
+use crate::fleet::Fleet;
+use crate::interpret::Dependency;
+use crate::lint::Lint;
+use crate::namespace_sync;
+use crate::object::{ObjectKey, Template};
+use crate::overrides::OverrideIndex;
+use crate::policy::Propagation;
+use crate::schedule::{self, TargetCluster, Workload};
+
+use super::Placement;
+
+/// Binds and schedules one template; the namespace controller adds every cluster for the
+/// namespaces it propagates.
+pub(super) fn place_template(
+    fleet: &Fleet,
+    index: &PolicyIndex<'_>,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+) -> Result<Placement, Rejected> {
+    let candidates = index.matching(template);
+    let mut placement = Placement {
+        targets: Vec::new(),
+        override_policies: override_index.policies_for(template),
+        propagate_deps: false,
+        nowhere: None,
+        candidates,
+        winner: None,
+        placed_by: Vec::new(),
+        filtered: Vec::new(),
+    };
+    if let Some(reason) = bind::never_propagated(template) {
+        placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
+        return Ok(placement);
+    }
+    let bad_input = |message: String| {
+        Rejected::from(Diagnostic::error(
+            Some(template.origin.clone()),
+            format!("{}: {message}", template.key),
+        ))
+    };
+    match index.bind(&placement.candidates) {
+        Some(binding) => {
+            let policy = &fleet.propagations[binding.policy];
+            let workload = Workload::of(&fleet.interpreter, template).map_err(bad_input)?;
+            let schedule = schedule::schedule(template, &workload, policy, &fleet.clusters);
+            placement.propagate_deps = policy.propagate_deps;
+            placement.nowhere = Some(match (&schedule.failure, policy.suspension.dispatching) {
+                (_, Some(true)) => format!(
+                    "{} is rendered nowhere: {} suspends dispatching",
+                    template.key, policy.id
+                ),
+                (Some(failure), _) => format!(
+                    "{} is rendered nowhere: {} selects it but Karmada would not schedule it: {failure}",
+                    template.key, policy.id
+                ),
+                (None, _) => format!(
+                    "{} is rendered nowhere: {} suspends dispatching to every cluster it schedules",
+                    template.key, policy.id
+                ),
+            });
+            placement.targets = suspend(policy, schedule.targets);
+            placement.winner = Some(binding.policy);
+            placement.filtered = schedule.filtered;
+            if !placement.targets.is_empty() {
+                placement.placed_by.push(policy.id.to_string());
+            }
+        }
+        None => {
+            placement.nowhere = Some(format!(
+                "{} is rendered nowhere: no PropagationPolicy or ClusterPropagationPolicy selects it",
+                template.key
+            ));
+        }
+    }
+    if namespace_sync::is_auto_propagated(template) {
+        placement.placed_by.push(
+            "Karmada's namespace controller (every Namespace goes to every cluster)".to_string(),
+        );
+        placement.targets = fleet
+            .clusters
+            .iter()
+            .map(|cluster| TargetCluster {
+                name: cluster.name().to_string(),
+                replicas: None,
+                completions: None,
+            })
+            .collect();
+    }
+    Ok(placement)
+}
+
+/// propagateDeps: each dependency goes to the union of its own clusters and those of every
+/// template that depends on it (karmada binding/common.go `mergeTargetClusters`).
+pub(super) fn follow_dependencies(
+    fleet: &Fleet,
+    placements: &mut [Placement],
+    cluster_index: &BTreeMap<&str, usize>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), Rejected> {
+    let by_key: BTreeMap<&ObjectKey, usize> = fleet
+        .templates
+        .iter()
+        .enumerate()
+        .map(|(position, template)| (&template.key, position))
+        .collect();
+    let mut extra: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    let mut notes: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (position, template) in fleet.templates.iter().enumerate() {
+        let placement = &placements[position];
+        if !placement.propagate_deps || placement.targets.is_empty() {
+            continue;
+        }
+        let clusters: Vec<usize> = placement
+            .targets
+            .iter()
+            .map(|target| cluster_index[target.name.as_str()])
+            .collect();
+        let dependencies = match fleet.interpreter.dependencies(template) {
+            Ok(found) => {
+                if let Some(failure) = found.failure {
+                    warnings.push(Diagnostic::warning(
+                        Lint::DependenciesNotFollowed,
+                        Some(template.origin.clone()),
+                        format!(
+                            "{}: {failure}; Karmada propagates it without its dependencies",
+                            template.key
+                        ),
+                    ));
+                }
+                found.dependencies
+            }
+            Err(problem) => {
+                errors.push(Diagnostic::error(
+                    Some(template.origin.clone()),
+                    format!("{}: {problem}", template.key),
+                ));
+                continue;
+            }
+        };
+        let mut dependents: Vec<usize> = Vec::new();
+        for dependency in &dependencies {
+            match dependency {
+                Dependency::Named(key) => dependents.extend(by_key.get(key).copied()),
+                Dependency::Labelled {
+                    group,
+                    kind,
+                    namespace,
+                    selector,
+                } => dependents.extend(fleet.templates.iter().enumerate().filter_map(
+                    |(other, candidate)| {
+                        (candidate.kind() == kind
+                            && candidate.group() == group
+                            && candidate.namespace() == namespace
+                            && selector.matches(&candidate.labels))
+                        .then_some(other)
+                    },
+                )),
+            }
+        }
+        dependents.sort_unstable();
+        dependents.dedup();
+        for dependent in dependents {
+            extra
+                .entry(dependent)
+                .or_default()
+                .extend(clusters.iter().copied());
+            notes
+                .entry(dependent)
+                .or_default()
+                .push(format!("propagateDeps of {}", template.key));
+        }
+    }
+    for (dependent, notes) in notes {
+        placements[dependent].placed_by.extend(notes);
+    }
+    for (dependent, clusters) in extra {
+        let placement = &mut placements[dependent];
+        let mut targets: BTreeMap<usize, TargetCluster> = placement
+            .targets
+            .drain(..)
+            .map(|target| (cluster_index[target.name.as_str()], target))
+            .collect();
+        for cluster in clusters {
+            targets.entry(cluster).or_insert_with(|| TargetCluster {
+                name: fleet.clusters[cluster].name().to_string(),
+                replicas: None,
+                completions: None,
+            });
+        }
+        placement.targets = targets.into_values().collect();
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
+    }
+}
+
+/// `suspension.dispatching` keeps Works from being applied: fedrender renders nothing there.
+pub(super) fn suspend(policy: &Propagation, targets: Vec<TargetCluster>) -> Vec<TargetCluster> {
+    if policy.suspension.dispatching == Some(true) {
+        return Vec::new();
+    }
+    match &policy.suspension.dispatching_on_clusters {
+        Some(suspended) => targets
+            .into_iter()
+            .filter(|target| !suspended.cluster_names.contains(&target.name))
+            .collect(),
+        None => targets,
+    }
+}
