@@ -3,35 +3,49 @@
 //! one manifest tree per cluster. The pipeline is Karmada's own:
 //! load → classify → bind → schedule → override → work → emit.
 
-pub mod api;
-pub mod beneath;
+// Printing for people and tools, above everything else.
+pub mod report;
+
+// What a change does to the rendered fleet.
+pub mod diff;
+
+// The pipeline: the fleet read (source, fleet), placed and built (render, work), emitted.
+pub mod emit;
+pub mod fleet;
+pub mod render;
+pub mod source;
+pub mod work;
+
+// The stages `render` runs, each Karmada's (or KubeFed's) in its own place.
 pub mod bind;
 pub mod cluster_filter;
-pub mod confine;
-pub mod diagnostics;
-pub mod diff;
-pub mod edit_distance;
-pub mod emit;
-pub mod exit_code;
 pub mod federated_quota;
 pub mod federation;
-pub mod fleet;
+pub mod namespace_sync;
+pub mod overrides;
+pub mod policy;
+pub mod schedule;
+
+// Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
 pub mod interpret;
+
+// What users write, as serde types, and the predicates every stage shares.
+pub mod api;
+
+// Below every stage: objects, YAML, the text of a written file, messages, names, quantities,
+// and what keeps a run inside its bounds.
+pub mod beneath;
+pub mod confine;
+pub mod diagnostics;
+pub mod edit_distance;
+pub mod exit_code;
 pub mod interrupt;
 pub mod lint;
 pub mod manifest;
 pub mod names;
-pub mod namespace_sync;
 pub mod object;
-pub mod overrides;
-pub mod policy;
 pub mod progress;
 pub mod quantity;
-pub mod render;
-pub mod report;
-pub mod schedule;
-pub mod source;
-pub mod work;
 pub mod yaml;
 
 use std::collections::{BTreeSet, HashSet};
