@@ -71,7 +71,14 @@ enum Lane {
 /// What happened to one template, before its objects are built.
 #[derive(Debug)]
 struct Placement {
+    /// Where its objects go: what its own binding dispatches, and what templates that depend
+    /// on it take it to.
     targets: Vec<TargetCluster>,
+    /// What the scheduler decided for its own binding, before suspension: what a dependent's
+    /// binding records of it (karmada dependencies_distributor.go `buildAttachedBinding`).
+    scheduled: Vec<TargetCluster>,
+    /// Karmada's `IsWorkload` for its own binding: its replicas are revised per cluster.
+    is_workload: bool,
     override_policies: Vec<usize>,
     /// Whether the winning policy sends the template's dependencies along.
     propagate_deps: bool,

@@ -2,7 +2,7 @@
 //! target clusters with their replicas), the namespace controller's clusters, the dependencies
 //! a workload takes along (`propagateDeps`), and suspension.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::bind::{self, PolicyIndex};
 use crate::diagnostics::{Diagnostic, Rejected};
@@ -28,6 +28,8 @@ pub(super) fn place_template(
     let candidates = index.matching(template);
     let mut placement = Placement {
         targets: Vec::new(),
+        scheduled: Vec::new(),
+        is_workload: false,
         override_policies: override_index.policies_for(template),
         propagate_deps: false,
         nowhere: None,
@@ -66,6 +68,8 @@ pub(super) fn place_template(
                     template.key, policy.id
                 ),
             });
+            placement.is_workload = workload.is_workload;
+            placement.scheduled = schedule.targets.clone();
             placement.targets = suspend(policy, schedule.targets);
             placement.winner = Some(binding.policy);
             placement.filtered = schedule.filtered;
@@ -97,8 +101,23 @@ pub(super) fn place_template(
     Ok(placement)
 }
 
-/// propagateDeps: each dependency goes to the union of its own clusters and those of every
-/// template that depends on it (karmada binding/common.go `mergeTargetClusters`).
+/// propagateDeps, as Karmada's dependencies distributor and binding controller do it
+/// (karmada pkg/dependenciesdistributor/dependencies_distributor.go, pkg/controllers/binding
+/// common.go `ensureWork`, `mergeTargetClusters`):
+///
+/// - only a ResourceBinding's dependencies are followed: a cluster-scoped parent's
+///   ClusterResourceBinding attaches nothing;
+/// - a dependent's binding records each parent's scheduled clusters with their replicas
+///   (`RequiredBy`), whatever the parent's suspension, which `buildAttachedBinding` does not copy;
+/// - its Works go to its own scheduled clusters, then to every parent's clusters not among them,
+///   in parent order;
+/// - when it has a binding of its own (a policy bound it), that binding's suspension holds for
+///   every one of those clusters, and a workload's replicas are revised on a parent's cluster to
+///   the parent's count there (0 where the parent is not a workload); without one, nothing is
+///   suspended or revised.
+///
+/// Parents are taken in template order, so where two parents share a cluster the first's
+/// replicas win (Karmada takes the order its controller saw them in).
 pub(super) fn follow_dependencies(
     fleet: &Fleet,
     placements: &mut [Placement],
@@ -111,19 +130,16 @@ pub(super) fn follow_dependencies(
         .enumerate()
         .map(|(position, template)| (&template.key, position))
         .collect();
-    let mut extra: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    let mut notes: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut required_by: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut errors = Vec::new();
     for (position, template) in fleet.templates.iter().enumerate() {
         let placement = &placements[position];
-        if !placement.propagate_deps || placement.targets.is_empty() {
+        if !placement.propagate_deps
+            || placement.scheduled.is_empty()
+            || template.namespace().is_empty()
+        {
             continue;
         }
-        let clusters: Vec<usize> = placement
-            .targets
-            .iter()
-            .map(|target| cluster_index[target.name.as_str()])
-            .collect();
         let dependencies = match fleet.interpreter.dependencies(template) {
             Ok(found) => {
                 if let Some(failure) = found.failure {
@@ -169,34 +185,43 @@ pub(super) fn follow_dependencies(
         dependents.sort_unstable();
         dependents.dedup();
         for dependent in dependents {
-            extra
-                .entry(dependent)
-                .or_default()
-                .extend(clusters.iter().copied());
-            notes
-                .entry(dependent)
-                .or_default()
-                .push(format!("propagateDeps of {}", template.key));
+            required_by.entry(dependent).or_default().push(position);
         }
     }
-    for (dependent, notes) in notes {
-        placements[dependent].placed_by.extend(notes);
-    }
-    for (dependent, clusters) in extra {
-        let placement = &mut placements[dependent];
-        let mut targets: BTreeMap<usize, TargetCluster> = placement
-            .targets
-            .drain(..)
-            .map(|target| (cluster_index[target.name.as_str()], target))
+    for (dependent, parents) in required_by {
+        let notes: Vec<String> = parents
+            .iter()
+            .map(|&parent| format!("propagateDeps of {}", fleet.templates[parent].key))
             .collect();
-        for cluster in clusters {
-            targets.entry(cluster).or_insert_with(|| TargetCluster {
-                name: fleet.clusters[cluster].name().to_string(),
-                replicas: None,
+        let snapshots: Vec<Vec<TargetCluster>> = parents
+            .iter()
+            .map(|&parent| placements[parent].scheduled.clone())
+            .collect();
+        let placement = &mut placements[dependent];
+        placement.placed_by.extend(notes);
+        let own_policy = placement.winner.map(|policy| &fleet.propagations[policy]);
+        let mut targets: Vec<TargetCluster> = if own_policy.is_some() {
+            placement.scheduled.clone()
+        } else {
+            Vec::new()
+        };
+        for target in snapshots.into_iter().flatten() {
+            if targets.iter().any(|present| present.name == target.name) {
+                continue;
+            }
+            let replicas = (own_policy.is_some() && placement.is_workload)
+                .then(|| target.replicas.unwrap_or(0));
+            targets.push(TargetCluster {
+                name: target.name,
+                replicas,
                 completions: None,
             });
         }
-        placement.targets = targets.into_values().collect();
+        if let Some(policy) = own_policy {
+            targets = suspend(policy, targets);
+        }
+        targets.sort_by_key(|target| cluster_index[target.name.as_str()]);
+        placement.targets = targets;
     }
     if errors.is_empty() {
         Ok(())

@@ -88,7 +88,7 @@ pub(super) fn check_dependent_overrides(fleet: &Fleet) -> Result<(), Rejected> {
                 errors.push(Diagnostic::error(
                     Some(policy.origin.clone()),
                     format!(
-                        "{}: spec.dependentOverrides names {name:?}, which does not exist; Karmada would never propagate what this policy selects",
+                        "{}: spec.dependentOverrides names {name:?}, which does not exist; Karmada binds nothing this policy selects until it does (what another workload takes along as a dependency still goes with it)",
                         policy.id
                     ),
                 ));
