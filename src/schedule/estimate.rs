@@ -23,12 +23,16 @@ const MAX_PODS_PER_MODEL_NODE: i128 = 110;
 /// Estimates are `int32` in Karmada; a larger one would wrap there, it is capped here.
 const MAX_REPLICAS: i128 = i32::MAX as i128;
 
-/// How many more replicas, each requesting `request` (from [`crate::interpret::requests::resource_request`]), the general
-/// estimator says `cluster` can take — `GeneralEstimator.maxAvailableReplicas` (general.go):
+/// How many more replicas, each with `requirements` (a request from
+/// [`crate::interpret::requests::resource_request`], `None` when the binding has no replica
+/// requirements), the general estimator says `cluster` can take —
+/// `GeneralEstimator.maxAvailableReplicas` (general.go):
 ///
 /// 1. no `status.resourceSummary` ⇒ 0;
 /// 2. allowed pods = allocatable − allocated − allocating `pods` (missing = 0); ≤ 0 ⇒ 0;
-/// 3. empty request ⇒ the allowed pods;
+/// 3. no requirements ⇒ the allowed pods. A node claim without requests is a requirement
+///    (`GenerateReplicaRequirements` returns it with a nil request), so it goes on: an empty
+///    request bounds nothing in the summary, but a model node still takes at most 110 pods;
 /// 4. with `status.resourceSummary.allocatableModelings` and `spec.resourceModels`, the
 ///    resource-model simulation (`CustomizedClusterResourceModeling`, Beta, on by default) bounds
 ///    the allowed pods and the summary is not consulted;
@@ -40,7 +44,10 @@ const MAX_REPLICAS: i128 = i32::MAX as i128;
 /// `calAvailableReplicas`: no estimate at all for `replicas == 0`, and `i32::MAX` (returned here
 /// as the cap) turned into the binding's replicas. The inventory's quantities were parsed when
 /// it was read.
-pub fn max_available_replicas(cluster: &Cluster, request: &BTreeMap<String, Quantity>) -> i64 {
+pub fn max_available_replicas(
+    cluster: &Cluster,
+    requirements: Option<&BTreeMap<String, Quantity>>,
+) -> i64 {
     let Some(summary) = cluster
         .status
         .as_ref()
@@ -52,9 +59,10 @@ pub fn max_available_replicas(cluster: &Cluster, request: &BTreeMap<String, Quan
     if allowed <= 0 {
         return 0;
     }
-    let estimate = if request.is_empty() {
-        allowed
-    } else if let Some(by_models) = replicas_by_resource_models(cluster, summary, request) {
+    let Some(request) = requirements else {
+        return allowed.clamp(0, MAX_REPLICAS) as i64;
+    };
+    let estimate = if let Some(by_models) = replicas_by_resource_models(cluster, summary, request) {
         allowed.min(by_models)
     } else {
         allowed.min(replicas_by_summary(summary, request))
@@ -210,7 +218,7 @@ mod tests {
     }
 
     fn estimate(cluster: &Cluster, request: &[(&str, &str)]) -> i64 {
-        max_available_replicas(cluster, &quantities(request))
+        max_available_replicas(cluster, Some(&quantities(request)))
     }
 
     fn request_of(pod_spec: Value) -> BTreeMap<String, Quantity> {
@@ -538,10 +546,35 @@ mod tests {
             {"resources": {"limits": {"cpu": "250m", "memory": "512Mi"}}},
         ]});
         let request = request_of(pod_spec);
-        assert_eq!(max_available_replicas(&spec_example_cluster(), &request), 6);
         assert_eq!(
-            max_available_replicas(&spec_example_cluster(), &BTreeMap::new()),
-            80
+            max_available_replicas(&spec_example_cluster(), Some(&request)),
+            6
+        );
+        assert_eq!(max_available_replicas(&spec_example_cluster(), None), 80);
+    }
+
+    /// general.go `maxAvailableReplicas` returns the allowed pods only for nil requirements; a
+    /// node claim alone (a nodeSelector, no requests) makes non-nil requirements with an empty
+    /// request, which the resource models bound at 110 pods a model node.
+    #[test]
+    fn a_node_claim_without_requests_is_still_bounded_by_the_models() {
+        let cluster = cluster(json!({
+            "spec": {"resourceModels": [{"grade": 0, "ranges": [
+                {"name": "cpu", "min": "0", "max": "4"}]}]},
+            "status": {"resourceSummary": {
+                "allocatable": {"pods": "1000"},
+                "allocatableModelings": [{"grade": 0, "count": 1}],
+            }},
+        }));
+        assert_eq!(max_available_replicas(&cluster, None), 1000);
+        assert_eq!(
+            max_available_replicas(&cluster, Some(&BTreeMap::new())),
+            110
+        );
+        let no_models = with_summary(json!({"allocatable": {"pods": "1000"}}));
+        assert_eq!(
+            max_available_replicas(&no_models, Some(&BTreeMap::new())),
+            1000
         );
     }
 }

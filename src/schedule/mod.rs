@@ -54,6 +54,10 @@ pub struct Workload {
     pub is_workload: bool,
     /// Per-replica resource request (empty: none).
     pub request: BTreeMap<String, Quantity>,
+    /// Whether the binding has replica requirements at all: a request, or a node claim alone
+    /// (a nodeSelector, tolerations or required node affinity without requests), which still
+    /// sends the estimator through its resource models.
+    pub has_requirements: bool,
     /// `spec.completions` of a Job, split with its replicas when Divided.
     pub completions: Option<i64>,
     /// `metadata.uid`, for Webster's tie-break.
@@ -81,6 +85,7 @@ impl Workload {
             replicas: resource.replicas,
             is_workload: resource.replicas > 0 || resource.has_requirements,
             request: resource.request,
+            has_requirements: resource.has_requirements,
             completions,
             uid: template.uid().to_string(),
         })
@@ -179,7 +184,10 @@ fn schedule_term(
         candidate.available = if workload.replicas == 0 {
             UNLIMITED
         } else {
-            let estimate = estimate::max_available_replicas(candidate.cluster, &workload.request);
+            let estimate = estimate::max_available_replicas(
+                candidate.cluster,
+                workload.has_requirements.then_some(&workload.request),
+            );
             if estimate >= UNLIMITED {
                 workload.replicas
             } else {
