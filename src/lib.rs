@@ -39,6 +39,7 @@ pub mod confine;
 pub mod diagnostics;
 pub mod edit_distance;
 pub mod exit_code;
+pub mod go_float;
 pub mod interrupt;
 pub mod lint;
 pub mod manifest;

@@ -77,7 +77,7 @@ fn number_text(number: &Number) -> String {
 /// shortest digits that read back as `f`, in exponent form (`1e+06`, `1.5e-07`) when the
 /// decimal exponent is below -4 or at least 6, else in positional form.
 fn go_format_float(float: f64) -> String {
-    go_format_shortest(float, format!("{:e}", float.abs()))
+    yaml_special(float).unwrap_or_else(|| crate::go_float::shortest(float))
 }
 
 /// `strconv.FormatFloat(f, 'g', -1, 32)`, as sigs.k8s.io/yaml writes a float map key
@@ -85,57 +85,18 @@ fn go_format_float(float: f64) -> String {
 /// `3.14159265358979` becomes `3.1415927`.
 pub fn go_format_float32(float: f64) -> String {
     // Rounding to the nearest float32 is what Go's conversion does too.
-    let single = float as f32;
-    go_format_shortest(f64::from(single), format!("{:e}", single.abs()))
+    yaml_special(f64::from(float as f32)).unwrap_or_else(|| crate::go_float::shortest32(float))
 }
 
-/// The `'g'` layout of [`go_format_float`] for `scientific`, the shortest digits of `float`'s
-/// magnitude as Rust's `{:e}` writes them.
-fn go_format_shortest(float: f64, scientific: String) -> String {
+/// go-yaml's names for the floats that are not numbers.
+fn yaml_special(float: f64) -> Option<String> {
     if float.is_nan() {
-        return ".nan".to_string();
-    }
-    if float.is_infinite() {
-        return if float > 0.0 { ".inf" } else { "-.inf" }.to_string();
-    }
-    let sign = if float.is_sign_negative() { "-" } else { "" };
-    if float == 0.0 {
-        return format!("{sign}0");
-    }
-    // Rust's `{:e}` writes the same shortest round-trip digits as Go's shortest mode.
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .expect("`{:e}` always writes an exponent");
-    let exponent: i32 = exponent.parse().expect("`{:e}` writes a decimal exponent");
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let digit_count = i32::try_from(digits.len()).expect("at most 17 digits");
-    let mut out = sign.to_string();
-    if !(-4..6).contains(&exponent) {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exponent < 0 { '-' } else { '+' });
-        out.push_str(&format!("{:02}", exponent.unsigned_abs()));
+        Some(".nan".to_string())
+    } else if float.is_infinite() {
+        Some(if float > 0.0 { ".inf" } else { "-.inf" }.to_string())
     } else {
-        // The decimal point sits after `point` digits.
-        let point = exponent + 1;
-        if point <= 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
-            out.push_str(&digits);
-        } else if point >= digit_count {
-            out.push_str(&digits);
-            out.extend(std::iter::repeat_n('0', (point - digit_count) as usize));
-        } else {
-            out.push_str(&digits[..point as usize]);
-            out.push('.');
-            out.push_str(&digits[point as usize..]);
-        }
+        None
     }
-    out
 }
 
 // ---------------------------------------------------------------------------------------------
