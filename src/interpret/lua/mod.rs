@@ -11,7 +11,10 @@
 //! bounded by a budget of Lua instructions — counted, not timed, so that whether a script
 //! finishes does not depend on the machine's load — and of memory.
 
+mod concat;
 pub mod convert;
+pub mod gofmt;
+pub mod gopher;
 pub mod kube;
 pub mod pattern;
 mod strings;
@@ -73,6 +76,9 @@ impl Script {
     /// A script written in `file` from line `first_line` on (1 when it is a file of its own).
     pub fn new(file: &str, first_line: u64, source: &str) -> Script {
         let padding = "\n".repeat(first_line.saturating_sub(1) as usize);
+        // `..` as gopher-lua concatenates; a script that does not parse stays as written, for
+        // Lua's own message.
+        let source = concat::rewrite(source, strings::CONCAT).unwrap_or_else(|| source.to_string());
         Script {
             id: NEXT_SCRIPT_ID.fetch_add(1, Ordering::Relaxed),
             // `@`: Lua shortens a long name from the left, keeping the file's name.
@@ -282,31 +288,15 @@ impl Messages {
     }
 }
 
-/// `tostring`, with tables and functions numbered in the order the call shows them
+/// How `tostring` shows a table or function: numbered in the order the call shows them
 /// (`table: 0x00000001`) rather than by address, which changes from run to run.
-fn tostring(lua: &Lua, identities: &Rc<RefCell<HashMap<usize, usize>>>) -> mlua::Result<Function> {
-    let identities = Rc::clone(identities);
-    lua.create_function(move |lua, value: mlua::Value| {
-        let text = match &value {
-            mlua::Value::Nil => "nil".to_string(),
-            mlua::Value::Boolean(flag) => flag.to_string(),
-            mlua::Value::Integer(_) | mlua::Value::Number(_) | mlua::Value::String(_) => {
-                return Ok(lua
-                    .coerce_string(value)?
-                    .map_or(mlua::Value::Nil, mlua::Value::String));
-            }
-            mlua::Value::Error(error) => describe(error),
-            other => {
-                let mut identities = identities.borrow_mut();
-                let next = identities.len() + 1;
-                let identity = *identities
-                    .entry(other.to_pointer() as usize)
-                    .or_insert(next);
-                format!("{}: 0x{identity:08x}", lua_type(other))
-            }
-        };
-        Ok(mlua::Value::String(lua.create_string(text)?))
-    })
+fn identity(identities: &RefCell<HashMap<usize, usize>>, value: &mlua::Value) -> String {
+    let mut identities = identities.borrow_mut();
+    let next = identities.len() + 1;
+    let identity = *identities
+        .entry(value.to_pointer() as usize)
+        .or_insert(next);
+    format!("{}: 0x{identity:08x}", lua_type(value))
 }
 
 impl Runtime {
@@ -364,11 +354,8 @@ impl Runtime {
         // Karmada's `print` writes to the controller's log; a build has no such log.
         let print = lua.create_function(|_, _: MultiValue| Ok(()))?;
         base.push(("print".to_string(), mlua::Value::Function(print)));
-        base.retain(|(name, _)| name != "tostring");
-        base.push((
-            "tostring".to_string(),
-            mlua::Value::Function(messages.wrap(tostring(&lua, &messages.identities)?)?),
-        ));
+        base.retain(|(name, _)| name != "tostring" && name != "tonumber");
+        base.extend(strings::globals(&lua, &messages)?);
         // `("x"):rep(n)` reaches the library through the string metatable, so the blocked
         // functions go into the library itself.
         let string: Table = globals.raw_get("string")?;
@@ -376,6 +363,8 @@ impl Runtime {
         string.raw_set("dump", blocked("string.dump", "Karmada's sandbox")?)?;
         string.raw_set("gsub", blocked("string.gsub", "Karmada's sandbox")?)?;
         strings::install(&lua, &string, &instructions_left, &messages)?;
+        let table: Table = globals.raw_get("table")?;
+        strings::install_gopher(&lua, &string, &table, &messages)?;
         let math: Table = globals.raw_get("math")?;
         for name in ["random", "randomseed"] {
             math.raw_set(
@@ -390,7 +379,8 @@ impl Runtime {
                 )?,
             )?;
         }
-        let table: Table = globals.raw_get("table")?;
+        // gopher-lua's `math.huge` is the largest float, not infinity (mathlib.go).
+        math.raw_set("huge", f64::MAX)?;
         for name in ["setn", "foreach", "foreachi"] {
             // Not in gopher-lua, which Karmada runs.
             table.raw_set(name, mlua::Value::Nil)?;
@@ -822,6 +812,59 @@ mod tests {
         );
         let error = get_replicas(&script, &json!({})).unwrap_err();
         assert!(error.contains("larger than 16 MiB"), "{error}");
+    }
+
+    /// Karmada runs scripts in gopher-lua; wherever a number becomes text or text a number, the
+    /// result is gopher-lua's. Each expected string is what gopher-lua (vendored at Karmada
+    /// f8fdd02, built with Go 1.26 on amd64) returned for `tostring(expression)`.
+    #[test]
+    fn numbers_and_text_come_out_as_in_gopher_lua() {
+        let cases: &[(&str, &str)] = &[
+            ("2/3", "0.6666666666666666"),
+            ("\"\" .. 2 * 1e15", "2000000000000000"),
+            ("2 * 123456789012345", "246913578024690"),
+            ("math.pi", "3.141592653589793"),
+            ("0.1 + 0.2", "0.30000000000000004"),
+            ("math.huge", "1.7976931348623157e+308"),
+            ("string.format(\"%g\", 2/3)", "0.6666666666666666"),
+            ("string.format(\"%q\", \"a\\nb\")", "\"a\\nb\""),
+            ("tonumber(\"1e2\")", "nil"),
+            ("string.upper(\"Zürich\")", "ZÜRICH"),
+            ("math.ceil(-0.5)", "0"),
+            ("\"n=\" .. 2/3 .. \"!\"", "n=0.6666666666666666!"),
+            ("1 .. 2", "12"),
+            ("\"x\" .. 1e100", "x1e+100"),
+            (
+                "table.concat({1, 2.5, \"x\", 1e15}, \",\")",
+                "1,2.5,x,1000000000000000",
+            ),
+            ("string.len(2/3)", "18"),
+            ("string.sub(2/3, 1, 5)", "0.666"),
+            (
+                "string.format(\"%5.1f|%-4s|%03d|%x\", 2.25, \"ab\", 7, 3054)",
+                "  2.2|ab  |007|bee",
+            ),
+            ("string.format(\"%s\", 1e21)", "1e+21"),
+            ("string.format(\"%d\", 3.99)", "3"),
+            ("tostring(-0.0)", "0"),
+            ("tostring(1/0) .. tostring(-1/0)", "+Inf-Inf"),
+            ("tonumber(\"0x1F\") + tonumber(\"077\")", "108"),
+            ("string.lower(\"ÉCOLE\")", "école"),
+            ("string.format(\"%.2f%%\", 12.345)", "12.35%"),
+            ("(\"v\" .. 10):upper()", "V10"),
+            ("#(\"\" .. 0.1)", "3"),
+        ];
+        for (expression, expected) in cases {
+            let script = script(&format!(
+                "function GetReplicas(obj) return 1, {{value = tostring({expression})}} end"
+            ));
+            let (_, requirements) = get_replicas(&script, &json!({})).unwrap();
+            assert_eq!(
+                requirements.unwrap()["value"],
+                json!(expected),
+                "{expression}"
+            );
+        }
     }
 
     #[test]

@@ -1,7 +1,13 @@
-//! The string functions that search with patterns — `string.find`, `string.match`,
-//! `string.gmatch` — written over [`super::pattern`], so that their work counts against the
-//! call's instruction budget like the script's own. Arguments and results are Lua 5.1's
-//! (lstrlib.c `str_find_aux`, `gmatch_aux`).
+//! The library functions fedrender writes itself rather than take from C Lua:
+//!
+//! - the ones that search with patterns — `string.find`, `string.match`, `string.gmatch` —
+//!   written over [`super::pattern`], so that their work counts against the call's instruction
+//!   budget like the script's own; arguments and results are Lua 5.1's (lstrlib.c
+//!   `str_find_aux`, `gmatch_aux`);
+//! - the ones whose results differ in gopher-lua, which Karmada runs, wherever a number becomes
+//!   text or text a number ([`super::gopher`], [`super::gofmt`]): `tostring`, `tonumber`,
+//!   `string.format`, `upper`, `lower`, `len`, `sub`, `table.concat`, and the `..` operator
+//!   (scripts are compiled with each `..` made a call of [`CONCAT`]).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -9,6 +15,7 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Table, Value};
 
 use super::pattern::{self, Budget, Capture};
+use super::{gofmt, gopher};
 
 /// The instructions left to the current call, shared with the instruction hook.
 pub struct Instructions(pub Rc<Cell<u64>>);
@@ -34,8 +41,8 @@ pub fn install(
     let left = Rc::clone(instructions);
     let find = lua.create_function(move |lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
-        let subject = string_argument(lua, &arguments, 1, "find")?;
-        let pattern = string_argument(lua, &arguments, 2, "find")?;
+        let subject = string_argument(&arguments, 1, "find")?;
+        let pattern = string_argument(&arguments, 2, "find")?;
         let start = start_argument(lua, &arguments, 3, "find", subject.len())?;
         let plain = arguments
             .get(3)
@@ -73,8 +80,8 @@ pub fn install(
     let left = Rc::clone(instructions);
     let find_match = lua.create_function(move |lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
-        let subject = string_argument(lua, &arguments, 1, "match")?;
-        let pattern = string_argument(lua, &arguments, 2, "match")?;
+        let subject = string_argument(&arguments, 1, "match")?;
+        let pattern = string_argument(&arguments, 2, "match")?;
         let start = start_argument(lua, &arguments, 3, "match", subject.len())?;
         let (anchored, pattern) = split_anchor(&pattern);
         let budget = &Instructions(Rc::clone(&left));
@@ -90,9 +97,9 @@ pub fn install(
     let wrapper = messages.wrapper.clone();
     let gmatch = lua.create_function(move |lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
-        let subject = string_argument(lua, &arguments, 1, "gmatch")?;
+        let subject = string_argument(&arguments, 1, "gmatch")?;
         // gmatch takes `^` literally (Lua 5.1 has no anchor there).
-        let pattern = string_argument(lua, &arguments, 2, "gmatch")?;
+        let pattern = string_argument(&arguments, 2, "gmatch")?;
         let next = Cell::new(0usize);
         let left = Rc::clone(&left);
         let iterator = lua.create_function(move |lua, ()| {
@@ -144,22 +151,249 @@ fn capture_value(lua: &Lua, capture: &Capture) -> mlua::Result<Value> {
 
 /// Argument `position` (1-based) as a string, as `luaL_checklstring` takes it: a string, or a
 /// number in its string form.
-fn string_argument(
-    lua: &Lua,
-    arguments: &[Value],
-    position: usize,
-    function: &str,
-) -> mlua::Result<Vec<u8>> {
+fn string_argument(arguments: &[Value], position: usize, function: &str) -> mlua::Result<Vec<u8>> {
     let Some(value) = arguments.get(position - 1).cloned() else {
         return Err(bad_argument(position, function, "string", "no value"));
     };
     let type_name = super::lua_type(&value);
-    match lua.coerce_string(value)? {
-        Some(text) if type_name == "string" || type_name == "number" => {
-            Ok(text.as_bytes().to_vec())
+    match &value {
+        Value::String(text) => Ok(text.as_bytes().to_vec()),
+        Value::Integer(_) | Value::Number(_) => {
+            Ok(gopher::number_to_string(number_of(&value)).into_bytes())
         }
         _ => Err(bad_argument(position, function, "string", type_name)),
     }
+}
+
+fn number_of(value: &Value) -> f64 {
+    match value {
+        Value::Integer(integer) => *integer as f64,
+        Value::Number(number) => *number,
+        _ => f64::NAN,
+    }
+}
+
+/// The global a script's `..` calls once compiled: gopher-lua's concatenation, numbers written
+/// as gopher-lua writes them.
+pub const CONCAT: &str = "__fedrender_concat";
+
+/// The functions of this module outside the string library: `tostring`, `tonumber`, and
+/// [`CONCAT`], for a call's globals.
+pub fn globals(lua: &Lua, messages: &super::Messages) -> mlua::Result<Vec<(String, Value)>> {
+    let identities = Rc::clone(&messages.identities);
+    let tostring = lua.create_function(move |lua, value: Value| {
+        let text = match &value {
+            Value::Nil => "nil".to_string(),
+            Value::Boolean(flag) => flag.to_string(),
+            Value::Integer(_) | Value::Number(_) => gopher::number_to_string(number_of(&value)),
+            Value::String(text) => return Ok(Value::String(text.clone())),
+            Value::Error(error) => super::describe(error),
+            other => super::identity(&identities, other),
+        };
+        Ok(Value::String(lua.create_string(text)?))
+    })?;
+    let tonumber = lua.create_function(|_, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let base = match arguments.get(1) {
+            None | Some(Value::Nil) => None,
+            Some(value @ (Value::Integer(_) | Value::Number(_))) => Some(number_of(value) as i64),
+            Some(other) => {
+                return Err(bad_argument(
+                    2,
+                    "tonumber",
+                    "number",
+                    super::lua_type(other),
+                ));
+            }
+        };
+        if let Some(base) = base
+            && !(2..=36).contains(&base)
+        {
+            return Err(mlua::Error::runtime(
+                "bad argument #2 to 'tonumber' (base out of range)",
+            ));
+        }
+        Ok(match arguments.first() {
+            None => return Err(bad_argument(1, "tonumber", "value", "no value")),
+            Some(value @ (Value::Integer(_) | Value::Number(_))) => value.clone(),
+            Some(Value::String(text)) => {
+                gopher::to_number(&text.as_bytes(), base.map(|b| b as u32))
+                    .map_or(Value::Nil, Value::Number)
+            }
+            Some(_) => Value::Nil,
+        })
+    })?;
+    // gopher-lua's message for operands that are neither strings nor numbers; a number is
+    // written as gopher-lua writes it. Raised from Lua at level 2, so the message carries the
+    // line of the `..`.
+    let number_text = lua.create_function(|_, number: f64| Ok(gopher::number_to_string(number)))?;
+    let concat: mlua::Function = lua
+        .load(
+            "local type, error, number_text = ...\n\
+             return function(a, b)\n\
+               local ta, tb = type(a), type(b)\n\
+               if (ta ~= 'string' and ta ~= 'number') or (tb ~= 'string' and tb ~= 'number') then\n\
+                 error('cannot perform concat operation between ' .. ta .. ' and ' .. tb, 2)\n\
+               end\n\
+               if ta == 'number' then a = number_text(a) end\n\
+               if tb == 'number' then b = number_text(b) end\n\
+               return a .. b\n\
+             end",
+        )
+        .set_name("=fedrender sandbox")
+        .call((
+            lua.globals().raw_get::<mlua::Function>("type")?,
+            lua.globals().raw_get::<mlua::Function>("error")?,
+            number_text,
+        ))?;
+    Ok(vec![
+        (
+            "tostring".to_string(),
+            Value::Function(messages.wrap(tostring)?),
+        ),
+        (
+            "tonumber".to_string(),
+            Value::Function(messages.wrap(tonumber)?),
+        ),
+        (CONCAT.to_string(), Value::Function(concat)),
+    ])
+}
+
+/// gopher-lua's `string.format`, `upper`, `lower`, `len` and `sub`, and `table.concat`.
+pub fn install_gopher(
+    lua: &Lua,
+    string: &Table,
+    table: &Table,
+    messages: &super::Messages,
+) -> mlua::Result<()> {
+    let identities = Rc::clone(&messages.identities);
+    let format = lua.create_function(move |lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let pattern = string_argument(&arguments, 1, "format")?;
+        let texts: Vec<(Value, Option<Vec<u8>>)> = arguments[1..]
+            .iter()
+            .map(|value| {
+                let text = match value {
+                    Value::String(text) => Some(text.as_bytes().to_vec()),
+                    Value::Nil | Value::Boolean(_) | Value::Integer(_) | Value::Number(_) => None,
+                    other => Some(super::identity(&identities, other).into_bytes()),
+                };
+                (value.clone(), text)
+            })
+            .collect();
+        let args: Vec<gofmt::Arg<'_>> = texts
+            .iter()
+            .map(|(value, text)| match value {
+                Value::Nil => gofmt::Arg::Nil,
+                Value::Boolean(flag) => gofmt::Arg::Bool(*flag),
+                Value::Integer(_) | Value::Number(_) => gofmt::Arg::Number(number_of(value)),
+                Value::String(_) => gofmt::Arg::String(text.as_deref().unwrap_or_default()),
+                other => gofmt::Arg::Other(
+                    super::lua_type(other),
+                    String::from_utf8_lossy(text.as_deref().unwrap_or_default()).into_owned(),
+                ),
+            })
+            .collect();
+        lua.create_string(gofmt::format(&pattern, &args))
+    })?;
+    string.raw_set("format", messages.wrap(format)?)?;
+    let upper = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        lua.create_string(gopher::to_upper(&string_argument(&arguments, 1, "upper")?))
+    })?;
+    string.raw_set("upper", messages.wrap(upper)?)?;
+    let lower = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        lua.create_string(gopher::to_lower(&string_argument(&arguments, 1, "lower")?))
+    })?;
+    string.raw_set("lower", messages.wrap(lower)?)?;
+    let len = lua.create_function(|_, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        Ok(string_argument(&arguments, 1, "len")?.len() as i64)
+    })?;
+    string.raw_set("len", messages.wrap(len)?)?;
+    let sub = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let text = string_argument(&arguments, 1, "sub")?;
+        let length = text.len() as i64;
+        let position = |index: usize, default: i64| -> mlua::Result<i64> {
+            match arguments.get(index) {
+                None | Some(Value::Nil) if default != 0 => Ok(default),
+                Some(value @ (Value::Integer(_) | Value::Number(_))) => Ok(number_of(value) as i64),
+                Some(other) => Err(bad_argument(
+                    index + 1,
+                    "sub",
+                    "number",
+                    super::lua_type(other),
+                )),
+                None => Err(bad_argument(index + 1, "sub", "number", "no value")),
+            }
+        };
+        // lstrlib.c `str_sub`: negative positions count from the end, then both are clamped.
+        let relative = |position: i64| {
+            if position < 0 {
+                length + position + 1
+            } else {
+                position
+            }
+        };
+        let start = relative(position(1, 0)?).max(1);
+        let end = relative(position(2, -1)?).min(length);
+        if start > end {
+            return lua.create_string("");
+        }
+        lua.create_string(&text[(start - 1) as usize..end as usize])
+    })?;
+    string.raw_set("sub", messages.wrap(sub)?)?;
+    let concat = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let Some(Value::Table(list)) = arguments.first() else {
+            let got = arguments.first().map_or("no value", super::lua_type);
+            return Err(bad_argument(1, "concat", "table", got));
+        };
+        let separator = match arguments.get(1) {
+            None | Some(Value::Nil) => Vec::new(),
+            Some(_) => string_argument(&arguments, 2, "concat")?,
+        };
+        let bound = |index: usize, default: i64| -> mlua::Result<i64> {
+            match arguments.get(index) {
+                None | Some(Value::Nil) => Ok(default),
+                Some(value @ (Value::Integer(_) | Value::Number(_))) => Ok(number_of(value) as i64),
+                Some(other) => Err(bad_argument(
+                    index + 1,
+                    "concat",
+                    "number",
+                    super::lua_type(other),
+                )),
+            }
+        };
+        let first = bound(2, 1)?;
+        let last = bound(3, list.raw_len() as i64)?;
+        let mut joined = Vec::new();
+        let mut index = first;
+        while index <= last {
+            match list.raw_get::<Value>(index)? {
+                Value::String(text) => joined.extend_from_slice(&text.as_bytes()),
+                value @ (Value::Integer(_) | Value::Number(_)) => {
+                    joined
+                        .extend_from_slice(gopher::number_to_string(number_of(&value)).as_bytes());
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "invalid value (at index {index}) in table for 'concat' ({} found)",
+                        super::lua_type(&other)
+                    )));
+                }
+            }
+            if index < last {
+                joined.extend_from_slice(&separator);
+            }
+            index += 1;
+        }
+        lua.create_string(joined)
+    })?;
+    table.raw_set("concat", messages.wrap(concat)?)?;
+    Ok(())
 }
 
 /// The start position argument (`init`), 1-based and counted from the end when negative,
