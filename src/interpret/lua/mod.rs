@@ -422,7 +422,8 @@ impl Runtime {
         let lua = &self.lua;
         let environment = lua.create_table_with_capacity(0, self.base.len() + 8)?;
         for (name, value) in &self.base {
-            environment.raw_set(name.as_str(), value.clone())?;
+            // Borrowed: a clone would turn the runtime's handle into a shared one.
+            environment.raw_set(name.as_str(), value)?;
         }
         for (name, library) in &self.libraries {
             environment.raw_set(*name, copy(lua, library)?)?;
@@ -439,7 +440,7 @@ impl Runtime {
             }
         })?;
         environment.raw_set("require", require)?;
-        environment.raw_set("_G", environment.clone())?;
+        environment.raw_set("_G", &environment)?;
         Ok(environment)
     }
 
