@@ -207,14 +207,14 @@ fn is_kustomization(document: &RawDocument) -> bool {
         .rsplit(['/', '\\'])
         .next()
         .unwrap_or("");
-    matches!(
-        file_name,
-        "kustomization.yaml" | "kustomization.yml" | "Kustomization"
-    ) || document
+    let kustomize_group = document
         .value
         .get("apiVersion")
         .and_then(Value::as_str)
-        .is_some_and(|api_version| api_group(api_version) == "kustomize.config.k8s.io")
+        .is_some_and(|api_version| api_group(api_version) == "kustomize.config.k8s.io");
+    // A Flux `Kustomization` saved under the name is an object like any other.
+    (kustomize_group || super::tools::KUSTOMIZATION_FILES.contains(&file_name))
+        && super::tools::is_kustomize_object(&document.value)
 }
 
 fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {

@@ -60,18 +60,44 @@ impl FoundSource {
     }
 }
 
-/// The marker files `dir` holds, in the order they decide what the directory is. The
-/// kustomization fedrender writes into each cluster's directory does not count: a rendered
-/// tree inside the input is never input.
+/// The marker files `dir` holds, in the order they decide what the directory is. A file named
+/// like a kustomization is one only when it is kustomize's: the kustomization fedrender writes
+/// into each cluster's directory does not count (a rendered tree inside the input is never
+/// input), nor does another kind saved under that name, such as a Flux `Kustomization`
+/// (Flux's guides save theirs as `kustomization.yaml`; `kubectl apply -f` reads it as an
+/// object).
 pub fn markers_in(dir: &Path) -> Vec<&'static str> {
     std::iter::once(DECLARATION_FILE)
         .chain(std::iter::once(CHART_FILE))
         .chain(KUSTOMIZATION_FILES)
         .filter(|marker| {
             let path = dir.join(marker);
-            path.is_file() && !(KUSTOMIZATION_FILES.contains(marker) && written_by_fedrender(&path))
+            path.is_file()
+                && !(KUSTOMIZATION_FILES.contains(marker)
+                    && (written_by_fedrender(&path) || !is_kustomize_file(&path)))
         })
         .collect()
+}
+
+/// Whether a file named like a kustomization is kustomize's: no `apiVersion` and `kind`, or
+/// kustomize's own (`kustomize.config.k8s.io`, `Kustomization` or `Component`). One that does
+/// not parse is kustomize's, for kustomize to report.
+fn is_kustomize_file(path: &Path) -> bool {
+    let Ok(files) = documents::read_files(&[path.to_path_buf()]) else {
+        return true;
+    };
+    let (parsed, _) = documents::parse_files(&files);
+    parsed
+        .first()
+        .is_none_or(|document| is_kustomize_object(&document.value))
+}
+
+/// Whether a document is kustomize's: without `apiVersion` and `kind`, or with kustomize's own.
+pub fn is_kustomize_object(value: &Value) -> bool {
+    let api_version = value["apiVersion"].as_str();
+    let kind = value["kind"].as_str();
+    api_version.is_none_or(|version| version.starts_with("kustomize.config.k8s.io/"))
+        && kind.is_none_or(|kind| kind == "Kustomization" || kind == "Component")
 }
 
 fn written_by_fedrender(path: &Path) -> bool {
