@@ -49,7 +49,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -61,7 +62,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -73,7 +75,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -111,7 +114,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -123,7 +127,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -135,7 +140,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -178,7 +184,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -190,7 +197,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -202,7 +210,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -236,7 +245,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -248,7 +258,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -260,7 +271,8 @@ shadowed-policy\t'a propagation policy matches templates but another policy wins
 ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ignores'
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
-dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'"
+dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

@@ -23,10 +23,11 @@ pub enum Lint {
     NotModelled,
     SkippedInput,
     DependenciesNotFollowed,
+    InvalidSelector,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 12] = [
+    pub const ALL: [Lint; 13] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -39,6 +40,7 @@ impl Lint {
         Lint::NotModelled,
         Lint::SkippedInput,
         Lint::DependenciesNotFollowed,
+        Lint::InvalidSelector,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +57,7 @@ impl Lint {
             Lint::NotModelled => "not-modelled",
             Lint::SkippedInput => "skipped-input",
             Lint::DependenciesNotFollowed => "dependencies-not-followed",
+            Lint::InvalidSelector => "invalid-selector",
         }
     }
 
@@ -86,6 +89,9 @@ impl Lint {
             Lint::SkippedInput => "a file or directory of the input that is not read",
             Lint::DependenciesNotFollowed => {
                 "Karmada's built-in interpretation fails on a template, so its dependencies stay"
+            }
+            Lint::InvalidSelector => {
+                "a resource selector's label selector Karmada cannot convert, so it matches nothing"
             }
         }
     }

@@ -285,58 +285,51 @@ fn admit_selectors(
                     );
                 }
             }
-            if let Some(labels) = &selector.label_selector {
-                check_label_selector(admission, &format!("{field}.labelSelector"), labels);
+            let named = !selector.name.is_empty();
+            if let Some(labels) = &mut selector.label_selector {
+                admit_resource_label_selector(
+                    admission,
+                    &format!("{field}.labelSelector"),
+                    labels,
+                    named,
+                );
             }
             selector
         })
         .collect()
 }
 
-/// Kubernetes rejects these selectors when converting them; Karmada then silently matches
-/// nothing. fedrender says so instead.
+/// Kubernetes rejects these selectors when converting them (`LabelSelectorAsSelector`), which
+/// Karmada's webhook does not check. In a cluster affinity fedrender refuses them (louder than
+/// Karmada, which would schedule the policy's templates nowhere).
 fn check_label_selector(admission: &mut Admission<'_>, field: &str, selector: &LabelSelector) {
-    for (key, value) in &selector.match_labels {
-        if let Some(problem) = names::qualified_name_problem(key) {
-            admission.error(
-                &format!("{field}.matchLabels"),
-                format!("key {key:?} {problem}"),
-            );
-        }
-        if let Some(problem) = names::label_value_problem(value) {
-            admission.error(
-                &format!("{field}.matchLabels.{key}"),
-                format!("value {value:?} {problem}"),
-            );
-        }
-    }
-    for (index, requirement) in selector.match_expressions.iter().enumerate() {
-        let field = format!("{field}.matchExpressions[{index}]");
-        if let Some(problem) = names::qualified_name_problem(&requirement.key) {
-            admission.error(&field, format!("key {:?} {problem}", requirement.key));
-        }
-        check_values(admission, &field, requirement.operator, &requirement.values);
+    for (at, problem) in selector.conversion_problems() {
+        admission.error(&format!("{field}.{at}"), problem);
     }
 }
 
-fn check_values(
+/// A resource selector's label selector that Kubernetes cannot convert: Karmada's detector
+/// then takes the selector as matching nothing (karmada pkg/util/selector.go
+/// `ResourceSelectorPriority`), so the rest of the fleet still renders; a warning says so.
+fn admit_resource_label_selector(
     admission: &mut Admission<'_>,
     field: &str,
-    operator: SelectorOperator,
-    values: &[String],
+    selector: &mut LabelSelector,
+    named: bool,
 ) {
-    match operator {
-        SelectorOperator::In | SelectorOperator::NotIn if values.is_empty() => {
-            admission.error(
-                field,
-                format!("operator {operator:?} needs at least one value"),
-            );
-        }
-        SelectorOperator::Exists | SelectorOperator::DoesNotExist if !values.is_empty() => {
-            admission.error(field, format!("operator {operator:?} takes no values"));
-        }
-        _ => {}
+    let problems = selector.conversion_problems();
+    for (at, problem) in &problems {
+        admission.warning(
+            Lint::InvalidSelector,
+            &format!("{field}.{at}"),
+            if named {
+                format!("{problem}; the selector names an object, so Karmada never reads its labelSelector")
+            } else {
+                format!("{problem}; Karmada cannot convert the selector, so it never matches")
+            },
+        );
     }
+    selector.unconvertible = !problems.is_empty();
 }
 
 fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
@@ -863,19 +856,55 @@ mod tests {
         }
     }
 
+    /// karmada pkg/util/selector.go `ResourceSelectorPriority`: a label selector that
+    /// `LabelSelectorAsSelector` refuses is a mismatch, and Karmada's webhook accepts it, so the
+    /// policy is admitted with a warning and selects nothing by labels. In a cluster affinity
+    /// fedrender refuses it.
     #[test]
-    fn empty_in_values_are_rejected_instead_of_matching_nothing() {
-        let text = messages(
-            propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
+    fn a_resource_selector_that_cannot_be_converted_warns_and_matches_nothing() {
+        let policy = |selector: serde_json::Value| {
+            json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
                 "metadata": {"name": "p"},
-                "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap",
-                    "labelSelector": {"matchExpressions": [{"key": "a", "operator": "In"}]}}]}}))
-            .unwrap_err(),
-        );
+                "spec": {"resourceSelectors": [selector], "placement": {}}})
+        };
+        let mut warnings = Vec::new();
+        let admitted = admit_propagation(
+            &Located {
+                origin: Origin::new("p.yaml", 0, 1),
+                item: serde_json::from_value(policy(
+                    json!({"apiVersion": "v1", "kind": "ConfigMap",
+                    "labelSelector": {"matchLabels": {"app": "<app name>"},
+                        "matchExpressions": [{"key": "a", "operator": "In"}]}}),
+                ))
+                .unwrap(),
+                fields: crate::diagnostics::FieldLines::default(),
+            },
+            &mut warnings,
+        )
+        .unwrap();
+        let text = messages(warnings.into());
         assert!(
-            text.contains("operator In needs at least one value"),
+            text.contains(
+                "spec.resourceSelectors[0].labelSelector.matchLabels.app: value \"<app name>\""
+            ),
             "{text}"
         );
+        assert!(text.contains("operator In needs at least one value; Karmada cannot convert the selector, so it never matches"), "{text}");
+        let selector = admitted.resource_selectors[0]
+            .label_selector
+            .as_ref()
+            .unwrap();
+        assert!(!selector.matches(&std::collections::BTreeMap::from([(
+            "a".to_string(),
+            "x".to_string()
+        )])));
+        let refused = propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1",
+            "kind": "ClusterPropagationPolicy", "metadata": {"name": "p"},
+            "spec": {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}],
+                "placement": {"clusterAffinity": {"labelSelector": {"matchExpressions": [
+                    {"key": "a", "operator": "In"}]}}}}}))
+        .unwrap_err();
+        assert!(messages(refused).contains("operator In needs at least one value"));
     }
 
     #[test]

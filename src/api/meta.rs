@@ -51,6 +51,56 @@ pub struct LabelSelector {
     pub match_labels: BTreeMap<String, String>,
     #[serde(default)]
     pub match_expressions: Vec<LabelSelectorRequirement>,
+    /// Set on admission when `metav1.LabelSelectorAsSelector` would refuse the selector
+    /// ([`LabelSelector::conversion_problems`]): where Karmada converts it, it then matches
+    /// nothing.
+    #[serde(skip)]
+    pub unconvertible: bool,
+}
+
+impl LabelSelector {
+    /// What `metav1.LabelSelectorAsSelector` refuses, each with the field (relative to the
+    /// selector) and why: keys that are not qualified names, values that are not label values,
+    /// `In`/`NotIn` without values, `Exists`/`DoesNotExist` with some.
+    pub fn conversion_problems(&self) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        for (key, value) in &self.match_labels {
+            if let Some(problem) = crate::names::qualified_name_problem(key) {
+                problems.push(("matchLabels".to_string(), format!("key {key:?} {problem}")));
+            }
+            if let Some(problem) = crate::names::label_value_problem(value) {
+                problems.push((
+                    format!("matchLabels.{key}"),
+                    format!("value {value:?} {problem}"),
+                ));
+            }
+        }
+        for (index, requirement) in self.match_expressions.iter().enumerate() {
+            let field = format!("matchExpressions[{index}]");
+            if let Some(problem) = crate::names::qualified_name_problem(&requirement.key) {
+                problems.push((
+                    field.clone(),
+                    format!("key {:?} {problem}", requirement.key),
+                ));
+            }
+            let operator = requirement.operator;
+            match operator {
+                SelectorOperator::In | SelectorOperator::NotIn if requirement.values.is_empty() => {
+                    problems.push((
+                        field,
+                        format!("operator {operator:?} needs at least one value"),
+                    ));
+                }
+                SelectorOperator::Exists | SelectorOperator::DoesNotExist
+                    if !requirement.values.is_empty() =>
+                {
+                    problems.push((field, format!("operator {operator:?} takes no values")));
+                }
+                _ => {}
+            }
+        }
+        problems
+    }
 }
 
 /// `metav1.LabelSelectorRequirement`.

@@ -37,9 +37,11 @@ impl LabelSelector {
     /// Kubernetes label-selector semantics: every `matchLabels` pair and every expression must
     /// hold; `NotIn` and `DoesNotExist` hold for objects without the key; `{}` matches all.
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        self.match_labels
-            .iter()
-            .all(|(key, value)| labels.get(key) == Some(value))
+        !self.unconvertible
+            && self
+                .match_labels
+                .iter()
+                .all(|(key, value)| labels.get(key) == Some(value))
             && self.match_expressions.iter().all(|requirement| {
                 requirement_holds(
                     requirement.operator,

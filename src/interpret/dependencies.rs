@@ -72,7 +72,7 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
                         "kubernetes.io/service-name".to_string(),
                         derived,
                     )]),
-                    match_expressions: Vec::new(),
+                    ..LabelSelector::default()
                 },
             });
             return Some(dependencies);
