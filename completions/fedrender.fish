@@ -50,7 +50,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -63,7 +64,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -76,7 +78,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -115,7 +118,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -128,7 +132,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -141,7 +146,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -185,7 +191,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -198,7 +205,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -211,7 +219,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -246,7 +255,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -259,7 +269,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -272,7 +283,8 @@ ignored-field\t'a field or annotation that Karmada, KubeFed or Federation v1 ign
 not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
-invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'"
+invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

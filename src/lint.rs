@@ -24,10 +24,11 @@ pub enum Lint {
     SkippedInput,
     DependenciesNotFollowed,
     InvalidSelector,
+    UndefinedNamespace,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 13] = [
+    pub const ALL: [Lint; 14] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -41,6 +42,7 @@ impl Lint {
         Lint::SkippedInput,
         Lint::DependenciesNotFollowed,
         Lint::InvalidSelector,
+        Lint::UndefinedNamespace,
     ];
 
     pub fn name(self) -> &'static str {
@@ -58,6 +60,7 @@ impl Lint {
             Lint::SkippedInput => "skipped-input",
             Lint::DependenciesNotFollowed => "dependencies-not-followed",
             Lint::InvalidSelector => "invalid-selector",
+            Lint::UndefinedNamespace => "undefined-namespace",
         }
     }
 
@@ -92,6 +95,9 @@ impl Lint {
             }
             Lint::InvalidSelector => {
                 "a resource selector's label selector Karmada cannot convert, so it matches nothing"
+            }
+            Lint::UndefinedNamespace => {
+                "objects are placed into a namespace that no template of the fleet defines"
             }
         }
     }

@@ -30,6 +30,7 @@ use plan::{PlanEntry, federated_plan_entry, plan_entry, quota_plan_entry};
 use warnings::{
     check_dependent_overrides, extend_with_overrides_after_cluster_overrides, overlap_warnings,
     override_warnings, overriders_that_change_nothing, propagation_warnings,
+    undefined_namespace_warnings,
 };
 
 /// Where every template goes, decided before any object is built: small next to the objects
@@ -177,6 +178,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     warnings.extend(overriders_that_change_nothing(fleet, &placements));
     warnings.extend(propagation_warnings(fleet, &propagations_used));
     warnings.extend(override_warnings(fleet, &overrides_used, &placements));
+    warnings.extend(undefined_namespace_warnings(fleet, &placements));
     let mut plan = Vec::new();
     if explain {
         plan = fleet

@@ -734,3 +734,59 @@ pub(super) fn some_names<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> S
         _ => format!("{} and {} more", shown.join(", "), total - SHOWN),
     }
 }
+
+/// The namespaces that exist on every Karmada control plane, which no fleet defines.
+const CONTROL_PLANE_NAMESPACES: [&str; 6] = [
+    "default",
+    "kube-system",
+    "kube-public",
+    "kube-node-lease",
+    "karmada-system",
+    "karmada-cluster",
+];
+
+/// Placed objects in a namespace that no Namespace template defines: Karmada's API server
+/// refuses an object in a namespace it does not have, so the namespace must be created on the
+/// control plane by hand (a real fleet's README says `kubectl create ns`), or the fleet misses
+/// it. One warning per namespace, at its first object, with how many objects need it.
+pub(super) fn undefined_namespace_warnings(
+    fleet: &Fleet,
+    placements: &[Placement],
+) -> Vec<Diagnostic> {
+    let defined: BTreeSet<&str> = fleet
+        .templates
+        .iter()
+        .filter(|template| template.group().is_empty() && template.kind() == "Namespace")
+        .map(|template| template.name())
+        .collect();
+    let mut needing: BTreeMap<&str, (usize, &Template)> = BTreeMap::new();
+    for (template, placement) in fleet.templates.iter().zip(placements) {
+        let namespace = template.namespace();
+        if placement.targets.is_empty()
+            || namespace.is_empty()
+            || defined.contains(namespace)
+            || CONTROL_PLANE_NAMESPACES.contains(&namespace)
+            || namespace.starts_with("karmada-es-")
+        {
+            continue;
+        }
+        needing.entry(namespace).or_insert((0, template)).0 += 1;
+    }
+    needing
+        .into_iter()
+        .map(|(namespace, (count, first))| {
+            Diagnostic::warning(
+                Lint::UndefinedNamespace,
+                Some(first.origin.clone()),
+                format!(
+                    "namespace {namespace} is defined by no template, and {count} placed object{} \
+                     go{} into it; Karmada's API server refuses them unless the namespace exists \
+                     on the control plane: add a Namespace template (Karmada's namespace \
+                     controller then creates it in every cluster), or create it by hand",
+                    if count == 1 { "" } else { "s" },
+                    if count == 1 { "es" } else { "" },
+                ),
+            )
+        })
+        .collect()
+}
