@@ -130,6 +130,129 @@ fn reader_options() -> serde_saphyr::Options {
     }
 }
 
+/// serde-saphyr's reader, reading what Go's YAML readers read: a quoted scalar whose
+/// continuation lines are indented no deeper than its key (a real ConfigMap's continuation
+/// lines start at column 0) breaks YAML 1.2's indentation rule, which serde-saphyr enforces and
+/// libyaml, go-yaml and kubectl do not. Such a document is read again with those lines
+/// indented: a quoted scalar folds its line breaks and drops leading white space, so the value
+/// is the same, and so is every line number.
+fn from_yaml<T: DeserializeOwned>(
+    text: &str,
+    options: serde_saphyr::Options,
+) -> Result<T, serde_saphyr::Error> {
+    match serde_saphyr::from_str_with_options(text, options.clone()) {
+        Err(error)
+            if error
+                .to_string()
+                .contains("invalid indentation in multiline quoted scalar") =>
+        {
+            match indent_quoted_continuations(text) {
+                Some(indented) => {
+                    serde_saphyr::from_str_with_options(&indented, options).map_err(|_| error)
+                }
+                None => Err(error),
+            }
+        }
+        result => result,
+    }
+}
+
+/// `text` with every continuation line of a multi-line quoted scalar indented past the line the
+/// scalar opens on; `None` when nothing needed it.
+fn indent_quoted_continuations(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut changed = false;
+    // Inside a quoted scalar: its quote character and the indentation of its first line.
+    let mut open: Option<(char, usize)> = None;
+    // Inside a block scalar: the indentation of the line that opened it.
+    let mut block: Option<usize> = None;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let indent = content.len() - content.trim_start_matches(' ').len();
+        let blank = content.trim().is_empty();
+        if let Some(block_indent) = block {
+            if blank || indent > block_indent {
+                out.push_str(line);
+                continue;
+            }
+            block = None;
+        }
+        let mut rest = content;
+        if let Some((quote, opening_indent)) = open {
+            if !blank && indent <= opening_indent {
+                out.extend(std::iter::repeat_n(' ', opening_indent + 1 - indent));
+                changed = true;
+            }
+            match closing_quote(rest, quote) {
+                Some(end) => {
+                    open = None;
+                    rest = &rest[end..];
+                }
+                None => {
+                    out.push_str(line);
+                    continue;
+                }
+            }
+        }
+        // Scan what is left of the line for scalars that open (and maybe close) on it.
+        let offset = content.len() - rest.len();
+        let mut at = 0;
+        let bytes = rest.as_bytes();
+        while at < bytes.len() {
+            let byte = bytes[at];
+            let before = rest[..at].trim_end();
+            let starts_value = before.is_empty() && offset + at == indent
+                || before.ends_with([':', '-', '?', '[', '{', ','])
+                || (before.is_empty() && offset == 0);
+            match byte {
+                b'#' if at == 0 || bytes[at - 1] == b' ' => break,
+                b'\'' | b'"' if starts_value => {
+                    let quote = char::from(byte);
+                    match closing_quote(&rest[at + 1..], quote) {
+                        Some(end) => at += 1 + end,
+                        None => {
+                            open = Some((quote, indent));
+                            break;
+                        }
+                    }
+                }
+                b'|' | b'>' if starts_value && opens_block_scalar(&rest[at + 1..]) => {
+                    block = Some(indent);
+                    break;
+                }
+                _ => at += 1,
+            }
+        }
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// Whether what follows `|` or `>` is a block scalar's header: indicators, then nothing or a
+/// comment.
+fn opens_block_scalar(after: &str) -> bool {
+    let rest = after
+        .trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit())
+        .trim_start();
+    rest.is_empty() || rest.starts_with('#')
+}
+
+/// Where the quote that closes a scalar lies in `text` (just past it): `''` is a quote inside
+/// a single-quoted scalar, a backslash escapes inside a double-quoted one.
+fn closing_quote(text: &str, quote: char) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match (quote, bytes[at]) {
+            ('"', b'\\') => at += 2,
+            ('\'', b'\'') if bytes.get(at + 1) == Some(&b'\'') => at += 2,
+            (_, byte) if char::from(byte) == quote => return Some(at + 1),
+            _ => at += 1,
+        }
+    }
+    None
+}
+
 /// Parses one document (as returned by [`split_documents`]) into a JSON value.
 pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
     parse_typed(document, file)
@@ -141,7 +264,7 @@ pub fn parse_typed<T: DeserializeOwned>(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<T, Diagnostic> {
-    serde_saphyr::from_str_with_options(document.text, reader_options())
+    from_yaml(document.text, reader_options())
         .map_err(|error| to_diagnostic(&error, document, file))
 }
 
@@ -157,8 +280,7 @@ pub fn parse_api_object<T: DeserializeOwned>(
 ) -> Result<T, Diagnostic> {
     let mut options = reader_options();
     options.no_schema = true;
-    serde_saphyr::from_str_with_options(document.text, options)
-        .map_err(|error| to_diagnostic(&error, document, file))
+    from_yaml(document.text, options).map_err(|error| to_diagnostic(&error, document, file))
 }
 
 /// Parses one document as sigs.k8s.io/yaml `YAMLToJSON` reads it (go-yaml v2, not strict): a
@@ -171,7 +293,7 @@ pub fn parse_document_as_yaml_to_json(
 ) -> Result<Value, Diagnostic> {
     let mut options = reader_options();
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
-    serde_saphyr::from_str_with_options::<JsonableValue>(document.text, options)
+    from_yaml::<JsonableValue>(document.text, options)
         .map(|jsonable| jsonable.0)
         .map_err(|error| to_diagnostic(&error, document, file))
 }
@@ -325,7 +447,7 @@ pub fn field_lines(document: &DocumentText<'_>) -> BTreeMap<String, u64> {
         max_nodes: usize::MAX,
         max_depth: FIELD_LINES_MAX_DEPTH,
     };
-    if let Ok(root) = serde_saphyr::from_str_with_options::<LocatedNode>(document.text, options) {
+    if let Ok(root) = from_yaml::<LocatedNode>(document.text, options) {
         let offset = document.first_line - 1;
         let mut pending: Vec<(String, LocatedNode)> = vec![(String::new(), root)];
         while let Some((path, node)) = pending.pop() {
@@ -757,6 +879,26 @@ pub fn to_yaml(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// libyaml (kubectl, kustomize, go-yaml) reads a quoted scalar whose continuation lines
+    /// start at column 0; YAML 1.2 and serde-saphyr do not. `kubectl kustomize` gave
+    /// `first line second line at column 0 third` for the first of these.
+    #[test]
+    fn quoted_scalars_continued_at_column_zero_read_as_libyaml_reads_them() {
+        let text = "data:\n  script: 'first line\nsecond line at column 0\n  third'\n  \
+                    other: \"a\nb \\\" c\n\"\n  note: it's plain\n  block: |\n    'not\n  last: x\n";
+        let value: Value = from_yaml(text, reader_options()).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"data": {"script": "first line second line at column 0 third",
+                "other": "a b \" c ", "note": "it's plain", "block": "'not\n", "last": "x"}})
+        );
+        let indented = indent_quoted_continuations(text).unwrap();
+        assert_eq!(indented.lines().count(), text.lines().count());
+        assert!(indented.contains("\n   second line"), "{indented}");
+        assert!(indented.contains("\n    'not\n"), "{indented}");
+        assert_eq!(indent_quoted_continuations("a: 'one'\nb: \"two\"\n"), None);
+    }
     use serde_json::json;
 
     fn read(text: &str) -> Value {
