@@ -152,9 +152,31 @@ pub fn translate(
     warnings: &mut Vec<Diagnostic>,
 ) -> (Vec<FederatedBinding>, Vec<usize>) {
     let mut bindings = kubefed::translate(documents, files, interpreter, errors, warnings);
-    let (v1_bindings, claimed) = fedv1::translate(templates, errors, warnings);
+    let (v1_bindings, mut claimed) = fedv1::translate(templates, errors, warnings);
+    claimed.extend(host_namespaces(&bindings, templates));
+    claimed.sort_unstable();
+    claimed.dedup();
     bindings.extend(v1_bindings);
     (bindings, claimed)
+}
+
+/// The plain Namespaces that a FederatedNamespace of the same name federates. KubeFed's user
+/// guide creates both side by side: the Namespace lives in the host cluster (the
+/// FederatedNamespace is an object in it), and the FederatedNamespace places the namespace in
+/// member clusters. So the pair is one namespace, placed by the FederatedNamespace, not an
+/// object defined twice.
+fn host_namespaces(bindings: &[FederatedBinding], templates: &[Template]) -> Vec<usize> {
+    let federated: std::collections::BTreeSet<&crate::object::ObjectKey> = bindings
+        .iter()
+        .map(|binding| &binding.template.key)
+        .filter(|key| key.group.is_empty() && key.kind == "Namespace")
+        .collect();
+    templates
+        .iter()
+        .enumerate()
+        .filter(|(_, template)| federated.contains(&template.key))
+        .map(|(index, _)| index)
+        .collect()
 }
 
 /// Whether KubeFed or Federation v1 would consider the cluster: only a `Ready` condition with
