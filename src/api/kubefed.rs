@@ -200,5 +200,17 @@ pub struct ClusterPreferencesDoc {
 /// objects as templates: `types.kubefed.io`, `core.kubefed.io`, `scheduling.kubefed.io`,
 /// `multiclusterdns.kubefed.io`.
 pub fn is_kubefed_group(group: &str) -> bool {
-    GROUPS.contains(&group)
+    GROUPS.contains(&current_group(group))
+}
+
+/// KubeFed's groups under their names before v0.1.0 (rc3 and rc4 used `*.kubefed.k8s.io`),
+/// with the same kinds and fields, as today's.
+pub fn current_group(group: &str) -> &str {
+    match group {
+        "types.kubefed.k8s.io" => FEDERATED_GROUP,
+        "core.kubefed.k8s.io" => CORE_GROUP,
+        "scheduling.kubefed.k8s.io" => SCHEDULING_GROUP,
+        "multiclusterdns.kubefed.k8s.io" => "multiclusterdns.kubefed.io",
+        other => other,
+    }
 }

@@ -15,7 +15,7 @@ use super::{
 use crate::api::kubefed::{
     CORE_GROUP, CORE_VERSION, ClusterPreferencesDoc, DEFAULT_SYSTEM_NAMESPACE, FEDERATED_GROUP,
     FederatedObjectDoc, GROUPS, KubeFedConfigDoc, OverrideItemDoc, RspDoc, SCHEDULING_GROUP,
-    SCHEDULING_VERSION, TypeConfigDoc,
+    SCHEDULING_VERSION, TypeConfigDoc, current_group,
 };
 use crate::api::meta::{LabelSelector, SelectorOperator};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
@@ -157,7 +157,7 @@ pub(super) fn translate(
         let Some(api_version) = text("apiVersion") else {
             continue;
         };
-        let group = api_group(api_version);
+        let group = current_group(api_group(api_version));
         if !GROUPS.contains(&group) {
             continue;
         }
@@ -532,7 +532,7 @@ fn type_config(origin: Origin, doc: TypeConfigDoc) -> Result<TypeConfig, Diagnos
             "the name must be TARGET_PLURAL_NAME(.TARGET_GROUP_NAME), here {expected:?}"
         )));
     }
-    if federated.group != FEDERATED_GROUP {
+    if current_group(&federated.group) != FEDERATED_GROUP {
         return Err(fail(format!(
             "spec.federatedType.group {:?}: fedrender reads federated types of the default group {FEDERATED_GROUP} only",
             federated.group
@@ -736,8 +736,20 @@ fn read_overrides(
                 ));
             }
             if !path.starts_with('/') {
+                // KubeFed v0.1.0-rc2 and earlier wrote override paths dotted (`spec.replicas`);
+                // v0.1.0-rc3 made them JSON pointers, and only those are read.
+                let dotted = path.contains('.') && !path.contains('/');
                 return Err(format!(
-                    "{at}: path {path:?} must be a JSON pointer starting with '/'"
+                    "{at}: path {path:?} must be a JSON pointer starting with '/'{}",
+                    if dotted {
+                        format!(
+                            " (a dotted path is KubeFed v0.1.0-rc2's form; since v0.1.0-rc3 it is \
+                             written /{})",
+                            path.replace('.', "/")
+                        )
+                    } else {
+                        String::new()
+                    }
                 ));
             }
             if !paths.insert(path.clone()) {
