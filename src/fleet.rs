@@ -132,16 +132,18 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     };
     let (mut documents, mut parse_errors) = documents::parse_files(&files);
     let mut runs = Vec::new();
+    let mut hook_warnings = Vec::new();
     if !found_sources.is_empty() {
         let settings = tool_settings(&source.tools, &source.input, &documents, &files)?;
         let tool_sources = tools::resolve(&found_sources, &settings)?;
         let outputs = tools::render(&tool_sources, &settings, &source.tools.cache)?;
         let (outputs, source_runs): (Vec<SourceFile>, Vec<SourceRun>) = outputs.into_iter().unzip();
-        let (more_documents, more_errors) = documents::parse_files_at(&outputs, files.len());
+        let (mut more_documents, more_errors) = documents::parse_files_at(&outputs, files.len());
+        runs = source_runs;
+        tools::sort_out_helm_hooks(&mut runs, &mut more_documents, &mut hook_warnings);
         documents.extend(more_documents);
         parse_errors.extend(more_errors);
         files.extend(outputs);
-        runs = source_runs;
     }
     let inventory_file = match &source.inventory {
         Inventory::File(path) => Some(documents::read_files(std::slice::from_ref(path))?.remove(0)),
@@ -158,7 +160,11 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     check_flag_configs_are_on_top(&fleet, source)?;
     Ok((
         fleet,
-        listing_warnings.into_iter().chain(warnings).collect(),
+        listing_warnings
+            .into_iter()
+            .chain(hook_warnings)
+            .chain(warnings)
+            .collect(),
     ))
 }
 

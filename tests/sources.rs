@@ -724,3 +724,60 @@ fn include_and_exclude_choose_sources_by_their_marker_file() {
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "build . in eu\n");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// What a user of Helm with Karmada or Argo CD expects of hooks: a test hook (`helm test`)
+/// is never created by `helm install` and Argo CD ignores it, so it is left out unless the
+/// declaration keeps tests (`skipTests: false`); any other hook is rendered, as Karmada
+/// propagates it, and named in `plan` and a warning.
+#[test]
+fn helm_test_hooks_are_left_out_and_other_hooks_named() {
+    let root = empty_scratch("helm-hooks");
+    let bin = root.join("bin");
+    executable(
+        &bin.join("helm"),
+        "#!/bin/sh\ncat <<'EOF'\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  \
+         namespace: shop\ndata: {a: b}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web-test\n  \
+         namespace: shop\n  annotations:\n    helm.sh/hook: test\nspec:\n  containers: [{name: t, image: busybox}]\n\
+         ---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: web-migrate\n  namespace: shop\n  \
+         annotations:\n    helm.sh/hook: pre-install,pre-upgrade\nspec:\n  template:\n    spec:\n      \
+         restartPolicy: Never\n      containers: [{name: m, image: busybox}]\nEOF\n",
+    );
+    let fleet = fleet(&root);
+    write(
+        &fleet.join("policy.yaml"),
+        &PLACE_EVERYTHING.replace(
+            "  - {apiVersion: apps/v1, kind: Deployment}\n",
+            "  - {apiVersion: apps/v1, kind: Deployment}\n  - {apiVersion: v1, kind: Pod}\n  - {apiVersion: batch/v1, kind: Job}\n",
+        ),
+    );
+    chart(&fleet.join("charts/web"));
+    let fleet_arg = fleet.to_str().unwrap();
+    let output = run(&["build", fleet_arg, "--stdout"], Some(&bin), "");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rendered = stdout(&output);
+    assert!(rendered.contains("name: web\n"), "{rendered}");
+    assert!(rendered.contains("name: web-migrate\n"), "{rendered}");
+    assert!(!rendered.contains("web-test"), "{rendered}");
+    let warnings = stderr(&output);
+    assert!(
+        warnings.contains("Job shop/web-migrate (pre-install, pre-upgrade) is a Helm hook of")
+            && warnings.contains("[not-modelled]"),
+        "{warnings}"
+    );
+    let plan = run(&["plan", fleet_arg], Some(&bin), "");
+    let plan_text = stdout(&plan);
+    assert!(
+        plan_text.contains("Helm hook, rendered as an ordinary object: Job shop/web-migrate (pre-install, pre-upgrade)")
+            && plan_text.contains("Helm test hook, left out (skipTests: false keeps it): Pod shop/web-test (test)"),
+        "{plan_text}"
+    );
+    // The declaration keeps the tests.
+    write(
+        &fleet.join("charts/web/fedrender-source.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Source\nspec:\n  helm:\n    skipTests: false\n",
+    );
+    let kept = run(&["build", fleet_arg, "--stdout"], Some(&bin), "");
+    assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
+    assert!(stdout(&kept).contains("name: web-test\n"));
+    assert!(stderr(&kept).contains("Pod shop/web-test (test) is a Helm hook"));
+}

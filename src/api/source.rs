@@ -14,7 +14,7 @@
 //!     kubeVersion: "1.31.0"                 # .Capabilities.KubeVersion
 //!     apiVersions: [monitoring.coreos.com/v1]
 //!     skipCrds: false                       # true leaves out the chart's crds/ directory
-//!     skipTests: false                      # true leaves out test hooks
+//!     skipTests: false                      # keep test hooks (left out by default)
 //! ---
 //! apiVersion: fedrender.io/v1alpha1
 //! kind: Source
@@ -66,8 +66,10 @@ pub struct HelmSource {
     pub api_versions: Vec<String>,
     #[serde(default)]
     pub skip_crds: bool,
+    /// `true` passes `--skip-tests` to helm; `false` keeps the chart's test hooks, which
+    /// fedrender otherwise leaves out (`helm install` never creates them).
     #[serde(default)]
-    pub skip_tests: bool,
+    pub skip_tests: Option<bool>,
 }
 
 /// Fields that would fetch a chart from a repository or registry, which fedrender never does.

@@ -116,6 +116,16 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 if run.reused { " (output reused)" } else { "" }
             )
             .unwrap();
+            for hook in &run.hooks {
+                writeln!(out, "    Helm hook, rendered as an ordinary object: {hook}").unwrap();
+            }
+            for test in &run.left_out_tests {
+                writeln!(
+                    out,
+                    "    Helm test hook, left out (skipTests: false keeps it): {test}"
+                )
+                .unwrap();
+            }
         }
         out.push('\n');
     }
