@@ -133,6 +133,17 @@ impl ObjectChange {
             .collect()
     }
 
+    /// [`hunks`](Self::hunks) with the value of `spec.replicas` written `…` on both sides.
+    pub fn hunks_without_replicas(&self) -> String {
+        let (before, after) = (hide_replicas(&self.before), hide_replicas(&self.after));
+        similar::TextDiff::from_lines(&before, &after)
+            .unified_diff()
+            .context_radius(3)
+            .iter_hunks()
+            .map(|hunk| hunk.to_string())
+            .collect()
+    }
+
     /// A unified diff of the two manifests with three lines of context.
     pub fn unified(&self, cluster: &str) -> String {
         let label = format!("{cluster}: {}", self.key);
@@ -154,15 +165,29 @@ pub struct FleetDiff {
     pub clusters_removed: BTreeSet<String>,
     /// Where the head's changed objects come from, when known.
     pub provenance: BTreeMap<ObjectKey, Provenance>,
+    /// For each object whose replicas changed somewhere, its replicas summed over every
+    /// cluster it is on (changed or not, added or removed), before and after.
+    pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
 }
 
 /// Where an object comes from: its template's file and line, what placed it and the
-/// override policies applied to it anywhere.
+/// override policies applied to it, each with the clusters it applies on.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Provenance {
     pub origin: String,
     pub placed_by: Vec<String>,
-    pub overridden_by: Vec<String>,
+    pub overridden_by: Vec<(String, BTreeSet<String>)>,
+}
+
+impl Provenance {
+    /// The override policies applied on at least one of `clusters`.
+    pub fn overridden_on(&self, clusters: &[&str]) -> Vec<&str> {
+        self.overridden_by
+            .iter()
+            .filter(|(_, on)| clusters.iter().any(|cluster| on.contains(*cluster)))
+            .map(|(policy, _)| policy.as_str())
+            .collect()
+    }
 }
 
 /// Changes that are the same on several clusters, shown once: the same object, the same kind
@@ -174,6 +199,9 @@ pub struct ChangeGroup<'d> {
     pub hunks: String,
     /// Sorted.
     pub clusters: Vec<&'d str>,
+    /// When the change is the same on these clusters but for `spec.replicas`, each cluster's
+    /// replicas before and after (the hunks then show `replicas: …`); empty otherwise.
+    pub replicas: Vec<ReplicasOn<'d>>,
 }
 
 /// An object whose only change on every cluster it changed on is `spec.replicas`: replicas
@@ -183,6 +211,8 @@ pub struct ReplicaMove<'d> {
     pub key: &'d ObjectKey,
     /// Per cluster, sorted.
     pub clusters: Vec<ReplicasOn<'d>>,
+    /// The replicas on every cluster the object is on, before and after, changed or not.
+    pub total: (i64, i64),
 }
 
 /// A cluster with its replicas before and after (`None` where the field is absent).
@@ -239,11 +269,26 @@ impl FleetDiff {
                 .collect();
             if let Some(clusters) = replicas {
                 moved.insert(key);
-                grouped.replica_moves.push(ReplicaMove { key, clusters });
+                let summed = |pick: fn(&ReplicasOn<'_>) -> Option<i64>| {
+                    clusters.iter().filter_map(pick).sum::<i64>()
+                };
+                let total = self
+                    .replica_totals
+                    .get(*key)
+                    .copied()
+                    .unwrap_or_else(|| (summed(|on| on.1), summed(|on| on.2)));
+                grouped.replica_moves.push(ReplicaMove {
+                    key,
+                    clusters,
+                    total,
+                });
             }
         }
+        // A change is the same on several clusters when its lines are, `spec.replicas` aside:
+        // a Divided workload's clusters differ there and nowhere else.
         type GroupKey<'k> = (ChangeKind, &'k ObjectKey, String);
-        let mut groups: BTreeMap<GroupKey<'_>, (&ObjectChange, Vec<&str>)> = BTreeMap::new();
+        type Members<'k> = Vec<(&'k str, &'k ObjectChange)>;
+        let mut groups: BTreeMap<GroupKey<'_>, Members<'_>> = BTreeMap::new();
         for (cluster, changes) in &self.clusters {
             if whole_cluster(cluster) {
                 continue;
@@ -253,18 +298,37 @@ impl FleetDiff {
                     continue;
                 }
                 groups
-                    .entry((change.kind, &change.key, change.hunks()))
-                    .or_insert((change, Vec::new()))
-                    .1
-                    .push(cluster);
+                    .entry((change.kind, &change.key, change.hunks_without_replicas()))
+                    .or_default()
+                    .push((cluster, change));
             }
         }
         grouped.groups = groups
             .into_iter()
-            .map(|((_, _, hunks), (change, clusters))| ChangeGroup {
-                change,
-                hunks,
-                clusters,
+            .map(|((_, _, without_replicas), members)| {
+                let replicas: Vec<ReplicasOn<'_>> = members
+                    .iter()
+                    .map(|(cluster, change)| {
+                        (
+                            *cluster,
+                            spec_replicas(&change.before),
+                            spec_replicas(&change.after),
+                        )
+                    })
+                    .collect();
+                let uniform = replicas
+                    .windows(2)
+                    .all(|pair| pair[0].1 == pair[1].1 && pair[0].2 == pair[1].2);
+                ChangeGroup {
+                    change: members[0].1,
+                    hunks: if uniform {
+                        members[0].1.hunks()
+                    } else {
+                        without_replicas
+                    },
+                    clusters: members.iter().map(|(cluster, _)| *cluster).collect(),
+                    replicas: if uniform { Vec::new() } else { replicas },
+                }
             })
             .collect();
         // Largest blast radius first; a stable sort keeps object order among equals.
@@ -326,6 +390,21 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
         .filter(|cluster| !after.clusters.contains_key(*cluster))
         .cloned()
         .collect();
+    // Totals for the objects whose replicas changed somewhere, over every cluster they are on.
+    let scaled = scaled_objects(&result);
+    let total = |fleet: &FleetObjects, key: &ObjectKey| -> i64 {
+        fleet
+            .clusters
+            .values()
+            .filter_map(|objects| objects.get(key))
+            .filter_map(|text| spec_replicas(text))
+            .sum()
+    };
+    let totals: BTreeMap<ObjectKey, (i64, i64)> = scaled
+        .into_iter()
+        .map(|key| (key.clone(), (total(before, key), total(after, key))))
+        .collect();
+    result.replica_totals = totals;
     result
 }
 
@@ -448,7 +527,50 @@ pub fn diff_streamed(
         .filter(|cluster| !head_clusters.contains(cluster))
         .cloned()
         .collect();
+    // Totals for the objects whose replicas changed somewhere, over every cluster they are on:
+    // those objects are rendered once more on each side.
+    let scaled = scaled_objects(&result);
+    let head_positions = head.positions_by_key();
+    let mut totals: BTreeMap<ObjectKey, (i64, i64)> = BTreeMap::new();
+    for (side, placed, positions) in [(0, base, &base_positions), (1, head, &head_positions)] {
+        let wanted: BTreeMap<usize, &ObjectKey> = scaled
+            .iter()
+            .filter_map(|key| positions.get(key).map(|&position| (position, *key)))
+            .collect();
+        placed.render_only(wanted.keys().copied(), chunk, |rendered| {
+            for (position, template) in rendered {
+                let replicas: i64 = template
+                    .variants
+                    .iter()
+                    .filter_map(|variant| {
+                        spec_replicas(&variant.manifest).map(|n| n * variant.clusters.len() as i64)
+                    })
+                    .sum();
+                let entry = totals.entry(wanted[&position].clone()).or_default();
+                if side == 0 {
+                    entry.0 += replicas;
+                } else {
+                    entry.1 += replicas;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    result.replica_totals = totals;
     Ok(result)
+}
+
+/// The objects whose `spec.replicas` changed on some cluster.
+fn scaled_objects(diff: &FleetDiff) -> BTreeSet<&ObjectKey> {
+    diff.clusters
+        .values()
+        .flatten()
+        .filter(|change| {
+            change.kind == ChangeKind::Changed
+                && spec_replicas(&change.before) != spec_replicas(&change.after)
+        })
+        .map(|change| &change.key)
+        .collect()
 }
 
 /// An object of one cluster that is not the same in head and base: where it was in the base
@@ -504,6 +626,50 @@ fn object_change(
         before: before_text,
         after: after_text,
     })
+}
+
+/// The line of `spec.replicas` in a manifest as fedrender writes it (`spec:` at the top level,
+/// its fields indented by two): its byte range and value.
+fn replicas_line(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
+    let spec = if text.starts_with("spec:\n") {
+        0
+    } else {
+        text.find("\nspec:\n")? + 1
+    };
+    let mut at = spec + "spec:\n".len();
+    while at < text.len() {
+        let end = text[at..]
+            .find('\n')
+            .map_or(text.len(), |offset| at + offset);
+        let line = &text[at..end];
+        if !line.starts_with(' ') {
+            return None;
+        }
+        if let Some(value) = line.strip_prefix("  replicas: ") {
+            return Some((at..end, value));
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// `spec.replicas` of a manifest, when it has one.
+fn spec_replicas(text: &str) -> Option<i64> {
+    replicas_line(text).and_then(|(_, value)| value.trim().parse().ok())
+}
+
+/// The manifest with the value of `spec.replicas` written `…`.
+fn hide_replicas(text: &str) -> std::borrow::Cow<'_, str> {
+    match replicas_line(text) {
+        Some((range, _)) => {
+            let mut hidden = String::with_capacity(text.len());
+            hidden.push_str(&text[..range.start]);
+            hidden.push_str("  replicas: …");
+            hidden.push_str(&text[range.end..]);
+            std::borrow::Cow::Owned(hidden)
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
 }
 
 /// The replicas before and after, when two manifests differ in `spec.replicas` alone.

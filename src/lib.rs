@@ -476,19 +476,23 @@ fn provenance(
     plan.iter()
         .filter(|entry| shown.contains(&entry.key))
         .map(|entry| {
-            let overridden_by: BTreeSet<&str> = entry
-                .clusters
-                .iter()
-                .flat_map(|cluster| &cluster.overrides)
-                .map(|rule| {
-                    rule.split_once(": ")
-                        .map_or(rule.as_str(), |(policy, _)| policy)
-                })
-                .collect();
+            let mut overridden_by: std::collections::BTreeMap<String, BTreeSet<String>> =
+                std::collections::BTreeMap::new();
+            for cluster in &entry.clusters {
+                for rule in &cluster.overrides {
+                    let policy = rule
+                        .split_once(": ")
+                        .map_or(rule.as_str(), |(policy, _)| policy);
+                    overridden_by
+                        .entry(policy.to_string())
+                        .or_default()
+                        .insert(cluster.name.clone());
+                }
+            }
             let provenance = diff::Provenance {
                 origin: entry.origin.to_string(),
                 placed_by: entry.placed_by.clone(),
-                overridden_by: overridden_by.into_iter().map(String::from).collect(),
+                overridden_by: overridden_by.into_iter().collect(),
             };
             (entry.key.clone(), provenance)
         })

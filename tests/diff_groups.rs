@@ -19,6 +19,8 @@ struct Fleet<'a> {
     image: &'a str,
     eu_weight: u32,
     big_value: &'a str,
+    api_replicas: u32,
+    api_image: &'a str,
 }
 
 fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
@@ -38,9 +40,9 @@ fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, namespace: shop}}\nspec:\n  replicas: 2\n  \
          selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      \
          containers: [{{name: web, image: \"{image}\"}}]\n---\n\
-         apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api, namespace: shop}}\nspec:\n  replicas: 60\n  \
+         apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api, namespace: shop}}\nspec:\n  replicas: {api_replicas}\n  \
          selector: {{matchLabels: {{app: api}}}}\n  template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      \
-         containers: [{{name: api, image: api:1}}]\n---\n\
+         containers: [{{name: api, image: {api_image}}}]\n---\n\
          apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: big, namespace: shop}}\ndata:\n  value: \"{big}\"\n---\n\
          apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {{name: web}}\nspec:\n  \
          resourceSelectors:\n  - {{apiVersion: apps/v1, kind: Deployment, name: web}}\n  - {{apiVersion: v1, kind: ConfigMap}}\n  \
@@ -54,6 +56,8 @@ fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
         image = fleet.image,
         big = fleet.big_value,
         eu = fleet.eu_weight,
+        api_replicas = fleet.api_replicas,
+        api_image = fleet.api_image,
     );
     std::fs::write(dir.join("input/fleet.yaml"), templates).unwrap();
     FleetSource::new(
@@ -67,12 +71,24 @@ const BASE: Fleet<'static> = Fleet {
     image: "web:1.0",
     eu_weight: 1,
     big_value: "small",
+    api_replicas: 60,
+    api_image: "api:1",
 };
 
 /// The diff from `BASE` to `head`, in Markdown (at most `max_bytes`) and JSON.
 fn reports(case: &str, head: Fleet<'_>, max_bytes: usize) -> (String, String) {
+    reports_from(case, &BASE, head, max_bytes)
+}
+
+/// The diff from `base` to `head`, in Markdown (at most `max_bytes`) and JSON.
+fn reports_from(
+    case: &str,
+    base: &Fleet<'_>,
+    head: Fleet<'_>,
+    max_bytes: usize,
+) -> (String, String) {
     let root = PathBuf::from("target/diff-groups").join(case);
-    let base = write_fleet(&root.join("base"), &BASE);
+    let base = write_fleet(&root.join("base"), base);
     let head = write_fleet(&root.join("head"), &head);
     let outcome = fedrender::diff(
         &head,
@@ -163,4 +179,50 @@ fn a_change_too_large_for_a_comment_keeps_its_line_and_drops_its_diff() {
     );
     assert!(markdown.len() <= 65536, "{} bytes", markdown.len());
     snapshot("groups-too-large-markdown", &markdown);
+}
+
+/// An image bump on a Divided workload: its clusters differ in `spec.replicas` alone, so the
+/// change is one group, with each cluster's count, not one section per cluster.
+#[test]
+fn an_image_bump_on_a_divided_workload_is_one_change_with_its_replicas() {
+    let base = Fleet {
+        api_replicas: 61,
+        ..BASE
+    };
+    let (markdown, json) = reports_from(
+        "divided-image-bump",
+        &base,
+        Fleet {
+            api_replicas: 61,
+            api_image: "api:2",
+            ..BASE
+        },
+        65536,
+    );
+    assert!(
+        markdown.contains("<b>changed</b> <code>Deployment.apps shop/api</code> on prod-1, prod-2, prod-26 (3 clusters)")
+            && markdown.contains("Replicas per cluster: prod-1 21, prod-2 20, prod-26 20."),
+        "{markdown}"
+    );
+    snapshot("groups-divided-image-bump-markdown", &markdown);
+    snapshot("groups-divided-image-bump-json", &json);
+}
+
+/// A scale that changes some clusters only: the total counts every cluster the object is on.
+#[test]
+fn a_scale_counts_every_cluster_the_object_is_on() {
+    let (markdown, _) = reports(
+        "scale-one-more",
+        Fleet {
+            api_replicas: 61,
+            ..BASE
+        },
+        65536,
+    );
+    assert!(
+        markdown.contains(
+            "- **Replicas moved** `Deployment.apps shop/api`: prod-1 20 → 21 (60 → 61 in all)"
+        ),
+        "{markdown}"
+    );
 }

@@ -55,6 +55,12 @@ pub fn unified(diff: &FleetDiff, color: bool) -> String {
     }
     for group in &grouped.groups {
         let label = format!("{} on {}", group.change.key, cluster_list(&group.clusters));
+        if !group.replicas.is_empty() {
+            line(&format!(
+                "# replicas per cluster: {}",
+                replicas_per_cluster(group)
+            ));
+        }
         line(&format!("--- a/{label}"));
         line(&format!("+++ b/{label}"));
         for text in group.hunks.lines() {
@@ -141,10 +147,13 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
                 "change": group.change.kind.word(),
                 "clusters": group.clusters,
                 "diff": group.hunks,
+                "replicas": group.replicas.iter().map(|(cluster, before, after)| json!({
+                    "cluster": cluster, "before": before, "after": after,
+                })).collect::<Vec<_>>(),
                 "source": diff.provenance.get(key).map(|provenance| json!({
                     "template": provenance.origin,
                     "placedBy": provenance.placed_by,
-                    "overriddenBy": provenance.overridden_by,
+                    "overriddenBy": provenance.overridden_on(&group.clusters),
                 })),
             })
         })
@@ -261,8 +270,13 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     let lines_fit = out.len() + all_lines <= budget;
     for (group, line) in grouped.groups.iter().zip(&lines) {
         if lines_fit {
+            let replicas = if group.replicas.is_empty() {
+                String::new()
+            } else {
+                format!("Replicas per cluster: {}.\n\n", replicas_per_cluster(group))
+            };
             let block = format!(
-                "<details>\n<summary>{}</summary>\n\n{}{}</details>\n\n",
+                "<details>\n<summary>{}</summary>\n\n{}{replicas}{}</details>\n\n",
                 group_summary(group),
                 source_line(diff, group),
                 fenced_diff(&group.hunks)
@@ -329,13 +343,10 @@ fn source_line(diff: &FleetDiff, group: &ChangeGroup<'_>) -> String {
     if !provenance.placed_by.is_empty() {
         write!(line, ", placed by {}", provenance.placed_by.join(", ")).unwrap();
     }
-    if !provenance.overridden_by.is_empty() {
-        write!(
-            line,
-            ", overridden by {}",
-            provenance.overridden_by.join(", ")
-        )
-        .unwrap();
+    // Only the policies that override the object on the clusters of this change.
+    let overridden = provenance.overridden_on(&group.clusters);
+    if !overridden.is_empty() {
+        write!(line, ", overridden by {}", overridden.join(", ")).unwrap();
     }
     line.push_str(".\n\n");
     line
@@ -407,6 +418,24 @@ fn objects_word(count: usize) -> String {
     format!("{count} object{}", if count == 1 { "" } else { "s" })
 }
 
+/// `eu-1 2 → 3, eu-2 4 → 5` for a change whose clusters differ in their replicas; a cluster
+/// whose replicas did not change shows one number.
+fn replicas_per_cluster(group: &ChangeGroup<'_>) -> String {
+    let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
+    group
+        .replicas
+        .iter()
+        .map(|(cluster, before, after)| {
+            if before == after {
+                format!("{cluster} {}", show(*after))
+            } else {
+                format!("{cluster} {} → {}", show(*before), show(*after))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `prod-eu-1 3 → 4, prod-us-1 3 → 2 (6 in all, before and after)`.
 fn replica_moves(moved: &ReplicaMove<'_>) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
@@ -415,8 +444,7 @@ fn replica_moves(moved: &ReplicaMove<'_>) -> String {
         .iter()
         .map(|(cluster, before, after)| format!("{cluster} {} → {}", show(*before), show(*after)))
         .collect();
-    let before: i64 = moved.clusters.iter().filter_map(|(_, b, _)| *b).sum();
-    let after: i64 = moved.clusters.iter().filter_map(|(_, _, a)| *a).sum();
+    let (before, after) = moved.total;
     let total = if before == after {
         format!("{before} in all, before and after")
     } else {
