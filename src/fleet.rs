@@ -43,6 +43,8 @@ pub struct Fleet {
     pub lint_levels: BTreeMap<Lint, Level>,
     /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
     pub sources: Vec<crate::source::tools::SourceRun>,
+    /// The taints ClusterTaintPolicies put on or took off the inventory's clusters, for `plan`.
+    pub taint_changes: Vec<crate::cluster_taints::TaintChange>,
     /// Configs that set fields standing in for flags, with those fields.
     pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
 }
@@ -488,6 +490,12 @@ fn assemble_parsed(
     fleet.flag_configs = classified.flag_configs;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
+    let taint_policies: Vec<crate::cluster_taints::TaintPolicy> = classified
+        .taint_policies
+        .iter()
+        .filter_map(|policy| errors.take(crate::cluster_taints::admit(policy, &mut warnings)))
+        .collect();
+    fleet.taint_changes = crate::cluster_taints::apply(&taint_policies, &mut fleet.clusters);
     if fleet.clusters.is_empty() && errors.is_empty() {
         errors.push(Diagnostic::error(
             None,

@@ -19,6 +19,7 @@ pub mod work;
 // The stages `render` runs, each Karmada's (or KubeFed's) in its own place.
 pub mod bind;
 pub mod cluster_filter;
+pub mod cluster_taints;
 pub mod federated_quota;
 pub mod federation;
 pub mod namespace_sync;
@@ -137,6 +138,8 @@ pub struct FleetSummary {
     /// Operations of the fleet's interpreter customizations that only a live control plane
     /// runs.
     pub ignored_operations: Vec<interpret::customization::IgnoredOperations>,
+    /// The taints ClusterTaintPolicies put on or took off clusters.
+    pub taint_changes: Vec<cluster_taints::TaintChange>,
 }
 
 /// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
@@ -150,6 +153,7 @@ pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetS
             objects: layout.object_count(),
             sources: placed.fleet().sources.clone(),
             ignored_operations: placed.fleet().interpreter.customizations().ignored.clone(),
+            taint_changes: placed.fleet().taint_changes.clone(),
             plan: placed.plan,
         })
     })

@@ -1087,3 +1087,26 @@ fn a_build_ends_with_what_changed_in_each_cluster() {
     assert!(!stderr(&again).contains("\n  "), "{}", stderr(&again));
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A failover drill (Karmada's failover guides): `plan` says which ClusterTaintPolicy tainted
+/// which cluster, and that the primary was dropped by the taint under its own affinity term,
+/// not merely left out of the term that scheduled.
+#[test]
+fn plan_names_the_taint_and_the_terms_of_a_failover_drill() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/failover-cluster-taint-policy/input",
+        "--clusters",
+        "testdata/failover-cluster-taint-policy/clusters.yaml",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("member1: tainted cluster.karmada.io/not-ready=:NoSchedule by ClusterTaintPolicy not-ready"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- member1: filtered out, taint cluster.karmada.io/not-ready=:NoSchedule not tolerated under affinity primary, which then scheduled nothing; not in affinity backup, which scheduled"),
+        "{text}"
+    );
+}

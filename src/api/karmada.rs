@@ -434,3 +434,52 @@ pub struct StaticClusterAssignment {
     pub cluster_name: String,
     pub hard: BTreeMap<String, ResourceQuantity>,
 }
+
+/// `ClusterTaintPolicy` (policy.karmada.io/v1alpha1, karmada
+/// pkg/apis/policy/v1alpha1/clustertaint_types.go): taints Karmada's controller adds to and
+/// removes from the clusters whose status conditions match.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClusterTaintPolicy {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    pub spec: ClusterTaintPolicySpec,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClusterTaintPolicySpec {
+    #[serde(default)]
+    pub target_clusters: Option<ClusterAffinity>,
+    #[serde(default)]
+    pub add_on_conditions: Vec<MatchCondition>,
+    #[serde(default)]
+    pub remove_on_conditions: Vec<MatchCondition>,
+    pub taints: Vec<PolicyTaint>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MatchCondition {
+    pub condition_type: String,
+    pub operator: MatchConditionOperator,
+    pub status_values: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum MatchConditionOperator {
+    In,
+    NotIn,
+}
+
+/// A taint a ClusterTaintPolicy puts on clusters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PolicyTaint {
+    pub key: String,
+    pub effect: super::meta::TaintEffect,
+    #[serde(default)]
+    pub value: String,
+}

@@ -85,6 +85,25 @@ impl PlanFilter {
 pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let (plan, sources) = (&summary.plan, &summary.sources);
     let mut out = String::new();
+    if !summary.taint_changes.is_empty() {
+        writeln!(
+            out,
+            "cluster taints from ClusterTaintPolicies (by the clusters' conditions):"
+        )
+        .unwrap();
+        for change in &summary.taint_changes {
+            writeln!(
+                out,
+                "  {}: {} {} by ClusterTaintPolicy {}",
+                change.cluster,
+                if change.added { "tainted" } else { "untainted" },
+                change.taint,
+                change.policy
+            )
+            .unwrap();
+        }
+        out.push('\n');
+    }
     if !summary.ignored_operations.is_empty() {
         writeln!(
             out,

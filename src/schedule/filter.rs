@@ -19,7 +19,15 @@ pub struct AffinityTerm {
 /// Why a cluster was filtered out, for warnings and the plan report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Filtered {
-    Affinity,
+    /// Outside the affinity (of the named `clusterAffinities` term).
+    Affinity(Option<String>),
+    /// Outside the affinity term that scheduled, after an earlier term that included it
+    /// filtered it out for `reason` and then scheduled nothing.
+    EarlierTerm {
+        earlier: String,
+        reason: Box<Filtered>,
+        scheduled: String,
+    },
     Taint(String),
     ApiDisabled(String),
     SpreadField(String),
@@ -29,7 +37,17 @@ pub enum Filtered {
 impl Filtered {
     pub fn describe(&self) -> String {
         match self {
-            Filtered::Affinity => "not in the cluster affinity".to_string(),
+            Filtered::Affinity(None) => "not in the cluster affinity".to_string(),
+            Filtered::Affinity(Some(term)) => format!("not in affinity {term}"),
+            Filtered::EarlierTerm {
+                earlier,
+                reason,
+                scheduled,
+            } => format!(
+                "{} under affinity {earlier}, which then scheduled nothing; not in affinity \
+                 {scheduled}, which scheduled",
+                reason.describe()
+            ),
             Filtered::Taint(taint) => format!("taint {taint} not tolerated"),
             Filtered::ApiDisabled(api) => format!("{api} not in status.apiEnablements"),
             Filtered::SpreadField(field) => format!("no {field} for spreadByField {field}"),
@@ -59,8 +77,8 @@ pub fn filter_cluster(
             .iter()
             .position(|overflow| overflow.matches(cluster))
             .map(|index| index + 1)
-            .ok_or(Filtered::Affinity)?,
-        Some(_) => return Err(Filtered::Affinity),
+            .ok_or_else(|| Filtered::Affinity(term.name.clone()))?,
+        Some(_) => return Err(Filtered::Affinity(term.name.clone())),
     };
     if let Some(taint) = untolerated_taint(&cluster.spec.taints, &placement.cluster_tolerations) {
         return Err(Filtered::Taint(format!(
@@ -262,7 +280,7 @@ mod tests {
         );
         assert_eq!(
             filter_cluster(&placement, &term, false, &deployment(), &c),
-            Err(Filtered::Affinity)
+            Err(Filtered::Affinity(Some("primary".to_string())))
         );
         let a = cluster(json!({"metadata": {"name": "a"}}));
         assert_eq!(

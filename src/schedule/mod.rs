@@ -122,10 +122,36 @@ pub fn schedule(
     };
     let mut failures = Vec::new();
     let mut first_filtered = None;
+    // What each term that did not schedule filtered out, for the one that does.
+    let mut earlier: Vec<(String, Vec<(String, Filtered)>)> = Vec::new();
     for term in &terms {
         let mut filtered = Vec::new();
         match schedule_term(template, workload, placement, term, clusters, &mut filtered) {
             Ok(targets) => {
+                // A cluster outside this term that an earlier term wanted but filtered out
+                // (a failover drill's tainted primary) is named with why, not merely as outside.
+                if let Some(scheduled) = &term.name {
+                    for (cluster, reason) in &mut filtered {
+                        if !matches!(reason, Filtered::Affinity(_)) {
+                            continue;
+                        }
+                        let first_cause = earlier.iter().find_map(|(name, filtered)| {
+                            filtered
+                                .iter()
+                                .find(|(other, why)| {
+                                    other == cluster && !matches!(why, Filtered::Affinity(_))
+                                })
+                                .map(|(_, why)| (name, why))
+                        });
+                        if let Some((name, why)) = first_cause {
+                            *reason = Filtered::EarlierTerm {
+                                earlier: name.clone(),
+                                reason: Box::new(why.clone()),
+                                scheduled: scheduled.clone(),
+                            };
+                        }
+                    }
+                }
                 return Schedule {
                     targets,
                     failure: None,
@@ -136,6 +162,9 @@ pub fn schedule(
                 Some(name) => format!("affinity {name}: {reason}"),
                 None => reason,
             }),
+        }
+        if let Some(name) = &term.name {
+            earlier.push((name.clone(), filtered.clone()));
         }
         first_filtered.get_or_insert(filtered);
     }

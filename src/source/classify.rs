@@ -26,6 +26,7 @@ pub struct Classified {
     pub propagation_policies: Vec<Located<PropagationPolicy>>,
     pub override_policies: Vec<Located<OverridePolicy>>,
     pub federated_quotas: Vec<Located<FederatedResourceQuota>>,
+    pub taint_policies: Vec<Located<crate::api::karmada::ClusterTaintPolicy>>,
     pub clusters: Vec<Located<Cluster>>,
     /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
     pub interpreter: Interpreter,
@@ -109,12 +110,21 @@ pub fn classify(
                     });
                 }
             }
+            ("policy.karmada.io", "ClusterTaintPolicy") => {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
+                    classified.taint_policies.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                        fields: document.field_lines(files),
+                    });
+                }
+            }
             ("policy.karmada.io", other) => errors.push(Diagnostic::error(
                 Some(document.origin.clone()),
                 format!(
                     "fedrender does not implement the Karmada kind {other}; it understands \
                      PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, \
-                     ClusterOverridePolicy and FederatedResourceQuota"
+                     ClusterOverridePolicy, FederatedResourceQuota and ClusterTaintPolicy"
                 ),
             )),
             ("fedrender.io", _) => {}
