@@ -781,3 +781,36 @@ fn helm_test_hooks_are_left_out_and_other_hooks_named() {
     assert!(stdout(&kept).contains("name: web-test\n"));
     assert!(stderr(&kept).contains("Pod shop/web-test (test) is a Helm hook"));
 }
+
+/// A policy that names an object as its kustomize base writes it selects nothing once the
+/// kustomization's namePrefix has renamed it: the warning names the renamed object.
+#[test]
+fn a_selector_of_a_renamed_object_suggests_the_new_name() {
+    let root = empty_scratch("renamed-selector");
+    let (bin, log) = (root.join("bin"), root.join("kustomize.log"));
+    let kustomize = stand_in_kustomize(&bin, &log);
+    let fleet = fleet(&root);
+    write(
+        &fleet.join("policy.yaml"),
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: app, namespace: default}\nspec:\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, name: app}]\n  placement:\n    clusterAffinity: {clusterNames: [member1]}\n",
+    );
+    write(
+        &fleet.join("app/kustomization.yaml"),
+        "namePrefix: built-\nresources: []\n",
+    );
+    let output = run(
+        &[
+            "validate",
+            fleet.to_str().unwrap(),
+            "--kustomize",
+            kustomize.to_str().unwrap(),
+        ],
+        None,
+        "",
+    );
+    let error = stderr(&output);
+    assert!(
+        error.contains("spec.resourceSelectors[0].name \"app\" names no template; kustomize's namePrefix or nameSuffix renamed it: did you mean built-app?"),
+        "{error}"
+    );
+}

@@ -513,6 +513,32 @@ pub(super) fn why_nothing_is_selected(
             }
             continue;
         }
+        // kustomize's namePrefix and nameSuffix rename what a kustomization builds: a selector
+        // naming the object as written in the base selects nothing.
+        if !selector.name.is_empty() {
+            let renamed: Vec<&str> = fleet
+                .templates
+                .iter()
+                .filter(|template| {
+                    template.kind() == selector.kind
+                        && template.api_version == selector.api_version
+                        && (selector.namespace.is_empty()
+                            || template.namespace() == selector.namespace)
+                        && template.origin.file.ends_with(" (kustomize)")
+                        && template.name() != selector.name
+                        && template.name().contains(selector.name.as_str())
+                })
+                .map(Template::name)
+                .collect();
+            if let [only] = renamed.as_slice() {
+                let why = format!(
+                    ": {field}.name {:?} names no template; kustomize's namePrefix or nameSuffix \
+                     renamed it: did you mean {only}?",
+                    selector.name
+                );
+                return (why, format!("{field}.name"));
+            }
+        }
         if let crate::policy::PolicyScope::Namespace(namespace) = &id.scope {
             let of_kind = || {
                 fleet

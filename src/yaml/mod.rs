@@ -280,7 +280,25 @@ pub fn parse_api_object<T: DeserializeOwned>(
 ) -> Result<T, Diagnostic> {
     let mut options = reader_options();
     options.no_schema = true;
-    from_yaml(document.text, options).map_err(|error| to_diagnostic(&error, document, file))
+    match from_yaml(document.text, options) {
+        Ok(typed) => Ok(typed),
+        // A free-form field (an overrider's `value`) is JSON to the API server, which reads the
+        // document with YAMLToJSON: an unquoted `n:` or `on:` key there is the key "false" or
+        // "true". If the document reads that way into the typed struct, it is what Karmada
+        // stores; a key or value that breaks a typed field still fails, at its line.
+        Err(error)
+            if matches!(
+                error.without_snippet(),
+                serde_saphyr::Error::QuotingRequired { .. }
+            ) =>
+        {
+            parse_document_as_yaml_to_json(document, file)
+                .ok()
+                .and_then(|value| serde_json::from_value(value).ok())
+                .ok_or_else(|| to_diagnostic(&error, document, file))
+        }
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
 }
 
 /// Parses one document as sigs.k8s.io/yaml `YAMLToJSON` reads it (go-yaml v2, not strict): a
@@ -697,6 +715,19 @@ fn to_diagnostic(
         }
         _ => explain_budget_breach(message).unwrap_or_else(|| message.to_string()),
     };
+    // A repeated key: say where it first was.
+    let message = match (
+        message.strip_prefix("duplicate mapping key: "),
+        error.location(),
+    ) {
+        (Some(key), Some(location)) => {
+            match first_occurrence(document.text, location.line(), location.column(), key) {
+                Some(first) => format!("{message} (first at line {})", first + line_offset),
+                None => message,
+            }
+        }
+        _ => message,
+    };
     // The parser's column belongs to the parser's line, not to a cause found on another line.
     let (line, column, message) =
         match syntax_error_cause(document.text, line_offset, line, &message) {
@@ -729,6 +760,33 @@ fn to_diagnostic(
     } else {
         diagnostic.with_detail(snippet)
     }
+}
+
+/// The line (1-based, within `text`) where the key repeated at `line`:`column` first appeared
+/// in the same block mapping: the nearest line above at the same column with the same key,
+/// with no line in between indented less (which would end the mapping).
+fn first_occurrence(text: &str, line: u64, column: u64, key: &str) -> Option<u64> {
+    let lines: Vec<&str> = text.lines().collect();
+    let column = usize::try_from(column).ok()?.checked_sub(1)?;
+    let at = usize::try_from(line).ok()?.checked_sub(1)?;
+    for index in (0..at.min(lines.len())).rev() {
+        let candidate = lines[index];
+        let indent = candidate.len() - candidate.trim_start_matches(' ').len();
+        let content = candidate.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if indent < column {
+            return None;
+        }
+        if indent == column {
+            let written = content.split(':').next().unwrap_or("").trim();
+            if written.trim_matches(['"', '\'']) == key {
+                return Some(index as u64 + 1);
+            }
+        }
+    }
+    None
 }
 
 /// Where a syntax error was made, when the parser noticed it later, with what to do: a quote
@@ -879,6 +937,17 @@ pub fn to_yaml(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_key_names_the_line_it_first_appeared_on() {
+        let text = "data:\n  a: first\n  nested:\n    a: inner\n  # a: comment\n  a: second\n";
+        assert_eq!(first_occurrence(text, 6, 3, "a"), Some(2));
+        assert_eq!(first_occurrence(text, 4, 5, "a"), None);
+        assert_eq!(
+            first_occurrence("x:\n  'a': 1\n  a: 2\n", 3, 3, "a"),
+            Some(2)
+        );
+    }
 
     /// libyaml (kubectl, kustomize, go-yaml) reads a quoted scalar whose continuation lines
     /// start at column 0; YAML 1.2 and serde-saphyr do not. `kubectl kustomize` gave
@@ -1227,11 +1296,25 @@ mod tests {
         );
     }
 
+    /// The API server reads a policy with sigs.k8s.io/yaml `YAMLToJSON`, which writes a key
+    /// YAML 1.1 reads as a boolean as the string `"true"` or `"false"`: a map of strings (a
+    /// labelsOverrider's value) or a free-form value (a plaintext one) then holds that key.
     #[test]
-    fn a_map_key_yaml_1_1_reads_as_a_boolean_must_be_quoted() {
-        let message = rejected("overriders: {labelsOverrider: [{operator: add, value: {on: x}}]}");
-        assert!(message.starts_with("the key `on`"), "{message}");
-        assert!(message.contains("another key"), "{message}");
+    fn a_map_key_yaml_1_1_reads_as_a_boolean_is_the_string_karmada_stores() {
+        let labels =
+            override_policy("overriders: {labelsOverrider: [{operator: add, value: {on: x}}]}")
+                .unwrap();
+        let rules = format!("{:?}", labels.spec.override_rules);
+        assert!(rules.contains(r#"{"true": "x"}"#), "{rules}");
+        let free = override_policy(
+            "overriders: {plaintext: [{path: /data, operator: replace, value: {n: 1.5, a: b}}]}",
+        )
+        .unwrap();
+        let rules = format!("{:?}", free.spec.override_rules);
+        assert!(
+            rules.contains(r#"{"false": Number(1.5), "a": String("b")}"#),
+            "{rules}"
+        );
     }
 
     #[test]
