@@ -73,7 +73,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -107,16 +107,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -185,7 +193,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -219,16 +227,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -385,7 +401,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -419,16 +435,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -471,7 +495,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__validate)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -505,16 +529,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

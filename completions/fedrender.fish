@@ -38,6 +38,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l exclude -d
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -51,7 +53,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -65,7 +74,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -79,7 +95,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -106,6 +129,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l exclude -d 
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -119,7 +144,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -133,7 +165,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -147,7 +186,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -179,6 +225,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l exclude -d 
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -192,7 +240,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -206,7 +261,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -220,7 +282,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -243,6 +312,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l exclude
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l tool-timeout -d 'How long one tool (kustomize, helm, a command) may run before it and everything it started are killed: seconds, or with a unit (`90s`, `10m`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -256,7 +327,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -270,7 +348,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -284,7 +369,14 @@ not-modelled\t'a setting of a live control plane that fedrender does not model'
 skipped-input\t'a file or directory of the input that is not read'
 dependencies-not-followed\t'Karmada\'s built-in interpretation fails on a template, so its dependencies stay'
 invalid-selector\t'a resource selector\'s label selector Karmada cannot convert, so it matches nothing'
-undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'"
+undefined-namespace\t'objects are placed into a namespace that no template of the fleet defines'
+schema-invalid\t'a cluster\'s API server would reject a value: wrong type, missing required field, out of range, not an allowed value'
+unknown-field\t'a field a built-in kind does not have, which kubectl\'s strict field validation rejects'
+pruned-field\t'a field a custom resource\'s CRD schema does not have, which the API server drops'
+removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
+deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
+unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use fedrender::check::VersionChoice;
 use fedrender::cluster_filter::ClusterFilter;
 use fedrender::emit::gitops::GitopsSettings;
-use fedrender::fleet::{CommandDefaults, FleetSource, Inventory, ToolOptions};
+use fedrender::fleet::{CommandDefaults, FleetSource, Inventory, SchemaOptions, ToolOptions};
 use fedrender::lint::{Level, Lint, LintLevels};
 
 #[derive(Debug, Parser)]
@@ -72,6 +73,17 @@ pub struct InputArgs {
     /// appended (default: `kustomize build`, else `kubectl kustomize`).
     #[arg(long, value_name = "COMMAND")]
     pub kustomize: Option<String>,
+    /// Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade's
+    /// "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster's
+    /// status.kubernetesVersion, else the Config's spec.kubernetesVersion, else the newest
+    /// version fedrender knows.
+    #[arg(long, value_name = "[CLUSTER=]VERSION", value_parser = VersionChoice::parse)]
+    pub kubernetes_version: Vec<VersionChoice>,
+    /// A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get
+    /// crds -o yaml`) to check custom resources against, besides the CRDs in the fleet
+    /// (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub crds: Vec<PathBuf>,
     /// Treat every warning as an error, except lints given another level by name.
     #[arg(long)]
     pub strict: bool,
@@ -458,13 +470,23 @@ impl InputArgs {
 
     /// The validated fleet source, the inventory from the Config when not given.
     pub fn fleet_source(&self, defaults: &CommandDefaults) -> Result<FleetSource, String> {
-        source(
+        let source = source(
             &self.input,
             self.clusters.as_ref().or(defaults.clusters.as_ref()),
             &self.include,
             &self.exclude,
             self.tool_options()?,
-        )
+        )?;
+        for path in &self.crds {
+            confined("--crds", path)?;
+        }
+        Ok(FleetSource {
+            schemas: SchemaOptions {
+                kubernetes_versions: self.kubernetes_version.clone(),
+                crds: self.crds.clone(),
+            },
+            ..source
+        })
     }
 
     /// What the fleet's Config says in place of flags; its errors as one message.
@@ -549,5 +571,6 @@ pub fn source(
         exclude: patterns(exclude, "exclude")?,
         tools,
         cluster_filter: ClusterFilter::default(),
+        schemas: SchemaOptions::default(),
     })
 }

@@ -113,6 +113,10 @@ pub struct About {
     pub object: Option<String>,
     /// The member cluster the message is about, when it is about one.
     pub cluster: Option<String>,
+    /// The member clusters the message is about, when it is about several (or one).
+    pub clusters: Vec<String>,
+    /// The field of the object the message is about (`spec.replicas`).
+    pub field: Option<String>,
 }
 
 impl Diagnostic {
@@ -158,6 +162,21 @@ impl Diagnostic {
         self
     }
 
+    /// About these clusters (and about the cluster, when only one).
+    pub fn about_clusters(mut self, clusters: Vec<String>) -> Self {
+        let about = self.about.get_or_insert_default();
+        if let [one] = clusters.as_slice() {
+            about.cluster = Some(one.clone());
+        }
+        about.clusters = clusters;
+        self
+    }
+
+    pub fn about_field(mut self, field: impl Into<String>) -> Self {
+        self.about.get_or_insert_default().field = Some(field.into());
+        self
+    }
+
     /// What [`About`] says, each part `None` when unknown.
     pub fn about(&self) -> About {
         self.about.as_deref().cloned().unwrap_or_default()
@@ -178,7 +197,7 @@ impl fmt::Display for Diagnostic {
             Some(origin) => write!(f, "{label}: {origin}: {}", self.message)?,
             None => write!(f, "{label}: {}", self.message)?,
         }
-        if let (Severity::Warning, Some(lint)) = (self.severity, self.lint) {
+        if let Some(lint) = self.lint {
             write!(f, " [{lint}]")?;
         }
         if let Some(detail) = &self.detail {
@@ -289,8 +308,10 @@ impl LintLevels {
                     warning.severity = Severity::Error;
                     let why = if self.named.contains_key(&lint) {
                         format!("denied by the {lint} lint level")
-                    } else {
+                    } else if self.strict && lint.default_level() != Level::Deny {
                         "a warning; --strict makes it an error".to_string()
+                    } else {
+                        format!("--warn {lint} makes it a warning")
                     };
                     warning.message.push_str(&format!(" ({why})"));
                     denied.push(warning);

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::api::cluster::Cluster;
 use crate::api::config::{CONFIG_API_VERSION, SourcesConfig};
+use crate::check::{Checker, KubernetesVersion, VersionChoice};
 use crate::cluster_filter::ClusterFilter;
 use crate::confine::Confinement;
 use crate::diagnostics::Located;
@@ -47,6 +48,11 @@ pub struct Fleet {
     pub taint_changes: Vec<crate::cluster_taints::TaintChange>,
     /// Configs that set fields standing in for flags, with those fields.
     pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
+    /// The Config's `spec.kubernetesVersion`, where it is written.
+    pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    /// What checks each rendered object against its cluster's schemas; `None` for a fleet
+    /// assembled without reading (tests).
+    pub checker: Option<Checker>,
 }
 
 /// Where the inventory comes from.
@@ -67,6 +73,16 @@ pub struct FleetSource {
     pub tools: ToolOptions,
     /// Which clusters' trees are emitted (all are scheduled).
     pub cluster_filter: ClusterFilter,
+    pub schemas: SchemaOptions,
+}
+
+/// The command line's say on schema checks.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaOptions {
+    /// `--kubernetes-version [CLUSTER=]VERSION`.
+    pub kubernetes_versions: Vec<VersionChoice>,
+    /// `--crds PATH`: files or directories of CustomResourceDefinitions.
+    pub crds: Vec<PathBuf>,
 }
 
 impl FleetSource {
@@ -80,6 +96,7 @@ impl FleetSource {
             exclude: Vec::new(),
             tools: ToolOptions::default(),
             cluster_filter: ClusterFilter::default(),
+            schemas: SchemaOptions::default(),
         }
     }
 }
@@ -160,14 +177,93 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     let (mut fleet, warnings) = assemble_parsed(&files, input_file_count, documents, parse_errors)?;
     fleet.sources = runs;
     check_flag_configs_are_on_top(&fleet, source)?;
+    let crds = read_crds(&source.schemas.crds)?;
+    let (checker, schema_warnings) = schema_checker(&fleet, &source.schemas, &crds)?;
+    fleet.checker = Some(checker);
     Ok((
         fleet,
         listing_warnings
             .into_iter()
             .chain(hook_warnings)
             .chain(warnings)
+            .chain(schema_warnings)
             .collect(),
     ))
+}
+
+/// The CustomResourceDefinitions in the files and directories `--crds` names (a directory is
+/// read as a fleet directory is, `kubectl get crds -o yaml` Lists included). Other documents
+/// there are not read.
+fn read_crds(paths: &[PathBuf]) -> Result<Vec<serde_json::Value>, Rejected> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let listing = load::list_input_files(path, &FileFilter::default())?;
+            files.extend(documents::read_input_files(&listing.paths)?);
+        } else {
+            files.extend(documents::read_files(std::slice::from_ref(path))?);
+        }
+    }
+    let (parsed, errors) = documents::parse_files(&files);
+    if !errors.is_empty() {
+        return Err(errors.into());
+    }
+    Ok(parsed
+        .into_iter()
+        .map(|document| document.value)
+        .filter(is_crd)
+        .collect())
+}
+
+fn is_crd(object: &serde_json::Value) -> bool {
+    object.get("apiVersion").and_then(serde_json::Value::as_str) == Some("apiextensions.k8s.io/v1")
+        && object.get("kind").and_then(serde_json::Value::as_str)
+            == Some("CustomResourceDefinition")
+}
+
+/// The schema checker for the fleet: each cluster's Kubernetes version, the fleet's CRDs and
+/// those `--crds` names; with the warnings of versions assumed and kinds left unchecked.
+fn schema_checker(
+    fleet: &Fleet,
+    options: &SchemaOptions,
+    crds: &[serde_json::Value],
+) -> Result<(Checker, Vec<Diagnostic>), Rejected> {
+    let clusters: Vec<(&str, Option<&str>)> = fleet
+        .clusters
+        .iter()
+        .map(|cluster| {
+            let stated = cluster
+                .status
+                .as_ref()
+                .and_then(|status| status.kubernetes_version.as_deref());
+            (cluster.name(), stated)
+        })
+        .collect();
+    let config = fleet
+        .kubernetes_version
+        .as_ref()
+        .map(|(version, origin)| (*version, origin));
+    let (versions, mut warnings) =
+        crate::check::choose_versions(&clusters, &options.kubernetes_versions, config)
+            .map_err(Rejected::from)?;
+    let fleet_crds = fleet
+        .templates
+        .iter()
+        .map(|template| &template.object)
+        .filter(|object| is_crd(object));
+    let checker = Checker::new(versions, fleet_crds.chain(crds));
+    let objects = fleet
+        .templates
+        .iter()
+        .map(|template| (&template.object, &template.origin))
+        .chain(
+            fleet
+                .federated
+                .iter()
+                .map(|binding| (&binding.template.object, &binding.source)),
+        );
+    warnings.extend(checker.unchecked_kinds(objects));
+    Ok((checker, warnings))
 }
 
 /// The fields of a Config that stand in for flags are read before the fleet is (see
@@ -488,6 +584,7 @@ fn assemble_parsed(
     fleet.interpreter = classified.interpreter;
     fleet.lint_levels = classified.lint_levels;
     fleet.flag_configs = classified.flag_configs;
+    fleet.kubernetes_version = classified.kubernetes_version;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
     let taint_policies: Vec<crate::cluster_taints::TaintPolicy> = classified

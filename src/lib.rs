@@ -18,6 +18,7 @@ pub mod work;
 
 // The stages `render` runs, each Karmada's (or KubeFed's) in its own place.
 pub mod bind;
+pub mod check;
 pub mod cluster_filter;
 pub mod cluster_taints;
 pub mod federated_quota;
@@ -140,6 +141,9 @@ pub struct FleetSummary {
     pub ignored_operations: Vec<interpret::customization::IgnoredOperations>,
     /// The taints ClusterTaintPolicies put on or took off clusters.
     pub taint_changes: Vec<cluster_taints::TaintChange>,
+    /// The Kubernetes version each cluster's objects were checked against, by cluster name;
+    /// empty when nothing was checked.
+    pub kubernetes_versions: std::collections::BTreeMap<String, check::ClusterVersion>,
 }
 
 /// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
@@ -154,6 +158,15 @@ pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetS
             sources: placed.fleet().sources.clone(),
             ignored_operations: placed.fleet().interpreter.customizations().ignored.clone(),
             taint_changes: placed.fleet().taint_changes.clone(),
+            kubernetes_versions: match placed.checker() {
+                Some(checker) => (placed.fleet().clusters.iter().enumerate())
+                    .filter(|(_, cluster)| layout.clusters().iter().any(|c| c == cluster.name()))
+                    .map(|(position, cluster)| {
+                        (cluster.name().to_string(), checker.version_of(position))
+                    })
+                    .collect(),
+                None => Default::default(),
+            },
             plan: placed.plan,
         })
     })
@@ -307,14 +320,24 @@ fn with_placed<T>(
         if kept.is_some() {
             layout = layout.partial();
         }
-        let (kept, denied) = lints
-            .over(&fleet.lint_levels)
-            .apply(std::mem::take(&mut warnings));
+        let levels = lints.over(&fleet.lint_levels);
+        let (kept, denied) = levels.apply(std::mem::take(&mut warnings));
         warnings = kept;
         if !denied.is_empty() {
             return Err(Rejected::from(denied));
         }
-        then(placed, layout)
+        placed.check_schemas(levels);
+        let late = placed.late_warnings();
+        let mut result = then(placed, layout);
+        let mut late = std::mem::take(&mut *late.lock().unwrap_or_else(|p| p.into_inner()));
+        source::documents::locate_fields(&mut late);
+        if let Err(rejected) = &mut result {
+            source::documents::locate_fields(&mut rejected.errors);
+        }
+        // Objects render in parallel: their warnings are put in a stable order.
+        late.sort_by(|a, b| (&a.origin, &a.message).cmp(&(&b.origin, &b.message)));
+        warnings.extend(late);
+        result
     })();
     Outcome { result, warnings }
 }
@@ -434,9 +457,10 @@ pub fn diff(
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
             let mut outcome = with_placed(head, lints, true, |head, head_layout| {
+                // Only the head is checked against schemas: the base is what is deployed.
                 let base = with_placed(
                     base_source,
-                    &LintLevels::default(),
+                    &LintLevels::default().allowing(&check::LINTS),
                     false,
                     |base, base_layout| {
                         diff::diff_streamed(

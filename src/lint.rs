@@ -25,10 +25,17 @@ pub enum Lint {
     DependenciesNotFollowed,
     InvalidSelector,
     UndefinedNamespace,
+    SchemaInvalid,
+    UnknownField,
+    PrunedField,
+    RemovedApi,
+    DeprecatedApi,
+    UncheckedKind,
+    AssumedKubernetesVersion,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 14] = [
+    pub const ALL: [Lint; 21] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -43,6 +50,13 @@ impl Lint {
         Lint::DependenciesNotFollowed,
         Lint::InvalidSelector,
         Lint::UndefinedNamespace,
+        Lint::SchemaInvalid,
+        Lint::UnknownField,
+        Lint::PrunedField,
+        Lint::RemovedApi,
+        Lint::DeprecatedApi,
+        Lint::UncheckedKind,
+        Lint::AssumedKubernetesVersion,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +75,13 @@ impl Lint {
             Lint::DependenciesNotFollowed => "dependencies-not-followed",
             Lint::InvalidSelector => "invalid-selector",
             Lint::UndefinedNamespace => "undefined-namespace",
+            Lint::SchemaInvalid => "schema-invalid",
+            Lint::UnknownField => "unknown-field",
+            Lint::PrunedField => "pruned-field",
+            Lint::RemovedApi => "removed-api",
+            Lint::DeprecatedApi => "deprecated-api",
+            Lint::UncheckedKind => "unchecked-kind",
+            Lint::AssumedKubernetesVersion => "assumed-kubernetes-version",
         }
     }
 
@@ -99,6 +120,33 @@ impl Lint {
             Lint::UndefinedNamespace => {
                 "objects are placed into a namespace that no template of the fleet defines"
             }
+            Lint::SchemaInvalid => {
+                "a cluster's API server would reject a value: wrong type, missing required field, out of range, not an allowed value"
+            }
+            Lint::UnknownField => {
+                "a field a built-in kind does not have, which kubectl's strict field validation rejects"
+            }
+            Lint::PrunedField => {
+                "a field a custom resource's CRD schema does not have, which the API server drops"
+            }
+            Lint::RemovedApi => "an apiVersion a cluster's Kubernetes version no longer serves",
+            Lint::DeprecatedApi => {
+                "an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces"
+            }
+            Lint::UncheckedKind => "custom resources whose CRD the run does not have, so unchecked",
+            Lint::AssumedKubernetesVersion => {
+                "a cluster's Kubernetes version has no schemas in fedrender, so the nearest is used"
+            }
+        }
+    }
+
+    /// The level a lint has when nothing names it and `--strict` is off. What the API server
+    /// rejects is an error; field validation's unknown fields too, as `kubectl apply` (strict
+    /// by default since 1.27) fails on them.
+    pub fn default_level(self) -> Level {
+        match self {
+            Lint::SchemaInvalid | Lint::UnknownField | Lint::RemovedApi => Level::Deny,
+            _ => Level::Warn,
         }
     }
 
@@ -177,11 +225,18 @@ impl LintLevels {
         }
     }
 
+    /// These levels with `lints` allowed.
+    pub fn allowing(mut self, lints: &[Lint]) -> LintLevels {
+        self.named
+            .extend(lints.iter().map(|&lint| (lint, Level::Allow)));
+        self
+    }
+
     pub fn level(&self, lint: Lint) -> Level {
         match self.named.get(&lint) {
             Some(level) => *level,
             None if self.strict => Level::Deny,
-            None => Level::Warn,
+            None => lint.default_level(),
         }
     }
 }

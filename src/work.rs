@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::api::selector::ObjectIdentity;
+use crate::check::{Checker, Finding, KubernetesVersion};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::fleet::Fleet;
 use crate::interpret::{self, Interpreter};
@@ -96,18 +97,31 @@ pub struct Variant {
     pub clusters: Vec<usize>,
 }
 
+/// What a cluster's API server would say of a template's object on some of its clusters, and
+/// the override rule that wrote the offending value, when one did.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CheckedFinding {
+    pub finding: Finding,
+    pub written_by: Option<RuleRef>,
+    /// Positions in the inventory, ascending.
+    pub clusters: Vec<usize>,
+}
+
 /// Builds the object for every target cluster, in Karmada's two override passes
 /// (overridemanager.go `ApplyOverridePolicies`): the ClusterOverridePolicy rules, chosen on the
 /// template, then the OverridePolicy rules, chosen on the object as the first pass left it.
 /// Clusters with the same replica count and ClusterOverridePolicy rules share that object,
 /// built once; among them, clusters with the same OverridePolicy rules receive the same
-/// object, built once.
+/// object, built once. With a `checker`, each distinct object is checked for its clusters as
+/// soon as it is built, the findings added to `findings`.
 pub(crate) fn build_variants(
     fleet: &Fleet,
     override_index: &OverrideIndex<'_>,
     template: &Template,
     targets: &[TargetCluster],
     cluster_index: &BTreeMap<&str, usize>,
+    checker: Option<&Checker>,
+    findings: &mut Vec<CheckedFinding>,
 ) -> Result<Option<RenderedTemplate>, Rejected> {
     if targets.is_empty() {
         return Ok(None);
@@ -128,6 +142,7 @@ pub(crate) fn build_variants(
             .push(cluster);
     }
     let mut variants = Vec::new();
+    let mut found: BTreeMap<(Finding, Option<RuleRef>), Vec<usize>> = BTreeMap::new();
     for ((replicas, completions, cluster_rules), mut clusters) in groups {
         clusters.sort_unstable();
         let mut object = revisions.revise(replicas, completions).map_err(|problem| {
@@ -158,17 +173,81 @@ pub(crate) fn build_variants(
                 as_string_maps(fleet, template, &clusters, &mut object)?;
             }
             prune(template, &mut object);
+            if let Some(checker) = checker {
+                let rules: Vec<RuleRef> = cluster_rules.iter().chain(&rules).copied().collect();
+                for (finding, on) in checker.check(&object, &clusters) {
+                    let written_by = rule_that_wrote(
+                        fleet,
+                        template,
+                        &mut revisions,
+                        (replicas, completions),
+                        &rules,
+                        (checker, checker.version_of(on[0]).version),
+                        &finding,
+                    );
+                    found.entry((finding, written_by)).or_default().extend(on);
+                }
+            }
             variants.push(Variant {
                 manifest: crate::manifest::manifest(&object),
                 clusters,
             });
         }
     }
+    findings.extend(
+        found
+            .into_iter()
+            .map(|((finding, written_by), mut clusters)| {
+                clusters.sort_unstable();
+                CheckedFinding {
+                    finding,
+                    written_by,
+                    clusters,
+                }
+            }),
+    );
     variants.sort_by_key(|variant| variant.clusters[0]);
     Ok(Some(RenderedTemplate {
         key: template.key.clone(),
         variants,
     }))
+}
+
+/// The override rule after which `finding` first holds, the rules replayed one at a time on
+/// the revised template; `None` when the template itself has it. Run only for a finding, so
+/// the replay costs nothing on a valid fleet.
+fn rule_that_wrote(
+    fleet: &Fleet,
+    template: &Template,
+    revisions: &mut Revisions<'_>,
+    (replicas, completions): (Option<i64>, Option<i64>),
+    rules: &[RuleRef],
+    (checker, version): (&Checker, KubernetesVersion),
+    finding: &Finding,
+) -> Option<RuleRef> {
+    if rules.is_empty() {
+        return None;
+    }
+    let holds = |object: &Value, overridden: bool| {
+        let mut object = object.clone();
+        if overridden {
+            // As the render does after the rules; a failure here is the render's to report.
+            let _ = overrides::labels_annotations::as_string_maps(&mut object);
+        }
+        prune(template, &mut object);
+        checker.check_at(&object, version).contains(finding)
+    };
+    let mut object = revisions.revise(replicas, completions).ok()?;
+    if holds(&object, false) {
+        return None;
+    }
+    for &rule in rules {
+        apply_rules(fleet, template, &[rule], &[], &mut object).ok()?;
+        if holds(&object, true) {
+            return Some(rule);
+        }
+    }
+    None
 }
 
 /// The override policies of one template, for its two passes.

@@ -16,6 +16,7 @@
 //!     unknown-cluster: deny
 //!   sources:
 //!     kustomize: [kustomize, build]   # builds kustomize directories (runs only with --allow-exec)
+//!   kubernetesVersion: "1.33"         # checks clusters that state no status.kubernetesVersion
 //!   # Flags a team always passes, read from a Config directly in FLEET_DIR; flags win.
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
@@ -53,6 +54,10 @@ pub struct ConfigSpec {
     pub lints: BTreeMap<String, Level>,
     #[serde(default)]
     pub sources: SourcesConfig,
+    /// The Kubernetes version to check objects of clusters that state none against
+    /// (`--kubernetes-version` beats it, a cluster's `status.kubernetesVersion` too).
+    #[serde(default)]
+    pub kubernetes_version: Option<String>,
     /// The inventory, for commands not given `--clusters`; relative to `FLEET_DIR`. Read
     /// only from a Config in a file directly in `FLEET_DIR`, as are `output` and `gitops`.
     #[serde(default)]

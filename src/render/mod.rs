@@ -5,11 +5,13 @@
 //! [`crate::work`]. Pure: no file is read or written here, so the same inputs always give the
 //! same result and templates render in parallel.
 
+mod findings;
 mod placement;
 pub mod plan;
 mod warnings;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -20,11 +22,11 @@ use crate::diagnostics::{Diagnostic, Rejected};
 use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
 use crate::fleet::Fleet;
-use crate::lint::Lint;
+use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::overrides::OverrideIndex;
 use crate::schedule::{Filtered, TargetCluster};
-use crate::work::{RenderedTemplate, Variant, build_variants};
+use crate::work::{CheckedFinding, RenderedTemplate, Variant, build_variants};
 use placement::{follow_dependencies, place_template};
 use plan::{PlanEntry, federated_plan_entry, plan_entry, quota_plan_entry};
 use warnings::{
@@ -50,6 +52,10 @@ pub struct Placed<'f> {
     /// When only some clusters are emitted (`--cluster`), each inventory position's position
     /// among them, or `None` for a cluster left out.
     emitted: Option<Vec<Option<usize>>>,
+    /// The levels schema findings are judged by, when objects are checked.
+    schema_levels: Option<LintLevels>,
+    /// Warnings found while building objects (schema findings), in no particular order.
+    late_warnings: Arc<Mutex<Vec<Diagnostic>>>,
 }
 
 /// One object to render: its key, where it was written, and the clusters (positions in the
@@ -202,6 +208,8 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     }
     Ok(Placed {
         emitted: None,
+        schema_levels: None,
+        late_warnings: Arc::default(),
         fleet,
         cluster_index,
         overrides: override_index,
@@ -313,6 +321,65 @@ impl<'f> Placed<'f> {
         self.emitted = Some(crate::cluster_filter::positions(kept));
     }
 
+    /// Checks every object as it is built against the schemas of its clusters' Kubernetes
+    /// versions, its findings judged by `levels`: a denied one fails the render, the others
+    /// are [`late_warnings`](Self::late_warnings). Nothing is checked when every schema lint
+    /// is allowed.
+    pub fn check_schemas(&mut self, levels: LintLevels) {
+        let any = crate::check::LINTS
+            .iter()
+            .any(|&lint| levels.level(lint) != Level::Allow);
+        self.schema_levels = (any && self.fleet.checker.is_some()).then_some(levels);
+    }
+
+    /// Where the warnings found while building objects go, to be read once rendering ends.
+    pub fn late_warnings(&self) -> Arc<Mutex<Vec<Diagnostic>>> {
+        self.late_warnings.clone()
+    }
+
+    /// The schema checker, when objects are checked.
+    pub fn checker(&self) -> Option<&'f crate::check::Checker> {
+        self.schema_levels.as_ref()?;
+        self.fleet.checker.as_ref()
+    }
+
+    /// Whether a cluster (a position in the inventory) is emitted.
+    fn is_emitted(&self, cluster: usize) -> bool {
+        self.emitted
+            .as_ref()
+            .is_none_or(|emitted| emitted[cluster].is_some())
+    }
+
+    /// Turns an object's findings into messages: denied ones are the render's errors, the
+    /// others late warnings.
+    fn judge(
+        &self,
+        object: (&ObjectKey, &crate::diagnostics::Origin),
+        findings: Vec<CheckedFinding>,
+    ) -> Result<(), Rejected> {
+        let (Some(levels), Some(checker)) = (&self.schema_levels, &self.fleet.checker) else {
+            return Ok(());
+        };
+        if findings.is_empty() {
+            return Ok(());
+        }
+        let (errors, warnings) =
+            findings::judge(self.fleet, checker, levels, object, findings, |cluster| {
+                self.is_emitted(cluster)
+            });
+        if !warnings.is_empty() {
+            self.late_warnings
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .extend(warnings);
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.into())
+        }
+    }
+
     /// Positions in the inventory, as emitted: renumbered among the kept clusters, the others
     /// left out. Ascending order is kept.
     fn emitted_positions(&self, positions: Vec<usize>) -> Vec<usize> {
@@ -401,26 +468,53 @@ impl<'f> Placed<'f> {
     /// when it goes nowhere.
     fn render_one(&self, position: usize) -> Result<Option<RenderedTemplate>, Rejected> {
         let fleet = self.fleet;
-        match self.lane(position) {
-            Lane::Template(index) => build_variants(
-                fleet,
-                &self.overrides,
-                &fleet.templates[index],
-                &self.placements[index].targets,
-                &self.cluster_index,
-            ),
-            Lane::Federated(index) => render_federated(
-                &fleet.federated[index],
-                &self.federated[index],
-                &self.cluster_index,
-            ),
-            Lane::Quota(index) => Ok(render_quota(
-                &fleet.federated_quotas[index],
-                &self.cluster_index,
-            )),
-        }
+        let mut findings = Vec::new();
+        let checker = self.checker();
+        let (rendered, object) = match self.lane(position) {
+            Lane::Template(index) => {
+                let template = &fleet.templates[index];
+                let rendered = build_variants(
+                    fleet,
+                    &self.overrides,
+                    template,
+                    &self.placements[index].targets,
+                    &self.cluster_index,
+                    checker,
+                    &mut findings,
+                );
+                (rendered, (&template.key, &template.origin))
+            }
+            Lane::Federated(index) => {
+                let binding = &fleet.federated[index];
+                let rendered = render_federated(
+                    binding,
+                    &self.federated[index],
+                    &self.cluster_index,
+                    (checker, &mut findings),
+                );
+                (rendered, (&binding.template.key, &binding.source))
+            }
+            Lane::Quota(index) => {
+                let quota = &fleet.federated_quotas[index];
+                let rendered = Ok(render_quota(
+                    quota,
+                    &self.cluster_index,
+                    (checker, &mut findings),
+                ));
+                (rendered, (&quota.key, &quota.origin))
+            }
+        };
+        let rendered = rendered?;
+        self.judge(object, findings)?;
+        Ok(rendered)
     }
 }
+
+/// A checker, when objects are checked, and where its findings go.
+type Checking<'a, 'c> = (
+    Option<&'c crate::check::Checker>,
+    &'a mut Vec<CheckedFinding>,
+);
 
 /// The other front doors share everything after binding: targets from KubeFed's placement or
 /// Federation v1's selector (and their replica planner), the object per cluster with KubeFed's
@@ -430,6 +524,7 @@ fn render_federated(
     binding: &FederatedBinding,
     targets: &[(String, Option<i64>)],
     cluster_index: &BTreeMap<&str, usize>,
+    checking: Checking<'_, '_>,
 ) -> Result<Option<RenderedTemplate>, Rejected> {
     let mut objects = Vec::with_capacity(targets.len());
     for (cluster, replicas) in targets {
@@ -444,32 +539,58 @@ fn render_federated(
             })?;
         objects.push((cluster_index[cluster.as_str()], object));
     }
-    Ok(rendered_per_cluster(&binding.template.key, objects))
+    Ok(rendered_per_cluster(
+        &binding.template.key,
+        objects,
+        checking,
+    ))
 }
 
-/// Objects built cluster by cluster, grouped into variants by their manifest; `None` for no
-/// cluster.
+/// Objects built cluster by cluster, grouped into variants by their manifest, each distinct
+/// one checked once; `None` for no cluster.
 fn rendered_per_cluster(
     key: &ObjectKey,
     objects: impl IntoIterator<Item = (usize, Value)>,
+    (checker, findings): Checking<'_, '_>,
 ) -> Option<RenderedTemplate> {
-    let mut variants: Vec<Variant> = Vec::new();
+    let mut variants: Vec<(Variant, Value)> = Vec::new();
     for (position, object) in objects {
         let manifest = crate::manifest::manifest(&object);
         match variants
             .iter_mut()
-            .find(|variant| variant.manifest == manifest)
+            .find(|(variant, _)| variant.manifest == manifest)
         {
-            Some(variant) => variant.clusters.push(position),
-            None => variants.push(Variant {
-                manifest,
-                clusters: vec![position],
-            }),
+            Some((variant, _)) => variant.clusters.push(position),
+            None => variants.push((
+                Variant {
+                    manifest,
+                    clusters: vec![position],
+                },
+                object,
+            )),
         }
     }
-    for variant in &mut variants {
-        variant.clusters.sort_unstable();
-    }
+    let mut found: BTreeMap<crate::check::Finding, Vec<usize>> = BTreeMap::new();
+    let variants: Vec<Variant> = variants
+        .into_iter()
+        .map(|(mut variant, object)| {
+            variant.clusters.sort_unstable();
+            if let Some(checker) = checker {
+                for (finding, clusters) in checker.check(&object, &variant.clusters) {
+                    found.entry(finding).or_default().extend(clusters);
+                }
+            }
+            variant
+        })
+        .collect();
+    findings.extend(found.into_iter().map(|(finding, mut clusters)| {
+        clusters.sort_unstable();
+        CheckedFinding {
+            finding,
+            written_by: None,
+            clusters,
+        }
+    }));
     (!variants.is_empty()).then(|| RenderedTemplate {
         key: key.clone(),
         variants,
@@ -481,11 +602,13 @@ fn rendered_per_cluster(
 fn render_quota(
     quota: &FederatedQuota,
     cluster_index: &BTreeMap<&str, usize>,
+    checking: Checking<'_, '_>,
 ) -> Option<RenderedTemplate> {
     rendered_per_cluster(
         &quota.key,
         quota
             .assigned(cluster_index)
             .map(|(assignment, position)| (position, quota.resource_quota(assignment))),
+        checking,
     )
 }

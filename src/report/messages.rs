@@ -106,6 +106,13 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
             "column": about.column,
             "object": about.object,
             "cluster": about.cluster,
+            // Every message about clusters lists them, also one about a single cluster.
+            "clusters": if about.clusters.is_empty() {
+                about.cluster.iter().cloned().collect()
+            } else {
+                about.clusters.clone()
+            },
+            "field": about.field,
             "detail": diagnostic.detail,
         })
         .to_string(),
@@ -213,6 +220,8 @@ mod tests {
                 "column": null,
                 "object": "Deployment shop/web",
                 "cluster": "c0",
+                "clusters": ["c0"],
+                "field": null,
                 "detail": null,
             })
         );
@@ -220,7 +229,7 @@ mod tests {
         let text = errors_text(&[error], MessageFormat::Json);
         assert_eq!(
             text,
-            "{\"level\":\"error\",\"name\":null,\"message\":\"no member clusters\",\"file\":null,\"line\":null,\"column\":null,\"object\":null,\"cluster\":null,\"detail\":null}\n"
+            "{\"level\":\"error\",\"name\":null,\"message\":\"no member clusters\",\"file\":null,\"line\":null,\"column\":null,\"object\":null,\"cluster\":null,\"clusters\":[],\"field\":null,\"detail\":null}\n"
         );
     }
 

@@ -85,6 +85,22 @@ impl PlanFilter {
 pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let (plan, sources) = (&summary.plan, &summary.sources);
     let mut out = String::new();
+    let mut by_version: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for (cluster, version) in &summary.kubernetes_versions {
+        if filter.shows(cluster) {
+            by_version
+                .entry(version.to_string())
+                .or_default()
+                .push(cluster);
+        }
+    }
+    if !by_version.is_empty() {
+        writeln!(out, "schemas checked against:").unwrap();
+        for (version, clusters) in &by_version {
+            writeln!(out, "  {version}: {}", clusters.join(", ")).unwrap();
+        }
+        out.push('\n');
+    }
     if !summary.taint_changes.is_empty() {
         writeln!(
             out,
@@ -275,6 +291,10 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                     "replicas": cluster.replicas,
                     "completions": cluster.completions,
                     "overrides": cluster.overrides,
+                    "kubernetesVersion": summary
+                        .kubernetes_versions
+                        .get(&cluster.name)
+                        .map(|version| version.version.to_string()),
                 })).collect::<Vec<_>>(),
                 "nowhere": entry.nowhere,
             })

@@ -13,6 +13,7 @@ use crate::api::config::{CONFIG_API_VERSION, Config};
 use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
+use crate::check::KubernetesVersion;
 use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Origin};
 use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
@@ -35,6 +36,8 @@ pub struct Classified {
     /// Configs that set fields standing in for flags (`clusters`, `output`, `gitops`), with
     /// those fields: they count only directly in `FLEET_DIR`, which loading checks.
     pub flag_configs: Vec<(Origin, Vec<&'static str>)>,
+    /// The Config's `spec.kubernetesVersion`, where it is written.
+    pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub kubefed_documents: Vec<RawDocument>,
@@ -47,20 +50,8 @@ pub fn classify(
     files: &[SourceFile],
     errors: &mut ErrorSink,
 ) -> Classified {
-    let mut lint_levels = BTreeMap::new();
-    let mut flag_configs = Vec::new();
-    let mut interpreter = interpreter_from(
-        &documents,
-        files,
-        &mut lint_levels,
-        &mut flag_configs,
-        errors,
-    );
-    let mut classified = Classified {
-        lint_levels,
-        flag_configs,
-        ..Classified::default()
-    };
+    let mut classified = Classified::default();
+    let mut interpreter = interpreter_from(&documents, files, &mut classified, errors);
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut customizations = Vec::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
@@ -321,14 +312,16 @@ pub fn decode_cluster(
 }
 
 /// Per-kind knowledge from the input: the scope of every kind a `CustomResourceDefinition`
-/// defines, and the workloads and scopes a fedrender `Config` declares.
+/// defines, and the workloads and scopes a fedrender `Config` declares; also the rest of the
+/// Config, into `classified`.
 fn interpreter_from(
     documents: &[RawDocument],
     files: &[SourceFile],
-    lint_levels: &mut BTreeMap<Lint, Level>,
-    flag_configs: &mut Vec<(Origin, Vec<&'static str>)>,
+    classified: &mut Classified,
     errors: &mut ErrorSink,
 ) -> Interpreter {
+    let lint_levels = &mut classified.lint_levels;
+    let flag_configs = &mut classified.flag_configs;
     let mut interpreter = Interpreter::default();
     let mut declared: BTreeMap<(String, String), Origin> = BTreeMap::new();
     let mut levels_set_at: BTreeMap<Lint, Origin> = BTreeMap::new();
@@ -415,6 +408,27 @@ fn interpreter_from(
                  request could set it; only the command line lets commands run (--allow-exec, \
                  in a job that trusts the repository's code)",
             ));
+        }
+        if let Some(text) = &config.spec.kubernetes_version {
+            let at = fields.origin(origin, "spec.kubernetesVersion");
+            match KubernetesVersion::parse(text) {
+                Err(problem) => errors.push(Diagnostic::error(
+                    Some(at),
+                    format!("Config: spec.kubernetesVersion: {problem}"),
+                )),
+                Ok(version) => match &classified.kubernetes_version {
+                    Some((first, first_at)) if *first != version => {
+                        errors.push(Diagnostic::error(
+                            Some(at),
+                            format!(
+                                "Config: spec.kubernetesVersion is {version} here and {first} at {first_at}"
+                            ),
+                        ))
+                    }
+                    Some(_) => {}
+                    None => classified.kubernetes_version = Some((version, at)),
+                },
+            }
         }
         for (name, level) in &config.spec.lints {
             let at = fields.origin(origin, &format!("spec.lints.{name}"));

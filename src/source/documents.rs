@@ -110,6 +110,47 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
     SourceFile::new(name.into(), text, Format::Yaml)
 }
 
+/// Points each message about a field of an object at the field's own line, where the object
+/// was read from a YAML file of its own document: the files named are read again (only
+/// regular files; objects from a List, a tool or standard input keep their document's line).
+pub fn locate_fields(diagnostics: &mut [Diagnostic]) {
+    let mut by_file: std::collections::BTreeMap<Arc<str>, Vec<&mut Diagnostic>> =
+        std::collections::BTreeMap::new();
+    for diagnostic in diagnostics {
+        if let (Some(origin), Some(_)) = (&diagnostic.origin, diagnostic.about().field) {
+            by_file
+                .entry(origin.file.clone())
+                .or_default()
+                .push(diagnostic);
+        }
+    }
+    for (file, diagnostics) in by_file {
+        let path = Path::new(&*file);
+        if format_of(path) != Some(Format::Yaml)
+            || !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
+        {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let source = SourceFile::new(file.clone(), text, Format::Yaml);
+        let (documents, _) = parse_file(0, &source);
+        for diagnostic in diagnostics {
+            let (Some(origin), Some(field)) = (&diagnostic.origin, diagnostic.about().field) else {
+                continue;
+            };
+            let Some(document) = documents.iter().find(|document| {
+                document.origin.document == origin.document && document.origin.line == origin.line
+            }) else {
+                continue;
+            };
+            let lines = document.field_lines(std::slice::from_ref(&source));
+            diagnostic.origin = Some(lines.origin(&document.origin, &field));
+        }
+    }
+}
+
 /// Parses every file into documents, in file order. Documents that parse are returned with the
 /// errors of those that do not, so that later stages can report their own errors too.
 pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) {

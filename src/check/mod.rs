@@ -1,0 +1,508 @@
+//! Will each cluster accept it: every rendered object checked, offline, as its cluster's API
+//! server would check it — against the OpenAPI schema of that cluster's Kubernetes version
+//! ([`builtin`]), or its CRD's schema ([`crd`]), with the validator in [`schema`]. An object
+//! is checked once per distinct Kubernetes version among the clusters that receive it.
+
+pub mod builtin;
+pub mod crd;
+pub mod schema;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Origin};
+use crate::lint::Lint;
+use builtin::{Builtin, api_stability, builtin};
+pub use builtin::{GroupVersionKind, KubernetesVersion};
+use crd::{CustomResources, Lookup};
+use schema::{Definitions, FindingKind};
+
+/// The lints of schema checking: when every one is allowed, nothing is checked.
+pub const LINTS: [Lint; 7] = [
+    Lint::SchemaInvalid,
+    Lint::UnknownField,
+    Lint::PrunedField,
+    Lint::RemovedApi,
+    Lint::DeprecatedApi,
+    Lint::UncheckedKind,
+    Lint::AssumedKubernetesVersion,
+];
+
+/// Something a cluster's API server would say of an object.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Finding {
+    pub lint: Lint,
+    /// The field, as Kubernetes writes field paths (`spec.containers[0].ports[0].containerPort`);
+    /// empty for the object as a whole (its apiVersion).
+    pub path: String,
+    pub problem: String,
+}
+
+/// Where a cluster's Kubernetes version came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionSource {
+    /// `--kubernetes-version`.
+    CommandLine,
+    /// The inventory's `status.kubernetesVersion`.
+    Inventory,
+    /// The fleet Config's `spec.kubernetesVersion`.
+    Config,
+    /// Nothing said: the newest version fedrender knows.
+    Newest,
+}
+
+/// The version a cluster's objects are checked against, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterVersion {
+    pub version: KubernetesVersion,
+    pub source: VersionSource,
+}
+
+impl fmt::Display for ClusterVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let source = match self.source {
+            VersionSource::CommandLine => "--kubernetes-version",
+            VersionSource::Inventory => "the inventory",
+            VersionSource::Config => "the Config",
+            VersionSource::Newest => "assumed: the newest known",
+        };
+        write!(f, "Kubernetes {} ({source})", self.version)
+    }
+}
+
+/// `--kubernetes-version [CLUSTER=]VERSION`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersionChoice {
+    pub cluster: Option<String>,
+    pub version: KubernetesVersion,
+}
+
+impl VersionChoice {
+    pub fn parse(text: &str) -> Result<VersionChoice, String> {
+        let (cluster, version) = match text.split_once('=') {
+            Some((cluster, version)) => (Some(cluster.to_string()), version),
+            None => (None, text),
+        };
+        Ok(VersionChoice {
+            cluster,
+            version: KubernetesVersion::parse(version)?,
+        })
+    }
+}
+
+/// Each cluster's version: a per-cluster `--kubernetes-version`, else one for every cluster,
+/// else the inventory's, else the Config's, else the newest known. A version outside the
+/// embedded schemas is checked against the nearest one, with a warning. `clusters` is the
+/// inventory, by name, with what it states.
+pub fn choose_versions(
+    clusters: &[(&str, Option<&str>)],
+    command_line: &[VersionChoice],
+    config: Option<(KubernetesVersion, &Origin)>,
+) -> Result<(Vec<ClusterVersion>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let builtin = builtin();
+    let mut errors = Vec::new();
+    for choice in command_line {
+        if let Some(name) = &choice.cluster
+            && !clusters.iter().any(|(cluster, _)| cluster == name)
+        {
+            let names = clusters.iter().map(|(cluster, _)| *cluster);
+            errors.push(Diagnostic::error(
+                None,
+                format!(
+                    "--kubernetes-version {name}={}: the inventory has no cluster {name:?}{}",
+                    choice.version,
+                    crate::edit_distance::did_you_mean(crate::edit_distance::nearest_name(
+                        name, names
+                    ))
+                ),
+            ));
+        }
+    }
+    let every = command_line
+        .iter()
+        .rev()
+        .find(|choice| choice.cluster.is_none());
+    let mut versions = Vec::with_capacity(clusters.len());
+    let mut outside: BTreeMap<(KubernetesVersion, KubernetesVersion), Vec<&str>> = BTreeMap::new();
+    for &(name, stated) in clusters {
+        let named = command_line
+            .iter()
+            .rev()
+            .find(|choice| choice.cluster.as_deref() == Some(name));
+        let chosen = match (named.or(every), stated) {
+            (Some(choice), _) => ClusterVersion {
+                version: choice.version,
+                source: VersionSource::CommandLine,
+            },
+            (None, Some(stated)) => match KubernetesVersion::parse(stated) {
+                Ok(version) => ClusterVersion {
+                    version,
+                    source: VersionSource::Inventory,
+                },
+                Err(problem) => {
+                    errors.push(Diagnostic::error(
+                        None,
+                        format!("cluster {name}: status.kubernetesVersion: {problem}"),
+                    ));
+                    continue;
+                }
+            },
+            (None, None) => match config {
+                Some((version, _)) => ClusterVersion {
+                    version,
+                    source: VersionSource::Config,
+                },
+                // Said in each finding's message and in the plan, not warned of: a valid
+                // fleet stays silent.
+                None => ClusterVersion {
+                    version: builtin.newest(),
+                    source: VersionSource::Newest,
+                },
+            },
+        };
+        let nearest = chosen.version.clamp(builtin.oldest(), builtin.newest());
+        if nearest != chosen.version {
+            outside
+                .entry((chosen.version, nearest))
+                .or_default()
+                .push(name);
+        }
+        versions.push(ClusterVersion {
+            version: nearest,
+            ..chosen
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut warnings = Vec::new();
+    for ((version, nearest), names) in outside {
+        let bound = if nearest == builtin.oldest() {
+            "the oldest"
+        } else {
+            "the newest"
+        };
+        warnings.push(Diagnostic::warning(
+            Lint::AssumedKubernetesVersion,
+            config
+                .filter(|(configured, _)| *configured == version)
+                .map(|(_, origin)| origin.clone()),
+            format!(
+                "{} Kubernetes {version}: checked against {nearest}, {bound} version whose \
+                 schemas fedrender has",
+                clusters_phrase(&names, "runs", "run")
+            ),
+        ));
+    }
+    Ok((versions, warnings))
+}
+
+/// `cluster a states` / `clusters a, b state`.
+fn clusters_phrase(names: &[&str], one: &str, many: &str) -> String {
+    match names {
+        [name] => format!("cluster {name} {one}"),
+        _ => format!("clusters {} {many}", names.join(", ")),
+    }
+}
+
+/// Checks objects for the clusters that receive them.
+pub struct Checker {
+    /// Per cluster of the inventory, by position.
+    versions: Vec<ClusterVersion>,
+    custom: CustomResources,
+    builtin: &'static Builtin,
+}
+
+impl fmt::Debug for Checker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Checker")
+            .field("versions", &self.versions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Checker {
+    /// A checker for an inventory whose clusters run `versions`, knowing the CRDs given.
+    pub fn new<'a>(
+        versions: Vec<ClusterVersion>,
+        crds: impl IntoIterator<Item = &'a Value>,
+    ) -> Checker {
+        let mut custom = CustomResources::default();
+        for crd in crds {
+            custom.add(crd);
+        }
+        Checker {
+            versions,
+            custom,
+            builtin: builtin(),
+        }
+    }
+
+    /// The version a cluster (a position in the inventory) is checked against.
+    pub fn version_of(&self, cluster: usize) -> ClusterVersion {
+        self.versions[cluster]
+    }
+
+    /// What the API servers of `clusters` (positions in the inventory) say of `object`: each
+    /// finding with the clusters, ascending, it holds on. The object is checked once per
+    /// distinct version among them.
+    pub fn check(&self, object: &Value, clusters: &[usize]) -> Vec<(Finding, Vec<usize>)> {
+        let mut by_version: BTreeMap<KubernetesVersion, Vec<usize>> = BTreeMap::new();
+        for &cluster in clusters {
+            by_version
+                .entry(self.versions[cluster].version)
+                .or_default()
+                .push(cluster);
+        }
+        let mut found: BTreeMap<Finding, Vec<usize>> = BTreeMap::new();
+        for (version, clusters) in by_version {
+            for finding in self.check_at(object, version) {
+                found.entry(finding).or_default().extend(&clusters);
+            }
+        }
+        found
+            .into_iter()
+            .map(|(finding, mut clusters)| {
+                clusters.sort_unstable();
+                (finding, clusters)
+            })
+            .collect()
+    }
+
+    /// What an API server of `version` says of `object`.
+    pub fn check_at(&self, object: &Value, version: KubernetesVersion) -> Vec<Finding> {
+        let (Some(api_version), Some(kind)) = (
+            object.get("apiVersion").and_then(Value::as_str),
+            object.get("kind").and_then(Value::as_str),
+        ) else {
+            return Vec::new();
+        };
+        let gvk = GroupVersionKind::of(api_version, kind);
+        if self.is_builtin(&gvk.group) {
+            self.check_builtin(object, &gvk, version)
+        } else {
+            self.check_custom(object, &gvk)
+        }
+    }
+
+    /// Kubernetes' own groups, with those it no longer serves at all.
+    fn is_builtin(&self, group: &str) -> bool {
+        self.builtin.is_builtin_group(group) || REMOVED_GROUPS.contains(&group)
+    }
+
+    fn check_builtin(
+        &self,
+        object: &Value,
+        gvk: &GroupVersionKind,
+        version: KubernetesVersion,
+    ) -> Vec<Finding> {
+        let builtin = self.builtin;
+        let schemas = builtin
+            .at(version)
+            .expect("cluster versions are within the embedded ones");
+        let Some((schema, definitions)) = builtin.kind(schemas, gvk) else {
+            return vec![self.not_served(gvk, version)];
+        };
+        let mut findings = validate(schema, object, &definitions);
+        let serving = builtin.serving(gvk);
+        let replacement = builtin
+            .alternatives(schemas, gvk)
+            .into_iter()
+            .find(|other| api_stability(&other.version) < api_stability(&gvk.version));
+        let removed_in = serving
+            .last()
+            .filter(|&&last| last < builtin.newest())
+            .map(|last| KubernetesVersion {
+                minor: last.minor + 1,
+            });
+        if removed_in.is_some() || replacement.is_some() {
+            let mut problem = format!("{gvk} is deprecated");
+            if let Some(removed_in) = removed_in {
+                problem.push_str(&format!("; Kubernetes {removed_in} no longer serves it"));
+            }
+            if let Some(replacement) = replacement {
+                problem.push_str(&format!("; use {}", replacement.api_version()));
+            }
+            findings.push(Finding {
+                lint: Lint::DeprecatedApi,
+                path: String::new(),
+                problem,
+            });
+        }
+        findings
+    }
+
+    /// The finding for a built-in kind `version` does not serve: removed, not yet served, or
+    /// no such kind.
+    fn not_served(&self, gvk: &GroupVersionKind, version: KubernetesVersion) -> Finding {
+        let builtin = self.builtin;
+        let schemas = builtin.at(version).expect("checked by the caller");
+        let serving = builtin.serving(gvk);
+        let replacement = || {
+            let same_group = builtin.alternatives(schemas, gvk).into_iter().next();
+            let moved = || {
+                // extensions/v1beta1 Ingress lives on in networking.k8s.io.
+                let mut elsewhere: Vec<GroupVersionKind> = builtin
+                    .groups_serving_kind(schemas, &gvk.kind)
+                    .into_iter()
+                    .filter(|other| api_stability(&other.version) == 0)
+                    .collect();
+                elsewhere.sort();
+                elsewhere.into_iter().next()
+            };
+            match same_group.or_else(moved) {
+                Some(other) => format!("; use {}", other.api_version()),
+                None => String::new(),
+            }
+        };
+        let (lint, problem) = match (serving.first(), serving.last()) {
+            (Some(first), _) if *first > version => (
+                Lint::RemovedApi,
+                format!(
+                    "Kubernetes {version} does not serve {gvk} yet (served from {first}){}",
+                    replacement()
+                ),
+            ),
+            (_, Some(last)) => (
+                Lint::RemovedApi,
+                format!(
+                    "{gvk} was removed in Kubernetes 1.{}{}",
+                    last.minor + 1,
+                    replacement()
+                ),
+            ),
+            _ if self.kind_known_anywhere(&gvk.kind) => (
+                Lint::RemovedApi,
+                format!(
+                    "{gvk} was removed before Kubernetes {}{}",
+                    builtin.oldest(),
+                    replacement()
+                ),
+            ),
+            _ => {
+                let kinds = builtin.kinds_of_group(&gvk.group);
+                (
+                    Lint::SchemaInvalid,
+                    format!(
+                        "Kubernetes has no kind {} in {}{}",
+                        gvk.kind,
+                        gvk.api_version(),
+                        crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
+                            &gvk.kind, kinds
+                        ))
+                    ),
+                )
+            }
+        };
+        Finding {
+            lint,
+            path: "apiVersion".to_string(),
+            problem,
+        }
+    }
+
+    fn kind_known_anywhere(&self, kind: &str) -> bool {
+        let newest = self
+            .builtin
+            .at(self.builtin.newest())
+            .expect("newest exists");
+        !self.builtin.groups_serving_kind(newest, kind).is_empty() || REMOVED_KINDS.contains(&kind)
+    }
+
+    fn check_custom(&self, object: &Value, gvk: &GroupVersionKind) -> Vec<Finding> {
+        match self.custom.lookup(gvk) {
+            Lookup::Unknown | Lookup::Unchecked => Vec::new(),
+            Lookup::NotServed { crd, served } => vec![Finding {
+                lint: Lint::SchemaInvalid,
+                path: "apiVersion".to_string(),
+                problem: format!(
+                    "the CRD {crd} does not serve {}{}",
+                    gvk.api_version(),
+                    if served.is_empty() {
+                        " (it serves no version)".to_string()
+                    } else {
+                        format!(" (it serves {})", served.join(", "))
+                    }
+                ),
+            }],
+            Lookup::Schema { schema, .. } => validate(schema, object, &NoDefinitions),
+        }
+    }
+
+    /// The kinds of `objects` that are checked against nothing: custom resources whose CRD is
+    /// neither in the fleet nor given with `--crds`. One warning per kind, with a count and the
+    /// first object's origin.
+    pub fn unchecked_kinds<'a>(
+        &self,
+        objects: impl IntoIterator<Item = (&'a Value, &'a Origin)>,
+    ) -> Vec<Diagnostic> {
+        let mut unchecked: BTreeMap<GroupVersionKind, (usize, &Origin)> = BTreeMap::new();
+        for (object, origin) in objects {
+            let (Some(api_version), Some(kind)) = (
+                object.get("apiVersion").and_then(Value::as_str),
+                object.get("kind").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
+            let gvk = GroupVersionKind::of(api_version, kind);
+            if self.is_builtin(&gvk.group) || !matches!(self.custom.lookup(&gvk), Lookup::Unknown) {
+                continue;
+            }
+            unchecked.entry(gvk).or_insert((0, origin)).0 += 1;
+        }
+        unchecked
+            .into_iter()
+            .map(|(gvk, (count, origin))| {
+                Diagnostic::warning(
+                    Lint::UncheckedKind,
+                    Some(origin.clone()),
+                    format!(
+                        "{gvk}: {} not checked: the fleet and --crds have no CRD for the kind",
+                        if count == 1 {
+                            "1 object".to_string()
+                        } else {
+                            format!("{count} objects")
+                        }
+                    ),
+                )
+            })
+            .collect()
+    }
+}
+
+/// Groups Kubernetes served before 1.25 and serves no more.
+const REMOVED_GROUPS: [&str; 1] = ["extensions"];
+
+/// Kinds Kubernetes served before 1.25 that no group serves any more.
+const REMOVED_KINDS: [&str; 1] = ["PodSecurityPolicy"];
+
+struct NoDefinitions;
+
+impl Definitions for NoDefinitions {
+    fn definition(&self, _: &str) -> Option<&schema::Schema> {
+        None
+    }
+}
+
+fn validate(
+    schema: &schema::Schema,
+    object: &Value,
+    definitions: &dyn Definitions,
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    schema.validate(object, &mut String::new(), definitions, &mut found);
+    found
+        .into_iter()
+        .map(|finding| Finding {
+            lint: match finding.kind {
+                FindingKind::Invalid => Lint::SchemaInvalid,
+                FindingKind::UnknownField => Lint::UnknownField,
+                FindingKind::PrunedField => Lint::PrunedField,
+            },
+            path: finding.path,
+            problem: finding.problem,
+        })
+        .collect()
+}

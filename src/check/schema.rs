@@ -1,0 +1,762 @@
+//! A validator for the schemas the API server judges objects by: Kubernetes' own OpenAPI
+//! definitions (as JSON schemas: types, properties, required fields, enums, formats, references)
+//! and a CRD's `openAPIV3Schema` with the structural-schema rules (apiextensions
+//! pkg/apiserver/schema: `nullable`, `x-kubernetes-int-or-string`,
+//! `x-kubernetes-preserve-unknown-fields`, `x-kubernetes-embedded-resource`, minimum, maximum,
+//! lengths, item counts). It is written over that subset rather than a general JSON Schema
+//! engine: the subset is small, every finding needs the field's path in Kubernetes' words, an
+//! unknown field is a finding of its own kind (not a failure), and a fleet checks thousands of
+//! objects per version, each once.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// What is wrong at a field.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FindingKind {
+    /// The API server rejects the value.
+    Invalid,
+    /// A field a built-in kind does not have: `kubectl apply`'s strict field validation
+    /// rejects it.
+    UnknownField,
+    /// A field a CRD's schema does not have: the API server drops it silently.
+    PrunedField,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// `spec.template.spec.containers[0].ports[0].containerPort`.
+    pub path: String,
+    pub problem: String,
+}
+
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 2;
+const INTEGER: u8 = 4;
+const NUMBER: u8 = 8;
+const STRING: u8 = 16;
+const OBJECT: u8 = 32;
+const ARRAY: u8 = 64;
+const ANY: u8 = 127;
+
+/// What an object says of fields it does not list.
+#[derive(Debug, Clone, PartialEq)]
+enum Extra {
+    /// Unknown fields are findings (of `unknown` kind).
+    Unknown(FindingKind),
+    Allowed,
+    Schema(Box<Schema>),
+}
+
+/// One schema node, compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schema {
+    types: u8,
+    format: Option<String>,
+    enumeration: Vec<Value>,
+    properties: BTreeMap<String, Schema>,
+    required: Vec<String>,
+    extra: Extra,
+    items: Option<Box<Schema>>,
+    one_of: Vec<Schema>,
+    any_of: Vec<Schema>,
+    all_of: Vec<Schema>,
+    /// A named definition, resolved when validating.
+    reference: Option<String>,
+    minimum: Option<(f64, bool)>,
+    maximum: Option<(f64, bool)>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    /// `x-kubernetes-embedded-resource`: an object with apiVersion, kind and metadata.
+    embedded: bool,
+    /// A Quantity: a string must parse as one.
+    quantity: bool,
+}
+
+impl Default for Schema {
+    fn default() -> Self {
+        Schema {
+            types: ANY,
+            format: None,
+            enumeration: Vec::new(),
+            properties: BTreeMap::new(),
+            required: Vec::new(),
+            extra: Extra::Allowed,
+            items: None,
+            one_of: Vec::new(),
+            any_of: Vec::new(),
+            all_of: Vec::new(),
+            reference: None,
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+            min_items: None,
+            max_items: None,
+            embedded: false,
+            quantity: false,
+        }
+    }
+}
+
+fn type_bit(name: &str) -> u8 {
+    match name {
+        "null" => NULL,
+        "boolean" => BOOLEAN,
+        "integer" => INTEGER,
+        "number" => NUMBER | INTEGER,
+        "string" => STRING,
+        "object" => OBJECT,
+        "array" => ARRAY,
+        _ => ANY,
+    }
+}
+
+/// The definitions a schema refers to by name.
+pub trait Definitions {
+    fn definition(&self, name: &str) -> Option<&Schema>;
+}
+
+impl Schema {
+    /// A definition of Kubernetes' OpenAPI document, as the kubernetes-json-schema conversion
+    /// writes it: nullable types as `["string", "null"]`, int-or-string and quantities as
+    /// `oneOf`, an object without `additionalProperties` closed to unknown fields.
+    pub fn from_kubernetes(value: &Value) -> Schema {
+        let mut schema = Schema::default();
+        let Some(object) = value.as_object() else {
+            return schema;
+        };
+        if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+            schema.reference = Some(reference.to_string());
+            return schema;
+        }
+        schema.types = match object.get("type") {
+            Some(Value::String(name)) => type_bit(name),
+            Some(Value::Array(names)) => names
+                .iter()
+                .filter_map(Value::as_str)
+                .fold(0, |types, name| types | type_bit(name)),
+            _ => ANY,
+        };
+        schema.format = object
+            .get("format")
+            .and_then(Value::as_str)
+            .map(String::from);
+        schema.enumeration = object
+            .get("enum")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            // The conversion lists null among the enum's values where the field is nullable.
+            .filter(|value| !value.is_null())
+            .collect();
+        if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+            schema.properties = properties
+                .iter()
+                .map(|(field, value)| (field.clone(), Schema::from_kubernetes(value)))
+                .collect();
+            schema.extra = Extra::Unknown(FindingKind::UnknownField);
+        }
+        if object.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) {
+            schema.extra = Extra::Allowed;
+        }
+        match object.get("additionalProperties") {
+            Some(Value::Bool(false)) => schema.extra = Extra::Unknown(FindingKind::UnknownField),
+            Some(Value::Bool(true)) => schema.extra = Extra::Allowed,
+            Some(value @ Value::Object(_)) => {
+                schema.extra = Extra::Schema(Box::new(Schema::from_kubernetes(value)))
+            }
+            _ => {}
+        }
+        schema.required = strings(object.get("required"));
+        schema.items = object
+            .get("items")
+            .map(|items| Box::new(Schema::from_kubernetes(items)));
+        schema.one_of = object
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .map(|schemas| {
+                schemas
+                    .iter()
+                    .map(Schema::from_kubernetes)
+                    .collect()
+            })
+            .unwrap_or_default();
+        // A Quantity is the one definition that is a string or a number; a string must then
+        // parse as a quantity (resource.ParseQuantity).
+        let option_types: Vec<u8> = schema
+            .one_of
+            .iter()
+            .map(|option| option.types & !NULL)
+            .collect();
+        schema.quantity = option_types == [STRING, NUMBER | INTEGER];
+        schema
+    }
+
+    /// A CRD version's `openAPIV3Schema`, under the structural-schema rules: an object's
+    /// unknown fields are pruned (findings of the pruned kind) unless
+    /// `x-kubernetes-preserve-unknown-fields`.
+    pub fn from_crd(value: &Value) -> Schema {
+        Schema::from_crd_at(value, true)
+    }
+
+    fn from_crd_at(value: &Value, root: bool) -> Schema {
+        let mut schema = Schema::default();
+        let Some(object) = value.as_object() else {
+            return schema;
+        };
+        let flag = |name: &str| object.get(name) == Some(&Value::Bool(true));
+        let int_or_string = flag("x-kubernetes-int-or-string");
+        schema.types = match object.get("type").and_then(Value::as_str) {
+            Some(name) => type_bit(name),
+            None if int_or_string => INTEGER | STRING,
+            None => ANY,
+        };
+        if int_or_string {
+            schema.types = INTEGER | STRING;
+        }
+        if flag("nullable") {
+            schema.types |= NULL;
+        }
+        schema.format = object
+            .get("format")
+            .and_then(Value::as_str)
+            .map(String::from);
+        schema.enumeration = object
+            .get("enum")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let preserve = flag("x-kubernetes-preserve-unknown-fields");
+        schema.embedded = flag("x-kubernetes-embedded-resource");
+        if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+            schema.properties = properties
+                .iter()
+                .map(|(field, value)| (field.clone(), Schema::from_crd_at(value, false)))
+                .collect();
+        }
+        if root {
+            // apiVersion, kind and metadata are the API server's own, whatever the schema says.
+            for field in ["apiVersion", "kind", "metadata"] {
+                schema.properties.entry(field.to_string()).or_default();
+            }
+        }
+        schema.extra = if preserve {
+            Extra::Allowed
+        } else {
+            match object.get("additionalProperties") {
+                Some(Value::Bool(true)) => Extra::Allowed,
+                Some(value @ Value::Object(_)) => {
+                    Extra::Schema(Box::new(Schema::from_crd_at(value, false)))
+                }
+                _ if schema.types & OBJECT != 0
+                    && (object.contains_key("properties") || object.contains_key("type")) =>
+                {
+                    Extra::Unknown(FindingKind::PrunedField)
+                }
+                _ => Extra::Allowed,
+            }
+        };
+        if schema.embedded && !preserve {
+            for field in ["apiVersion", "kind", "metadata"] {
+                schema.properties.entry(field.to_string()).or_default();
+            }
+        }
+        schema.required = strings(object.get("required"));
+        schema.items = object
+            .get("items")
+            .map(|items| Box::new(Schema::from_crd_at(items, false)));
+        let list = |name: &str| -> Vec<Schema> {
+            object
+                .get(name)
+                .and_then(Value::as_array)
+                .map(|schemas| {
+                    schemas
+                        .iter()
+                        // Value validations only: they decide no pruning of their own.
+                        .map(|value| Schema {
+                            extra: Extra::Allowed,
+                            ..Schema::from_crd_at(value, false)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        schema.one_of = list("oneOf");
+        schema.any_of = list("anyOf");
+        schema.all_of = list("allOf");
+        let number = |name: &str| object.get(name).and_then(Value::as_f64);
+        let count = |name: &str| object.get(name).and_then(Value::as_u64);
+        schema.minimum = number("minimum").map(|bound| (bound, flag("exclusiveMinimum")));
+        schema.maximum = number("maximum").map(|bound| (bound, flag("exclusiveMaximum")));
+        schema.min_length = count("minLength");
+        schema.max_length = count("maxLength");
+        schema.min_items = count("minItems");
+        schema.max_items = count("maxItems");
+        schema
+    }
+
+    /// Validates `value` at `path`, adding what is wrong to `findings`.
+    pub fn validate(
+        &self,
+        value: &Value,
+        path: &mut String,
+        definitions: &dyn Definitions,
+        findings: &mut Vec<Finding>,
+    ) {
+        if let Some(name) = &self.reference {
+            if let Some(resolved) = definitions.definition(name) {
+                resolved.validate(value, path, definitions, findings);
+            }
+            return;
+        }
+        let actual = match value {
+            Value::Null => NULL,
+            Value::Bool(_) => BOOLEAN,
+            Value::Number(number) if number.is_i64() || number.is_u64() => INTEGER,
+            Value::Number(number) => {
+                if number.as_f64().is_some_and(|float| float.fract() == 0.0) {
+                    INTEGER
+                } else {
+                    NUMBER
+                }
+            }
+            Value::String(_) => STRING,
+            Value::Array(_) => ARRAY,
+            Value::Object(_) => OBJECT,
+        };
+        let mut invalid = |problem: String| {
+            findings.push(Finding {
+                kind: FindingKind::Invalid,
+                path: shown(path),
+                problem,
+            })
+        };
+        if !self.one_of.is_empty() && self.types == ANY {
+            // Kubernetes' int-or-string and quantity: one of the types will do.
+            let fits = self.one_of.iter().any(|option| {
+                let mut scratch = Vec::new();
+                option.validate(value, &mut path.clone(), definitions, &mut scratch);
+                scratch.is_empty()
+            });
+            if !fits {
+                invalid(format!(
+                    "{} is not {}",
+                    describe(value),
+                    wanted_types(&self.one_of)
+                ));
+                return;
+            }
+        } else if self.types & actual == 0 {
+            invalid(format!(
+                "{} is {}, the schema wants {}",
+                describe(value),
+                article(actual),
+                types_word(self.types)
+            ));
+            return;
+        }
+        if value.is_null() {
+            return;
+        }
+        if self.quantity
+            && let Some(text) = value.as_str()
+            && let Err(problem) = crate::quantity::parse_quantity(text)
+        {
+            invalid(problem);
+        }
+        if !self.enumeration.is_empty() && !self.enumeration.contains(value) {
+            let allowed: Vec<String> = self.enumeration.iter().map(Value::to_string).collect();
+            invalid(format!(
+                "{} is not one of {}",
+                describe(value),
+                allowed.join(", ")
+            ));
+        }
+        if let Some(format) = &self.format {
+            check_format(format, value, &mut invalid);
+        }
+        if let Some(number) = value.as_f64() {
+            if let Some((bound, exclusive)) = self.minimum
+                && (number < bound || exclusive && number == bound)
+            {
+                invalid(format!("{number} is below the minimum {bound}"));
+            }
+            if let Some((bound, exclusive)) = self.maximum
+                && (number > bound || exclusive && number == bound)
+            {
+                invalid(format!("{number} is above the maximum {bound}"));
+            }
+        }
+        if let Some(text) = value.as_str() {
+            let length = text.chars().count() as u64;
+            if self.min_length.is_some_and(|minimum| length < minimum) {
+                invalid(format!(
+                    "{} is shorter than {} characters",
+                    describe(value),
+                    self.min_length.unwrap_or(0)
+                ));
+            }
+            if self.max_length.is_some_and(|maximum| length > maximum) {
+                invalid(format!(
+                    "{} is longer than {} characters",
+                    describe(value),
+                    self.max_length.unwrap_or(0)
+                ));
+            }
+        }
+        for schema in &self.all_of {
+            schema.validate(value, path, definitions, findings);
+        }
+        for (list, word) in [(&self.any_of, "any"), (&self.one_of, "one")] {
+            if list.is_empty() || self.types == ANY && word == "one" {
+                continue;
+            }
+            let passing = list
+                .iter()
+                .filter(|option| {
+                    let mut scratch = Vec::new();
+                    option.validate(value, &mut path.clone(), definitions, &mut scratch);
+                    scratch.is_empty()
+                })
+                .count();
+            if passing == 0 || word == "one" && passing > 1 {
+                findings.push(Finding {
+                    kind: FindingKind::Invalid,
+                    path: shown(path),
+                    problem: format!(
+                        "{} matches {passing} of the schema's {word}Of choices",
+                        describe(value)
+                    ),
+                });
+            }
+        }
+        match value {
+            Value::Array(items) => {
+                let count = items.len() as u64;
+                if self.min_items.is_some_and(|minimum| count < minimum) {
+                    findings.push(Finding {
+                        kind: FindingKind::Invalid,
+                        path: shown(path),
+                        problem: format!(
+                            "has {count} items, fewer than {}",
+                            self.min_items.unwrap_or(0)
+                        ),
+                    });
+                }
+                if self.max_items.is_some_and(|maximum| count > maximum) {
+                    findings.push(Finding {
+                        kind: FindingKind::Invalid,
+                        path: shown(path),
+                        problem: format!(
+                            "has {count} items, more than {}",
+                            self.max_items.unwrap_or(0)
+                        ),
+                    });
+                }
+                if let Some(schema) = &self.items {
+                    for (index, item) in items.iter().enumerate() {
+                        let length = path.len();
+                        path.push_str(&format!("[{index}]"));
+                        schema.validate(item, path, definitions, findings);
+                        path.truncate(length);
+                    }
+                }
+            }
+            Value::Object(fields) => {
+                for field in &self.required {
+                    if !fields.contains_key(field) {
+                        let length = path.len();
+                        push_field(path, field);
+                        findings.push(Finding {
+                            kind: FindingKind::Invalid,
+                            path: shown(path),
+                            problem: "is required".to_string(),
+                        });
+                        path.truncate(length);
+                    }
+                }
+                if self.embedded {
+                    for field in ["apiVersion", "kind"] {
+                        if !fields.get(field).is_some_and(Value::is_string) {
+                            let length = path.len();
+                            push_field(path, field);
+                            findings.push(Finding {
+                                kind: FindingKind::Invalid,
+                                path: shown(path),
+                                problem: "is required in an embedded resource".to_string(),
+                            });
+                            path.truncate(length);
+                        }
+                    }
+                }
+                for (field, item) in fields {
+                    let length = path.len();
+                    push_field(path, field);
+                    match (self.properties.get(field), &self.extra) {
+                        (Some(schema), _) => schema.validate(item, path, definitions, findings),
+                        (None, Extra::Schema(schema)) => {
+                            schema.validate(item, path, definitions, findings)
+                        }
+                        (None, Extra::Unknown(kind)) => findings.push(Finding {
+                            kind: kind.clone(),
+                            path: shown(path),
+                            problem: match kind {
+                                FindingKind::PrunedField => {
+                                    "is not in the CRD's schema: the API server drops it"
+                                        .to_string()
+                                }
+                                _ => "is not a field of this kind".to_string(),
+                            },
+                        }),
+                        (None, Extra::Allowed) => {}
+                    }
+                    path.truncate(length);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `a.b`, or `a["b.c"]` for a key that is not a plain name.
+fn push_field(path: &mut String, field: &str) {
+    let plain = !field.is_empty()
+        && field
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$');
+    if plain {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(field);
+    } else {
+        path.push_str(&format!("[{field:?}]"));
+    }
+}
+
+fn shown(path: &str) -> String {
+    if path.is_empty() {
+        "(the object)".to_string()
+    } else {
+        path.to_string()
+    }
+}
+
+/// The API server's formats that decide acceptance (int32 and int64 bounds; the string
+/// formats it checks for CRDs are left to the API server).
+fn check_format(format: &str, value: &Value, invalid: &mut impl FnMut(String)) {
+    let Some(number) = value.as_f64() else {
+        return;
+    };
+    let (low, high) = match format {
+        "int32" => (i32::MIN as f64, i32::MAX as f64),
+        "int64" => (i64::MIN as f64, i64::MAX as f64),
+        _ => return,
+    };
+    if number < low || number > high {
+        invalid(format!("{number} does not fit an {format}"));
+    }
+}
+
+fn describe(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        format!("{}…", text.chars().take(57).collect::<String>())
+    } else {
+        text
+    }
+}
+
+fn article(bit: u8) -> &'static str {
+    match bit {
+        NULL => "null",
+        BOOLEAN => "a boolean",
+        INTEGER => "an integer",
+        NUMBER => "a number",
+        STRING => "a string",
+        ARRAY => "a list",
+        _ => "an object",
+    }
+}
+
+fn types_word(types: u8) -> String {
+    let names: Vec<&str> = [
+        (STRING, "a string"),
+        (INTEGER, "an integer"),
+        (NUMBER, "a number"),
+        (BOOLEAN, "a boolean"),
+        (ARRAY, "a list"),
+        (OBJECT, "an object"),
+    ]
+    .iter()
+    .filter(|(bit, _)| types & bit != 0 && !(*bit == INTEGER && types & NUMBER != 0))
+    .map(|(_, name)| *name)
+    .collect();
+    names.join(" or ")
+}
+
+fn wanted_types(options: &[Schema]) -> String {
+    let types = options.iter().fold(0, |types, option| types | option.types) & !NULL;
+    types_word(types)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct None_;
+    impl Definitions for None_ {
+        fn definition(&self, _: &str) -> Option<&Schema> {
+            None
+        }
+    }
+
+    fn findings(schema: &Schema, value: Value) -> Vec<(FindingKind, String, String)> {
+        let mut found = Vec::new();
+        schema.validate(&value, &mut String::new(), &None_, &mut found);
+        let mut found: Vec<_> = found
+            .into_iter()
+            .map(|finding| (finding.kind, finding.path, finding.problem))
+            .collect();
+        found.sort_by(|a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
+        found
+    }
+
+    fn crd(schema: Value) -> Schema {
+        Schema::from_crd(&schema)
+    }
+
+    #[test]
+    fn types_required_and_unknown_fields_of_a_built_in_kind() {
+        let port = Schema::from_kubernetes(&json!({"properties": {
+                "containerPort": {"type": "integer", "format": "int32"},
+                "protocol": {"type": ["string", "null"], "enum": ["TCP", "UDP", "SCTP", null]},
+                "name": {"type": ["string", "null"]},
+            }, "required": ["containerPort"]}));
+        assert_eq!(
+            findings(&port, json!({"containerPort": "8080", "protocol": "TCP"})),
+            vec![(
+                FindingKind::Invalid,
+                "containerPort".into(),
+                "\"8080\" is a string, the schema wants an integer".into()
+            )]
+        );
+        assert_eq!(
+            findings(&port, json!({"protocol": "HTTP", "hostport": 80})),
+            vec![
+                (
+                    FindingKind::Invalid,
+                    "containerPort".into(),
+                    "is required".into()
+                ),
+                (
+                    FindingKind::UnknownField,
+                    "hostport".into(),
+                    "is not a field of this kind".into()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "protocol".into(),
+                    "\"HTTP\" is not one of \"TCP\", \"UDP\", \"SCTP\"".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            findings(
+                &port,
+                json!({"containerPort": 3_000_000_000i64, "name": null})
+            ),
+            vec![(
+                FindingKind::Invalid,
+                "containerPort".into(),
+                "3000000000 does not fit an int32".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn int_or_string_and_quantities() {
+        let int_or_string = Schema::from_kubernetes(
+            &json!({"oneOf": [{"type": ["string", "null"]}, {"type": ["integer", "null"]}]}),
+        );
+        assert!(findings(&int_or_string, json!("25%")).is_empty());
+        assert!(findings(&int_or_string, json!(8080)).is_empty());
+        assert_eq!(
+            findings(&int_or_string, json!(true))[0].2,
+            "true is not a string or an integer"
+        );
+        let quantity = Schema::from_kubernetes(
+            &json!({"oneOf": [{"type": ["string", "null"]}, {"type": ["number", "null"]}]}),
+        );
+        assert!(findings(&quantity, json!("250m")).is_empty());
+        assert!(findings(&quantity, json!(0.5)).is_empty());
+        assert!(
+            findings(&quantity, json!("lots"))[0]
+                .2
+                .contains("malformed")
+        );
+    }
+
+    /// apiextensions structural schemas: pruning, preserving, int-or-string, embedded
+    /// resources, nullable, bounds.
+    #[test]
+    fn crd_schemas_follow_the_structural_rules() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "spec": {"type": "object", "properties": {
+                "size": {"type": "integer", "minimum": 1, "maximum": 10},
+                "port": {"x-kubernetes-int-or-string": true},
+                "mode": {"type": "string", "enum": ["fast", "safe"]},
+                "note": {"type": "string", "nullable": true, "maxLength": 5},
+                "extra": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                    "x-kubernetes-preserve-unknown-fields": true},
+                "tags": {"type": "array", "maxItems": 2, "items": {"type": "string"}},
+            }, "required": ["size"]},
+        }}));
+        let valid = json!({"apiVersion": "example.io/v1", "kind": "Widget",
+            "metadata": {"name": "w"}, "spec": {"size": 3, "port": "http", "mode": "fast",
+            "note": null, "extra": {"anything": [1]},
+            "template": {"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "b"}},
+            "tags": ["a"]}});
+        assert_eq!(findings(&schema, valid), Vec::new());
+        let wrong = json!({"spec": {"size": 0, "port": 1.5, "mode": "slow", "note": "toolong",
+            "colour": "red", "template": {"data": {}}, "tags": ["a", "b", "c"]}});
+        let found: Vec<String> = findings(&schema, wrong)
+            .into_iter()
+            .map(|(kind, path, problem)| format!("{kind:?} {path}: {problem}"))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                "PrunedField spec.colour: is not in the CRD's schema: the API server drops it",
+                "Invalid spec.mode: \"slow\" is not one of \"fast\", \"safe\"",
+                "Invalid spec.note: \"toolong\" is longer than 5 characters",
+                "Invalid spec.port: 1.5 is a number, the schema wants a string or an integer",
+                "Invalid spec.size: 0 is below the minimum 1",
+                "Invalid spec.tags: has 3 items, more than 2",
+                "Invalid spec.template.apiVersion: is required in an embedded resource",
+                "Invalid spec.template.kind: is required in an embedded resource",
+            ]
+        );
+    }
+}
