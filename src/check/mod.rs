@@ -506,3 +506,172 @@ fn validate(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn v(minor: u32) -> KubernetesVersion {
+        KubernetesVersion { minor }
+    }
+
+    fn choice(text: &str) -> VersionChoice {
+        VersionChoice::parse(text).unwrap()
+    }
+
+    /// A named flag beats the flag for every cluster, which beats the inventory, which beats
+    /// the Config, which beats the newest known.
+    #[test]
+    fn each_cluster_gets_the_version_said_most_specifically() {
+        let origin = Origin::new("fleet/config.yaml", 0, 4);
+        let clusters = [
+            ("stated", Some("v1.29.3-eks-1")),
+            ("unstated", None),
+            ("named", Some("v1.30.0")),
+        ];
+        let source_and_version = |flags: &[VersionChoice], config| {
+            let (versions, warnings) = choose_versions(&clusters, flags, config).unwrap();
+            assert!(warnings.is_empty(), "{warnings:?}");
+            versions
+                .iter()
+                .map(|chosen| (chosen.source, chosen.version.minor))
+                .collect::<Vec<_>>()
+        };
+        let newest = builtin().newest().minor;
+        assert_eq!(
+            source_and_version(&[], None),
+            [
+                (VersionSource::Inventory, 29),
+                (VersionSource::Newest, newest),
+                (VersionSource::Inventory, 30)
+            ]
+        );
+        assert_eq!(
+            source_and_version(&[], Some((v(33), &origin))),
+            [
+                (VersionSource::Inventory, 29),
+                (VersionSource::Config, 33),
+                (VersionSource::Inventory, 30)
+            ]
+        );
+        assert_eq!(
+            source_and_version(
+                &[choice("named=1.27"), choice("1.36")],
+                Some((v(33), &origin))
+            ),
+            [
+                (VersionSource::CommandLine, 36),
+                (VersionSource::CommandLine, 36),
+                (VersionSource::CommandLine, 27)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_version_without_schemas_is_checked_against_the_nearest_with_a_warning() {
+        let clusters = [("old", Some("v1.21.0")), ("also-old", Some("1.24"))];
+        let (versions, warnings) = choose_versions(&clusters, &[], None).unwrap();
+        assert_eq!(versions[0].version, builtin().oldest());
+        assert_eq!(versions[1].version, builtin().oldest());
+        let messages: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "cluster old runs Kubernetes 1.21: checked against 1.25, the oldest version whose schemas fedrender has",
+                "cluster also-old runs Kubernetes 1.24: checked against 1.25, the oldest version whose schemas fedrender has",
+            ]
+        );
+        let unreadable = choose_versions(&[("x", Some("next"))], &[], None).unwrap_err();
+        assert!(unreadable[0].message.contains("status.kubernetesVersion"));
+    }
+
+    fn findings_at(object: Value, minor: u32) -> Vec<(Lint, String)> {
+        Checker::new(Vec::new(), [])
+            .check_at(&object, v(minor))
+            .into_iter()
+            .map(|finding| (finding.lint, finding.problem))
+            .collect()
+    }
+
+    /// The Kubernetes deprecation guide: flowcontrol.apiserver.k8s.io/v1beta3 is served until
+    /// 1.31 and removed in 1.32, in favour of v1 (GA in 1.29).
+    #[test]
+    fn removed_and_deprecated_apis_follow_the_cluster_version() {
+        let flow = json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1beta3",
+            "kind": "PriorityLevelConfiguration", "metadata": {"name": "p"},
+            "spec": {"type": "Exempt"}});
+        assert_eq!(
+            findings_at(flow.clone(), 31),
+            [(
+                Lint::DeprecatedApi,
+                "flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration is deprecated; \
+                 Kubernetes 1.32 no longer serves it; use flowcontrol.apiserver.k8s.io/v1"
+                    .to_string()
+            )]
+        );
+        assert_eq!(
+            findings_at(flow, 32),
+            [(
+                Lint::RemovedApi,
+                "flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration was removed in \
+                 Kubernetes 1.32; use flowcontrol.apiserver.k8s.io/v1"
+                    .to_string()
+            )]
+        );
+        let ingress = json!({"apiVersion": "extensions/v1beta1", "kind": "Ingress",
+            "metadata": {"name": "i"}});
+        assert_eq!(
+            findings_at(ingress, 30),
+            [(
+                Lint::RemovedApi,
+                "extensions/v1beta1 Ingress was removed before Kubernetes 1.25; use networking.k8s.io/v1"
+                    .to_string()
+            )]
+        );
+        let typo =
+            json!({"apiVersion": "apps/v1", "kind": "Deploymnet", "metadata": {"name": "d"}});
+        assert_eq!(
+            findings_at(typo, 30),
+            [(
+                Lint::SchemaInvalid,
+                "Kubernetes has no kind Deploymnet in apps/v1; did you mean Deployment?"
+                    .to_string()
+            )]
+        );
+    }
+
+    /// A custom resource is checked against its CRD's served version; one the CRD does not
+    /// serve is refused, as the API server has no such resource.
+    #[test]
+    fn custom_resources_are_checked_against_the_served_version_of_their_crd() {
+        let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.io"},
+        "spec": {"group": "example.io", "names": {"kind": "Widget"}, "versions": [
+            {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object",
+                "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}},
+            {"name": "v2", "served": false, "schema": {"openAPIV3Schema": {"type": "object"}}},
+        ]}});
+        let checker = Checker::new(Vec::new(), [&crd]);
+        let widget = |version: &str, size: Value| {
+            json!({"apiVersion": format!("example.io/{version}"), "kind": "Widget",
+                "metadata": {"name": "w"}, "spec": {"size": size}})
+        };
+        assert!(checker.check_at(&widget("v1", json!(3)), v(33)).is_empty());
+        let wrong = checker.check_at(&widget("v1", json!("3")), v(33));
+        assert_eq!(wrong[0].path, "spec.size");
+        let unserved = checker.check_at(&widget("v2", json!(3)), v(33));
+        assert_eq!(
+            unserved[0].problem,
+            "the CRD widgets.example.io does not serve example.io/v2 (it serves v1)"
+        );
+        let origin = Origin::new("w.yaml", 0, 1);
+        let gadget =
+            json!({"apiVersion": "example.io/v1", "kind": "Gadget", "metadata": {"name": "g"}});
+        let warnings = checker.unchecked_kinds([(&gadget, &origin), (&gadget, &origin)]);
+        assert_eq!(
+            warnings[0].message,
+            "example.io/v1 Gadget: 2 objects not checked: the fleet and --crds have no CRD for the kind"
+        );
+    }
+}

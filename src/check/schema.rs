@@ -180,12 +180,7 @@ impl Schema {
         schema.one_of = object
             .get("oneOf")
             .and_then(Value::as_array)
-            .map(|schemas| {
-                schemas
-                    .iter()
-                    .map(Schema::from_kubernetes)
-                    .collect()
-            })
+            .map(|schemas| schemas.iter().map(Schema::from_kubernetes).collect())
             .unwrap_or_default();
         // A Quantity is the one definition that is a string or a number; a string must then
         // parse as a quantity (resource.ParseQuantity).
