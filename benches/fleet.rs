@@ -158,17 +158,6 @@ fn floor_in_child(rendered: &Path, scratch: &Path) -> Duration {
     Duration::from_secs_f64(seconds)
 }
 
-/// Allowing every one of them turns schema checking off.
-const SCHEMA_LINTS: [&str; 7] = [
-    "schema-invalid",
-    "unknown-field",
-    "pruned-field",
-    "removed-api",
-    "deprecated-api",
-    "unchecked-kind",
-    "assumed-kubernetes-version",
-];
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == "--floor") {
@@ -223,9 +212,9 @@ fn main() {
             run(&args)
         };
         let build = |out: &Path| build_with(out, &[]);
-        let unchecked: Vec<&str> = SCHEMA_LINTS
+        let unchecked: Vec<&str> = fedrender::check::LINTS
             .iter()
-            .flat_map(|lint| ["--allow", lint])
+            .flat_map(|lint| ["--allow", lint.name()])
             .collect();
         // Each cold build writes into a directory never used before, once the disk has finished
         // with the deletion of earlier runs' trees. The median of three.

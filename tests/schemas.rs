@@ -11,16 +11,6 @@ mod fleet_generator;
 use common::{fedrender, scratch, stderr};
 use serde_json::{Value, json};
 
-const SCHEMA_LINTS: [&str; 7] = [
-    "schema-invalid",
-    "unknown-field",
-    "pruned-field",
-    "removed-api",
-    "deprecated-api",
-    "unchecked-kind",
-    "assumed-kubernetes-version",
-];
-
 /// The messages of a run printed with `--message-format json`.
 fn json_messages(output: &std::process::Output) -> Vec<Value> {
     stderr(output)
@@ -34,9 +24,11 @@ fn schema_messages(output: &std::process::Output) -> Vec<Value> {
     json_messages(output)
         .into_iter()
         .filter(|message| {
-            message["name"]
-                .as_str()
-                .is_some_and(|name| SCHEMA_LINTS.contains(&name))
+            message["name"].as_str().is_some_and(|name| {
+                fedrender::check::LINTS
+                    .iter()
+                    .any(|lint| lint.name() == name)
+            })
         })
         .collect()
 }

@@ -142,19 +142,7 @@ impl Schema {
                 .fold(0, |types, name| types | type_bit(name)),
             _ => ANY,
         };
-        schema.format = object
-            .get("format")
-            .and_then(Value::as_str)
-            .map(String::from);
-        schema.enumeration = object
-            .get("enum")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            // The conversion lists null among the enum's values where the field is nullable.
-            .filter(|value| !value.is_null())
-            .collect();
+        (schema.format, schema.enumeration) = format_and_enumeration(object);
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
             schema.properties = properties
                 .iter()
@@ -218,15 +206,7 @@ impl Schema {
         if flag("nullable") {
             schema.types |= NULL;
         }
-        schema.format = object
-            .get("format")
-            .and_then(Value::as_str)
-            .map(String::from);
-        schema.enumeration = object
-            .get("enum")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        (schema.format, schema.enumeration) = format_and_enumeration(object);
         let preserve = flag("x-kubernetes-preserve-unknown-fields");
         schema.embedded = flag("x-kubernetes-embedded-resource");
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
@@ -517,6 +497,27 @@ impl Schema {
             _ => {}
         }
     }
+}
+
+/// A schema's `format` and `enum`. A null among the enum's values (the Kubernetes conversion
+/// lists it where the field is nullable) is left out: null is judged by the types.
+fn format_and_enumeration(object: &serde_json::Map<String, Value>) -> (Option<String>, Vec<Value>) {
+    let format = object
+        .get("format")
+        .and_then(Value::as_str)
+        .map(String::from);
+    let enumeration = object
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|values| {
+            values
+                .iter()
+                .filter(|value| !value.is_null())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    (format, enumeration)
 }
 
 fn strings(value: Option<&Value>) -> Vec<String> {
