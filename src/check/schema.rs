@@ -557,20 +557,73 @@ fn shown(path: &str) -> String {
     }
 }
 
-/// The API server's formats that decide acceptance (int32 and int64 bounds; the string
-/// formats it checks for CRDs are left to the API server).
+/// The formats the API server enforces (kube-openapi strfmt, as CRD validation and the
+/// decoding of built-in kinds apply them): integer bounds, base64 for `byte` (Secret data),
+/// and the address formats. Others (`date-time` among them, whose Go parser accepts several
+/// layouts) are left to the API server.
 fn check_format(format: &str, value: &Value, invalid: &mut impl FnMut(String)) {
-    let Some(number) = value.as_f64() else {
+    if let Some(number) = value.as_f64() {
+        let (low, high) = match format {
+            "int32" => (i32::MIN as f64, i32::MAX as f64),
+            "int64" => (i64::MIN as f64, i64::MAX as f64),
+            _ => return,
+        };
+        if number < low || number > high {
+            invalid(format!("{number} does not fit an {format}"));
+        }
+        return;
+    }
+    let Some(text) = value.as_str() else {
         return;
     };
-    let (low, high) = match format {
-        "int32" => (i32::MIN as f64, i32::MAX as f64),
-        "int64" => (i64::MIN as f64, i64::MAX as f64),
-        _ => return,
+    let valid = match format {
+        "byte" => is_base64(text),
+        "uuid" => is_uuid(text),
+        "ipv4" => text.parse::<std::net::Ipv4Addr>().is_ok(),
+        "ipv6" => text.parse::<std::net::Ipv6Addr>().is_ok(),
+        "cidr" => text.split_once('/').is_some_and(|(address, prefix)| {
+            let bits = match address.parse::<std::net::IpAddr>() {
+                Ok(std::net::IpAddr::V4(_)) => 32,
+                Ok(std::net::IpAddr::V6(_)) => 128,
+                Err(_) => return false,
+            };
+            prefix.parse::<u8>().is_ok_and(|prefix| prefix <= bits) && !prefix.starts_with('+')
+        }),
+        _ => true,
     };
-    if number < low || number > high {
-        invalid(format!("{number} does not fit an {format}"));
+    if !valid {
+        let what = match format {
+            "byte" => "base64 (standard alphabet, padded)",
+            "uuid" => "a UUID",
+            "ipv4" => "an IPv4 address",
+            "ipv6" => "an IPv6 address",
+            _ => "a CIDR (address/prefix)",
+        };
+        invalid(format!("{} is not {what}", describe(value)));
     }
+}
+
+/// Go's `base64.StdEncoding`, which JSON decoding of a byte field uses: the standard alphabet,
+/// padded to a multiple of four; line breaks are skipped.
+fn is_base64(text: &str) -> bool {
+    let bytes: Vec<u8> = text.bytes().filter(|&b| b != b'\r' && b != b'\n').collect();
+    if !bytes.len().is_multiple_of(4) {
+        return false;
+    }
+    let padding = bytes.iter().rev().take_while(|&&b| b == b'=').count();
+    padding <= 2
+        && bytes[..bytes.len() - padding]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+}
+
+/// strfmt's UUID: 8-4-4-4-12 hexadecimal digits.
+fn is_uuid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(group, length)| {
+            group.len() == length && group.bytes().all(|b| b.is_ascii_hexdigit())
+        })
 }
 
 fn describe(value: &Value) -> String {
@@ -711,6 +764,34 @@ mod tests {
                 .2
                 .contains("malformed")
         );
+    }
+
+    #[test]
+    fn formats_the_api_server_enforces() {
+        let schema = |format: &str| Schema::from_crd(&json!({"type": "string", "format": format}));
+        for (format, good, bad) in [
+            ("byte", "aGVsbG8=", "hello!"),
+            ("byte", "aGVs\nbG8=", "aGVsbG8"),
+            (
+                "uuid",
+                "123e4567-e89b-12d3-a456-426614174000",
+                "123e4567e89b12d3a456426614174000",
+            ),
+            ("ipv4", "10.0.0.1", "10.0.0.256"),
+            ("ipv6", "fd00::1", "fd00:::1"),
+            ("cidr", "10.0.0.0/8", "10.0.0.0/33"),
+            ("date-time", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z"),
+        ] {
+            assert!(
+                findings(&schema(format), json!(good)).is_empty(),
+                "{format} {good}"
+            );
+            assert_eq!(
+                findings(&schema(format), json!(bad)).is_empty(),
+                format == "date-time",
+                "{format} {bad}"
+            );
+        }
     }
 
     /// apiextensions structural schemas: pruning, preserving, int-or-string, embedded
