@@ -165,6 +165,19 @@ fn main() {
         println!("{}", seconds.as_secs_f64());
         return;
     }
+    if let Some(at) = args.iter().position(|arg| arg == "--generate") {
+        // Only write the fleet (for profiling by hand): --generate DIR 10000x200
+        let (templates, clusters) = args[at + 2].split_once('x').expect("a size: 2000x50");
+        let fleet = generate(
+            Path::new(&args[at + 1]),
+            templates.parse().expect("templates"),
+            clusters.parse().expect("clusters"),
+            0,
+            Workload::Deployment,
+        );
+        println!("{}", fleet.display());
+        return;
+    }
     let sizes: Vec<(usize, usize)> = {
         let args: Vec<String> = std::env::args()
             .skip(1)

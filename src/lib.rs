@@ -125,6 +125,45 @@ pub fn render_fleet(
     })
 }
 
+/// What `build --stdout` wrote.
+#[derive(Debug, Default)]
+pub struct Streamed {
+    pub documents: usize,
+    /// Writing stopped here (a closed pipe, a full disk); rendering went on for its errors.
+    pub write_error: Option<std::io::Error>,
+}
+
+/// `fedrender build --stdout`: every check `build` makes, each chunk of objects written to
+/// `out` as soon as it is rendered ([`emit::write_stream`] says in which order), so memory
+/// holds one chunk, as a build's does. An error found while rendering ends the stream where it
+/// is: on an error, what `out` received is incomplete.
+pub fn stream_fleet(
+    source: &FleetSource,
+    lints: &LintLevels,
+    out: &mut impl std::io::Write,
+) -> Outcome<Streamed> {
+    with_placed(source, lints, false, |placed, layout| {
+        let mut streamed = Streamed::default();
+        let order = layout.stream_order();
+        progress::begin(progress::Stage::Rendering, order.len());
+        placed.render_only(order, CHUNK, |rendered| {
+            if streamed.write_error.is_none() {
+                match emit::write_stream(&layout, &rendered, out) {
+                    Ok(documents) => streamed.documents += documents,
+                    Err(error) => streamed.write_error = Some(error),
+                }
+            }
+            Ok(())
+        })?;
+        if streamed.write_error.is_none()
+            && let Err(error) = out.flush()
+        {
+            streamed.write_error = Some(error);
+        }
+        Ok(streamed)
+    })
+}
+
 /// A fleet rendered and checked, its objects counted and dropped.
 #[derive(Debug, Clone, Default)]
 pub struct FleetSummary {

@@ -58,10 +58,20 @@ fn build(args: &cli::BuildArgs) -> i32 {
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
     if args.stdout {
-        let outcome = fedrender::render_fleet(&source, &lints, false);
+        let stdout = std::io::stdout();
+        let mut out = CountingWriter::new(std::io::BufWriter::new(stdout.lock()));
+        let outcome = fedrender::stream_fleet(&source, &lints, &mut out);
         progress.finish();
-        return match report(outcome, &input.run, "nothing was written") {
-            Ok(rendered) => write_stdout(fedrender::emit::stream(&rendered.tree)),
+        let left = if out.written == 0 {
+            "nothing was written"
+        } else {
+            "standard output holds part of the render: discard it"
+        };
+        return match report(outcome, &input.run, left) {
+            Ok(streamed) => match streamed.write_error {
+                Some(error) => stdout_error(&error),
+                None => exit_code::OK,
+            },
             Err(code) => code,
         };
     }
@@ -226,7 +236,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
         DiffFormat::Json => diff_report::json(&result, args.title.as_deref()),
         DiffFormat::Stat => diff_report::stat(&result),
     };
-    let written = write_stdout(std::iter::once(text));
+    let written = write_stdout(&text);
     if written != exit_code::OK {
         return written;
     }
@@ -267,7 +277,7 @@ fn plan(args: &cli::PlanArgs) -> i32 {
         PlanFormat::Text => plan_report::text(&rendered, &filter),
         PlanFormat::Json => plan_report::json(&rendered, &filter),
     };
-    write_stdout(std::iter::once(text))
+    write_stdout(&text)
 }
 
 fn validate(args: &cli::ValidateArgs) -> i32 {
@@ -351,21 +361,40 @@ fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i
     })
 }
 
-/// Writes to standard output; a reader that goes away (`| head`) is not an error.
-fn write_stdout(chunks: impl Iterator<Item = String>) -> i32 {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for chunk in chunks {
-        if let Err(error) = out.write_all(chunk.as_bytes()) {
-            return stdout_error(&error);
-        }
+/// A writer that counts what it passed on, to tell whether a failed stream printed anything.
+struct CountingWriter<W> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> CountingWriter<W> {
+    fn new(inner: W) -> Self {
+        CountingWriter { inner, written: 0 }
     }
-    match out.flush() {
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let written = self.inner.write(buf)?;
+        self.written += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes to standard output; a reader that goes away (`| head`) is not an error.
+fn write_stdout(text: &str) -> i32 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => exit_code::OK,
         Err(error) => stdout_error(&error),
     }
 }
 
+/// A reader that goes away (`| head`) is not an error.
 fn stdout_error(error: &std::io::Error) -> i32 {
     if error.kind() == std::io::ErrorKind::BrokenPipe {
         exit_code::OK

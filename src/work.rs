@@ -15,7 +15,7 @@ use crate::fleet::Fleet;
 use crate::interpret::{self, Interpreter};
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, OverrideIndex, RuleRef};
-use crate::schedule::TargetCluster;
+use crate::schedule::{Target, Targets};
 
 /// The object one cluster receives is built in three steps: [`revise`], the overrides, then
 /// [`prune`] — overrides after revision so that an override of the replica field wins, before
@@ -118,8 +118,7 @@ pub(crate) fn build_variants(
     fleet: &Fleet,
     override_index: &OverrideIndex<'_>,
     template: &Template,
-    targets: &[TargetCluster],
-    cluster_index: &BTreeMap<&str, usize>,
+    targets: &Targets,
     checker: Option<&Checker>,
     findings: &mut Vec<CheckedFinding>,
 ) -> Result<Option<RenderedTemplate>, Rejected> {
@@ -130,16 +129,15 @@ pub(crate) fn build_variants(
     let mut revisions = Revisions::new(&fleet.interpreter, template);
     type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
     let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
-    for target in targets {
-        let cluster = cluster_index[target.name.as_str()];
+    for target in targets.iter() {
         groups
             .entry((
                 target.replicas,
                 target.completions,
-                passes.cluster_rules(cluster),
+                passes.cluster_rules(target.cluster),
             ))
             .or_default()
-            .push(cluster);
+            .push(target.cluster);
     }
     let mut variants = Vec::new();
     let mut found: BTreeMap<(Finding, Option<RuleRef>), Vec<usize>> = BTreeMap::new();
@@ -309,19 +307,18 @@ pub(crate) fn rules_in_cluster(
     fleet: &Fleet,
     passes: &OverridePasses<'_, '_>,
     template: &Template,
-    target: &TargetCluster,
-    cluster: usize,
+    target: Target,
     namespaced_after: &mut NamespacedAfter,
     revisions: &mut Revisions<'_>,
 ) -> Vec<RuleRef> {
-    let mut rules = passes.cluster_rules(cluster);
+    let mut rules = passes.cluster_rules(target.cluster);
     let namespaced = namespaced_after
         .entry((target.replicas, target.completions, rules.clone()))
         .or_insert_with(|| {
             namespaced_policies_in(fleet, passes, template, target, &rules, revisions)
         })
         .clone();
-    rules.extend(passes.index.rules_for_cluster(&namespaced, cluster));
+    rules.extend(passes.index.rules_for_cluster(&namespaced, target.cluster));
     rules
 }
 
@@ -333,7 +330,7 @@ pub(crate) fn namespaced_policies_in(
     fleet: &Fleet,
     passes: &OverridePasses<'_, '_>,
     template: &Template,
-    target: &TargetCluster,
+    target: Target,
     cluster_rules: &[RuleRef],
     revisions: &mut Revisions<'_>,
 ) -> Vec<usize> {

@@ -96,6 +96,28 @@ fn render(input: &Path, clusters: &Path, out: &Path, jobs: &str) -> BTreeMap<Str
         .collect()
 }
 
+/// `build --stdout`, which prints as it renders: its order must not depend on the input's.
+fn stream(input: &Path, clusters: &Path, jobs: &str) -> Vec<u8> {
+    let output = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(["build", input.to_str().unwrap(), "--clusters"])
+        .args([
+            clusters.to_str().unwrap(),
+            "--stdout",
+            "--jobs",
+            jobs,
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
 fn valid_scenarios() -> Vec<(PathBuf, PathBuf)> {
     let mut scenarios = vec![(
         PathBuf::from("examples/fleet"),
@@ -122,6 +144,7 @@ fn shuffled_inputs_and_thread_counts_give_identical_bytes() {
     for (index, (input, clusters)) in valid_scenarios().into_iter().enumerate() {
         let base = root.join(index.to_string());
         let expected = render(&input, &clusters, &base.join("out-original"), "1");
+        let expected_stream = stream(&input, &clusters, "1");
         let mut docs = documents(&input);
         docs.reverse();
         let reversed = base.join("reversed");
@@ -144,6 +167,10 @@ fn shuffled_inputs_and_thread_counts_give_identical_bytes() {
                 ),
                 expected,
                 "{input:?} shuffled with seed {seed}"
+            );
+            assert!(
+                stream(&shuffled, &clusters, &(1 + seed % 3).to_string()) == expected_stream,
+                "{input:?} shuffled with seed {seed}: the stream differs"
             );
         }
     }

@@ -7,11 +7,13 @@ pub mod layout;
 pub mod tree;
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::object::ObjectKey;
 use crate::render::{Destination, Placed};
+use crate::work::RenderedTemplate;
 use crate::yaml;
 
 use crate::manifest::HEADER;
@@ -226,6 +228,17 @@ impl TreeLayout {
         self.files.iter().map(Vec::len).sum()
     }
 
+    /// The objects that go somewhere, in the order of their file path within a cluster
+    /// directory (cluster-scoped objects first, under `_cluster/`), objects on one path by
+    /// position: the order of `build --stdout`, which needs nothing rendered to be known.
+    pub fn stream_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.paths.len())
+            .filter(|&object| !self.paths[object].is_empty())
+            .collect();
+        order.sort_unstable_by_key(|&object| self.ranks[object]);
+        order
+    }
+
     /// A key that sorts files by cluster, then path (the kustomization first).
     pub fn path_order(&self, file: TreeFile) -> (u32, Option<u32>) {
         if file.cluster == WIRING {
@@ -347,15 +360,36 @@ impl OutputTree {
     }
 }
 
-/// The whole render as one YAML stream, for `build --stdout`: documents ordered by cluster,
-/// then path, each preceded by a comment naming its cluster and path. Kustomizations are left
-/// out: they only list the files.
-pub fn stream(tree: &OutputTree) -> impl Iterator<Item = String> + '_ {
-    tree.objects().map(|(path, _, text)| {
+/// Writes rendered objects as documents of one YAML stream, for `build --stdout`, as they
+/// come from [`Placed::render_only`] over [`TreeLayout::stream_order`]: object by object, each
+/// object's clusters in name order, each document preceded by a comment naming its cluster and
+/// file. Each text is written as it is, once per cluster that receives it, never copied.
+/// Returns how many documents were written.
+pub fn write_stream(
+    layout: &TreeLayout,
+    rendered: &[(usize, RenderedTemplate)],
+    out: &mut impl Write,
+) -> io::Result<usize> {
+    let mut documents: Vec<(usize, usize, &str)> = rendered
+        .iter()
+        .enumerate()
+        .flat_map(|(order, (_, template))| {
+            template.variants.iter().flat_map(move |variant| {
+                (variant.clusters.iter()).map(move |&cluster| (order, cluster, &*variant.manifest))
+            })
+        })
+        .collect();
+    documents.sort_unstable_by_key(|&(order, cluster, _)| (order, cluster));
+    for &(order, cluster, text) in &documents {
         let body = text.strip_prefix(HEADER).unwrap_or(text);
-        let (cluster, relative) = path.split_once('/').unwrap_or((path, ""));
-        format!("---\n# cluster: {cluster}, file: {relative}\n{body}")
-    })
+        out.write_all(b"---\n# cluster: ")?;
+        out.write_all(layout.clusters[cluster].as_bytes())?;
+        out.write_all(b", file: ")?;
+        out.write_all(layout.paths[rendered[order].0].as_bytes())?;
+        out.write_all(b"\n")?;
+        out.write_all(body.as_bytes())?;
+    }
+    Ok(documents.len())
 }
 
 #[cfg(test)]

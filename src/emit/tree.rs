@@ -93,8 +93,8 @@ struct WriteLog {
     created: Vec<TreeFile>,
     /// Replacements waiting under their staging names for the commit.
     staged: Vec<TreeFile>,
-    /// Every file written or to write.
-    write: Vec<TreeFile>,
+    /// Checking, every file a build would write; writing, that is `created` and `staged`.
+    to_write: Vec<TreeFile>,
 }
 
 /// How many files of one directory one worker takes at a time: it opens the directory once
@@ -280,7 +280,7 @@ impl<'a> TreeWriter<'a> {
             }
         };
         if self.mode == Mode::Check {
-            self.lock_log().write.push(file);
+            self.lock_log().to_write.push(file);
             return Ok(());
         }
         let directory = directory.expect("writing creates every directory first");
@@ -289,7 +289,6 @@ impl<'a> TreeWriter<'a> {
         if replacing {
             let mut log = self.lock_log();
             log.staged.push(file);
-            log.write.push(file);
             return Ok(());
         }
         if let Err(error) = directory.rename(&staging, name) {
@@ -298,7 +297,6 @@ impl<'a> TreeWriter<'a> {
         }
         let mut log = self.lock_log();
         log.created.push(file);
-        log.write.push(file);
         Ok(())
     }
 
@@ -311,19 +309,28 @@ impl<'a> TreeWriter<'a> {
     /// they leave empty. Checking, only finds what that would change.
     pub fn commit(self) -> Result<TreeChanges, Rejected> {
         let layout = self.layout;
-        let kustomizations: Vec<(TreeFile, String)> = (0..layout.clusters().len())
-            .map(|cluster| {
-                let file = TreeFile::kustomization(cluster);
-                (file, layout.kustomization(cluster))
+        // A kustomization lists every file of its cluster: a few at a time, so that memory
+        // never holds every cluster's list at once.
+        let clusters: Vec<usize> = (0..layout.clusters().len()).collect();
+        let kustomizations = clusters
+            .chunks(rayon::current_num_threads() * 2)
+            .try_for_each(|clusters| {
+                let texts: Vec<(TreeFile, String)> = clusters
+                    .par_iter()
+                    .map(|&cluster| {
+                        let file = TreeFile::kustomization(cluster);
+                        (file, layout.kustomization(cluster))
+                    })
+                    .collect();
+                let files: Vec<(TreeFile, &str)> = texts
+                    .iter()
+                    .map(|(file, text)| (*file, text.as_str()))
+                    .collect();
+                self.put_files(&files)
             })
-            .collect();
-        let kustomizations: Vec<(TreeFile, &str)> = kustomizations
-            .iter()
-            .map(|(file, text)| (*file, text.as_str()))
-            .chain(layout.wiring_files())
-            .collect();
+            .and_then(|()| self.put_files(&layout.wiring_files().collect::<Vec<_>>()));
         // Everything that can be checked is checked before the first file is replaced.
-        let stale = self.put_files(&kustomizations).and_then(|()| {
+        let stale = kustomizations.and_then(|()| {
             let staged: HashSet<String> = self
                 .lock_log()
                 .staged
@@ -377,8 +384,16 @@ impl<'a> TreeWriter<'a> {
             return Err(error);
         }
         remove.sort_unstable();
+        let write = match self.mode {
+            Mode::Check => log.to_write,
+            Mode::Write => {
+                let mut written = log.created;
+                written.append(&mut log.staged);
+                written
+            }
+        };
         Ok(TreeChanges {
-            write: log.write,
+            write,
             unchanged: self.unchanged.into_inner(),
             remove,
         })

@@ -25,7 +25,7 @@ use crate::fleet::Fleet;
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::overrides::OverrideIndex;
-use crate::schedule::{Filtered, TargetCluster};
+use crate::schedule::{Filtered, Targets};
 use crate::work::{CheckedFinding, RenderedTemplate, Variant, build_variants};
 use placement::{follow_dependencies, place_template};
 use plan::{PlanEntry, federated_plan_entry, plan_entry, quota_plan_entry};
@@ -80,10 +80,11 @@ enum Lane {
 struct Placement {
     /// Where its objects go: what its own binding dispatches, and what templates that depend
     /// on it take it to.
-    targets: Vec<TargetCluster>,
-    /// What the scheduler decided for its own binding, before suspension: what a dependent's
-    /// binding records of it (karmada dependencies_distributor.go `buildAttachedBinding`).
-    scheduled: Vec<TargetCluster>,
+    targets: Targets,
+    /// What the scheduler decided for its own binding, before suspension, when that is not
+    /// `targets`: what a dependent's binding records of it (karmada
+    /// dependencies_distributor.go `buildAttachedBinding`).
+    scheduled: Option<Targets>,
     /// Karmada's `IsWorkload` for its own binding: its replicas are revised per cluster.
     is_workload: bool,
     override_policies: Vec<usize>,
@@ -96,6 +97,22 @@ struct Placement {
     winner: Option<usize>,
     placed_by: Vec<String>,
     filtered: Vec<(String, Filtered)>,
+}
+
+impl Placement {
+    /// What the scheduler decided for the template's own binding, before suspension.
+    fn scheduled(&self) -> &Targets {
+        self.scheduled.as_ref().unwrap_or(&self.targets)
+    }
+
+    /// Sends the template's objects to `targets`, remembering what the scheduler decided.
+    fn redirect(&mut self, targets: Targets) {
+        if targets == self.targets {
+            return;
+        }
+        let scheduled = std::mem::replace(&mut self.targets, targets);
+        self.scheduled.get_or_insert(scheduled);
+    }
 }
 
 /// Binds and schedules every template; with `explain`, also the plan report's story of every
@@ -113,7 +130,15 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     let placed: Vec<Result<Placement, Rejected>> = fleet
         .templates
         .par_iter()
-        .map(|template| place_template(fleet, &index, &override_index, template))
+        .map(|template| {
+            place_template(
+                fleet,
+                (&index, &override_index),
+                &cluster_index,
+                template,
+                explain,
+            )
+        })
         .collect();
     let mut placements = Vec::with_capacity(placed.len());
     let mut errors = Vec::new();
@@ -154,7 +179,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             federated_plan.push(quota_plan_entry(quota, &cluster_index));
         }
     }
-    follow_dependencies(fleet, &mut placements, &cluster_index, &mut warnings)?;
+    follow_dependencies(fleet, &mut placements, &mut warnings)?;
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {
@@ -176,7 +201,6 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     extend_with_overrides_after_cluster_overrides(
         fleet,
         &override_index,
-        &cluster_index,
         &placements,
         &mut overrides_used,
     );
@@ -192,14 +216,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             .iter()
             .zip(&placements)
             .map(|(template, placement)| {
-                plan_entry(
-                    fleet,
-                    &index,
-                    &override_index,
-                    &cluster_index,
-                    template,
-                    placement,
-                )
+                plan_entry(fleet, &index, &override_index, template, placement)
             })
             .collect();
         plan.extend(federated_plan);
@@ -240,9 +257,11 @@ impl<'f> Placed<'f> {
                 .map(|(template, placement)| Destination {
                     key: &template.key,
                     origin: &template.origin,
-                    clusters: self.emitted_positions(
-                        self.positions(placement.targets.iter().map(|t| t.name.as_str())),
-                    ),
+                    clusters: self.emitted_positions({
+                        let mut positions: Vec<usize> = placement.targets.clusters().collect();
+                        positions.sort_unstable();
+                        positions
+                    }),
                 });
         let federated = fleet
             .federated
@@ -478,7 +497,6 @@ impl<'f> Placed<'f> {
                     &self.overrides,
                     template,
                     &self.placements[index].targets,
-                    &self.cluster_index,
                     checker,
                     &mut findings,
                 );

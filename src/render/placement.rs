@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::api::cluster::Cluster;
 use crate::bind::{self, PolicyIndex};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::fleet::Fleet;
@@ -13,22 +14,23 @@ use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::OverrideIndex;
 use crate::policy::Propagation;
-use crate::schedule::{self, TargetCluster, Workload};
+use crate::schedule::{self, Target, Targets, Workload};
 
 use super::Placement;
 
 /// Binds and schedules one template; the namespace controller adds every cluster for the
-/// namespaces it propagates.
+/// namespaces it propagates. Why clusters were filtered out is kept only to `explain`.
 pub(super) fn place_template(
     fleet: &Fleet,
-    index: &PolicyIndex<'_>,
-    override_index: &OverrideIndex<'_>,
+    (index, override_index): (&PolicyIndex<'_>, &OverrideIndex<'_>),
+    cluster_index: &BTreeMap<&str, usize>,
     template: &Template,
+    explain: bool,
 ) -> Result<Placement, Rejected> {
     let candidates = index.matching(template);
     let mut placement = Placement {
-        targets: Vec::new(),
-        scheduled: Vec::new(),
+        targets: Targets::default(),
+        scheduled: None,
         is_workload: false,
         override_policies: override_index.policies_for(template),
         propagate_deps: false,
@@ -69,10 +71,12 @@ pub(super) fn place_template(
                 ),
             });
             placement.is_workload = workload.is_workload;
-            placement.scheduled = schedule.targets.clone();
-            placement.targets = suspend(policy, schedule.targets);
+            placement.targets = Targets::from_scheduled(&schedule.targets, cluster_index);
+            placement.redirect(suspend(policy, &placement.targets, &fleet.clusters));
             placement.winner = Some(binding.policy);
-            placement.filtered = schedule.filtered;
+            if explain {
+                placement.filtered = schedule.filtered;
+            }
             if !placement.targets.is_empty() {
                 placement.placed_by.push(policy.id.to_string());
             }
@@ -88,15 +92,15 @@ pub(super) fn place_template(
         placement.placed_by.push(
             "Karmada's namespace controller (every Namespace goes to every cluster)".to_string(),
         );
-        placement.targets = fleet
-            .clusters
-            .iter()
-            .map(|cluster| TargetCluster {
-                name: cluster.name().to_string(),
-                replicas: None,
-                completions: None,
-            })
-            .collect();
+        placement.redirect(
+            (0..fleet.clusters.len())
+                .map(|cluster| Target {
+                    cluster,
+                    replicas: None,
+                    completions: None,
+                })
+                .collect(),
+        );
     }
     Ok(placement)
 }
@@ -121,7 +125,6 @@ pub(super) fn place_template(
 pub(super) fn follow_dependencies(
     fleet: &Fleet,
     placements: &mut [Placement],
-    cluster_index: &BTreeMap<&str, usize>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), Rejected> {
     let by_key: BTreeMap<&ObjectKey, usize> = fleet
@@ -135,7 +138,7 @@ pub(super) fn follow_dependencies(
     for (position, template) in fleet.templates.iter().enumerate() {
         let placement = &placements[position];
         if !placement.propagate_deps
-            || placement.scheduled.is_empty()
+            || placement.scheduled().is_empty()
             || template.namespace().is_empty()
         {
             continue;
@@ -193,35 +196,39 @@ pub(super) fn follow_dependencies(
             .iter()
             .map(|&parent| format!("propagateDeps of {}", fleet.templates[parent].key))
             .collect();
-        let snapshots: Vec<Vec<TargetCluster>> = parents
+        let snapshots: Vec<Target> = parents
             .iter()
-            .map(|&parent| placements[parent].scheduled.clone())
+            .flat_map(|&parent| placements[parent].scheduled().iter())
             .collect();
         let placement = &mut placements[dependent];
         placement.placed_by.extend(notes);
         let own_policy = placement.winner.map(|policy| &fleet.propagations[policy]);
-        let mut targets: Vec<TargetCluster> = if own_policy.is_some() {
-            placement.scheduled.clone()
+        let mut targets: Vec<Target> = if own_policy.is_some() {
+            placement.scheduled().iter().collect()
         } else {
             Vec::new()
         };
-        for target in snapshots.into_iter().flatten() {
-            if targets.iter().any(|present| present.name == target.name) {
+        for target in snapshots {
+            if targets
+                .iter()
+                .any(|present| present.cluster == target.cluster)
+            {
                 continue;
             }
             let replicas = (own_policy.is_some() && placement.is_workload)
                 .then(|| target.replicas.unwrap_or(0));
-            targets.push(TargetCluster {
-                name: target.name,
+            targets.push(Target {
+                cluster: target.cluster,
                 replicas,
                 completions: None,
             });
         }
+        targets.sort_by_key(|target| target.cluster);
+        let mut targets: Targets = targets.into_iter().collect();
         if let Some(policy) = own_policy {
-            targets = suspend(policy, targets);
+            targets = suspend(policy, &targets, &fleet.clusters);
         }
-        targets.sort_by_key(|target| cluster_index[target.name.as_str()]);
-        placement.targets = targets;
+        placement.redirect(targets);
     }
     if errors.is_empty() {
         Ok(())
@@ -231,15 +238,18 @@ pub(super) fn follow_dependencies(
 }
 
 /// `suspension.dispatching` keeps Works from being applied: fedrender renders nothing there.
-pub(super) fn suspend(policy: &Propagation, targets: Vec<TargetCluster>) -> Vec<TargetCluster> {
+pub(super) fn suspend(policy: &Propagation, targets: &Targets, clusters: &[Cluster]) -> Targets {
     if policy.suspension.dispatching == Some(true) {
-        return Vec::new();
+        return Targets::default();
     }
     match &policy.suspension.dispatching_on_clusters {
-        Some(suspended) => targets
-            .into_iter()
-            .filter(|target| !suspended.cluster_names.contains(&target.name))
-            .collect(),
-        None => targets,
+        Some(suspended) => targets.filtered(|target| {
+            let name = clusters[target.cluster].name();
+            !suspended
+                .cluster_names
+                .iter()
+                .any(|suspended| suspended == name)
+        }),
+        None => targets.clone(),
     }
 }

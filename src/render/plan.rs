@@ -59,7 +59,6 @@ pub(super) fn plan_entry(
     fleet: &Fleet,
     index: &PolicyIndex<'_>,
     override_index: &OverrideIndex<'_>,
-    cluster_index: &BTreeMap<&str, usize>,
     template: &Template,
     placement: &Placement,
 ) -> PlanEntry {
@@ -134,7 +133,6 @@ pub(super) fn plan_entry(
                 &passes,
                 template,
                 target,
-                cluster_index[target.name.as_str()],
                 &mut namespaced_after,
                 &mut revisions,
             )
@@ -145,7 +143,7 @@ pub(super) fn plan_entry(
             })
             .collect();
             PlannedCluster {
-                name: target.name.clone(),
+                name: fleet.clusters[target.cluster].name().to_string(),
                 replicas: target.replicas,
                 completions: target.completions,
                 overrides,

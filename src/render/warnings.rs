@@ -26,7 +26,6 @@ use crate::work::{OverridePasses, namespaced_policies_in};
 pub(super) fn extend_with_overrides_after_cluster_overrides(
     fleet: &Fleet,
     override_index: &OverrideIndex<'_>,
-    cluster_index: &BTreeMap<&str, usize>,
     placements: &[Placement],
     overrides_used: &mut BTreeSet<usize>,
 ) {
@@ -50,12 +49,11 @@ pub(super) fn extend_with_overrides_after_cluster_overrides(
         let passes = OverridePasses::new(override_index, template);
         let mut revisions = work::Revisions::new(&fleet.interpreter, template);
         let mut seen = BTreeSet::new();
-        for target in &placement.targets {
-            let cluster = cluster_index[target.name.as_str()];
+        for target in placement.targets.iter() {
             let first_pass = (
                 target.replicas,
                 target.completions,
-                passes.cluster_rules(cluster),
+                passes.cluster_rules(target.cluster),
             );
             if !passes.may_change_selection(&first_pass.2) || seen.contains(&first_pass) {
                 continue;
@@ -641,7 +639,12 @@ pub(super) fn override_warnings(
     let mut receiving: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); fleet.overrides.len()];
     for placement in placements {
         for &policy in &placement.override_policies {
-            receiving[policy].extend(placement.targets.iter().map(|target| target.name.as_str()));
+            receiving[policy].extend(
+                placement
+                    .targets
+                    .clusters()
+                    .map(|cluster| fleet.clusters[cluster].name()),
+            );
         }
     }
     let mut warnings = Vec::new();

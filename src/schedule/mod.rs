@@ -7,6 +7,7 @@ pub mod divide;
 pub mod estimate;
 pub mod filter;
 pub mod spread;
+pub mod targets;
 pub mod webster;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,7 @@ use crate::policy::Propagation;
 use crate::quantity::Quantity;
 
 pub use filter::{AffinityTerm, Filtered};
+pub use targets::{Target, Targets};
 
 /// Karmada's stand-in for "no limit" in capacity estimates (MaxInt32).
 const UNLIMITED: i64 = i32::MAX as i64;
