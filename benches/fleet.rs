@@ -1,12 +1,16 @@
 //! Fleet-scale benchmark: generates a realistic fleet deterministically, then measures the
-//! release binary — a cold build into an empty directory, a rebuild with nothing changed, and
-//! `diff` between two nearby revisions — with wall time, CPU time and peak memory, next to a
-//! floor: only serialising and writing the same output objects.
+//! release binary — a cold build into an empty directory, a rebuild with nothing changed,
+//! `diff` between two nearby revisions and the whole render on standard output — with wall
+//! time, CPU time and peak memory, next to two floors measured in the same run: only
+//! serialising and writing the same output objects, and `cp -r` of the rendered tree. Then the
+//! same objects rendered by `fedrender build --stdout` and by `kubectl kustomize` per cluster
+//! on a 1,000 × 20 fleet, where kubectl is installed.
 //!
 //! cargo bench --bench fleet                      # 200×10 and 2000×50
-//! cargo bench --bench fleet -- 10000x200         # any sizes, templates×clusters
+//! cargo bench --bench fleet -- 2000x50 10000x200 # any sizes, templates×clusters
 //! cargo bench --bench fleet -- 2000x50 --cloneset  # the workloads as OpenKruise CloneSets,
 //!                                                  # interpreted by Karmada's Lua scripts
+//! cargo bench --bench fleet -- --generate DIR 10000x200  # only write a fleet, to profile
 //!
 //! Cold builds run with schema checks and without (every schema lint allowed), interleaved, so
 //! the cost of checking is measured side by side.
@@ -30,24 +34,29 @@ struct Measure {
 
 /// Runs the release binary and measures that one process: wall time, and from `wait4` its own
 /// CPU time and peak resident memory.
+fn run(args: &[&str]) -> Measure {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+    command.args(args).arg("--quiet");
+    measure(command)
+}
+
+/// Runs any program (its output discarded) and measures it as [`run`] does.
 #[expect(
     clippy::zombie_processes,
     reason = "the child is reaped by wait4, which also reports its resource usage"
 )]
-fn run(args: &[&str]) -> Measure {
+fn measure(mut command: Command) -> Measure {
     let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(args)
-        .arg("--quiet")
+    let child = command
         .stdout(std::process::Stdio::null())
         .spawn()
-        .expect("fedrender runs");
+        .expect("the program runs");
     let mut status = 0;
     // SAFETY: wait4 fills the status and the struct it is given for our own child, which is
     // reaped here (the Child handle is not waited on again).
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let reaped = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, child.id() as libc::pid_t, "wait4 reaps fedrender");
+    assert_eq!(reaped, child.id() as libc::pid_t, "wait4 reaps the child");
     let wall = started.elapsed();
     let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32) * 1000);
     Measure {
@@ -60,6 +69,123 @@ fn run(args: &[&str]) -> Measure {
             -1
         },
     }
+}
+
+/// The median of `runs` measures, each taken by `take` with its run number.
+fn median(runs: usize, mut take: impl FnMut(usize) -> Measure) -> Measure {
+    let mut measures: Vec<Measure> = (0..runs).map(&mut take).collect();
+    measures.sort_by_key(|measure| measure.wall);
+    measures.swap_remove(runs / 2)
+}
+
+/// `cp -r` of a rendered tree into a directory never used before, once the disk is idle: the
+/// floor a tree build is held to, measured in the same run.
+fn copy_tree(rendered: &Path, into: &Path) -> Measure {
+    let _ = std::fs::remove_dir_all(into);
+    settle_disk();
+    let mut command = Command::new("cp");
+    command.arg("-r").arg(rendered).arg(into);
+    let copied = measure(command);
+    assert_eq!(copied.code, 0, "cp -r failed");
+    let _ = std::fs::remove_dir_all(into);
+    copied
+}
+
+/// Whether `kubectl` (with kustomize built in) runs here.
+fn kubectl_available() -> bool {
+    Command::new("kubectl")
+        .args(["version", "--client"])
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+/// The same bytes two ways, on a 1,000 × 20 fleet: `fedrender build --stdout` renders every
+/// cluster from the templates; per-cluster kustomize overlays (here the rendered tree, whose
+/// cluster directories are kustomizations listing their files) take `kubectl kustomize` once
+/// per cluster, two at a time on two cores. Both print every object of every cluster.
+fn kustomize_comparison(root: &Path) -> Option<String> {
+    if !kubectl_available() {
+        return Some("kubectl is not installed: no kustomize comparison".to_string());
+    }
+    let (templates, clusters) = (1000, 20);
+    let dir = root.join(format!("{templates}x{clusters}"));
+    let fleet = generate(&dir, templates, clusters, 0, Workload::Deployment);
+    let inventory = dir.join("clusters.yaml");
+    let out = dir.join("overlays");
+    let _ = std::fs::remove_dir_all(&out);
+    let built = run(&[
+        "build",
+        fleet.to_str()?,
+        "--clusters",
+        inventory.to_str()?,
+        "--out",
+        out.to_str()?,
+    ]);
+    assert_eq!(built.code, 0, "the overlays build failed");
+    let stream_args = [
+        "build",
+        fleet.to_str()?,
+        "--clusters",
+        inventory.to_str()?,
+        "--stdout",
+    ];
+    let streamed = median(5, |_| run(&stream_args));
+    let mut overlays: Vec<PathBuf> = std::fs::read_dir(&out)
+        .ok()?
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("kustomization.yaml").exists())
+        .collect();
+    overlays.sort();
+    assert_eq!(overlays.len(), clusters, "one overlay per cluster");
+    // Both print the same objects: count the documents.
+    let stream = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(stream_args)
+        .arg("--quiet")
+        .output()
+        .ok()?;
+    let documents = String::from_utf8_lossy(&stream.stdout)
+        .matches("---\n# cluster: ")
+        .count();
+    let kustomize_all = || -> (Duration, usize) {
+        let started = Instant::now();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let printed = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    loop {
+                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(overlay) = overlays.get(at) else {
+                            break;
+                        };
+                        let output = Command::new("kubectl")
+                            .arg("kustomize")
+                            .arg(overlay)
+                            .output()
+                            .expect("kubectl runs");
+                        assert!(output.status.success(), "kubectl kustomize {overlay:?}");
+                        let text = String::from_utf8_lossy(&output.stdout);
+                        let objects = text.matches("\n---\n").count() + 1;
+                        printed.fetch_add(objects, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        (started.elapsed(), printed.into_inner())
+    };
+    let mut runs: Vec<(Duration, usize)> = (0..3).map(|_| kustomize_all()).collect();
+    runs.sort();
+    let (kustomize, kustomized) = runs[1];
+    assert_eq!(
+        kustomized, documents,
+        "kustomize and fedrender print the same objects"
+    );
+    Some(format!(
+        "{templates} × {clusters}, {documents} objects: `fedrender build --stdout` {} against `kubectl kustomize` on each cluster's overlay, two at a time, {:.2} s: {:.0}× faster",
+        streamed.cell(),
+        kustomize.as_secs_f64(),
+        kustomize.as_secs_f64() / streamed.wall.as_secs_f64()
+    ))
 }
 
 impl Measure {
@@ -166,7 +292,6 @@ fn main() {
         return;
     }
     if let Some(at) = args.iter().position(|arg| arg == "--generate") {
-        // Only write the fleet (for profiling by hand): --generate DIR 10000x200
         let (templates, clusters) = args[at + 2].split_once('x').expect("a size: 2000x50");
         let fleet = generate(
             Path::new(&args[at + 1]),
@@ -205,7 +330,10 @@ fn main() {
         "| templates × clusters | objects | cold build | cold build, no schema checks | checked / unchecked | rebuild, nothing changed | diff of two revisions | floor (serialise + write) | cold / floor |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
+    let mut floors = Vec::new();
     for (templates, clusters) in sizes {
+        // A million files take a minute to write on this disk: one run of each is enough there.
+        let runs = if templates * clusters > 200_000 { 1 } else { 3 };
         let dir = root.join(format!("{templates}x{clusters}"));
         let fleet = generate(&dir, templates, clusters, 0, workload);
         let next = generate(&dir.join("next"), templates, clusters, 1, workload);
@@ -236,7 +364,7 @@ fn main() {
         settle_disk();
         let mut colds = Vec::new();
         let mut colds_unchecked = Vec::new();
-        for run in 0..3 {
+        for run in 0..runs {
             colds.push(build(&dir.join("cold").join(run.to_string())));
             let unchecked_out = dir.join("cold-unchecked").join(run.to_string());
             colds_unchecked.push(build_with(&unchecked_out, &unchecked));
@@ -244,8 +372,8 @@ fn main() {
         let _ = std::fs::remove_dir_all(dir.join("cold-unchecked"));
         colds.sort_by_key(|measure| measure.wall);
         colds_unchecked.sort_by_key(|measure| measure.wall);
-        let cold = colds.swap_remove(1);
-        let cold_unchecked = colds_unchecked.swap_remove(1);
+        let cold = colds.swap_remove(runs / 2);
+        let cold_unchecked = colds_unchecked.swap_remove(runs / 2);
         let _ = std::fs::remove_dir_all(&out);
         std::fs::rename(dir.join("cold").join("0"), &out).unwrap();
         assert_eq!(cold.code, 0, "cold build failed");
@@ -255,9 +383,18 @@ fn main() {
             .count()
             - clusters;
         settle_disk();
-        let mut rebuilds: Vec<Measure> = (0..3).map(|_| build(&out)).collect();
-        rebuilds.sort_by_key(|measure| measure.wall);
-        let rebuild = rebuilds.swap_remove(1);
+        let rebuild = median(3, |_| build(&out));
+        let stream = median(3, |_| {
+            run(&[
+                "build",
+                fleet.to_str().unwrap(),
+                "--clusters",
+                inventory.to_str().unwrap(),
+                "--stdout",
+            ])
+        });
+        assert_eq!(stream.code, 0, "--stdout failed");
+        let copy = median(runs, |_| copy_tree(&out, &dir.join("copy")));
         let diff = run(&[
             "diff",
             next.to_str().unwrap(),
@@ -285,5 +422,27 @@ fn main() {
             floor.as_secs_f64(),
             cold.wall.as_secs_f64() / floor.as_secs_f64(),
         );
+        let ratio = |measure: &Measure| measure.wall.as_secs_f64() / copy.wall.as_secs_f64();
+        floors.push(format!(
+            "| {templates} × {clusters} | {objects} | {} | {} | {:.2}× | {} | {:.2}× | {} |",
+            copy.cell(),
+            cold.cell(),
+            ratio(&cold),
+            rebuild.cell(),
+            ratio(&rebuild),
+            stream.cell(),
+        ));
+    }
+    println!();
+    println!(
+        "| templates × clusters | objects | `cp -r` of the tree | cold build | cold / `cp -r` | rebuild, nothing changed | rebuild / `cp -r` | `--stdout` |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for row in floors {
+        println!("{row}");
+    }
+    println!();
+    if let Some(line) = kustomize_comparison(&root) {
+        println!("{line}");
     }
 }
