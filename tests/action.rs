@@ -1,0 +1,512 @@
+//! End-to-end: the GitHub Action's scripts (.github/action), run as a workflow runs them —
+//! GitHub's environment, a pull-request event, a git checkout with the pull request's base —
+//! with the real binary and a stand-in `gh` that keeps comments in a directory. Skipped
+//! where bash, git or jq is missing (GitHub's runners have all three).
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+mod common;
+use common::empty_scratch;
+
+fn available(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+fn tools_present() -> bool {
+    let present = ["bash", "git", "jq"].iter().all(|tool| available(tool));
+    if !present {
+        eprintln!("skipped: the Action's tests need bash, git and jq");
+    }
+    present
+}
+
+/// Records every call and keeps comments as files named by id, answering the three calls
+/// the script makes as `gh api` would (the `--jq` query's result for the listing).
+const STAND_IN_GH: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+echo "gh $*" >> "$GH_STATE/calls"
+mkdir -p "$GH_STATE/comments"
+method=GET; body=; path=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    api|--paginate) ;;
+    --method) method=$2; shift ;;
+    -F) body=${2#body=@}; shift ;;
+    --jq) shift ;;
+    *) path=$1 ;;
+  esac
+  shift
+done
+case "$method $path" in
+  "GET repos/"*"/comments")
+    for file in "$GH_STATE"/comments/*; do
+      [ -e "$file" ] || continue
+      if head -n 1 "$file" | grep -qF '<!-- fedrender diff -->'; then basename "$file"; fi
+    done ;;
+  "POST repos/"*"/comments")
+    id=$((1000 + $(ls "$GH_STATE/comments" | wc -l)))
+    cp "$body" "$GH_STATE/comments/$id"; echo "{\"id\": $id}" ;;
+  "PATCH repos/"*"/issues/comments/"*)
+    cp "$body" "$GH_STATE/comments/${path##*/}"; echo '{}' ;;
+  *) echo "unexpected gh call: $method $path" >&2; exit 1 ;;
+esac
+"#;
+
+struct Repo {
+    dir: PathBuf,
+    bin: PathBuf,
+    gh_state: PathBuf,
+    base: String,
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.dir.parent().unwrap());
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+fn fedrender_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A fleet repository: the example fleet committed with its rendered tree (the base), then a
+/// commit that changes one replica count and renders again (the pull request's head).
+fn repository(name: &str) -> Repo {
+    let root = empty_scratch(&format!("action-{name}"));
+    let dir = root.join("repo");
+    copy_dir(Path::new("examples/fleet"), &dir.join("fleet"));
+    std::fs::copy("examples/clusters.yaml", dir.join("clusters.yaml")).unwrap();
+    let build = [
+        "build",
+        "fleet",
+        "--clusters",
+        "clusters.yaml",
+        "--out",
+        "rendered",
+    ];
+    assert!(fedrender_in(&dir, &build).status.success());
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "base"]);
+    let base = git(&dir, &["rev-parse", "HEAD"]);
+    change_replicas(&dir);
+    assert!(fedrender_in(&dir, &build).status.success());
+    git(&dir, &["commit", "-q", "-am", "head"]);
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fedrender"), bin.join("fedrender")).unwrap();
+    std::fs::write(bin.join("gh"), STAND_IN_GH).unwrap();
+    make_executable(&bin.join("gh"));
+    let gh_state = root.join("gh");
+    std::fs::create_dir_all(&gh_state).unwrap();
+    Repo {
+        dir,
+        bin,
+        gh_state,
+        base,
+    }
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Changes the first `replicas: N` of the fleet to N + 1.
+fn change_replicas(dir: &Path) {
+    for entry in walkdir::WalkDir::new(dir.join("fleet")).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        if let Some(at) = text.find("replicas: ") {
+            let rest = &text[at + "replicas: ".len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(count) = digits.parse::<u32>() {
+                let changed = format!(
+                    "{}replicas: {}{}",
+                    &text[..at],
+                    count + 1,
+                    &rest[digits.len()..]
+                );
+                std::fs::write(entry.path(), changed).unwrap();
+                return;
+            }
+        }
+    }
+    panic!("the example fleet has a replica count");
+}
+
+struct Run {
+    output: Output,
+    outputs: String,
+    summary: String,
+}
+
+impl Run {
+    fn code(&self) -> Option<i32> {
+        self.output.status.code()
+    }
+
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+}
+
+/// Runs `run.sh` in the repository as the Action's step does, on a pull request from
+/// `head_repo` into `acme/fleet` whose base is `base`.
+fn run_action(repo: &Repo, base: &str, head_repo: &str, extra_env: &[(&str, &str)]) -> Run {
+    let runner = repo.dir.parent().unwrap().join("runner");
+    let _ = std::fs::remove_dir_all(&runner);
+    std::fs::create_dir_all(&runner).unwrap();
+    let event = runner.join("event.json");
+    std::fs::write(
+        &event,
+        format!(
+            r#"{{"pull_request": {{"number": 7, "base": {{"sha": "{base}", "repo": {{"full_name": "acme/fleet"}}}}, "head": {{"repo": {{"full_name": "{head_repo}"}}}}}}}}"#
+        ),
+    )
+    .unwrap();
+    let outputs = runner.join("output");
+    let summary = runner.join("summary");
+    let path = format!(
+        "{}:{}",
+        repo.bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let script = std::fs::canonicalize(".github/action/run.sh").unwrap();
+    let mut command = Command::new("bash");
+    command
+        .arg(script)
+        .arg("render")
+        .current_dir(&repo.dir)
+        .env("PATH", path)
+        .env("GH_STATE", &repo.gh_state)
+        .env("GH_TOKEN", "token-that-comments")
+        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_REPOSITORY", "acme/fleet")
+        .env("GITHUB_SERVER_URL", "https://github.com")
+        .env("GITHUB_RUN_ID", "42")
+        .env("RUNNER_TEMP", &runner);
+    for (name, value) in extra_env {
+        command.env(name, value);
+    }
+    let output = command.output().unwrap();
+    Run {
+        output,
+        outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
+        summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+    }
+}
+
+fn comments(repo: &Repo) -> Vec<(String, String)> {
+    let mut comments: Vec<(String, String)> = std::fs::read_dir(repo.gh_state.join("comments"))
+        .map(|entries| {
+            entries
+                .map(|entry| {
+                    let entry = entry.unwrap();
+                    let id = entry.file_name().to_string_lossy().into_owned();
+                    (id, std::fs::read_to_string(entry.path()).unwrap())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    comments.sort();
+    comments
+}
+
+fn calls(repo: &Repo) -> String {
+    std::fs::read_to_string(repo.gh_state.join("calls")).unwrap_or_default()
+}
+
+#[test]
+fn a_pull_request_gets_one_comment_edited_on_every_push() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("comment");
+    let first = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(first.code(), Some(0), "{}", first.stderr());
+    assert!(first.outputs.contains("changed=true"), "{}", first.outputs);
+    assert!(first.outputs.contains("exit-code=0"), "{}", first.outputs);
+    assert!(
+        first.outputs.contains("truncated=false"),
+        "{}",
+        first.outputs
+    );
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(posted[0].1.starts_with("<!-- fedrender diff -->\n"));
+    assert!(posted[0].1.contains("Replicas moved"), "{}", posted[0].1);
+    assert!(
+        first.summary.contains("Replicas moved"),
+        "{}",
+        first.summary
+    );
+    assert!(calls(&repo).contains("--method POST"));
+
+    let second = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(second.code(), Some(0), "{}", second.stderr());
+    let edited = comments(&repo);
+    assert_eq!(edited.len(), 1, "still one comment: {edited:?}");
+    assert_eq!(edited[0].0, posted[0].0);
+    assert!(calls(&repo).contains(&format!(
+        "--method PATCH repos/acme/fleet/issues/comments/{}",
+        posted[0].0
+    )));
+}
+
+#[test]
+fn an_unchanged_fleet_says_so() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("unchanged");
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    let run = run_action(&repo, &head, "acme/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("changed=false"), "{}", run.outputs);
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1);
+    assert!(posted[0].1.contains("No changes"), "{}", posted[0].1);
+}
+
+#[test]
+fn a_stale_tree_fails_the_check_and_an_error_exits_two() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("stale");
+    change_replicas(&repo.dir);
+    let stale = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(stale.code(), Some(1), "{}", stale.stderr());
+    assert!(stale.outputs.contains("exit-code=1"), "{}", stale.outputs);
+    let out = String::from_utf8_lossy(&stale.output.stdout);
+    assert!(out.contains("rendered is out of date"), "{out}");
+
+    std::fs::write(repo.dir.join("fleet/broken.yaml"), "kind: [unclosed\n").unwrap();
+    let broken = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(broken.code(), Some(2), "{}", broken.stderr());
+    assert!(broken.outputs.contains("exit-code=2"), "{}", broken.outputs);
+    assert!(broken.stderr().contains("::error::"), "{}", broken.stderr());
+}
+
+#[test]
+fn a_diff_too_long_for_a_comment_is_cut_with_a_link_to_the_whole_report() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("long");
+    // Every image changed: a change per workload, each with its diff.
+    for entry in walkdir::WalkDir::new(repo.dir.join("fleet")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let changed: Vec<String> = text
+                .lines()
+                .map(|line| match line.trim_start().strip_prefix("image: ") {
+                    Some(_) => format!("{line}-next"),
+                    None => line.to_string(),
+                })
+                .collect();
+            std::fs::write(entry.path(), changed.join("\n") + "\n").unwrap();
+        }
+    }
+    let build = [
+        "build",
+        "fleet",
+        "--clusters",
+        "clusters.yaml",
+        "--out",
+        "rendered",
+    ];
+    let built = fedrender_in(&repo.dir, &build);
+    assert!(built.status.success(), "{built:?}");
+    let run = run_action(
+        &repo,
+        &repo.base,
+        "acme/fleet",
+        &[("MAX_COMMENT_BYTES", "2500")],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("truncated=true"), "{}", run.outputs);
+    let posted = comments(&repo);
+    let body = &posted[0].1;
+    assert!(body.len() <= 2500, "{} bytes: {body}", body.len());
+    assert!(body.contains("what this pull request changes"), "{body}");
+    assert!(
+        body.contains(
+            "artifact `fedrender-diff` of [this run](https://github.com/acme/fleet/actions/runs/42)"
+        ),
+        "{body}"
+    );
+    let full = run
+        .outputs
+        .lines()
+        .find_map(|line| line.strip_prefix("full-report="))
+        .expect("the whole report's directory");
+    let whole = std::fs::read_to_string(Path::new(full).join("diff.md")).unwrap();
+    assert!(
+        whole.len() > body.len(),
+        "the artifact holds more than the comment"
+    );
+}
+
+#[test]
+fn a_fork_never_comments_and_leaves_the_comment_for_a_workflow_run_job() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("fork");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(calls(&repo).is_empty(), "{}", calls(&repo));
+    let left = run
+        .outputs
+        .lines()
+        .find_map(|line| line.strip_prefix("comment-dir="))
+        .expect("the comment's directory");
+    assert_eq!(
+        std::fs::read_to_string(Path::new(left).join("number")).unwrap(),
+        "7\n"
+    );
+    // The workflow_run job posts it: no fedrender, no checkout, only the artifact.
+    let script = std::fs::canonicalize(".github/action/run.sh").unwrap();
+    let posted = Command::new("bash")
+        .arg(script)
+        .args(["comment", left])
+        .env(
+            "PATH",
+            format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("GH_STATE", &repo.gh_state)
+        .env("GITHUB_REPOSITORY", "acme/fleet")
+        .output()
+        .unwrap();
+    assert!(posted.status.success(), "{posted:?}");
+    assert_eq!(comments(&repo).len(), 1);
+    // A number that is not one is refused before any call.
+    std::fs::write(Path::new(left).join("number"), "7; rm -rf /").unwrap();
+    let refused = Command::new("bash")
+        .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
+        .args(["comment", left])
+        .env("GH_STATE", &repo.gh_state)
+        .env("GITHUB_REPOSITORY", "acme/fleet")
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+}
+
+/// The release archive for this machine, as the release workflow names it.
+fn target() -> Option<&'static str> {
+    match (std::env::consts::OS, std::env::consts::ARCH) {
+        ("linux", "x86_64") => Some("x86_64-unknown-linux-musl"),
+        ("linux", "aarch64") => Some("aarch64-unknown-linux-musl"),
+        ("macos", "x86_64") => Some("x86_64-apple-darwin"),
+        ("macos", "aarch64") => Some("aarch64-apple-darwin"),
+        _ => None,
+    }
+}
+
+#[test]
+fn install_verifies_the_archive_against_the_release_checksums() {
+    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
+        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+        return;
+    };
+    let root = empty_scratch("action-install");
+    let release = root.join("release");
+    let staging = root.join("staging/fedrender-v0.1.0");
+    std::fs::create_dir_all(&release).unwrap();
+    std::fs::create_dir_all(&staging).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_fedrender"), staging.join("fedrender")).unwrap();
+    let archive = format!("fedrender-v0.1.0-{target}.tar.gz");
+    let packed = Command::new("tar")
+        .arg("-czf")
+        .arg(release.join(&archive))
+        .arg("-C")
+        .arg(root.join("staging"))
+        .arg("fedrender-v0.1.0")
+        .status()
+        .unwrap();
+    assert!(packed.success());
+    let digest = |path: &Path| -> String {
+        let output = Command::new("sha256sum").arg(path).output().unwrap();
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    std::fs::write(
+        release.join("fedrender-v0.1.0-SHA256SUMS"),
+        format!("{}  {archive}\n", digest(&release.join(&archive))),
+    )
+    .unwrap();
+    let install = |into: &str| {
+        Command::new("bash")
+            .arg(std::fs::canonicalize(".github/action/install.sh").unwrap())
+            .env("VERSION", "v0.1.0")
+            .env("REPOSITORY", "acme/fedrender")
+            .env("DOWNLOAD_URL", format!("file://{}", release.display()))
+            .env("INSTALL_DIR", root.join(into))
+            .output()
+            .unwrap()
+    };
+    let installed = install("good");
+    assert!(installed.status.success(), "{installed:?}");
+    let bin = String::from_utf8(installed.stdout).unwrap();
+    assert_eq!(bin.trim(), root.join("good/bin").display().to_string());
+    let version = Command::new(root.join("good/bin/fedrender"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&version.stdout).contains("0.1.0"));
+
+    // One byte appended to the archive: refused, nothing installed, no fallback to cargo.
+    let mut tampered = std::fs::read(release.join(&archive)).unwrap();
+    tampered.push(0);
+    std::fs::write(release.join(&archive), tampered).unwrap();
+    let refused = install("tampered");
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("checksum mismatch"));
+    assert!(!root.join("tampered/bin/fedrender").exists());
+    std::fs::remove_dir_all(&root).unwrap();
+}
