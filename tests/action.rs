@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::empty_scratch;
+use common::{copy_tree, empty_scratch};
 
 fn available(program: &str) -> bool {
     Command::new(program)
@@ -89,24 +89,12 @@ fn fedrender_in(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A fleet repository: the example fleet committed with its rendered tree (the base), then a
 /// commit that changes one replica count and renders again (the pull request's head).
 fn repository(name: &str) -> Repo {
     let root = empty_scratch(&format!("action-{name}"));
     let dir = root.join("repo");
-    copy_dir(Path::new("examples/fleet"), &dir.join("fleet"));
+    copy_tree(Path::new("examples/fleet"), &dir.join("fleet"));
     std::fs::copy("examples/clusters.yaml", dir.join("clusters.yaml")).unwrap();
     let build = [
         "build",
@@ -407,30 +395,28 @@ fn a_fork_never_comments_and_leaves_the_comment_for_a_workflow_run_job() {
         "7\n"
     );
     // The workflow_run job posts it: no fedrender, no checkout, only the artifact.
-    let script = std::fs::canonicalize(".github/action/run.sh").unwrap();
-    let posted = Command::new("bash")
-        .arg(script)
-        .args(["comment", left])
-        .env(
-            "PATH",
-            format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
-        )
-        .env("GH_STATE", &repo.gh_state)
-        .env("GITHUB_REPOSITORY", "acme/fleet")
-        .output()
-        .unwrap();
+    let post = || {
+        Command::new("bash")
+            .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
+            .args(["comment", left])
+            .env(
+                "PATH",
+                format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("GH_STATE", &repo.gh_state)
+            .env("GITHUB_REPOSITORY", "acme/fleet")
+            .output()
+            .unwrap()
+    };
+    let posted = post();
     assert!(posted.status.success(), "{posted:?}");
     assert_eq!(comments(&repo).len(), 1);
     // A number that is not one is refused before any call.
     std::fs::write(Path::new(left).join("number"), "7; rm -rf /").unwrap();
-    let refused = Command::new("bash")
-        .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
-        .args(["comment", left])
-        .env("GH_STATE", &repo.gh_state)
-        .env("GITHUB_REPOSITORY", "acme/fleet")
-        .output()
-        .unwrap();
+    let calls_before = calls(&repo);
+    let refused = post();
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert_eq!(calls(&repo), calls_before, "no gh call for a bad number");
 }
 
 /// The release archive for this machine, as the release workflow names it.

@@ -2,8 +2,11 @@
 //! the number of threads: render shuffled copies of every valid scenario and compare.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+
+mod common;
+use common::valid_scenarios;
 
 /// Every document of every input file: (file extension, document text).
 fn documents(input: &Path) -> Vec<(String, String)> {
@@ -61,19 +64,13 @@ fn write_copy(dir: &Path, documents: &[(String, String)], files: usize) {
     }
 }
 
-fn render(input: &Path, clusters: &Path, out: &Path, jobs: &str) -> BTreeMap<String, Vec<u8>> {
+/// `fedrender build INPUT --clusters CLUSTERS --jobs JOBS --quiet` and `more`, which must
+/// succeed; its standard output.
+fn build(input: &Path, clusters: &Path, jobs: &str, more: &[&str]) -> Vec<u8> {
     let output = Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args([
-            "build",
-            input.to_str().unwrap(),
-            "--clusters",
-            clusters.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--jobs",
-            jobs,
-            "--quiet",
-        ])
+        .args(["build", input.to_str().unwrap(), "--clusters"])
+        .args([clusters.to_str().unwrap(), "--jobs", jobs, "--quiet"])
+        .args(more)
         .output()
         .unwrap();
     assert_eq!(
@@ -82,6 +79,11 @@ fn render(input: &Path, clusters: &Path, out: &Path, jobs: &str) -> BTreeMap<Str
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    output.stdout
+}
+
+fn render(input: &Path, clusters: &Path, out: &Path, jobs: &str) -> BTreeMap<String, Vec<u8>> {
+    build(input, clusters, jobs, &["--out", out.to_str().unwrap()]);
     walkdir::WalkDir::new(out)
         .sort_by_file_name()
         .into_iter()
@@ -98,44 +100,7 @@ fn render(input: &Path, clusters: &Path, out: &Path, jobs: &str) -> BTreeMap<Str
 
 /// `build --stdout`, which prints as it renders: its order must not depend on the input's.
 fn stream(input: &Path, clusters: &Path, jobs: &str) -> Vec<u8> {
-    let output = Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(["build", input.to_str().unwrap(), "--clusters"])
-        .args([
-            clusters.to_str().unwrap(),
-            "--stdout",
-            "--jobs",
-            jobs,
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
-}
-
-fn valid_scenarios() -> Vec<(PathBuf, PathBuf)> {
-    let mut scenarios = vec![(
-        PathBuf::from("examples/fleet"),
-        PathBuf::from("examples/clusters.yaml"),
-    )];
-    for entry in std::fs::read_dir("testdata").unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        if dir.join("input").is_dir()
-            && dir.join("clusters.yaml").exists()
-            && !name.starts_with("error-")
-            && !dir.join("strict").exists()
-        {
-            scenarios.push((dir.join("input"), dir.join("clusters.yaml")));
-        }
-    }
-    scenarios.sort();
-    scenarios
+    build(input, clusters, jobs, &["--stdout"])
 }
 
 #[test]

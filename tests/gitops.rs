@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{empty_scratch, fedrender, stderr};
+use common::{copy_tree, empty_scratch, fedrender, stderr};
 
 const FLEET: &str = "examples/regions";
 const CLUSTERS: &str = "examples/regions/clusters.yaml";
@@ -151,19 +151,6 @@ fn kubectl_available() -> bool {
         eprintln!("skipped the kubectl kustomize check: kubectl is not installed");
     }
     found
-}
-
-/// Copies a directory tree.
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 #[test]

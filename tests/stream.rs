@@ -3,7 +3,7 @@
 //! the stream never waits for the whole fleet; an error found while rendering ends it and says
 //! that what was printed is partial.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod common;
 use common::{empty_scratch, fedrender, stderr};
@@ -24,35 +24,17 @@ fn documents(stream: &str) -> Vec<(String, String, String)> {
 }
 
 fn scenarios() -> Vec<(String, String)> {
-    let mut scenarios = vec![(
-        "examples/fleet".to_string(),
-        "examples/clusters.yaml".to_string(),
-    )];
+    let mut scenarios: Vec<(PathBuf, PathBuf)> = common::valid_scenarios();
     for name in ["platform", "regions", "grey-release"] {
         let dir = Path::new("examples").join(name);
         if dir.join("clusters.yaml").exists() {
-            scenarios.push((
-                dir.display().to_string(),
-                dir.join("clusters.yaml").display().to_string(),
-            ));
+            scenarios.push((dir.clone(), dir.join("clusters.yaml")));
         }
     }
-    for entry in std::fs::read_dir("testdata").unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        if dir.join("input").is_dir()
-            && dir.join("clusters.yaml").exists()
-            && !name.starts_with("error-")
-            && !dir.join("strict").exists()
-        {
-            scenarios.push((
-                dir.join("input").display().to_string(),
-                dir.join("clusters.yaml").display().to_string(),
-            ));
-        }
-    }
-    scenarios.sort();
     scenarios
+        .into_iter()
+        .map(|(input, clusters)| (input.display().to_string(), clusters.display().to_string()))
+        .collect()
 }
 
 #[test]

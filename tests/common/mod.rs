@@ -2,7 +2,7 @@
 // Each test file compiles this module on its own and uses part of it.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs the real binary with `args`, waiting for it.
@@ -39,4 +39,39 @@ pub fn snapshot_settings(dir: &str) -> insta::Settings {
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings
+}
+
+/// Copies a directory tree.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The example fleet and every scenario that renders without flags of its own: (input,
+/// inventory), sorted.
+pub fn valid_scenarios() -> Vec<(PathBuf, PathBuf)> {
+    let mut scenarios = vec![(
+        PathBuf::from("examples/fleet"),
+        PathBuf::from("examples/clusters.yaml"),
+    )];
+    for entry in std::fs::read_dir("testdata").unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        if dir.join("input").is_dir()
+            && dir.join("clusters.yaml").exists()
+            && !name.starts_with("error-")
+            && !dir.join("strict").exists()
+        {
+            scenarios.push((dir.join("input"), dir.join("clusters.yaml")));
+        }
+    }
+    scenarios.sort();
+    scenarios
 }
