@@ -19,7 +19,6 @@ base_url=${DOWNLOAD_URL:-https://github.com/$repository/releases/download/$versi
 install_dir=${INSTALL_DIR:-${RUNNER_TEMP:-/tmp}/fedrender-$version}
 mkdir -p "$install_dir/bin"
 binary=$install_dir/bin/fedrender
-[ "${OS:-}" = Windows_NT ] && binary=$binary.exe
 
 if [ -x "$binary" ] && "$binary" --version 2>/dev/null | grep -qF "${version#v}"; then
   echo "$install_dir/bin"
@@ -31,7 +30,11 @@ case "$(uname -s)-$(uname -m)" in
   Linux-aarch64 | Linux-arm64) target=aarch64-unknown-linux-musl ;;
   Darwin-x86_64) target=x86_64-apple-darwin ;;
   Darwin-arm64) target=aarch64-apple-darwin ;;
-  MINGW*-x86_64 | MSYS*-x86_64 | CYGWIN*-x86_64) target=x86_64-pc-windows-msvc ;;
+  MINGW* | MSYS* | CYGWIN*)
+    # The output tree is written through Unix directory handles, which Windows lacks.
+    echo "::error::fedrender runs on Linux and macOS: on Windows, use WSL or the container image" >&2
+    exit 2
+    ;;
   *) target= ;;
 esac
 
@@ -52,10 +55,7 @@ from_source() {
 }
 
 [ -n "$target" ] || from_source
-case "$target" in
-  *windows*) archive=fedrender-$version-$target.zip ;;
-  *) archive=fedrender-$version-$target.tar.gz ;;
-esac
+archive=fedrender-$version-$target.tar.gz
 download=$(mktemp -d)
 trap 'rm -rf "$download"' EXIT
 # curl -f fails on an HTTP error: a release without this archive builds from source.
@@ -72,11 +72,9 @@ if [ "$expected" != "$actual" ]; then
   echo "::error::checksum mismatch for $archive: expected $expected, got $actual; not installed" >&2
   exit 1
 fi
-case "$archive" in
-  *.zip) unzip -q -o "$download/$archive" -d "$download/unpacked" ;;
-  *) mkdir -p "$download/unpacked" && tar -xzf "$download/$archive" -C "$download/unpacked" ;;
-esac
-found=$(find "$download/unpacked" -type f \( -name fedrender -o -name fedrender.exe \) | head -n 1)
+mkdir -p "$download/unpacked"
+tar -xzf "$download/$archive" -C "$download/unpacked"
+found=$(find "$download/unpacked" -type f -name fedrender | head -n 1)
 [ -n "$found" ] || { echo "::error::$archive holds no fedrender binary" >&2; exit 1; }
 cp "$found" "$binary"
 chmod 755 "$binary"
