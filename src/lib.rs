@@ -125,10 +125,9 @@ pub fn render_fleet(
     })
 }
 
-/// What `build --stdout` wrote.
+/// How `build --stdout` ended for standard output.
 #[derive(Debug, Default)]
 pub struct Streamed {
-    pub documents: usize,
     /// Writing stopped here (a closed pipe, a full disk); rendering went on for its errors.
     pub write_error: Option<std::io::Error>,
 }
@@ -147,11 +146,10 @@ pub fn stream_fleet(
         let order = layout.stream_order();
         progress::begin(progress::Stage::Rendering, order.len());
         placed.render_only(order, CHUNK, |rendered| {
-            if streamed.write_error.is_none() {
-                match emit::write_stream(&layout, &rendered, out) {
-                    Ok(documents) => streamed.documents += documents,
-                    Err(error) => streamed.write_error = Some(error),
-                }
+            if streamed.write_error.is_none()
+                && let Err(error) = emit::write_stream(&layout, &rendered, out)
+            {
+                streamed.write_error = Some(error);
             }
             Ok(())
         })?;

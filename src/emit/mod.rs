@@ -364,12 +364,11 @@ impl OutputTree {
 /// come from [`Placed::render_only`] over [`TreeLayout::stream_order`]: object by object, each
 /// object's clusters in name order, each document preceded by a comment naming its cluster and
 /// file. Each text is written as it is, once per cluster that receives it, never copied.
-/// Returns how many documents were written.
 pub fn write_stream(
     layout: &TreeLayout,
     rendered: &[(usize, RenderedTemplate)],
     out: &mut impl Write,
-) -> io::Result<usize> {
+) -> io::Result<()> {
     let mut documents: Vec<(usize, usize, &str)> = rendered
         .iter()
         .enumerate()
@@ -389,7 +388,7 @@ pub fn write_stream(
         out.write_all(b"\n")?;
         out.write_all(body.as_bytes())?;
     }
-    Ok(documents.len())
+    Ok(())
 }
 
 #[cfg(test)]

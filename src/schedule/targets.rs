@@ -69,12 +69,6 @@ impl Targets {
         self.clusters.iter().map(|&cluster| cluster as usize)
     }
 
-    pub fn contains(&self, cluster: usize) -> bool {
-        self.clusters
-            .iter()
-            .any(|&present| present as usize == cluster)
-    }
-
     /// The targets for which `keep` holds.
     pub fn filtered(&self, mut keep: impl FnMut(Target) -> bool) -> Targets {
         self.iter().filter(|&target| keep(target)).collect()
