@@ -9,6 +9,7 @@ use crate::beneath::{Directory, Existing};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::lint::Lint;
 use crate::source::documents::{Format, format_of};
+use crate::source::kustomization;
 use crate::source::tools::{self, FoundSource};
 
 /// Which files of the input directory are read, by glob on the path relative to it.
@@ -173,9 +174,12 @@ fn leave_out_what_kustomizations_read(listing: &mut InputListing) {
             .markers
             .iter()
             .any(|marker| tools::KUSTOMIZATION_FILES.contains(marker))
-            && let Some(kustomization) = tools::read_kustomization(&source.dir)
+            && let Some(kustomization) = kustomization::read_kustomization(&source.dir)
         {
-            referenced.extend(tools::kustomization_references(&source.dir, &kustomization));
+            referenced.extend(kustomization::kustomization_references(
+                &source.dir,
+                &kustomization,
+            ));
         }
     }
     if referenced.is_empty() {

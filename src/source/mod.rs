@@ -2,6 +2,7 @@
 
 pub mod classify;
 pub mod documents;
+pub mod kustomization;
 pub mod load;
 pub mod run;
 pub mod tools;
