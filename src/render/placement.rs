@@ -72,7 +72,9 @@ pub(super) fn place_template(
             });
             placement.is_workload = workload.is_workload;
             placement.targets = Targets::from_scheduled(&schedule.targets, cluster_index);
-            placement.redirect(suspend(policy, &placement.targets, &fleet.clusters));
+            if let Some(dispatched) = suspend(policy, &placement.targets, &fleet.clusters) {
+                placement.redirect(dispatched);
+            }
             placement.winner = Some(binding.policy);
             if explain {
                 placement.filtered = schedule.filtered;
@@ -225,8 +227,10 @@ pub(super) fn follow_dependencies(
         }
         targets.sort_by_key(|target| target.cluster);
         let mut targets: Targets = targets.into_iter().collect();
-        if let Some(policy) = own_policy {
-            targets = suspend(policy, &targets, &fleet.clusters);
+        if let Some(policy) = own_policy
+            && let Some(dispatched) = suspend(policy, &targets, &fleet.clusters)
+        {
+            targets = dispatched;
         }
         placement.redirect(targets);
     }
@@ -238,18 +242,21 @@ pub(super) fn follow_dependencies(
 }
 
 /// `suspension.dispatching` keeps Works from being applied: fedrender renders nothing there.
-pub(super) fn suspend(policy: &Propagation, targets: &Targets, clusters: &[Cluster]) -> Targets {
+/// The targets still dispatched to, or `None` when the policy suspends nothing.
+pub(super) fn suspend(
+    policy: &Propagation,
+    targets: &Targets,
+    clusters: &[Cluster],
+) -> Option<Targets> {
     if policy.suspension.dispatching == Some(true) {
-        return Targets::default();
+        return Some(Targets::default());
     }
-    match &policy.suspension.dispatching_on_clusters {
-        Some(suspended) => targets.filtered(|target| {
-            let name = clusters[target.cluster].name();
-            !suspended
-                .cluster_names
-                .iter()
-                .any(|suspended| suspended == name)
-        }),
-        None => targets.clone(),
-    }
+    let suspended = policy.suspension.dispatching_on_clusters.as_ref()?;
+    Some(targets.filtered(|target| {
+        let name = clusters[target.cluster].name();
+        !suspended
+            .cluster_names
+            .iter()
+            .any(|suspended| suspended == name)
+    }))
 }
