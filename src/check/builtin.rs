@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::schema::{Definitions, Schema};
 
@@ -77,7 +78,8 @@ impl fmt::Display for GroupVersionKind {
 
 #[derive(Deserialize)]
 struct Document {
-    definitions: Vec<Value>,
+    /// Kept as text until a check needs one: a run checks a few dozen kinds of hundreds.
+    definitions: Vec<Box<RawValue>>,
     /// Per minor version (`"1.29"`), each definition's name and its index in `definitions`.
     versions: BTreeMap<String, HashMap<String, usize>>,
 }
@@ -86,15 +88,23 @@ struct Document {
 pub struct VersionSchemas {
     pub version: KubernetesVersion,
     names: HashMap<String, usize>,
-    /// The definition of each kind the version serves.
-    kinds: HashMap<GroupVersionKind, usize>,
+    /// Each kind the version serves.
+    kinds: HashMap<GroupVersionKind, Served>,
+}
+
+/// A kind a version serves.
+struct Served {
+    /// Its definition.
+    index: usize,
+    /// What a check says of every object of the kind, worked out once.
+    deprecation: OnceLock<Option<String>>,
 }
 
 /// Every version's schemas, compiled lazily.
 pub struct Builtin {
     /// Ascending.
     versions: Vec<VersionSchemas>,
-    definitions: Vec<Value>,
+    definitions: Vec<Box<RawValue>>,
     compiled: Vec<OnceLock<Schema>>,
     /// Every group a version serves (the core group is `""`).
     groups: BTreeSet<String>,
@@ -115,29 +125,42 @@ pub fn builtin() -> &'static Builtin {
 
 impl Builtin {
     fn new(document: Document) -> Builtin {
-        let mut groups = BTreeSet::new();
+        /// The one field of a definition read up front.
+        #[derive(Deserialize)]
+        struct Kinds {
+            #[serde(rename = "x-kubernetes-group-version-kind", default)]
+            kinds: Vec<GroupVersionKind>,
+        }
+        // Shared types (DeleteOptions, WatchEvent) list every group; they are not objects
+        // anyone deploys.
+        let kind_of: Vec<Option<GroupVersionKind>> = document
+            .definitions
+            .iter()
+            .map(|definition| {
+                let Kinds { kinds } = serde_json::from_str(definition.get())
+                    .expect("the embedded definitions are objects");
+                match <[GroupVersionKind; 1]>::try_from(kinds) {
+                    Ok([gvk]) => Some(gvk),
+                    Err(_) => None,
+                }
+            })
+            .collect();
         let mut versions: Vec<VersionSchemas> = document
             .versions
             .into_iter()
             .map(|(version, names)| {
                 let version = KubernetesVersion::parse(&version)
                     .expect("the embedded schemas are keyed by version");
-                let mut kinds = HashMap::new();
-                for &index in names.values() {
-                    let kinds_of = document.definitions[index]
-                        .get("x-kubernetes-group-version-kind")
-                        .cloned()
-                        .and_then(|value| {
-                            serde_json::from_value::<Vec<GroupVersionKind>>(value).ok()
-                        })
-                        .unwrap_or_default();
-                    // Shared types (DeleteOptions, WatchEvent) list every group; they are
-                    // not objects anyone deploys.
-                    if let [gvk] = kinds_of.as_slice() {
-                        groups.insert(gvk.group.clone());
-                        kinds.insert(gvk.clone(), index);
-                    }
-                }
+                let kinds = names
+                    .values()
+                    .filter_map(|&index| {
+                        let served = Served {
+                            index,
+                            deprecation: OnceLock::new(),
+                        };
+                        Some((kind_of[index].clone()?, served))
+                    })
+                    .collect();
                 VersionSchemas {
                     version,
                     names,
@@ -146,6 +169,10 @@ impl Builtin {
             })
             .collect();
         versions.sort_by_key(|schemas| schemas.version);
+        let groups = (versions.iter())
+            .flat_map(|schemas| schemas.kinds.keys())
+            .map(|gvk| gvk.group.clone())
+            .collect();
         Builtin {
             versions,
             compiled: document
@@ -180,7 +207,11 @@ impl Builtin {
     }
 
     fn compiled(&self, index: usize) -> &Schema {
-        self.compiled[index].get_or_init(|| Schema::from_kubernetes(&self.definitions[index]))
+        self.compiled[index].get_or_init(|| {
+            let definition: Value = serde_json::from_str(self.definitions[index].get())
+                .expect("the embedded definitions parse");
+            Schema::from_kubernetes(&definition)
+        })
     }
 
     /// The kind's schema in `version`, with what its references resolve to there.
@@ -189,7 +220,7 @@ impl Builtin {
         schemas: &'b VersionSchemas,
         gvk: &GroupVersionKind,
     ) -> Option<(&'b Schema, AtVersion<'b>)> {
-        let index = *schemas.kinds.get(gvk)?;
+        let index = schemas.kinds.get(gvk)?.index;
         Some((
             self.compiled(index),
             AtVersion {
@@ -197,6 +228,43 @@ impl Builtin {
                 schemas,
             },
         ))
+    }
+
+    /// Why an object of `gvk`, which `schemas`' version serves, should move: a later version
+    /// no longer serves it, or a more stable version of its group is served alongside.
+    pub fn deprecation<'b>(
+        &'b self,
+        schemas: &'b VersionSchemas,
+        gvk: &GroupVersionKind,
+    ) -> Option<&'b str> {
+        let served = schemas.kinds.get(gvk)?;
+        served
+            .deprecation
+            .get_or_init(|| {
+                let replacement = self
+                    .alternatives(schemas, gvk)
+                    .into_iter()
+                    .find(|other| api_stability(&other.version) < api_stability(&gvk.version));
+                let removed_in = self
+                    .serving(gvk)
+                    .last()
+                    .filter(|&&last| last < self.newest())
+                    .map(|last| KubernetesVersion {
+                        minor: last.minor + 1,
+                    });
+                if removed_in.is_none() && replacement.is_none() {
+                    return None;
+                }
+                let mut problem = format!("{gvk} is deprecated");
+                if let Some(removed_in) = removed_in {
+                    problem.push_str(&format!("; Kubernetes {removed_in} no longer serves it"));
+                }
+                if let Some(replacement) = replacement {
+                    problem.push_str(&format!("; use {}", replacement.api_version()));
+                }
+                Some(problem)
+            })
+            .as_deref()
     }
 
     /// The versions from 1.25 on that serve `gvk`, ascending.

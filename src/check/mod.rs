@@ -17,7 +17,7 @@ use crate::lint::Lint;
 use builtin::{Builtin, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 use crd::{CustomResources, Lookup};
-use schema::{Definitions, FindingKind};
+use schema::{Definitions, FieldPath, FindingKind};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
 pub const LINTS: [Lint; 7] = [
@@ -306,29 +306,11 @@ impl Checker {
             return vec![self.not_served(gvk, version)];
         };
         let mut findings = validate(schema, object, &definitions);
-        let serving = builtin.serving(gvk);
-        let replacement = builtin
-            .alternatives(schemas, gvk)
-            .into_iter()
-            .find(|other| api_stability(&other.version) < api_stability(&gvk.version));
-        let removed_in = serving
-            .last()
-            .filter(|&&last| last < builtin.newest())
-            .map(|last| KubernetesVersion {
-                minor: last.minor + 1,
-            });
-        if removed_in.is_some() || replacement.is_some() {
-            let mut problem = format!("{gvk} is deprecated");
-            if let Some(removed_in) = removed_in {
-                problem.push_str(&format!("; Kubernetes {removed_in} no longer serves it"));
-            }
-            if let Some(replacement) = replacement {
-                problem.push_str(&format!("; use {}", replacement.api_version()));
-            }
+        if let Some(problem) = builtin.deprecation(schemas, gvk) {
             findings.push(Finding {
                 lint: Lint::DeprecatedApi,
                 path: String::new(),
-                problem,
+                problem: problem.to_string(),
             });
         }
         findings
@@ -492,7 +474,7 @@ fn validate(
     definitions: &dyn Definitions,
 ) -> Vec<Finding> {
     let mut found = Vec::new();
-    schema.validate(object, &mut String::new(), definitions, &mut found);
+    schema.validate(object, &mut FieldPath::default(), definitions, &mut found);
     found
         .into_iter()
         .map(|finding| Finding {

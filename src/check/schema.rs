@@ -277,10 +277,10 @@ impl Schema {
     }
 
     /// Validates `value` at `path`, adding what is wrong to `findings`.
-    pub fn validate(
+    pub fn validate<'v>(
         &self,
-        value: &Value,
-        path: &mut String,
+        value: &'v Value,
+        path: &mut FieldPath<'v>,
         definitions: &dyn Definitions,
         findings: &mut Vec<Finding>,
     ) {
@@ -308,7 +308,7 @@ impl Schema {
         let mut invalid = |problem: String| {
             findings.push(Finding {
                 kind: FindingKind::Invalid,
-                path: shown(path),
+                path: path.shown(),
                 problem,
             })
         };
@@ -403,7 +403,7 @@ impl Schema {
             if passing == 0 || word == "one" && passing > 1 {
                 findings.push(Finding {
                     kind: FindingKind::Invalid,
-                    path: shown(path),
+                    path: path.shown(),
                     problem: format!(
                         "{} matches {passing} of the schema's {word}Of choices",
                         describe(value)
@@ -417,7 +417,7 @@ impl Schema {
                 if self.min_items.is_some_and(|minimum| count < minimum) {
                     findings.push(Finding {
                         kind: FindingKind::Invalid,
-                        path: shown(path),
+                        path: path.shown(),
                         problem: format!(
                             "has {count} items, fewer than {}",
                             self.min_items.unwrap_or(0)
@@ -427,7 +427,7 @@ impl Schema {
                 if self.max_items.is_some_and(|maximum| count > maximum) {
                     findings.push(Finding {
                         kind: FindingKind::Invalid,
-                        path: shown(path),
+                        path: path.shown(),
                         problem: format!(
                             "has {count} items, more than {}",
                             self.max_items.unwrap_or(0)
@@ -436,43 +436,35 @@ impl Schema {
                 }
                 if let Some(schema) = &self.items {
                     for (index, item) in items.iter().enumerate() {
-                        let length = path.len();
-                        path.push_str(&format!("[{index}]"));
+                        path.steps.push(Step::Index(index));
                         schema.validate(item, path, definitions, findings);
-                        path.truncate(length);
+                        path.steps.pop();
                     }
                 }
             }
             Value::Object(fields) => {
                 for field in &self.required {
                     if !fields.contains_key(field) {
-                        let length = path.len();
-                        push_field(path, field);
                         findings.push(Finding {
                             kind: FindingKind::Invalid,
-                            path: shown(path),
+                            path: path.shown_at(field),
                             problem: "is required".to_string(),
                         });
-                        path.truncate(length);
                     }
                 }
                 if self.embedded {
                     for field in ["apiVersion", "kind"] {
                         if !fields.get(field).is_some_and(Value::is_string) {
-                            let length = path.len();
-                            push_field(path, field);
                             findings.push(Finding {
                                 kind: FindingKind::Invalid,
-                                path: shown(path),
+                                path: path.shown_at(field),
                                 problem: "is required in an embedded resource".to_string(),
                             });
-                            path.truncate(length);
                         }
                     }
                 }
                 for (field, item) in fields {
-                    let length = path.len();
-                    push_field(path, field);
+                    path.steps.push(Step::Field(field));
                     match (self.properties.get(field), &self.extra) {
                         (Some(schema), _) => schema.validate(item, path, definitions, findings),
                         (None, Extra::Schema(schema)) => {
@@ -480,7 +472,7 @@ impl Schema {
                         }
                         (None, Extra::Unknown(kind)) => findings.push(Finding {
                             kind: kind.clone(),
-                            path: shown(path),
+                            path: path.shown(),
                             problem: match kind {
                                 FindingKind::PrunedField => {
                                     "is not in the CRD's schema: the API server drops it"
@@ -491,7 +483,7 @@ impl Schema {
                         }),
                         (None, Extra::Allowed) => {}
                     }
-                    path.truncate(length);
+                    path.steps.pop();
                 }
             }
             _ => {}
@@ -534,27 +526,56 @@ fn strings(value: Option<&Value>) -> Vec<String> {
 }
 
 /// `a.b`, or `a["b.c"]` for a key that is not a plain name.
-fn push_field(path: &mut String, field: &str) {
-    let plain = !field.is_empty()
-        && field
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$');
-    if plain {
-        if !path.is_empty() {
-            path.push('.');
+/// Where in an object the validator is, as the fields and list positions that lead there;
+/// written out only for a finding, as Kubernetes writes it:
+/// `spec.template.spec.containers[0].ports[0].containerPort`, `metadata.labels["app/x"]`.
+#[derive(Debug, Clone, Default)]
+pub struct FieldPath<'v> {
+    steps: Vec<Step<'v>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Step<'v> {
+    Field(&'v str),
+    Index(usize),
+}
+
+impl FieldPath<'_> {
+    fn shown(&self) -> String {
+        if self.steps.is_empty() {
+            return "(the object)".to_string();
         }
-        path.push_str(field);
-    } else {
-        path.push_str(&format!("[{field:?}]"));
+        self.written(None)
+    }
+
+    /// The path of a field the object lacks.
+    fn shown_at(&self, missing: &str) -> String {
+        self.written(Some(Step::Field(missing)))
+    }
+
+    fn written(&self, last: Option<Step<'_>>) -> String {
+        let mut text = String::new();
+        for step in self.steps.iter().copied().chain(last) {
+            match step {
+                Step::Field(field) if is_plain_field(field) => {
+                    if !text.is_empty() {
+                        text.push('.');
+                    }
+                    text.push_str(field);
+                }
+                Step::Field(field) => text.push_str(&format!("[{field:?}]")),
+                Step::Index(index) => text.push_str(&format!("[{index}]")),
+            }
+        }
+        text
     }
 }
 
-fn shown(path: &str) -> String {
-    if path.is_empty() {
-        "(the object)".to_string()
-    } else {
-        path.to_string()
-    }
+fn is_plain_field(field: &str) -> bool {
+    !field.is_empty()
+        && field
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$')
 }
 
 /// The formats the API server enforces (kube-openapi strfmt, as CRD validation and the
@@ -682,7 +703,7 @@ mod tests {
 
     fn findings(schema: &Schema, value: Value) -> Vec<(FindingKind, String, String)> {
         let mut found = Vec::new();
-        schema.validate(&value, &mut String::new(), &None_, &mut found);
+        schema.validate(&value, &mut FieldPath::default(), &None_, &mut found);
         let mut found: Vec<_> = found
             .into_iter()
             .map(|finding| (finding.kind, finding.path, finding.problem))
