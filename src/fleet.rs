@@ -149,7 +149,11 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             Vec::new(),
         ),
     };
-    let (mut documents, mut parse_errors) = documents::parse_files(&files);
+    // Kubernetes' schemas are inflated while the fleet parses: every run checks its objects.
+    let ((mut documents, mut parse_errors), _) = rayon::join(
+        || documents::parse_files(&files),
+        crate::check::builtin::builtin,
+    );
     let mut runs = Vec::new();
     let mut hook_warnings = Vec::new();
     if !found_sources.is_empty() {

@@ -50,7 +50,11 @@ pub fn classify(
     files: &[SourceFile],
     errors: &mut ErrorSink,
 ) -> Classified {
-    let mut classified = Classified::default();
+    let mut classified = Classified {
+        // Most documents are templates; a fleet holds thousands.
+        templates: Vec::with_capacity(documents.len()),
+        ..Classified::default()
+    };
     let mut interpreter = interpreter_from(&documents, files, &mut classified, errors);
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut customizations = Vec::new();
