@@ -9,6 +9,7 @@
 //! [`go_marshal`] writes YAML as Karmada's own go-yaml v2 does, for the values overriders
 //! marshal back into a string field.
 
+mod emit;
 pub mod go_marshal;
 
 use std::collections::BTreeMap;
@@ -1038,6 +1039,9 @@ pub fn with_field_hint(message: String) -> String {
 
 /// Writes one value as a YAML document (no `---` marker), ending in a newline.
 pub fn to_yaml(value: &Value) -> String {
+    if let Some(text) = emit::simple_document(value) {
+        return text;
+    }
     let options = serde_saphyr::ser_options! {
         // Long single-line strings stay on one line: folding them would change nothing for a
         // reader but makes diffs of rendered trees noisy.

@@ -1,0 +1,369 @@
+//! The YAML writer's fast path: the same bytes serde-saphyr writes for a JSON value, for the
+//! values whose every scalar is decided by a few plain rules (names, paths, image references,
+//! numbers, booleans, and the words YAML 1.1 would read as something else). Rendered objects
+//! are mostly such values, and serde-saphyr spends most of its time deciding how to quote
+//! each scalar; here a value with any other scalar (a float, a line break, a space at an end,
+//! punctuation YAML gives meaning to) is left to serde-saphyr whole, so this writer never has
+//! to know how serde-saphyr quotes those. The tests hold the two writers to the same bytes.
+
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+/// The document serde-saphyr writes for `value`, or `None` when a scalar in it is not one this
+/// writer decides.
+pub(super) fn simple_document(value: &Value) -> Option<String> {
+    let mut out = String::with_capacity(1024);
+    match value {
+        Value::Object(map) if map.is_empty() => out.push_str("{}\n"),
+        Value::Object(map) => write_entries(&mut out, map, 0, false)?,
+        Value::Array(items) if items.is_empty() => out.push_str("[]\n"),
+        Value::Array(items) => write_items(&mut out, items, 0, false)?,
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// A map's entries, each key at `indent`; with `inline_first`, the first one continues the
+/// line a sequence dash began.
+fn write_entries(
+    out: &mut String,
+    map: &Map<String, Value>,
+    indent: usize,
+    inline_first: bool,
+) -> Option<()> {
+    for (position, (key, value)) in map.iter().enumerate() {
+        if position > 0 || !inline_first {
+            push_indent(out, indent);
+        }
+        write_scalar_text(out, key, Position::Key)?;
+        out.push(':');
+        match value {
+            Value::Object(map) if !map.is_empty() => {
+                out.push('\n');
+                write_entries(out, map, indent + 2, false)?;
+            }
+            // A sequence under a key starts at the key's column.
+            Value::Array(items) if !items.is_empty() => {
+                out.push('\n');
+                write_items(out, items, indent, false)?;
+            }
+            leaf => {
+                out.push(' ');
+                write_leaf(out, leaf)?;
+                out.push('\n');
+            }
+        }
+    }
+    Some(())
+}
+
+/// A sequence's items, each dash at `indent`; with `inline_first`, the first dash continues
+/// the line an outer dash began.
+fn write_items(out: &mut String, items: &[Value], indent: usize, inline_first: bool) -> Option<()> {
+    for (position, item) in items.iter().enumerate() {
+        if position > 0 || !inline_first {
+            push_indent(out, indent);
+        }
+        out.push_str("- ");
+        match item {
+            Value::Object(map) if !map.is_empty() => write_entries(out, map, indent + 2, true)?,
+            Value::Array(items) if !items.is_empty() => write_items(out, items, indent + 2, true)?,
+            leaf => {
+                write_leaf(out, leaf)?;
+                out.push('\n');
+            }
+        }
+    }
+    Some(())
+}
+
+/// A scalar or an empty collection, as it follows `key: ` or `- `.
+fn write_leaf(out: &mut String, value: &Value) -> Option<()> {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(number) if number.is_i64() || number.is_u64() => {
+            let _ = write!(out, "{number}");
+        }
+        // Floats have spellings of their own.
+        Value::Number(_) => return None,
+        Value::String(text) => write_scalar_text(out, text, Position::Value)?,
+        Value::Object(_) => out.push_str("{}"),
+        Value::Array(_) => out.push_str("[]"),
+    }
+    Some(())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Position {
+    Key,
+    Value,
+}
+
+/// A string as serde-saphyr writes it in block style: plain when no YAML reader could take it
+/// for anything but that string, double-quoted when a YAML 1.1 or 1.2 reader would take it for
+/// a boolean, null or number; `None` for every other string.
+fn write_scalar_text(out: &mut String, text: &str, position: Position) -> Option<()> {
+    if is_plain_word(text, position) {
+        out.push_str(text);
+    } else if is_quoted_word(text) {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        return None;
+    }
+    Some(())
+}
+
+/// Starts with a letter and holds only letters, digits and `. _ / -` (a value also `:`, not
+/// last, and inner spaces, not before `:`) — so it is no number, date, indicator or comment
+/// to any reader — and is not one of the words read as a boolean or null.
+fn is_plain_word(text: &str, position: Position) -> bool {
+    let bytes = text.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    first.is_ascii_alphabetic()
+        && !matches!(last, b':' | b' ')
+        && bytes.iter().all(|&byte| match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'_' | b'/' | b'-' => true,
+            b':' | b' ' => position == Position::Value,
+            _ => false,
+        })
+        && !(position == Position::Value && text.contains(": "))
+        && !is_reserved_word(text)
+}
+
+/// Words some YAML reader resolves to a boolean, null or special float (YAML 1.1's `y`, `on`,
+/// `no` among them), in any case.
+fn is_reserved_word(text: &str) -> bool {
+    text.len() <= 5
+        && [
+            "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf",
+        ]
+        .iter()
+        .any(|word| text.eq_ignore_ascii_case(word))
+}
+
+/// A reserved word, or a decimal integer or fraction: quoted, and nothing in it to escape.
+fn is_quoted_word(text: &str) -> bool {
+    if is_reserved_word(text) {
+        return true;
+    }
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
+    match unsigned.split_once('.') {
+        Some((whole, fraction)) => digits(whole) && digits(fraction),
+        None => digits(unsigned),
+    }
+}
+
+fn push_indent(out: &mut String, indent: usize) {
+    out.extend(std::iter::repeat_n(' ', indent));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn by_serde_saphyr(value: &Value) -> String {
+        let mut text = serde_saphyr::to_string_with_options(
+            value,
+            serde_saphyr::ser_options! { folded_wrap_chars: usize::MAX },
+        )
+        .unwrap();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Whenever this writer takes a value, its bytes are serde-saphyr's; returns whether it
+    /// took it.
+    fn agrees(value: &Value) -> bool {
+        match simple_document(value) {
+            Some(text) => {
+                assert_eq!(text, by_serde_saphyr(value), "{value}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn a_rendered_deployment_is_written_byte_for_byte_as_serde_saphyr_writes_it() {
+        let deployment = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "labels": {"app.kubernetes.io/name": "web"},
+                "annotations": {"example.com/owner": "team a", "n": "y"}, "creationTimestamp": null},
+            "spec": {"replicas": 3, "paused": false, "selector": {"matchLabels": {"app": "web"}},
+                "strategy": {"rollingUpdate": {"maxSurge": "25%", "maxUnavailable": 0}},
+                "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
+                    "containers": [{"name": "c0", "image": "registry.example.com/shop/web:v1.2.3",
+                        "args": ["--port", "8080"], "env": [{"name": "MODE", "value": "on"},
+                        {"name": "RATIO", "value": "0.5"}, {"name": "COUNT", "value": "-12"}],
+                        "ports": [{"containerPort": 8080}], "resources": {}, "volumeMounts": []}],
+                    "tolerations": [[], {}, [["nested"]], null, true]}}}
+        });
+        // "25%" and "--port" are not this writer's: the whole document is serde-saphyr's.
+        assert!(!agrees(&deployment));
+        let mut simple = deployment.clone();
+        simple["spec"]["strategy"]["rollingUpdate"]["maxSurge"] = json!(1);
+        simple["spec"]["template"]["spec"]["containers"][0]["args"] = json!(["serve", "8080"]);
+        assert!(agrees(&simple));
+        assert!(agrees(&json!({})));
+        assert!(agrees(&json!([[1], [[2]], {"a": [{"b": []}]}])));
+    }
+
+    /// Every word that reads as something other than a string, in several cases, as key and
+    /// as value; and the near misses that stay plain.
+    #[test]
+    fn words_yaml_would_misread_are_quoted_as_serde_saphyr_quotes_them() {
+        let mut words = Vec::new();
+        for word in [
+            "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf",
+        ] {
+            words.push(word.to_string());
+            words.push(word.to_uppercase());
+            let mut title = word.to_string();
+            title[..1].make_ascii_uppercase();
+            words.push(title);
+            words.push(format!("{word}x"));
+        }
+        words.extend(
+            [
+                "0", "7", "-1", "0755", "10.25", "1.0", "-3.5", "x1", "a:b", "a/b.c", "a b",
+            ]
+            .map(String::from),
+        );
+        for word in &words {
+            assert!(agrees(&json!({ "key": word })), "{word}");
+            assert!(agrees(&json!({"list": [word]})), "{word}");
+            // A key with a colon or a space is left to serde-saphyr.
+            assert_eq!(
+                agrees(&json!({ word.as_str(): 1 })),
+                !word.contains([':', ' ']),
+                "{word}"
+            );
+        }
+    }
+
+    /// Random documents, over an alphabet rich in YAML's indicators and over one of names and
+    /// the words YAML misreads: a taken one is always written as serde-saphyr writes it, and
+    /// most of the second kind are taken.
+    #[test]
+    fn random_documents_are_written_as_serde_saphyr_writes_them_or_left_to_it() {
+        const INDICATORS: &[&str] = &[
+            "a",
+            "Z",
+            "0",
+            "1",
+            "9",
+            ".",
+            "-",
+            "_",
+            "/",
+            ":",
+            " ",
+            "#",
+            ",",
+            "'",
+            "\"",
+            "\\",
+            "[",
+            "]",
+            "{",
+            "}",
+            "&",
+            "*",
+            "!",
+            "|",
+            ">",
+            "%",
+            "@",
+            "`",
+            "?",
+            "~",
+            "=",
+            "<<",
+            "\n",
+            "\t",
+            "é",
+            "on",
+            "no",
+            "y",
+            "null",
+            "true",
+            "inf",
+            ".inf",
+            "nan",
+            "e3",
+            "0x",
+            "0o",
+            "2024-01-01",
+            "12:30",
+            "---",
+            "...",
+            "_1",
+        ];
+        const NAMES: &[&str] = &[
+            "a", "Z", "0", "7", "-", ".", "/", ":", " ", "_", "on", "No", "y", "NULL", "true",
+            "inf", "web", "v1.2",
+        ];
+        struct Random(u64);
+        impl Random {
+            fn below(&mut self, bound: usize) -> usize {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                (self.0 % bound as u64) as usize
+            }
+            fn text(&mut self, pieces: &[&str]) -> String {
+                let length = self.below(4);
+                let mut text: String = (0..length)
+                    .map(|_| pieces[self.below(pieces.len())])
+                    .collect();
+                if self.below(3) == 0 {
+                    text.insert_str(0, "name");
+                }
+                text
+            }
+            fn value(&mut self, pieces: &[&str], floats: bool, depth: usize) -> Value {
+                match self.below(if depth == 0 { 6 } else { 8 }) {
+                    0 => Value::Null,
+                    1 => Value::Bool(self.below(2) == 0),
+                    2 => json!(self.below(100_000) as i64 - 50_000),
+                    3 if floats => json!(self.below(1000) as f64 / 8.0),
+                    3..=5 => Value::String(self.text(pieces)),
+                    6 => Value::Array(
+                        (0..self.below(4))
+                            .map(|_| self.value(pieces, floats, depth - 1))
+                            .collect(),
+                    ),
+                    _ => Value::Object(
+                        (0..self.below(4))
+                            .map(|_| (self.text(pieces), self.value(pieces, floats, depth - 1)))
+                            .collect(),
+                    ),
+                }
+            }
+        }
+        let mut random = Random(0x2545_f491_4f6c_dd1d);
+        for (pieces, floats, least_taken) in [(INDICATORS, true, 300), (NAMES, false, 2_000)] {
+            let mut taken = 0;
+            for _ in 0..20_000 {
+                let document = Value::Object(
+                    (0..1 + random.below(4))
+                        .map(|_| (random.text(pieces), random.value(pieces, floats, 3)))
+                        .collect(),
+                );
+                taken += usize::from(agrees(&document));
+            }
+            assert!(taken >= least_taken, "only {taken} of 20000 taken");
+        }
+    }
+}
