@@ -118,23 +118,59 @@ fn write_scalar_text(out: &mut String, text: &str, position: Position) -> Option
     Some(())
 }
 
-/// Starts with a letter and holds only letters, digits and `. _ / -` (a value also `:`, not
-/// last, and inner spaces, not before `:`) — so it is no number, date, indicator or comment
-/// to any reader — and is not one of the words read as a boolean or null.
+/// Holds only letters, digits and `. _ / -` (a value also inner spaces, not before `:`, and
+/// `: % = , @ +`, a `:` not last), and starts with a letter; a value may also start with `/`
+/// (a path), `-` or `--` then a letter (a command-line flag), or a digit when a `%` follows
+/// (`25%`) or it is digits, maybe a fraction, then letters (`1024Mi`, `250m`, `30s`). So it is
+/// no number, date, indicator or comment to any reader; nor is it one of the words read as a
+/// boolean or null.
 fn is_plain_word(text: &str, position: Position) -> bool {
     let bytes = text.as_bytes();
-    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    first.is_ascii_alphabetic()
+    let value = position == Position::Value;
+    let well_begun = match first {
+        b'a'..=b'z' | b'A'..=b'Z' => !is_reserved_word(text),
+        b'/' => value,
+        b'-' => {
+            let flag = text.trim_start_matches('-');
+            value
+                && text.len() - flag.len() <= 2
+                && flag.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+                && !is_reserved_word(flag)
+        }
+        // No number, date or time has a `%` in it, or ends in a letter (`1e`, `0x` and `0o`
+        // want digits after them; `0xff` is excluded).
+        b'0'..=b'9' => value && (text.contains('%') || is_quantity(text)),
+        _ => false,
+    };
+    well_begun
         && !matches!(last, b':' | b' ')
         && bytes.iter().all(|&byte| match byte {
             b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'_' | b'/' | b'-' => true,
-            b':' | b' ' => position == Position::Value,
+            b':' | b' ' | b'%' | b'=' | b',' | b'@' | b'+' => value,
             _ => false,
         })
-        && !(position == Position::Value && text.contains(": "))
-        && !is_reserved_word(text)
+        && !(value && text.contains(": "))
+}
+
+/// Digits, maybe a fraction, then letters — `1024Mi`, `0.5Gi`, `250m`, `30s` — and no radix
+/// prefix (`0x`, `0o`, `0b`).
+fn is_quantity(text: &str) -> bool {
+    let number_end = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(number_end);
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
+    let number_is_decimal = match number.split_once('.') {
+        Some((whole, fraction)) => digits(whole) && digits(fraction),
+        None => digits(number),
+    };
+    number_is_decimal
+        && !unit.is_empty()
+        && unit.bytes().all(|byte| byte.is_ascii_alphabetic())
+        && !(number == "0" && matches!(unit.as_bytes()[0], b'x' | b'X' | b'o' | b'O' | b'b' | b'B'))
 }
 
 /// Words some YAML reader resolves to a boolean, null or special float (YAML 1.1's `y`, `on`,
@@ -209,12 +245,14 @@ mod tests {
                         "ports": [{"containerPort": 8080}], "resources": {}, "volumeMounts": []}],
                     "tolerations": [[], {}, [["nested"]], null, true]}}}
         });
-        // "25%" and "--port" are not this writer's: the whole document is serde-saphyr's.
-        assert!(!agrees(&deployment));
-        let mut simple = deployment.clone();
-        simple["spec"]["strategy"]["rollingUpdate"]["maxSurge"] = json!(1);
-        simple["spec"]["template"]["spec"]["containers"][0]["args"] = json!(["serve", "8080"]);
-        assert!(agrees(&simple));
+        assert!(agrees(&deployment));
+        // A float, or a scalar this writer does not settle: serde-saphyr writes the document.
+        let mut other = deployment.clone();
+        other["spec"]["replicas"] = json!(1.5);
+        assert!(!agrees(&other));
+        let mut other = deployment.clone();
+        other["metadata"]["annotations"]["note"] = json!("see #4");
+        assert!(!agrees(&other));
         assert!(agrees(&json!({})));
         assert!(agrees(&json!([[1], [[2]], {"a": [{"b": []}]}])));
     }
@@ -249,6 +287,37 @@ mod tests {
                 !word.contains([':', ' ']),
                 "{word}"
             );
+        }
+        // Values only: flags and percentages are plain; a flag spelled like a special word
+        // is left to serde-saphyr.
+        for (word, taken) in [
+            ("25%", true),
+            ("1e3%", true),
+            ("--port", true),
+            ("-v", true),
+            ("--on", false),
+            ("-nan", false),
+            ("-inf", false),
+            ("---", false),
+            ("%x", false),
+            ("/ready", true),
+            ("/", true),
+            ("1024Mi", true),
+            ("0.5Gi", true),
+            ("250m", true),
+            ("30s", true),
+            ("1e", true),
+            ("1E", true),
+            ("0xff", false),
+            ("0o7x", false),
+            ("0b", false),
+            ("1.e", false),
+            ("server.port=8080", true),
+            ("a,b", true),
+            ("a+b@c", true),
+        ] {
+            assert_eq!(agrees(&json!({ "key": word })), taken, "{word}");
+            assert!(!agrees(&json!({ word: 1 })), "{word}");
         }
     }
 
@@ -311,8 +380,8 @@ mod tests {
             "_1",
         ];
         const NAMES: &[&str] = &[
-            "a", "Z", "0", "7", "-", ".", "/", ":", " ", "_", "on", "No", "y", "NULL", "true",
-            "inf", "web", "v1.2",
+            "a", "Z", "0", "7", "-", "--", ".", "/", ":", " ", "_", "%", "on", "No", "y", "NULL",
+            "true", "inf", "web", "v1.2", "e3", "Mi", "x", "0x", "=", "+", ",", "@",
         ];
         struct Random(u64);
         impl Random {
