@@ -10,6 +10,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
+use super::scalar::{Position, is_plain_word, is_quoted_word};
+
 /// The document serde-saphyr writes for `value`, or `None` when a scalar in it is not one this
 /// writer decides.
 pub(super) fn simple_document(value: &Value) -> Option<String> {
@@ -96,12 +98,6 @@ fn write_leaf(out: &mut String, value: &Value) -> Option<()> {
     Some(())
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Position {
-    Key,
-    Value,
-}
-
 /// A string as serde-saphyr writes it in block style: plain when no YAML reader could take it
 /// for anything but that string, double-quoted when a YAML 1.1 or 1.2 reader would take it for
 /// a boolean, null or number; `None` for every other string.
@@ -116,85 +112,6 @@ fn write_scalar_text(out: &mut String, text: &str, position: Position) -> Option
         return None;
     }
     Some(())
-}
-
-/// Holds only letters, digits and `. _ / -` (a value also inner spaces, not before `:`, and
-/// `: % = , @ +`, a `:` not last), and starts with a letter; a value may also start with `/`
-/// (a path), `-` or `--` then a letter (a command-line flag), or a digit when a `%` follows
-/// (`25%`) or it is digits, maybe a fraction, then letters (`1024Mi`, `250m`, `30s`). So it is
-/// no number, date, indicator or comment to any reader; nor is it one of the words read as a
-/// boolean or null.
-fn is_plain_word(text: &str, position: Position) -> bool {
-    let bytes = text.as_bytes();
-    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
-        return false;
-    };
-    let value = position == Position::Value;
-    let well_begun = match first {
-        b'a'..=b'z' | b'A'..=b'Z' => !is_reserved_word(text),
-        b'/' => value,
-        b'-' => {
-            let flag = text.trim_start_matches('-');
-            value
-                && text.len() - flag.len() <= 2
-                && flag.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-                && !is_reserved_word(flag)
-        }
-        // No number, date or time has a `%` in it, or ends in a letter (`1e`, `0x` and `0o`
-        // want digits after them; `0xff` is excluded).
-        b'0'..=b'9' => value && (text.contains('%') || is_quantity(text)),
-        _ => false,
-    };
-    well_begun
-        && !matches!(last, b':' | b' ')
-        && bytes.iter().all(|&byte| match byte {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'_' | b'/' | b'-' => true,
-            b':' | b' ' | b'%' | b'=' | b',' | b'@' | b'+' => value,
-            _ => false,
-        })
-        && !(value && text.contains(": "))
-}
-
-/// Digits, maybe a fraction, then letters — `1024Mi`, `0.5Gi`, `250m`, `30s` — and no radix
-/// prefix (`0x`, `0o`, `0b`).
-fn is_quantity(text: &str) -> bool {
-    let number_end = text
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(number_end);
-    let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
-    let number_is_decimal = match number.split_once('.') {
-        Some((whole, fraction)) => digits(whole) && digits(fraction),
-        None => digits(number),
-    };
-    number_is_decimal
-        && !unit.is_empty()
-        && unit.bytes().all(|byte| byte.is_ascii_alphabetic())
-        && !(number == "0" && matches!(unit.as_bytes()[0], b'x' | b'X' | b'o' | b'O' | b'b' | b'B'))
-}
-
-/// Words some YAML reader resolves to a boolean, null or special float (YAML 1.1's `y`, `on`,
-/// `no` among them), in any case.
-fn is_reserved_word(text: &str) -> bool {
-    text.len() <= 5
-        && [
-            "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf",
-        ]
-        .iter()
-        .any(|word| text.eq_ignore_ascii_case(word))
-}
-
-/// A reserved word, or a decimal integer or fraction: quoted, and nothing in it to escape.
-fn is_quoted_word(text: &str) -> bool {
-    if is_reserved_word(text) {
-        return true;
-    }
-    let unsigned = text.strip_prefix('-').unwrap_or(text);
-    let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
-    match unsigned.split_once('.') {
-        Some((whole, fraction)) => digits(whole) && digits(fraction),
-        None => digits(unsigned),
-    }
 }
 
 fn push_indent(out: &mut String, indent: usize) {

@@ -11,6 +11,8 @@
 
 mod emit;
 pub mod go_marshal;
+mod read;
+mod scalar;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -257,6 +259,9 @@ fn closing_quote(text: &str, quote: char) -> Option<usize> {
 /// Parses one document (as returned by [`split_documents`]) into a JSON value, with no spare
 /// capacity: a fleet's templates stay in memory for the whole run.
 pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
+    if let Some(value) = read::simple_document(document.text) {
+        return Ok(value);
+    }
     parse_typed(document, file).map(|ExactValue(value)| value)
 }
 
