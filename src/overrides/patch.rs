@@ -87,15 +87,27 @@ pub fn tokens(pointer: &str) -> Result<Vec<String>, String> {
     };
     Ok(rest
         .split('/')
-        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .map(|token| {
+            if token.contains('~') {
+                token.replace("~1", "/").replace("~0", "~")
+            } else {
+                token.to_string()
+            }
+        })
         .collect())
 }
 
 fn encode(tokens: &[String]) -> String {
-    tokens
-        .iter()
-        .map(|token| format!("/{}", token.replace('~', "~0").replace('/', "~1")))
-        .collect()
+    let mut pointer = String::new();
+    for token in tokens {
+        pointer.push('/');
+        if token.contains(['~', '/']) {
+            pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+        } else {
+            pointer.push_str(token);
+        }
+    }
+    pointer
 }
 
 /// Checks that the operation applies and rewrites negative indices as positions, with
