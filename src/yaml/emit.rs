@@ -123,6 +123,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    use crate::yaml::random::Random;
+
     fn by_serde_saphyr(value: &Value) -> String {
         let mut text = serde_saphyr::to_string_with_options(
             value,
@@ -238,6 +240,38 @@ mod tests {
         }
     }
 
+    impl Random {
+        fn text(&mut self, pieces: &[&str]) -> String {
+            let length = self.below(4);
+            let mut text: String = (0..length)
+                .map(|_| pieces[self.below(pieces.len())])
+                .collect();
+            if self.below(3) == 0 {
+                text.insert_str(0, "name");
+            }
+            text
+        }
+        fn value(&mut self, pieces: &[&str], floats: bool, depth: usize) -> Value {
+            match self.below(if depth == 0 { 6 } else { 8 }) {
+                0 => Value::Null,
+                1 => Value::Bool(self.below(2) == 0),
+                2 => json!(self.below(100_000) as i64 - 50_000),
+                3 if floats => json!(self.below(1000) as f64 / 8.0),
+                3..=5 => Value::String(self.text(pieces)),
+                6 => Value::Array(
+                    (0..self.below(4))
+                        .map(|_| self.value(pieces, floats, depth - 1))
+                        .collect(),
+                ),
+                _ => Value::Object(
+                    (0..self.below(4))
+                        .map(|_| (self.text(pieces), self.value(pieces, floats, depth - 1)))
+                        .collect(),
+                ),
+            }
+        }
+    }
+
     /// Random documents, over an alphabet rich in YAML's indicators and over one of names and
     /// the words YAML misreads: a taken one is always written as serde-saphyr writes it, and
     /// most of the second kind are taken.
@@ -300,44 +334,6 @@ mod tests {
             "a", "Z", "0", "7", "-", "--", ".", "/", ":", " ", "_", "%", "on", "No", "y", "NULL",
             "true", "inf", "web", "v1.2", "e3", "Mi", "x", "0x", "=", "+", ",", "@",
         ];
-        struct Random(u64);
-        impl Random {
-            fn below(&mut self, bound: usize) -> usize {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                (self.0 % bound as u64) as usize
-            }
-            fn text(&mut self, pieces: &[&str]) -> String {
-                let length = self.below(4);
-                let mut text: String = (0..length)
-                    .map(|_| pieces[self.below(pieces.len())])
-                    .collect();
-                if self.below(3) == 0 {
-                    text.insert_str(0, "name");
-                }
-                text
-            }
-            fn value(&mut self, pieces: &[&str], floats: bool, depth: usize) -> Value {
-                match self.below(if depth == 0 { 6 } else { 8 }) {
-                    0 => Value::Null,
-                    1 => Value::Bool(self.below(2) == 0),
-                    2 => json!(self.below(100_000) as i64 - 50_000),
-                    3 if floats => json!(self.below(1000) as f64 / 8.0),
-                    3..=5 => Value::String(self.text(pieces)),
-                    6 => Value::Array(
-                        (0..self.below(4))
-                            .map(|_| self.value(pieces, floats, depth - 1))
-                            .collect(),
-                    ),
-                    _ => Value::Object(
-                        (0..self.below(4))
-                            .map(|_| (self.text(pieces), self.value(pieces, floats, depth - 1)))
-                            .collect(),
-                    ),
-                }
-            }
-        }
         let mut random = Random(0x2545_f491_4f6c_dd1d);
         for (pieces, floats, least_taken) in [(INDICATORS, true, 300), (NAMES, false, 2_000)] {
             let mut taken = 0;

@@ -272,6 +272,7 @@ fn integer(text: &str) -> Option<Number> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::yaml::random::Random;
 
     /// serde-saphyr's value for `text`, as the reader reads a fleet's document.
     fn by_serde_saphyr(text: &str) -> Option<Value> {
@@ -370,20 +371,7 @@ mod tests {
         assert!(taken * 2 > documents, "{taken} of {documents} taken");
     }
 
-    struct Random(u64);
-
     impl Random {
-        fn below(&mut self, bound: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % bound as u64) as usize
-        }
-
-        fn pick<'p>(&mut self, pieces: &[&'p str]) -> &'p str {
-            pieces[self.below(pieces.len())]
-        }
-
         fn word(&mut self) -> String {
             const PIECES: &[&str] = &[
                 "a", "Z", "0", "7", "-", "--", ".", "/", ":", " ", "_", "%", "on", "No", "y",
