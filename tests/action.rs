@@ -430,13 +430,10 @@ fn target() -> Option<&'static str> {
     }
 }
 
-#[test]
-fn install_verifies_the_archive_against_the_release_checksums() {
-    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
-        eprintln!("skipped: no release archive for this machine, or no bash and tar");
-        return;
-    };
-    let root = empty_scratch("action-install");
+/// A release directory with this machine's archive (the binary under test, packed as the
+/// release workflow packs it) and `fedrender-v0.1.0-SHA256SUMS` listing it; returns the
+/// directory and the archive's name.
+fn release(root: &Path, target: &str) -> (PathBuf, String) {
     let release = root.join("release");
     let staging = root.join("staging/fedrender-v0.1.0");
     std::fs::create_dir_all(&release).unwrap();
@@ -452,31 +449,61 @@ fn install_verifies_the_archive_against_the_release_checksums() {
         .status()
         .unwrap();
     assert!(packed.success());
-    let digest = |path: &Path| -> String {
-        let output = Command::new("sha256sum").arg(path).output().unwrap();
-        String::from_utf8(output.stdout)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let output = Command::new("sha256sum")
+        .arg(release.join(&archive))
+        .output()
+        .unwrap();
+    let digest = String::from_utf8(output.stdout).unwrap();
+    let digest = digest.split_whitespace().next().unwrap();
     std::fs::write(
         release.join("fedrender-v0.1.0-SHA256SUMS"),
-        format!("{}  {archive}\n", digest(&release.join(&archive))),
+        format!("{digest}  {archive}\n"),
     )
     .unwrap();
-    let install = |into: &str| {
-        Command::new("bash")
-            .arg(std::fs::canonicalize(".github/action/install.sh").unwrap())
-            .env("VERSION", "v0.1.0")
-            .env("REPOSITORY", "acme/fedrender")
-            .env("DOWNLOAD_URL", format!("file://{}", release.display()))
-            .env("INSTALL_DIR", root.join(into))
-            .output()
-            .unwrap()
+    (release, archive)
+}
+
+/// Runs install.sh for `version` from `release` into `root/into`, with a stand-in `cargo`
+/// first on PATH that records a build from source in `root/cargo-calls`.
+fn install(root: &Path, release: &Path, version: &str, into: &str) -> Output {
+    let bin = root.join("stand-in");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(
+        bin.join("cargo"),
+        format!(
+            "#!/usr/bin/env bash\necho \"cargo $*\" >> '{}'\n",
+            root.join("cargo-calls").display()
+        ),
+    )
+    .unwrap();
+    make_executable(&bin.join("cargo"));
+    Command::new("bash")
+        .arg(std::fs::canonicalize(".github/action/install.sh").unwrap())
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("VERSION", version)
+        .env("REPOSITORY", "acme/fedrender")
+        .env("DOWNLOAD_URL", format!("file://{}", release.display()))
+        .env("INSTALL_DIR", root.join(into))
+        .output()
+        .unwrap()
+}
+
+fn cargo_calls(root: &Path) -> String {
+    std::fs::read_to_string(root.join("cargo-calls")).unwrap_or_default()
+}
+
+#[test]
+fn install_verifies_the_archive_against_the_release_checksums() {
+    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
+        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+        return;
     };
-    let installed = install("good");
+    let root = empty_scratch("action-install");
+    let (release, archive) = release(&root, target);
+    let installed = install(&root, &release, "v0.1.0", "good");
     assert!(installed.status.success(), "{installed:?}");
     let bin = String::from_utf8(installed.stdout).unwrap();
     assert_eq!(bin.trim(), root.join("good/bin").display().to_string());
@@ -490,9 +517,89 @@ fn install_verifies_the_archive_against_the_release_checksums() {
     let mut tampered = std::fs::read(release.join(&archive)).unwrap();
     tampered.push(0);
     std::fs::write(release.join(&archive), tampered).unwrap();
-    let refused = install("tampered");
+    let refused = install(&root, &release, "v0.1.0", "tampered");
     assert_eq!(refused.status.code(), Some(1), "{refused:?}");
     assert!(String::from_utf8_lossy(&refused.stderr).contains("checksum mismatch"));
     assert!(!root.join("tampered/bin/fedrender").exists());
+    assert_eq!(cargo_calls(&root), "");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Whoever can make the archive's download fail (a flaky mirror, a blocked address) must not
+/// turn a verified install into an unverified build from source: the checksum file lists the
+/// archive, so it is that archive or an error. Only a release that has no archive for this
+/// machine builds from source.
+#[test]
+fn install_never_builds_from_source_when_a_listed_archive_fails_to_download() {
+    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
+        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+        return;
+    };
+    let root = empty_scratch("action-install-missing");
+    let (release, archive) = release(&root, target);
+    std::fs::remove_file(release.join(&archive)).unwrap();
+    let failed = install(&root, &release, "v0.1.0", "missing");
+    assert_eq!(failed.status.code(), Some(1), "{failed:?}");
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("::error::"));
+    assert_eq!(cargo_calls(&root), "", "no build from source");
+    assert!(!root.join("missing/bin/fedrender").exists());
+
+    // No checksum file at all: an error too.
+    std::fs::remove_file(release.join("fedrender-v0.1.0-SHA256SUMS")).unwrap();
+    let no_sums = install(&root, &release, "v0.1.0", "no-sums");
+    assert_eq!(no_sums.status.code(), Some(1), "{no_sums:?}");
+    assert_eq!(cargo_calls(&root), "", "no build from source");
+
+    // A release whose checksum file lists no archive for this machine builds from its tag.
+    std::fs::write(
+        release.join("fedrender-v0.1.0-SHA256SUMS"),
+        format!(
+            "{}  fedrender-v0.1.0-riscv64gc-unknown-linux-musl.tar.gz\n",
+            "0".repeat(64)
+        ),
+    )
+    .unwrap();
+    let built = install(&root, &release, "v0.1.0", "built");
+    assert!(built.status.success(), "{built:?}");
+    assert!(
+        cargo_calls(&root).contains("--tag v0.1.0 fedrender"),
+        "{}",
+        cargo_calls(&root)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The version becomes part of paths and addresses: anything but a plain tag is refused before
+/// anything is downloaded or built, and the message does not repeat it.
+#[test]
+fn install_refuses_a_version_that_is_not_a_plain_tag() {
+    if !available("bash") {
+        return;
+    }
+    let root = empty_scratch("action-install-version");
+    let release = root.join("release");
+    std::fs::create_dir_all(&release).unwrap();
+    for version in [
+        "v0.1.0/../../../evil",
+        "v0.1.0/x",
+        "v0..1",
+        "v0.1.0 --index evil",
+        "v0.1.0\n::error::forged",
+        "v0.1.0$(touch pwned)",
+        "v0.1.0;x",
+        "v",
+        "0.1.0",
+    ] {
+        let refused = install(&root, &release, version, "refused");
+        assert_eq!(refused.status.code(), Some(2), "{version:?}: {refused:?}");
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.starts_with("::error::"), "{version:?}: {stderr}");
+        assert!(
+            !stderr.contains("forged") && !stderr.contains("evil"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(cargo_calls(&root), "", "no build from source");
+    assert!(!root.join("evil").exists() && !root.join("refused").exists());
     std::fs::remove_dir_all(&root).unwrap();
 }
