@@ -25,32 +25,45 @@ fn tools_present() -> bool {
     present
 }
 
-/// Records every call and keeps comments as files named by id, answering the three calls
-/// the script makes as `gh api` would (the `--jq` query's result for the listing).
+/// Records every call and keeps comments as files named by id (their authors beside them, in
+/// `authors/`), answering the calls the script makes as `gh api` would: the comments of a pull
+/// request, `pulls.json` filtered by `head=owner:branch` as GitHub filters the open pull
+/// requests, a new comment by `GH_LOGIN` (github-actions[bot] unless set), an edit; and
+/// `--jq` applied to the answer.
 const STAND_IN_GH: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
 echo "gh $*" >> "$GH_STATE/calls"
-mkdir -p "$GH_STATE/comments"
-method=GET; body=; path=
+mkdir -p "$GH_STATE/comments" "$GH_STATE/authors"
+method=GET; body=; path=; head=; query=.
 while [ $# -gt 0 ]; do
   case "$1" in
     api|--paginate) ;;
     --method) method=$2; shift ;;
     -F) body=${2#body=@}; shift ;;
-    --jq) shift ;;
+    -f) case "$2" in head=*) head=${2#head=} ;; esac; shift ;;
+    --jq) query=$2; shift ;;
     *) path=$1 ;;
   esac
   shift
 done
+answer() { jq -r "$query"; }
 case "$method $path" in
+  "GET repos/"*"/pulls")
+    jq --arg head "$head" '[.[] | select(.head.repo.owner.login + ":" + .head.ref == $head)]' \
+      "$GH_STATE/pulls.json" | answer ;;
   "GET repos/"*"/comments")
     for file in "$GH_STATE"/comments/*; do
       [ -e "$file" ] || continue
-      if head -n 1 "$file" | grep -qF '<!-- fedrender diff -->'; then basename "$file"; fi
-    done ;;
+      id=${file##*/}
+      author=$(cat "$GH_STATE/authors/$id" 2>/dev/null || echo 'github-actions[bot]')
+      jq -n --argjson id "$id" --arg login "$author" --rawfile body "$file" \
+        '{id: $id, user: {login: $login}, body: $body}'
+    done | jq -s . | answer ;;
   "POST repos/"*"/comments")
     id=$((1000 + $(ls "$GH_STATE/comments" | wc -l)))
-    cp "$body" "$GH_STATE/comments/$id"; echo "{\"id\": $id}" ;;
+    cp "$body" "$GH_STATE/comments/$id"
+    printf '%s' "${GH_LOGIN:-github-actions[bot]}" > "$GH_STATE/authors/$id"
+    echo "{\"id\": $id}" ;;
   "PATCH repos/"*"/issues/comments/"*)
     cp "$body" "$GH_STATE/comments/${path##*/}"; echo '{}' ;;
   *) echo "unexpected gh call: $method $path" >&2; exit 1 ;;
@@ -177,17 +190,24 @@ impl Run {
 /// Runs `run.sh` in the repository as the Action's step does, on a pull request from
 /// `head_repo` into `acme/fleet` whose base is `base`.
 fn run_action(repo: &Repo, base: &str, head_repo: &str, extra_env: &[(&str, &str)]) -> Run {
+    run_on_event(repo, &pull_request_event("7", base, head_repo), extra_env)
+}
+
+/// The `pull_request` event GitHub writes for pull request `number` (JSON: a number, or
+/// anything else as the test needs), from `head_repo` into `acme/fleet`.
+fn pull_request_event(number: &str, base: &str, head_repo: &str) -> String {
+    format!(
+        r#"{{"pull_request": {{"number": {number}, "base": {{"sha": {base:?}, "repo": {{"full_name": "acme/fleet"}}}}, "head": {{"repo": {{"full_name": "{head_repo}"}}}}}}}}"#
+    )
+}
+
+/// Runs `run.sh render` in the repository on the pull-request `event` given as JSON.
+fn run_on_event(repo: &Repo, event_json: &str, extra_env: &[(&str, &str)]) -> Run {
     let runner = repo.dir.parent().unwrap().join("runner");
     let _ = std::fs::remove_dir_all(&runner);
     std::fs::create_dir_all(&runner).unwrap();
     let event = runner.join("event.json");
-    std::fs::write(
-        &event,
-        format!(
-            r#"{{"pull_request": {{"number": 7, "base": {{"sha": "{base}", "repo": {{"full_name": "acme/fleet"}}}}, "head": {{"repo": {{"full_name": "{head_repo}"}}}}}}}}"#
-        ),
-    )
-    .unwrap();
+    std::fs::write(&event, event_json).unwrap();
     let outputs = runner.join("output");
     let summary = runner.join("summary");
     let path = format!(
@@ -221,6 +241,25 @@ fn run_action(repo: &Repo, base: &str, head_repo: &str, extra_env: &[(&str, &str
         outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
         summary: std::fs::read_to_string(&summary).unwrap_or_default(),
     }
+}
+
+/// The directory a render run left for the workflow_run job.
+fn comment_dir(run: &Run) -> PathBuf {
+    PathBuf::from(
+        run.outputs
+            .lines()
+            .find_map(|line| line.strip_prefix("comment-dir="))
+            .expect("the comment's directory"),
+    )
+}
+
+/// Everything a run printed, standard output then standard error.
+fn log(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
 
 fn comments(repo: &Repo) -> Vec<(String, String)> {
@@ -417,6 +456,118 @@ fn a_fork_never_comments_and_leaves_the_comment_for_a_workflow_run_job() {
     let refused = post();
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     assert_eq!(calls(&repo), calls_before, "no gh call for a bad number");
+}
+
+/// A file name is the pull request's: one holding a line break and a workflow command must
+/// not print that command on a line of its own, in any of the commands the Action runs.
+#[test]
+fn a_file_name_cannot_forge_a_workflow_command_in_the_log() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("file-name");
+    std::fs::write(
+        repo.dir.join("fleet/x\n::error title=forged::by a file name\n.yaml"),
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: nothing\n  namespace: default\nspec:\n  resourceSelectors:\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: does-not-exist\n  placement:\n    clusterAffinity:\n      clusterNames: [member1]\n",
+    )
+    .unwrap();
+    git(&repo.dir, &["add", "-A"]);
+    git(
+        &repo.dir,
+        &["commit", "-q", "-m", "a policy in a file with a line break"],
+    );
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let printed = log(&run.output);
+    assert!(printed.contains("selects no template"), "{printed}");
+    for line in printed.lines() {
+        assert!(!line.starts_with("::error title=forged"), "{printed}");
+    }
+}
+
+/// The event's base.sha is used as a commit id only: one that would be an option of git fetch
+/// (which runs --upload-pack's command) is refused before git runs.
+#[test]
+fn a_base_sha_posing_as_an_option_never_reaches_git() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("base-option");
+    let origin = repo.dir.display().to_string();
+    git(&repo.dir, &["remote", "add", "origin", &origin]);
+    let pwned = repo.dir.parent().unwrap().join("pwned");
+    let option = format!("--upload-pack=touch {};false", pwned.display());
+    let event = pull_request_event("7", &option, "acme/fleet");
+    let run = run_on_event(&repo, &event, &[]);
+    assert!(!pwned.exists(), "git ran the event's command");
+    assert_eq!(run.code(), Some(2), "{}", run.stderr());
+    assert!(run.stderr().contains("::error::"), "{}", run.stderr());
+    assert!(!run.stderr().contains("upload-pack"), "{}", run.stderr());
+}
+
+/// The event's pull request number goes into the artifact the workflow_run job trusts no
+/// further than digits: anything else is refused in the render job already.
+#[test]
+fn a_pull_request_number_that_is_not_digits_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("number-text");
+    for number in [r#""7\n::error::forged""#, r#""-1""#, "null"] {
+        let event = pull_request_event(number, &repo.base, "someone/fleet");
+        let run = run_on_event(&repo, &event, &[]);
+        assert_eq!(run.code(), Some(2), "{number}: {}", run.stderr());
+        assert!(!run.outputs.contains("comment-dir="), "{}", run.outputs);
+        assert!(!log(&run.output).contains("::error::forged"));
+    }
+}
+
+/// The note beside a cut comment links to the run from GitHub's own values, each checked: a
+/// value that could end the link adds nothing to the Markdown.
+#[test]
+fn the_note_beside_a_cut_comment_adds_no_markdown_of_its_own() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("note");
+    for entry in walkdir::WalkDir::new(repo.dir.join("fleet")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let changed = text.replace("image: ", "image: registry.example/");
+            std::fs::write(entry.path(), changed).unwrap();
+        }
+    }
+    let build = [
+        "build",
+        "fleet",
+        "--clusters",
+        "clusters.yaml",
+        "--out",
+        "rendered",
+    ];
+    assert!(fedrender_in(&repo.dir, &build).status.success());
+    let run = run_action(
+        &repo,
+        &repo.base,
+        "someone/fleet",
+        &[
+            ("MAX_COMMENT_BYTES", "2500"),
+            (
+                "GITHUB_RUN_ID",
+                "42) [Approve this pull request](https://evil.example/",
+            ),
+        ],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("truncated=true"), "{}", run.outputs);
+    let body = std::fs::read_to_string(comment_dir(&run).join("body.md")).unwrap();
+    assert!(!body.contains("evil.example"), "{body}");
+    assert!(!body.contains("Approve this"), "{body}");
+    assert!(
+        body.contains("artifact `fedrender-diff` of this run."),
+        "{body}"
+    );
 }
 
 /// The release archive for this machine, as the release workflow names it.
