@@ -458,6 +458,49 @@ fn a_fork_never_comments_and_leaves_the_comment_for_a_workflow_run_job() {
     assert_eq!(calls(&repo), calls_before, "no gh call for a bad number");
 }
 
+/// Someone writes a comment that starts with the marker on the pull request: the Action never
+/// edits it (the writer could then change what reads as fedrender's report), and keeps its own.
+#[test]
+fn a_marker_comment_by_someone_else_is_never_edited() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("impostor");
+    let forged = "<!-- fedrender diff -->\nNo changes in any cluster.\n";
+    std::fs::create_dir_all(repo.gh_state.join("comments")).unwrap();
+    std::fs::create_dir_all(repo.gh_state.join("authors")).unwrap();
+    std::fs::write(repo.gh_state.join("comments/1000"), forged).unwrap();
+    std::fs::write(repo.gh_state.join("authors/1000"), "mallory").unwrap();
+
+    let first = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(first.code(), Some(0), "{}", first.stderr());
+    let second = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(second.code(), Some(0), "{}", second.stderr());
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 2, "{posted:?}");
+    assert_eq!(posted[0], ("1000".to_string(), forged.to_string()));
+    assert!(posted[1].1.contains("Replicas moved"), "{}", posted[1].1);
+    assert!(
+        !calls(&repo).contains("issues/comments/1000"),
+        "{}",
+        calls(&repo)
+    );
+    assert!(calls(&repo).contains("--method PATCH repos/acme/fleet/issues/comments/1001"));
+
+    // A GitHub App posts as itself: comment-author names it, and its comment is the one edited.
+    let app = [
+        ("COMMENT_AUTHOR", "fleet-app[bot]"),
+        ("GH_LOGIN", "fleet-app[bot]"),
+    ];
+    let as_app = run_action(&repo, &repo.base, "acme/fleet", &app);
+    assert_eq!(as_app.code(), Some(0), "{}", as_app.stderr());
+    let again = run_action(&repo, &repo.base, "acme/fleet", &app);
+    assert_eq!(again.code(), Some(0), "{}", again.stderr());
+    assert_eq!(comments(&repo).len(), 3);
+    assert!(calls(&repo).contains("--method PATCH repos/acme/fleet/issues/comments/1002"));
+    assert_eq!(comments(&repo)[0].1, forged);
+}
+
 /// A file name is the pull request's: one holding a line break and a workflow command must
 /// not print that command on a line of its own, in any of the commands the Action runs.
 #[test]

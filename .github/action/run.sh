@@ -9,7 +9,7 @@
 #                        that holds a token able to write, and never runs the pull request's code
 #
 # Inputs come as environment variables: FLEET, CLUSTERS, OUT, CHECK, DIFF, COMMENT, ARGS,
-# BUILD_ARGS, MESSAGE_FORMAT, MAX_COMMENT_BYTES, GH_TOKEN; and GitHub's own
+# BUILD_ARGS, MESSAGE_FORMAT, MAX_COMMENT_BYTES, COMMENT_AUTHOR, GH_TOKEN; and GitHub's own
 # (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY,
 # GITHUB_SERVER_URL, GITHUB_RUN_ID, RUNNER_TEMP). Outputs: changed (true/false), exit-code,
 # truncated, comment-dir. Exit status: 0 clean, 1 a stale tree, 2 an error.
@@ -67,25 +67,28 @@ check_max_comment() {
     || fail "max-comment-bytes must be a number of bytes, at least 1000"
 }
 
-# post_comment NUMBER BODY_FILE: edits the comment that starts with the marker, or creates it.
+# post_comment NUMBER BODY_FILE: edits the comment that starts with the marker and was written
+# by the identity that posts (COMMENT_AUTHOR), or creates one. A marker comment anyone else
+# wrote is left alone. Returns non-zero when gh fails.
 post_comment() {
-  local number=$1 body=$2
+  local number=$1 body=$2 author=${COMMENT_AUTHOR:-github-actions[bot]} existing
   check_repository
   is_number "$number" || fail "not a pull request number"
-  local existing
   existing=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$number/comments" \
-    --jq ".[] | select(.body | startswith(\"$MARKER\")) | .id" | head -n 1)
+    | jq -rn --arg marker "$MARKER" --arg author "$author" \
+      'first(inputs[] | select(.user.login == $author and ((.body // "") | startswith($marker))) | .id) // empty') \
+    || return 1
   case "$existing" in
-    '') gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$number/comments" -F "body=@$body" >/dev/null ;;
+    '') gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$number/comments" -F "body=@$body" >/dev/null || return 1 ;;
     *[!0-9]*) fail "unexpected comment id from gh" ;;
-    *) gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$existing" -F "body=@$body" >/dev/null ;;
+    *) gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$existing" -F "body=@$body" >/dev/null || return 1 ;;
   esac
 }
 
 if [ "${1:-render}" = comment ]; then
   dir=${2:?the directory the render job left}
   number=$(head -c 20 "$dir/number")
-  post_comment "$number" "$dir/body.md"
+  post_comment "$number" "$dir/body.md" || fail "gh could not post the comment"
   exit 0
 fi
 
@@ -197,7 +200,10 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
   output comment-dir "$work/comment"
   if [ "${COMMENT:-true}" = true ]; then
     if [ "$head_repo" = "$base_repo" ] && [ -n "${GH_TOKEN:-}" ]; then
-      post_comment "$number" "$body"
+      # A token that cannot write (Dependabot's, a repository's read-only default) leaves the
+      # comment to the workflow_run job, as for a fork.
+      post_comment "$number" "$body" \
+        || echo "::warning::this token could not comment: the comment is left as the artifact fedrender-comment for a workflow_run job"
     else
       echo "::notice::a pull request from a fork: its token cannot comment; the comment is left as the artifact fedrender-comment for a workflow_run job"
     fi
