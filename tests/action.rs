@@ -253,6 +253,67 @@ fn comment_dir(run: &Run) -> PathBuf {
     )
 }
 
+/// The base repository's open pull requests, as (number, head repository, branch, commit).
+fn open_pulls(repo: &Repo, pulls: &[(u32, &str, &str, &str)]) {
+    let pulls: Vec<String> = pulls
+        .iter()
+        .map(|(number, head_repo, branch, sha)| {
+            let owner = head_repo.split('/').next().unwrap();
+            format!(
+                r#"{{"number": {number}, "head": {{"ref": {branch:?}, "sha": {sha:?}, "repo": {{"full_name": {head_repo:?}, "owner": {{"login": {owner:?}}}}}}}, "base": {{"repo": {{"full_name": "acme/fleet"}}}}}}"#
+            )
+        })
+        .collect();
+    std::fs::write(
+        repo.gh_state.join("pulls.json"),
+        format!("[{}]", pulls.join(",")),
+    )
+    .unwrap();
+}
+
+/// Runs `run.sh comment DIR` as the workflow_run job does: no checkout of the pull request and
+/// no fedrender, GitHub's `workflow_run` event naming the run's head (`head_repo`, branch
+/// `feature`, commit `head_sha`), and the artifact in `dir`.
+fn post_artifact(
+    repo: &Repo,
+    dir: &Path,
+    head_repo: &str,
+    head_sha: &str,
+    extra_env: &[(&str, &str)],
+) -> Output {
+    let runner = repo.dir.parent().unwrap().join("comment-runner");
+    let _ = std::fs::remove_dir_all(&runner);
+    std::fs::create_dir_all(&runner).unwrap();
+    let event = runner.join("event.json");
+    std::fs::write(
+        &event,
+        format!(
+            r#"{{"workflow_run": {{"id": 43, "event": "pull_request", "head_branch": "feature", "head_sha": "{head_sha}", "head_repository": {{"full_name": "{head_repo}"}}, "pull_requests": []}}}}"#
+        ),
+    )
+    .unwrap();
+    let mut command = Command::new("bash");
+    command
+        .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
+        .arg("comment")
+        .arg(dir)
+        .current_dir(&runner)
+        .env(
+            "PATH",
+            format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("GH_STATE", &repo.gh_state)
+        .env("GH_TOKEN", "token-that-comments")
+        .env("GITHUB_EVENT_NAME", "workflow_run")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_REPOSITORY", "acme/fleet")
+        .env("RUNNER_TEMP", &runner);
+    for (name, value) in extra_env {
+        command.env(name, value);
+    }
+    command.output().unwrap()
+}
+
 /// Everything a run printed, standard output then standard error.
 fn log(output: &Output) -> String {
     format!(
@@ -424,38 +485,126 @@ fn a_fork_never_comments_and_leaves_the_comment_for_a_workflow_run_job() {
     let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
     assert_eq!(run.code(), Some(0), "{}", run.stderr());
     assert!(calls(&repo).is_empty(), "{}", calls(&repo));
-    let left = run
-        .outputs
-        .lines()
-        .find_map(|line| line.strip_prefix("comment-dir="))
-        .expect("the comment's directory");
-    assert_eq!(
-        std::fs::read_to_string(Path::new(left).join("number")).unwrap(),
-        "7\n"
-    );
-    // The workflow_run job posts it: no fedrender, no checkout, only the artifact.
-    let post = || {
-        Command::new("bash")
-            .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
-            .args(["comment", left])
-            .env(
-                "PATH",
-                format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
-            )
-            .env("GH_STATE", &repo.gh_state)
-            .env("GITHUB_REPOSITORY", "acme/fleet")
-            .output()
-            .unwrap()
-    };
-    let posted = post();
+    let left = comment_dir(&run);
+    assert_eq!(std::fs::read_to_string(left.join("number")).unwrap(), "7\n");
+    // The workflow_run job posts it: no fedrender, no checkout, only the artifact and the
+    // event, which names the head that pull request 7 has.
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let posted = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
     assert!(posted.status.success(), "{posted:?}");
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1);
+    assert!(posted[0].1.contains("Replicas moved"), "{}", posted[0].1);
+    assert!(
+        calls(&repo).contains("-f head=someone:feature"),
+        "{}",
+        calls(&repo)
+    );
+    // The next push's run edits the same comment.
+    let again = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert!(again.status.success(), "{again:?}");
     assert_eq!(comments(&repo).len(), 1);
     // A number that is not one is refused before any call.
-    std::fs::write(Path::new(left).join("number"), "7; rm -rf /").unwrap();
+    std::fs::write(left.join("number"), "7; rm -rf /").unwrap();
     let calls_before = calls(&repo);
-    let refused = post();
+    let refused = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     assert_eq!(calls(&repo), calls_before, "no gh call for a bad number");
+    assert!(!log(&refused).contains("rm -rf"), "{}", log(&refused));
+}
+
+/// The fork's own run controls its artifact: a number naming another pull request (here a
+/// maintainer's), with text meant for the privileged job's log.
+#[test]
+fn a_fork_artifact_naming_another_pull_request_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("forged-number");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(
+        &repo,
+        &[
+            (7, "someone/fleet", "feature", &head),
+            (4242, "acme/fleet", "feature", &repo.base),
+        ],
+    );
+    std::fs::write(left.join("number"), "4242\n").unwrap();
+    std::fs::write(
+        left.join("body.md"),
+        "<!-- fedrender diff -->\n::error::forged-by-the-artifact\nLooks good, merging.\n",
+    )
+    .unwrap();
+    let refused = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(comments(&repo).is_empty(), "{:?}", comments(&repo));
+    assert!(!calls(&repo).contains("--method POST"), "{}", calls(&repo));
+    assert!(!calls(&repo).contains("--method PATCH"), "{}", calls(&repo));
+    let printed = log(&refused);
+    assert!(printed.contains("::error::"), "{printed}");
+    assert!(
+        !printed.contains("4242"),
+        "the artifact's number: {printed}"
+    );
+    assert!(!printed.contains("forged-by-the-artifact"), "{printed}");
+}
+
+/// No open pull request at the head the event names (closed, another repository of the same
+/// owner, or none at all): nothing is posted. A pull request that has moved on since is left
+/// to its newer run.
+#[test]
+fn a_fork_artifact_with_no_open_pull_request_at_its_head_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("no-pull");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+
+    open_pulls(&repo, &[]);
+    let none = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(none.status.code(), Some(2), "{none:?}");
+
+    open_pulls(&repo, &[(7, "someone/other-fleet", "feature", &head)]);
+    let elsewhere = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(elsewhere.status.code(), Some(2), "{elsewhere:?}");
+
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &repo.base)]);
+    let moved = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(moved.status.code(), Some(0), "{moved:?}");
+    assert!(log(&moved).contains("::notice::"), "{}", log(&moved));
+
+    assert!(comments(&repo).is_empty(), "{:?}", comments(&repo));
+    assert!(!calls(&repo).contains("--method POST"), "{}", calls(&repo));
+}
+
+/// An artifact's body.md that is a link to a file of the privileged runner (its event, a
+/// credential) is not posted: gh would read what the link leads to.
+#[test]
+fn a_fork_artifact_linking_to_the_runner_s_files_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("linked-body");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let secret = repo.dir.parent().unwrap().join("credentials");
+    std::fs::write(&secret, "<!-- fedrender diff -->\nghs_secret-token\n").unwrap();
+    std::fs::remove_file(left.join("body.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, left.join("body.md")).unwrap();
+    let refused = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(comments(&repo).is_empty(), "{:?}", comments(&repo));
+    assert!(!log(&refused).contains("ghs_secret"), "{}", log(&refused));
 }
 
 /// Someone writes a comment that starts with the marker on the pull request: the Action never
@@ -525,6 +674,61 @@ fn a_file_name_cannot_forge_a_workflow_command_in_the_log() {
     assert!(printed.contains("selects no template"), "{printed}");
     for line in printed.lines() {
         assert!(!line.starts_with("::error title=forged"), "{printed}");
+    }
+}
+
+/// The fork's comment is posted under the bot's name: no mention in it may notify anyone,
+/// however it is written, and it is no longer than max-comment-bytes, under a line that says
+/// whose run produced it.
+#[test]
+fn a_fork_comment_mentions_nobody_and_is_cut_to_the_limit() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("mentions");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let mut body = String::from(
+        "<!-- fedrender diff -->\n## Approved\nPing @octocat and @acme/security-team, cc &#64;root &#x40;admin &#X0040;ops &commat;boss @&#117;ser\n",
+    );
+    for line in 0..5000 {
+        body.push_str(&format!("line {line} for @someone-{line}\n"));
+    }
+    std::fs::write(left.join("body.md"), &body).unwrap();
+    let posted = post_artifact(
+        &repo,
+        &left,
+        "someone/fleet",
+        &head,
+        &[("MAX_COMMENT_BYTES", "4000")],
+    );
+    assert!(posted.status.success(), "{posted:?}");
+    let comment = &comments(&repo)[0].1;
+    assert!(comment.len() <= 4000, "{} bytes", comment.len());
+    let mut lines = comment.lines();
+    assert_eq!(lines.next(), Some("<!-- fedrender diff -->"));
+    let note = lines.next().unwrap();
+    assert!(
+        note.contains("Rendered by the pull request's own workflow run from a fork"),
+        "{note}"
+    );
+    assert!(note.contains("Cut to 4000 bytes"), "{note}");
+    assert_eq!(comment.matches("<!-- fedrender diff -->").count(), 1);
+    assert!(comment.contains("octocat") && comment.contains("security-team"));
+    assert!(comment.ends_with("(cut here)\n"), "{comment}");
+    for (at, _) in comment.match_indices('@') {
+        assert!(
+            comment[at + 1..].starts_with('\u{200b}'),
+            "a mention at {at}: {}",
+            &comment[at..comment.len().min(at + 20)]
+        );
+    }
+    let lower = comment.to_lowercase();
+    for entity in ["&#64", "&#x40", "&#x0040", "&commat;"] {
+        assert!(!lower.contains(entity), "{entity} in {comment}");
     }
 }
 

@@ -23,6 +23,8 @@ export LC_ALL=C
 
 # The hidden first line that finds the Action's own comment again on every push.
 readonly MARKER='<!-- fedrender diff -->'
+# U+200B ZERO WIDTH SPACE, as UTF-8 bytes: after an @ it keeps GitHub from reading a mention.
+readonly ZWSP=$'\xe2\x80\x8b'
 
 output() {
   printf '%s=%s\n' "$1" "$2" >>"${GITHUB_OUTPUT:-/dev/null}"
@@ -56,6 +58,11 @@ is_repository() {
   [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$ ]]
 }
 
+# A regular file, not a link (an artifact's link could lead to the runner's own files).
+is_plain_file() {
+  [ -f "$1" ] && [ ! -L "$1" ]
+}
+
 # check_repository: GITHUB_REPOSITORY is owner/name, as API paths and links need it.
 check_repository() {
   is_repository "${GITHUB_REPOSITORY:-}" || fail "GITHUB_REPOSITORY is not owner/name"
@@ -85,10 +92,124 @@ post_comment() {
   esac
 }
 
+# neutralise: standard input with every @ followed by a zero-width space, and the character
+# references that HTML turns into an @ (&#64; &#x40; &commat;, with or without the semicolon)
+# written so too: no mention of a user or team reaches GitHub's notifications. NUL bytes,
+# which GitHub refuses, go.
+neutralise() {
+  tr -d '\000' | sed -e "s/@/@$ZWSP/g" \
+    -e "s/&#0*64;\{0,1\}/@$ZWSP/g" \
+    -e "s/&#[xX]0*40;\{0,1\}/@$ZWSP/g" \
+    -e "s/&commat;/@$ZWSP/g"
+}
+
+lowercase() {
+  printf '%s' "$1" | tr '[:upper:]' '[:lower:]'
+}
+
+# comment DIR: the workflow_run job. The pull request is the one the event names (GitHub
+# writes the event; the artifact is the pull request's own), the artifact's number must agree
+# with it, and the body is posted as the pull request's account, mentions disabled, cut to
+# max-comment-bytes. Nothing from the artifact is printed.
+comment() {
+  local dir=$1 max
+  check_repository
+  check_max_comment
+  max=$MAX_COMMENT_BYTES
+  [ "${GITHUB_EVENT_NAME:-}" = workflow_run ] \
+    || fail "comment mode runs in a job started by workflow_run"
+  local event=${GITHUB_EVENT_PATH:-}
+  [ -f "$event" ] || fail "comment mode needs the workflow_run event (GITHUB_EVENT_PATH)"
+
+  if ! { is_plain_file "$dir/number" && is_plain_file "$dir/body.md"; }; then
+    fail "the artifact is not the comment a render job leaves (number and body.md, plain files)"
+  fi
+  local claimed
+  [ "$(wc -c <"$dir/number")" -le 11 ] || fail "the artifact's number is not a pull request number"
+  claimed=$(cat "$dir/number")
+  is_number "$claimed" || fail "the artifact's number is not a pull request number"
+
+  local run_event head_repo head_branch head_sha
+  run_event=$(jq -r '.workflow_run.event // empty' "$event")
+  head_repo=$(jq -r '.workflow_run.head_repository.full_name // empty' "$event")
+  head_branch=$(jq -r '.workflow_run.head_branch // empty' "$event")
+  head_sha=$(jq -r '.workflow_run.head_sha // empty' "$event")
+  [ "$run_event" = pull_request ] || fail "the workflow run was not started by a pull request"
+  if ! { is_repository "$head_repo" && is_commit "$head_sha" && [ -n "$head_branch" ]; }; then
+    fail "the workflow_run event names no pull request head"
+  fi
+
+  # workflow_run.pull_requests is empty for a fork: ask for the base repository's open pull
+  # requests from that head (owner:branch), each as "number sha".
+  local found
+  found=$(gh api --paginate --method GET "repos/$GITHUB_REPOSITORY/pulls" \
+    -f state=open -f "head=${head_repo%%/*}:$head_branch" -f per_page=100 \
+    | jq -rn --arg repo "$(lowercase "$head_repo")" --arg branch "$head_branch" \
+      --arg base "$(lowercase "$GITHUB_REPOSITORY")" \
+      'inputs[] | select((.head.repo.full_name // "" | ascii_downcase) == $repo
+        and .head.ref == $branch and (.base.repo.full_name // "" | ascii_downcase) == $base)
+        | "\(.number) \(.head.sha)"') \
+    || fail "cannot list the open pull requests of the base repository"
+  # The artifact's number must be one of them, at the very commit the run rendered. Where it
+  # is one of them at a later commit, a push came since: the newer run comments instead.
+  local number='' moved=false pull sha
+  while read -r pull sha; do
+    [ "$pull" = "$claimed" ] || continue
+    if [ "$sha" = "$head_sha" ]; then
+      number=$pull
+    else
+      moved=true
+    fi
+  done <<<"$found"
+  if [ -z "$number" ]; then
+    if [ "$moved" = true ]; then
+      echo "::notice::the pull request has moved past the commit this run rendered: nothing posted"
+      exit 0
+    fi
+    fail "the artifact's number is not an open pull request whose head is the commit this workflow run rendered: nothing posted"
+  fi
+
+  local work
+  work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-post.XXXXXX")
+  # At most max bytes are read: the comment posted is no longer. The render job's own marker
+  # line goes; ours comes first.
+  head -c "$max" "$dir/body.md" >"$work/raw"
+  if [ "$(head -n 1 "$work/raw")" = "$MARKER" ]; then
+    tail -n +2 "$work/raw" | neutralise >"$work/text"
+  else
+    neutralise <"$work/raw" >"$work/text"
+  fi
+
+  # Above the pull request's text, where nothing in it can hide or restyle it: who wrote it.
+  local from="the pull request's own workflow run"
+  if [ "$(lowercase "$head_repo")" != "$(lowercase "$GITHUB_REPOSITORY")" ]; then
+    from="the pull request's own workflow run from a fork"
+  fi
+  local note
+  # shellcheck disable=SC2016 # the backquotes are Markdown's
+  note=$(printf '> Rendered by %s (commit `%s` of `%s`), which the pull request controls: read it as the pull request'\''s own account. Mentions are disabled.' \
+    "$from" "${head_sha:0:12}" "$head_repo")
+  printf '%s\n%s\n\n' "$MARKER" "$note" >"$work/head"
+  if [ "$(wc -c <"$work/text")" -gt "$((max - $(wc -c <"$work/head")))" ]; then
+    printf '%s\n%s Cut to %s bytes: the end is left out.\n\n' "$MARKER" "$note" "$max" >"$work/head"
+    local end=$'\n\n> (cut here)\n' room
+    room=$((max - $(wc -c <"$work/head") - ${#end}))
+    head -c "$((room > 0 ? room : 0))" "$work/text" >"$work/cut"
+    # Whole lines only: no character split, no half a line.
+    if [ -n "$(tail -c 1 "$work/cut")" ]; then
+      sed '$d' "$work/cut" >"$work/text"
+    else
+      mv "$work/cut" "$work/text"
+    fi
+    printf '%s' "$end" >>"$work/text"
+  fi
+  cat "$work/head" "$work/text" >"$work/body.md"
+  post_comment "$claimed" "$work/body.md" || fail "gh could not post the comment"
+  rm -rf "$work"
+}
+
 if [ "${1:-render}" = comment ]; then
-  dir=${2:?the directory the render job left}
-  number=$(head -c 20 "$dir/number")
-  post_comment "$number" "$dir/body.md" || fail "gh could not post the comment"
+  comment "${2:?the directory the render job left}"
   exit 0
 fi
 
@@ -97,7 +218,8 @@ clusters=${CLUSTERS:-clusters.yaml}
 out=${OUT:-rendered}
 format=${MESSAGE_FORMAT:-github}
 check_max_comment
-max_comment=$MAX_COMMENT_BYTES
+# Room for the line the workflow_run job puts above a fork's comment, within the same limit.
+max_comment=$((MAX_COMMENT_BYTES - 500))
 work=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-action
 rm -rf "$work"
 mkdir -p "$work"
