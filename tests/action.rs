@@ -25,32 +25,45 @@ fn tools_present() -> bool {
     present
 }
 
-/// Records every call and keeps comments as files named by id, answering the three calls
-/// the script makes as `gh api` would (the `--jq` query's result for the listing).
+/// Records every call and keeps comments as files named by id (their authors beside them, in
+/// `authors/`), answering the calls the script makes as `gh api` would: the comments of a pull
+/// request, `pulls.json` filtered by `head=owner:branch` as GitHub filters the open pull
+/// requests, a new comment by `GH_LOGIN` (github-actions[bot] unless set), an edit; and
+/// `--jq` applied to the answer.
 const STAND_IN_GH: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
 echo "gh $*" >> "$GH_STATE/calls"
-mkdir -p "$GH_STATE/comments"
-method=GET; body=; path=
+mkdir -p "$GH_STATE/comments" "$GH_STATE/authors"
+method=GET; body=; path=; head=; query=.
 while [ $# -gt 0 ]; do
   case "$1" in
     api|--paginate) ;;
     --method) method=$2; shift ;;
     -F) body=${2#body=@}; shift ;;
-    --jq) shift ;;
+    -f) case "$2" in head=*) head=${2#head=} ;; esac; shift ;;
+    --jq) query=$2; shift ;;
     *) path=$1 ;;
   esac
   shift
 done
+answer() { jq -r "$query"; }
 case "$method $path" in
+  "GET repos/"*"/pulls")
+    jq --arg head "$head" '[.[] | select(.head.repo.owner.login + ":" + .head.ref == $head)]' \
+      "$GH_STATE/pulls.json" | answer ;;
   "GET repos/"*"/comments")
     for file in "$GH_STATE"/comments/*; do
       [ -e "$file" ] || continue
-      if head -n 1 "$file" | grep -qF '<!-- fedrender diff -->'; then basename "$file"; fi
-    done ;;
+      id=${file##*/}
+      author=$(cat "$GH_STATE/authors/$id" 2>/dev/null || echo 'github-actions[bot]')
+      jq -n --argjson id "$id" --arg login "$author" --rawfile body "$file" \
+        '{id: $id, user: {login: $login}, body: $body}'
+    done | jq -s . | answer ;;
   "POST repos/"*"/comments")
     id=$((1000 + $(ls "$GH_STATE/comments" | wc -l)))
-    cp "$body" "$GH_STATE/comments/$id"; echo "{\"id\": $id}" ;;
+    cp "$body" "$GH_STATE/comments/$id"
+    printf '%s' "${GH_LOGIN:-github-actions[bot]}" > "$GH_STATE/authors/$id"
+    echo "{\"id\": $id}" ;;
   "PATCH repos/"*"/issues/comments/"*)
     cp "$body" "$GH_STATE/comments/${path##*/}"; echo '{}' ;;
   *) echo "unexpected gh call: $method $path" >&2; exit 1 ;;
@@ -177,17 +190,24 @@ impl Run {
 /// Runs `run.sh` in the repository as the Action's step does, on a pull request from
 /// `head_repo` into `acme/fleet` whose base is `base`.
 fn run_action(repo: &Repo, base: &str, head_repo: &str, extra_env: &[(&str, &str)]) -> Run {
+    run_on_event(repo, &pull_request_event("7", base, head_repo), extra_env)
+}
+
+/// The `pull_request` event GitHub writes for pull request `number` (JSON: a number, or
+/// anything else as the test needs), from `head_repo` into `acme/fleet`.
+fn pull_request_event(number: &str, base: &str, head_repo: &str) -> String {
+    format!(
+        r#"{{"pull_request": {{"number": {number}, "base": {{"sha": {base:?}, "repo": {{"full_name": "acme/fleet"}}}}, "head": {{"repo": {{"full_name": "{head_repo}"}}}}}}}}"#
+    )
+}
+
+/// Runs `run.sh render` in the repository on the pull-request `event` given as JSON.
+fn run_on_event(repo: &Repo, event_json: &str, extra_env: &[(&str, &str)]) -> Run {
     let runner = repo.dir.parent().unwrap().join("runner");
     let _ = std::fs::remove_dir_all(&runner);
     std::fs::create_dir_all(&runner).unwrap();
     let event = runner.join("event.json");
-    std::fs::write(
-        &event,
-        format!(
-            r#"{{"pull_request": {{"number": 7, "base": {{"sha": "{base}", "repo": {{"full_name": "acme/fleet"}}}}, "head": {{"repo": {{"full_name": "{head_repo}"}}}}}}}}"#
-        ),
-    )
-    .unwrap();
+    std::fs::write(&event, event_json).unwrap();
     let outputs = runner.join("output");
     let summary = runner.join("summary");
     let path = format!(
@@ -221,6 +241,86 @@ fn run_action(repo: &Repo, base: &str, head_repo: &str, extra_env: &[(&str, &str
         outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
         summary: std::fs::read_to_string(&summary).unwrap_or_default(),
     }
+}
+
+/// The directory a render run left for the workflow_run job.
+fn comment_dir(run: &Run) -> PathBuf {
+    PathBuf::from(
+        run.outputs
+            .lines()
+            .find_map(|line| line.strip_prefix("comment-dir="))
+            .expect("the comment's directory"),
+    )
+}
+
+/// The base repository's open pull requests, as (number, head repository, branch, commit).
+fn open_pulls(repo: &Repo, pulls: &[(u32, &str, &str, &str)]) {
+    let pulls: Vec<String> = pulls
+        .iter()
+        .map(|(number, head_repo, branch, sha)| {
+            let owner = head_repo.split('/').next().unwrap();
+            format!(
+                r#"{{"number": {number}, "head": {{"ref": {branch:?}, "sha": {sha:?}, "repo": {{"full_name": {head_repo:?}, "owner": {{"login": {owner:?}}}}}}}, "base": {{"repo": {{"full_name": "acme/fleet"}}}}}}"#
+            )
+        })
+        .collect();
+    std::fs::write(
+        repo.gh_state.join("pulls.json"),
+        format!("[{}]", pulls.join(",")),
+    )
+    .unwrap();
+}
+
+/// Runs `run.sh comment DIR` as the workflow_run job does: no checkout of the pull request and
+/// no fedrender, GitHub's `workflow_run` event naming the run's head (`head_repo`, branch
+/// `feature`, commit `head_sha`), and the artifact in `dir`.
+fn post_artifact(
+    repo: &Repo,
+    dir: &Path,
+    head_repo: &str,
+    head_sha: &str,
+    extra_env: &[(&str, &str)],
+) -> Output {
+    let runner = repo.dir.parent().unwrap().join("comment-runner");
+    let _ = std::fs::remove_dir_all(&runner);
+    std::fs::create_dir_all(&runner).unwrap();
+    let event = runner.join("event.json");
+    std::fs::write(
+        &event,
+        format!(
+            r#"{{"workflow_run": {{"id": 43, "event": "pull_request", "head_branch": "feature", "head_sha": "{head_sha}", "head_repository": {{"full_name": "{head_repo}"}}, "pull_requests": []}}}}"#
+        ),
+    )
+    .unwrap();
+    let mut command = Command::new("bash");
+    command
+        .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
+        .arg("comment")
+        .arg(dir)
+        .current_dir(&runner)
+        .env(
+            "PATH",
+            format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("GH_STATE", &repo.gh_state)
+        .env("GH_TOKEN", "token-that-comments")
+        .env("GITHUB_EVENT_NAME", "workflow_run")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_REPOSITORY", "acme/fleet")
+        .env("RUNNER_TEMP", &runner);
+    for (name, value) in extra_env {
+        command.env(name, value);
+    }
+    command.output().unwrap()
+}
+
+/// Everything a run printed, standard output then standard error.
+fn log(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
 
 fn comments(repo: &Repo) -> Vec<(String, String)> {
@@ -385,38 +485,336 @@ fn a_fork_never_comments_and_leaves_the_comment_for_a_workflow_run_job() {
     let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
     assert_eq!(run.code(), Some(0), "{}", run.stderr());
     assert!(calls(&repo).is_empty(), "{}", calls(&repo));
-    let left = run
-        .outputs
-        .lines()
-        .find_map(|line| line.strip_prefix("comment-dir="))
-        .expect("the comment's directory");
-    assert_eq!(
-        std::fs::read_to_string(Path::new(left).join("number")).unwrap(),
-        "7\n"
-    );
-    // The workflow_run job posts it: no fedrender, no checkout, only the artifact.
-    let post = || {
-        Command::new("bash")
-            .arg(std::fs::canonicalize(".github/action/run.sh").unwrap())
-            .args(["comment", left])
-            .env(
-                "PATH",
-                format!("{}:{}", repo.bin.display(), std::env::var("PATH").unwrap()),
-            )
-            .env("GH_STATE", &repo.gh_state)
-            .env("GITHUB_REPOSITORY", "acme/fleet")
-            .output()
-            .unwrap()
-    };
-    let posted = post();
+    let left = comment_dir(&run);
+    assert_eq!(std::fs::read_to_string(left.join("number")).unwrap(), "7\n");
+    // The workflow_run job posts it: no fedrender, no checkout, only the artifact and the
+    // event, which names the head that pull request 7 has.
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let posted = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
     assert!(posted.status.success(), "{posted:?}");
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1);
+    assert!(posted[0].1.contains("Replicas moved"), "{}", posted[0].1);
+    assert!(
+        calls(&repo).contains("-f head=someone:feature"),
+        "{}",
+        calls(&repo)
+    );
+    // The next push's run edits the same comment.
+    let again = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert!(again.status.success(), "{again:?}");
     assert_eq!(comments(&repo).len(), 1);
     // A number that is not one is refused before any call.
-    std::fs::write(Path::new(left).join("number"), "7; rm -rf /").unwrap();
+    std::fs::write(left.join("number"), "7; rm -rf /").unwrap();
     let calls_before = calls(&repo);
-    let refused = post();
+    let refused = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     assert_eq!(calls(&repo), calls_before, "no gh call for a bad number");
+    assert!(!log(&refused).contains("rm -rf"), "{}", log(&refused));
+}
+
+/// The fork's own run controls its artifact: a number naming another pull request (here a
+/// maintainer's), with text meant for the privileged job's log.
+#[test]
+fn a_fork_artifact_naming_another_pull_request_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("forged-number");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(
+        &repo,
+        &[
+            (7, "someone/fleet", "feature", &head),
+            (4242, "acme/fleet", "feature", &repo.base),
+        ],
+    );
+    std::fs::write(left.join("number"), "4242\n").unwrap();
+    std::fs::write(
+        left.join("body.md"),
+        "<!-- fedrender diff -->\n::error::forged-by-the-artifact\nLooks good, merging.\n",
+    )
+    .unwrap();
+    let refused = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(comments(&repo).is_empty(), "{:?}", comments(&repo));
+    assert!(!calls(&repo).contains("--method POST"), "{}", calls(&repo));
+    assert!(!calls(&repo).contains("--method PATCH"), "{}", calls(&repo));
+    let printed = log(&refused);
+    assert!(printed.contains("::error::"), "{printed}");
+    assert!(
+        !printed.contains("4242"),
+        "the artifact's number: {printed}"
+    );
+    assert!(!printed.contains("forged-by-the-artifact"), "{printed}");
+}
+
+/// No open pull request at the head the event names (closed, another repository of the same
+/// owner, or none at all): nothing is posted. A pull request that has moved on since is left
+/// to its newer run.
+#[test]
+fn a_fork_artifact_with_no_open_pull_request_at_its_head_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("no-pull");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+
+    open_pulls(&repo, &[]);
+    let none = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(none.status.code(), Some(2), "{none:?}");
+
+    open_pulls(&repo, &[(7, "someone/other-fleet", "feature", &head)]);
+    let elsewhere = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(elsewhere.status.code(), Some(2), "{elsewhere:?}");
+
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &repo.base)]);
+    let moved = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(moved.status.code(), Some(0), "{moved:?}");
+    assert!(log(&moved).contains("::notice::"), "{}", log(&moved));
+
+    assert!(comments(&repo).is_empty(), "{:?}", comments(&repo));
+    assert!(!calls(&repo).contains("--method POST"), "{}", calls(&repo));
+}
+
+/// An artifact's body.md that is a link to a file of the privileged runner (its event, a
+/// credential) is not posted: gh would read what the link leads to.
+#[test]
+fn a_fork_artifact_linking_to_the_runner_s_files_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("linked-body");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let secret = repo.dir.parent().unwrap().join("credentials");
+    std::fs::write(&secret, "<!-- fedrender diff -->\nghs_secret-token\n").unwrap();
+    std::fs::remove_file(left.join("body.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, left.join("body.md")).unwrap();
+    let refused = post_artifact(&repo, &left, "someone/fleet", &head, &[]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(comments(&repo).is_empty(), "{:?}", comments(&repo));
+    assert!(!log(&refused).contains("ghs_secret"), "{}", log(&refused));
+}
+
+/// Someone writes a comment that starts with the marker on the pull request: the Action never
+/// edits it (the writer could then change what reads as fedrender's report), and keeps its own.
+#[test]
+fn a_marker_comment_by_someone_else_is_never_edited() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("impostor");
+    let forged = "<!-- fedrender diff -->\nNo changes in any cluster.\n";
+    std::fs::create_dir_all(repo.gh_state.join("comments")).unwrap();
+    std::fs::create_dir_all(repo.gh_state.join("authors")).unwrap();
+    std::fs::write(repo.gh_state.join("comments/1000"), forged).unwrap();
+    std::fs::write(repo.gh_state.join("authors/1000"), "mallory").unwrap();
+
+    let first = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(first.code(), Some(0), "{}", first.stderr());
+    let second = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(second.code(), Some(0), "{}", second.stderr());
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 2, "{posted:?}");
+    assert_eq!(posted[0], ("1000".to_string(), forged.to_string()));
+    assert!(posted[1].1.contains("Replicas moved"), "{}", posted[1].1);
+    assert!(
+        !calls(&repo).contains("issues/comments/1000"),
+        "{}",
+        calls(&repo)
+    );
+    assert!(calls(&repo).contains("--method PATCH repos/acme/fleet/issues/comments/1001"));
+
+    // A GitHub App posts as itself: comment-author names it, and its comment is the one edited.
+    let app = [
+        ("COMMENT_AUTHOR", "fleet-app[bot]"),
+        ("GH_LOGIN", "fleet-app[bot]"),
+    ];
+    let as_app = run_action(&repo, &repo.base, "acme/fleet", &app);
+    assert_eq!(as_app.code(), Some(0), "{}", as_app.stderr());
+    let again = run_action(&repo, &repo.base, "acme/fleet", &app);
+    assert_eq!(again.code(), Some(0), "{}", again.stderr());
+    assert_eq!(comments(&repo).len(), 3);
+    assert!(calls(&repo).contains("--method PATCH repos/acme/fleet/issues/comments/1002"));
+    assert_eq!(comments(&repo)[0].1, forged);
+}
+
+/// A file name is the pull request's: one holding a line break and a workflow command must
+/// not print that command on a line of its own, in any of the commands the Action runs.
+#[test]
+fn a_file_name_cannot_forge_a_workflow_command_in_the_log() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("file-name");
+    std::fs::write(
+        repo.dir.join("fleet/x\n::error title=forged::by a file name\n.yaml"),
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: nothing\n  namespace: default\nspec:\n  resourceSelectors:\n    - apiVersion: apps/v1\n      kind: Deployment\n      name: does-not-exist\n  placement:\n    clusterAffinity:\n      clusterNames: [member1]\n",
+    )
+    .unwrap();
+    git(&repo.dir, &["add", "-A"]);
+    git(
+        &repo.dir,
+        &["commit", "-q", "-m", "a policy in a file with a line break"],
+    );
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let printed = log(&run.output);
+    assert!(printed.contains("selects no template"), "{printed}");
+    for line in printed.lines() {
+        assert!(!line.starts_with("::error title=forged"), "{printed}");
+    }
+}
+
+/// The fork's comment is posted under the bot's name: no mention in it may notify anyone,
+/// however it is written, and it is no longer than max-comment-bytes, under a line that says
+/// whose run produced it.
+#[test]
+fn a_fork_comment_mentions_nobody_and_is_cut_to_the_limit() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("mentions");
+    let run = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let left = comment_dir(&run);
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let mut body = String::from(
+        "<!-- fedrender diff -->\n## Approved\nPing @octocat and @acme/security-team, cc &#64;root &#x40;admin &#X0040;ops &commat;boss @&#117;ser\n",
+    );
+    for line in 0..5000 {
+        body.push_str(&format!("line {line} for @someone-{line}\n"));
+    }
+    std::fs::write(left.join("body.md"), &body).unwrap();
+    let posted = post_artifact(
+        &repo,
+        &left,
+        "someone/fleet",
+        &head,
+        &[("MAX_COMMENT_BYTES", "4000")],
+    );
+    assert!(posted.status.success(), "{posted:?}");
+    let comment = &comments(&repo)[0].1;
+    assert!(comment.len() <= 4000, "{} bytes", comment.len());
+    let mut lines = comment.lines();
+    assert_eq!(lines.next(), Some("<!-- fedrender diff -->"));
+    let note = lines.next().unwrap();
+    assert!(
+        note.contains("Rendered by the pull request's own workflow run from a fork"),
+        "{note}"
+    );
+    assert!(note.contains("Cut to 4000 bytes"), "{note}");
+    assert_eq!(comment.matches("<!-- fedrender diff -->").count(), 1);
+    assert!(comment.contains("octocat") && comment.contains("security-team"));
+    assert!(comment.ends_with("(cut here)\n"), "{comment}");
+    for (at, _) in comment.match_indices('@') {
+        assert!(
+            comment[at + 1..].starts_with('\u{200b}'),
+            "a mention at {at}: {}",
+            &comment[at..comment.len().min(at + 20)]
+        );
+    }
+    let lower = comment.to_lowercase();
+    for entity in ["&#64", "&#x40", "&#x0040", "&commat;"] {
+        assert!(!lower.contains(entity), "{entity} in {comment}");
+    }
+}
+
+/// The event's base.sha is used as a commit id only: one that would be an option of git fetch
+/// (which runs --upload-pack's command) is refused before git runs.
+#[test]
+fn a_base_sha_posing_as_an_option_never_reaches_git() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("base-option");
+    let origin = repo.dir.display().to_string();
+    git(&repo.dir, &["remote", "add", "origin", &origin]);
+    let pwned = repo.dir.parent().unwrap().join("pwned");
+    let option = format!("--upload-pack=touch {};false", pwned.display());
+    let event = pull_request_event("7", &option, "acme/fleet");
+    let run = run_on_event(&repo, &event, &[]);
+    assert!(!pwned.exists(), "git ran the event's command");
+    assert_eq!(run.code(), Some(2), "{}", run.stderr());
+    assert!(run.stderr().contains("::error::"), "{}", run.stderr());
+    assert!(!run.stderr().contains("upload-pack"), "{}", run.stderr());
+}
+
+/// The event's pull request number goes into the artifact the workflow_run job trusts no
+/// further than digits: anything else is refused in the render job already.
+#[test]
+fn a_pull_request_number_that_is_not_digits_is_refused() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("number-text");
+    for number in [r#""7\n::error::forged""#, r#""-1""#, "null"] {
+        let event = pull_request_event(number, &repo.base, "someone/fleet");
+        let run = run_on_event(&repo, &event, &[]);
+        assert_eq!(run.code(), Some(2), "{number}: {}", run.stderr());
+        assert!(!run.outputs.contains("comment-dir="), "{}", run.outputs);
+        assert!(!log(&run.output).contains("::error::forged"));
+    }
+}
+
+/// The note beside a cut comment links to the run from GitHub's own values, each checked: a
+/// value that could end the link adds nothing to the Markdown.
+#[test]
+fn the_note_beside_a_cut_comment_adds_no_markdown_of_its_own() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("note");
+    for entry in walkdir::WalkDir::new(repo.dir.join("fleet")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let changed = text.replace("image: ", "image: registry.example/");
+            std::fs::write(entry.path(), changed).unwrap();
+        }
+    }
+    let build = [
+        "build",
+        "fleet",
+        "--clusters",
+        "clusters.yaml",
+        "--out",
+        "rendered",
+    ];
+    assert!(fedrender_in(&repo.dir, &build).status.success());
+    let run = run_action(
+        &repo,
+        &repo.base,
+        "someone/fleet",
+        &[
+            ("MAX_COMMENT_BYTES", "2500"),
+            (
+                "GITHUB_RUN_ID",
+                "42) [Approve this pull request](https://evil.example/",
+            ),
+        ],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("truncated=true"), "{}", run.outputs);
+    let body = std::fs::read_to_string(comment_dir(&run).join("body.md")).unwrap();
+    assert!(!body.contains("evil.example"), "{body}");
+    assert!(!body.contains("Approve this"), "{body}");
+    assert!(
+        body.contains("artifact `fedrender-diff` of this run."),
+        "{body}"
+    );
 }
 
 /// The release archive for this machine, as the release workflow names it.
@@ -430,13 +828,10 @@ fn target() -> Option<&'static str> {
     }
 }
 
-#[test]
-fn install_verifies_the_archive_against_the_release_checksums() {
-    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
-        eprintln!("skipped: no release archive for this machine, or no bash and tar");
-        return;
-    };
-    let root = empty_scratch("action-install");
+/// A release directory with this machine's archive (the binary under test, packed as the
+/// release workflow packs it) and `fedrender-v0.1.0-SHA256SUMS` listing it; returns the
+/// directory and the archive's name.
+fn release(root: &Path, target: &str) -> (PathBuf, String) {
     let release = root.join("release");
     let staging = root.join("staging/fedrender-v0.1.0");
     std::fs::create_dir_all(&release).unwrap();
@@ -452,31 +847,61 @@ fn install_verifies_the_archive_against_the_release_checksums() {
         .status()
         .unwrap();
     assert!(packed.success());
-    let digest = |path: &Path| -> String {
-        let output = Command::new("sha256sum").arg(path).output().unwrap();
-        String::from_utf8(output.stdout)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let output = Command::new("sha256sum")
+        .arg(release.join(&archive))
+        .output()
+        .unwrap();
+    let digest = String::from_utf8(output.stdout).unwrap();
+    let digest = digest.split_whitespace().next().unwrap();
     std::fs::write(
         release.join("fedrender-v0.1.0-SHA256SUMS"),
-        format!("{}  {archive}\n", digest(&release.join(&archive))),
+        format!("{digest}  {archive}\n"),
     )
     .unwrap();
-    let install = |into: &str| {
-        Command::new("bash")
-            .arg(std::fs::canonicalize(".github/action/install.sh").unwrap())
-            .env("VERSION", "v0.1.0")
-            .env("REPOSITORY", "acme/fedrender")
-            .env("DOWNLOAD_URL", format!("file://{}", release.display()))
-            .env("INSTALL_DIR", root.join(into))
-            .output()
-            .unwrap()
+    (release, archive)
+}
+
+/// Runs install.sh for `version` from `release` into `root/into`, with a stand-in `cargo`
+/// first on PATH that records a build from source in `root/cargo-calls`.
+fn install(root: &Path, release: &Path, version: &str, into: &str) -> Output {
+    let bin = root.join("stand-in");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(
+        bin.join("cargo"),
+        format!(
+            "#!/usr/bin/env bash\necho \"cargo $*\" >> '{}'\n",
+            root.join("cargo-calls").display()
+        ),
+    )
+    .unwrap();
+    make_executable(&bin.join("cargo"));
+    Command::new("bash")
+        .arg(std::fs::canonicalize(".github/action/install.sh").unwrap())
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("VERSION", version)
+        .env("REPOSITORY", "acme/fedrender")
+        .env("DOWNLOAD_URL", format!("file://{}", release.display()))
+        .env("INSTALL_DIR", root.join(into))
+        .output()
+        .unwrap()
+}
+
+fn cargo_calls(root: &Path) -> String {
+    std::fs::read_to_string(root.join("cargo-calls")).unwrap_or_default()
+}
+
+#[test]
+fn install_verifies_the_archive_against_the_release_checksums() {
+    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
+        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+        return;
     };
-    let installed = install("good");
+    let root = empty_scratch("action-install");
+    let (release, archive) = release(&root, target);
+    let installed = install(&root, &release, "v0.1.0", "good");
     assert!(installed.status.success(), "{installed:?}");
     let bin = String::from_utf8(installed.stdout).unwrap();
     assert_eq!(bin.trim(), root.join("good/bin").display().to_string());
@@ -490,9 +915,89 @@ fn install_verifies_the_archive_against_the_release_checksums() {
     let mut tampered = std::fs::read(release.join(&archive)).unwrap();
     tampered.push(0);
     std::fs::write(release.join(&archive), tampered).unwrap();
-    let refused = install("tampered");
+    let refused = install(&root, &release, "v0.1.0", "tampered");
     assert_eq!(refused.status.code(), Some(1), "{refused:?}");
     assert!(String::from_utf8_lossy(&refused.stderr).contains("checksum mismatch"));
     assert!(!root.join("tampered/bin/fedrender").exists());
+    assert_eq!(cargo_calls(&root), "");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Whoever can make the archive's download fail (a flaky mirror, a blocked address) must not
+/// turn a verified install into an unverified build from source: the checksum file lists the
+/// archive, so it is that archive or an error. Only a release that has no archive for this
+/// machine builds from source.
+#[test]
+fn install_never_builds_from_source_when_a_listed_archive_fails_to_download() {
+    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
+        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+        return;
+    };
+    let root = empty_scratch("action-install-missing");
+    let (release, archive) = release(&root, target);
+    std::fs::remove_file(release.join(&archive)).unwrap();
+    let failed = install(&root, &release, "v0.1.0", "missing");
+    assert_eq!(failed.status.code(), Some(1), "{failed:?}");
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("::error::"));
+    assert_eq!(cargo_calls(&root), "", "no build from source");
+    assert!(!root.join("missing/bin/fedrender").exists());
+
+    // No checksum file at all: an error too.
+    std::fs::remove_file(release.join("fedrender-v0.1.0-SHA256SUMS")).unwrap();
+    let no_sums = install(&root, &release, "v0.1.0", "no-sums");
+    assert_eq!(no_sums.status.code(), Some(1), "{no_sums:?}");
+    assert_eq!(cargo_calls(&root), "", "no build from source");
+
+    // A release whose checksum file lists no archive for this machine builds from its tag.
+    std::fs::write(
+        release.join("fedrender-v0.1.0-SHA256SUMS"),
+        format!(
+            "{}  fedrender-v0.1.0-riscv64gc-unknown-linux-musl.tar.gz\n",
+            "0".repeat(64)
+        ),
+    )
+    .unwrap();
+    let built = install(&root, &release, "v0.1.0", "built");
+    assert!(built.status.success(), "{built:?}");
+    assert!(
+        cargo_calls(&root).contains("--tag v0.1.0 fedrender"),
+        "{}",
+        cargo_calls(&root)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The version becomes part of paths and addresses: anything but a plain tag is refused before
+/// anything is downloaded or built, and the message does not repeat it.
+#[test]
+fn install_refuses_a_version_that_is_not_a_plain_tag() {
+    if !available("bash") {
+        return;
+    }
+    let root = empty_scratch("action-install-version");
+    let release = root.join("release");
+    std::fs::create_dir_all(&release).unwrap();
+    for version in [
+        "v0.1.0/../../../evil",
+        "v0.1.0/x",
+        "v0..1",
+        "v0.1.0 --index evil",
+        "v0.1.0\n::error::forged",
+        "v0.1.0$(touch pwned)",
+        "v0.1.0;x",
+        "v",
+        "0.1.0",
+    ] {
+        let refused = install(&root, &release, version, "refused");
+        assert_eq!(refused.status.code(), Some(2), "{version:?}: {refused:?}");
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.starts_with("::error::"), "{version:?}: {stderr}");
+        assert!(
+            !stderr.contains("forged") && !stderr.contains("evil"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(cargo_calls(&root), "", "no build from source");
+    assert!(!root.join("evil").exists() && !root.join("refused").exists());
     std::fs::remove_dir_all(&root).unwrap();
 }

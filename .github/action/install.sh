@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Installs a fedrender release for this runner: the archive for its OS and architecture,
-# verified against the release's SHA-256 checksum file, or, where no archive fits (or the
-# release has none), `cargo install --locked` from the same tag. A checksum that does not
-# match is an error, never a reason to fall back.
+# verified against the release's SHA-256 checksum file, or, where no archive fits (no build
+# for this OS and architecture, or the checksum file lists none for it), `cargo install
+# --locked` from the same tag. A checksum file that cannot be downloaded, an archive it lists
+# that cannot be, or a checksum that does not match is an error, never a reason to fall back.
 #
 # Environment: VERSION (a release tag, e.g. v0.2.0), REPOSITORY (owner/name, default: the
 # Action's own), INSTALL_DIR (where the binary goes), DOWNLOAD_URL (default: the release's
 # download address on GitHub; tests point it elsewhere). Prints the directory to add to PATH.
 set -euo pipefail
+# Byte semantics for the patterns below, whatever the runner's locale.
+export LC_ALL=C
 
 version=${VERSION:?a release tag, e.g. v0.2.0}
-case "$version" in
-  v[0-9]*) ;;
-  *) echo "::error::version must be a release tag like v0.2.0, not '$version'" >&2; exit 2 ;;
-esac
+# The tag becomes part of paths and addresses: v, a digit, then letters, digits and . _ + -
+# only, never "..". The message does not repeat it.
+if [[ ! $version =~ ^v[0-9][A-Za-z0-9._+-]*$ ]] || [[ $version == *..* ]]; then
+  echo "::error::version must be a release tag like v0.2.0 (letters, digits and . _ + - after the v)" >&2
+  exit 2
+fi
 repository=${REPOSITORY:-${GITHUB_ACTION_REPOSITORY:-}}
 base_url=${DOWNLOAD_URL:-https://github.com/$repository/releases/download/$version}
 install_dir=${INSTALL_DIR:-${RUNNER_TEMP:-/tmp}/fedrender-$version}
@@ -46,28 +51,37 @@ sha256() {
   fi
 }
 
+# from_source WHY: builds the tag with cargo, where the release has no archive for this runner.
 from_source() {
-  echo "no release archive for $(uname -s) $(uname -m): building $version with cargo" >&2
+  echo "$1: building $version with cargo" >&2
   cargo install --locked --root "$install_dir" --git "https://github.com/$repository" \
     --tag "$version" fedrender >&2
   echo "$install_dir/bin"
   exit 0
 }
 
-[ -n "$target" ] || from_source
+[ -n "$target" ] || from_source "no release archive for $(uname -s) $(uname -m)"
 archive=fedrender-$version-$target.tar.gz
+sums=fedrender-$version-SHA256SUMS
 download=$(mktemp -d)
 trap 'rm -rf "$download"' EXIT
-# curl -f fails on an HTTP error: a release without this archive builds from source.
-curl -fsSL --retry 3 -o "$download/SHA256SUMS" "$base_url/fedrender-$version-SHA256SUMS" \
-  && curl -fsSL --retry 3 -o "$download/$archive" "$base_url/$archive" \
-  || from_source
-expected=$(awk -v name="$archive" '$2 == name || $2 == "*" name { print $1 }' "$download/SHA256SUMS")
-actual=$(sha256 "$download/$archive")
-if [ -z "$expected" ]; then
-  echo "::error::$archive is not listed in fedrender-$version-SHA256SUMS" >&2
+# curl -f fails on an HTTP error. The checksum file says which archives the release has: one
+# it lists must be installed from the release, never rebuilt because a download failed.
+if ! curl -fsSL --retry 3 -o "$download/SHA256SUMS" "$base_url/$sums"; then
+  echo "::error::cannot download $sums from the release; not installed" >&2
   exit 1
 fi
+expected=$(awk -v name="$archive" '$2 == name || $2 == "*" name { print $1 }' "$download/SHA256SUMS")
+[ -n "$expected" ] || from_source "$sums lists no archive for $target"
+if [[ ! $expected =~ ^[0-9a-f]{64}$ ]]; then
+  echo "::error::$sums does not give one SHA-256 for $archive; not installed" >&2
+  exit 1
+fi
+if ! curl -fsSL --retry 3 -o "$download/$archive" "$base_url/$archive"; then
+  echo "::error::cannot download $archive, which $sums lists; not installed" >&2
+  exit 1
+fi
+actual=$(sha256 "$download/$archive")
 if [ "$expected" != "$actual" ]; then
   echo "::error::checksum mismatch for $archive: expected $expected, got $actual; not installed" >&2
   exit 1

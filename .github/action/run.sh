@@ -9,45 +9,207 @@
 #                        that holds a token able to write, and never runs the pull request's code
 #
 # Inputs come as environment variables: FLEET, CLUSTERS, OUT, CHECK, DIFF, COMMENT, ARGS,
-# BUILD_ARGS, MESSAGE_FORMAT, MAX_COMMENT_BYTES, GH_TOKEN; and GitHub's own (GITHUB_EVENT_NAME,
-# GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, GITHUB_SERVER_URL,
-# GITHUB_RUN_ID, RUNNER_TEMP). Outputs: changed (true/false), exit-code, truncated,
-# comment-dir. Exit status: 0 clean, 1 a stale tree, 2 an error.
+# BUILD_ARGS, MESSAGE_FORMAT, MAX_COMMENT_BYTES, COMMENT_AUTHOR, GH_TOKEN; and GitHub's own
+# (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY,
+# GITHUB_SERVER_URL, GITHUB_RUN_ID, RUNNER_TEMP). Outputs: changed (true/false), exit-code,
+# truncated, comment-dir. Exit status: 0 clean, 1 a stale tree, 2 an error.
+#
+# What the pull request controls never reaches the log raw: every message this script prints
+# is its own words (escaped as workflow commands need), and fedrender prints its diagnostics in
+# the chosen --message-format.
 set -euo pipefail
+# Byte semantics for patterns, ranges and lengths, whatever the runner's locale.
+export LC_ALL=C
 
 # The hidden first line that finds the Action's own comment again on every push.
 readonly MARKER='<!-- fedrender diff -->'
+# U+200B ZERO WIDTH SPACE, as UTF-8 bytes: after an @ it keeps GitHub from reading a mention.
+readonly ZWSP=$'\xe2\x80\x8b'
 
 output() {
   printf '%s=%s\n' "$1" "$2" >>"${GITHUB_OUTPUT:-/dev/null}"
 }
 
+# escape TEXT: TEXT as the data of a workflow command, so that no line break in it starts a
+# command of its own.
+escape() {
+  local text=${1//%/%25}
+  text=${text//$'\r'/%0D}
+  printf '%s' "${text//$'\n'/%0A}"
+}
+
 fail() {
-  printf '::error::%s\n' "$1" >&2
+  printf '::error::%s\n' "$(escape "$1")" >&2
   output exit-code 2
   exit 2
 }
 
-# post_comment NUMBER BODY_FILE: edits the comment that starts with the marker, or creates it.
+is_number() {
+  [[ $1 =~ ^[1-9][0-9]{0,9}$ ]]
+}
+
+# A commit id as git writes it: SHA-1 or SHA-256, in hex.
+is_commit() {
+  [[ $1 =~ ^([0-9a-f]{40}|[0-9a-f]{64})$ ]]
+}
+
+# owner/name as GitHub allows them.
+is_repository() {
+  [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$ ]]
+}
+
+# A regular file, not a link (an artifact's link could lead to the runner's own files).
+is_plain_file() {
+  [ -f "$1" ] && [ ! -L "$1" ]
+}
+
+# check_repository: GITHUB_REPOSITORY is owner/name, as API paths and links need it.
+check_repository() {
+  is_repository "${GITHUB_REPOSITORY:-}" || fail "GITHUB_REPOSITORY is not owner/name"
+}
+
+# check_max_comment: MAX_COMMENT_BYTES is a number of bytes, at least 1000.
+check_max_comment() {
+  [[ ${MAX_COMMENT_BYTES:=60000} =~ ^[1-9][0-9]{3,8}$ ]] \
+    || fail "max-comment-bytes must be a number of bytes, at least 1000"
+}
+
+# post_comment NUMBER BODY_FILE: edits the comment that starts with the marker and was written
+# by the identity that posts (COMMENT_AUTHOR), or creates one. A marker comment anyone else
+# wrote is left alone. Returns non-zero when gh fails.
 post_comment() {
-  local number=$1 body=$2 repository=${GITHUB_REPOSITORY:?}
-  case "$number" in
-    '' | *[!0-9]*) fail "not a pull request number: $number" ;;
-  esac
-  local existing
-  existing=$(gh api --paginate "repos/$repository/issues/$number/comments" \
-    --jq ".[] | select(.body | startswith(\"$MARKER\")) | .id" | head -n 1)
+  local number=$1 body=$2 author=${COMMENT_AUTHOR:-github-actions[bot]} existing
+  check_repository
+  is_number "$number" || fail "not a pull request number"
+  existing=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$number/comments" \
+    | jq -rn --arg marker "$MARKER" --arg author "$author" \
+      'first(inputs[] | select(.user.login == $author and ((.body // "") | startswith($marker))) | .id) // empty') \
+    || return 1
   case "$existing" in
-    '') gh api --method POST "repos/$repository/issues/$number/comments" -F "body=@$body" >/dev/null ;;
-    *[!0-9]*) fail "unexpected comment id from gh: $existing" ;;
-    *) gh api --method PATCH "repos/$repository/issues/comments/$existing" -F "body=@$body" >/dev/null ;;
+    '') gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$number/comments" -F "body=@$body" >/dev/null || return 1 ;;
+    *[!0-9]*) fail "unexpected comment id from gh" ;;
+    *) gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$existing" -F "body=@$body" >/dev/null || return 1 ;;
   esac
 }
 
+# neutralise: standard input with every @ followed by a zero-width space, and the character
+# references that HTML turns into an @ (&#64; &#x40; &commat;, with or without the semicolon)
+# written so too: no mention of a user or team reaches GitHub's notifications. NUL bytes,
+# which GitHub refuses, go.
+neutralise() {
+  tr -d '\000' | sed -e "s/@/@$ZWSP/g" \
+    -e "s/&#0*64;\{0,1\}/@$ZWSP/g" \
+    -e "s/&#[xX]0*40;\{0,1\}/@$ZWSP/g" \
+    -e "s/&commat;/@$ZWSP/g"
+}
+
+lowercase() {
+  printf '%s' "$1" | tr '[:upper:]' '[:lower:]'
+}
+
+# comment DIR: the workflow_run job. The pull request is the one the event names (GitHub
+# writes the event; the artifact is the pull request's own), the artifact's number must agree
+# with it, and the body is posted as the pull request's account, mentions disabled, cut to
+# max-comment-bytes. Nothing from the artifact is printed.
+comment() {
+  local dir=$1 max
+  check_repository
+  check_max_comment
+  max=$MAX_COMMENT_BYTES
+  [ "${GITHUB_EVENT_NAME:-}" = workflow_run ] \
+    || fail "comment mode runs in a job started by workflow_run"
+  local event=${GITHUB_EVENT_PATH:-}
+  [ -f "$event" ] || fail "comment mode needs the workflow_run event (GITHUB_EVENT_PATH)"
+
+  if ! { is_plain_file "$dir/number" && is_plain_file "$dir/body.md"; }; then
+    fail "the artifact is not the comment a render job leaves (number and body.md, plain files)"
+  fi
+  local claimed
+  [ "$(wc -c <"$dir/number")" -le 11 ] || fail "the artifact's number is not a pull request number"
+  claimed=$(cat "$dir/number")
+  is_number "$claimed" || fail "the artifact's number is not a pull request number"
+
+  local run_event head_repo head_branch head_sha
+  run_event=$(jq -r '.workflow_run.event // empty' "$event")
+  head_repo=$(jq -r '.workflow_run.head_repository.full_name // empty' "$event")
+  head_branch=$(jq -r '.workflow_run.head_branch // empty' "$event")
+  head_sha=$(jq -r '.workflow_run.head_sha // empty' "$event")
+  [ "$run_event" = pull_request ] || fail "the workflow run was not started by a pull request"
+  if ! { is_repository "$head_repo" && is_commit "$head_sha" && [ -n "$head_branch" ]; }; then
+    fail "the workflow_run event names no pull request head"
+  fi
+
+  # workflow_run.pull_requests is empty for a fork: ask for the base repository's open pull
+  # requests from that head (owner:branch), each as "number sha".
+  local found
+  found=$(gh api --paginate --method GET "repos/$GITHUB_REPOSITORY/pulls" \
+    -f state=open -f "head=${head_repo%%/*}:$head_branch" -f per_page=100 \
+    | jq -rn --arg repo "$(lowercase "$head_repo")" --arg branch "$head_branch" \
+      --arg base "$(lowercase "$GITHUB_REPOSITORY")" \
+      'inputs[] | select((.head.repo.full_name // "" | ascii_downcase) == $repo
+        and .head.ref == $branch and (.base.repo.full_name // "" | ascii_downcase) == $base)
+        | "\(.number) \(.head.sha)"') \
+    || fail "cannot list the open pull requests of the base repository"
+  # The artifact's number must be one of them, at the very commit the run rendered. Where it
+  # is one of them at a later commit, a push came since: the newer run comments instead.
+  local number='' moved=false pull sha
+  while read -r pull sha; do
+    [ "$pull" = "$claimed" ] || continue
+    if [ "$sha" = "$head_sha" ]; then
+      number=$pull
+    else
+      moved=true
+    fi
+  done <<<"$found"
+  if [ -z "$number" ]; then
+    if [ "$moved" = true ]; then
+      echo "::notice::the pull request has moved past the commit this run rendered: nothing posted"
+      exit 0
+    fi
+    fail "the artifact's number is not an open pull request whose head is the commit this workflow run rendered: nothing posted"
+  fi
+
+  local work
+  work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-post.XXXXXX")
+  # At most max bytes are read: the comment posted is no longer. The render job's own marker
+  # line goes; ours comes first.
+  head -c "$max" "$dir/body.md" >"$work/raw"
+  if [ "$(head -n 1 "$work/raw")" = "$MARKER" ]; then
+    tail -n +2 "$work/raw" | neutralise >"$work/text"
+  else
+    neutralise <"$work/raw" >"$work/text"
+  fi
+
+  # Above the pull request's text, where nothing in it can hide or restyle it: who wrote it.
+  local from="the pull request's own workflow run"
+  if [ "$(lowercase "$head_repo")" != "$(lowercase "$GITHUB_REPOSITORY")" ]; then
+    from="the pull request's own workflow run from a fork"
+  fi
+  local note
+  # shellcheck disable=SC2016 # the backquotes are Markdown's
+  note=$(printf '> Rendered by %s (commit `%s` of `%s`), which the pull request controls: read it as the pull request'\''s own account. Mentions are disabled.' \
+    "$from" "${head_sha:0:12}" "$head_repo")
+  printf '%s\n%s\n\n' "$MARKER" "$note" >"$work/head"
+  if [ "$(wc -c <"$work/text")" -gt "$((max - $(wc -c <"$work/head")))" ]; then
+    printf '%s\n%s Cut to %s bytes: the end is left out.\n\n' "$MARKER" "$note" "$max" >"$work/head"
+    local end=$'\n\n> (cut here)\n' room
+    room=$((max - $(wc -c <"$work/head") - ${#end}))
+    head -c "$((room > 0 ? room : 0))" "$work/text" >"$work/cut"
+    # Whole lines only: no character split, no half a line.
+    if [ -n "$(tail -c 1 "$work/cut")" ]; then
+      sed '$d' "$work/cut" >"$work/text"
+    else
+      mv "$work/cut" "$work/text"
+    fi
+    printf '%s' "$end" >>"$work/text"
+  fi
+  cat "$work/head" "$work/text" >"$work/body.md"
+  post_comment "$claimed" "$work/body.md" || fail "gh could not post the comment"
+  rm -rf "$work"
+}
+
 if [ "${1:-render}" = comment ]; then
-  dir=${2:?the directory the render job left}
-  number=$(head -c 20 "$dir/number")
-  post_comment "$number" "$dir/body.md"
+  comment "${2:?the directory the render job left}"
   exit 0
 fi
 
@@ -55,7 +217,9 @@ fleet=${FLEET:-fleet}
 clusters=${CLUSTERS:-clusters.yaml}
 out=${OUT:-rendered}
 format=${MESSAGE_FORMAT:-github}
-max_comment=${MAX_COMMENT_BYTES:-60000}
+check_max_comment
+# Room for the line the workflow_run job puts above a fork's comment, within the same limit.
+max_comment=$((MAX_COMMENT_BYTES - 500))
 work=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-action
 rm -rf "$work"
 mkdir -p "$work"
@@ -82,7 +246,7 @@ if [ "${CHECK:-true}" = true ]; then
     1)
       status=1
       changed=true
-      echo "::error::$out is out of date: run fedrender build $fleet --clusters $clusters --out $out and commit the result"
+      printf '::error::%s\n' "$(escape "$out is out of date: run fedrender build $fleet --clusters $clusters --out $out and commit the result")"
       ;;
     *) fail "fedrender build --check failed" ;;
   esac
@@ -94,16 +258,21 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
   base_sha=$(jq -r '.pull_request.base.sha' "$event")
   head_repo=$(jq -r '.pull_request.head.repo.full_name' "$event")
   base_repo=$(jq -r '.pull_request.base.repo.full_name' "$event")
+  is_number "$number" || fail "the pull_request event's number is not a pull request number"
+  # Nothing but a commit id reaches git, and after --end-of-options: never an option.
+  is_commit "$base_sha" || fail "the pull_request event's base.sha is not a commit id"
   if ! git cat-file -e "$base_sha^{commit}" 2>/dev/null; then
-    git fetch --no-tags --depth=1 origin "$base_sha"
+    git fetch --no-tags --depth=1 --end-of-options origin "$base_sha" \
+      || fail "cannot fetch the pull request's base $base_sha"
   fi
-  git worktree add --detach "$work/base" "$base_sha" >/dev/null 2>&1 \
+  git worktree add --detach --end-of-options "$work/base" "$base_sha" >/dev/null 2>&1 \
     || fail "cannot check out the pull request's base $base_sha"
   base_clusters=$work/base/$clusters
   [ -f "$base_clusters" ] || base_clusters=$clusters
   diff_args=(diff "$fleet" --clusters "$clusters" --base "$work/base/$fleet"
     --base-clusters "$base_clusters" --format markdown
     --title "fedrender: what this pull request changes in each cluster"
+    --message-format "$format"
     ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"})
   set +e
   fedrender "${diff_args[@]}" --max-bytes 100000000 >"$work/diff.md"
@@ -122,14 +291,22 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     # Too long for one comment: cut by fedrender, with the whole report as an artifact.
     mkdir -p "$work/full"
     cp "$work/diff.md" "$work/full/diff.md"
-    run_url="${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID:-}"
+    # The link is built from GitHub's own values, each checked, so that nothing in it can end
+    # the link or add Markdown; without them the note names the run in words.
+    server=${GITHUB_SERVER_URL:-https://github.com}
+    run="this run"
+    if [[ $server =~ ^https?://[A-Za-z0-9.-]+(:[0-9]+)?$ ]] \
+      && is_repository "${GITHUB_REPOSITORY:-}" && [[ ${GITHUB_RUN_ID:-} =~ ^[0-9]+$ ]]; then
+      run="[this run]($server/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID)"
+    fi
     printf '%s\n' "$MARKER" >"$body"
     set +e
     fedrender "${diff_args[@]}" --max-bytes "$((max_comment - 200))" >>"$body"
     cut=$?
     set -e
     [ "$cut" -le 1 ] || fail "fedrender diff failed"
-    printf '\nThe whole report is the artifact `fedrender-diff` of [this run](%s).\n' "$run_url" >>"$body"
+    # shellcheck disable=SC2016 # the backquotes are Markdown's
+    printf '\nThe whole report is the artifact `fedrender-diff` of %s.\n' "$run" >>"$body"
     output truncated true
     output full-report "$work/full"
   fi
@@ -145,7 +322,10 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
   output comment-dir "$work/comment"
   if [ "${COMMENT:-true}" = true ]; then
     if [ "$head_repo" = "$base_repo" ] && [ -n "${GH_TOKEN:-}" ]; then
-      post_comment "$number" "$body"
+      # A token that cannot write (Dependabot's, a repository's read-only default) leaves the
+      # comment to the workflow_run job, as for a fork.
+      post_comment "$number" "$body" \
+        || echo "::warning::this token could not comment: the comment is left as the artifact fedrender-comment for a workflow_run job"
     else
       echo "::notice::a pull request from a fork: its token cannot comment; the comment is left as the artifact fedrender-comment for a workflow_run job"
     fi
