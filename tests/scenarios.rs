@@ -105,7 +105,10 @@ fn every_lint_is_documented_and_produced() {
     for lint in fedrender::lint::Lint::ALL {
         let row = format!("| `{}` |", lint.name());
         let documented = readme.lines().find(|line| line.starts_with(&row));
-        assert!(documented.is_some(), "docs/reference.md has no row for {lint}");
+        assert!(
+            documented.is_some(),
+            "docs/reference.md has no row for {lint}"
+        );
         let summary = lint.summary().replace("targetCluster", "`targetCluster`");
         assert!(
             documented.is_some_and(|line| line.ends_with(&format!(" {summary} |"))
