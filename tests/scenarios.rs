@@ -85,11 +85,11 @@ fn every_scenario_renders_as_snapshotted() {
     assert!(failed.is_empty(), "changed snapshots: {failed:?}");
 }
 
-/// Every lint is in the README's table, with its summary, and some scenario or transcript test
-/// shows it being produced.
+/// Every lint is in the reference's table (docs/reference.md), with its summary, and some
+/// scenario or transcript test shows it being produced.
 #[test]
 fn every_lint_is_documented_and_produced() {
-    let readme = std::fs::read_to_string("README.md").unwrap();
+    let readme = std::fs::read_to_string("docs/reference.md").unwrap();
     let mut produced = std::fs::read_to_string("tests/cli.rs").unwrap();
     for dir in scenarios() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -105,12 +105,15 @@ fn every_lint_is_documented_and_produced() {
     for lint in fedrender::lint::Lint::ALL {
         let row = format!("| `{}` |", lint.name());
         let documented = readme.lines().find(|line| line.starts_with(&row));
-        assert!(documented.is_some(), "README.md has no row for {lint}");
+        assert!(
+            documented.is_some(),
+            "docs/reference.md has no row for {lint}"
+        );
         let summary = lint.summary().replace("targetCluster", "`targetCluster`");
         assert!(
             documented.is_some_and(|line| line.ends_with(&format!(" {summary} |"))
                 || line.contains(&format!(" {summary} ("))),
-            "README.md's row for {lint} does not say: {summary}"
+            "docs/reference.md's row for {lint} does not say: {summary}"
         );
         assert!(
             produced.contains(&format!("[{}]", lint.name())),
