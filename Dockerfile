@@ -17,7 +17,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
 COPY benches ./benches
-RUN cargo build --release --locked
+RUN cargo build --profile dist --locked
 
 # The tools that render a fleet's kustomize and Helm sources (with --allow-exec), at pinned
 # versions, each checked against its publisher's SHA-256 before it is kept. Give the digests
@@ -57,14 +57,14 @@ RUN verify() { \
     rm -f ./*.tar.gz
 
 FROM gcr.io/distroless/static-debian12:nonroot AS with-tools
-COPY --from=build /src/target/release/fedrender /usr/local/bin/fedrender
+COPY --from=build /src/target/dist/fedrender /usr/local/bin/fedrender
 COPY --from=tools /tools/kubectl /tools/kustomize /tools/helm /usr/local/bin/
 USER 65532:65532
 ENTRYPOINT ["fedrender"]
 CMD ["--help"]
 
 FROM gcr.io/distroless/static-debian12:nonroot
-COPY --from=build /src/target/release/fedrender /usr/local/bin/fedrender
+COPY --from=build /src/target/dist/fedrender /usr/local/bin/fedrender
 USER 65532:65532
 ENTRYPOINT ["fedrender"]
 CMD ["--help"]

@@ -54,7 +54,7 @@ sha256() {
 # from_source WHY: builds the tag with cargo, where the release has no archive for this runner.
 from_source() {
   echo "$1: building $version with cargo" >&2
-  cargo install --locked --root "$install_dir" --git "https://github.com/$repository" \
+  cargo install --locked --profile dist --root "$install_dir" --git "https://github.com/$repository" \
     --tag "$version" fedrender >&2
   echo "$install_dir/bin"
   exit 0
