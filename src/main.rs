@@ -32,13 +32,9 @@ fn main() -> ExitCode {
         Command::Plan(args) => with_threads(args.input.run.jobs, || plan(&args)),
         Command::Validate(args) => with_threads(args.input.run.jobs, || validate(&args)),
         Command::Completions(args) => {
-            clap_complete::generate(
-                args.shell,
-                &mut Cli::command(),
-                "fedrender",
-                &mut std::io::stdout(),
-            );
-            exit_code::OK
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "fedrender", &mut script);
+            write_stdout(&String::from_utf8_lossy(&script))
         }
     };
     ExitCode::from(code as u8)
@@ -89,33 +85,40 @@ fn build(args: &cli::BuildArgs) -> i32 {
         return match report(outcome, &input.run, &unchanged) {
             Ok(changes) if changes.is_empty() => {
                 if !input.run.quiet {
-                    eprintln!(
-                        "{} is up to date ({} files)",
+                    say(&format!(
+                        "{} is up to date ({} files)\n",
                         out.display(),
                         changes.unchanged
-                    );
+                    ));
                 }
                 exit_code::OK
             }
             Ok(changes) => {
+                let mut listed = String::new();
                 for path in &changes.write {
                     let state = if out.join(path).exists() {
                         "stale"
                     } else {
                         "missing"
                     };
-                    println!("{state}: {}", out.join(path).display());
+                    listed.push_str(&format!("{state}: {}\n", out.join(path).display()));
                 }
                 for path in &changes.remove {
-                    println!("extra: {}", out.join(path).display());
+                    listed.push_str(&format!("extra: {}\n", out.join(path).display()));
                 }
-                eprintln!(
-                    "{} is out of date: {} to write, {} to remove; run fedrender build",
+                let written = write_stdout(&listed);
+                say(&format!(
+                    "{} is out of date: {} to write, {} to remove; run fedrender build\n",
                     out.display(),
                     changes.write.len(),
                     changes.remove.len()
-                );
-                exit_code::DIFFERENCES
+                ));
+                // A reader that went away changes nothing: the tree is out of date.
+                if written == exit_code::OK {
+                    exit_code::DIFFERENCES
+                } else {
+                    written
+                }
             }
             Err(code) => code,
         };
@@ -126,20 +129,17 @@ fn build(args: &cli::BuildArgs) -> i32 {
     match report(outcome, &input.run, &unchanged) {
         Ok(report) => {
             if !input.run.quiet {
-                eprintln!(
-                    "rendered {} for {} into {}: {} written, {} unchanged, {} removed in {:.2}s",
+                say(&format!(
+                    "rendered {} for {} into {}: {} written, {} unchanged, {} removed in {:.2}s\n{}",
                     plural(report.objects, "object"),
                     plural(report.clusters, "cluster"),
                     out.display(),
                     report.written,
                     report.unchanged,
                     report.removed,
-                    report.seconds
-                );
-                eprint!(
-                    "{}",
+                    report.seconds,
                     changed_directories(&report.changed, input.run.verbose)
-                );
+                ));
             }
             exit_code::OK
         }
@@ -178,10 +178,10 @@ fn diff(args: &cli::DiffArgs) -> i32 {
             let base_defaults = match fedrender::fleet::command_defaults(base_input) {
                 Ok(defaults) => defaults,
                 Err(rejected) => {
-                    eprint!(
-                        "{}",
-                        messages::errors_text(&rejected.errors, MessageFormat::Human)
-                    );
+                    say(&messages::errors_text(
+                        &rejected.errors,
+                        MessageFormat::Human,
+                    ));
                     return exit_code::ERROR;
                 }
             };
@@ -269,7 +269,7 @@ fn plan(args: &cli::PlanArgs) -> i32 {
     let problems = filter.unknown_values(&rendered.plan);
     if !problems.is_empty() {
         for problem in &problems {
-            eprintln!("error: {problem}");
+            say(&format!("error: {problem}\n"));
         }
         return exit_code::ERROR;
     }
@@ -291,12 +291,12 @@ fn validate(args: &cli::ValidateArgs) -> i32 {
     match report(outcome, &input.run, "nothing was written") {
         Ok(summary) => {
             if !input.run.quiet {
-                eprintln!(
-                    "valid: {} for {}, {}",
+                say(&format!(
+                    "valid: {} for {}, {}\n",
                     plural(summary.objects, "object"),
                     plural(summary.clusters, "cluster"),
                     plural(warnings, "warning")
-                );
+                ));
             }
             exit_code::OK
         }
@@ -337,22 +337,23 @@ fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i
         cli::MessageFormat::Github => MessageFormat::Github,
     };
     if !run.quiet {
-        eprint!(
-            "{}",
-            messages::warnings_text(&outcome.warnings, format, run.verbose)
-        );
+        say(&messages::warnings_text(
+            &outcome.warnings,
+            format,
+            run.verbose,
+        ));
     }
     outcome.result.map_err(|rejected: Rejected| {
-        eprint!("{}", messages::errors_text(&rejected.errors, format));
+        say(&messages::errors_text(&rejected.errors, format));
         let left = if rejected.output_partly_updated {
             "the output directory is partly updated: run the build again"
         } else {
             untouched
         };
-        eprintln!(
-            "fedrender: {}; {left}",
+        say(&format!(
+            "fedrender: {}; {left}\n",
             plural(rejected.errors.len(), "error")
-        );
+        ));
         if let Some(signal) = rejected.interrupted_by {
             // Dying by the signal tells the shell or CI runner the build was stopped, not failed.
             fedrender::interrupt::end_by(signal);
@@ -399,11 +400,20 @@ fn stdout_error(error: &std::io::Error) -> i32 {
     if error.kind() == std::io::ErrorKind::BrokenPipe {
         exit_code::OK
     } else {
-        eprintln!(
-            "{}",
+        say(&format!(
+            "{}\n",
             Diagnostic::error(None, format!("cannot write to standard output: {error}"))
-        );
+        ));
         exit_code::ERROR
+    }
+}
+
+/// Writes to standard error. Nothing is left to tell when standard error itself is gone
+/// (`2>&1 | head`): the run goes on, and a build still finishes or rolls back, rather than
+/// stopping wherever it was when a message could not be printed.
+fn say(text: &str) {
+    if !text.is_empty() {
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
     }
 }
 
@@ -426,7 +436,7 @@ fn with_threads(jobs: Option<usize>, run: impl FnOnce() -> i32 + Send) -> i32 {
 }
 
 fn usage_error(message: &str) -> i32 {
-    eprintln!("error: {message}");
+    say(&format!("error: {message}\n"));
     exit_code::ERROR
 }
 
