@@ -3,6 +3,7 @@
 //! workflow commands; the progress line. Nothing below imports from here.
 
 pub mod diff;
+pub mod github;
 pub mod messages;
 pub mod plan;
 pub mod progress;
