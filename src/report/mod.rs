@@ -4,6 +4,7 @@
 
 pub mod diff;
 pub mod github;
+pub mod markdown;
 pub mod messages;
 pub mod plan;
 pub mod progress;
