@@ -3,7 +3,7 @@
 //!
 //! Kinds, names, file paths and the manifests' text come from the fleet, which a pull request
 //! controls: the forms for people show them [`printable`]; the Markdown escapes each for the
-//! place it is printed (see [`markdown`]).
+//! place it is printed (see [`crate::report::markdown`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
