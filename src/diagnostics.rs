@@ -1,6 +1,7 @@
 //! What fedrender tells the user: errors (bad input, exit 2) and warnings (legal but probably a
 //! mistake, errors under `--strict`), each pointing at the file and line it is about.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -187,26 +188,79 @@ impl Diagnostic {
     }
 }
 
+/// A message as a person reads it on a terminal or in a log: the file, the message and each
+/// line of the detail with [`printable`] characters only, so that a name from the fleet can
+/// neither start a line of its own nor move the cursor, recolour or ring the terminal.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let label = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        let message = printable(&self.message);
         match &self.origin {
-            Some(origin) => write!(f, "{label}: {origin}: {}", self.message)?,
-            None => write!(f, "{label}: {}", self.message)?,
+            Some(origin) => write!(
+                f,
+                "{label}: {}:{}: {message}",
+                printable(&origin.file),
+                origin.line
+            )?,
+            None => write!(f, "{label}: {message}")?,
         }
         if let Some(lint) = self.lint {
             write!(f, " [{lint}]")?;
         }
         if let Some(detail) = &self.detail {
             for line in detail.lines() {
-                write!(f, "\n  {line}")?;
+                write!(f, "\n  {}", printable(line))?;
             }
         }
         Ok(())
     }
+}
+
+/// Whether `c` is shown escaped by [`printable`]: control characters (C0, DEL, C1) but the
+/// tab, the characters that reorder text (bidirectional marks, embeddings, overrides and
+/// isolates), and the Unicode line and paragraph separators.
+pub fn is_unprintable(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(
+            c,
+            '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}'
+        )
+}
+
+/// `text` with every [unprintable](is_unprintable) character written as Rust writes it in a
+/// string: `\n`, `\r`, `\u{1b}`. Names, kinds and paths come from the fleet, which a pull
+/// request controls; printed raw, an ESC would drive the terminal and a line break would let a
+/// name forge a line of fedrender's own. The text is borrowed when nothing needs escaping.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => shown.push_str("\\n"),
+            '\r' => shown.push_str("\\r"),
+            c if is_unprintable(c) => shown.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => shown.push(c),
+        }
+    }
+    Cow::Owned(shown)
+}
+
+/// [`printable`] line by line: the line feeds that separate the lines of `text` are kept.
+pub fn printable_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unprintable(c)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.split('\n')
+            .map(printable)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }
 
 /// Every error found in one run, reported together. Returned by any stage that rejects input.
@@ -351,6 +405,33 @@ mod tests {
         assert_eq!(
             d.to_string(),
             "error: fleet/a.yaml:7: bad thing\n  hint one\n  hint two"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped_and_plain_text_is_borrowed() {
+        assert!(matches!(printable("web-1 café\tx"), Cow::Borrowed(_)));
+        assert_eq!(
+            printable("a\nb\rc\u{1b}[31md\u{7}e\u{7f}\u{85}\u{202e}f\u{2028}"),
+            "a\\nb\\rc\\u{1b}[31md\\u{7}e\\u{7f}\\u{85}\\u{202e}f\\u{2028}"
+        );
+        assert_eq!(
+            printable_lines("one\u{1b}\ntwo\r\n"),
+            "one\\u{1b}\ntwo\\r\n"
+        );
+        assert!(matches!(printable_lines("one\ntwo\n"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_message_from_the_fleet_cannot_start_a_line_or_drive_the_terminal() {
+        let d = Diagnostic::error(
+            Some(Origin::new("fleet/a\u{1b}[2J\n.yaml", 0, 7)),
+            "kind \"X\nerror: forged\u{7}\"",
+        )
+        .with_detail("snippet\r\u{1b}[1Aline\nnext");
+        assert_eq!(
+            d.to_string(),
+            "error: fleet/a\\u{1b}[2J\\n.yaml:7: kind \"X\\nerror: forged\\u{7}\"\n  snippet\\r\\u{1b}[1Aline\n  next"
         );
     }
 

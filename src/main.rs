@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use cli::{Cli, Color, Command, DiffFormat, PlanFormat, RunArgs};
-use fedrender::diagnostics::{Diagnostic, Rejected};
+use fedrender::diagnostics::{Rejected, printable};
 use fedrender::report::messages::{self, MessageFormat};
 use fedrender::report::progress::Progress;
 use fedrender::report::{diff as diff_report, plan as plan_report};
@@ -32,13 +32,9 @@ fn main() -> ExitCode {
         Command::Plan(args) => with_threads(args.input.run.jobs, || plan(&args)),
         Command::Validate(args) => with_threads(args.input.run.jobs, || validate(&args)),
         Command::Completions(args) => {
-            clap_complete::generate(
-                args.shell,
-                &mut Cli::command(),
-                "fedrender",
-                &mut std::io::stdout(),
-            );
-            exit_code::OK
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "fedrender", &mut script);
+            write_stdout(&String::from_utf8_lossy(&script), MessageFormat::Human)
         }
     };
     ExitCode::from(code as u8)
@@ -46,6 +42,7 @@ fn main() -> ExitCode {
 
 fn build(args: &cli::BuildArgs) -> i32 {
     let input = &args.input;
+    let format = message_format(&input.run);
     let checked = input.defaults().and_then(|defaults| {
         let (source, lints) = input.fleet_source_and_lints_for(&args.clusters, &defaults)?;
         let out = args.output(&defaults)?;
@@ -54,7 +51,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
     });
     let (source, lints, out, gitops) = match checked {
         Ok(checked) => checked,
-        Err(message) => return usage_error(&message),
+        Err(message) => return usage_error(&message, format),
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
     if args.stdout {
@@ -69,7 +66,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
         };
         return match report(outcome, &input.run, left) {
             Ok(streamed) => match streamed.write_error {
-                Some(error) => stdout_error(&error),
+                Some(error) => stdout_error(&error, format),
                 None => exit_code::OK,
             },
             Err(code) => code,
@@ -89,33 +86,46 @@ fn build(args: &cli::BuildArgs) -> i32 {
         return match report(outcome, &input.run, &unchanged) {
             Ok(changes) if changes.is_empty() => {
                 if !input.run.quiet {
-                    eprintln!(
-                        "{} is up to date ({} files)",
-                        out.display(),
+                    say(&format!(
+                        "{} is up to date ({} files)\n",
+                        printable(&out.to_string_lossy()),
                         changes.unchanged
-                    );
+                    ));
                 }
                 exit_code::OK
             }
             Ok(changes) => {
+                // The names of files found in the output directory are the pull request's.
+                let mut listed = String::new();
                 for path in &changes.write {
                     let state = if out.join(path).exists() {
                         "stale"
                     } else {
                         "missing"
                     };
-                    println!("{state}: {}", out.join(path).display());
+                    let path = out.join(path);
+                    listed.push_str(&format!(
+                        "{state}: {}\n",
+                        printable(&path.to_string_lossy())
+                    ));
                 }
                 for path in &changes.remove {
-                    println!("extra: {}", out.join(path).display());
+                    let path = out.join(path);
+                    listed.push_str(&format!("extra: {}\n", printable(&path.to_string_lossy())));
                 }
-                eprintln!(
-                    "{} is out of date: {} to write, {} to remove; run fedrender build",
-                    out.display(),
+                let written = write_stdout(&messages::for_people(&listed, format), format);
+                say(&format!(
+                    "{} is out of date: {} to write, {} to remove; run fedrender build\n",
+                    printable(&out.to_string_lossy()),
                     changes.write.len(),
                     changes.remove.len()
-                );
-                exit_code::DIFFERENCES
+                ));
+                // A reader that went away changes nothing: the tree is out of date.
+                if written == exit_code::OK {
+                    exit_code::DIFFERENCES
+                } else {
+                    written
+                }
             }
             Err(code) => code,
         };
@@ -126,20 +136,18 @@ fn build(args: &cli::BuildArgs) -> i32 {
     match report(outcome, &input.run, &unchanged) {
         Ok(report) => {
             if !input.run.quiet {
-                eprintln!(
-                    "rendered {} for {} into {}: {} written, {} unchanged, {} removed in {:.2}s",
+                let summary = format!(
+                    "rendered {} for {} into {}: {} written, {} unchanged, {} removed in {:.2}s\n{}",
                     plural(report.objects, "object"),
                     plural(report.clusters, "cluster"),
-                    out.display(),
+                    printable(&out.to_string_lossy()),
                     report.written,
                     report.unchanged,
                     report.removed,
-                    report.seconds
-                );
-                eprint!(
-                    "{}",
+                    report.seconds,
                     changed_directories(&report.changed, input.run.verbose)
                 );
+                say(&messages::for_people(&summary, format));
             }
             exit_code::OK
         }
@@ -149,17 +157,18 @@ fn build(args: &cli::BuildArgs) -> i32 {
 
 fn diff(args: &cli::DiffArgs) -> i32 {
     let input = &args.input;
+    let format = message_format(&input.run);
     let (head, lints) = match input
         .defaults()
         .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
     {
         Ok(checked) => checked,
-        Err(message) => return usage_error(&message),
+        Err(message) => return usage_error(&message, format),
     };
     let base = match (&args.against, &args.base) {
         (Some(dir), _) => {
             if let Err(message) = cli::confined("--against", dir) {
-                return usage_error(&message);
+                return usage_error(&message, format);
             }
             DiffBase::Rendered(dir.clone())
         }
@@ -172,16 +181,14 @@ fn diff(args: &cli::DiffArgs) -> i32 {
             {
                 return usage_error(
                     "standard input can be read once: only one of FLEET_DIR, --base and the inventories may be -",
+                    format,
                 );
             }
             // Without flags, the base's inventory is what its own Config names.
             let base_defaults = match fedrender::fleet::command_defaults(base_input) {
                 Ok(defaults) => defaults,
                 Err(rejected) => {
-                    eprint!(
-                        "{}",
-                        messages::errors_text(&rejected.errors, MessageFormat::Human)
-                    );
+                    say(&messages::errors_text(&rejected.errors, format));
                     return exit_code::ERROR;
                 }
             };
@@ -194,6 +201,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
             {
                 return usage_error(
                     "--clusters - reads standard input once; give the base its own --base-clusters FILE",
+                    format,
                 );
             }
             // The base shares the head's tool cache: a source unchanged between them runs once.
@@ -209,11 +217,14 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                     cluster_filter: head.cluster_filter.clone(),
                     ..source
                 })),
-                Err(message) => return usage_error(&message),
+                Err(message) => return usage_error(&message, format),
             }
         }
         (None, None) => {
-            return usage_error("diff needs --against RENDERED_DIR or --base BASE_INPUT");
+            return usage_error(
+                "diff needs --against RENDERED_DIR or --base BASE_INPUT",
+                format,
+            );
         }
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
@@ -228,15 +239,19 @@ fn diff(args: &cli::DiffArgs) -> i32 {
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
+    // The forms for people are wrapped for a GitHub Actions log; Markdown and JSON are for
+    // files and tools, and are printed as they are.
     let text = match args.format {
-        DiffFormat::Unified => diff_report::unified(&result, color),
+        DiffFormat::Unified => {
+            messages::for_people(&diff_report::unified(&result, color), format).into_owned()
+        }
         DiffFormat::Markdown => {
             diff_report::markdown(&result, args.max_bytes, args.title.as_deref())
         }
         DiffFormat::Json => diff_report::json(&result, args.title.as_deref()),
-        DiffFormat::Stat => diff_report::stat(&result),
+        DiffFormat::Stat => messages::for_people(&diff_report::stat(&result), format).into_owned(),
     };
-    let written = write_stdout(&text);
+    let written = write_stdout(&text, format);
     if written != exit_code::OK {
         return written;
     }
@@ -249,12 +264,13 @@ fn diff(args: &cli::DiffArgs) -> i32 {
 
 fn plan(args: &cli::PlanArgs) -> i32 {
     let input = &args.input;
+    let format = message_format(&input.run);
     let (source, lints) = match input
         .defaults()
         .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
     {
         Ok(checked) => checked,
-        Err(message) => return usage_error(&message),
+        Err(message) => return usage_error(&message, format),
     };
     let outcome = fedrender::explain_fleet(&source, &lints);
     let rendered = match report(outcome, &input.run, "nothing was planned") {
@@ -269,34 +285,36 @@ fn plan(args: &cli::PlanArgs) -> i32 {
     let problems = filter.unknown_values(&rendered.plan);
     if !problems.is_empty() {
         for problem in &problems {
-            eprintln!("error: {problem}");
+            say(&messages::error_text(problem, format));
         }
         return exit_code::ERROR;
     }
     let text = match args.format {
-        PlanFormat::Text => plan_report::text(&rendered, &filter),
+        PlanFormat::Text => {
+            messages::for_people(&plan_report::text(&rendered, &filter), format).into_owned()
+        }
         PlanFormat::Json => plan_report::json(&rendered, &filter),
     };
-    write_stdout(&text)
+    write_stdout(&text, format)
 }
 
 fn validate(args: &cli::ValidateArgs) -> i32 {
     let input = &args.input;
     let (source, lints) = match input.fleet_source_and_lints() {
         Ok(checked) => checked,
-        Err(message) => return usage_error(&message),
+        Err(message) => return usage_error(&message, message_format(&input.run)),
     };
     let outcome = fedrender::explain_fleet(&source, &lints);
     let warnings = outcome.warnings.len();
     match report(outcome, &input.run, "nothing was written") {
         Ok(summary) => {
             if !input.run.quiet {
-                eprintln!(
-                    "valid: {} for {}, {}",
+                say(&format!(
+                    "valid: {} for {}, {}\n",
                     plural(summary.objects, "object"),
                     plural(summary.clusters, "cluster"),
                     plural(warnings, "warning")
-                );
+                ));
             }
             exit_code::OK
         }
@@ -317,7 +335,8 @@ fn changed_directories(changed: &BTreeMap<String, (usize, usize)>, verbose: bool
             .take(if verbose { usize::MAX } else { CHANGED_SHOWN })
     {
         text.push_str(&format!(
-            "  {directory}: {written} written, {removed} removed\n"
+            "  {}: {written} written, {removed} removed\n",
+            printable(directory)
         ));
     }
     if !verbose && changed.len() > CHANGED_SHOWN {
@@ -329,30 +348,36 @@ fn changed_directories(changed: &BTreeMap<String, (usize, usize)>, verbose: bool
     text
 }
 
-/// Prints the warnings, and the errors of a failed run with what was left untouched.
-fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i32> {
-    let format = match run.message_format {
+fn message_format(run: &RunArgs) -> MessageFormat {
+    match run.message_format {
         cli::MessageFormat::Human => MessageFormat::Human,
         cli::MessageFormat::Json => MessageFormat::Json,
         cli::MessageFormat::Github => MessageFormat::Github,
-    };
+    }
+}
+
+/// Prints the warnings, and the errors of a failed run with what was left untouched.
+fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i32> {
+    let format = message_format(run);
     if !run.quiet {
-        eprint!(
-            "{}",
-            messages::warnings_text(&outcome.warnings, format, run.verbose)
-        );
+        say(&messages::warnings_text(
+            &outcome.warnings,
+            format,
+            run.verbose,
+        ));
     }
     outcome.result.map_err(|rejected: Rejected| {
-        eprint!("{}", messages::errors_text(&rejected.errors, format));
+        say(&messages::errors_text(&rejected.errors, format));
         let left = if rejected.output_partly_updated {
             "the output directory is partly updated: run the build again"
         } else {
             untouched
         };
-        eprintln!(
-            "fedrender: {}; {left}",
-            plural(rejected.errors.len(), "error")
-        );
+        say(&format!(
+            "fedrender: {}; {}\n",
+            plural(rejected.errors.len(), "error"),
+            printable(left)
+        ));
         if let Some(signal) = rejected.interrupted_by {
             // Dying by the signal tells the shell or CI runner the build was stopped, not failed.
             fedrender::interrupt::end_by(signal);
@@ -386,24 +411,33 @@ impl<W: Write> Write for CountingWriter<W> {
 }
 
 /// Writes to standard output; a reader that goes away (`| head`) is not an error.
-fn write_stdout(text: &str) -> i32 {
+fn write_stdout(text: &str, format: MessageFormat) -> i32 {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => exit_code::OK,
-        Err(error) => stdout_error(&error),
+        Err(error) => stdout_error(&error, format),
     }
 }
 
 /// A reader that goes away (`| head`) is not an error.
-fn stdout_error(error: &std::io::Error) -> i32 {
+fn stdout_error(error: &std::io::Error, format: MessageFormat) -> i32 {
     if error.kind() == std::io::ErrorKind::BrokenPipe {
         exit_code::OK
     } else {
-        eprintln!(
-            "{}",
-            Diagnostic::error(None, format!("cannot write to standard output: {error}"))
-        );
+        say(&messages::error_text(
+            &format!("cannot write to standard output: {error}"),
+            format,
+        ));
         exit_code::ERROR
+    }
+}
+
+/// Writes to standard error. Nothing is left to tell when standard error itself is gone
+/// (`2>&1 | head`): the run goes on, and a build still finishes or rolls back, rather than
+/// stopping wherever it was when a message could not be printed.
+fn say(text: &str) {
+    if !text.is_empty() {
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
     }
 }
 
@@ -421,12 +455,12 @@ fn with_threads(jobs: Option<usize>, run: impl FnOnce() -> i32 + Send) -> i32 {
         .build();
     match pool {
         Ok(pool) => pool.install(run),
-        Err(error) => usage_error(&format!("--jobs {threads}: {error}")),
+        Err(error) => usage_error(&format!("--jobs {threads}: {error}"), MessageFormat::Human),
     }
 }
 
-fn usage_error(message: &str) -> i32 {
-    eprintln!("error: {message}");
+fn usage_error(message: &str, format: MessageFormat) -> i32 {
+    say(&messages::error_text(message, format));
     exit_code::ERROR
 }
 

@@ -1,12 +1,26 @@
 //! The four forms of `fedrender diff`: a unified diff (coloured on a terminal), a pull-request
 //! comment in Markdown (capped, fences kept closed), JSON for tools, and a stat summary.
+//!
+//! Kinds, names, file paths and the manifests' text come from the fleet, which a pull request
+//! controls: the forms for people show them [`printable`]; the Markdown escapes each for the
+//! place it is printed (see [`crate::report::markdown`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use serde_json::json;
 
+use crate::diagnostics::printable;
 use crate::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
+use crate::report::markdown;
+
+/// How a name is written in one form of the report.
+type Shown = fn(&str) -> String;
+
+/// A name as a terminal or log shows it.
+fn plain(text: &str) -> String {
+    printable(text).into_owned()
+}
 
 const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";
@@ -32,33 +46,40 @@ pub fn unified(diff: &FleetDiff, color: bool) -> String {
             ""
         };
         let reset = if paint.is_empty() { "" } else { RESET };
-        writeln!(out, "{paint}{text}{reset}").unwrap();
+        // Every line whole, so that nothing from the fleet ends it early or holds an escape.
+        writeln!(out, "{paint}{}{reset}", printable(text)).unwrap();
     };
     for (cluster, objects) in &grouped.new_clusters {
         line(&format!(
-            "# new cluster {cluster}: {} added",
+            "# new cluster {}: {} added",
+            printable(cluster),
             objects_word(*objects)
         ));
     }
     for (cluster, objects) in &grouped.removed_clusters {
         line(&format!(
-            "# removed cluster {cluster}: {} removed",
+            "# removed cluster {}: {} removed",
+            printable(cluster),
             objects_word(*objects)
         ));
     }
     for moved in &grouped.replica_moves {
         line(&format!(
             "# replicas of {}: {}",
-            moved.key,
-            replica_moves(moved)
+            printable(&moved.key.to_string()),
+            replica_moves(moved, plain)
         ));
     }
     for group in &grouped.groups {
-        let label = format!("{} on {}", group.change.key, cluster_list(&group.clusters));
+        let label = format!(
+            "{} on {}",
+            printable(&group.change.key.to_string()),
+            cluster_list_shown(&group.clusters, plain)
+        );
         if !group.replicas.is_empty() {
             line(&format!(
                 "# replicas per cluster: {}",
-                replicas_per_cluster(group)
+                replicas_per_cluster(group, plain)
             ));
         }
         line(&format!("--- a/{label}"));
@@ -76,7 +97,8 @@ pub fn stat(diff: &FleetDiff) -> String {
     for (cluster, objects) in &grouped.new_clusters {
         writeln!(
             out,
-            "+ cluster {cluster} (new): {} added",
+            "+ cluster {} (new): {} added",
+            printable(cluster),
             objects_word(*objects)
         )
         .unwrap();
@@ -84,21 +106,28 @@ pub fn stat(diff: &FleetDiff) -> String {
     for (cluster, objects) in &grouped.removed_clusters {
         writeln!(
             out,
-            "- cluster {cluster} (removed): {} removed",
+            "- cluster {} (removed): {} removed",
+            printable(cluster),
             objects_word(*objects)
         )
         .unwrap();
     }
     for moved in &grouped.replica_moves {
-        writeln!(out, "~ {} replicas: {}", moved.key, replica_moves(moved)).unwrap();
+        writeln!(
+            out,
+            "~ {} replicas: {}",
+            printable(&moved.key.to_string()),
+            replica_moves(moved, plain)
+        )
+        .unwrap();
     }
     for group in &grouped.groups {
         writeln!(
             out,
             "{} {} on {}",
             sign(group.change.kind),
-            group.change.key,
-            cluster_list(&group.clusters)
+            printable(&group.change.key.to_string()),
+            cluster_list_shown(&group.clusters, plain)
         )
         .unwrap();
     }
@@ -186,7 +215,7 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
     });
     let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
     text.push('\n');
-    text
+    crate::report::github::inert_json(text)
 }
 
 /// A pull-request comment: a heading, a one-line summary, a table per kind, the clusters that
@@ -195,7 +224,11 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
 /// diffs are dropped before the changes are, every fence and section stays closed, and a note
 /// says what was left out.
 pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> String {
-    let mut head = format!("### {}\n\n", title.unwrap_or("fedrender diff"));
+    // A workflow may well pass the pull request's title: it is escaped like a name.
+    let mut head = format!(
+        "### {}\n\n",
+        markdown::text(title.unwrap_or("fedrender diff"))
+    );
     if diff.is_empty() {
         head.push_str("No changes to the rendered fleet.\n");
         return head;
@@ -218,13 +251,14 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         }
     }
     for (kind, (a, c, r)) in &per_kind {
-        writeln!(head, "| {kind} | {a} | {c} | {r} |").unwrap();
+        writeln!(head, "| {} | {a} | {c} | {r} |", markdown::cell(kind)).unwrap();
     }
     head.push('\n');
     for (cluster, objects) in &grouped.new_clusters {
         writeln!(
             head,
-            "- **New cluster** `{cluster}`: {} added",
+            "- **New cluster** {}: {} added",
+            markdown::code(cluster),
             objects_word(*objects)
         )
         .unwrap();
@@ -232,7 +266,8 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     for (cluster, objects) in &grouped.removed_clusters {
         writeln!(
             head,
-            "- **Removed cluster** `{cluster}`: {} removed",
+            "- **Removed cluster** {}: {} removed",
+            markdown::code(cluster),
             objects_word(*objects)
         )
         .unwrap();
@@ -240,9 +275,9 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     for moved in &grouped.replica_moves {
         writeln!(
             head,
-            "- **Replicas moved** `{}`: {}",
-            moved.key,
-            replica_moves(moved)
+            "- **Replicas moved** {}: {}",
+            markdown::code(&moved.key.to_string()),
+            replica_moves(moved, markdown::text)
         )
         .unwrap();
     }
@@ -273,13 +308,16 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
             let replicas = if group.replicas.is_empty() {
                 String::new()
             } else {
-                format!("Replicas per cluster: {}.\n\n", replicas_per_cluster(group))
+                format!(
+                    "Replicas per cluster: {}.\n\n",
+                    replicas_per_cluster(group, markdown::text)
+                )
             };
             let block = format!(
-                "<details>\n<summary>{}</summary>\n\n{}{replicas}{}</details>\n\n",
+                "<details>\n<summary>{}</summary>\n\n{}{replicas}{}\n</details>\n\n",
                 group_summary(group),
                 source_line(diff, group),
-                fenced_diff(&group.hunks)
+                markdown::fenced(&group.hunks, "diff")
             );
             // A blank line ends a run of list items before the block.
             let block = if out.ends_with("</details>\n\n") || out.ends_with("\n\n") {
@@ -325,13 +363,14 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     out
 }
 
-/// `<b>changed</b> <code>Deployment.apps shop/web</code> on prod-eu-1 … prod-eu-9 (9 clusters)`.
+/// `<b>changed</b> <code>Deployment.apps shop/web</code> on prod-eu-1 … prod-eu-9 (9 clusters)`:
+/// HTML, both in `<summary>` and as a list item's text.
 fn group_summary(group: &ChangeGroup<'_>) -> String {
     format!(
         "<b>{}</b> <code>{}</code> on {}",
         group.change.kind.word(),
-        group.change.key,
-        cluster_list(&group.clusters)
+        markdown::html(&group.change.key.to_string()),
+        cluster_list_shown(&group.clusters, markdown::html)
     )
 }
 
@@ -339,25 +378,25 @@ fn source_line(diff: &FleetDiff, group: &ChangeGroup<'_>) -> String {
     let Some(provenance) = diff.provenance.get(&group.change.key) else {
         return String::new();
     };
-    let mut line = format!("From `{}`", provenance.origin);
+    let listed = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|name| markdown::text(name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut line = format!("From {}", markdown::code(&provenance.origin));
     if !provenance.placed_by.is_empty() {
-        write!(line, ", placed by {}", provenance.placed_by.join(", ")).unwrap();
+        let placed_by: Vec<&str> = provenance.placed_by.iter().map(String::as_str).collect();
+        write!(line, ", placed by {}", listed(&placed_by)).unwrap();
     }
     // Only the policies that override the object on the clusters of this change.
     let overridden = provenance.overridden_on(&group.clusters);
     if !overridden.is_empty() {
-        write!(line, ", overridden by {}", overridden.join(", ")).unwrap();
+        write!(line, ", overridden by {}", listed(&overridden)).unwrap();
     }
     line.push_str(".\n\n");
     line
-}
-
-fn fenced_diff(hunks: &str) -> String {
-    // A fence longer than any backtick run inside keeps the block closed whatever it holds.
-    let longest = hunks.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat((longest + 1).max(3));
-    let newline = if hunks.ends_with('\n') { "" } else { "\n" };
-    format!("{fence}diff\n{hunks}{newline}{fence}\n\n")
 }
 
 /// `1 change on 50 clusters` or `3 changes on 12 clusters, 1 new cluster`, in bold.
@@ -420,12 +459,13 @@ fn objects_word(count: usize) -> String {
 
 /// `eu-1 2 → 3, eu-2 4 → 5` for a change whose clusters differ in their replicas; a cluster
 /// whose replicas did not change shows one number.
-fn replicas_per_cluster(group: &ChangeGroup<'_>) -> String {
+fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
     group
         .replicas
         .iter()
         .map(|(cluster, before, after)| {
+            let cluster = shown(cluster);
             if before == after {
                 format!("{cluster} {}", show(*after))
             } else {
@@ -437,12 +477,14 @@ fn replicas_per_cluster(group: &ChangeGroup<'_>) -> String {
 }
 
 /// `prod-eu-1 3 → 4, prod-us-1 3 → 2 (6 in all, before and after)`.
-fn replica_moves(moved: &ReplicaMove<'_>) -> String {
+fn replica_moves(moved: &ReplicaMove<'_>, shown: Shown) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
     let each: Vec<String> = moved
         .clusters
         .iter()
-        .map(|(cluster, before, after)| format!("{cluster} {} → {}", show(*before), show(*after)))
+        .map(|(cluster, before, after)| {
+            format!("{} {} → {}", shown(cluster), show(*before), show(*after))
+        })
         .collect();
     let (before, after) = moved.total;
     let total = if before == after {
@@ -456,6 +498,11 @@ fn replica_moves(moved: &ReplicaMove<'_>) -> String {
 /// The clusters of a change, short: runs of three or more numbered clusters become
 /// `prod-eu-1 … prod-eu-9`, and more than one cluster ends with the count.
 pub fn cluster_list(clusters: &[&str]) -> String {
+    cluster_list_shown(clusters, |name| name.to_string())
+}
+
+/// [`cluster_list`] with each name written by `shown`.
+fn cluster_list_shown(clusters: &[&str], shown: Shown) -> String {
     let mut numbered: BTreeMap<&str, Vec<(u64, &str)>> = BTreeMap::new();
     let mut parts: Vec<(String, String)> = Vec::new();
     for &cluster in clusters {
@@ -466,7 +513,7 @@ pub fn cluster_list(clusters: &[&str]) -> String {
             Ok(number) if !digits.starts_with('0') || digits == "0" => {
                 numbered.entry(stem).or_default().push((number, cluster));
             }
-            _ => parts.push((cluster.to_string(), cluster.to_string())),
+            _ => parts.push((cluster.to_string(), shown(cluster))),
         }
     }
     for members in numbered.values_mut() {
@@ -480,11 +527,11 @@ pub fn cluster_list(clusters: &[&str]) -> String {
             if end - start >= 2 {
                 parts.push((
                     members[start].1.to_string(),
-                    format!("{} … {}", members[start].1, members[end].1),
+                    format!("{} … {}", shown(members[start].1), shown(members[end].1)),
                 ));
             } else {
                 for member in &members[start..=end] {
-                    parts.push((member.1.to_string(), member.1.to_string()));
+                    parts.push((member.1.to_string(), shown(member.1)));
                 }
             }
             start = end + 1;

@@ -7,8 +7,9 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Severity, printable_lines};
 use crate::lint::Lint;
+use crate::report::github;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageFormat {
@@ -97,63 +98,73 @@ fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
     let about = diagnostic.about();
     match format {
         MessageFormat::Human => diagnostic.to_string(),
-        MessageFormat::Json => json!({
-            "level": level,
-            "name": diagnostic.lint.map(Lint::name),
-            "message": diagnostic.message,
-            "file": diagnostic.origin.as_ref().map(|origin| origin.file.to_string()),
-            "line": diagnostic.origin.as_ref().map(|origin| origin.line),
-            "column": about.column,
-            "object": about.object,
-            "cluster": about.cluster,
-            // Every message about clusters lists them, also one about a single cluster.
-            "clusters": if about.clusters.is_empty() {
-                about.cluster.iter().cloned().collect()
-            } else {
-                about.clusters.clone()
-            },
-            "field": about.field,
-            "detail": diagnostic.detail,
-        })
-        .to_string(),
+        MessageFormat::Json => crate::report::github::inert_json(
+            json!({
+                "level": level,
+                "name": diagnostic.lint.map(Lint::name),
+                "message": diagnostic.message,
+                "file": diagnostic.origin.as_ref().map(|origin| origin.file.to_string()),
+                "line": diagnostic.origin.as_ref().map(|origin| origin.line),
+                "column": about.column,
+                "object": about.object,
+                "cluster": about.cluster,
+                // Every message about clusters lists them, also one about a single cluster.
+                "clusters": if about.clusters.is_empty() {
+                    about.cluster.iter().cloned().collect()
+                } else {
+                    about.clusters.clone()
+                },
+                "field": about.field,
+                "detail": diagnostic.detail,
+            })
+            .to_string(),
+        ),
         MessageFormat::Github => {
+            let line;
+            let column;
             let mut properties = Vec::new();
             if let Some(origin) = &diagnostic.origin {
-                properties.push(format!("file={}", escape_property(&origin.file)));
-                properties.push(format!("line={}", origin.line));
-                if let Some(column) = about.column {
-                    properties.push(format!("col={column}"));
+                properties.push(("file", &*origin.file));
+                line = origin.line.to_string();
+                properties.push(("line", &line));
+                if let Some(at) = about.column {
+                    column = at.to_string();
+                    properties.push(("col", &column));
                 }
             }
             let title = match diagnostic.lint {
                 Some(lint) => format!("fedrender {lint}"),
                 None => "fedrender".to_string(),
             };
-            properties.push(format!("title={}", escape_property(&title)));
-            let mut message = diagnostic.message.clone();
-            if let Some(detail) = &diagnostic.detail {
-                message.push('\n');
-                message.push_str(detail);
-            }
-            format!(
-                "::{level} {}::{}",
-                properties.join(","),
-                escape_data(&message)
+            properties.push(("title", &title));
+            github::command(
+                level,
+                &properties,
+                &diagnostic.message,
+                diagnostic.detail.as_deref(),
             )
         }
     }
 }
 
-/// A workflow command's message: `%`, CR and LF escaped (actions/toolkit `escapeData`).
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+/// A message that is not about the fleet's contents alone (a flag, standard output), as an
+/// error in `format`. Its lines are kept as lines: the text may be several errors, one a
+/// line.
+pub fn error_text(message: &str, format: MessageFormat) -> String {
+    match format {
+        MessageFormat::Human => format!("error: {}\n", printable_lines(message)),
+        _ => errors_text(&[Diagnostic::error(None, message)], format),
+    }
 }
 
-/// A workflow command's property value: also `:` and `,` (actions/toolkit `escapeProperty`).
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+/// Text for people printed where `format` says: in a GitHub Actions log ([`MessageFormat::Github`])
+/// between stop-commands markers, since it holds names from the fleet ([`github::inert`]);
+/// elsewhere as it is.
+pub fn for_people(text: &str, format: MessageFormat) -> std::borrow::Cow<'_, str> {
+    match format {
+        MessageFormat::Github => github::inert(text).into(),
+        _ => text.into(),
+    }
 }
 
 #[cfg(test)]

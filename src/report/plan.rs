@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use crate::FleetSummary;
+use crate::diagnostics::printable;
 use crate::interpret::Operation;
 use crate::render::plan::PlanEntry;
 use crate::source::tools::shell_words;
@@ -40,7 +41,7 @@ impl PlanFilter {
                 value,
                 known.iter().copied(),
             ));
-            problems.push(format!("--{flag} {value}: {what}{hint}"));
+            problems.push(printable(&format!("--{flag} {value}: {what}{hint}")).into_owned());
         };
         check(
             "kind",
@@ -56,7 +57,9 @@ impl PlanFilter {
                 name,
                 plan.iter().map(|e| e.key.name.as_str()),
             ));
-            problems.push(format!("--name {name}: no template has this name{hint}"));
+            problems.push(
+                printable(&format!("--name {name}: no template has this name{hint}")).into_owned(),
+            );
         }
         problems
     }
@@ -82,6 +85,16 @@ impl PlanFilter {
     }
 }
 
+/// Appends one line to `out`: the text [`printable`], so that no name, path or reason from the
+/// fleet can break it into lines of its own or drive the terminal.
+macro_rules! put_line {
+    ($out:expr, $($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        $out.push_str(&printable(&line));
+        $out.push('\n');
+    }};
+}
+
 pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let (plan, sources) = (&summary.plan, &summary.sources);
     let mut out = String::new();
@@ -95,104 +108,99 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
     }
     if !by_version.is_empty() {
-        writeln!(out, "schemas checked against:").unwrap();
+        put_line!(out, "schemas checked against:");
         for (version, clusters) in &by_version {
-            writeln!(out, "  {version}: {}", clusters.join(", ")).unwrap();
+            put_line!(out, "  {version}: {}", clusters.join(", "));
         }
         out.push('\n');
     }
     if !summary.taint_changes.is_empty() {
-        writeln!(
+        put_line!(
             out,
             "cluster taints from ClusterTaintPolicies (by the clusters' conditions):"
-        )
-        .unwrap();
+        );
         for change in &summary.taint_changes {
-            writeln!(
+            put_line!(
                 out,
                 "  {}: {} {} by ClusterTaintPolicy {}",
                 change.cluster,
                 if change.added { "tainted" } else { "untainted" },
                 change.taint,
                 change.policy
-            )
-            .unwrap();
+            );
         }
         out.push('\n');
     }
     if !summary.ignored_operations.is_empty() {
-        writeln!(
+        put_line!(
             out,
             "interpreter operations ignored (only a live control plane runs them):"
-        )
-        .unwrap();
+        );
         for ignored in &summary.ignored_operations {
-            writeln!(
+            put_line!(
                 out,
                 "  ResourceInterpreterCustomization {} ({}) for {}: {}",
                 ignored.customization,
                 ignored.origin,
                 ignored.target,
                 ignored.fields.join(", ")
-            )
-            .unwrap();
+            );
         }
         out.push('\n');
     }
     if !sources.is_empty() {
-        writeln!(out, "sources rendered by a tool:").unwrap();
+        put_line!(out, "sources rendered by a tool:");
         for run in sources {
-            writeln!(
+            put_line!(
                 out,
                 "  {} ({}): ran {}{}",
                 run.source,
                 run.tool,
                 shell_words(&run.argv),
                 if run.reused { " (output reused)" } else { "" }
-            )
-            .unwrap();
+            );
             for hook in &run.hooks {
-                writeln!(out, "    Helm hook, rendered as an ordinary object: {hook}").unwrap();
+                put_line!(out, "    Helm hook, rendered as an ordinary object: {hook}");
             }
             for test in &run.left_out_tests {
-                writeln!(
+                put_line!(
                     out,
                     "    Helm test hook, left out (skipTests: false keeps it): {test}"
-                )
-                .unwrap();
+                );
             }
         }
         out.push('\n');
     }
     for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
-        writeln!(out, "{} ({})", entry.key, entry.origin).unwrap();
+        put_line!(out, "{} ({})", entry.key, entry.origin);
         if entry.policies.is_empty() {
-            writeln!(out, "  policies: none matches").unwrap();
+            put_line!(out, "  policies: none matches");
         }
         for choice in &entry.policies {
-            writeln!(
+            put_line!(
                 out,
                 "  policy {} (priority {}, matched by {}): {}",
-                choice.policy, choice.priority, choice.matched_by, choice.outcome
-            )
-            .unwrap();
+                choice.policy,
+                choice.priority,
+                choice.matched_by,
+                choice.outcome
+            );
         }
         for source in &entry.placed_by {
-            writeln!(out, "  placed by {source}").unwrap();
+            put_line!(out, "  placed by {source}");
         }
         for (operations, supplier) in by_supplier(&entry.interpreted_by) {
-            writeln!(out, "  {operations} from {supplier}").unwrap();
+            put_line!(out, "  {operations} from {supplier}");
         }
         for ignored in &entry.ignored_operations {
-            writeln!(
+            put_line!(
                 out,
                 "  ignored {ignored} (only a live control plane runs it)"
-            )
-            .unwrap();
+            );
         }
         for (cluster, reason) in &entry.filtered {
             if filter.shows(cluster) {
-                writeln!(out, "  - {cluster}: filtered out, {reason}").unwrap();
+                put_line!(out, "  - {cluster}: filtered out, {reason}");
             }
         }
         for cluster in &entry.clusters {
@@ -211,13 +219,13 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
             if let Some(completions) = cluster.completions {
                 write!(line, ", {completions} completions").unwrap();
             }
-            writeln!(out, "{line}").unwrap();
+            put_line!(out, "{line}");
             for rule in &cluster.overrides {
-                writeln!(out, "      override {rule}").unwrap();
+                put_line!(out, "      override {rule}");
             }
         }
         if let Some(reason) = &entry.nowhere {
-            writeln!(out, "  nowhere: {reason}").unwrap();
+            put_line!(out, "  nowhere: {reason}");
         }
         out.push('\n');
     }
@@ -302,5 +310,5 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
         .collect();
     let mut text = serde_json::to_string_pretty(&entries).expect("a JSON value serialises");
     text.push('\n');
-    text
+    crate::report::github::inert_json(text)
 }

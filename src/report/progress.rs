@@ -1,7 +1,7 @@
 //! The progress line: drawn on standard error from what the pipeline records in
 //! [`crate::progress`], on a thread of its own, so that drawing never slows or changes a run.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -30,7 +30,7 @@ impl Progress {
             };
         }
         if verbose && !terminal {
-            eprintln!("fedrender: {what}…");
+            say(&format!("fedrender: {what}…\n"));
         }
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
@@ -49,9 +49,9 @@ impl Progress {
                     continue;
                 };
                 if terminal {
-                    eprint!("\r\x1b[K{line}");
+                    say(&format!("\r\x1b[K{line}"));
                 } else {
-                    eprintln!("{line}");
+                    say(&format!("{line}\n"));
                 }
             }
         });
@@ -66,10 +66,16 @@ impl Progress {
             stop.store(true, Ordering::Relaxed);
             let _ = ticker.join();
             if self.terminal {
-                eprint!("\r\x1b[K");
+                say("\r\x1b[K");
             }
         }
     }
+}
+
+/// Draws on standard error, ignoring a failure: a closed standard error (`2>&1 | head`) must not
+/// stop a run, least of all a build halfway through replacing files.
+fn say(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// `fedrender: rendering 1200/2000 templates [############        ] 3s`.
