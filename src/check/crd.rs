@@ -7,11 +7,21 @@ use serde_json::Value;
 
 use super::builtin::GroupVersionKind;
 use super::schema::Schema;
+use crate::diagnostics::Origin;
 
-/// One CRD: its name, and per version whether it is served and its schema.
+/// One CRD: its name, where it was read, and per version whether it is served and its schema.
 struct Definition {
     name: String,
+    origin: Option<Origin>,
     versions: BTreeMap<String, (bool, Option<Schema>)>,
+}
+
+/// `widgets.example.io (crds/live.yaml:3)`: a CRD's name, and where it was read when known.
+pub fn named(name: &str, origin: Option<&Origin>) -> String {
+    match origin {
+        Some(origin) => format!("{name} ({origin})"),
+        None => name.to_string(),
+    }
 }
 
 /// The CRDs known to a run.
@@ -25,22 +35,21 @@ pub enum Lookup<'c> {
     /// No CRD defines the kind.
     Unknown,
     /// The CRD does not serve the version; its served versions and the CRD's name.
-    NotServed {
-        crd: &'c str,
-        served: Vec<&'c str>,
-    },
+    NotServed { crd: &'c str, served: Vec<&'c str> },
     /// Served without a schema (only possible in old CRDs): nothing to check.
     Unchecked,
     Schema {
+        /// The CRD's name, and where it was read when known.
         crd: &'c str,
+        origin: Option<&'c Origin>,
         schema: &'c Schema,
     },
 }
 
 impl CustomResources {
-    /// Adds an `apiextensions.k8s.io/v1` CustomResourceDefinition. The first definition of a
-    /// kind wins: a fleet's own CRD and the same CRD from `--crds` are one CRD.
-    pub fn add(&mut self, crd: &Value) {
+    /// Adds an `apiextensions.k8s.io/v1` CustomResourceDefinition read at `origin`. The first
+    /// definition of a kind wins: a fleet's own CRD and the same CRD from `--crds` are one CRD.
+    pub fn add(&mut self, crd: &Value, origin: Option<&Origin>) {
         let spec = &crd["spec"];
         let (Some(group), Some(kind)) = (
             spec["group"].as_str(),
@@ -71,7 +80,11 @@ impl CustomResources {
             .unwrap_or_default();
         self.by_kind
             .entry((group.to_string(), kind.to_string()))
-            .or_insert(Definition { name, versions });
+            .or_insert(Definition {
+                name,
+                origin: origin.cloned(),
+                versions,
+            });
     }
 
     pub fn is_empty(&self) -> bool {
@@ -85,6 +98,7 @@ impl CustomResources {
         match definition.versions.get(&gvk.version) {
             Some((true, Some(schema))) => Lookup::Schema {
                 crd: &definition.name,
+                origin: definition.origin.as_ref(),
                 schema,
             },
             Some((true, None)) => Lookup::Unchecked,
