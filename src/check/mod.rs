@@ -16,6 +16,7 @@ use crate::diagnostics::{Diagnostic, Origin};
 use crate::lint::Lint;
 use builtin::{Builtin, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
+pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
 use schema::{Definitions, FindingKind, OverBudget};
 
@@ -224,20 +225,55 @@ impl fmt::Debug for Checker {
 }
 
 impl Checker {
-    /// A checker for an inventory whose clusters run `versions`, knowing the CRDs given.
+    /// A checker for an inventory whose clusters run `versions`, knowing the CRDs given, the
+    /// first definition of a kind winning; one too large for an API server is left out
+    /// ([`Checker::with_crds`] refuses it).
     pub fn new<'a>(
         versions: Vec<ClusterVersion>,
         crds: impl IntoIterator<Item = &'a Value>,
     ) -> Checker {
         let mut custom = CustomResources::default();
         for crd in crds {
-            custom.add(crd, None);
+            let _ = custom.add(crd, None, CrdSource::CommandLine);
         }
         Checker {
             versions,
             custom,
             builtin: builtin(),
         }
+    }
+
+    /// A checker for an inventory whose clusters run `versions`, knowing the fleet's CRDs and
+    /// those the command line gives, each with where it was read. The command line's
+    /// definition of a kind wins over the fleet's, with a warning when they differ (returned);
+    /// a CRD larger than an API server takes ([`crd::MAX_CRD_BYTES`]) is an error at its line.
+    pub fn with_crds<'a>(
+        versions: Vec<ClusterVersion>,
+        fleet: impl IntoIterator<Item = (&'a Value, &'a Origin)>,
+        command_line: impl IntoIterator<Item = (&'a Value, &'a Origin)>,
+    ) -> Result<(Checker, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut custom = CustomResources::default();
+        let mut warnings = Vec::new();
+        let mut errors = Vec::new();
+        let fleet = fleet.into_iter().map(|crd| (crd, CrdSource::Fleet));
+        let command_line = command_line
+            .into_iter()
+            .map(|crd| (crd, CrdSource::CommandLine));
+        for ((crd, origin), source) in fleet.chain(command_line) {
+            match custom.add(crd, Some(origin), source) {
+                Ok(warning) => warnings.extend(warning),
+                Err(error) => errors.push(error),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let checker = Checker {
+            versions,
+            custom,
+            builtin: builtin(),
+        };
+        Ok((checker, warnings))
     }
 
     /// The version a cluster (a position in the inventory) is checked against.
