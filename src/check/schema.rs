@@ -385,9 +385,12 @@ impl Schema {
                 .collect();
         }
         if root {
-            // apiVersion, kind and metadata are the API server's own, whatever the schema says.
+            // apiVersion, kind and metadata are the API server's own, whatever the schema says:
+            // `metadata: {type: object}`, which every kubebuilder CRD has, prunes no name.
             for field in ["apiVersion", "kind", "metadata"] {
-                schema.properties.entry(field.to_string()).or_default();
+                schema
+                    .properties
+                    .insert(field.to_string(), Schema::default());
             }
         }
         schema.extra = if preserve {
@@ -407,8 +410,11 @@ impl Schema {
             }
         };
         if schema.embedded && !preserve {
+            // An embedded resource's are too.
             for field in ["apiVersion", "kind", "metadata"] {
-                schema.properties.entry(field.to_string()).or_default();
+                schema
+                    .properties
+                    .insert(field.to_string(), Schema::default());
             }
         }
         schema.required = strings(object.get("required"));
@@ -1116,6 +1122,36 @@ mod tests {
                 "Invalid spec.template.apiVersion: is required in an embedded resource",
                 "Invalid spec.template.kind: is required in an embedded resource",
             ]
+        );
+    }
+
+    /// A CRD's schema for metadata, as kubebuilder writes it (`type: object`), prunes nothing of
+    /// it: the API server reads metadata as its own, at the root and in embedded resources.
+    #[test]
+    fn metadata_is_the_api_servers_whatever_the_crd_says() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "metadata": {"type": "object"},
+            "spec": {"type": "object", "properties": {
+                "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                    "properties": {"metadata": {"type": "object"}}},
+                "plain": {"type": "object", "properties": {"metadata": {"type": "object"}}},
+            }},
+        }}));
+        let object = json!({"apiVersion": "example.io/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "default", "labels": {"a": "b"}},
+        "spec": {
+            "template": {"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c"}},
+            "plain": {"metadata": {"name": "p"}},
+        }});
+        // A field named metadata elsewhere is an ordinary field, pruned as the schema says.
+        assert_eq!(
+            findings(&schema, object),
+            [(
+                FindingKind::PrunedField,
+                "spec.plain.metadata.name".to_string(),
+                "is not in the CRD's schema: the API server drops it".to_string()
+            )]
         );
     }
 
