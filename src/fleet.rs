@@ -198,7 +198,7 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
 /// The CustomResourceDefinitions in the files and directories `--crds` names (a directory is
 /// read as a fleet directory is, `kubectl get crds -o yaml` Lists included). Other documents
 /// there are not read.
-fn read_crds(paths: &[PathBuf]) -> Result<Vec<serde_json::Value>, Rejected> {
+fn read_crds(paths: &[PathBuf]) -> Result<Vec<(serde_json::Value, Origin)>, Rejected> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -214,8 +214,8 @@ fn read_crds(paths: &[PathBuf]) -> Result<Vec<serde_json::Value>, Rejected> {
     }
     Ok(parsed
         .into_iter()
-        .map(|document| document.value)
-        .filter(is_crd)
+        .filter(|document| is_crd(&document.value))
+        .map(|document| (document.value, document.origin))
         .collect())
 }
 
@@ -230,7 +230,7 @@ fn is_crd(object: &serde_json::Value) -> bool {
 fn schema_checker(
     fleet: &Fleet,
     options: &SchemaOptions,
-    crds: &[serde_json::Value],
+    crds: &[(serde_json::Value, Origin)],
 ) -> Result<(Checker, Vec<Diagnostic>), Rejected> {
     let clusters: Vec<(&str, Option<&str>)> = fleet
         .clusters
@@ -253,9 +253,13 @@ fn schema_checker(
     let fleet_crds = fleet
         .templates
         .iter()
-        .map(|template| &template.object)
-        .filter(|object| is_crd(object));
-    let checker = Checker::new(versions, fleet_crds.chain(crds));
+        .filter(|template| is_crd(&template.object))
+        .map(|template| (&template.object, &template.origin));
+    // The command line's CRD of a kind wins over the fleet's, which a pull request controls.
+    let command_line_crds = crds.iter().map(|(crd, origin)| (crd, origin));
+    let (checker, conflicts) =
+        Checker::with_crds(versions, fleet_crds, command_line_crds).map_err(Rejected::from)?;
+    warnings.extend(conflicts);
     let objects = fleet
         .templates
         .iter()

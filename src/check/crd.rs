@@ -1,17 +1,53 @@
 //! Custom resources: the schema of each served version of every CustomResourceDefinition the
 //! fleet holds or the command line names (`--crds`), by group and kind.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
 use super::builtin::GroupVersionKind;
 use super::schema::Schema;
+use crate::diagnostics::{Diagnostic, Origin};
+use crate::lint::Lint;
 
-/// One CRD: its name, and per version whether it is served and its schema.
+/// The most bytes an API server reads in one request: k8s.io/apiserver's `MaxRequestBodyBytes`
+/// (pkg/server/config.go), twice etcd's default 1.5 MiB request limit, since a JSON body
+/// shrinks when it is stored as protobuf. A CRD larger than this as JSON — its YAML aliases
+/// expanded, as kubectl sends it — cannot be created on any cluster, and its schemas are not
+/// compiled.
+pub const MAX_CRD_BYTES: usize = 3 * 1024 * 1024;
+
+/// Who gave a CRD to the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrdSource {
+    /// A CRD among the fleet's files: the pull request's.
+    Fleet,
+    /// `--crds`: what the job running fedrender trusts.
+    CommandLine,
+}
+
+/// One CRD: its name, where it was read, who gave it, and per version whether it is served and
+/// its schema.
 struct Definition {
     name: String,
+    origin: Option<Origin>,
+    source: CrdSource,
     versions: BTreeMap<String, (bool, Option<Schema>)>,
+}
+
+impl Definition {
+    fn named(&self) -> String {
+        named(&self.name, self.origin.as_ref())
+    }
+}
+
+/// `widgets.example.io (crds/live.yaml:3)`: a CRD's name, and where it was read when known.
+pub fn named(name: &str, origin: Option<&Origin>) -> String {
+    match origin {
+        Some(origin) => format!("{name} ({origin})"),
+        None => name.to_string(),
+    }
 }
 
 /// The CRDs known to a run.
@@ -25,34 +61,51 @@ pub enum Lookup<'c> {
     /// No CRD defines the kind.
     Unknown,
     /// The CRD does not serve the version; its served versions and the CRD's name.
-    NotServed {
-        crd: &'c str,
-        served: Vec<&'c str>,
-    },
+    NotServed { crd: &'c str, served: Vec<&'c str> },
     /// Served without a schema (only possible in old CRDs): nothing to check.
     Unchecked,
     Schema {
+        /// The CRD's name, and where it was read when known.
         crd: &'c str,
+        origin: Option<&'c Origin>,
         schema: &'c Schema,
     },
 }
 
 impl CustomResources {
-    /// Adds an `apiextensions.k8s.io/v1` CustomResourceDefinition. The first definition of a
-    /// kind wins: a fleet's own CRD and the same CRD from `--crds` are one CRD.
-    pub fn add(&mut self, crd: &Value) {
+    /// Adds an `apiextensions.k8s.io/v1` CustomResourceDefinition read at `origin`. Of two
+    /// definitions of a kind, the command line's wins over the fleet's — with a warning when
+    /// their schemas differ, returned — and otherwise the first wins: a fleet's own CRD and the
+    /// same CRD from `--crds` are one CRD. A CRD larger than [`MAX_CRD_BYTES`] as JSON is an
+    /// error at its origin.
+    pub fn add(
+        &mut self,
+        crd: &Value,
+        origin: Option<&Origin>,
+        source: CrdSource,
+    ) -> Result<Option<Diagnostic>, Diagnostic> {
         let spec = &crd["spec"];
         let (Some(group), Some(kind)) = (
             spec["group"].as_str(),
             spec.pointer("/names/kind").and_then(Value::as_str),
         ) else {
-            return;
+            return Ok(None);
         };
         let name = crd
             .pointer("/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or(kind)
             .to_string();
+        if json_larger_than(crd, MAX_CRD_BYTES) {
+            return Err(Diagnostic::error(
+                origin.cloned(),
+                format!(
+                    "CustomResourceDefinition {name} is larger than 3 MiB as JSON (its YAML \
+                     aliases expanded, as kubectl sends it): no API server takes a request that \
+                     large (k8s.io/apiserver's MaxRequestBodyBytes), so no cluster can hold it"
+                ),
+            ));
+        }
         let versions = spec["versions"]
             .as_array()
             .map(|versions| {
@@ -69,9 +122,29 @@ impl CustomResources {
                     .collect()
             })
             .unwrap_or_default();
-        self.by_kind
-            .entry((group.to_string(), kind.to_string()))
-            .or_insert(Definition { name, versions });
+        let added = Definition {
+            name,
+            origin: origin.cloned(),
+            source,
+            versions,
+        };
+        match self.by_kind.entry((group.to_string(), kind.to_string())) {
+            Entry::Vacant(entry) => {
+                entry.insert(added);
+                Ok(None)
+            }
+            Entry::Occupied(mut entry) => match (entry.get().source, source) {
+                (CrdSource::Fleet, CrdSource::CommandLine) => {
+                    let warning = overridden(entry.get(), &added, group, kind);
+                    entry.insert(added);
+                    Ok(warning)
+                }
+                (CrdSource::CommandLine, CrdSource::Fleet) => {
+                    Ok(overridden(&added, entry.get(), group, kind))
+                }
+                _ => Ok(None),
+            },
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -85,6 +158,7 @@ impl CustomResources {
         match definition.versions.get(&gvk.version) {
             Some((true, Some(schema))) => Lookup::Schema {
                 crd: &definition.name,
+                origin: definition.origin.as_ref(),
                 schema,
             },
             Some((true, None)) => Lookup::Unchecked,
@@ -98,5 +172,142 @@ impl CustomResources {
                     .collect(),
             },
         }
+    }
+}
+
+/// The warning that the fleet's CRD of a kind is set aside for the command line's, at the
+/// fleet's CRD; none when both say the same.
+fn overridden(
+    fleet: &Definition,
+    command_line: &Definition,
+    group: &str,
+    kind: &str,
+) -> Option<Diagnostic> {
+    if fleet.versions == command_line.versions {
+        return None;
+    }
+    Some(Diagnostic::warning(
+        Lint::SkippedInput,
+        fleet.origin.clone(),
+        format!(
+            "the CRD {} defines {group} {kind} unlike the one --crds gives, {}: {kind} objects \
+             are checked against --crds' schemas, not this CRD's",
+            fleet.name,
+            command_line.named()
+        ),
+    ))
+}
+
+/// Whether `value` written as compact JSON takes more than `limit` bytes; finds out writing
+/// at most `limit` of them.
+fn json_larger_than(value: &Value, limit: usize) -> bool {
+    struct Counter {
+        left: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.left = self
+                .left
+                .checked_sub(bytes.len())
+                .ok_or_else(|| std::io::Error::other("over the limit"))?;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    serde_json::to_writer(Counter { left: limit }, value).is_err()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn widget_crd(size: Value) -> Value {
+        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.io"},
+        "spec": {"group": "example.io", "names": {"kind": "Widget"}, "versions": [
+            {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object",
+                "properties": {"spec": {"type": "object", "properties": {"size": size}}}}}},
+        ]}})
+    }
+
+    fn size_schema(resources: &CustomResources) -> Value {
+        let gvk = GroupVersionKind::of("example.io/v1", "Widget");
+        let Lookup::Schema { schema, origin, .. } = resources.lookup(&gvk) else {
+            panic!("no schema");
+        };
+        let object = json!({"spec": {"size": 3}});
+        let (found, _) = schema
+            .validate(&object, &super::super::NoDefinitions, u64::MAX, 20)
+            .unwrap();
+        json!({"from": origin.map(|origin| origin.to_string()),
+            "accepts 3": found.findings.is_empty()})
+    }
+
+    /// The command line's CRD of a kind wins over the fleet's in either order, with a warning
+    /// at the fleet's naming both when they differ; the same CRD twice is one.
+    #[test]
+    fn the_command_line_crd_wins_over_the_fleets() {
+        let fleet_origin = Origin::new("fleet/crd.yaml", 0, 1);
+        let live_origin = Origin::new("crds/live.yaml", 2, 40);
+        let fleet = widget_crd(json!({"type": "string"}));
+        let live = widget_crd(json!({"type": "integer"}));
+        let expected = "the CRD widgets.example.io defines example.io Widget unlike the one \
+            --crds gives, widgets.example.io (crds/live.yaml:40): Widget objects are checked \
+            against --crds' schemas, not this CRD's";
+        for fleet_first in [true, false] {
+            let mut resources = CustomResources::default();
+            let mut add = |crd, origin, source| resources.add(crd, Some(origin), source).unwrap();
+            let warnings: Vec<Diagnostic> = if fleet_first {
+                [
+                    add(&fleet, &fleet_origin, CrdSource::Fleet),
+                    add(&live, &live_origin, CrdSource::CommandLine),
+                ]
+            } else {
+                [
+                    add(&live, &live_origin, CrdSource::CommandLine),
+                    add(&fleet, &fleet_origin, CrdSource::Fleet),
+                ]
+            }
+            .into_iter()
+            .flatten()
+            .collect();
+            assert_eq!(warnings.len(), 1);
+            assert_eq!(warnings[0].message, expected);
+            assert_eq!(warnings[0].origin.as_ref(), Some(&fleet_origin));
+            assert_eq!(warnings[0].lint, Some(Lint::SkippedInput));
+            assert_eq!(
+                size_schema(&resources),
+                json!({"from": "crds/live.yaml:40", "accepts 3": true})
+            );
+        }
+        let mut resources = CustomResources::default();
+        let same = resources.add(&live, Some(&fleet_origin), CrdSource::Fleet);
+        let again = resources.add(&live, Some(&live_origin), CrdSource::CommandLine);
+        assert_eq!((same, again), (Ok(None), Ok(None)));
+    }
+
+    /// A CRD larger than an API server takes in one request is an error at its line.
+    #[test]
+    fn a_crd_larger_than_an_api_server_takes_is_refused() {
+        let origin = Origin::new("fleet/crd.yaml", 0, 7);
+        let enumeration: Vec<String> = (0..400_000).map(|n| format!("value{n}")).collect();
+        let crd = widget_crd(json!({"type": "string", "enum": enumeration}));
+        let error = CustomResources::default()
+            .add(&crd, Some(&origin), CrdSource::Fleet)
+            .unwrap_err();
+        assert_eq!(error.origin, Some(origin.clone()));
+        assert!(error.is_error());
+        assert!(
+            error
+                .message
+                .starts_with("CustomResourceDefinition widgets.example.io is larger than 3 MiB"),
+            "{}",
+            error.message
+        );
+        assert!(json_larger_than(&json!("x".repeat(10)), 11));
+        assert!(!json_larger_than(&json!("x".repeat(10)), 12));
     }
 }

@@ -16,8 +16,9 @@ use crate::diagnostics::{Diagnostic, Origin};
 use crate::lint::Lint;
 use builtin::{Builtin, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
+pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
-use schema::{Definitions, FieldPath, FindingKind};
+use schema::{Definitions, FindingKind, OverBudget};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
 pub const LINTS: [Lint; 7] = [
@@ -224,20 +225,55 @@ impl fmt::Debug for Checker {
 }
 
 impl Checker {
-    /// A checker for an inventory whose clusters run `versions`, knowing the CRDs given.
+    /// A checker for an inventory whose clusters run `versions`, knowing the CRDs given, the
+    /// first definition of a kind winning; one too large for an API server is left out
+    /// ([`Checker::with_crds`] refuses it).
     pub fn new<'a>(
         versions: Vec<ClusterVersion>,
         crds: impl IntoIterator<Item = &'a Value>,
     ) -> Checker {
         let mut custom = CustomResources::default();
         for crd in crds {
-            custom.add(crd);
+            let _ = custom.add(crd, None, CrdSource::CommandLine);
         }
         Checker {
             versions,
             custom,
             builtin: builtin(),
         }
+    }
+
+    /// A checker for an inventory whose clusters run `versions`, knowing the fleet's CRDs and
+    /// those the command line gives, each with where it was read. The command line's
+    /// definition of a kind wins over the fleet's, with a warning when they differ (returned);
+    /// a CRD larger than an API server takes ([`crd::MAX_CRD_BYTES`]) is an error at its line.
+    pub fn with_crds<'a>(
+        versions: Vec<ClusterVersion>,
+        fleet: impl IntoIterator<Item = (&'a Value, &'a Origin)>,
+        command_line: impl IntoIterator<Item = (&'a Value, &'a Origin)>,
+    ) -> Result<(Checker, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut custom = CustomResources::default();
+        let mut warnings = Vec::new();
+        let mut errors = Vec::new();
+        let fleet = fleet.into_iter().map(|crd| (crd, CrdSource::Fleet));
+        let command_line = command_line
+            .into_iter()
+            .map(|crd| (crd, CrdSource::CommandLine));
+        for ((crd, origin), source) in fleet.chain(command_line) {
+            match custom.add(crd, Some(origin), source) {
+                Ok(warning) => warnings.extend(warning),
+                Err(error) => errors.push(error),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let checker = Checker {
+            versions,
+            custom,
+            builtin: builtin(),
+        };
+        Ok((checker, warnings))
     }
 
     /// The version a cluster (a position in the inventory) is checked against.
@@ -247,14 +283,22 @@ impl Checker {
 
     /// What the API servers of `clusters` (positions in the inventory) say of `object`: each
     /// finding with the clusters, ascending, it holds on. The object is checked once per
-    /// distinct version among them.
+    /// distinct version among them — once in all for a custom resource, whose CRD is the same
+    /// on every version.
     pub fn check(&self, object: &Value, clusters: &[usize]) -> Vec<(Finding, Vec<usize>)> {
+        let custom = object
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .is_some_and(|api_version| {
+                !self.is_builtin(&GroupVersionKind::of(api_version, "").group)
+            });
         let mut by_version: BTreeMap<KubernetesVersion, Vec<usize>> = BTreeMap::new();
         for &cluster in clusters {
-            by_version
-                .entry(self.versions[cluster].version)
-                .or_default()
-                .push(cluster);
+            let version = match clusters.first() {
+                Some(&first) if custom => self.versions[first].version,
+                _ => self.versions[cluster].version,
+            };
+            by_version.entry(version).or_default().push(cluster);
         }
         let mut found: BTreeMap<Finding, Vec<usize>> = BTreeMap::new();
         for (version, clusters) in by_version {
@@ -271,7 +315,8 @@ impl Checker {
             .collect()
     }
 
-    /// What an API server of `version` says of `object`.
+    /// What an API server of `version` says of `object`: at most [`FINDINGS_PER_LINT`]
+    /// findings of each lint, and then one that counts the rest.
     pub fn check_at(&self, object: &Value, version: KubernetesVersion) -> Vec<Finding> {
         let (Some(api_version), Some(kind)) = (
             object.get("apiVersion").and_then(Value::as_str),
@@ -305,7 +350,9 @@ impl Checker {
         let Some((schema, definitions)) = builtin.kind(schemas, gvk) else {
             return vec![self.not_served(gvk, version)];
         };
-        let mut findings = validate(schema, object, &definitions);
+        let mut findings = validate(schema, object, &definitions, || {
+            format!("Kubernetes {version}'s schema of {gvk}")
+        });
         if let Some(problem) = builtin.deprecation(schemas, gvk) {
             findings.push(Finding {
                 lint: Lint::DeprecatedApi,
@@ -409,7 +456,13 @@ impl Checker {
                     }
                 ),
             }],
-            Lookup::Schema { schema, .. } => validate(schema, object, &NoDefinitions),
+            Lookup::Schema {
+                crd,
+                origin,
+                schema,
+            } => validate(schema, object, &NoDefinitions, || {
+                format!("the CRD {}", crd::named(crd, origin))
+            }),
         }
     }
 
@@ -468,25 +521,111 @@ impl Definitions for NoDefinitions {
     }
 }
 
+/// The steps ([`schema::Schema::validate`]) one check of an object may take: enough for any
+/// schema's fixed costs (a long `required` list is one step a field), and as many again for
+/// each value the object holds. A schema whose anyOf, oneOf and allOf choices nest the same
+/// large choices again (cheap to write with YAML aliases) multiplies the work per value; past
+/// the budget the object is not checked, and says so.
+pub const BUDGET_BASE: u64 = 250_000;
+pub const BUDGET_PER_VALUE: u64 = 100;
+
+/// How many findings of one lint a check of one object reports before it counts the rest.
+pub const FINDINGS_PER_LINT: usize = 20;
+
+/// `object` against `schema`, within the budget for its size; `judge` names the schema
+/// (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the finding that it was too costly.
 fn validate(
     schema: &schema::Schema,
     object: &Value,
     definitions: &dyn Definitions,
+    judge: impl FnOnce() -> String,
 ) -> Vec<Finding> {
-    let mut found = Vec::new();
-    schema.validate(object, &mut FieldPath::default(), definitions, &mut found);
-    found
+    let values = count_values(object);
+    let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
+    validate_within(schema, object, definitions, budget, judge)
+}
+
+fn validate_within(
+    schema: &schema::Schema,
+    object: &Value,
+    definitions: &dyn Definitions,
+    budget: u64,
+    judge: impl FnOnce() -> String,
+) -> Vec<Finding> {
+    let found = match schema.validate(object, definitions, budget, FINDINGS_PER_LINT) {
+        Ok((found, _steps)) => found,
+        Err(OverBudget) => {
+            return vec![Finding {
+                lint: Lint::UncheckedKind,
+                path: String::new(),
+                problem: format!(
+                    "not checked: checking it against {} takes more than {} steps, the budget \
+                     for an object of {} values (the schema's anyOf, oneOf and allOf choices \
+                     multiply the work)",
+                    judge(),
+                    thousands(budget),
+                    thousands(count_values(object))
+                ),
+            }];
+        }
+    };
+    let lint = |kind: &FindingKind| match kind {
+        FindingKind::Invalid => Lint::SchemaInvalid,
+        FindingKind::UnknownField => Lint::UnknownField,
+        FindingKind::PrunedField => Lint::PrunedField,
+    };
+    let more = FindingKind::ALL.map(|kind| (found.more(&kind), kind));
+    let mut findings: Vec<Finding> = found
+        .findings
         .into_iter()
         .map(|finding| Finding {
-            lint: match finding.kind {
-                FindingKind::Invalid => Lint::SchemaInvalid,
-                FindingKind::UnknownField => Lint::UnknownField,
-                FindingKind::PrunedField => Lint::PrunedField,
-            },
+            lint: lint(&finding.kind),
             path: finding.path,
             problem: finding.problem,
         })
-        .collect()
+        .collect();
+    // Every lint found is still reported, so its level still decides the run.
+    for (more, kind) in more {
+        if more > 0 {
+            findings.push(Finding {
+                lint: lint(&kind),
+                path: String::new(),
+                problem: format!(
+                    "… and {} more findings in this object",
+                    thousands(more as u64)
+                ),
+            });
+        }
+    }
+    findings
+}
+
+/// How many values `object` holds: itself, and every item and field value within, at any depth.
+fn count_values(object: &Value) -> u64 {
+    let mut count = 0;
+    let mut stack = vec![object];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(fields) => stack.extend(fields.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// `99,980`.
+fn thousands(number: u64) -> String {
+    let digits = number.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (position, digit) in digits.chars().enumerate() {
+        if position > 0 && (digits.len() - position).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
 }
 
 #[cfg(test)]
@@ -655,5 +794,90 @@ mod tests {
             warnings[0].message,
             "example.io/v1 Gadget: 2 objects not checked: the fleet and --crds have no CRD for the kind"
         );
+    }
+
+    /// A CRD for example.io Widget whose `spec` has the schema given.
+    fn widget_crd(spec: Value) -> Value {
+        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.io"},
+        "spec": {"group": "example.io", "names": {"kind": "Widget"}, "versions": [
+            {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object",
+                "properties": {"spec": spec}}}},
+        ]}})
+    }
+
+    fn widget(spec: Value) -> Value {
+        json!({"apiVersion": "example.io/v1", "kind": "Widget",
+            "metadata": {"name": "w"}, "spec": spec})
+    }
+
+    /// An anyOf of anyOfs (what YAML aliases make cheap to write) costs its every node for each
+    /// value it checks; past the budget for the object's size, the object is reported as not
+    /// checked — a warning — instead of checked for minutes.
+    #[test]
+    fn an_object_past_its_budget_is_not_checked_and_says_so() {
+        let mut fan_out = json!({"type": "string"});
+        for _ in 0..4 {
+            fan_out = json!({"anyOf": vec![fan_out; 8]});
+        }
+        let crd = widget_crd(json!({"type": "array", "items": fan_out}));
+        let checker = Checker::new(Vec::new(), [&crd]);
+        // 4,681 steps an item, 468,100 in all; the budget is 250,000 and 100 a value, of 106.
+        let items = json!((0..100).collect::<Vec<_>>());
+        let findings = checker.check_at(&widget(items), v(33));
+        assert_eq!(
+            findings,
+            [Finding {
+                lint: Lint::UncheckedKind,
+                path: String::new(),
+                problem: "not checked: checking it against the CRD widgets.example.io takes \
+                    more than 260,600 steps, the budget for an object of 106 values (the \
+                    schema's anyOf, oneOf and allOf choices multiply the work)"
+                    .to_string()
+            }]
+        );
+        // Strings fit the first leaf: a few steps an item, well within the budget.
+        let strings = json!(vec!["a"; 100]);
+        assert_eq!(checker.check_at(&widget(strings), v(33)), []);
+    }
+
+    /// 100,000 missing required fields are 20 findings and one that counts the rest; each lint
+    /// keeps its own, so a denied one still fails the run.
+    #[test]
+    fn findings_are_capped_per_lint_and_the_rest_counted() {
+        let required: Vec<String> = (0..100_000).map(|n| format!("field{n}")).collect();
+        let crd = widget_crd(json!({"type": "object", "required": required,
+            "properties": {"size": {"type": "integer"}}}));
+        let checker = Checker::new(Vec::new(), [&crd]);
+        let unknown: serde_json::Map<String, Value> =
+            (0..25).map(|n| (format!("extra{n}"), json!(n))).collect();
+        let findings = checker.check_at(&widget(Value::Object(unknown)), v(33));
+        let lines: Vec<String> = findings
+            .iter()
+            .map(|finding| format!("{} {}: {}", finding.lint, finding.path, finding.problem))
+            .collect();
+        assert_eq!(lines.len(), 42, "{lines:#?}");
+        assert_eq!(lines[0], "schema-invalid spec.field0: is required");
+        assert_eq!(lines[19], "schema-invalid spec.field19: is required");
+        assert_eq!(
+            lines[20],
+            "pruned-field spec.extra0: is not in the CRD's schema: the API server drops it"
+        );
+        assert_eq!(
+            lines[40..],
+            [
+                "schema-invalid : … and 99,980 more findings in this object",
+                "pruned-field : … and 5 more findings in this object",
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_are_written_with_thousands_separated() {
+        let written: Vec<String> = [0, 999, 1000, 99_980, 1_234_567]
+            .into_iter()
+            .map(thousands)
+            .collect();
+        assert_eq!(written, ["0", "999", "1,000", "99,980", "1,234,567"]);
     }
 }

@@ -8,7 +8,7 @@
 //! unknown field is a finding of its own kind (not a failure), and a fleet checks thousands of
 //! objects per version, each once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -55,7 +55,7 @@ enum Extra {
 pub struct Schema {
     types: u8,
     format: Option<String>,
-    enumeration: Vec<Value>,
+    enumeration: Enumeration,
     properties: BTreeMap<String, Schema>,
     required: Vec<String>,
     extra: Extra,
@@ -82,7 +82,7 @@ impl Default for Schema {
         Schema {
             types: ANY,
             format: None,
-            enumeration: Vec::new(),
+            enumeration: Enumeration::default(),
             properties: BTreeMap::new(),
             required: Vec::new(),
             extra: Extra::Allowed,
@@ -113,6 +113,175 @@ fn type_bit(name: &str) -> u8 {
         "object" => OBJECT,
         "array" => ARRAY,
         _ => ANY,
+    }
+}
+
+/// A check that ran out of its budget before it was done: the value is unchecked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverBudget;
+
+/// What one check may still do, and the definitions it resolves references with.
+struct Walk<'d> {
+    definitions: &'d dyn Definitions,
+    left: u64,
+    /// The budget ran out: every check from here on returns at once.
+    over: bool,
+}
+
+impl Walk<'_> {
+    /// Takes `steps` from the budget; false once it has run out, and ever after.
+    fn spend(&mut self, steps: u64) -> bool {
+        if self.over {
+            return false;
+        }
+        match self.left.checked_sub(steps) {
+            Some(left) => {
+                self.left = left;
+                true
+            }
+            None => {
+                self.left = 0;
+                self.over = true;
+                false
+            }
+        }
+    }
+}
+
+/// What a check found: the first findings of each kind, written out, and how many more of
+/// each kind there were, counted but not written.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub findings: Vec<Finding>,
+    /// Per kind ([`FindingKind::index`]), the findings written out and those only counted.
+    written: [usize; 3],
+    more: [usize; 3],
+}
+
+impl Found {
+    /// How many findings of `kind` were counted past the first `written_per_kind`.
+    pub fn more(&self, kind: &FindingKind) -> usize {
+        self.more[kind.index()]
+    }
+}
+
+impl FindingKind {
+    pub const ALL: [FindingKind; 3] = [
+        FindingKind::Invalid,
+        FindingKind::UnknownField,
+        FindingKind::PrunedField,
+    ];
+
+    fn index(&self) -> usize {
+        match self {
+            FindingKind::Invalid => 0,
+            FindingKind::UnknownField => 1,
+            FindingKind::PrunedField => 2,
+        }
+    }
+}
+
+/// Where a check's findings go: into what was found, the first few of each kind written out
+/// — or, for an anyOf or oneOf choice, where all that matters is whether the value fits,
+/// nowhere: the first one fails the choice and ends its check, its message never written.
+enum Out<'f> {
+    Collect {
+        found: &'f mut Found,
+        written_per_kind: usize,
+    },
+    Probe {
+        failed: bool,
+    },
+}
+
+impl Out<'_> {
+    fn push(
+        &mut self,
+        kind: FindingKind,
+        path: impl FnOnce() -> String,
+        problem: impl FnOnce() -> String,
+    ) {
+        match self {
+            Out::Collect {
+                found,
+                written_per_kind,
+            } => {
+                let index = kind.index();
+                if found.written[index] < *written_per_kind {
+                    found.written[index] += 1;
+                    found.findings.push(Finding {
+                        kind,
+                        path: path(),
+                        problem: problem(),
+                    });
+                } else {
+                    found.more[index] += 1;
+                }
+            }
+            Out::Probe { failed } => *failed = true,
+        }
+    }
+
+    fn invalid(&mut self, path: &FieldPath<'_>, problem: impl FnOnce() -> String) {
+        self.push(FindingKind::Invalid, || path.shown(), problem);
+    }
+
+    /// A choice found not to fit: nothing more to learn.
+    fn settled(&self) -> bool {
+        matches!(self, Out::Probe { failed: true })
+    }
+}
+
+/// An `enum`'s values. A long one keeps its strings in order too, so that a string is looked
+/// up rather than compared with each value.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Enumeration {
+    values: Vec<Value>,
+    strings: Option<BTreeSet<String>>,
+}
+
+/// Enums longer than this look strings up; shorter ones compare.
+const SHORT_ENUM: usize = 16;
+
+/// How many of an enum's values a message lists before it counts the rest.
+const LISTED_VALUES: usize = 10;
+
+impl Enumeration {
+    fn new(values: Vec<Value>) -> Enumeration {
+        let strings = (values.len() > SHORT_ENUM).then(|| {
+            values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        });
+        Enumeration { values, strings }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether `value` is one of the values, and the steps that took to learn.
+    fn allows(&self, value: &Value) -> (bool, u64) {
+        match (&self.strings, value) {
+            (Some(strings), Value::String(text)) => (strings.contains(text), 1),
+            _ => (self.values.contains(value), self.values.len().max(1) as u64),
+        }
+    }
+
+    /// `"a", "b", "c"`; past [`LISTED_VALUES`], the first of them and how many more.
+    fn listed(&self) -> String {
+        let shown: Vec<String> = self
+            .values
+            .iter()
+            .take(LISTED_VALUES)
+            .map(describe)
+            .collect();
+        match self.values.len() - shown.len() {
+            0 => shown.join(", "),
+            more => format!("{} and {more} more", shown.join(", ")),
+        }
     }
 }
 
@@ -216,9 +385,12 @@ impl Schema {
                 .collect();
         }
         if root {
-            // apiVersion, kind and metadata are the API server's own, whatever the schema says.
+            // apiVersion, kind and metadata are the API server's own, whatever the schema says:
+            // `metadata: {type: object}`, which every kubebuilder CRD has, prunes no name.
             for field in ["apiVersion", "kind", "metadata"] {
-                schema.properties.entry(field.to_string()).or_default();
+                schema
+                    .properties
+                    .insert(field.to_string(), Schema::default());
             }
         }
         schema.extra = if preserve {
@@ -238,8 +410,11 @@ impl Schema {
             }
         };
         if schema.embedded && !preserve {
+            // An embedded resource's are too.
             for field in ["apiVersion", "kind", "metadata"] {
-                schema.properties.entry(field.to_string()).or_default();
+                schema
+                    .properties
+                    .insert(field.to_string(), Schema::default());
             }
         }
         schema.required = strings(object.get("required"));
@@ -276,17 +451,64 @@ impl Schema {
         schema
     }
 
-    /// Validates `value` at `path`, adding what is wrong to `findings`.
-    pub fn validate<'v>(
+    /// Validates `value` in at most `budget` steps: what is wrong, the first
+    /// `written_per_kind` findings of each kind written out and the rest counted. A step is one
+    /// schema node visited for one value, one field of an object or one required field looked
+    /// up, one allowed value of an enum compared with a value, or 64 bytes of a string read for
+    /// its length, format or enum: a measure of the work that is the same on every machine.
+    /// Returns what was found with the steps taken, or [`OverBudget`] when the budget ran out
+    /// first.
+    pub fn validate(
+        &self,
+        value: &Value,
+        definitions: &dyn Definitions,
+        budget: u64,
+        written_per_kind: usize,
+    ) -> Result<(Found, u64), OverBudget> {
+        let mut walk = Walk {
+            definitions,
+            left: budget,
+            over: false,
+        };
+        let mut found = Found::default();
+        self.check(
+            value,
+            &mut FieldPath::default(),
+            &mut walk,
+            &mut Out::Collect {
+                found: &mut found,
+                written_per_kind,
+            },
+        );
+        if walk.over {
+            Err(OverBudget)
+        } else {
+            Ok((found, budget - walk.left))
+        }
+    }
+
+    /// Whether `value` fits this schema: its findings are noted, not written, and the first
+    /// ends the check.
+    fn fits<'v>(&self, value: &'v Value, path: &mut FieldPath<'v>, walk: &mut Walk<'_>) -> bool {
+        let mut probe = Out::Probe { failed: false };
+        self.check(value, path, walk, &mut probe);
+        !probe.settled()
+    }
+
+    /// Checks `value` at `path`, giving what is wrong to `out`. `path` is as it was on return.
+    fn check<'v>(
         &self,
         value: &'v Value,
         path: &mut FieldPath<'v>,
-        definitions: &dyn Definitions,
-        findings: &mut Vec<Finding>,
+        walk: &mut Walk<'_>,
+        out: &mut Out<'_>,
     ) {
+        if out.settled() || !walk.spend(1) {
+            return;
+        }
         if let Some(name) = &self.reference {
-            if let Some(resolved) = definitions.definition(name) {
-                resolved.validate(value, path, definitions, findings);
+            if let Some(resolved) = walk.definitions.definition(name) {
+                resolved.check(value, path, walk, out);
             }
             return;
         }
@@ -305,185 +527,196 @@ impl Schema {
             Value::Array(_) => ARRAY,
             Value::Object(_) => OBJECT,
         };
-        let mut invalid = |problem: String| {
-            findings.push(Finding {
-                kind: FindingKind::Invalid,
-                path: path.shown(),
-                problem,
-            })
-        };
         if !self.one_of.is_empty() && self.types == ANY {
             // Kubernetes' int-or-string and quantity: one of the types will do.
-            let fits = self.one_of.iter().any(|option| {
-                let mut scratch = Vec::new();
-                option.validate(value, &mut path.clone(), definitions, &mut scratch);
-                scratch.is_empty()
-            });
+            let fits = self
+                .one_of
+                .iter()
+                .any(|option| option.fits(value, path, walk));
             if !fits {
-                invalid(format!(
-                    "{} is not {}",
-                    describe(value),
-                    wanted_types(&self.one_of)
-                ));
+                out.invalid(path, || {
+                    format!("{} is not {}", describe(value), wanted_types(&self.one_of))
+                });
                 return;
             }
         } else if self.types & actual == 0 {
-            invalid(format!(
-                "{} is {}, the schema wants {}",
-                describe(value),
-                article(actual),
-                types_word(self.types)
-            ));
+            out.invalid(path, || {
+                format!(
+                    "{} is {}, the schema wants {}",
+                    describe(value),
+                    article(actual),
+                    types_word(self.types)
+                )
+            });
             return;
         }
         if value.is_null() {
+            return;
+        }
+        if let Some(text) = value.as_str()
+            && (self.quantity
+                || self.format.is_some()
+                || self.min_length.is_some()
+                || self.max_length.is_some()
+                || !self.enumeration.is_empty())
+            && !walk.spend(text.len() as u64 / 64)
+        {
             return;
         }
         if self.quantity
             && let Some(text) = value.as_str()
             && let Err(problem) = crate::quantity::parse_quantity(text)
         {
-            invalid(problem);
+            out.invalid(path, || problem);
         }
-        if !self.enumeration.is_empty() && !self.enumeration.contains(value) {
-            let allowed: Vec<String> = self.enumeration.iter().map(Value::to_string).collect();
-            invalid(format!(
-                "{} is not one of {}",
-                describe(value),
-                allowed.join(", ")
-            ));
+        if !self.enumeration.is_empty() {
+            let (allowed, steps) = self.enumeration.allows(value);
+            if !walk.spend(steps) {
+                return;
+            }
+            if !allowed {
+                out.invalid(path, || {
+                    format!(
+                        "{} is not one of {}",
+                        describe(value),
+                        self.enumeration.listed()
+                    )
+                });
+            }
         }
         if let Some(format) = &self.format {
-            check_format(format, value, &mut invalid);
+            check_format(format, value, &mut |problem| out.invalid(path, || problem));
         }
         if let Some(number) = value.as_f64() {
             if let Some((bound, exclusive)) = self.minimum
                 && (number < bound || exclusive && number == bound)
             {
-                invalid(format!("{number} is below the minimum {bound}"));
+                out.invalid(path, || format!("{number} is below the minimum {bound}"));
             }
             if let Some((bound, exclusive)) = self.maximum
                 && (number > bound || exclusive && number == bound)
             {
-                invalid(format!("{number} is above the maximum {bound}"));
+                out.invalid(path, || format!("{number} is above the maximum {bound}"));
             }
         }
         if let Some(text) = value.as_str() {
             let length = text.chars().count() as u64;
-            if self.min_length.is_some_and(|minimum| length < minimum) {
-                invalid(format!(
-                    "{} is shorter than {} characters",
-                    describe(value),
-                    self.min_length.unwrap_or(0)
-                ));
+            if let Some(minimum) = self.min_length.filter(|&minimum| length < minimum) {
+                out.invalid(path, || {
+                    format!("{} is shorter than {minimum} characters", describe(value))
+                });
             }
-            if self.max_length.is_some_and(|maximum| length > maximum) {
-                invalid(format!(
-                    "{} is longer than {} characters",
-                    describe(value),
-                    self.max_length.unwrap_or(0)
-                ));
+            if let Some(maximum) = self.max_length.filter(|&maximum| length > maximum) {
+                out.invalid(path, || {
+                    format!("{} is longer than {maximum} characters", describe(value))
+                });
             }
         }
         for schema in &self.all_of {
-            schema.validate(value, path, definitions, findings);
+            schema.check(value, path, walk, out);
         }
-        for (list, word) in [(&self.any_of, "any"), (&self.one_of, "one")] {
-            if list.is_empty() || self.types == ANY && word == "one" {
-                continue;
-            }
-            let passing = list
+        if !self.any_of.is_empty() {
+            // The first choice that fits settles it.
+            if !self
+                .any_of
                 .iter()
-                .filter(|option| {
-                    let mut scratch = Vec::new();
-                    option.validate(value, &mut path.clone(), definitions, &mut scratch);
-                    scratch.is_empty()
-                })
-                .count();
-            if passing == 0 || word == "one" && passing > 1 {
-                findings.push(Finding {
-                    kind: FindingKind::Invalid,
-                    path: path.shown(),
-                    problem: format!(
-                        "{} matches {passing} of the schema's {word}Of choices",
+                .any(|option| option.fits(value, path, walk))
+            {
+                out.invalid(path, || {
+                    format!(
+                        "{} matches 0 of the schema's anyOf choices",
                         describe(value)
-                    ),
+                    )
+                });
+            }
+        }
+        if !self.one_of.is_empty() && self.types != ANY {
+            // A second choice that fits settles it.
+            let mut passing = 0;
+            for option in &self.one_of {
+                if option.fits(value, path, walk) {
+                    passing += 1;
+                    if passing == 2 {
+                        break;
+                    }
+                }
+            }
+            if passing != 1 {
+                out.invalid(path, || {
+                    format!(
+                        "{} matches {} of the schema's oneOf choices",
+                        describe(value),
+                        if passing == 0 { "0" } else { "more than one" }
+                    )
                 });
             }
         }
         match value {
             Value::Array(items) => {
                 let count = items.len() as u64;
-                if self.min_items.is_some_and(|minimum| count < minimum) {
-                    findings.push(Finding {
-                        kind: FindingKind::Invalid,
-                        path: path.shown(),
-                        problem: format!(
-                            "has {count} items, fewer than {}",
-                            self.min_items.unwrap_or(0)
-                        ),
-                    });
+                if let Some(minimum) = self.min_items.filter(|&minimum| count < minimum) {
+                    out.invalid(path, || format!("has {count} items, fewer than {minimum}"));
                 }
-                if self.max_items.is_some_and(|maximum| count > maximum) {
-                    findings.push(Finding {
-                        kind: FindingKind::Invalid,
-                        path: path.shown(),
-                        problem: format!(
-                            "has {count} items, more than {}",
-                            self.max_items.unwrap_or(0)
-                        ),
-                    });
+                if let Some(maximum) = self.max_items.filter(|&maximum| count > maximum) {
+                    out.invalid(path, || format!("has {count} items, more than {maximum}"));
                 }
                 if let Some(schema) = &self.items {
                     for (index, item) in items.iter().enumerate() {
                         path.steps.push(Step::Index(index));
-                        schema.validate(item, path, definitions, findings);
+                        schema.check(item, path, walk, out);
                         path.steps.pop();
+                        if out.settled() || walk.over {
+                            return;
+                        }
                     }
                 }
             }
             Value::Object(fields) => {
+                if !walk.spend((self.required.len() + fields.len()) as u64) {
+                    return;
+                }
                 for field in &self.required {
                     if !fields.contains_key(field) {
-                        findings.push(Finding {
-                            kind: FindingKind::Invalid,
-                            path: path.shown_at(field),
-                            problem: "is required".to_string(),
-                        });
+                        out.push(
+                            FindingKind::Invalid,
+                            || path.shown_at(field),
+                            || "is required".to_string(),
+                        );
                     }
                 }
                 if self.embedded {
                     for field in ["apiVersion", "kind"] {
                         if !fields.get(field).is_some_and(Value::is_string) {
-                            findings.push(Finding {
-                                kind: FindingKind::Invalid,
-                                path: path.shown_at(field),
-                                problem: "is required in an embedded resource".to_string(),
-                            });
+                            out.push(
+                                FindingKind::Invalid,
+                                || path.shown_at(field),
+                                || "is required in an embedded resource".to_string(),
+                            );
                         }
                     }
                 }
                 for (field, item) in fields {
                     path.steps.push(Step::Field(field));
                     match (self.properties.get(field), &self.extra) {
-                        (Some(schema), _) => schema.validate(item, path, definitions, findings),
-                        (None, Extra::Schema(schema)) => {
-                            schema.validate(item, path, definitions, findings)
-                        }
-                        (None, Extra::Unknown(kind)) => findings.push(Finding {
-                            kind: kind.clone(),
-                            path: path.shown(),
-                            problem: match kind {
+                        (Some(schema), _) => schema.check(item, path, walk, out),
+                        (None, Extra::Schema(schema)) => schema.check(item, path, walk, out),
+                        (None, Extra::Unknown(kind)) => out.push(
+                            kind.clone(),
+                            || path.shown(),
+                            || match kind {
                                 FindingKind::PrunedField => {
                                     "is not in the CRD's schema: the API server drops it"
                                         .to_string()
                                 }
                                 _ => "is not a field of this kind".to_string(),
                             },
-                        }),
+                        ),
                         (None, Extra::Allowed) => {}
                     }
                     path.steps.pop();
+                    if out.settled() || walk.over {
+                        return;
+                    }
                 }
             }
             _ => {}
@@ -493,7 +726,9 @@ impl Schema {
 
 /// A schema's `format` and `enum`. A null among the enum's values (the Kubernetes conversion
 /// lists it where the field is nullable) is left out: null is judged by the types.
-fn format_and_enumeration(object: &serde_json::Map<String, Value>) -> (Option<String>, Vec<Value>) {
+fn format_and_enumeration(
+    object: &serde_json::Map<String, Value>,
+) -> (Option<String>, Enumeration) {
     let format = object
         .get("format")
         .and_then(Value::as_str)
@@ -509,7 +744,7 @@ fn format_and_enumeration(object: &serde_json::Map<String, Value>) -> (Option<St
                 .collect()
         })
         .unwrap_or_default();
-    (format, enumeration)
+    (format, Enumeration::new(enumeration))
 }
 
 fn strings(value: Option<&Value>) -> Vec<String> {
@@ -647,12 +882,42 @@ fn is_uuid(text: &str) -> bool {
         })
 }
 
+/// A value as a message shows it: its JSON, cut to 60 characters. Only as much of it is
+/// written as is shown, since a value may be large and a check may describe it often.
 fn describe(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
+    const SHOWN: usize = 60;
+    struct Prefix {
+        bytes: Vec<u8>,
+        limit: usize,
+    }
+    impl std::io::Write for Prefix {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let room = self.limit - self.bytes.len();
+            if room == 0 {
+                return Err(std::io::Error::other("shown in full"));
+            }
+            let taken = bytes.len().min(room);
+            self.bytes.extend_from_slice(&bytes[..taken]);
+            Ok(taken)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // A character takes at most four bytes: this many hold more than are shown.
+    let mut prefix = Prefix {
+        bytes: Vec::new(),
+        limit: (SHOWN + 1) * 4,
+    };
+    let _ = serde_json::to_writer(&mut prefix, value);
+    let text = match std::str::from_utf8(&prefix.bytes) {
+        Ok(text) => text,
+        Err(cut) => std::str::from_utf8(&prefix.bytes[..cut.valid_up_to()]).unwrap_or_default(),
+    };
+    if text.chars().count() > SHOWN {
         format!("{}…", text.chars().take(57).collect::<String>())
     } else {
-        text
+        text.to_string()
     }
 }
 
@@ -702,9 +967,11 @@ mod tests {
     }
 
     fn findings(schema: &Schema, value: Value) -> Vec<(FindingKind, String, String)> {
-        let mut found = Vec::new();
-        schema.validate(&value, &mut FieldPath::default(), &None_, &mut found);
+        let (found, _) = schema
+            .validate(&value, &None_, u64::MAX, usize::MAX)
+            .unwrap();
         let mut found: Vec<_> = found
+            .findings
             .into_iter()
             .map(|finding| (finding.kind, finding.path, finding.problem))
             .collect();
@@ -856,5 +1123,179 @@ mod tests {
                 "Invalid spec.template.kind: is required in an embedded resource",
             ]
         );
+    }
+
+    /// A CRD's schema for metadata, as kubebuilder writes it (`type: object`), prunes nothing of
+    /// it: the API server reads metadata as its own, at the root and in embedded resources.
+    #[test]
+    fn metadata_is_the_api_servers_whatever_the_crd_says() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "metadata": {"type": "object"},
+            "spec": {"type": "object", "properties": {
+                "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                    "properties": {"metadata": {"type": "object"}}},
+                "plain": {"type": "object", "properties": {"metadata": {"type": "object"}}},
+            }},
+        }}));
+        let object = json!({"apiVersion": "example.io/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "default", "labels": {"a": "b"}},
+        "spec": {
+            "template": {"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c"}},
+            "plain": {"metadata": {"name": "p"}},
+        }});
+        // A field named metadata elsewhere is an ordinary field, pruned as the schema says.
+        assert_eq!(
+            findings(&schema, object),
+            [(
+                FindingKind::PrunedField,
+                "spec.plain.metadata.name".to_string(),
+                "is not in the CRD's schema: the API server drops it".to_string()
+            )]
+        );
+    }
+
+    /// A schema whose anyOf choices are each the same anyOf, `levels` deep, `width` wide, over
+    /// a string: what YAML aliases make of a few hundred bytes.
+    fn fan_out(width: usize, levels: usize) -> Value {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..levels {
+            schema = json!({"anyOf": vec![schema; width]});
+        }
+        schema
+    }
+
+    /// Steps taken and findings of a check with all the budget it wants.
+    fn steps(schema: &Schema, value: Value) -> (u64, Vec<String>) {
+        let (found, steps) = schema
+            .validate(&value, &None_, u64::MAX, usize::MAX)
+            .unwrap();
+        let problems = found
+            .findings
+            .into_iter()
+            .map(|finding| finding.problem)
+            .collect();
+        (steps, problems)
+    }
+
+    #[test]
+    fn any_of_stops_at_the_first_choice_that_fits() {
+        let schema = crd(json!({"anyOf": [{"type": "integer"}, fan_out(8, 3)]}));
+        // The schema node, then its first choice: the 585 nodes of the second are not visited.
+        assert_eq!(steps(&schema, json!(1)), (2, vec![]));
+        // A string fits the second choice's first string, 3 levels down.
+        assert_eq!(steps(&schema, json!("a")), (6, vec![]));
+        assert_eq!(
+            steps(&schema, json!(true)),
+            (
+                1 + 1 + 585,
+                vec!["true matches 0 of the schema's anyOf choices".to_string()]
+            )
+        );
+        // Within a budget of 2, the integer is checked; visiting every choice would not be.
+        assert!(schema.validate(&json!(1), &None_, 2, 20).is_ok());
+    }
+
+    #[test]
+    fn one_of_stops_at_the_second_choice_that_fits() {
+        let schema = crd(json!({"type": "integer", "oneOf": [
+            {"minimum": 0}, {"maximum": 10}, {"minimum": 1}, fan_out(8, 3),
+        ]}));
+        assert_eq!(
+            steps(&schema, json!(5)),
+            (
+                3,
+                vec!["5 matches more than one of the schema's oneOf choices".to_string()]
+            )
+        );
+        // 20 fails the second choice, fits the third: the fourth is never visited.
+        assert_eq!(steps(&schema, json!(20)).0, 4);
+        // -1 fits only the second, so every choice is counted: 1 + 3 + 585 (the string fails
+        // the anyOf's every leaf).
+        assert_eq!(steps(&schema, json!(-1)), (589, vec![]));
+    }
+
+    /// The budget counts schema nodes visited per value, the fields and required fields of
+    /// objects, enum values compared and long strings read; past it the check stops, whatever
+    /// the machine.
+    #[test]
+    fn the_budget_bounds_the_work_of_a_check() {
+        let schema = crd(fan_out(8, 4));
+        let nodes = 1 + 8 + 64 + 512 + 4096;
+        assert_eq!(steps(&schema, json!(1)).0, nodes);
+        assert!(schema.validate(&json!(1), &None_, nodes, 20).is_ok());
+        assert_eq!(
+            schema
+                .validate(&json!(1), &None_, nodes - 1, 20)
+                .unwrap_err(),
+            OverBudget
+        );
+        // Over a list, per item: the same schema under `items` costs it for each.
+        let list = crd(json!({"type": "array", "items": fan_out(8, 4)}));
+        assert_eq!(steps(&list, json!([1, 2, 3])).0, 1 + 3 * nodes);
+        assert!(
+            list.validate(&json!([1, 2, 3]), &None_, 2 * nodes, 20)
+                .is_err()
+        );
+        // A required list costs a step a name; an object's fields a step each.
+        let required: Vec<String> = (0..100).map(|n| format!("f{n}")).collect();
+        let object = crd(json!({"type": "object", "required": required,
+            "x-kubernetes-preserve-unknown-fields": true}));
+        assert_eq!(steps(&object, json!({"a": 1, "b": 2})).0, 1 + 100 + 2);
+        // A long enum looks strings up; a long string costs a step per 64 bytes read.
+        let values: Vec<String> = (0..1000).map(|n| format!("v{n}")).collect();
+        let enumeration = crd(json!({"type": "string", "enum": values}));
+        assert_eq!(steps(&enumeration, json!("v999")).0, 2);
+        let long = crd(json!({"type": "string", "maxLength": 10_000}));
+        assert_eq!(steps(&long, json!("x".repeat(6400))).0, 1 + 100);
+    }
+
+    #[test]
+    fn findings_past_the_first_of_each_kind_are_counted_not_written() {
+        let required: Vec<String> = (0..1000).map(|n| format!("f{n}")).collect();
+        let schema = crd(json!({"type": "object", "required": required,
+            "properties": {"known": {"type": "string"}}}));
+        let (found, _) = schema
+            .validate(&json!({"x": 1, "y": 2}), &None_, u64::MAX, 3)
+            .unwrap();
+        let written: Vec<(FindingKind, String)> = found
+            .findings
+            .iter()
+            .map(|finding| (finding.kind.clone(), finding.path.clone()))
+            .collect();
+        assert_eq!(
+            written,
+            [
+                (FindingKind::Invalid, "f0".to_string()),
+                (FindingKind::Invalid, "f1".to_string()),
+                (FindingKind::Invalid, "f2".to_string()),
+                (FindingKind::PrunedField, "x".to_string()),
+                (FindingKind::PrunedField, "y".to_string()),
+            ]
+        );
+        assert_eq!(found.more(&FindingKind::Invalid), 997);
+        assert_eq!(found.more(&FindingKind::PrunedField), 0);
+    }
+
+    #[test]
+    fn messages_stay_short_whatever_the_value_and_the_enum() {
+        let values: Vec<String> = (0..30).map(|n| format!("mode-{n}")).collect();
+        let schema = crd(json!({"type": "string", "enum": values}));
+        assert_eq!(
+            findings(&schema, json!("fast"))[0].2,
+            "\"fast\" is not one of \"mode-0\", \"mode-1\", \"mode-2\", \"mode-3\", \"mode-4\", \
+             \"mode-5\", \"mode-6\", \"mode-7\", \"mode-8\", \"mode-9\" and 20 more"
+        );
+        let short = crd(json!({"type": "string", "enum": ["a", "b"]}));
+        assert_eq!(
+            findings(&short, json!("c"))[0].2,
+            "\"c\" is not one of \"a\", \"b\""
+        );
+        // A large value is described by its first characters, written only that far.
+        let huge = json!({"items": vec!["é".repeat(100); 10_000]});
+        let described = describe(&huge);
+        assert_eq!(described.chars().count(), 58);
+        assert!(described.starts_with("{\"items\":[\"ééé"), "{described}");
+        assert!(described.ends_with('…'));
     }
 }
