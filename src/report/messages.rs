@@ -21,15 +21,21 @@ pub enum MessageFormat {
 /// How many warnings of one lint the human format shows; the rest are counted.
 pub const SHOWN_PER_LINT: usize = 5;
 
+/// How many errors, and how many warnings, one run prints at most; the rest are counted. A
+/// fleet can hold a million findings (a pull request can write them on purpose), and a CI log or
+/// a terminal takes no more than a reader can use.
+pub const SHOWN_PER_RUN: usize = 1_000;
+
 /// The text for a run's warnings, each line ending in a newline; empty without warnings.
 /// Humans get the first [`SHOWN_PER_LINT`] of each lint (all with `verbose`) and a count per
-/// lint at the end; the other formats list every warning.
+/// lint at the end; the other formats list the first [`SHOWN_PER_RUN`] and count the rest.
 pub fn warnings_text(warnings: &[Diagnostic], format: MessageFormat, verbose: bool) -> String {
     let mut text = String::new();
     if format != MessageFormat::Human {
-        for warning in warnings {
+        for warning in warnings.iter().take(SHOWN_PER_RUN) {
             writeln!(text, "{}", one_message(warning, format)).unwrap();
         }
+        left_out(&mut text, warnings.len(), Severity::Warning, format);
         return text;
     }
     let mut counts: BTreeMap<Lint, usize> = BTreeMap::new();
@@ -78,16 +84,41 @@ pub fn warnings_text(warnings: &[Diagnostic], format: MessageFormat, verbose: bo
     text
 }
 
-/// The text for a failed run's errors, each line ending in a newline.
+/// The text for a failed run's errors, each line ending in a newline: the first
+/// [`SHOWN_PER_RUN`], and a count of the rest.
 pub fn errors_text(errors: &[Diagnostic], format: MessageFormat) -> String {
     let mut text = String::new();
-    for error in errors {
+    for error in errors.iter().take(SHOWN_PER_RUN) {
         match format {
             MessageFormat::Human => writeln!(text, "{error}").unwrap(),
             _ => writeln!(text, "{}", one_message(error, format)).unwrap(),
         }
     }
+    left_out(&mut text, errors.len(), Severity::Error, format);
     text
+}
+
+/// Says how many of `total` messages past [`SHOWN_PER_RUN`] were not printed, in `format`.
+fn left_out(text: &mut String, total: usize, severity: Severity, format: MessageFormat) {
+    let Some(more) = total.checked_sub(SHOWN_PER_RUN).filter(|&more| more > 0) else {
+        return;
+    };
+    let noun = match (severity, more) {
+        (Severity::Error, 1) => "error",
+        (Severity::Error, _) => "errors",
+        (Severity::Warning, 1) => "warning",
+        (Severity::Warning, _) => "warnings",
+    };
+    let note = format!("… and {more} more {noun}, not shown (a run prints {SHOWN_PER_RUN})");
+    let summary = Diagnostic {
+        severity,
+        ..Diagnostic::error(None, note)
+    };
+    let line = match format {
+        MessageFormat::Human => format!("{}: {}", noun.trim_end_matches('s'), summary.message),
+        _ => one_message(&summary, format),
+    };
+    writeln!(text, "{line}").unwrap();
 }
 
 fn one_message(diagnostic: &Diagnostic, format: MessageFormat) -> String {
@@ -178,6 +209,54 @@ mod tests {
             Some(Origin::new("fleet/pp.yaml", 0, 10 + index as u64)),
             format!("cluster \"c{index}\" is not in the inventory"),
         )
+    }
+
+    #[test]
+    fn a_run_prints_at_most_its_share_of_errors_and_counts_the_rest() {
+        let errors: Vec<Diagnostic> = (0..SHOWN_PER_RUN + 5)
+            .map(|index| Diagnostic::error(None, format!("error number {index}")))
+            .collect();
+        for format in [
+            MessageFormat::Human,
+            MessageFormat::Json,
+            MessageFormat::Github,
+        ] {
+            let text = errors_text(&errors, format);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), SHOWN_PER_RUN + 1, "{format:?}");
+            assert!(
+                lines[SHOWN_PER_RUN - 1].contains("error number 999"),
+                "{format:?}"
+            );
+            let last = lines[SHOWN_PER_RUN];
+            assert!(
+                last.contains("and 5 more errors, not shown"),
+                "{format:?}: {last}"
+            );
+            match format {
+                MessageFormat::Human => assert!(last.starts_with("error: …"), "{last}"),
+                MessageFormat::Json => {
+                    let value: serde_json::Value = serde_json::from_str(last).unwrap();
+                    assert_eq!(value["level"], "error");
+                }
+                MessageFormat::Github => assert!(last.starts_with("::error"), "{last}"),
+            }
+        }
+        let exactly: Vec<Diagnostic> = errors[..SHOWN_PER_RUN].to_vec();
+        assert_eq!(
+            errors_text(&exactly, MessageFormat::Json).lines().count(),
+            SHOWN_PER_RUN
+        );
+    }
+
+    #[test]
+    fn tools_get_at_most_a_runs_share_of_warnings() {
+        let warnings: Vec<Diagnostic> = (0..SHOWN_PER_RUN + 1).map(unknown_cluster).collect();
+        let text = warnings_text(&warnings, MessageFormat::Github, false);
+        let last = text.lines().last().unwrap();
+        assert_eq!(text.lines().count(), SHOWN_PER_RUN + 1);
+        assert!(last.starts_with("::warning"), "{last}");
+        assert!(last.contains("and 1 more warning, not shown"), "{last}");
     }
 
     #[test]
