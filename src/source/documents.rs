@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::source::bounds::{self, Piece, Verdict};
 use crate::yaml::{self, DocumentText};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,14 +160,29 @@ pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) 
 
 /// [`parse_files`] for files that will sit at `first_index` and after in the list every stage
 /// receives (a document remembers its file by its index there).
+///
+/// The files are split into documents and the documents that may grow beyond their text are
+/// weighed, in parallel; then every document is admitted or refused in file order, so that
+/// what aliases copy is bounded per file and per call (all the fleet's files, or all that its
+/// tools print) and the same input passes or fails alike whatever the thread count
+/// ([`bounds::admit`]); then the documents admitted are parsed, in parallel.
 pub fn parse_files_at(
     files: &[SourceFile],
     first_index: usize,
 ) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let weighed: Vec<(&str, Vec<Piece<'_>>)> = files
+        .par_iter()
+        .map(|file| (&*file.path, weigh_file(file)))
+        .collect();
+    let verdicts = bounds::admit(&weighed);
     let per_file: Vec<(Vec<RawDocument>, Vec<Diagnostic>)> = files
         .par_iter()
+        .zip(weighed)
+        .zip(verdicts)
         .enumerate()
-        .map(|(index, file)| parse_file(first_index + index, file))
+        .map(|(index, ((file, (_, pieces)), verdicts))| {
+            parse_pieces(first_index + index, file, pieces, verdicts)
+        })
         .collect();
     let mut documents = Vec::new();
     let mut errors = Vec::new();
@@ -177,45 +193,96 @@ pub fn parse_files_at(
     (documents, errors)
 }
 
+/// One file on its own: [`parse_files_at`] for a file read again.
 fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let weighed = vec![(&*file.path, weigh_file(file))];
+    let verdicts = bounds::admit(&weighed).remove(0);
+    let (_, pieces) = weighed.into_iter().next().expect("one file");
+    parse_pieces(index, file, pieces, verdicts)
+}
+
+/// The file's documents (a JSON file is one), each weighed when it may grow beyond its text.
+fn weigh_file(file: &SourceFile) -> Vec<Piece<'_>> {
+    match file.format {
+        Format::Json => {
+            let document = DocumentText {
+                text: &file.text,
+                first_line: 1,
+                content_line: 1,
+            };
+            let weight = bounds::needs_weighing(&file.text, false)
+                .then(|| bounds::weigh_json(&file.text, &file.path));
+            vec![Piece { document, weight }]
+        }
+        Format::Yaml => yaml::split_documents(&file.text)
+            .into_iter()
+            .map(|document| {
+                let weight = bounds::needs_weighing(document.text, true)
+                    .then(|| yaml::weigh_document(&document, &file.path));
+                Piece { document, weight }
+            })
+            .collect(),
+    }
+}
+
+fn parse_pieces(
+    index: usize,
+    file: &SourceFile,
+    pieces: Vec<Piece<'_>>,
+    verdicts: Vec<Verdict>,
+) -> (Vec<RawDocument>, Vec<Diagnostic>) {
     let mut documents = Vec::new();
     let mut errors = Vec::new();
-    let mut push = |value: Value, origin: Origin, text: Option<DocumentSpan>| {
-        flatten_lists(value, origin, text, &mut documents);
-    };
-    match file.format {
-        Format::Json => match strict_json(&file.text) {
-            Ok(StrictJson(value)) => push(
-                value,
-                Origin::new(file.path.clone(), 0, 1),
-                Some(DocumentSpan {
-                    file: index,
-                    bytes: 0..file.text.len(),
-                    first_line: 1,
-                }),
-            ),
-            Err(error) => errors.push(json_error(&error, &file.path)),
-        },
-        Format::Yaml => {
-            for (position, document) in yaml::split_documents(&file.text).iter().enumerate() {
-                match yaml::parse_document(document, &file.path) {
-                    Ok(Value::Null) => {}
-                    Ok(value) => {
-                        let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
-                        push(
-                            value,
-                            Origin::new(file.path.clone(), position, document.content_line),
-                            Some(DocumentSpan {
-                                file: index,
-                                bytes: start..start + document.text.len(),
-                                first_line: document.first_line,
-                            }),
-                        );
-                    }
-                    Err(error) => errors.push(error),
-                }
+    for (position, (piece, verdict)) in pieces.into_iter().zip(verdicts).enumerate() {
+        let document = piece.document;
+        let measure = match verdict {
+            Verdict::Parse { measure } | Verdict::ParseUnweighed { measure, .. } => measure,
+            Verdict::Refuse(_) => false,
+        };
+        let parsed = match (file.format, verdict) {
+            (_, Verdict::Refuse(error)) => Err(error),
+            (Format::Json, _) => strict_json(&file.text)
+                .map(|StrictJson(value)| value)
+                .map_err(|error| json_error(&error, &file.path)),
+            (Format::Yaml, Verdict::ParseUnweighed { cannot_weigh, .. }) => {
+                yaml::parse_unweighed_document(&document, &file.path, cannot_weigh)
             }
+            (Format::Yaml, Verdict::Parse { .. }) => yaml::parse_document(&document, &file.path),
+        };
+        let value = match parsed {
+            Ok(Value::Null) => continue,
+            Ok(value) => value,
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
+        };
+        let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
+        let mut objects = Vec::new();
+        flatten_lists(
+            value,
+            Origin::new(file.path.clone(), position, document.content_line),
+            Some(DocumentSpan {
+                file: index,
+                bytes: start..start + document.text.len(),
+                first_line: document.first_line,
+            }),
+            &mut objects,
+        );
+        if measure {
+            objects.retain(|object| {
+                let size = bounds::json_size(&object.value);
+                let fits = size <= bounds::MAX_OBJECT_BYTES;
+                if !fits {
+                    errors.push(Diagnostic::error(
+                        Some(object.origin.clone()),
+                        bounds::too_large(size, false),
+                    ));
+                }
+                fits
+            });
         }
+        documents.append(&mut objects);
     }
     // Document indices count objects, List items included, in file order.
     for (position, document) in documents.iter_mut().enumerate() {
@@ -619,5 +686,63 @@ mod tests {
             "{}",
             error.message
         );
+    }
+
+    /// A document whose aliases copy 34,544 nodes: a list of a thousand scalars (1,016 nodes
+    /// with its strings), copied 34 times.
+    fn copying_document(name: &str) -> String {
+        format!(
+            "kind: ConfigMap\nmetadata: {{name: {name}}}\nanchor: &a [{}]\ncopies: [{}]\n",
+            vec!["x"; 1000].join(", "),
+            vec!["*a"; 34].join(", ")
+        )
+    }
+
+    /// Which documents the copy budgets refuse does not depend on which thread parses which
+    /// file: the third document of a file goes beyond the file's share, the twelfth of the run
+    /// beyond the run's, whatever the thread count.
+    #[test]
+    fn alias_budgets_refuse_the_same_documents_whatever_the_thread_count() {
+        let files: Vec<SourceFile> = (0..8)
+            .map(|file| {
+                let documents: Vec<String> = (0..2 + usize::from(file == 0))
+                    .map(|document| copying_document(&format!("f{file}-{document}")))
+                    .collect();
+                SourceFile::new(
+                    format!("f{file}.yaml").into(),
+                    documents.join("---\n"),
+                    Format::Yaml,
+                )
+            })
+            .collect();
+        let refused_with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let (documents, errors) = pool.install(|| parse_files(&files));
+            let refused: Vec<String> = errors
+                .iter()
+                .map(|error| error.origin.as_ref().unwrap().to_string())
+                .collect();
+            (documents.len(), refused, errors)
+        };
+        let (admitted, refused, errors) = refused_with(1);
+        assert_eq!(refused[0], "f0.yaml:11", "{refused:?}");
+        assert!(
+            errors[0].message.contains("in this file"),
+            "{}",
+            errors[0].message
+        );
+        assert_eq!(refused[1], "f5.yaml:6", "{refused:?}");
+        assert!(
+            errors[1].message.contains("in this run"),
+            "{}",
+            errors[1].message
+        );
+        assert_eq!(admitted + refused.len(), 17);
+        assert_eq!(admitted, 11);
+        let parallel = refused_with(4);
+        assert_eq!((parallel.0, parallel.1), (admitted, refused));
     }
 }

@@ -16,6 +16,7 @@ pub mod go_marshal;
 mod random;
 mod read;
 mod scalar;
+mod weight;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -26,6 +27,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use exact::ExactValue;
+pub use weight::Weight;
 
 /// One `---`-separated document of a YAML stream: its text and where it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,6 +269,63 @@ pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, 
         return Ok(value);
     }
     parse_typed(document, file).map(|ExactValue(value)| value)
+}
+
+/// Whether a document may hold an alias (or a merge key, which is one): an anchor and an
+/// asterisk somewhere in its text. Only such a document can grow beyond its text.
+pub fn may_hold_aliases(text: &str) -> bool {
+    text.contains('&') && text.contains('*')
+}
+
+/// What a document weighs before it is built ([`Weight`]), read as serde-saphyr reads it (a
+/// quoted scalar continued at column 0 included). A document that cannot be weighed has a
+/// syntax error: the parser's message, at its line.
+pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight, Diagnostic> {
+    let weighed = match weight::weigh(document.text, MAX_NESTING_DEPTH) {
+        Err(error)
+            if matches!(
+                error.kind(),
+                serde_saphyr::granit_parser::ErrorKind::InvalidQuotedScalarIndent
+            ) =>
+        {
+            match indent_quoted_continuations(document.text) {
+                Some(indented) => weight::weigh(&indented, MAX_NESTING_DEPTH).map_err(|_| error),
+                None => Err(error),
+            }
+        }
+        weighed => weighed,
+    };
+    weighed.map_err(|error| {
+        let line = document.first_line - 1 + error.marker().line() as u64;
+        let message = error.info();
+        let message = if message.is_empty() {
+            "this document is not valid YAML".to_string()
+        } else {
+            message
+        };
+        Diagnostic::error(Some(Origin::new(file, 0, line)), message)
+            .at_column(error.marker().col() as u64 + 1)
+    })
+}
+
+/// [`parse_document`] for a document [`weigh_document`] could not weigh, which is to say one
+/// with a syntax error: serde-saphyr reports it in its own words, and no alias copies anything
+/// on the way. Should serde-saphyr stop at an alias first, the document is refused with the
+/// weighing's message, `cannot_weigh`.
+pub fn parse_unweighed_document(
+    document: &DocumentText<'_>,
+    file: &str,
+    cannot_weigh: Diagnostic,
+) -> Result<Value, Diagnostic> {
+    let mut options = reader_options();
+    options.alias_limits.max_total_replayed_events = 0;
+    match from_yaml::<ExactValue>(document.text, options) {
+        Ok(ExactValue(value)) => Ok(value),
+        Err(error) if error.to_string().contains("alias replay limit exceeded") => {
+            Err(cannot_weigh)
+        }
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
 }
 
 /// Parses one document straight into a typed struct, so that an unknown field is reported at
