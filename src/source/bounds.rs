@@ -83,27 +83,36 @@ pub fn admit(files: &[(&str, Vec<Piece<'_>>)]) -> Vec<Vec<Verdict>> {
                     cannot_weigh: cannot_weigh.clone(),
                     measure: long,
                 },
-                Some(Ok(weight)) if weight.object_json_bytes > MAX_OBJECT_BYTES => Verdict::Refuse(
-                    Diagnostic::error(origin(), too_large(weight.object_json_bytes, true)),
-                ),
                 Some(Ok(weight)) => {
                     let copied = weight.copied_nodes;
                     let in_file = copied_in_file.saturating_add(copied);
                     let in_run = copied_in_run.saturating_add(copied);
+                    // At the alias that goes beyond the share.
+                    let beyond = |already: u64, limit: u64| {
+                        let line = weight
+                            .line_beyond(already, limit)
+                            .unwrap_or(document.content_line);
+                        Some(Origin::new(*file, 0, line))
+                    };
                     if in_file > MAX_COPIED_NODES_PER_FILE {
                         Verdict::Refuse(Diagnostic::error(
-                            origin(),
+                            beyond(copied_in_file, MAX_COPIED_NODES_PER_FILE),
                             too_many_copies(copied, in_file, MAX_COPIED_NODES_PER_FILE, "file"),
                         ))
                     } else if in_run > MAX_COPIED_NODES_PER_RUN {
                         Verdict::Refuse(Diagnostic::error(
-                            origin(),
+                            beyond(copied_in_run, MAX_COPIED_NODES_PER_RUN),
                             too_many_copies(
                                 copied,
                                 in_run,
                                 MAX_COPIED_NODES_PER_RUN,
                                 "run (all the files read together)",
                             ),
+                        ))
+                    } else if weight.object_json_bytes > MAX_OBJECT_BYTES {
+                        Verdict::Refuse(Diagnostic::error(
+                            origin(),
+                            too_large(weight.object_json_bytes, true),
                         ))
                     } else {
                         copied_in_file = in_file;
@@ -174,7 +183,7 @@ pub fn weigh_json(text: &str, file: &str) -> Result<Weight, Diagnostic> {
     weighed
         .map(|object_json_bytes| Weight {
             object_json_bytes,
-            copied_nodes: 0,
+            ..Weight::default()
         })
         .map_err(|error| {
             let message = error.to_string();
@@ -429,6 +438,7 @@ mod tests {
             weight: Some(Ok(Weight {
                 object_json_bytes: 100,
                 copied_nodes: copied,
+                copies_by_line: vec![(copied, line + 1)],
             })),
         }
     }
@@ -461,7 +471,7 @@ mod tests {
                 copying(21, 1),
             ],
         )];
-        assert_eq!(refused(&one_file), ["a.yaml:13", "a.yaml:17"]);
+        assert_eq!(refused(&one_file), ["a.yaml:14", "a.yaml:18"]);
         // Files each within their share: the run's share runs out in the fifth.
         let files: Vec<(&str, Vec<Piece<'_>>)> = ["a", "b", "c", "d", "e", "f"]
             .into_iter()
@@ -494,7 +504,7 @@ mod tests {
         let mut piece = copying(3, 0);
         piece.weight = Some(Ok(Weight {
             object_json_bytes: MAX_OBJECT_BYTES + 1,
-            copied_nodes: 0,
+            ..Weight::default()
         }));
         let verdicts = admit(&[("big.yaml", vec![piece])]);
         let Verdict::Refuse(error) = &verdicts[0][0] else {

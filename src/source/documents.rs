@@ -700,7 +700,7 @@ mod tests {
 
     /// Which documents the copy budgets refuse does not depend on which thread parses which
     /// file: the third document of a file goes beyond the file's share, the twelfth of the run
-    /// beyond the run's, whatever the thread count.
+    /// beyond the run's, whatever the thread count; each is refused at its aliases' line.
     #[test]
     fn alias_budgets_refuse_the_same_documents_whatever_the_thread_count() {
         let files: Vec<SourceFile> = (0..8)
@@ -728,13 +728,13 @@ mod tests {
             (documents.len(), refused, errors)
         };
         let (admitted, refused, errors) = refused_with(1);
-        assert_eq!(refused[0], "f0.yaml:11", "{refused:?}");
+        assert_eq!(refused[0], "f0.yaml:14", "{refused:?}");
         assert!(
             errors[0].message.contains("in this file"),
             "{}",
             errors[0].message
         );
-        assert_eq!(refused[1], "f5.yaml:6", "{refused:?}");
+        assert_eq!(refused[1], "f5.yaml:9", "{refused:?}");
         assert!(
             errors[1].message.contains("in this run"),
             "{}",

@@ -295,17 +295,25 @@ pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight,
         }
         weighed => weighed,
     };
-    weighed.map_err(|error| {
-        let line = document.first_line - 1 + error.marker().line() as u64;
-        let message = error.info();
-        let message = if message.is_empty() {
-            "this document is not valid YAML".to_string()
-        } else {
-            message
-        };
-        Diagnostic::error(Some(Origin::new(file, 0, line)), message)
-            .at_column(error.marker().col() as u64 + 1)
-    })
+    let offset = document.first_line - 1;
+    weighed
+        .map(|mut weight| {
+            for (_, line) in &mut weight.copies_by_line {
+                *line += offset;
+            }
+            weight
+        })
+        .map_err(|error| {
+            let line = offset + error.marker().line() as u64;
+            let message = error.info();
+            let message = if message.is_empty() {
+                "this document is not valid YAML".to_string()
+            } else {
+                message
+            };
+            Diagnostic::error(Some(Origin::new(file, 0, line)), message)
+                .at_column(error.marker().col() as u64 + 1)
+        })
 }
 
 /// [`parse_document`] for a document [`weigh_document`] could not weigh, which is to say one

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError};
 
 /// What a document weighs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Weight {
     /// At least this many bytes as compact JSON, for the largest object the document holds:
     /// itself, or each item of a `List` (which is flattened into its items).
@@ -18,6 +18,20 @@ pub struct Weight {
     /// and so does each 64 bytes of a copied string, since that is what the copies take in
     /// memory once built.
     pub copied_nodes: u64,
+    /// Each alias that copies something, in order: what the document's aliases have copied
+    /// once it is read, and its line (in the text weighed, from 1).
+    pub copies_by_line: Vec<(u64, u64)>,
+}
+
+impl Weight {
+    /// The line of the first alias that takes what aliases copy beyond `limit`, when `already`
+    /// were copied before this document.
+    pub fn line_beyond(&self, already: u64, limit: u64) -> Option<u64> {
+        self.copies_by_line
+            .iter()
+            .find(|(copied, _)| already.saturating_add(*copied) > limit)
+            .map(|(_, line)| *line)
+    }
 }
 
 /// The weight of one node with everything under it, copies included.
@@ -80,8 +94,9 @@ pub fn weigh(text: &str, nesting_limit: usize) -> Result<Weight, ScanError> {
     let mut open: Vec<Open> = Vec::new();
     let mut root: Option<(NodeWeight, Option<TopLevel>)> = None;
     let mut copied = 0u64;
+    let mut copies_by_line = Vec::new();
     while let Some(event) = parser.next_event() {
-        let (event, _) = event?;
+        let (event, span) = event?;
         // A list just closed: its largest item.
         let mut closed_list_largest = None;
         let (node, anchor, scalar) = match event {
@@ -137,7 +152,10 @@ pub fn weigh(text: &str, nesting_limit: usize) -> Result<Weight, ScanError> {
             Event::Alias(id) => {
                 // An alias to a node still open is recursive, which serde-saphyr refuses.
                 let weight = anchors.get(&id).copied().unwrap_or_default();
-                copied = copied.saturating_add(weight.copied_nodes());
+                if weight.copied_nodes() > 0 {
+                    copied = copied.saturating_add(weight.copied_nodes());
+                    copies_by_line.push((copied, span.start.line() as u64));
+                }
                 (weight, 0, None)
             }
             _ => continue,
@@ -199,6 +217,7 @@ pub fn weigh(text: &str, nesting_limit: usize) -> Result<Weight, ScanError> {
     Ok(Weight {
         object_json_bytes,
         copied_nodes: copied,
+        copies_by_line,
     })
 }
 
@@ -270,6 +289,11 @@ mod tests {
         assert_eq!(weighed.copied_nodes, 10 * 11 + 10 * (111 + 1));
         let long = format!("a: &a \"{}\"\nb: [*a, *a]\n", "x".repeat(640));
         assert_eq!(weight(&long).copied_nodes, 2 * (1 + 10));
+        // Where the copies cross a limit: the line of the alias that crosses it.
+        assert_eq!(weighed.line_beyond(0, 100), Some(2));
+        assert_eq!(weighed.line_beyond(0, 200), Some(3));
+        assert_eq!(weighed.line_beyond(1000, 200), Some(2));
+        assert_eq!(weighed.line_beyond(0, 10_000), None);
     }
 
     #[test]
