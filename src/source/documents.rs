@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::api::type_meta;
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
 use crate::source::bounds::{self, Piece, Verdict};
 use crate::yaml::{self, DocumentText};
@@ -259,6 +260,7 @@ fn parse_pieces(
         };
         let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
         let mut objects = Vec::new();
+        let mut refused = Vec::new();
         flatten_lists(
             value,
             Origin::new(file.path.clone(), position, document.content_line),
@@ -267,8 +269,24 @@ fn parse_pieces(
                 bytes: start..start + document.text.len(),
                 first_line: document.first_line,
             }),
+            "",
             &mut objects,
+            &mut refused,
         );
+        if !refused.is_empty() {
+            // Each at the line of its field; a JSON file's objects are reported at its first.
+            let lines = match file.format {
+                Format::Yaml => yaml::field_lines(&document),
+                Format::Json => Default::default(),
+            };
+            errors.extend(refused.into_iter().map(|(field, problem)| {
+                let line = lines.get(&field).copied().unwrap_or(document.content_line);
+                Diagnostic::error(
+                    Some(Origin::new(file.path.clone(), position, line)),
+                    problem,
+                )
+            }));
+        }
         if measure {
             objects.retain(|object| {
                 let size = bounds::json_size(&object.value);
@@ -402,13 +420,21 @@ impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
     }
 }
 
-/// `kind: List` (and any `…List` with `items`, as kubectl reads them) becomes its items.
+/// `kind: List` (and any `…List` with `items`, as kubectl reads them) becomes its items. An
+/// object whose `kind` or `apiVersion` no API server could serve is left out, and the field
+/// that says so goes to `refused`, by its path in the document (`items[2].kind`), with why.
 fn flatten_lists(
     value: Value,
     origin: Origin,
     text: Option<DocumentSpan>,
+    path: &str,
     out: &mut Vec<RawDocument>,
+    refused: &mut Vec<(String, String)>,
 ) {
+    if let Some((field, problem)) = type_problem(&value) {
+        refused.push((format!("{path}{field}"), problem));
+        return;
+    }
     let is_list = value
         .get("kind")
         .and_then(Value::as_str)
@@ -426,10 +452,46 @@ fn flatten_lists(
         unreachable!("a List with items is an object")
     };
     if let Some(Value::Array(items)) = list.remove("items") {
-        for item in items {
-            flatten_lists(item, origin.clone(), None, out);
+        for (index, item) in items.into_iter().enumerate() {
+            let item_path = format!("{path}items[{index}].");
+            flatten_lists(item, origin.clone(), None, &item_path, out, refused);
         }
     }
+}
+
+/// The field of an object whose `kind` or `apiVersion` is not one the API server could serve
+/// ([`type_meta`]), with why; a field that is missing, empty or not a string is classifying's
+/// to report.
+fn type_problem(value: &Value) -> Option<(&'static str, String)> {
+    let field = |name: &str| {
+        value
+            .get(name)
+            .and_then(Value::as_str)
+            .filter(|text| !text.is_empty())
+    };
+    if let Some(kind) = field("kind")
+        && let Some(problem) = type_meta::kind_problem(kind)
+    {
+        return Some((
+            "kind",
+            format!(
+                "kind {} is not a kind the Kubernetes API server can serve: {problem}",
+                type_meta::shown(kind)
+            ),
+        ));
+    }
+    if let Some(api_version) = field("apiVersion")
+        && let Some(problem) = type_meta::api_version_problem(api_version)
+    {
+        return Some((
+            "apiVersion",
+            format!(
+                "apiVersion {} is not one the Kubernetes API server can serve: {problem}",
+                type_meta::shown(api_version)
+            ),
+        ));
+    }
+    None
 }
 
 impl RawDocument {
@@ -744,5 +806,38 @@ mod tests {
         assert_eq!(admitted, 11);
         let parallel = refused_with(4);
         assert_eq!((parallel.0, parallel.1), (admitted, refused));
+    }
+
+    /// A kind or apiVersion no API server could serve is refused at its own line, a List's
+    /// items one by one; the other objects load.
+    #[test]
+    fn kinds_and_api_versions_the_api_server_cannot_serve_are_refused_at_their_line() {
+        let text = "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nmetadata: {name: x}\nkind: \"Config\\nMap\"\n---\n\
+                    apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Good}\n- apiVersion: \"apps/v1`\"\n  kind: Deployment\n";
+        let error = load("k.yaml", text).unwrap_err();
+        let found: Vec<(u64, &str)> = error
+            .errors
+            .iter()
+            .map(|error| (error.origin.as_ref().unwrap().line, &error.message[..20]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (6, "kind \"Config\\nMap\" i"),
+                (12, "apiVersion \"apps/v1`")
+            ]
+        );
+        let (documents, _) = parse_files(&[SourceFile::new(
+            "k.yaml".into(),
+            text.to_string(),
+            Format::Yaml,
+        )]);
+        let kinds: Vec<&str> = documents
+            .iter()
+            .filter_map(|document| document.value["kind"].as_str())
+            .collect();
+        assert_eq!(kinds, ["ConfigMap", "Good"]);
+        let json = load("k.json", r#"{"apiVersion": "v1", "kind": "a::b"}"#).unwrap_err();
+        assert_eq!(json.errors[0].origin.as_ref().unwrap().line, 1);
     }
 }
