@@ -807,14 +807,25 @@ fn to_diagnostic(
         _ => message,
     };
     // The parser's column belongs to the parser's line, not to a cause found on another line.
+    let disallowed = disallowed_character(document.text, line_offset, &message);
     let (line, column, message) =
         match syntax_error_cause(document.text, line_offset, line, &message) {
             Some((cause_line, cause)) => (cause_line, None, cause),
-            None => (
-                line,
-                error.location().map(|location| location.column()),
-                message,
-            ),
+            None => match disallowed {
+                Some((line, column)) => (
+                    line,
+                    Some(column),
+                    format!(
+                        "{message}: YAML allows no such character anywhere in a file (Go's \
+                         reader refuses it too); write it as an escape in a double-quoted string"
+                    ),
+                ),
+                None => (
+                    line,
+                    error.location().map(|location| location.column()),
+                    message,
+                ),
+            },
         };
     let snippet = error.render_with_options(serde_saphyr::render_options! {
         line_offset: line_offset,
@@ -823,7 +834,7 @@ fn to_diagnostic(
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
     // The snippet would repeat a budget breach in serde-saphyr's words (`Depth { depth: 257 }`)
     // under the message that says it in fedrender's.
-    let snippet = if plain.starts_with("budget breached: ") {
+    let snippet = if plain.starts_with("budget breached: ") || disallowed.is_some() {
         String::new()
     } else {
         snippet
@@ -901,6 +912,26 @@ fn syntax_error_cause(
                  template rather than YAML; render it first (helm template), or --exclude it"
             ),
         ));
+    }
+    None
+}
+
+/// Where the character YAML does not allow that the parser's message names stands (line and
+/// column): the parser places one in a block scalar where the scalar starts. It is the first
+/// such character of the document, since reading stops there.
+fn disallowed_character(text: &str, line_offset: u64, message: &str) -> Option<(u64, u64)> {
+    if !message.starts_with("unexpected character") {
+        return None;
+    }
+    for (index, line) in (1u64..).zip(text.lines()) {
+        if let Some((column, c)) = (1u64..)
+            .zip(line.chars())
+            .find(|&(_, c)| !read::is_yaml_printable(c))
+        {
+            return message
+                .contains(&c.escape_debug().to_string())
+                .then_some((index + line_offset, column));
+        }
     }
     None
 }
@@ -1133,6 +1164,19 @@ mod tests {
             error.contains("is a Helm or Go template expression"),
             "{error}"
         );
+    }
+
+    /// serde-saphyr places a character YAML does not allow in a block scalar where the scalar
+    /// starts.
+    #[test]
+    fn a_character_yaml_does_not_allow_is_reported_on_its_own_line() {
+        let error = syntax_error("data:\n  script: |\n    echo start\n    echo \u{fffe}\n");
+        assert!(
+            error.starts_with("4: unexpected character: `\\u{fffe}': YAML allows no such"),
+            "{error}"
+        );
+        let quoted = syntax_error("a: 1\nb: \"x\u{7f}\"\n");
+        assert!(quoted.starts_with("2: unexpected character"), "{quoted}");
     }
 
     #[test]

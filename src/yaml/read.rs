@@ -62,7 +62,7 @@ fn left_to_serde_saphyr(c: char) -> bool {
 
 /// YAML 1.2 §5.1 `c-printable`: tab, the line breaks, printable ASCII, NEL, and the rest of
 /// Unicode but the C1 controls, surrogates, U+FFFE and U+FFFF.
-fn is_yaml_printable(c: char) -> bool {
+pub(super) fn is_yaml_printable(c: char) -> bool {
     matches!(
         u32::from(c),
         0x09 | 0x0A
