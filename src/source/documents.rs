@@ -248,7 +248,12 @@ fn parse_pieces(
             (Format::Yaml, Verdict::ParseUnweighed { cannot_weigh, .. }) => {
                 yaml::parse_unweighed_document(&document, &file.path, cannot_weigh)
             }
-            (Format::Yaml, Verdict::Parse { .. }) => yaml::parse_document(&document, &file.path),
+            (Format::Yaml, Verdict::Parse { .. }) if piece.weight.is_some() => {
+                yaml::parse_document(&document, &file.path)
+            }
+            (Format::Yaml, Verdict::Parse { .. }) => {
+                yaml::parse_document_without_aliases(&document, &file.path)
+            }
         };
         let value = match parsed {
             Ok(Value::Null) => continue,

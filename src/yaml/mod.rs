@@ -271,10 +271,63 @@ pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, 
     parse_typed(document, file).map(|ExactValue(value)| value)
 }
 
-/// Whether a document may hold an alias (or a merge key, which is one): an anchor and an
-/// asterisk somewhere in its text. Only such a document can grow beyond its text.
+/// Whether a document may hold an alias (or a merge key, which is one): an `&` and a `*` each
+/// where a node's properties or an alias can begin, at the start of the text or after white
+/// space, `[`, `{`, `,` or `:`. Only such a document can grow beyond its text; `a && b`,
+/// `/data/*.txt`, `?a=1&b=2` and `["*"]` need no weighing. [`parse_document_without_aliases`]
+/// reads the others, so that an alias this missed is an error, never a copy.
 pub fn may_hold_aliases(text: &str) -> bool {
-    text.contains('&') && text.contains('*')
+    let bytes = text.as_bytes();
+    let begins_node = |at: usize| {
+        at == 0
+            || matches!(
+                bytes[at - 1],
+                b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b',' | b':'
+            )
+    };
+    let found = |indicator: u8| {
+        bytes
+            .iter()
+            .enumerate()
+            .any(|(at, &byte)| byte == indicator && begins_node(at))
+    };
+    found(b'&') && found(b'*')
+}
+
+/// [`parse_document`] for a document [`may_hold_aliases`] says holds no alias: should it hold
+/// one after all, it is an error rather than a copy nothing has weighed.
+pub fn parse_document_without_aliases(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<Value, Diagnostic> {
+    if let Some(value) = read::simple_document(document.text) {
+        return Ok(value);
+    }
+    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
+        Ok(ExactValue(value)) => Ok(value),
+        Err(error) if is_a_copy(&error) => {
+            let mut diagnostic = to_diagnostic(&error, document, file);
+            diagnostic.message = "an alias fedrender did not expect here (it weighs every \
+                                  document that may hold one before reading it): this is a bug \
+                                  in fedrender; please report it"
+                .to_string();
+            Err(diagnostic)
+        }
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
+}
+
+/// The reader's options with no alias allowed to copy anything.
+fn reader_options_without_copies() -> serde_saphyr::Options {
+    let mut options = reader_options();
+    options.alias_limits.max_total_replayed_events = 0;
+    options
+}
+
+/// Whether serde-saphyr stopped at an alias because [`reader_options_without_copies`] allows
+/// none.
+fn is_a_copy(error: &serde_saphyr::Error) -> bool {
+    error.to_string().contains("alias replay limit exceeded")
 }
 
 /// What a document weighs before it is built ([`Weight`]), read as serde-saphyr reads it (a
@@ -325,13 +378,9 @@ pub fn parse_unweighed_document(
     file: &str,
     cannot_weigh: Diagnostic,
 ) -> Result<Value, Diagnostic> {
-    let mut options = reader_options();
-    options.alias_limits.max_total_replayed_events = 0;
-    match from_yaml::<ExactValue>(document.text, options) {
+    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
         Ok(ExactValue(value)) => Ok(value),
-        Err(error) if error.to_string().contains("alias replay limit exceeded") => {
-            Err(cannot_weigh)
-        }
+        Err(error) if is_a_copy(&error) => Err(cannot_weigh),
         Err(error) => Err(to_diagnostic(&error, document, file)),
     }
 }
@@ -1163,6 +1212,40 @@ mod tests {
         assert!(
             error.contains("is a Helm or Go template expression"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn documents_that_may_hold_aliases_are_told_from_those_that_cannot() {
+        for text in [
+            "a: &x 1\nb: *x\n",
+            "[&a 1, *a]\n",
+            "{\"k\":&a 1, \"j\":*a}\n",
+            "- &a x\n- *a\n",
+            "base: &base {a: 1}\nweb:\n  <<: *base\n",
+            "a: !!str &x 1\nb:\t*x\n",
+        ] {
+            assert!(may_hold_aliases(text), "{text:?}");
+        }
+        for text in [
+            "cmd: a && b\nglob: /data/*.txt\n",
+            "url: https://x?a=1&b=2\nverbs: [\"*\"]\nresources: ['*']\n",
+            "a: &x 1\n",
+            "b: 2 * 3\n",
+        ] {
+            assert!(!may_hold_aliases(text), "{text:?}");
+        }
+        // Were one missed, it would be an error, not a copy.
+        let documents = split_documents("a: &x [1, 2]\nb: *x\n");
+        let error = parse_document_without_aliases(&documents[0], "m.yaml").unwrap_err();
+        assert!(
+            error.message.contains("a bug in fedrender"),
+            "{}",
+            error.message
+        );
+        assert_eq!(
+            parse_document_without_aliases(&split_documents("a: [1, 2]\n")[0], "m.yaml").unwrap(),
+            json!({"a": [1, 2]})
         );
     }
 
