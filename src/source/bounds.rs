@@ -26,10 +26,11 @@ pub const MAX_OBJECT_BYTES: u64 = 3 << 20;
 /// Longer ones are measured once built.
 const MEASURED_FROM_BYTES: u64 = MAX_OBJECT_BYTES / 8;
 
-/// What aliases may copy in one file and in all the files of a run, in nodes (scalars, lists and
-/// maps, a string counting one node for each 64 bytes): far beyond the copies a manifest makes
-/// (an anchored list of environment variables used in a few containers copies a few hundred),
-/// far short of a machine's memory (a copied node takes a few hundred bytes while it is read).
+/// What aliases may copy in one file and in all the files read together (the fleet's files, and
+/// then what its tools print, each one [`crate::source::documents::parse_files_at`]), in nodes
+/// (scalars, lists and maps, a string counting one node for each 64 bytes): far beyond the
+/// copies a manifest makes (an anchored list of environment variables used in a few containers
+/// copies a few hundred), far short of a machine's memory (400,000 copied nodes took 90 MiB).
 pub const MAX_COPIED_NODES_PER_FILE: u64 = 100_000;
 pub const MAX_COPIED_NODES_PER_RUN: u64 = 400_000;
 
