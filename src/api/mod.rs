@@ -8,3 +8,4 @@ pub mod kubefed;
 pub mod meta;
 pub mod selector;
 pub mod source;
+pub mod type_meta;

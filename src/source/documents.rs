@@ -12,7 +12,9 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::api::type_meta;
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::source::bounds::{self, Piece, Verdict};
 use crate::yaml::{self, DocumentText};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,14 +161,29 @@ pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) 
 
 /// [`parse_files`] for files that will sit at `first_index` and after in the list every stage
 /// receives (a document remembers its file by its index there).
+///
+/// The files are split into documents and the documents that may grow beyond their text are
+/// weighed, in parallel; then every document is admitted or refused in file order, so that
+/// what aliases copy is bounded per file and per call (all the fleet's files, or all that its
+/// tools print) and the same input passes or fails alike whatever the thread count
+/// ([`bounds::admit`]); then the documents admitted are parsed, in parallel.
 pub fn parse_files_at(
     files: &[SourceFile],
     first_index: usize,
 ) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let weighed: Vec<(&str, Vec<Piece<'_>>)> = files
+        .par_iter()
+        .map(|file| (&*file.path, weigh_file(file)))
+        .collect();
+    let verdicts = bounds::admit(&weighed);
     let per_file: Vec<(Vec<RawDocument>, Vec<Diagnostic>)> = files
         .par_iter()
+        .zip(weighed)
+        .zip(verdicts)
         .enumerate()
-        .map(|(index, file)| parse_file(first_index + index, file))
+        .map(|(index, ((file, (_, pieces)), verdicts))| {
+            parse_pieces(first_index + index, file, pieces, verdicts)
+        })
         .collect();
     let mut documents = Vec::new();
     let mut errors = Vec::new();
@@ -177,45 +194,118 @@ pub fn parse_files_at(
     (documents, errors)
 }
 
+/// One file on its own: [`parse_files_at`] for a file read again.
 fn parse_file(index: usize, file: &SourceFile) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let weighed = vec![(&*file.path, weigh_file(file))];
+    let verdicts = bounds::admit(&weighed).remove(0);
+    let (_, pieces) = weighed.into_iter().next().expect("one file");
+    parse_pieces(index, file, pieces, verdicts)
+}
+
+/// The file's documents (a JSON file is one), each weighed when it may grow beyond its text.
+fn weigh_file(file: &SourceFile) -> Vec<Piece<'_>> {
+    match file.format {
+        Format::Json => {
+            let document = DocumentText {
+                text: &file.text,
+                first_line: 1,
+                content_line: 1,
+            };
+            let weight = bounds::needs_weighing(&file.text, false)
+                .then(|| bounds::weigh_json(&file.text, &file.path));
+            vec![Piece { document, weight }]
+        }
+        Format::Yaml => yaml::split_documents(&file.text)
+            .into_iter()
+            .map(|document| {
+                let weight = bounds::needs_weighing(document.text, true)
+                    .then(|| yaml::weigh_document(&document, &file.path));
+                Piece { document, weight }
+            })
+            .collect(),
+    }
+}
+
+fn parse_pieces(
+    index: usize,
+    file: &SourceFile,
+    pieces: Vec<Piece<'_>>,
+    verdicts: Vec<Verdict>,
+) -> (Vec<RawDocument>, Vec<Diagnostic>) {
     let mut documents = Vec::new();
     let mut errors = Vec::new();
-    let mut push = |value: Value, origin: Origin, text: Option<DocumentSpan>| {
-        flatten_lists(value, origin, text, &mut documents);
-    };
-    match file.format {
-        Format::Json => match strict_json(&file.text) {
-            Ok(StrictJson(value)) => push(
-                value,
-                Origin::new(file.path.clone(), 0, 1),
-                Some(DocumentSpan {
-                    file: index,
-                    bytes: 0..file.text.len(),
-                    first_line: 1,
-                }),
-            ),
-            Err(error) => errors.push(json_error(&error, &file.path)),
-        },
-        Format::Yaml => {
-            for (position, document) in yaml::split_documents(&file.text).iter().enumerate() {
-                match yaml::parse_document(document, &file.path) {
-                    Ok(Value::Null) => {}
-                    Ok(value) => {
-                        let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
-                        push(
-                            value,
-                            Origin::new(file.path.clone(), position, document.content_line),
-                            Some(DocumentSpan {
-                                file: index,
-                                bytes: start..start + document.text.len(),
-                                first_line: document.first_line,
-                            }),
-                        );
-                    }
-                    Err(error) => errors.push(error),
-                }
+    for (position, (piece, verdict)) in pieces.into_iter().zip(verdicts).enumerate() {
+        let document = piece.document;
+        let measure = match verdict {
+            Verdict::Parse { measure } | Verdict::ParseUnweighed { measure, .. } => measure,
+            Verdict::Refuse(_) => false,
+        };
+        let parsed = match (file.format, verdict) {
+            (_, Verdict::Refuse(error)) => Err(error),
+            (Format::Json, _) => strict_json(&file.text)
+                .map(|StrictJson(value)| value)
+                .map_err(|error| json_error(&error, &file.path)),
+            (Format::Yaml, Verdict::ParseUnweighed { cannot_weigh, .. }) => {
+                yaml::parse_unweighed_document(&document, &file.path, cannot_weigh)
             }
+            (Format::Yaml, Verdict::Parse { .. }) if piece.weight.is_some() => {
+                yaml::parse_document(&document, &file.path)
+            }
+            (Format::Yaml, Verdict::Parse { .. }) => {
+                yaml::parse_document_without_aliases(&document, &file.path)
+            }
+        };
+        let value = match parsed {
+            Ok(Value::Null) => continue,
+            Ok(value) => value,
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
+        };
+        let start = document.text.as_ptr() as usize - file.text.as_ptr() as usize;
+        let mut objects = Vec::new();
+        let mut refused = Vec::new();
+        flatten_lists(
+            value,
+            Origin::new(file.path.clone(), position, document.content_line),
+            Some(DocumentSpan {
+                file: index,
+                bytes: start..start + document.text.len(),
+                first_line: document.first_line,
+            }),
+            "",
+            &mut objects,
+            &mut refused,
+        );
+        if !refused.is_empty() {
+            // Each at the line of its field; a JSON file's objects are reported at its first.
+            let lines = match file.format {
+                Format::Yaml => yaml::field_lines(&document),
+                Format::Json => Default::default(),
+            };
+            errors.extend(refused.into_iter().map(|(field, problem)| {
+                let line = lines.get(&field).copied().unwrap_or(document.content_line);
+                Diagnostic::error(
+                    Some(Origin::new(file.path.clone(), position, line)),
+                    problem,
+                )
+            }));
         }
+        if measure {
+            objects.retain(|object| {
+                let size = bounds::json_size(&object.value);
+                let fits = size <= bounds::MAX_OBJECT_BYTES;
+                if !fits {
+                    errors.push(Diagnostic::error(
+                        Some(object.origin.clone()),
+                        bounds::too_large(size, false),
+                    ));
+                }
+                fits
+            });
+        }
+        documents.append(&mut objects);
     }
     // Document indices count objects, List items included, in file order.
     for (position, document) in documents.iter_mut().enumerate() {
@@ -335,13 +425,21 @@ impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
     }
 }
 
-/// `kind: List` (and any `…List` with `items`, as kubectl reads them) becomes its items.
+/// `kind: List` (and any `…List` with `items`, as kubectl reads them) becomes its items. An
+/// object whose `kind` or `apiVersion` no API server could serve is left out, and the field
+/// that says so goes to `refused`, by its path in the document (`items[2].kind`), with why.
 fn flatten_lists(
     value: Value,
     origin: Origin,
     text: Option<DocumentSpan>,
+    path: &str,
     out: &mut Vec<RawDocument>,
+    refused: &mut Vec<(String, String)>,
 ) {
+    if let Some((field, problem)) = type_problem(&value) {
+        refused.push((format!("{path}{field}"), problem));
+        return;
+    }
     let is_list = value
         .get("kind")
         .and_then(Value::as_str)
@@ -359,10 +457,46 @@ fn flatten_lists(
         unreachable!("a List with items is an object")
     };
     if let Some(Value::Array(items)) = list.remove("items") {
-        for item in items {
-            flatten_lists(item, origin.clone(), None, out);
+        for (index, item) in items.into_iter().enumerate() {
+            let item_path = format!("{path}items[{index}].");
+            flatten_lists(item, origin.clone(), None, &item_path, out, refused);
         }
     }
+}
+
+/// The field of an object whose `kind` or `apiVersion` is not one the API server could serve
+/// ([`type_meta`]), with why; a field that is missing, empty or not a string is classifying's
+/// to report.
+fn type_problem(value: &Value) -> Option<(&'static str, String)> {
+    let field = |name: &str| {
+        value
+            .get(name)
+            .and_then(Value::as_str)
+            .filter(|text| !text.is_empty())
+    };
+    if let Some(kind) = field("kind")
+        && let Some(problem) = type_meta::kind_problem(kind)
+    {
+        return Some((
+            "kind",
+            format!(
+                "kind {} is not a kind the Kubernetes API server can serve: {problem}",
+                type_meta::shown(kind)
+            ),
+        ));
+    }
+    if let Some(api_version) = field("apiVersion")
+        && let Some(problem) = type_meta::api_version_problem(api_version)
+    {
+        return Some((
+            "apiVersion",
+            format!(
+                "apiVersion {} is not one the Kubernetes API server can serve: {problem}",
+                type_meta::shown(api_version)
+            ),
+        ));
+    }
+    None
 }
 
 impl RawDocument {
@@ -619,5 +753,96 @@ mod tests {
             "{}",
             error.message
         );
+    }
+
+    /// A document whose aliases copy 34,544 nodes: a list of a thousand scalars (1,016 nodes
+    /// with its strings), copied 34 times.
+    fn copying_document(name: &str) -> String {
+        format!(
+            "kind: ConfigMap\nmetadata: {{name: {name}}}\nanchor: &a [{}]\ncopies: [{}]\n",
+            vec!["x"; 1000].join(", "),
+            vec!["*a"; 34].join(", ")
+        )
+    }
+
+    /// Which documents the copy budgets refuse does not depend on which thread parses which
+    /// file: the third document of a file goes beyond the file's share, the twelfth of the run
+    /// beyond the run's, whatever the thread count; each is refused at its aliases' line.
+    #[test]
+    fn alias_budgets_refuse_the_same_documents_whatever_the_thread_count() {
+        let files: Vec<SourceFile> = (0..8)
+            .map(|file| {
+                let documents: Vec<String> = (0..2 + usize::from(file == 0))
+                    .map(|document| copying_document(&format!("f{file}-{document}")))
+                    .collect();
+                SourceFile::new(
+                    format!("f{file}.yaml").into(),
+                    documents.join("---\n"),
+                    Format::Yaml,
+                )
+            })
+            .collect();
+        let refused_with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let (documents, errors) = pool.install(|| parse_files(&files));
+            let refused: Vec<String> = errors
+                .iter()
+                .map(|error| error.origin.as_ref().unwrap().to_string())
+                .collect();
+            (documents.len(), refused, errors)
+        };
+        let (admitted, refused, errors) = refused_with(1);
+        assert_eq!(refused[0], "f0.yaml:14", "{refused:?}");
+        assert!(
+            errors[0].message.contains("in this file"),
+            "{}",
+            errors[0].message
+        );
+        assert_eq!(refused[1], "f5.yaml:9", "{refused:?}");
+        assert!(
+            errors[1].message.contains("in this run"),
+            "{}",
+            errors[1].message
+        );
+        assert_eq!(admitted + refused.len(), 17);
+        assert_eq!(admitted, 11);
+        let parallel = refused_with(4);
+        assert_eq!((parallel.0, parallel.1), (admitted, refused));
+    }
+
+    /// A kind or apiVersion no API server could serve is refused at its own line, a List's
+    /// items one by one; the other objects load.
+    #[test]
+    fn kinds_and_api_versions_the_api_server_cannot_serve_are_refused_at_their_line() {
+        let text = "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nmetadata: {name: x}\nkind: \"Config\\nMap\"\n---\n\
+                    apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Good}\n- apiVersion: \"apps/v1`\"\n  kind: Deployment\n";
+        let error = load("k.yaml", text).unwrap_err();
+        let found: Vec<(u64, &str)> = error
+            .errors
+            .iter()
+            .map(|error| (error.origin.as_ref().unwrap().line, &error.message[..20]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (6, "kind \"Config\\nMap\" i"),
+                (12, "apiVersion \"apps/v1`")
+            ]
+        );
+        let (documents, _) = parse_files(&[SourceFile::new(
+            "k.yaml".into(),
+            text.to_string(),
+            Format::Yaml,
+        )]);
+        let kinds: Vec<&str> = documents
+            .iter()
+            .filter_map(|document| document.value["kind"].as_str())
+            .collect();
+        assert_eq!(kinds, ["ConfigMap", "Good"]);
+        let json = load("k.json", r#"{"apiVersion": "v1", "kind": "a::b"}"#).unwrap_err();
+        assert_eq!(json.errors[0].origin.as_ref().unwrap().line, 1);
     }
 }

@@ -8,10 +8,15 @@
 //!   CI's secrets;
 //! - runs in a process group of its own, which is killed as a whole when the tool takes longer
 //!   than its time limit, prints more than its output limit, or fedrender is interrupted, and
-//!   after the tool exits, so that nothing it started lives on.
+//!   after the tool exits, so that nothing it started lives on;
+//! - has its output kept in memory only up to [`SPOOL_IN_MEMORY`] and in an unnamed temporary
+//!   file past that ([`Spool`]), so that the output limit bounds the disk a tool may fill, not
+//!   fedrender's memory: the output is read into memory once, when the tool has exited within
+//!   its limits.
 
 use std::ffi::{OsStr, OsString};
-use std::io::{Read, Write};
+use std::fs::File;
+use std::io::{Read, Seek, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -29,6 +34,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 pub const DEFAULT_MAX_OUTPUT: u64 = 256 << 20;
 /// How much of a tool's standard error a message quotes.
 const MAX_STDERR: usize = 64 << 10;
+/// How much of a tool's standard output is kept in memory while it runs; the rest goes to a
+/// temporary file.
+pub const SPOOL_IN_MEMORY: usize = 64 << 10;
 /// How often a running tool is checked on.
 const POLL: Duration = Duration::from_millis(10);
 
@@ -165,10 +173,21 @@ pub fn run(
     let output_reader = {
         let too_much = Arc::clone(&too_much);
         let max = limits.max_output;
-        std::thread::spawn(move || read_capped(stdout, max, &too_much))
+        std::thread::spawn(move || {
+            let mut spool = Spool::new();
+            copy_capped(stdout, &mut spool, max, &too_much).map(|()| spool)
+        })
     };
-    let error_reader =
-        std::thread::spawn(move || read_capped(stderr, MAX_STDERR as u64, &AtomicBool::new(false)));
+    let error_reader = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        copy_capped(
+            stderr,
+            &mut kept,
+            MAX_STDERR as u64,
+            &AtomicBool::new(false),
+        )
+        .map(|()| kept)
+    });
     let started = Instant::now();
     let stopped = loop {
         if exited(&child) {
@@ -190,7 +209,10 @@ pub fn run(
     group.kill();
     let status = child.wait();
     let output = output_reader.join().expect("the reader does not panic");
-    let stderr = error_reader.join().expect("the reader does not panic");
+    let stderr = error_reader
+        .join()
+        .expect("the reader does not panic")
+        .unwrap_or_default();
     if let Some(writer) = writer {
         // A tool that exits without reading its input fails below, or did not need it.
         let _ = writer.join();
@@ -208,9 +230,17 @@ pub fn run(
             stderr: String::from_utf8_lossy(&stderr).trim_end().to_string(),
         });
     }
-    String::from_utf8(output).map_err(|_| RunError::Failed {
-        how: "its output is not UTF-8".to_string(),
+    let cannot_keep = |error: std::io::Error| RunError::Failed {
+        how: format!("its output could not be kept in a temporary file: {error}"),
         stderr: String::new(),
+    };
+    let output = output.map_err(cannot_keep)?;
+    output.into_string().map_err(|error| match error.kind() {
+        std::io::ErrorKind::InvalidData => RunError::Failed {
+            how: "its output is not UTF-8".to_string(),
+            stderr: String::new(),
+        },
+        _ => cannot_keep(error),
     })
 }
 
@@ -243,24 +273,144 @@ impl Group {
     }
 }
 
-/// Reads `pipe` to its end, keeping the first `max` bytes; past them sets `too_much` and keeps
-/// draining, so the writer is never blocked on a full pipe before it is killed.
-fn read_capped(mut pipe: impl Read, max: u64, too_much: &AtomicBool) -> Vec<u8> {
-    let mut kept = Vec::new();
-    let mut buffer = [0u8; 64 << 10];
+/// Reads `pipe` to its end, writing the first `max` bytes to `kept`; past them sets `too_much`
+/// and keeps draining, so the writer is never blocked on a full pipe before it is killed. A
+/// read error ends the copy as the pipe's end does; a write error is returned once the pipe is
+/// drained.
+fn copy_capped(
+    mut pipe: impl Read,
+    kept: &mut impl Write,
+    max: u64,
+    too_much: &AtomicBool,
+) -> std::io::Result<()> {
+    let mut buffer = vec![0u8; SPOOL_IN_MEMORY];
+    let mut written = 0u64;
+    let mut failed = None;
     loop {
         match pipe.read(&mut buffer) {
             Ok(0) | Err(_) => break,
             Ok(read) => {
-                let room = max.saturating_sub(kept.len() as u64) as usize;
-                kept.extend_from_slice(&buffer[..read.min(room)]);
+                let room = usize::try_from(max.saturating_sub(written)).unwrap_or(usize::MAX);
+                let keep = read.min(room);
+                if failed.is_none()
+                    && keep > 0
+                    && let Err(error) = kept.write_all(&buffer[..keep])
+                {
+                    failed = Some(error);
+                }
+                written += keep as u64;
                 if read > room {
                     too_much.store(true, Ordering::SeqCst);
                 }
             }
         }
     }
-    kept
+    failed.map_or(Ok(()), Err)
+}
+
+/// A tool's standard output as it arrives: in memory up to [`SPOOL_IN_MEMORY`] bytes, then in
+/// an unnamed temporary file, so that memory stays at that whatever the tool prints; read back
+/// whole once the tool has finished within its limits.
+struct Spool {
+    memory: Vec<u8>,
+    file: Option<File>,
+    /// The most the spool has held in memory (its buffer's capacity), for the tests.
+    #[cfg(test)]
+    peak_in_memory: usize,
+}
+
+impl Spool {
+    fn new() -> Spool {
+        Spool {
+            memory: Vec::new(),
+            file: None,
+            #[cfg(test)]
+            peak_in_memory: 0,
+        }
+    }
+
+    /// Everything written, as text: `InvalidData` when it is not UTF-8.
+    fn into_string(self) -> std::io::Result<String> {
+        let Some(mut file) = self.file else {
+            return String::from_utf8(self.memory)
+                .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidData, error));
+        };
+        let size = file.stream_position()?;
+        file.rewind()?;
+        let mut text = String::with_capacity(usize::try_from(size).unwrap_or(0));
+        file.read_to_string(&mut text)?;
+        Ok(text)
+    }
+}
+
+impl Write for Spool {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if let Some(file) = &mut self.file {
+            return file.write(bytes);
+        }
+        if self.memory.len() + bytes.len() <= SPOOL_IN_MEMORY {
+            if self.memory.capacity() == 0 {
+                self.memory.reserve_exact(SPOOL_IN_MEMORY);
+            }
+            self.memory.extend_from_slice(bytes);
+            #[cfg(test)]
+            {
+                self.peak_in_memory = self.peak_in_memory.max(self.memory.capacity());
+            }
+            return Ok(bytes.len());
+        }
+        let mut file = temporary_file()?;
+        file.write_all(&self.memory)?;
+        self.memory = Vec::new();
+        let written = file.write(bytes)?;
+        self.file = Some(file);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A new file in the temporary directory that only this process can reach: created with a name
+/// no file had (`create_new` does not follow a link planted there), readable by its owner
+/// only, and unlinked at once, so it is gone when the handle is closed, however fedrender ends.
+fn temporary_file() -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::sync::atomic::AtomicU64;
+    static CREATED: AtomicU64 = AtomicU64::new(0);
+    let directory = std::env::temp_dir();
+    let mut last_error = None;
+    for _ in 0..16 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.subsec_nanos());
+        let path = directory.join(format!(
+            ".fedrender-tool-output-{}-{}-{nanos}",
+            std::process::id(),
+            CREATED.fetch_add(1, Ordering::Relaxed)
+        ));
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+        {
+            Ok(file) => {
+                std::fs::remove_file(&path)?;
+                return Ok(file);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                last_error = Some(error);
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| std::io::Error::other("no free temporary file name")))
 }
 
 #[cfg(test)]
@@ -325,6 +475,58 @@ mod tests {
         .unwrap_err();
         assert_eq!(error, RunError::TooMuchOutput(1 << 20));
         assert_eq!(shell("echo ok", limits).unwrap(), "ok\n");
+    }
+
+    /// Ten MiB through the spool: it never holds more than its small buffer in memory, and
+    /// gives back every byte; output within the buffer never touches a file.
+    #[test]
+    fn a_tools_output_is_kept_in_a_file_past_a_small_buffer() {
+        let mut spool = Spool::new();
+        let ten_mib = std::io::repeat(b'a').take(10 << 20);
+        copy_capped(ten_mib, &mut spool, 64 << 20, &AtomicBool::new(false)).unwrap();
+        assert!(spool.file.is_some());
+        assert!(
+            spool.peak_in_memory <= SPOOL_IN_MEMORY,
+            "{} bytes in memory",
+            spool.peak_in_memory
+        );
+        let text = spool.into_string().unwrap();
+        assert_eq!(text.len(), 10 << 20);
+        assert!(text.bytes().all(|byte| byte == b'a'));
+
+        let mut small = Spool::new();
+        copy_capped(
+            &b"kind: ConfigMap\n"[..],
+            &mut small,
+            64 << 20,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert!(small.file.is_none());
+        assert_eq!(small.into_string().unwrap(), "kind: ConfigMap\n");
+    }
+
+    /// Past the limit nothing more is kept, and the reader says so.
+    #[test]
+    fn the_spool_keeps_nothing_past_the_limit() {
+        let mut spool = Spool::new();
+        let too_much = AtomicBool::new(false);
+        copy_capped(
+            std::io::repeat(b'a').take(3 << 20),
+            &mut spool,
+            1 << 20,
+            &too_much,
+        )
+        .unwrap();
+        assert!(too_much.load(Ordering::SeqCst));
+        assert!(spool.peak_in_memory <= SPOOL_IN_MEMORY);
+        assert_eq!(spool.into_string().unwrap().len(), 1 << 20);
+        let mut bytes = Spool::new();
+        bytes.write_all(&[b'a', 0xff, b'b']).unwrap();
+        assert_eq!(
+            bytes.into_string().unwrap_err().kind(),
+            std::io::ErrorKind::InvalidData
+        );
     }
 
     #[test]

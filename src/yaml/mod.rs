@@ -16,6 +16,7 @@ pub mod go_marshal;
 mod random;
 mod read;
 mod scalar;
+mod weight;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -26,6 +27,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use exact::ExactValue;
+pub use weight::Weight;
 
 /// One `---`-separated document of a YAML stream: its text and where it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,6 +269,120 @@ pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, 
         return Ok(value);
     }
     parse_typed(document, file).map(|ExactValue(value)| value)
+}
+
+/// Whether a document may hold an alias (or a merge key, which is one): an `&` and a `*` each
+/// where a node's properties or an alias can begin, at the start of the text or after white
+/// space, `[`, `{`, `,` or `:`. Only such a document can grow beyond its text; `a && b`,
+/// `/data/*.txt`, `?a=1&b=2` and `["*"]` need no weighing. [`parse_document_without_aliases`]
+/// reads the others, so that an alias this missed is an error, never a copy.
+pub fn may_hold_aliases(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let begins_node = |at: usize| {
+        at == 0
+            || matches!(
+                bytes[at - 1],
+                b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b',' | b':'
+            )
+    };
+    let found = |indicator: u8| {
+        bytes
+            .iter()
+            .enumerate()
+            .any(|(at, &byte)| byte == indicator && begins_node(at))
+    };
+    found(b'&') && found(b'*')
+}
+
+/// [`parse_document`] for a document [`may_hold_aliases`] says holds no alias: should it hold
+/// one after all, it is an error rather than a copy nothing has weighed.
+pub fn parse_document_without_aliases(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<Value, Diagnostic> {
+    if let Some(value) = read::simple_document(document.text) {
+        return Ok(value);
+    }
+    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
+        Ok(ExactValue(value)) => Ok(value),
+        Err(error) if is_a_copy(&error) => {
+            let mut diagnostic = to_diagnostic(&error, document, file);
+            diagnostic.message = "an alias fedrender did not expect here (it weighs every \
+                                  document that may hold one before reading it): this is a bug \
+                                  in fedrender; please report it"
+                .to_string();
+            Err(diagnostic)
+        }
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
+}
+
+/// The reader's options with no alias allowed to copy anything.
+fn reader_options_without_copies() -> serde_saphyr::Options {
+    let mut options = reader_options();
+    options.alias_limits.max_total_replayed_events = 0;
+    options
+}
+
+/// Whether serde-saphyr stopped at an alias because [`reader_options_without_copies`] allows
+/// none.
+fn is_a_copy(error: &serde_saphyr::Error) -> bool {
+    error.to_string().contains("alias replay limit exceeded")
+}
+
+/// What a document weighs before it is built ([`Weight`]), read as serde-saphyr reads it (a
+/// quoted scalar continued at column 0 included). A document that cannot be weighed has a
+/// syntax error: the parser's message, at its line.
+pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight, Diagnostic> {
+    let weighed = match weight::weigh(document.text, MAX_NESTING_DEPTH) {
+        Err(error)
+            if matches!(
+                error.kind(),
+                serde_saphyr::granit_parser::ErrorKind::InvalidQuotedScalarIndent
+            ) =>
+        {
+            match indent_quoted_continuations(document.text) {
+                Some(indented) => weight::weigh(&indented, MAX_NESTING_DEPTH).map_err(|_| error),
+                None => Err(error),
+            }
+        }
+        weighed => weighed,
+    };
+    let offset = document.first_line - 1;
+    weighed
+        .map(|mut weight| {
+            for (_, line) in &mut weight.copies_by_line {
+                *line += offset;
+            }
+            weight
+        })
+        .map_err(|error| {
+            let line = offset + error.marker().line() as u64;
+            let message = error.info();
+            let message = if message.is_empty() {
+                "this document is not valid YAML".to_string()
+            } else {
+                message
+            };
+            Diagnostic::error(Some(Origin::new(file, 0, line)), message)
+                .at_column(error.marker().col() as u64 + 1)
+        })
+}
+
+/// [`parse_document`] for a document [`weigh_document`] could not weigh, which is to say one
+/// with a syntax error: serde-saphyr reports it in its own words, and no alias copies anything
+/// on the way. Should serde-saphyr stop at an alias first, the document is refused with the
+/// weighing's message, `cannot_weigh`.
+pub fn parse_unweighed_document(
+    document: &DocumentText<'_>,
+    file: &str,
+    cannot_weigh: Diagnostic,
+) -> Result<Value, Diagnostic> {
+    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
+        Ok(ExactValue(value)) => Ok(value),
+        Err(error) if is_a_copy(&error) => Err(cannot_weigh),
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
 }
 
 /// Parses one document straight into a typed struct, so that an unknown field is reported at
@@ -740,14 +856,25 @@ fn to_diagnostic(
         _ => message,
     };
     // The parser's column belongs to the parser's line, not to a cause found on another line.
+    let disallowed = disallowed_character(document.text, line_offset, &message);
     let (line, column, message) =
         match syntax_error_cause(document.text, line_offset, line, &message) {
             Some((cause_line, cause)) => (cause_line, None, cause),
-            None => (
-                line,
-                error.location().map(|location| location.column()),
-                message,
-            ),
+            None => match disallowed {
+                Some((line, column)) => (
+                    line,
+                    Some(column),
+                    format!(
+                        "{message}: YAML allows no such character anywhere in a file (Go's \
+                         reader refuses it too); write it as an escape in a double-quoted string"
+                    ),
+                ),
+                None => (
+                    line,
+                    error.location().map(|location| location.column()),
+                    message,
+                ),
+            },
         };
     let snippet = error.render_with_options(serde_saphyr::render_options! {
         line_offset: line_offset,
@@ -756,7 +883,7 @@ fn to_diagnostic(
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
     // The snippet would repeat a budget breach in serde-saphyr's words (`Depth { depth: 257 }`)
     // under the message that says it in fedrender's.
-    let snippet = if plain.starts_with("budget breached: ") {
+    let snippet = if plain.starts_with("budget breached: ") || disallowed.is_some() {
         String::new()
     } else {
         snippet
@@ -834,6 +961,26 @@ fn syntax_error_cause(
                  template rather than YAML; render it first (helm template), or --exclude it"
             ),
         ));
+    }
+    None
+}
+
+/// Where the character YAML does not allow that the parser's message names stands (line and
+/// column): the parser places one in a block scalar where the scalar starts. It is the first
+/// such character of the document, since reading stops there.
+fn disallowed_character(text: &str, line_offset: u64, message: &str) -> Option<(u64, u64)> {
+    if !message.starts_with("unexpected character") {
+        return None;
+    }
+    for (index, line) in (1u64..).zip(text.lines()) {
+        if let Some((column, c)) = (1u64..)
+            .zip(line.chars())
+            .find(|&(_, c)| !read::is_yaml_printable(c))
+        {
+            return message
+                .contains(&c.escape_debug().to_string())
+                .then_some((index + line_offset, column));
+        }
     }
     None
 }
@@ -1066,6 +1213,53 @@ mod tests {
             error.contains("is a Helm or Go template expression"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn documents_that_may_hold_aliases_are_told_from_those_that_cannot() {
+        for text in [
+            "a: &x 1\nb: *x\n",
+            "[&a 1, *a]\n",
+            "{\"k\":&a 1, \"j\":*a}\n",
+            "- &a x\n- *a\n",
+            "base: &base {a: 1}\nweb:\n  <<: *base\n",
+            "a: !!str &x 1\nb:\t*x\n",
+        ] {
+            assert!(may_hold_aliases(text), "{text:?}");
+        }
+        for text in [
+            "cmd: a && b\nglob: /data/*.txt\n",
+            "url: https://x?a=1&b=2\nverbs: [\"*\"]\nresources: ['*']\n",
+            "a: &x 1\n",
+            "b: 2 * 3\n",
+        ] {
+            assert!(!may_hold_aliases(text), "{text:?}");
+        }
+        // Were one missed, it would be an error, not a copy.
+        let documents = split_documents("a: &x [1, 2]\nb: *x\n");
+        let error = parse_document_without_aliases(&documents[0], "m.yaml").unwrap_err();
+        assert!(
+            error.message.contains("a bug in fedrender"),
+            "{}",
+            error.message
+        );
+        assert_eq!(
+            parse_document_without_aliases(&split_documents("a: [1, 2]\n")[0], "m.yaml").unwrap(),
+            json!({"a": [1, 2]})
+        );
+    }
+
+    /// serde-saphyr places a character YAML does not allow in a block scalar where the scalar
+    /// starts.
+    #[test]
+    fn a_character_yaml_does_not_allow_is_reported_on_its_own_line() {
+        let error = syntax_error("data:\n  script: |\n    echo start\n    echo \u{fffe}\n");
+        assert!(
+            error.starts_with("4: unexpected character: `\\u{fffe}': YAML allows no such"),
+            "{error}"
+        );
+        let quoted = syntax_error("a: 1\nb: \"x\u{7f}\"\n");
+        assert!(quoted.starts_with("2: unexpected character"), "{quoted}");
     }
 
     #[test]

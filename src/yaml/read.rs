@@ -17,12 +17,7 @@ const MAX_DEPTH: usize = 64;
 
 /// The value of `document`, or `None` when it is not written in the style this reader reads.
 pub(super) fn simple_document(document: &str) -> Option<Value> {
-    // Control characters (tabs among them) and the characters YAML 1.1 reads as line breaks
-    // are for serde-saphyr to judge.
-    if document
-        .chars()
-        .any(|c| c != '\n' && c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'))
-    {
+    if document.chars().any(left_to_serde_saphyr) {
         return None;
     }
     let mut lines = Vec::new();
@@ -52,6 +47,32 @@ pub(super) fn simple_document(document: &str) -> Option<Value> {
     let first = reader.lines.first()?.indent;
     let value = reader.block(first, 0)?;
     (reader.at == reader.lines.len()).then_some(value)
+}
+
+/// Characters this reader leaves to serde-saphyr: control characters (tabs among them), the
+/// characters YAML 1.1 reads as line breaks, a byte-order mark, and every character YAML does
+/// not allow in a stream at all, which serde-saphyr refuses wherever it stands (and so does Go's
+/// reader, libyaml's `yaml_parser_update_buffer`): U+FFFE and U+FFFF, outside YAML's printable
+/// set (YAML 1.2 §5.1 `c-printable`) although not control characters.
+fn left_to_serde_saphyr(c: char) -> bool {
+    c != '\n' && c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+        || !is_yaml_printable(c)
+}
+
+/// YAML 1.2 §5.1 `c-printable`: tab, the line breaks, printable ASCII, NEL, and the rest of
+/// Unicode but the C1 controls, surrogates, U+FFFE and U+FFFF.
+pub(super) fn is_yaml_printable(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x09 | 0x0A
+            | 0x0D
+            | 0x20..=0x7E
+            | 0x85
+            | 0xA0..=0xD7FF
+            | 0xE000..=0xFFFD
+            | 0x1_0000..=0x10_FFFF
+    )
 }
 
 #[derive(Clone, Copy)]
@@ -341,6 +362,53 @@ mod tests {
         ] {
             assert!(simple_document(text).is_none(), "{text:?}");
         }
+    }
+
+    /// Each character in the places this reader takes text from (quoted values, a flow item, a
+    /// comment) and in a block scalar, which it leaves to serde-saphyr: every document it
+    /// takes, serde-saphyr reads to the same value, and a fleet's document is accepted exactly
+    /// when serde-saphyr accepts it. The characters run over the ranges where YAML's printable
+    /// set has an edge (C0 and C1 controls, NEL, surrogates, the non-characters U+FDD0..U+FDEF,
+    /// U+FFFE and U+FFFF, and the last planes).
+    #[test]
+    fn characters_yaml_refuses_are_refused_whichever_reader_reads_them() {
+        let ranges = [
+            0..0x3000,
+            0xD700..0xD800,
+            0xE000..0xE100,
+            0xFDC0..0xFDF0,
+            0xFEF0..0x1_0100,
+            0x1_FFF0..0x2_0000,
+            0x10_FF00..0x11_0000,
+        ];
+        let mut refused = Vec::new();
+        for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+            for text in [
+                format!("a: \"x{c}y\"\n"),
+                format!("a: 'x{c}y'\n"),
+                format!("a: [\"x{c}\", b]\n"),
+                format!("# x{c}y\na: b\n"),
+                format!("a: |\n  x{c}y\n"),
+            ] {
+                let expected = by_serde_saphyr(&text);
+                if let Some(value) = simple_document(&text) {
+                    assert_eq!(Some(&value), expected.as_ref(), "{text:?}");
+                }
+                let documents = super::super::split_documents(&text);
+                let accepted = documents
+                    .iter()
+                    .all(|document| super::super::parse_document(document, "c.yaml").is_ok());
+                assert_eq!(accepted, expected.is_some(), "{text:?}");
+                if !accepted && c == '\u{fffe}' {
+                    refused.push(text);
+                }
+            }
+        }
+        assert_eq!(
+            refused.len(),
+            5,
+            "U+FFFE is refused everywhere: {refused:?}"
+        );
     }
 
     /// Every YAML document in the repository's examples and test fleets: each one this reader
