@@ -272,12 +272,13 @@ fn a_crd_larger_than_an_api_server_takes_is_refused_at_its_line() {
     );
     let error = stderr(&output);
     assert_eq!(output.status.code(), Some(2), "{error}");
-    assert!(
-        error.contains(
-            "error: fleet/crds.yaml:6: CustomResourceDefinition huge.example.io is larger than 3 \
-             MiB as JSON (its YAML aliases expanded, as kubectl sends it)"
-        ),
-        "{error}"
-    );
+    // The reader weighs every document against the API server's 3 MiB before anything is
+    // built, so it refuses this CRD before the schema stage's own cap (which CRDs given with
+    // --crds meet too) would: either way, at the CRD's line and naming the limit.
+    let at_line = error
+        .lines()
+        .find(|line| line.starts_with("error: fleet/crds.yaml:6: "))
+        .unwrap_or_else(|| panic!("no error at the CRD's line: {error}"));
+    assert!(at_line.contains("3 MiB"), "{at_line}");
     assert!(!root.join("rendered").exists());
 }
