@@ -1087,17 +1087,104 @@ pub fn to_yaml(value: &Value) -> String {
         // reader but makes diffs of rendered trees noisy.
         folded_wrap_chars: usize::MAX,
     };
-    let mut text = serde_saphyr::to_string_with_options(value, options)
-        .expect("a JSON value always serialises to YAML");
+    let written = if holds_tab_led_block(value) {
+        serde_saphyr::to_string_with_options(&QuotingTabLedBlocks(value), options)
+    } else {
+        serde_saphyr::to_string_with_options(value, options)
+    };
+    let mut text = written.expect("a JSON value always serialises to YAML");
     if !text.ends_with('\n') {
         text.push('\n');
     }
     text
 }
 
+/// Whether a string would be written as a literal block that Go's tools cannot take back: its
+/// first non-empty line starts with a tab. Go's reader (go-yaml, so kubectl and Argo CD) finds
+/// a block's indentation from the spaces before that line and refuses a tab among them ("found a
+/// tab character where an indentation space is expected"). An indentation indicator satisfies
+/// the reader, but `kubectl kustomize` writes such a block back without it and then fails on
+/// its own output, so these strings are written double-quoted, which every reader takes.
+fn tab_leads_its_block(text: &str) -> bool {
+    text.contains('\n')
+        && text
+            .split('\n')
+            .find(|line| !line.is_empty())
+            .is_some_and(|line| line.starts_with('\t'))
+}
+
+fn holds_tab_led_block(value: &Value) -> bool {
+    match value {
+        Value::String(text) => tab_leads_its_block(text),
+        Value::Array(items) => items.iter().any(holds_tab_led_block),
+        Value::Object(map) => map.values().any(holds_tab_led_block),
+        _ => false,
+    }
+}
+
+/// A value as serde-saphyr writes it, but for the strings [`tab_leads_its_block`] picks,
+/// which it double-quotes.
+struct QuotingTabLedBlocks<'a>(&'a Value);
+
+impl serde::Serialize for QuotingTabLedBlocks<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::String(text) if tab_leads_its_block(text) => {
+                serde_saphyr::DoubleQuoted(text.as_str()).serialize(serializer)
+            }
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&QuotingTabLedBlocks(item))?;
+                }
+                seq.end()
+            }
+            Value::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, &QuotingTabLedBlocks(value))?;
+                }
+                map.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// go-yaml (sigs.k8s.io/yaml at Karmada f8fdd02, the reader of kubectl and Argo CD)
+    /// refuses a literal block whose first line starts with a tab ("found a tab character where
+    /// an indentation space is expected"), and `kubectl kustomize` (v5.5.0) fails on its own
+    /// output for one written with an indentation indicator; both read these texts back to the
+    /// written values.
+    #[test]
+    fn a_multi_line_string_led_by_a_tab_is_double_quoted() {
+        let cases = [
+            (
+                serde_json::json!({"data": {"Makefile": "\tall: build\n\techo hi\n"}}),
+                "data:\n  Makefile: \"\\tall: build\\n\\techo hi\\n\"\n",
+            ),
+            (
+                serde_json::json!({"k": [{"b": "\n\n\tx\ny"}], "z": "x\n\ty | z\n"}),
+                "k:\n- b: \"\\n\\n\\tx\\ny\"\nz: |\n  x\n  \ty | z\n",
+            ),
+        ];
+        for (value, expected) in cases {
+            let written = to_yaml(&value);
+            assert_eq!(written, expected);
+            let read: Value = from_yaml(&written, reader_options()).unwrap();
+            assert_eq!(read, value, "{written}");
+        }
+        // A block whose first line does not start with a tab is written as before.
+        assert_eq!(
+            to_yaml(&serde_json::json!({"a": "x\n\ty\n"})),
+            "a: |\n  x\n  \ty\n"
+        );
+    }
 
     #[test]
     fn a_repeated_key_names_the_line_it_first_appeared_on() {
