@@ -855,6 +855,25 @@ fn to_diagnostic(
         }
         _ => message,
     };
+    // serde-saphyr reports a tab that starts a line at the end of the line before it; Go's
+    // reader, and the reader of the message, look for it on its own line.
+    let misplaced_tab = error
+        .location()
+        .filter(|_| message.contains("found a tab"))
+        .and_then(|at| tab_opening_the_next_line(document.text, at.line(), at.column()));
+    let (line, error_column, message) = match misplaced_tab {
+        Some((tab_line, tab_column)) => (
+            tab_line + line_offset,
+            Some(tab_column),
+            "found a tab where an indentation space is expected: YAML indents with spaces only"
+                .to_string(),
+        ),
+        None => (
+            line,
+            error.location().map(|location| location.column()),
+            message,
+        ),
+    };
     // The parser's column belongs to the parser's line, not to a cause found on another line.
     let disallowed = disallowed_character(document.text, line_offset, &message);
     let (line, column, message) =
@@ -869,11 +888,7 @@ fn to_diagnostic(
                          reader refuses it too); write it as an escape in a double-quoted string"
                     ),
                 ),
-                None => (
-                    line,
-                    error.location().map(|location| location.column()),
-                    message,
-                ),
+                None => (line, error_column, message),
             },
         };
     let snippet = error.render_with_options(serde_saphyr::render_options! {
@@ -883,7 +898,10 @@ fn to_diagnostic(
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
     // The snippet would repeat a budget breach in serde-saphyr's words (`Depth { depth: 257 }`)
     // under the message that says it in fedrender's.
-    let snippet = if plain.starts_with("budget breached: ") || disallowed.is_some() {
+    let snippet = if plain.starts_with("budget breached: ")
+        || disallowed.is_some()
+        || misplaced_tab.is_some()
+    {
         String::new()
     } else {
         snippet
@@ -931,6 +949,25 @@ fn first_occurrence(text: &str, line: u64, column: u64, key: &str) -> Option<u64
 /// left open is found on the line that opened it (the parser reports the line where the
 /// quoted text ran into something it cannot be), and a Helm or Go template fed as YAML is named
 /// as such. Lines are the file's; the document's text starts after `line_offset` of them.
+/// Where the tab is, as (line, column) of `text`, when the parser reports a tab at line `line`
+/// (1-based), which holds none from `column` on, and the next line starts with one after any
+/// spaces: the scalar the parser was reading ends on that line.
+fn tab_opening_the_next_line(text: &str, line: u64, column: u64) -> Option<(u64, u64)> {
+    let mut lines = text
+        .lines()
+        .skip(usize::try_from(line.checked_sub(1)?).ok()?);
+    let stopped_on = lines.next()?;
+    let from = usize::try_from(column.saturating_sub(1)).ok()?;
+    if stopped_on.get(from..).unwrap_or("").contains('\t') {
+        return None;
+    }
+    let next = lines.next()?;
+    let spaces = next.len() - next.trim_start_matches(' ').len();
+    next[spaces..]
+        .starts_with('\t')
+        .then_some((line + 1, spaces as u64 + 1))
+}
+
 fn syntax_error_cause(
     text: &str,
     line_offset: u64,
@@ -1184,6 +1221,21 @@ mod tests {
             to_yaml(&serde_json::json!({"a": "x\n\ty\n"})),
             "a: |\n  x\n  \ty\n"
         );
+    }
+
+    /// go-yaml (Karmada f8fdd02) says "yaml: line 7: found a tab character that violates
+    /// indentation" for the first text and names line 6 for the second.
+    #[test]
+    fn a_tab_in_indentation_is_reported_on_its_own_line() {
+        let lines_of = |text: &str| {
+            let document = &split_documents(text)[0];
+            let error = parse_document(document, "a.yaml").unwrap_err();
+            error.origin.unwrap().line
+        };
+        let head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n";
+        assert_eq!(lines_of(&format!("{head}  a: b\n\tc: d\n")), 7);
+        assert_eq!(lines_of(&format!("{head}  a: b\n  \tc: d\n")), 7);
+        assert_eq!(lines_of(&format!("{head}\tc: d\n")), 6);
     }
 
     #[test]
