@@ -1001,3 +1001,281 @@ fn install_refuses_a_version_that_is_not_a_plain_tag() {
     assert!(!root.join("evil").exists() && !root.join("refused").exists());
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A repository whose base commit has no fleet (only a README): the pull request that adopts
+/// fedrender adds the example fleet, its inventory and the rendered tree. `setup` runs on the
+/// head's checkout before it is rendered and committed (a Config, another layout).
+fn adopting_repository(name: &str, setup: impl Fn(&Path), build: &[&str]) -> Repo {
+    let root = empty_scratch(&format!("action-{name}"));
+    let dir = root.join("repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("README.md"), "A repository before fedrender.\n").unwrap();
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "before fedrender"]);
+    let base = git(&dir, &["rev-parse", "HEAD"]);
+    copy_tree(Path::new("examples/fleet"), &dir.join("fleet"));
+    std::fs::copy("examples/clusters.yaml", dir.join("clusters.yaml")).unwrap();
+    setup(&dir);
+    let built = fedrender_in(&dir, build);
+    assert!(built.status.success(), "{built:?}");
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "adopt fedrender"]);
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fedrender"), bin.join("fedrender")).unwrap();
+    std::fs::write(bin.join("gh"), STAND_IN_GH).unwrap();
+    make_executable(&bin.join("gh"));
+    let gh_state = root.join("gh");
+    std::fs::create_dir_all(&gh_state).unwrap();
+    Repo {
+        dir,
+        bin,
+        gh_state,
+        base,
+    }
+}
+
+/// The pull request that adopts fedrender: its base has no fleet, which is an empty fleet, so
+/// the comment shows every object as added (changed=true) and the step passes (exit 0: the
+/// committed tree is up to date).
+#[test]
+fn an_adopting_pull_request_shows_every_object_as_added() {
+    if !tools_present() {
+        return;
+    }
+    let build = [
+        "build",
+        "fleet",
+        "--clusters",
+        "clusters.yaml",
+        "--out",
+        "rendered",
+    ];
+    let repo = adopting_repository("adopting", |_| {}, &build);
+    let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("changed=true"), "{}", run.outputs);
+    assert!(run.outputs.contains("exit-code=0"), "{}", run.outputs);
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    let body = &posted[0].1;
+    assert!(
+        body.starts_with("<!-- fedrender diff -->\n### fedrender"),
+        "{body}"
+    );
+    assert!(
+        body.contains("The base branch has no fleet at `fleet` yet"),
+        "{body}"
+    );
+    assert!(body.contains("every object is added"), "{body}");
+    assert!(
+        body.contains("<b>added</b> <code>Deployment.apps shop/frontend</code>"),
+        "{body}"
+    );
+    assert!(body.contains("0 changed, 0 removed"), "{body}");
+    assert!(
+        run.summary.contains("every object is added"),
+        "{}",
+        run.summary
+    );
+}
+
+/// A fleet whose Config names its inventory and output (no clusters.yaml, no rendered/): the
+/// Action passes neither flag and fedrender reads them from the Config; the check still finds
+/// a stale tree, and its message names the Config's output.
+#[test]
+fn clusters_and_out_default_to_the_fleet_s_config() {
+    if !tools_present() {
+        return;
+    }
+    let setup = |dir: &Path| {
+        std::fs::create_dir_all(dir.join("inventory")).unwrap();
+        std::fs::rename(
+            dir.join("clusters.yaml"),
+            dir.join("inventory/members.yaml"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("fleet/fedrender.yaml"),
+            "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  clusters: ../inventory/members.yaml # the inventory\n  output: \"../deploy\"\n",
+        )
+        .unwrap();
+    };
+    let repo = adopting_repository("config", setup, &["build", "fleet"]);
+    assert!(repo.dir.join("deploy").is_dir());
+    let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("changed=true"), "{}", run.outputs);
+    assert!(!repo.dir.join("rendered").exists());
+    let posted = comments(&repo);
+    assert!(
+        posted[0].1.contains("every object is added"),
+        "{}",
+        posted[0].1
+    );
+
+    change_replicas(&repo.dir);
+    let stale = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(stale.code(), Some(1), "{}", stale.stderr());
+    let out = String::from_utf8_lossy(&stale.output.stdout);
+    assert!(out.contains("fleet/../deploy is out of date"), "{out}");
+}
+
+/// `build-args` with one argument per line: a set-based selector, spaces and parentheses kept,
+/// shards the check and the diff.
+#[test]
+fn build_args_take_one_argument_per_line() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("set-selector");
+    let run = run_action(
+        &repo,
+        &repo.base,
+        "acme/fleet",
+        &[("BUILD_ARGS", "--cluster-selector\ngeo in (us, ap)\n")],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("changed=true"), "{}", run.outputs);
+    let body = &comments(&repo)[0].1;
+    assert!(body.contains("Replicas moved"), "{body}");
+    assert!(body.contains("prod-us-1"), "{body}");
+    assert!(
+        !body.contains("prod-eu-1"),
+        "only the shard's clusters: {body}"
+    );
+
+    // One line is split on spaces, as before.
+    let one_line = run_action(
+        &repo,
+        &repo.base,
+        "acme/fleet",
+        &[("BUILD_ARGS", "--cluster-selector geo=us")],
+    );
+    assert_eq!(one_line.code(), Some(0), "{}", one_line.stderr());
+    let body = &comments(&repo)[0].1;
+    assert!(body.contains("prod-us-1"), "{body}");
+    assert!(!body.contains("edge-ap-1"), "{body}");
+}
+
+/// `uses: OWNER/fedrender@<commit SHA>`: the version step reads no ref and installs the release
+/// that commit records in .github/action/VERSION; a version input still wins, and is checked.
+#[test]
+fn a_sha_pinned_action_installs_the_version_it_records() {
+    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
+        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+        return;
+    };
+    let root = empty_scratch("action-sha-pin");
+    // The Action as a workflow checks it out at a commit: its scripts, and the version it records.
+    let action = root.join("action/.github/action");
+    std::fs::create_dir_all(&action).unwrap();
+    for script in ["version.sh", "install.sh"] {
+        std::fs::copy(
+            Path::new(".github/action").join(script),
+            action.join(script),
+        )
+        .unwrap();
+    }
+    std::fs::write(action.join("VERSION"), "v0.1.0\n").unwrap();
+    let choose = |requested: &str| {
+        Command::new("bash")
+            .arg(action.join("version.sh"))
+            .env("REQUESTED", requested)
+            .env(
+                "GITHUB_ACTION_REF",
+                "0123456789abcdef0123456789abcdef01234567",
+            )
+            .output()
+            .unwrap()
+    };
+    let chosen = choose("");
+    assert!(chosen.status.success(), "{chosen:?}");
+    assert_eq!(String::from_utf8_lossy(&chosen.stdout), "tag=v0.1.0\n");
+    let (release, _) = release(&root, target);
+    let installed = install(&root, &release, "v0.1.0", "pinned");
+    assert!(installed.status.success(), "{installed:?}");
+    assert!(root.join("pinned/bin/fedrender").exists());
+
+    let requested = choose("v0.3.1");
+    assert_eq!(String::from_utf8_lossy(&requested.stdout), "tag=v0.3.1\n");
+    let refused = choose("v0.1.0/../evil");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(!String::from_utf8_lossy(&refused.stderr).contains("evil"));
+
+    std::fs::remove_file(action.join("VERSION")).unwrap();
+    let unrecorded = choose("");
+    assert_eq!(unrecorded.status.code(), Some(2), "{unrecorded:?}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The version the Action records is the crate's: bumping one without the other fails here,
+/// and the release workflow refuses a tag that is not the recorded version.
+#[test]
+fn the_action_records_the_crate_s_version() {
+    let recorded = std::fs::read_to_string(".github/action/VERSION").unwrap();
+    assert_eq!(recorded, format!("v{}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// action.yml's inputs as (name, default), read line by line: the file keeps each input's
+/// keys on lines of their own.
+fn action_inputs() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string("action.yml").unwrap();
+    let mut inputs = Vec::new();
+    let mut in_inputs = false;
+    for line in text.lines() {
+        if !line.starts_with(' ') && !line.is_empty() {
+            in_inputs = line == "inputs:";
+            continue;
+        }
+        if !in_inputs {
+            continue;
+        }
+        let name = line
+            .strip_prefix("  ")
+            .and_then(|rest| rest.strip_suffix(':'))
+            .filter(|name| !name.starts_with(' '));
+        if let Some(name) = name {
+            inputs.push((name.to_string(), String::new()));
+        } else if let Some(default) = line.strip_prefix("    default: ") {
+            let default = default.trim();
+            let unquoted = default
+                .strip_prefix('"')
+                .and_then(|rest| rest.strip_suffix('"'))
+                .unwrap_or(default);
+            inputs.last_mut().expect("an input").1 = unquoted.to_string();
+        }
+    }
+    inputs
+}
+
+/// docs/ci.md's table of inputs as (name, default): each row's first two cells, backquotes
+/// taken off (an empty cell is an empty default; no cell holds a `|`).
+fn documented_inputs() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string("docs/ci.md").unwrap();
+    let section = text
+        .split("\n## ")
+        .find(|section| section.starts_with("Inputs"))
+        .expect("docs/ci.md has a section `## Inputs`");
+    section
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').collect();
+            let cell = |at: usize| cells[at].trim().trim_matches('`').to_string();
+            (cell(1), cell(2))
+        })
+        .collect()
+}
+
+#[test]
+fn docs_table_of_inputs_equals_action_yml() {
+    let action = action_inputs();
+    assert!(action.len() >= 14, "{action:?}");
+    assert_eq!(
+        documented_inputs(),
+        action,
+        "docs/ci.md's table of inputs (name and default, in action.yml's order) differs from action.yml"
+    );
+}

@@ -213,10 +213,107 @@ if [ "${1:-render}" = comment ]; then
   exit 0
 fi
 
+# flags VALUE: the arguments an input holds, into the array `flags`. A value with a line
+# break holds one argument per line, spaces and quotes kept as written (blank lines skipped);
+# a value on one line is split on spaces, as the Action always did.
+flags() {
+  flags=()
+  local line
+  if [[ $1 == *$'\n'* ]]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      line=${line%$'\r'}
+      [ -n "$line" ] && flags+=("$line")
+    done <<<"$1"
+  else
+    read -r -a flags <<<"$1"
+  fi
+  return 0
+}
+
+# config_field DIR FIELD: spec.FIELD of the fedrender Config in a file directly in DIR (where
+# fedrender reads it), relative to DIR as the Config means it; nothing when none names it.
+# YAML in block style and JSON are read; a Config in flow style is not (give the input then).
+config_field() {
+  local dir=$1 field=$2 file value=
+  [ -d "$dir" ] || return 0
+  for file in "$dir"/*.yaml "$dir"/*.yml "$dir"/*.json; do
+    [ -f "$file" ] || continue
+    case $file in
+      *.json)
+        value=$(jq -r --arg field "$field" \
+          'select(type == "object" and .apiVersion == "fedrender.io/v1alpha1" and .kind == "Config")
+            | .spec[$field] // empty | strings' "$file" 2>/dev/null | head -n 1) || value=
+        ;;
+      *)
+        value=$(awk -v field="$field" '
+          function flush() { if (config && api && found != "") { print found; exit } }
+          function reset() { config = 0; api = 0; spec = 0; indent = ""; candidate = "" }
+          BEGIN { reset(); found = "" }
+          /^---/ { if (config && api) found = candidate; flush(); reset(); next }
+          /^kind:[ \t]*["'\'']?Config["'\'']?[ \t]*(#.*)?$/ { config = 1; next }
+          /^apiVersion:[ \t]*["'\'']?fedrender\.io\/v1alpha1["'\'']?[ \t]*(#.*)?$/ { api = 1; next }
+          /^spec:[ \t]*(#.*)?$/ { spec = 1; next }
+          /^[^ \t#]/ { spec = 0; next }
+          spec && /^[ \t]+[^ \t#]/ {
+            match($0, /^[ \t]+/)
+            if (indent == "") indent = substr($0, 1, RLENGTH)
+            if (substr($0, 1, RLENGTH) != indent) next
+            line = substr($0, RLENGTH + 1)
+            if (index(line, field ":") != 1) next
+            line = substr(line, length(field) + 2)
+            sub(/^[ \t]+/, "", line); sub(/[ \t]+#.*$/, "", line); sub(/[ \t]+$/, "", line)
+            if (line ~ /^".*"$/ || line ~ /^'\''.*'\''$/) line = substr(line, 2, length(line) - 2)
+            candidate = line
+          }
+          END { if (found == "" && config && api) found = candidate; if (found != "") print found }
+        ' "$file") || value=
+        ;;
+    esac
+    if [ -n "$value" ]; then
+      case $value in
+        /*) printf '%s' "$value" ;;
+        *) printf '%s/%s' "$dir" "$value" ;;
+      esac
+      return 0
+    fi
+  done
+}
+
+# inventory_of ROOT: the inventory file of the fleet checked out at ROOT (. for the pull
+# request's): the clusters input, else what the fleet's Config names, else clusters.yaml
+# where it exists; nothing where the fleet's own Cluster objects are the inventory.
+inventory_of() {
+  local root=$1 named
+  if [ -n "${CLUSTERS:-}" ]; then
+    printf '%s' "$root/$CLUSTERS"
+    return 0
+  fi
+  named=$(config_field "$root/$fleet" clusters)
+  if [ -n "$named" ]; then
+    printf '%s' "$named"
+  elif [ -f "$root/clusters.yaml" ]; then
+    printf '%s' "$root/clusters.yaml"
+  fi
+}
+
 fleet=${FLEET:-fleet}
-clusters=${CLUSTERS:-clusters.yaml}
-out=${OUT:-rendered}
 format=${MESSAGE_FORMAT:-github}
+# clusters and out: the input where given; else what the fleet's Config says (fedrender reads
+# it, so no flag); else clusters.yaml (where it exists) and rendered, the Action's defaults.
+clusters_flag=()
+inventory=$(inventory_of .)
+inventory=${inventory#./}
+if [ -n "${CLUSTERS:-}" ] || { [ -n "$inventory" ] && [ -z "$(config_field "$fleet" clusters)" ]; }; then
+  clusters_flag=(--clusters "$inventory")
+fi
+out=${OUT:-}
+if [ -z "$out" ]; then
+  out=$(config_field "$fleet" output)
+  out_flag=()
+  [ -n "$out" ] || { out=rendered; out_flag=(--out rendered); }
+else
+  out_flag=(--out "$out")
+fi
 check_max_comment
 # Room for the line the workflow_run job puts above a fork's comment, within the same limit.
 max_comment=$((MAX_COMMENT_BYTES - 500))
@@ -225,19 +322,21 @@ rm -rf "$work"
 mkdir -p "$work"
 # Extra flags come from the workflow, never from the pull request: for every command
 # (--strict, --deny LINT), and for build --check and diff alone (--cluster-selector, --cluster).
-read -r -a extra <<<"${ARGS:-}"
-read -r -a shard <<<"${BUILD_ARGS:-}"
+flags "${ARGS:-}"
+extra=(${flags[@]+"${flags[@]}"})
+flags "${BUILD_ARGS:-}"
+shard=(${flags[@]+"${flags[@]}"})
 
 status=0
 changed=false
 output truncated false
 
-fedrender validate "$fleet" --clusters "$clusters" --message-format "$format" ${extra[@]+"${extra[@]}"} \
+fedrender validate "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} --message-format "$format" ${extra[@]+"${extra[@]}"} \
   || fail "fedrender validate failed"
 
 if [ "${CHECK:-true}" = true ]; then
   set +e
-  fedrender build "$fleet" --clusters "$clusters" --out "$out" --check \
+  fedrender build "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} ${out_flag[@]+"${out_flag[@]}"} --check \
     --message-format "$format" ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"}
   checked=$?
   set -e
@@ -246,7 +345,7 @@ if [ "${CHECK:-true}" = true ]; then
     1)
       status=1
       changed=true
-      printf '::error::%s\n' "$(escape "$out is out of date: run fedrender build $fleet --clusters $clusters --out $out and commit the result")"
+      printf '::error::%s\n' "$(escape "$out is out of date: run fedrender build $fleet ${clusters_flag[*]} ${out_flag[*]} and commit the result")"
       ;;
     *) fail "fedrender build --check failed" ;;
   esac
@@ -267,15 +366,57 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
   fi
   git worktree add --detach --end-of-options "$work/base" "$base_sha" >/dev/null 2>&1 \
     || fail "cannot check out the pull request's base $base_sha"
-  base_clusters=$work/base/$clusters
-  [ -f "$base_clusters" ] || base_clusters=$clusters
-  diff_args=(diff "$fleet" --clusters "$clusters" --base "$work/base/$fleet"
-    --base-clusters "$base_clusters" --format markdown
+  # The base as fedrender sees it: its fleet with its own inventory. A base without the fleet
+  # or without that inventory (the pull request that adopts fedrender) is an empty fleet, so
+  # that everything shows as added: an empty directory with this pull request's inventory, or
+  # where the fleet's own Cluster objects are the inventory, an empty rendered tree.
+  base=(--base "$work/base/$fleet")
+  adopting=false
+  if [ -d "$work/base/$fleet" ]; then
+    base_inventory=$(inventory_of "$work/base")
+    if [ -n "$base_inventory" ]; then
+      if [ -f "$base_inventory" ]; then
+        base+=(--base-clusters "$base_inventory")
+      else
+        adopting=true
+      fi
+    elif ! grep -rqsE --include='*.yaml' --include='*.yml' --include='*.json' \
+      '^kind:[[:space:]]*"?Cluster"?[[:space:]]*$|"kind":[[:space:]]*"Cluster"' "$work/base/$fleet"; then
+      adopting=true
+    fi
+  else
+    adopting=true
+  fi
+  if [ "$adopting" = true ]; then
+    mkdir -p "$work/empty"
+    if [ -n "$inventory" ]; then
+      base=(--base "$work/empty" --base-clusters "$inventory")
+    else
+      base=(--against "$work/empty")
+    fi
+  fi
+  diff_args=(diff "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} "${base[@]}"
+    --format markdown
     --title "fedrender: what this pull request changes in each cluster"
     --message-format "$format"
     ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"})
+  # diff_report MAX_BYTES: the Markdown report, with a line under its heading where the base
+  # has no fleet yet. Its exit status is fedrender's.
+  diff_report() {
+    local code=0
+    fedrender "${diff_args[@]}" --max-bytes "$1" >"$work/report.md" || code=$?
+    if [ "$adopting" = true ] && [ "$code" -le 1 ]; then
+      head -n 1 "$work/report.md"
+      # shellcheck disable=SC2016 # the backquotes are Markdown's
+      printf '\nThe base branch has no fleet at `%s` yet (or no inventory for it): this pull request adopts fedrender, so every object is added.\n' "${fleet//\`/}"
+      tail -n +2 "$work/report.md"
+    else
+      cat "$work/report.md"
+    fi
+    return "$code"
+  }
   set +e
-  fedrender "${diff_args[@]}" --max-bytes 100000000 >"$work/diff.md"
+  diff_report 100000000 >"$work/diff.md"
   diffed=$?
   set -e
   case $diffed in
@@ -301,7 +442,7 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     fi
     printf '%s\n' "$MARKER" >"$body"
     set +e
-    fedrender "${diff_args[@]}" --max-bytes "$((max_comment - 200))" >>"$body"
+    diff_report "$((max_comment - 200))" >>"$body"
     cut=$?
     set -e
     [ "$cut" -le 1 ] || fail "fedrender diff failed"
