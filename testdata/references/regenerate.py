@@ -140,9 +140,11 @@ class Output:
         self.differing = []
 
     def write(self, path, text, compare=None):
-        with open(path, encoding="utf-8") as f:
-            old = f.read()
-        same = (compare or (lambda a, b: a == b))(old, text)
+        old = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                old = f.read()
+        same = old is not None and (compare or (lambda a, b: a == b))(old, text)
         relative = os.path.relpath(path, ROOT)
         if self.check:
             if not same:
@@ -155,7 +157,7 @@ class Output:
 
 
 def same_outputs(old, new):
-    """Two files agree when every line but the provenance (its Go version may move) is equal."""
+    """Two files agree when every line but the provenance (which names the Go version) is equal."""
     return old.splitlines()[1:] == new.splitlines()[1:]
 
 
