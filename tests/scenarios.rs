@@ -10,6 +10,8 @@
 //! objects:                                  # exactly the objects rendered, per cluster
 //!   Deployment/shop/web: {member1: 3, member2: 1}     # spec.replicas on each cluster
 //!   Job/shop/migrate: {member1: {spec.parallelism: 2}}  # other fields, by dotted path
+//!   ConfigMap/shop/env: {member1: {/metadata/labels/example.com~1tier: gold, data.x: ~}}
+//!                                           # a JSON pointer for keys with dots; ~ is absent
 //!   ConfigMap/shop/settings: [member1, member2]       # present; no field checked
 //!   Namespace/shop: [member1, member2]                # cluster-scoped: Kind/name
 //! warnings:                                 # optional: exactly the warnings, a fragment each
@@ -103,10 +105,16 @@ fn object_name(object: &Value) -> String {
     }
 }
 
-/// The value at a dotted path (`spec.replicas`).
+/// The value at a dotted path (`spec.replicas`, `spec.template.spec.containers.0.image`) or, for
+/// keys holding dots, a JSON pointer (`/metadata/labels/example.com~1tier`).
 fn field_at<'v>(object: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.')
-        .try_fold(object, |value, key| value.get(key))
+    if path.starts_with('/') {
+        return object.pointer(path);
+    }
+    path.split('.').try_fold(object, |value, key| match value {
+        Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+        _ => value.get(key),
+    })
 }
 
 /// Each fragment matches one message of its own, and every message is matched.
@@ -224,7 +232,9 @@ fn check(expected: &Value, outcome: &Outcome<RenderedFleet>) -> Vec<String> {
                     };
                     for (path, value) in fields {
                         let actual = field_at(object, &path);
-                        if actual != Some(value) {
+                        // `~` (null) stands for a field that is absent (or null).
+                        let absent = value.is_null() && actual.is_none_or(Value::is_null);
+                        if actual != Some(value) && !absent {
                             problems.push(format!(
                                 "{name} on {cluster}: {path} is {actual:?}, expected {value}"
                             ));
