@@ -153,7 +153,10 @@ class Output:
             return
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        print(f"{'unchanged' if same else 'rewritten'}: {relative}")
+        if old == text:
+            print(f"unchanged: {relative}")
+        else:
+            print(f"{'provenance rewritten' if same else 'rewritten'}: {relative}")
 
 
 def same_outputs(old, new):
