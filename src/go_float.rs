@@ -206,51 +206,61 @@ fn format_f(out: &mut String, digits: &Digits, precision: i32) {
 mod tests {
     use super::*;
 
-    /// Each expected string is what Go 1.26's strconv.FormatFloat (through fmt) printed.
-    #[test]
-    fn shortest_floats_are_laid_out_as_go_does() {
-        for (float, expected) in [
-            (2.0 / 3.0, "0.6666666666666666"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (std::f64::consts::PI, "3.141592653589793"),
-            (f64::MAX, "1.7976931348623157e+308"),
-            (1e-5, "1e-05"),
-            (0.0001, "0.0001"),
-            (1234567.5, "1.2345675e+06"),
-            (123456.5, "123456.5"),
-            (1e21, "1e+21"),
-            (9.223372036854776e18, "9.223372036854776e+18"),
-            (-0.0, "-0"),
-            (f64::INFINITY, "+Inf"),
-            (f64::NAN, "NaN"),
-        ] {
-            assert_eq!(shortest(float), expected, "{float}");
-        }
-        assert_eq!(shortest32(1.23456789012345), "1.2345679");
+    /// The cases of a reference file: a provenance line, then one case a line.
+    fn reference(text: &str) -> Vec<serde_json::Value> {
+        let mut lines = text.lines();
+        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert!(header["provenance"]["karmada"].is_string(), "{header}");
+        lines
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
     }
 
+    /// Each expected string is what Go's fmt (strconv.FormatFloat) printed for `%g`, or for the
+    /// case's verb and precision, handed the double by gopher-lua's `string.format`:
+    /// testdata/references/gopher-lua/go-float.jsonl, with its provenance;
+    /// testdata/references/README.md says how to regenerate it.
     #[test]
-    fn precisions_round_as_go_does() {
-        for (float, verb, precision, expected) in [
-            (2.0 / 3.0, 'g', Some(3), "0.667"),
-            (1e20, 'g', None, "1e+20"),
-            (100000.0, 'g', None, "100000"),
-            (1.0, 'g', Some(3), "1"),
-            (12345.678, 'e', Some(6), "1.234568e+04"),
-            (-0.000123456, 'e', Some(3), "-1.235e-04"),
-            (2.5, 'f', Some(0), "2"),
-            (1.23556, 'f', Some(2), "1.24"),
-            (0.0, 'e', Some(2), "0.00e+00"),
-            (0.0, 'g', None, "0"),
-            (123456789.0, 'g', Some(4), "1.235e+08"),
-            (0.5, 'G', Some(2), "0.5"),
-            (1e-7, 'G', None, "1E-07"),
-        ] {
+    fn floats_are_laid_out_as_go_does() {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/references/gopher-lua/go-float.jsonl"
+        )));
+        assert!(cases.len() > 20);
+        for case in &cases {
+            let float: f64 = case["number"].as_str().unwrap().parse().unwrap();
+            let verb = case["verb"].as_str().unwrap().chars().next().unwrap();
+            let precision = case["precision"]
+                .as_u64()
+                .map(|precision| usize::try_from(precision).unwrap());
+            let laid_out = if verb == 'g' && precision.is_none() {
+                shortest(float)
+            } else {
+                format(float, verb, precision)
+            };
             assert_eq!(
-                format(float, verb, precision),
-                expected,
-                "{float} %{verb} {precision:?}"
+                laid_out,
+                case["gopher_lua"].as_str().unwrap(),
+                "{}",
+                case["lua"]
             );
         }
+    }
+
+    /// sigs.k8s.io/yaml writes a float map key in its shortest float32 form: the key Go made of
+    /// `1.23456789012345` (testdata/references/go-yaml/reading.jsonl).
+    #[test]
+    fn shortest_float32s_are_laid_out_as_go_does() {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/references/go-yaml/reading.jsonl"
+        )));
+        let case = cases
+            .iter()
+            .find(|case| case["id"] == "a float key")
+            .unwrap();
+        let (written, _) = case["yaml"].as_str().unwrap().split_once(':').unwrap();
+        let key = case["go"].as_object().unwrap().keys().next().unwrap();
+        assert_eq!(shortest32(written.parse().unwrap()), *key);
     }
 }

@@ -92,14 +92,31 @@ fn parse_errors(name: &str, text: String) -> Vec<Diagnostic> {
     errors
 }
 
-/// What kubectl reads, fedrender reads: a JSON file that starts with a byte-order mark, and an
-/// object nested a hundred levels deep (in YAML blocks and in JSON), which the API server takes.
-/// One level past fedrender's bound is refused in words.
+/// The recorded case `id` of testdata/references/go-yaml/reading.jsonl: a text and what Go read
+/// of it (`go`, here as kubectl reads a file: a list of documents) or its error (`go_error`).
+/// testdata/references/README.md says where it came from and how to regenerate it.
+fn go_reading(id: &str) -> (String, serde_json::Value) {
+    let recorded = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/references/go-yaml/reading.jsonl"
+    ));
+    let case: serde_json::Value = recorded
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|case| case["id"] == id)
+        .unwrap_or_else(|| panic!("no case {id:?} in go-yaml/reading.jsonl"));
+    let text = case["yaml"].as_str().unwrap().to_string();
+    let read = case.get("go").cloned().unwrap_or(serde_json::Value::Null);
+    (text, read)
+}
+
+/// What kubectl reads, fedrender reads, to the same documents: a JSON file that starts with a
+/// byte-order mark, and an object nested a hundred levels deep (in YAML blocks and in JSON),
+/// which the API server takes. Go's readings are recorded. One level past fedrender's bound is
+/// refused in words.
 #[test]
 fn a_byte_order_mark_and_a_hundred_levels_read_as_kubectl_reads_them() {
-    let bom = "\u{feff}{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\"}".to_string();
-    assert_eq!(parse_errors("bom.json", bom.clone()), Vec::new());
-    assert_eq!(parse_errors("bom.yaml", bom), Vec::new());
     let block = |levels: usize| {
         let mut text = String::from("kind: Widget\nspec:\n");
         for level in 1..levels {
@@ -108,9 +125,37 @@ fn a_byte_order_mark_and_a_hundred_levels_read_as_kubectl_reads_them() {
         text.push_str(&format!("{}leaf\n", "  ".repeat(levels)));
         text
     };
-    assert_eq!(parse_errors("hundred.yaml", block(100)), Vec::new());
     let json = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
-    assert_eq!(parse_errors("hundred.json", json(100)), Vec::new());
+    let bom = "a JSON file starting with a byte-order mark";
+    for (id, name, built) in [
+        (bom, "bom.json", None),
+        (bom, "bom.yaml", None),
+        (
+            "YAML blocks a hundred levels deep",
+            "hundred.yaml",
+            Some(block(100)),
+        ),
+        (
+            "JSON a hundred levels deep",
+            "hundred.json",
+            Some(json(100)),
+        ),
+    ] {
+        let (text, go) = go_reading(id);
+        match built {
+            Some(built) => assert_eq!(text, built, "{name}"),
+            None => assert!(text.starts_with('\u{feff}'), "{name}"),
+        }
+        let format = if name.ends_with(".json") {
+            Format::Json
+        } else {
+            Format::Yaml
+        };
+        let (documents, errors) = parse_files(&[SourceFile::new(name.into(), text, format)]);
+        assert_eq!(errors, Vec::new(), "{name}");
+        let values: Vec<serde_json::Value> = documents.into_iter().map(|d| d.value).collect();
+        assert_eq!(serde_json::Value::from(values), go, "{name}");
+    }
     let limit = fedrender::yaml::MAX_NESTING_DEPTH;
     for (name, text) in [
         ("deep.yaml", block(limit + 1)),

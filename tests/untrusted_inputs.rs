@@ -266,23 +266,34 @@ fn kinds_that_would_write_their_own_log_lines_are_refused_at_their_line() {
 }
 
 // 5. A character YAML does not allow, in a block scalar: refused at its line as Go's reader
-// refuses it.
+// refuses it. Go's refusals (it names no line) are recorded in
+// testdata/references/go-yaml/reading.jsonl, with the texts.
 #[test]
 fn a_non_character_in_a_block_scalar_is_refused_at_its_line() {
+    let recorded = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/references/go-yaml/reading.jsonl"
+    ));
+    let go_reading = |id: &str| -> serde_json::Value {
+        recorded
+            .lines()
+            .skip(1)
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .find(|case| case["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id:?} in go-yaml/reading.jsonl"))
+    };
     let fleet = Fleet::new("non-character");
-    fleet.write(
-        "fleet/script.yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: script, namespace: default}\ndata:\n  \
-         run.sh: |\n    echo start\n    echo \u{fffe}\n",
-    );
-    fleet.refused(&[], &["fleet/script.yaml:7:"]);
-    // In a quoted string, which the fast reader takes, the same.
-    fleet.write(
-        "fleet/script.yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: script, namespace: default}\ndata:\n  \
-         mode: \"\u{ffff}\"\n",
-    );
-    fleet.refused(&[], &["fleet/script.yaml:5:"]);
+    // In a block scalar, which the full reader takes; then in a quoted string, which the fast
+    // reader takes: the same.
+    for (id, line) in [
+        ("U+FFFE in a block scalar", 7),
+        ("U+FFFF in a quoted string", 5),
+    ] {
+        let case = go_reading(id);
+        assert!(case["go_error"].is_string(), "Go reads {id}: {case}");
+        fleet.write("fleet/script.yaml", case["yaml"].as_str().unwrap());
+        fleet.refused(&[], &[&format!("fleet/script.yaml:{line}:")]);
+    }
 }
 
 /// A declared command in `fleet/generated/`, `gen.sh`, whose body is `script`.

@@ -590,40 +590,51 @@ server:
     // sigs.k8s.io/yaml YAMLToJSON (convertToJSONableObject): go-yaml v2 reads a plain key as
     // a boolean or a number where it would read a value so, and the key is then written as Go
     // writes that value (floats with float32 precision); `on` and `yes` are one key, and a
-    // repeated key keeps its last value (go-yaml v2 is not strict). Found by the Karmada oracle.
+    // repeated key keeps its last value (go-yaml v2 is not strict). Found by the Karmada oracle;
+    // each key comes back as the one Go made of it, recorded in go-yaml/reading.jsonl.
     #[test]
     fn yaml_keys_are_read_and_written_back_as_yaml_to_json_does() {
+        use crate::yaml::tests::go_reading;
         let overrider = yaml("/data/x", vec![op(Replace, "/k", Some(json!("w")))]);
-        for (key, written_back) in [
-            ("n", "\"false\""),
-            ("N", "\"false\""),
-            ("off", "\"false\""),
-            ("y", "\"true\""),
-            ("Yes", "\"true\""),
-            ("0x10", "\"16\""),
-            ("010", "\"8\""),
-            ("1.0", "\"1\""),
-            ("1e3", "\"1000\""),
-            ("3.14159265358979", "\"3.1415927\""),
-            ("\"on\"", "\"on\""),
-            ("2024-01-02", "\"2024-01-02\""),
+        for key in [
+            "n",
+            "N",
+            "off",
+            "y",
+            "Yes",
+            "0x10",
+            "010",
+            "1.0",
+            "1e3",
+            "3.14159265358979",
+            "\"on\"",
+            "2024-01-02",
         ] {
-            let mut expected = [format!("{written_back}: 1"), "k: w".to_string()];
+            let (text, go) = go_reading(&format!("key {key}"));
+            assert_eq!(text, format!("{key}: 1\nk: v\n"));
+            let go_key = go.as_object().unwrap().keys().find(|k| *k != "k").unwrap();
+            let mut expected = [format!("\"{go_key}\": 1"), "k: w".to_string()];
             expected.sort_by_key(|line| line.trim_start_matches('"').to_string());
             assert_eq!(
-                patched(&overrider, &format!("{key}: 1\nk: v\n")).unwrap(),
+                patched(&overrider, &text).unwrap(),
                 format!("{}\n", expected.join("\n")),
                 "{key}"
             );
         }
-        assert_eq!(patched(&overrider, "k: v\nk: x\n").unwrap(), "k: w\n");
+        let (repeated, go) = go_reading("a repeated key");
+        assert_eq!(go, json!({"k": "x"}));
+        assert_eq!(patched(&overrider, &repeated).unwrap(), "k: w\n");
         // Both read as the boolean true: one key, the last value.
+        let (on_and_yes, go) = go_reading("keys on and yes");
+        assert_eq!(go, json!({"true": 2, "k": "v"}));
         assert_eq!(
-            patched(&overrider, "on: 1\nyes: 2\nk: v\n").unwrap(),
+            patched(&overrider, &on_and_yes).unwrap(),
             "k: w\n\"true\": 2\n"
         );
-        let null_key = patched(&overrider, "~: 1\nk: v\n").unwrap_err();
-        assert!(null_key.contains("null map key"), "{null_key}");
+        let (null_key, go) = go_reading("a null key");
+        assert!(go["go_error"].is_string(), "{go}");
+        let error = patched(&overrider, &null_key).unwrap_err();
+        assert!(error.contains("null map key"), "{error}");
     }
 
     // sigs.k8s.io/yaml YAMLToJSON → json.Marshal → JSONToYAML: an integral float comes back

@@ -1190,7 +1190,7 @@ impl serde::Serialize for QuotingTabLedBlocks<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// go-yaml (sigs.k8s.io/yaml at Karmada f8fdd02, the reader of kubectl and Argo CD)
@@ -1249,19 +1249,45 @@ mod tests {
         );
     }
 
+    /// The recorded case `id` of testdata/references/go-yaml/reading.jsonl: a YAML text and
+    /// what sigs.k8s.io/yaml (go-yaml v2, as kubectl reads) made of it, `go` or `go_error`.
+    /// testdata/references/README.md says where it came from and how to regenerate it.
+    pub(crate) fn go_reading(id: &str) -> (String, Value) {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/references/go-yaml/reading.jsonl"
+        )));
+        let case = cases
+            .into_iter()
+            .find(|case| case["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id:?} in go-yaml/reading.jsonl"));
+        let text = case["yaml"].as_str().unwrap().to_string();
+        let read = case
+            .get("go")
+            .cloned()
+            .unwrap_or_else(|| json!({"go_error": case["go_error"]}));
+        (text, read)
+    }
+
+    /// The cases of a reference file: a provenance line, then one case a line.
+    fn reference(text: &str) -> Vec<Value> {
+        let mut lines = text.lines();
+        let header: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert!(header["provenance"]["karmada"].is_string(), "{header}");
+        lines
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
     /// libyaml (kubectl, kustomize, go-yaml) reads a quoted scalar whose continuation lines
-    /// start at column 0; YAML 1.2 and serde-saphyr do not. `kubectl kustomize` gave
-    /// `first line second line at column 0 third` for the first of these.
+    /// start at column 0; YAML 1.2 and serde-saphyr do not. Go's reading of the text is
+    /// recorded; `kubectl kustomize` gave the same `first line second line at column 0 third`.
     #[test]
     fn quoted_scalars_continued_at_column_zero_read_as_libyaml_reads_them() {
-        let text = "data:\n  script: 'first line\nsecond line at column 0\n  third'\n  \
-                    other: \"a\nb \\\" c\n\"\n  note: it's plain\n  block: |\n    'not\n  last: x\n";
+        let (text, go) = go_reading("quoted scalars continued at column 0");
+        let text = text.as_str();
         let value: Value = from_yaml(text, reader_options()).unwrap();
-        assert_eq!(
-            value,
-            serde_json::json!({"data": {"script": "first line second line at column 0 third",
-                "other": "a b \" c ", "note": "it's plain", "block": "'not\n", "last": "x"}})
-        );
+        assert_eq!(value, go);
         let indented = indent_quoted_continuations(text).unwrap();
         assert_eq!(indented.lines().count(), text.lines().count());
         assert!(indented.contains("\n   second line"), "{indented}");
@@ -1486,12 +1512,44 @@ mod tests {
         "nul\u{0}byte",
     ];
 
+    /// Every string is written so that Go's reader (sigs.k8s.io/yaml, as kubectl and the API
+    /// server read) reads it back as the same string, as a key, a value and a list item, and so
+    /// does fedrender's. Go's readings of the documents written are recorded in
+    /// testdata/references/go-yaml/written-strings.jsonl. When the writer changes, regenerate
+    /// them (testdata/references/README.md): that runs this test with
+    /// FEDRENDER_WRITE_YAML_DOCUMENTS naming a file, to which it writes the new documents.
     #[test]
-    fn ambiguous_strings_round_trip_as_strings_in_values_and_keys() {
-        for s in AMBIGUOUS_STRINGS {
-            let value = json!({ *s: *s, "list": [*s] });
-            let text = to_yaml(&value);
-            assert_eq!(read(&text), value, "{s:?} was written as:\n{text}");
+    fn strings_are_written_so_go_reads_them_back() {
+        let written: Vec<(&str, Value, String)> = AMBIGUOUS_STRINGS
+            .iter()
+            .map(|s| {
+                let value = json!({ *s: *s, "list": [*s] });
+                let text = to_yaml(&value);
+                (*s, value, text)
+            })
+            .collect();
+        if let Some(path) = std::env::var_os("FEDRENDER_WRITE_YAML_DOCUMENTS") {
+            let documents: Vec<Value> = written
+                .iter()
+                .map(|(s, _, text)| json!({"string": s, "yaml": text}))
+                .collect();
+            std::fs::write(path, serde_json::to_string(&documents).unwrap()).unwrap();
+            return;
+        }
+        let recorded = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/references/go-yaml/written-strings.jsonl"
+        )));
+        let regenerate = "regenerate Go's readings: testdata/references/README.md";
+        assert_eq!(recorded.len(), written.len(), "{regenerate}");
+        for ((s, value, text), case) in written.iter().zip(&recorded) {
+            assert_eq!(case["string"], *s, "{regenerate}");
+            assert_eq!(
+                case["yaml"], *text,
+                "the writer writes {s:?} otherwise now; {regenerate}"
+            );
+            assert_eq!(case["go"], *value, "Go reads {s:?} written as:\n{text}");
+            assert_eq!(read(text), *value, "{s:?} was written as:\n{text}");
         }
     }
 
@@ -1528,14 +1586,12 @@ mod tests {
         );
     }
 
+    /// `a: yes`, `c: 0755`, `e: 1_000`, ...: what Go read (go-yaml/reading.jsonl).
     #[test]
     fn reading_resolves_scalars_as_go_yaml_1_1_does() {
-        let value =
-            read("a: yes\nb: off\nc: 0755\nd: y\ne: 1_000\nf: 2024-01-01\ng: ~\nh: '0755'\n");
-        assert_eq!(
-            value,
-            json!({"a": true, "b": false, "c": 493, "d": true, "e": 1000, "f": "2024-01-01", "g": null, "h": "0755"})
-        );
+        let (text, go) = go_reading("YAML 1.1 scalars");
+        assert_eq!(read(&text), go);
+        assert_eq!(go["c"], 493, "the recorded reading is the YAML 1.1 one");
     }
 
     #[test]
@@ -1643,25 +1699,32 @@ mod tests {
         );
     }
 
+    /// An OverridePolicy recorded in go-yaml/reading.jsonl, as fedrender reads it, and the
+    /// overriders of its first rule as Go read them.
+    fn policy_read_by_go(id: &str) -> (crate::api::karmada::OverridePolicy, Value) {
+        let (text, go) = go_reading(id);
+        let documents = split_documents(&text);
+        let policy = parse_api_object(&documents[0], "p.yaml").unwrap();
+        (policy, go["spec"]["overrideRules"][0]["overriders"].clone())
+    }
+
     /// The API server reads a policy with sigs.k8s.io/yaml `YAMLToJSON`, which writes a key
     /// YAML 1.1 reads as a boolean as the string `"true"` or `"false"`: a map of strings (a
     /// labelsOverrider's value) or a free-form value (a plaintext one) then holds that key.
+    /// What Go read is recorded (go-yaml/reading.jsonl).
     #[test]
     fn a_map_key_yaml_1_1_reads_as_a_boolean_is_the_string_karmada_stores() {
-        let labels =
-            override_policy("overriders: {labelsOverrider: [{operator: add, value: {on: x}}]}")
-                .unwrap();
-        let rules = format!("{:?}", labels.spec.override_rules);
-        assert!(rules.contains(r#"{"true": "x"}"#), "{rules}");
-        let free = override_policy(
-            "overriders: {plaintext: [{path: /data, operator: replace, value: {n: 1.5, a: b}}]}",
-        )
-        .unwrap();
-        let rules = format!("{:?}", free.spec.override_rules);
-        assert!(
-            rules.contains(r#"{"false": Number(1.5), "a": String("b")}"#),
-            "{rules}"
+        let (labels, go) = policy_read_by_go("labelsOverrider value {on: x}");
+        let value = &labels.spec.override_rules[0].overriders.labels_overrider[0].value;
+        assert_eq!(
+            serde_json::to_value(value).unwrap(),
+            go["labelsOverrider"][0]["value"]
         );
+        assert_eq!(go["labelsOverrider"][0]["value"], json!({"true": "x"}));
+        let (free, go) = policy_read_by_go("plaintext value {n: 1.5, a: b}");
+        let value = &free.spec.override_rules[0].overriders.plaintext[0].value;
+        assert_eq!(value.as_ref(), Some(&go["plaintext"][0]["value"]));
+        assert_eq!(go["plaintext"][0]["value"], json!({"false": 1.5, "a": "b"}));
     }
 
     #[test]
@@ -1694,15 +1757,20 @@ mod tests {
         assert!(message.contains("`n` is the boolean false"), "{message}");
     }
 
-    // plaintext and fieldOverrider values are apiextensionsv1.JSON: any type is theirs to have.
+    // plaintext and fieldOverrider values are apiextensionsv1.JSON: any type is theirs to have,
+    // the one Go read (go-yaml/reading.jsonl).
     #[test]
     fn json_typed_values_keep_their_yaml_1_1_types() {
-        let policy = override_policy(
-            "overriders: {plaintext: [{path: /spec/paused, operator: add, value: yes}], \
-             fieldOverrider: [{fieldPath: /data/x, json: [{subPath: /n, operator: add, value: 0755}]}]}",
-        )
-        .unwrap();
+        let (policy, go) = policy_read_by_go("JSON-typed values yes and 0755");
         let overriders = &policy.spec.override_rules[0].overriders;
+        assert_eq!(
+            overriders.plaintext[0].value.as_ref(),
+            Some(&go["plaintext"][0]["value"])
+        );
+        assert_eq!(
+            overriders.field_overrider[0].json[0].value.as_ref(),
+            Some(&go["fieldOverrider"][0]["json"][0]["value"])
+        );
         assert_eq!(overriders.plaintext[0].value, Some(Value::Bool(true)));
         assert_eq!(
             overriders.field_overrider[0].json[0].value,

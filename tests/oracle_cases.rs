@@ -1,0 +1,338 @@
+//! Recorded runs of the Karmada oracle (Karmada's own code, run on a fleet): each case under
+//! `testdata/oracle/` holds a fleet (`input/`), an inventory (`clusters.yaml`), what Karmada
+//! rendered for each member cluster (`karmada.json`, the oracle's whole output) and where they
+//! came from (`PROVENANCE`). fedrender renders each case now and must agree with the recording
+//! as the oracle's `compare.py` judges agreement, so the comparison needs no Go and no oracle;
+//! `testdata/references/regenerate.py` records the runs again.
+//!
+//! What `compare.py` leaves out of the comparison, left out here too:
+//! - fedrender's `kustomization.yaml` files (they hold no object) and its header comments;
+//! - the bookkeeping labels and annotations Karmada's controllers stamp on every manifest, and
+//!   `metadata.labels` / `metadata.annotations` empty on one side and absent on the other;
+//! - objects the oracle skipped as out of its scope;
+//! - a field Karmada's API server defaulted (`serverDefaults`) that fedrender leaves out, when
+//!   the member's API server would default it the same way;
+//! - objects fedrender sends as dependencies of a `propagateDeps` workload (the oracle lists
+//!   them, but does not run the dependencies distributor);
+//! - `1` and `1.0`, the same JSON number.
+//!
+//! When Karmada refuses the input, or fails to build some cluster's Work, fedrender must fail the
+//! whole run (its documented rule), naming each object Karmada failed on.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use fedrender::fleet::{FleetSource, Inventory};
+use fedrender::lint::LintLevels;
+use serde_json::Value;
+
+/// Labels and annotations Karmada's controllers add (compare.py `IGNORED_LABELS`,
+/// `IGNORED_ANNOTATIONS`).
+const IGNORED_LABELS: &[&str] = &[
+    "karmada.io/managed",
+    "propagationpolicy.karmada.io/permanent-id",
+    "clusterpropagationpolicy.karmada.io/permanent-id",
+    "resourcebinding.karmada.io/permanent-id",
+    "clusterresourcebinding.karmada.io/permanent-id",
+    "work.karmada.io/permanent-id",
+];
+const IGNORED_ANNOTATIONS: &[&str] = &[
+    "propagationpolicy.karmada.io/name",
+    "propagationpolicy.karmada.io/namespace",
+    "clusterpropagationpolicy.karmada.io/name",
+    "resourcebinding.karmada.io/name",
+    "resourcebinding.karmada.io/namespace",
+    "clusterresourcebinding.karmada.io/name",
+    "resourcetemplate.karmada.io/managed-annotations",
+    "resourcetemplate.karmada.io/managed-labels",
+    "resourcetemplate.karmada.io/uid",
+    "resourcetemplate.karmada.io/generation",
+    "work.karmada.io/conflict-resolution",
+    "work.karmada.io/name",
+    "work.karmada.io/namespace",
+    "policy.karmada.io/applied-overrides",
+    "policy.karmada.io/applied-cluster-overrides",
+];
+
+/// apiVersion, kind, namespace, name.
+type Key = (String, String, String, String);
+
+fn key_of(object: &Value) -> Key {
+    let field = |value: &Value| value.as_str().unwrap_or_default().to_string();
+    let metadata = &object["metadata"];
+    (
+        field(&object["apiVersion"]),
+        field(&object["kind"]),
+        field(&metadata["namespace"]),
+        field(&metadata["name"]),
+    )
+}
+
+/// The key of an object as the oracle names it in `skipped`, `serverDefaults`, `dependents`
+/// and `bindings`: `{apiVersion, kind, namespace, name}`.
+fn key_of_reference(reference: &Value) -> Key {
+    let field = |name: &str| reference[name].as_str().unwrap_or_default().to_string();
+    (
+        field("apiVersion"),
+        field("kind"),
+        field("namespace"),
+        field("name"),
+    )
+}
+
+fn cases() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("testdata/oracle")
+        .expect("testdata/oracle exists")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("input").is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// compare.py `normalize`: bookkeeping labels and annotations dropped, and an empty map there
+/// dropped too.
+fn normalize(mut object: Value) -> Value {
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        for (field, ignored) in [
+            ("labels", IGNORED_LABELS),
+            ("annotations", IGNORED_ANNOTATIONS),
+        ] {
+            if let Some(map) = metadata.get_mut(field).and_then(Value::as_object_mut) {
+                map.retain(|key, _| !ignored.contains(&key.as_str()));
+            }
+            let empty = metadata.get(field).is_some_and(|value| {
+                value.is_null() || value.as_object().is_some_and(|map| map.is_empty())
+            });
+            if empty {
+                metadata.remove(field);
+            }
+        }
+    }
+    object
+}
+
+/// RFC 6901 escaping of one pointer token.
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// compare.py `diff`: field-level differences, as (pointer, Karmada's value, fedrender's value),
+/// `None` for a field absent on that side.
+fn diff(
+    karmada: &Value,
+    fedrender: &Value,
+    pointer: &str,
+    out: &mut Vec<(String, Option<Value>, Option<Value>)>,
+) {
+    match (karmada, fedrender) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            for key in keys {
+                let at = format!("{pointer}/{}", escape(key));
+                match (a.get(key), b.get(key)) {
+                    (Some(x), Some(y)) => diff(x, y, &at, out),
+                    (x, y) => out.push((at, x.cloned(), y.cloned())),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (index, (x, y)) in a.iter().zip(b).enumerate() {
+                diff(x, y, &format!("{pointer}/{index}"), out);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) if a.as_f64() == b.as_f64() => {}
+        (a, b) if a == b => {}
+        (a, b) => out.push((
+            if pointer.is_empty() { "/" } else { pointer }.to_string(),
+            Some(a.clone()),
+            Some(b.clone()),
+        )),
+    }
+}
+
+/// compare.py `member_defaults_the_same`: a Job's completions and parallelism are defaulted only
+/// together, when both are unset.
+fn member_defaults_the_same(object: &Value, pointer: &str) -> bool {
+    if object["kind"] == "Job" && matches!(pointer, "/spec/completions" | "/spec/parallelism") {
+        let spec = &object["spec"];
+        return spec.get("completions").is_none() && spec.get("parallelism").is_none();
+    }
+    true
+}
+
+/// fedrender's objects per cluster, each read back as sigs.k8s.io/yaml reads the file.
+fn rendered_objects(dir: &Path) -> Result<BTreeMap<String, BTreeMap<Key, Value>>, String> {
+    let source = FleetSource::new(
+        dir.join("input"),
+        Inventory::File(dir.join("clusters.yaml")),
+    );
+    let outcome = fedrender::render_fleet(&source, &LintLevels::default(), false);
+    let rendered = outcome.result.map_err(|rejected| rejected.to_string())?;
+    let mut clusters: BTreeMap<String, BTreeMap<Key, Value>> = BTreeMap::new();
+    for cluster in &rendered.tree.clusters {
+        clusters.entry(cluster.clone()).or_default();
+    }
+    for (path, _, text) in rendered.tree.objects() {
+        let (cluster, _) = path.split_once('/').unwrap();
+        for document in fedrender::yaml::split_documents(text) {
+            let object = fedrender::yaml::parse_document_as_yaml_to_json(&document, path).unwrap();
+            clusters
+                .entry(cluster.to_string())
+                .or_default()
+                .insert(key_of(&object), object);
+        }
+    }
+    Ok(clusters)
+}
+
+/// The differences between the recording and fedrender's rendering, as compare.py reports them;
+/// empty when they agree.
+fn compare(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("karmada.json")).unwrap();
+    let karmada: Value = serde_json::from_str(&text).unwrap();
+    let list = |name: &str| karmada[name].as_array().cloned().unwrap_or_default();
+    let rendered = rendered_objects(dir);
+    let work_errors: Vec<Value> = list("bindings")
+        .into_iter()
+        .filter(|binding| {
+            binding
+                .get("workError")
+                .is_some_and(|error| !error.is_null())
+        })
+        .collect();
+    if !list("rejected").is_empty() || !work_errors.is_empty() {
+        // Karmada refuses the input, or skips some cluster's Work: fedrender stops, naming the
+        // objects Karmada failed on.
+        return match rendered {
+            Ok(_) => vec![format!(
+                "Karmada refuses or fails ({:?}, {work_errors:?}); fedrender renders",
+                list("rejected")
+            )],
+            Err(error) => work_errors
+                .iter()
+                .map(|binding| key_of_reference(&binding["object"]))
+                .filter(|(_, _, namespace, name)| !error.contains(&format!("{namespace}/{name}")))
+                .map(|key| format!("fedrender's error does not name {key:?}: {error}"))
+                .collect(),
+        };
+    }
+    let rendered = match rendered {
+        Ok(rendered) => rendered,
+        Err(error) => return vec![format!("fedrender fails on input Karmada accepts: {error}")],
+    };
+    let skipped: BTreeSet<Key> = list("skipped")
+        .iter()
+        .filter(|skip| {
+            let reason = skip["reason"].as_str().unwrap_or_default();
+            reason.contains("out of scope") || reason.contains("fedrender's Config")
+        })
+        .map(|skip| key_of_reference(&skip["object"]))
+        .collect();
+    let mut defaults: BTreeMap<Key, BTreeMap<String, Value>> = BTreeMap::new();
+    for default in list("serverDefaults") {
+        defaults
+            .entry(key_of_reference(&default["object"]))
+            .or_default()
+            .insert(
+                default["pointer"].as_str().unwrap().to_string(),
+                default["value"].clone(),
+            );
+    }
+    let mut dependents: BTreeSet<(String, Key)> = BTreeSet::new();
+    for dependent in list("dependents") {
+        for cluster in dependent["clusters"].as_array().into_iter().flatten() {
+            let cluster = cluster.as_str().unwrap().to_string();
+            dependents.insert((cluster, key_of_reference(&dependent["object"])));
+        }
+    }
+    let recorded: BTreeMap<String, Vec<Value>> =
+        serde_json::from_value(karmada["clusters"].clone()).unwrap();
+    let names: BTreeSet<&String> = recorded.keys().chain(rendered.keys()).collect();
+    let mut differences = Vec::new();
+    for cluster in names {
+        let theirs: BTreeMap<Key, Value> = recorded
+            .get(cluster)
+            .into_iter()
+            .flatten()
+            .map(|object| (key_of(object), normalize(object.clone())))
+            .collect();
+        let ours: BTreeMap<Key, Value> = rendered
+            .get(cluster)
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| !skipped.contains(*key))
+            .map(|(key, object)| (key.clone(), normalize(object.clone())))
+            .collect();
+        let keys: BTreeSet<&Key> = theirs.keys().chain(ours.keys()).collect();
+        for key in keys {
+            match (theirs.get(key), ours.get(key)) {
+                (Some(_), None) => differences.push(format!("[{cluster}] missing: {key:?}")),
+                (None, Some(_)) if dependents.contains(&(cluster.clone(), key.clone())) => {}
+                (None, Some(_)) => differences.push(format!("[{cluster}] extra: {key:?}")),
+                (Some(karmada), Some(fedrender)) => {
+                    let mut found = Vec::new();
+                    diff(karmada, fedrender, "", &mut found);
+                    for (pointer, karmada_value, fedrender_value) in found {
+                        let defaulted = fedrender_value.is_none()
+                            && defaults.get(key).and_then(|fields| fields.get(&pointer))
+                                == karmada_value.as_ref()
+                            && member_defaults_the_same(fedrender, &pointer);
+                        if !defaulted {
+                            differences.push(format!(
+                                "[{cluster}] {key:?} {pointer}: karmada={karmada_value:?} \
+                                 fedrender={fedrender_value:?}"
+                            ));
+                        }
+                    }
+                }
+                (None, None) => unreachable!(),
+            }
+        }
+    }
+    differences
+}
+
+#[test]
+fn fedrender_agrees_with_every_recorded_karmada_run() {
+    let dirs = cases();
+    assert!(dirs.len() >= 3, "{dirs:?}");
+    let mut failed = Vec::new();
+    for dir in &dirs {
+        let provenance = std::fs::read_to_string(dir.join("PROVENANCE")).unwrap();
+        assert!(provenance.contains("karmada: "), "{}", dir.display());
+        let differences = compare(dir);
+        if !differences.is_empty() {
+            failed.push(format!(
+                "{}:\n  {}",
+                dir.display(),
+                differences.join("\n  ")
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The recordings are not vacuous: between them they place objects, divide replicas among
+/// clusters, and fail.
+#[test]
+fn the_recorded_runs_place_objects_divide_replicas_and_fail() {
+    let (mut objects, mut divided, mut failing) = (0, 0, 0);
+    for dir in cases() {
+        let text = std::fs::read_to_string(dir.join("karmada.json")).unwrap();
+        let karmada: Value = serde_json::from_str(&text).unwrap();
+        for objects_of in karmada["clusters"].as_object().unwrap().values() {
+            objects += objects_of.as_array().unwrap().len();
+        }
+        for binding in karmada["bindings"].as_array().unwrap() {
+            let clusters = binding["clusters"].as_array().cloned().unwrap_or_default();
+            let shares: i64 = clusters.iter().filter_map(|c| c["replicas"].as_i64()).sum();
+            divided +=
+                usize::from(clusters.len() > 1 && Some(shares) == binding["replicas"].as_i64());
+            failing += usize::from(binding.get("workError").is_some());
+        }
+    }
+    assert!(objects > 50, "{objects}");
+    assert!(divided > 3, "{divided}");
+    assert!(failing > 0);
+}
