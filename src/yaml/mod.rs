@@ -1193,49 +1193,58 @@ impl serde::Serialize for QuotingTabLedBlocks<'_> {
 pub(crate) mod tests {
     use super::*;
 
-    /// go-yaml (sigs.k8s.io/yaml at Karmada f8fdd02, the reader of kubectl and Argo CD)
-    /// refuses a literal block whose first line starts with a tab ("found a tab character where
-    /// an indentation space is expected"), and `kubectl kustomize` (v5.5.0) fails on its own
-    /// output for one written with an indentation indicator; both read these texts back to the
-    /// written values.
+    /// Go's reader refuses a literal block whose first line starts with a tab ("literal block
+    /// led by a tab" in go-yaml/reading.jsonl), and `kubectl kustomize` (v5.5.0) fails on its
+    /// own output for one written with an indentation indicator; Go reads the double-quoted
+    /// texts fedrender writes back to the written values.
     #[test]
     fn a_multi_line_string_led_by_a_tab_is_double_quoted() {
-        let cases = [
-            (
-                serde_json::json!({"data": {"Makefile": "\tall: build\n\techo hi\n"}}),
-                "data:\n  Makefile: \"\\tall: build\\n\\techo hi\\n\"\n",
-            ),
-            (
-                serde_json::json!({"k": [{"b": "\n\n\tx\ny"}], "z": "x\n\ty | z\n"}),
-                "k:\n- b: \"\\n\\n\\tx\\ny\"\nz: |\n  x\n  \ty | z\n",
-            ),
-        ];
-        for (value, expected) in cases {
-            let written = to_yaml(&value);
-            assert_eq!(written, expected);
-            let read: Value = from_yaml(&written, reader_options()).unwrap();
-            assert_eq!(read, value, "{written}");
+        let (block, refused) = go_reading("literal block led by a tab");
+        assert!(
+            refused["go_error"]
+                .as_str()
+                .unwrap()
+                .contains("found a tab")
+        );
+        let value: Value = serde_json::json!({"data": {"Makefile": "\tall: build\n\techo hi\n"}});
+        assert_eq!(
+            from_yaml::<Value>(&block, reader_options()).unwrap(),
+            value,
+            "serde-saphyr's block, which Go refuses"
+        );
+        for id in [
+            "tab-led string double-quoted",
+            "tab-led strings double-quoted in a sequence",
+        ] {
+            let (text, go) = go_reading(id);
+            assert_eq!(to_yaml(&go), text, "{id}");
         }
-        // A block whose first line does not start with a tab is written as before.
+        // A block that does not start with a tab is written as before.
         assert_eq!(
             to_yaml(&serde_json::json!({"a": "x\n\ty\n"})),
             "a: |\n  x\n  \ty\n"
         );
     }
 
-    /// go-yaml (Karmada f8fdd02) says "yaml: line 7: found a tab character that violates
-    /// indentation" for the first text and names line 6 for the second.
+    /// The lines go-yaml names for a tab in indentation (go-yaml/reading.jsonl).
     #[test]
     fn a_tab_in_indentation_is_reported_on_its_own_line() {
-        let lines_of = |text: &str| {
-            let document = &split_documents(text)[0];
+        for id in [
+            "tab opening an indented line",
+            "tab opening a line after spaces",
+            "tab as the only indentation",
+        ] {
+            let (text, go) = go_reading(id);
+            let go_line: u64 = go["go_error"]
+                .as_str()
+                .and_then(|error| error.strip_prefix("yaml: line "))
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|line| line.parse().ok())
+                .unwrap();
+            let document = &split_documents(&text)[0];
             let error = parse_document(document, "a.yaml").unwrap_err();
-            error.origin.unwrap().line
-        };
-        let head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n";
-        assert_eq!(lines_of(&format!("{head}  a: b\n\tc: d\n")), 7);
-        assert_eq!(lines_of(&format!("{head}  a: b\n  \tc: d\n")), 7);
-        assert_eq!(lines_of(&format!("{head}\tc: d\n")), 6);
+            assert_eq!(error.origin.unwrap().line, go_line, "{id}");
+        }
     }
 
     #[test]
