@@ -7,11 +7,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::planner::{ClusterPreferences, Preferences};
-use super::{
-    ClusterOverride, FederatedBinding, FederatedPlacement, NamespacePlacement, OverrideOp,
-    PlacementFields, PlannedReplicas, ReplicaScheduling,
+use super::binding::{
+    FederatedBinding, FederatedPlacement, NamespacePlacement, PlacementFields, PlannedReplicas,
+    ReplicaScheduling,
 };
+use super::overrides::{ClusterOverride, OverrideOp};
+use super::planner::{ClusterPreferences, Preferences};
 use crate::api::kubefed::{
     CORE_GROUP, CORE_VERSION, ClusterPreferencesDoc, DEFAULT_SYSTEM_NAMESPACE, FEDERATED_GROUP,
     FederatedObjectDoc, GROUPS, KubeFedConfigDoc, OverrideItemDoc, RspDoc, SCHEDULING_GROUP,

@@ -14,8 +14,33 @@
 
 use serde_json::Value;
 
-use super::{ClusterOverride, OverrideOp};
 use crate::overrides::patch;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverrideOp {
+    Add,
+    Remove,
+    Replace,
+}
+
+impl OverrideOp {
+    pub fn verb(self) -> &'static str {
+        match self {
+            OverrideOp::Add => "add",
+            OverrideOp::Remove => "remove",
+            OverrideOp::Replace => "replace",
+        }
+    }
+}
+
+/// One entry of `clusterOverrides`; an absent `op` is `replace` (overrides.go ApplyJSONPatch).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterOverride {
+    pub op: OverrideOp,
+    pub path: String,
+    /// Ignored by `remove`; `None` is JSON null.
+    pub value: Option<Value>,
+}
 
 /// Applies the overrides in order, each seeing the previous one's result. On error the
 /// object may be partly patched; callers abandon it.

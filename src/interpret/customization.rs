@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::dependencies::Dependency;
 use super::lua::Script;
-use super::{Dependency, Operation};
+use super::operation::Operation;
 use crate::api::meta::{LabelSelector, ObjectMeta};
 use crate::diagnostics::{Diagnostic, Located, Origin};
 use crate::object::{ObjectKey, api_group};

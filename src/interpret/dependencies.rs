@@ -7,9 +7,21 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::Dependency;
 use crate::api::meta::LabelSelector;
 use crate::object::{ObjectKey, Template};
+
+/// An object a template depends on (Karmada's `DependentObjectReference`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dependency {
+    Named(ObjectKey),
+    /// Every object of the kind in the namespace whose labels match.
+    Labelled {
+        group: String,
+        kind: String,
+        namespace: String,
+        selector: LabelSelector,
+    },
+}
 
 /// The objects a template depends on, all in its namespace; `None` for a kind without Karmada's
 /// default dependency interpreter.

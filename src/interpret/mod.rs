@@ -15,6 +15,7 @@ pub mod customization;
 pub mod dependencies;
 pub mod lua;
 pub mod native;
+pub mod operation;
 pub mod requests;
 pub mod thirdparty;
 
@@ -23,13 +24,14 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::api::meta::LabelSelector;
 use crate::diagnostics::Origin;
-use crate::object::{ObjectKey, Template};
+use crate::object::Template;
 use crate::quantity::{Quantity, quantity_from_json};
 use customization::{Customizations, Rule, TargetRules};
 
+pub use dependencies::Dependency;
 pub use native::{name_problem, prune};
+pub use operation::Operation;
 
 /// A kind the user declared a workload in the fedrender config: where its replica count and
 /// pod template live.
@@ -41,46 +43,6 @@ pub struct CustomWorkload {
     pub pod_template: Option<String>,
     /// The Config that declared it.
     pub origin: Origin,
-}
-
-/// The operations that decide what a member cluster receives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Operation {
-    ReplicaResource,
-    ReplicaRevision,
-    DependencyInterpretation,
-}
-
-impl Operation {
-    pub const ALL: [Operation; 3] = [
-        Operation::ReplicaResource,
-        Operation::ReplicaRevision,
-        Operation::DependencyInterpretation,
-    ];
-
-    /// The operation's field in a customization.
-    pub fn field(self) -> &'static str {
-        match self {
-            Operation::ReplicaResource => "replicaResource",
-            Operation::ReplicaRevision => "replicaRevision",
-            Operation::DependencyInterpretation => "dependencyInterpretation",
-        }
-    }
-
-    /// The function a script for the operation defines.
-    pub fn function(self) -> &'static str {
-        match self {
-            Operation::ReplicaResource => "GetReplicas",
-            Operation::ReplicaRevision => "ReviseReplica",
-            Operation::DependencyInterpretation => "GetDependencies",
-        }
-    }
-}
-
-impl fmt::Display for Operation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.field())
-    }
 }
 
 /// Who answered an operation for a template, for `fedrender plan`.
@@ -118,19 +80,6 @@ pub struct ReplicaResource {
     pub request: BTreeMap<String, Quantity>,
     /// Whether `replicaRequirements` is set at all (a request or a node claim).
     pub has_requirements: bool,
-}
-
-/// An object a template depends on (Karmada's `DependentObjectReference`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Dependency {
-    Named(ObjectKey),
-    /// Every object of the kind in the namespace whose labels match.
-    Labelled {
-        group: String,
-        kind: String,
-        namespace: String,
-        selector: LabelSelector,
-    },
 }
 
 /// Per-kind knowledge: the built-in tables plus what the input declares (CRD scopes, custom

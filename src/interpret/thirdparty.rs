@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use super::Operation;
 use super::customization::{Rule, TargetRules};
 use super::lua::Script;
+use super::operation::Operation;
 use crate::diagnostics::Origin;
 
 /// One built-in script: its target and the operations it answers.

@@ -16,7 +16,6 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::api::selector::ImplicitPriority;
 use crate::bind::PolicyIndex;
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::federated_quota::FederatedQuota;
@@ -25,9 +24,8 @@ use crate::fleet::Fleet;
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::overrides::OverrideIndex;
-use crate::schedule::{Filtered, Targets};
 use crate::work::{CheckedFinding, RenderedTemplate, Variant, build_variants};
-use placement::{follow_dependencies, place_template};
+use placement::{Placement, follow_dependencies, place_template};
 use plan::{PlanEntry, federated_plan_entry, plan_entry, quota_plan_entry};
 use warnings::{
     check_dependent_overrides, extend_with_overrides_after_cluster_overrides, overlap_warnings,
@@ -73,46 +71,6 @@ enum Lane {
     Template(usize),
     Federated(usize),
     Quota(usize),
-}
-
-/// What happened to one template, before its objects are built.
-#[derive(Debug)]
-struct Placement {
-    /// Where its objects go: what its own binding dispatches, and what templates that depend
-    /// on it take it to.
-    targets: Targets,
-    /// What the scheduler decided for its own binding, before suspension, when that is not
-    /// `targets`: what a dependent's binding records of it (karmada
-    /// dependencies_distributor.go `buildAttachedBinding`).
-    scheduled: Option<Targets>,
-    /// Karmada's `IsWorkload` for its own binding: its replicas are revised per cluster.
-    is_workload: bool,
-    override_policies: Vec<usize>,
-    /// Whether the winning policy sends the template's dependencies along.
-    propagate_deps: bool,
-    /// Why the template goes nowhere, warned about unless a dependant takes it along.
-    nowhere: Option<String>,
-    /// Matching propagation policies with their implicit priority, and the winner.
-    candidates: Vec<(usize, ImplicitPriority)>,
-    winner: Option<usize>,
-    placed_by: Vec<String>,
-    filtered: Vec<(String, Filtered)>,
-}
-
-impl Placement {
-    /// What the scheduler decided for the template's own binding, before suspension.
-    fn scheduled(&self) -> &Targets {
-        self.scheduled.as_ref().unwrap_or(&self.targets)
-    }
-
-    /// Sends the template's objects to `targets`, remembering what the scheduler decided.
-    fn redirect(&mut self, targets: Targets) {
-        if targets == self.targets {
-            return;
-        }
-        let scheduled = std::mem::replace(&mut self.targets, targets);
-        self.scheduled.get_or_insert(scheduled);
-    }
 }
 
 /// Binds and schedules every template; with `explain`, also the plan report's story of every

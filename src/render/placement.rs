@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::api::cluster::Cluster;
+use crate::api::selector::ImplicitPriority;
 use crate::bind::{self, PolicyIndex};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::fleet::Fleet;
@@ -14,9 +15,47 @@ use crate::namespace_sync;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::OverrideIndex;
 use crate::policy::Propagation;
-use crate::schedule::{self, Target, Targets, Workload};
+use crate::schedule::{self, Filtered, Target, Targets, Workload};
 
-use super::Placement;
+/// What happened to one template, before its objects are built.
+#[derive(Debug)]
+pub(super) struct Placement {
+    /// Where its objects go: what its own binding dispatches, and what templates that depend
+    /// on it take it to.
+    pub(super) targets: Targets,
+    /// What the scheduler decided for its own binding, before suspension, when that is not
+    /// `targets`: what a dependent's binding records of it (karmada
+    /// dependencies_distributor.go `buildAttachedBinding`).
+    pub(super) scheduled: Option<Targets>,
+    /// Karmada's `IsWorkload` for its own binding: its replicas are revised per cluster.
+    pub(super) is_workload: bool,
+    pub(super) override_policies: Vec<usize>,
+    /// Whether the winning policy sends the template's dependencies along.
+    pub(super) propagate_deps: bool,
+    /// Why the template goes nowhere, warned about unless a dependant takes it along.
+    pub(super) nowhere: Option<String>,
+    /// Matching propagation policies with their implicit priority, and the winner.
+    pub(super) candidates: Vec<(usize, ImplicitPriority)>,
+    pub(super) winner: Option<usize>,
+    pub(super) placed_by: Vec<String>,
+    pub(super) filtered: Vec<(String, Filtered)>,
+}
+
+impl Placement {
+    /// What the scheduler decided for the template's own binding, before suspension.
+    pub(super) fn scheduled(&self) -> &Targets {
+        self.scheduled.as_ref().unwrap_or(&self.targets)
+    }
+
+    /// Sends the template's objects to `targets`, remembering what the scheduler decided.
+    pub(super) fn redirect(&mut self, targets: Targets) {
+        if targets == self.targets {
+            return;
+        }
+        let scheduled = std::mem::replace(&mut self.targets, targets);
+        self.scheduled.get_or_insert(scheduled);
+    }
+}
 
 /// Binds and schedules one template; the namespace controller adds every cluster for the
 /// namespaces it propagates. Why clusters were filtered out is kept only to `explain`.

@@ -13,7 +13,7 @@ use crate::object::{ObjectKey, Template};
 use crate::overrides::OverrideIndex;
 use crate::work;
 
-use super::Placement;
+use super::placement::Placement;
 use crate::work::{OverridePasses, rules_in_cluster};
 
 /// The story of one template, for `fedrender plan`: which policies matched and why one won,

@@ -16,7 +16,7 @@ use crate::overrides::{self, OverrideIndex, RuleRef};
 use crate::policy::Propagation;
 use crate::work;
 
-use super::Placement;
+use super::placement::Placement;
 use crate::work::{OverridePasses, namespaced_policies_in};
 
 /// An OverridePolicy may select only what a ClusterOverridePolicy made of a template, so one

@@ -22,19 +22,10 @@ use crate::policy::Propagation;
 use crate::quantity::Quantity;
 
 pub use filter::{AffinityTerm, Filtered};
-pub use targets::{Target, Targets};
+pub use targets::{Target, TargetCluster, Targets};
 
 /// Karmada's stand-in for "no limit" in capacity estimates (MaxInt32).
 const UNLIMITED: i64 = i32::MAX as i64;
-
-/// One cluster a template goes to. `replicas` is `None` for non-workloads, which are copied
-/// unchanged; `completions` is set for a Divided Job whose completions are split too.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct TargetCluster {
-    pub name: String,
-    pub replicas: Option<i64>,
-    pub completions: Option<i64>,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {

@@ -6,7 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use super::TargetCluster;
+/// One cluster a template goes to. `replicas` is `None` for non-workloads, which are copied
+/// unchanged; `completions` is set for a Divided Job whose completions are split too.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TargetCluster {
+    pub name: String,
+    pub replicas: Option<i64>,
+    pub completions: Option<i64>,
+}
 
 /// One target cluster: its position in the inventory and what the scheduler gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

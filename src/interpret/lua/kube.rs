@@ -9,6 +9,7 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::{Map, Value, json};
 
 use super::convert::{self, Shape};
+use super::messages::lua_type;
 use crate::interpret::dependencies;
 use crate::interpret::requests;
 use crate::quantity::{self, Quantity, QuantityFormat};
@@ -58,7 +59,7 @@ fn quantity_argument(
         }
         other => Err(raise(format!(
             "bad argument #{position} to {function} (string expected, got {})",
-            super::lua_type(other)
+            lua_type(other)
         ))),
     }
 }
@@ -109,7 +110,7 @@ fn table_argument(function: &str, position: usize, value: &LuaValue) -> mlua::Re
     let LuaValue::Table(_) = value else {
         return Err(raise(format!(
             "bad argument #{position} to {function} (table expected, got {})",
-            super::lua_type(value)
+            lua_type(value)
         )));
     };
     let mut json = convert::from_lua(value)
@@ -212,7 +213,7 @@ fn get_pod_dependencies(lua: &Lua, arguments: MultiValue) -> mlua::Result<LuaVal
         other => {
             return Err(raise(format!(
                 "bad argument #2 to getPodDependencies (string expected, got {})",
-                super::lua_type(other)
+                lua_type(other)
             )));
         }
     };

@@ -11,11 +11,13 @@
 //! bounded by a budget of Lua instructions — counted, not timed, so that whether a script
 //! finishes does not depend on the machine's load — and of memory.
 
+mod budget;
 mod concat;
 pub mod convert;
 pub mod gofmt;
 pub mod gopher;
 pub mod kube;
+mod messages;
 pub mod pattern;
 mod strings;
 
@@ -27,15 +29,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use mlua::{Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, VmState};
 use serde_json::Value;
 
+use budget::{HOOK_INTERVAL, out_of_instructions};
 use convert::Shape;
+use messages::{Messages, describe};
 
-/// Lua instructions one call may run: a few hundred milliseconds, far beyond what reading an
-/// object takes, far short of hanging a build.
-pub const INSTRUCTION_BUDGET: u64 = 50_000_000;
-/// Memory one call may allocate beyond what the runtime holds already.
-pub const MEMORY_BUDGET: usize = 64 << 20;
-/// How often the instruction hook runs; the budget is checked in steps of this size.
-const HOOK_INTERVAL: u32 = 1_000;
+pub use budget::{INSTRUCTION_BUDGET, MEMORY_BUDGET};
+pub use messages::lua_type;
 
 /// Base functions a script may call.
 const SAFE_BASE: &[&str] = &[
@@ -187,14 +186,6 @@ fn type_name(value: Option<&mlua::Value>) -> &'static str {
     value.map_or("nothing", lua_type)
 }
 
-/// A value's type as Lua names it (mlua calls an integral number an "integer").
-pub fn lua_type(value: &mlua::Value) -> &'static str {
-    match value {
-        mlua::Value::Integer(_) => "number",
-        other => other.type_name(),
-    }
-}
-
 thread_local! {
     static RUNTIME: RefCell<Option<Runtime>> = const { RefCell::new(None) };
 }
@@ -226,77 +217,6 @@ struct Runtime {
     /// Instructions left to the current call.
     instructions_left: Rc<Cell<u64>>,
     messages: Messages,
-}
-
-/// What keeps every message a script can see or cause the same from run to run: errors of the
-/// library's Rust functions arrive in Lua as plain strings (as a C function's would, without
-/// mlua's wrapping and traceback), an error value that is not a message is described in words
-/// (never `table: 0x55…`), and `tostring` numbers tables and functions in the order a call
-/// first shows them.
-struct Messages {
-    /// `wrap(f)`: `f` with its errors turned into strings.
-    wrapper: Function,
-    /// `protect(f, ...)`: calls `f`, and raises any error as a message.
-    protect: Function,
-    /// The number `tostring` gave each table or function in the current call, by address.
-    identities: Rc<RefCell<HashMap<usize, usize>>>,
-}
-
-impl Messages {
-    fn new(lua: &Lua) -> mlua::Result<Messages> {
-        let message_of = lua.create_function(|_, value: mlua::Value| {
-            Ok(match &value {
-                mlua::Value::String(text) => text.to_string_lossy(),
-                mlua::Value::Integer(_) | mlua::Value::Number(_) => {
-                    value.to_string().unwrap_or_default()
-                }
-                mlua::Value::Error(error) => describe(error),
-                other => format!(
-                    "the script raised {} as its error, not a message",
-                    match other {
-                        mlua::Value::Nil => "nil".to_string(),
-                        other => format!("a {}", lua_type(other)),
-                    }
-                ),
-            })
-        })?;
-        let (wrapper, protect): (Function, Function) = lua
-            .load(
-                "local pcall, error, message_of = ...\n\
-                 local function pass(ok, ...)\n\
-                   if ok then return ... end\n\
-                   error(message_of((...)), 0)\n\
-                 end\n\
-                 return function(f) return function(...) return pass(pcall(f, ...)) end end,\n\
-                        function(f, ...) return pass(pcall(f, ...)) end",
-            )
-            .set_name("=fedrender sandbox")
-            .call((
-                lua.globals().raw_get::<Function>("pcall")?,
-                lua.globals().raw_get::<Function>("error")?,
-                message_of,
-            ))?;
-        Ok(Messages {
-            wrapper,
-            protect,
-            identities: Rc::default(),
-        })
-    }
-
-    fn wrap(&self, function: Function) -> mlua::Result<Function> {
-        self.wrapper.call(function)
-    }
-}
-
-/// How `tostring` shows a table or function: numbered in the order the call shows them
-/// (`table: 0x00000001`) rather than by address, which changes from run to run.
-fn identity(identities: &RefCell<HashMap<usize, usize>>, value: &mlua::Value) -> String {
-    let mut identities = identities.borrow_mut();
-    let next = identities.len() + 1;
-    let identity = *identities
-        .entry(value.to_pointer() as usize)
-        .or_insert(next);
-    format!("{}: 0x{identity:08x}", lua_type(value))
 }
 
 impl Runtime {
@@ -522,13 +442,6 @@ impl Runtime {
     }
 }
 
-fn out_of_instructions() -> String {
-    format!(
-        "the script did not finish within {INSTRUCTION_BUDGET} Lua instructions (does it loop \
-         forever?)"
-    )
-}
-
 fn copy(lua: &Lua, table: &Table) -> mlua::Result<Table> {
     let copied = lua.create_table()?;
     for pair in table.pairs::<mlua::Value, mlua::Value>() {
@@ -536,30 +449,6 @@ fn copy(lua: &Lua, table: &Table) -> mlua::Result<Table> {
         copied.raw_set(key, value)?;
     }
     Ok(copied)
-}
-
-/// The message of a Lua error, without mlua's wrapping and Lua's stack traceback.
-fn describe(error: &mlua::Error) -> String {
-    match error {
-        mlua::Error::CallbackError { cause, .. } => describe(cause),
-        mlua::Error::RuntimeError(message) | mlua::Error::SyntaxError { message, .. } => {
-            let message = message
-                .split("\nstack traceback:")
-                .next()
-                .unwrap_or(message);
-            // Caught and raised again as a message on its way out of the script, Lua's memory
-            // error keeps only its words.
-            if message == "not enough memory" {
-                return describe(&mlua::Error::MemoryError(String::new()));
-            }
-            message.to_string()
-        }
-        mlua::Error::MemoryError(_) => format!(
-            "the script needed more than {} MiB of memory (does it allocate without bound?)",
-            MEMORY_BUDGET >> 20
-        ),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Table, Value};
 
+use super::budget::out_of_instructions;
+use super::messages::{Messages, describe, identity, lua_type};
 use super::pattern::{self, Budget, Capture};
 use super::{gofmt, gopher};
 
@@ -24,7 +26,7 @@ impl Budget for &Instructions {
     fn step(&mut self) -> Result<(), String> {
         let left = self.0.get();
         if left == 0 {
-            return Err(super::out_of_instructions());
+            return Err(out_of_instructions());
         }
         self.0.set(left - 1);
         Ok(())
@@ -36,7 +38,7 @@ pub fn install(
     lua: &Lua,
     string: &Table,
     instructions: &Rc<Cell<u64>>,
-    messages: &super::Messages,
+    messages: &Messages,
 ) -> mlua::Result<()> {
     let left = Rc::clone(instructions);
     let find = lua.create_function(move |lua, arguments: MultiValue| {
@@ -155,7 +157,7 @@ fn string_argument(arguments: &[Value], position: usize, function: &str) -> mlua
     let Some(value) = arguments.get(position - 1).cloned() else {
         return Err(bad_argument(position, function, "string", "no value"));
     };
-    let type_name = super::lua_type(&value);
+    let type_name = lua_type(&value);
     match &value {
         Value::String(text) => Ok(text.as_bytes().to_vec()),
         Value::Integer(_) | Value::Number(_) => {
@@ -179,7 +181,7 @@ pub const CONCAT: &str = "__fedrender_concat";
 
 /// The functions of this module outside the string library: `tostring`, `tonumber`, and
 /// [`CONCAT`], for a call's globals.
-pub fn globals(lua: &Lua, messages: &super::Messages) -> mlua::Result<Vec<(String, Value)>> {
+pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
     let identities = Rc::clone(&messages.identities);
     let tostring = lua.create_function(move |lua, value: Value| {
         let text = match &value {
@@ -187,8 +189,8 @@ pub fn globals(lua: &Lua, messages: &super::Messages) -> mlua::Result<Vec<(Strin
             Value::Boolean(flag) => flag.to_string(),
             Value::Integer(_) | Value::Number(_) => gopher::number_to_string(number_of(&value)),
             Value::String(text) => return Ok(Value::String(text.clone())),
-            Value::Error(error) => super::describe(error),
-            other => super::identity(&identities, other),
+            Value::Error(error) => describe(error),
+            other => identity(&identities, other),
         };
         Ok(Value::String(lua.create_string(text)?))
     })?;
@@ -198,12 +200,7 @@ pub fn globals(lua: &Lua, messages: &super::Messages) -> mlua::Result<Vec<(Strin
             None | Some(Value::Nil) => None,
             Some(value @ (Value::Integer(_) | Value::Number(_))) => Some(number_of(value) as i64),
             Some(other) => {
-                return Err(bad_argument(
-                    2,
-                    "tonumber",
-                    "number",
-                    super::lua_type(other),
-                ));
+                return Err(bad_argument(2, "tonumber", "number", lua_type(other)));
             }
         };
         if let Some(base) = base
@@ -264,7 +261,7 @@ pub fn install_gopher(
     lua: &Lua,
     string: &Table,
     table: &Table,
-    messages: &super::Messages,
+    messages: &Messages,
 ) -> mlua::Result<()> {
     let identities = Rc::clone(&messages.identities);
     let format = lua.create_function(move |lua, arguments: MultiValue| {
@@ -276,7 +273,7 @@ pub fn install_gopher(
                 let text = match value {
                     Value::String(text) => Some(text.as_bytes().to_vec()),
                     Value::Nil | Value::Boolean(_) | Value::Integer(_) | Value::Number(_) => None,
-                    other => Some(super::identity(&identities, other).into_bytes()),
+                    other => Some(identity(&identities, other).into_bytes()),
                 };
                 (value.clone(), text)
             })
@@ -289,7 +286,7 @@ pub fn install_gopher(
                 Value::Integer(_) | Value::Number(_) => gofmt::Arg::Number(number_of(value)),
                 Value::String(_) => gofmt::Arg::String(text.as_deref().unwrap_or_default()),
                 other => gofmt::Arg::Other(
-                    super::lua_type(other),
+                    lua_type(other),
                     String::from_utf8_lossy(text.as_deref().unwrap_or_default()).into_owned(),
                 ),
             })
@@ -320,12 +317,7 @@ pub fn install_gopher(
             match arguments.get(index) {
                 None | Some(Value::Nil) if default != 0 => Ok(default),
                 Some(value @ (Value::Integer(_) | Value::Number(_))) => Ok(number_of(value) as i64),
-                Some(other) => Err(bad_argument(
-                    index + 1,
-                    "sub",
-                    "number",
-                    super::lua_type(other),
-                )),
+                Some(other) => Err(bad_argument(index + 1, "sub", "number", lua_type(other))),
                 None => Err(bad_argument(index + 1, "sub", "number", "no value")),
             }
         };
@@ -348,7 +340,7 @@ pub fn install_gopher(
     let concat = lua.create_function(|lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let Some(Value::Table(list)) = arguments.first() else {
-            let got = arguments.first().map_or("no value", super::lua_type);
+            let got = arguments.first().map_or("no value", lua_type);
             return Err(bad_argument(1, "concat", "table", got));
         };
         let separator = match arguments.get(1) {
@@ -359,12 +351,7 @@ pub fn install_gopher(
             match arguments.get(index) {
                 None | Some(Value::Nil) => Ok(default),
                 Some(value @ (Value::Integer(_) | Value::Number(_))) => Ok(number_of(value) as i64),
-                Some(other) => Err(bad_argument(
-                    index + 1,
-                    "concat",
-                    "number",
-                    super::lua_type(other),
-                )),
+                Some(other) => Err(bad_argument(index + 1, "concat", "number", lua_type(other))),
             }
         };
         let first = bound(2, 1)?;
@@ -381,7 +368,7 @@ pub fn install_gopher(
                 other => {
                     return Err(mlua::Error::runtime(format!(
                         "invalid value (at index {index}) in table for 'concat' ({} found)",
-                        super::lua_type(&other)
+                        lua_type(&other)
                     )));
                 }
             }
@@ -409,7 +396,7 @@ fn start_argument(
     if matches!(value, Value::Nil) {
         return Ok(0);
     }
-    let type_name = super::lua_type(&value);
+    let type_name = lua_type(&value);
     let Some(number) = lua.coerce_number(value)? else {
         return Err(bad_argument(position, function, "number", type_name));
     };
