@@ -3,7 +3,7 @@
 //! revised, overrides applied, then runtime-only fields pruned. Karmada's bookkeeping labels and
 //! annotations are deliberately not added (spec README, deviation 4).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -249,7 +249,7 @@ fn rule_that_wrote(
 }
 
 /// The override policies of one template, for its two passes.
-pub(crate) struct OverridePasses<'i, 'f> {
+struct OverridePasses<'i, 'f> {
     index: &'i OverrideIndex<'f>,
     cluster_wide: Vec<usize>,
     /// The OverridePolicies that select the template itself.
@@ -258,7 +258,7 @@ pub(crate) struct OverridePasses<'i, 'f> {
 }
 
 impl<'i, 'f> OverridePasses<'i, 'f> {
-    pub(crate) fn new(index: &'i OverrideIndex<'f>, template: &Template) -> Self {
+    fn new(index: &'i OverrideIndex<'f>, template: &Template) -> Self {
         OverridePasses {
             index,
             cluster_wide: index.cluster_policies_for(template.selected()),
@@ -268,24 +268,20 @@ impl<'i, 'f> OverridePasses<'i, 'f> {
     }
 
     /// The ClusterOverridePolicy rules for one cluster (a position in the inventory).
-    pub(crate) fn cluster_rules(&self, cluster: usize) -> Vec<RuleRef> {
+    fn cluster_rules(&self, cluster: usize) -> Vec<RuleRef> {
         self.index.rules_for_cluster(&self.cluster_wide, cluster)
     }
 
     /// Whether the object after these ClusterOverridePolicy rules must be looked at to choose
     /// the OverridePolicies.
-    pub(crate) fn may_change_selection(&self, cluster_rules: &[RuleRef]) -> bool {
+    fn may_change_selection(&self, cluster_rules: &[RuleRef]) -> bool {
         cluster_rules
             .iter()
             .any(|&rule| self.index.may_change_what_selectors_see(rule))
     }
 
     /// The OverridePolicies for the object the ClusterOverridePolicy rules left.
-    pub(crate) fn namespaced_policies(
-        &self,
-        cluster_rules: &[RuleRef],
-        object: &Value,
-    ) -> Vec<usize> {
+    fn namespaced_policies(&self, cluster_rules: &[RuleRef], object: &Value) -> Vec<usize> {
         if !self.may_change_selection(cluster_rules) {
             return self.namespaced.clone();
         }
@@ -298,12 +294,77 @@ impl<'i, 'f> OverridePasses<'i, 'f> {
     }
 }
 
+/// The override rules the template goes through in each of its target clusters, both passes in
+/// order (for `fedrender plan`). An object is built only where a ClusterOverridePolicy rule may
+/// change which OverridePolicies select it, once per replica count and rule list.
+pub(crate) fn rules_per_target(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    targets: &Targets,
+) -> Vec<(Target, Vec<RuleRef>)> {
+    let passes = OverridePasses::new(override_index, template);
+    let mut namespaced_after = BTreeMap::new();
+    let mut revisions = Revisions::new(&fleet.interpreter, template);
+    targets
+        .iter()
+        .map(|target| {
+            let rules = rules_in_cluster(
+                fleet,
+                &passes,
+                template,
+                target,
+                &mut namespaced_after,
+                &mut revisions,
+            );
+            (target, rules)
+        })
+        .collect()
+}
+
+/// The OverridePolicies that select the template's objects in its target clusters once the
+/// ClusterOverridePolicy rules are applied: an OverridePolicy may select only what a
+/// ClusterOverridePolicy made of a template. Objects are built only for clusters whose
+/// ClusterOverridePolicy rules may change what selectors see, once per replica count and rule
+/// list.
+pub(crate) fn namespaced_policies_after_cluster_overrides(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    targets: &Targets,
+) -> BTreeSet<usize> {
+    let passes = OverridePasses::new(override_index, template);
+    let mut revisions = Revisions::new(&fleet.interpreter, template);
+    let mut seen = BTreeSet::new();
+    let mut used = BTreeSet::new();
+    for target in targets.iter() {
+        let first_pass = (
+            target.replicas,
+            target.completions,
+            passes.cluster_rules(target.cluster),
+        );
+        if !passes.may_change_selection(&first_pass.2) || seen.contains(&first_pass) {
+            continue;
+        }
+        used.extend(namespaced_policies_in(
+            fleet,
+            &passes,
+            template,
+            target,
+            &first_pass.2,
+            &mut revisions,
+        ));
+        seen.insert(first_pass);
+    }
+    used
+}
+
 /// The OverridePolicies chosen after each first pass (replicas, completions and
 /// ClusterOverridePolicy rules), so that clusters alike build the object once.
-pub(crate) type NamespacedAfter = BTreeMap<(Option<i64>, Option<i64>, Vec<RuleRef>), Vec<usize>>;
+type NamespacedAfter = BTreeMap<(Option<i64>, Option<i64>, Vec<RuleRef>), Vec<usize>>;
 
 /// The override rules a template goes through in one target cluster, both passes in order.
-pub(crate) fn rules_in_cluster(
+fn rules_in_cluster(
     fleet: &Fleet,
     passes: &OverridePasses<'_, '_>,
     template: &Template,
@@ -326,7 +387,7 @@ pub(crate) fn rules_in_cluster(
 /// ClusterOverridePolicy rules, without building the object unless one of those rules may
 /// change what selectors see. Where building fails, the render reports it; here the
 /// OverridePolicies are then those of the template.
-pub(crate) fn namespaced_policies_in(
+fn namespaced_policies_in(
     fleet: &Fleet,
     passes: &OverridePasses<'_, '_>,
     template: &Template,

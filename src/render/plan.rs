@@ -14,7 +14,6 @@ use crate::overrides::OverrideIndex;
 use crate::work;
 
 use super::placement::Placement;
-use crate::work::{OverridePasses, rules_in_cluster};
 
 /// The story of one template, for `fedrender plan`: which policies matched and why one won,
 /// which clusters the filters removed and why, where it went with how many replicas, and the
@@ -121,27 +120,16 @@ pub(super) fn plan_entry(
             }
         })
         .collect();
-    let passes = OverridePasses::new(override_index, template);
-    let mut namespaced_after = BTreeMap::new();
-    let mut revisions = work::Revisions::new(&fleet.interpreter, template);
-    let clusters = placement
-        .targets
-        .iter()
-        .map(|target| {
-            let overrides = rules_in_cluster(
-                fleet,
-                &passes,
-                template,
-                target,
-                &mut namespaced_after,
-                &mut revisions,
-            )
-            .iter()
-            .map(|rule| {
-                let policy = &fleet.overrides[rule.policy];
-                format!("{}: {}", policy.id, policy.rules[rule.rule].field)
-            })
-            .collect();
+    let clusters = work::rules_per_target(fleet, override_index, template, &placement.targets)
+        .into_iter()
+        .map(|(target, rules)| {
+            let overrides = rules
+                .iter()
+                .map(|rule| {
+                    let policy = &fleet.overrides[rule.policy];
+                    format!("{}: {}", policy.id, policy.rules[rule.rule].field)
+                })
+                .collect();
             PlannedCluster {
                 name: fleet.clusters[target.cluster].name().to_string(),
                 replicas: target.replicas,

@@ -17,7 +17,6 @@ use crate::policy::Propagation;
 use crate::work;
 
 use super::placement::Placement;
-use crate::work::{OverridePasses, namespaced_policies_in};
 
 /// An OverridePolicy may select only what a ClusterOverridePolicy made of a template, so one
 /// that selects no template as written may still be used. The objects are built to find out
@@ -46,28 +45,12 @@ pub(super) fn extend_with_overrides_after_cluster_overrides(
         if !may_change_selection {
             continue;
         }
-        let passes = OverridePasses::new(override_index, template);
-        let mut revisions = work::Revisions::new(&fleet.interpreter, template);
-        let mut seen = BTreeSet::new();
-        for target in placement.targets.iter() {
-            let first_pass = (
-                target.replicas,
-                target.completions,
-                passes.cluster_rules(target.cluster),
-            );
-            if !passes.may_change_selection(&first_pass.2) || seen.contains(&first_pass) {
-                continue;
-            }
-            overrides_used.extend(namespaced_policies_in(
-                fleet,
-                &passes,
-                template,
-                target,
-                &first_pass.2,
-                &mut revisions,
-            ));
-            seen.insert(first_pass);
-        }
+        overrides_used.extend(work::namespaced_policies_after_cluster_overrides(
+            fleet,
+            override_index,
+            template,
+            &placement.targets,
+        ));
     }
 }
 
