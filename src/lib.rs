@@ -406,30 +406,10 @@ pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
     Outcome { result, warnings }
 }
 
-/// What `build --check` found: the files a build would write and remove, relative to the
-/// output directory, sorted.
-#[derive(Debug, Clone, Default)]
-pub struct OutOfDate {
-    pub write: Vec<String>,
-    pub unchanged: usize,
-    pub remove: Vec<String>,
-}
-
-impl OutOfDate {
-    pub fn is_empty(&self) -> bool {
-        self.write.is_empty() && self.remove.is_empty()
-    }
-}
-
-/// `fedrender build --check`: what a build would change in `out`, changing nothing.
-pub fn check(options: &BuildOptions) -> Outcome<OutOfDate> {
-    let Outcome { result, warnings } = write_trees(options, Mode::Check, CHUNK);
-    let result = result.map(|(changes, layout)| OutOfDate {
-        write: changes.write_paths(&layout),
-        unchanged: changes.unchanged,
-        remove: changes.remove,
-    });
-    Outcome { result, warnings }
+/// `fedrender build --check`: what a build would change in `out`, changing nothing; the
+/// layout names the files.
+pub fn check(options: &BuildOptions) -> Outcome<(TreeChanges, TreeLayout)> {
+    write_trees(options, Mode::Check, CHUNK)
 }
 
 fn write_trees(

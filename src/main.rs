@@ -84,7 +84,7 @@ fn build(args: &cli::BuildArgs) -> i32 {
         progress.finish();
         let unchanged = format!("{} was left unchanged", out.display());
         return match report(outcome, &input.run, &unchanged) {
-            Ok(changes) if changes.is_empty() => {
+            Ok((changes, _)) if changes.is_empty() => {
                 if !input.run.quiet {
                     say(&format!(
                         "{} is up to date ({} files)\n",
@@ -94,10 +94,10 @@ fn build(args: &cli::BuildArgs) -> i32 {
                 }
                 exit_code::OK
             }
-            Ok(changes) => {
+            Ok((changes, layout)) => {
                 // The names of files found in the output directory are the pull request's.
                 let mut listed = String::new();
-                for path in &changes.write {
+                for path in &changes.write_paths(&layout) {
                     let state = if out.join(path).exists() {
                         "stale"
                     } else {
