@@ -7,9 +7,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use fedrender::check::VersionChoice;
 use fedrender::cluster_filter::ClusterFilter;
-use fedrender::emit::gitops::GitopsSettings;
-use fedrender::fleet::{CommandDefaults, FleetSource, Inventory, SchemaOptions, ToolOptions};
 use fedrender::lint::{Level, Lint, LintLevels};
+use fedrender::output::gitops::GitopsSettings;
+use fedrender::source::command_defaults::CommandDefaults;
+use fedrender::source::fleet::{FleetSource, Inventory, SchemaOptions, ToolOptions};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -257,10 +258,10 @@ impl BuildArgs {
             return Ok(Some(GitopsSettings {
                 tool: match config.tool {
                     fedrender::api::config::GitopsToolName::Argocd => {
-                        fedrender::emit::gitops::GitopsTool::ArgoCd
+                        fedrender::output::gitops::GitopsTool::ArgoCd
                     }
                     fedrender::api::config::GitopsToolName::Flux => {
-                        fedrender::emit::gitops::GitopsTool::Flux
+                        fedrender::output::gitops::GitopsTool::Flux
                     }
                 },
                 repo_url: config.repo_url.clone(),
@@ -298,8 +299,8 @@ impl BuildArgs {
             .map_err(|problem| format!("--gitops-path {path}: {problem}"))?;
         Ok(Some(GitopsSettings {
             tool: match tool {
-                GitopsTool::Argocd => fedrender::emit::gitops::GitopsTool::ArgoCd,
-                GitopsTool::Flux => fedrender::emit::gitops::GitopsTool::Flux,
+                GitopsTool::Argocd => fedrender::output::gitops::GitopsTool::ArgoCd,
+                GitopsTool::Flux => fedrender::output::gitops::GitopsTool::Flux,
             },
             repo_url: self.gitops_repo.clone().unwrap_or_default(),
             revision: self.gitops_revision.clone(),
@@ -491,7 +492,7 @@ impl InputArgs {
 
     /// What the fleet's Config says in place of flags; its errors as one message.
     pub fn defaults(&self) -> Result<CommandDefaults, String> {
-        fedrender::fleet::command_defaults(&self.input).map_err(|rejected| {
+        fedrender::source::command_defaults::command_defaults(&self.input).map_err(|rejected| {
             rejected
                 .errors
                 .iter()

@@ -11,9 +11,9 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Rejected};
-use crate::emit::OutputTree;
 use crate::manifest::HEADER;
 use crate::object::{ObjectKey, api_group};
+use crate::output::OutputTree;
 use crate::render::Placed;
 use crate::work::{RenderedTemplate, Variant};
 use crate::yaml;
@@ -52,7 +52,7 @@ impl FleetObjects {
                 continue;
             };
             let objects = fleet.clusters.entry(cluster.to_string()).or_default();
-            if relative == crate::emit::layout::KUSTOMIZATION_FILE {
+            if relative == crate::output::layout::KUSTOMIZATION_FILE {
                 continue;
             }
             for document in yaml::split_documents(text) {

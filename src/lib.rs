@@ -12,6 +12,7 @@ pub mod diff;
 // The pipeline: the fleet read (source, fleet), placed and built (render, work), emitted.
 pub mod emit;
 pub mod fleet;
+pub mod output;
 pub mod render;
 pub mod source;
 pub mod work;
@@ -30,6 +31,11 @@ pub mod schedule;
 
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
 pub mod interpret;
+
+// Reading documents from text, and sorting them into templates, policies and clusters.
+pub mod bounds;
+pub mod classify;
+pub mod documents;
 
 // What users write, as serde types, and the predicates every stage shares.
 pub mod api;
@@ -60,11 +66,11 @@ use std::time::Instant;
 
 use diagnostics::{Diagnostic, Rejected};
 use emit::tree::{Mode, TreeChanges, TreeWriter};
-use emit::{OutputTree, TreeFile, TreeLayout};
-use fleet::FleetSource;
 use lint::LintLevels;
 use object::ObjectKey;
+use output::{OutputTree, TreeFile, TreeLayout};
 use render::plan::PlanEntry;
+use source::fleet::FleetSource;
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -72,7 +78,7 @@ pub struct BuildOptions {
     pub out: PathBuf,
     pub lints: LintLevels,
     /// Also write the objects that deploy the trees (`--gitops`).
-    pub gitops: Option<emit::gitops::GitopsSettings>,
+    pub gitops: Option<output::gitops::GitopsSettings>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -133,7 +139,7 @@ pub struct Streamed {
 }
 
 /// `fedrender build --stdout`: every check `build` makes, each chunk of objects written to
-/// `out` as soon as it is rendered ([`emit::write_stream`] says in which order), so memory
+/// `out` as soon as it is rendered ([`output::write_stream`] says in which order), so memory
 /// holds one chunk, as a build's does. An error found while rendering ends the stream where it
 /// is: on an error, what `out` received is incomplete.
 pub fn stream_fleet(
@@ -147,7 +153,7 @@ pub fn stream_fleet(
         progress::begin(progress::Stage::Rendering, order.len());
         placed.render_only(order, CHUNK, |rendered| {
             if streamed.write_error.is_none()
-                && let Err(error) = emit::write_stream(&layout, &rendered, out)
+                && let Err(error) = output::write_stream(&layout, &rendered, out)
             {
                 streamed.write_error = Some(error);
             }
@@ -172,7 +178,7 @@ pub struct FleetSummary {
     /// Why every template went where it went.
     pub plan: Vec<PlanEntry>,
     /// The sources a tool rendered, with what each ran.
-    pub sources: Vec<source::tools::SourceRun>,
+    pub sources: Vec<fleet::SourceRun>,
     /// Operations of the fleet's interpreter customizations that only a live control plane
     /// runs.
     pub ignored_operations: Vec<interpret::customization::IgnoredOperations>,
@@ -263,7 +269,7 @@ fn diff_against_tree(
     let unmatched = source::load::read_rendered_tree(dir, |path| {
         let cluster = path.split_once('/').map_or(path, |(cluster, _)| cluster);
         // The GitOps wiring deploys the trees; it is not a cluster's.
-        cluster == emit::gitops::DIRECTORY
+        cluster == output::gitops::DIRECTORY
             || !layout.owns_top_level(cluster)
             || layout
                 .file_at(path)
@@ -293,7 +299,9 @@ fn diff_against_tree(
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| {
-            !name.starts_with('.') && name != emit::gitops::DIRECTORY && layout.owns_top_level(name)
+            !name.starts_with('.')
+                && name != output::gitops::DIRECTORY
+                && layout.owns_top_level(name)
         })
         .collect();
     result.clusters_added = layout
@@ -327,7 +335,7 @@ fn with_placed<T>(
     let mut warnings = Vec::new();
     let result = (|| {
         progress::begin(progress::Stage::Reading, 0);
-        let (fleet, read_warnings) = fleet::read_fleet(source)?;
+        let (fleet, read_warnings) = source::fleet::read_fleet(source)?;
         warnings.extend(read_warnings);
         progress::begin(progress::Stage::Placing, 0);
         let mut placed = render::place(&fleet, explain)?;
@@ -367,9 +375,9 @@ fn with_placed<T>(
         let late = placed.late_warnings();
         let mut result = then(placed, layout);
         let mut late = std::mem::take(&mut *late.lock().unwrap_or_else(|p| p.into_inner()));
-        source::documents::locate_fields(&mut late);
+        source::files::locate_fields(&mut late);
         if let Err(rejected) = &mut result {
-            source::documents::locate_fields(&mut rejected.errors);
+            source::files::locate_fields(&mut rejected.errors);
         }
         // Objects render in parallel: their warnings are put in a stable order.
         late.sort_by(|a, b| (&a.origin, &a.message).cmp(&(&b.origin, &b.message)));
@@ -427,7 +435,7 @@ fn write_trees(
     with_placed(&options.source, &options.lints, false, |placed, layout| {
         let layout = match &options.gitops {
             Some(settings) => {
-                layout.with_wiring(emit::gitops::files(settings, &placed.fleet().clusters))
+                layout.with_wiring(output::gitops::files(settings, &placed.fleet().clusters))
             }
             None => layout,
         };
@@ -571,7 +579,7 @@ mod tests {
         let options = |out: &str| BuildOptions {
             source: FleetSource::new(
                 PathBuf::from("examples/fleet"),
-                fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
+                source::fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
             ),
             out: root.join(out),
             lints: LintLevels::default(),
@@ -601,7 +609,7 @@ mod tests {
         let dir = Path::new("testdata/diff").join(side);
         FleetSource::new(
             dir.join("input"),
-            fleet::Inventory::File(dir.join("clusters.yaml")),
+            source::fleet::Inventory::File(dir.join("clusters.yaml")),
         )
     }
 

@@ -185,13 +185,14 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                 );
             }
             // Without flags, the base's inventory is what its own Config names.
-            let base_defaults = match fedrender::fleet::command_defaults(base_input) {
-                Ok(defaults) => defaults,
-                Err(rejected) => {
-                    say(&messages::errors_text(&rejected.errors, format));
-                    return exit_code::ERROR;
-                }
-            };
+            let base_defaults =
+                match fedrender::source::command_defaults::command_defaults(base_input) {
+                    Ok(defaults) => defaults,
+                    Err(rejected) => {
+                        say(&messages::errors_text(&rejected.errors, format));
+                        return exit_code::ERROR;
+                    }
+                };
             let clusters = args
                 .base_clusters
                 .as_ref()
@@ -213,7 +214,7 @@ fn diff(args: &cli::DiffArgs) -> i32 {
                 head.tools.clone(),
             ) {
                 // Both sides show the same clusters.
-                Ok(source) => DiffBase::Input(Box::new(fedrender::fleet::FleetSource {
+                Ok(source) => DiffBase::Input(Box::new(fedrender::source::fleet::FleetSource {
                     cluster_filter: head.cluster_filter.clone(),
                     ..source
                 })),

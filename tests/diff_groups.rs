@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use fedrender::fleet::{FleetSource, Inventory};
 use fedrender::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory};
 use fedrender::{DiffBase, report::diff as diff_report};
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`

@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use fedrender::diagnostics::Diagnostic;
+use fedrender::documents::{Format, SourceFile, parse_files};
 use fedrender::quantity::{Quantity, parse_quantity};
-use fedrender::source::documents::{Format, SourceFile, parse_files};
 
 const MILLION: usize = 1_000_000;
 const NANOS_PER_UNIT: i128 = 1_000_000_000;

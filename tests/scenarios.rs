@@ -5,8 +5,8 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use fedrender::fleet::{FleetSource, Inventory};
 use fedrender::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory};
 
 fn scenarios() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir("testdata")

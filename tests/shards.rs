@@ -7,8 +7,8 @@ use std::fmt::Write;
 use std::path::Path;
 
 use fedrender::cluster_filter::ClusterFilter;
-use fedrender::fleet::{FleetSource, Inventory};
 use fedrender::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory};
 use proptest::prelude::*;
 
 mod common;

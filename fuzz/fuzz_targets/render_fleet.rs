@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use fedrender::source::documents::{Format, SourceFile};
+use fedrender::documents::{Format, SourceFile};
 use libfuzzer_sys::fuzz_target;
 
 const SEPARATOR: &str = "\n=====\n";
@@ -74,8 +74,8 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .map(|cluster| cluster.name())
         .collect();
-    let Ok(layout) = fedrender::emit::TreeLayout::new(&names, placed.destinations()) else {
+    let Ok(layout) = fedrender::output::TreeLayout::new(&names, placed.destinations()) else {
         return;
     };
-    let _ = fedrender::emit::OutputTree::collect(&layout, &placed);
+    let _ = fedrender::output::OutputTree::collect(&layout, &placed);
 });

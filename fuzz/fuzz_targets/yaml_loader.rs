@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use fedrender::source::documents::{Format, SourceFile, parse_files};
+use fedrender::documents::{Format, SourceFile, parse_files};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! compared with its file on disk as soon as it is rendered, so memory never holds the whole
 //! rendered fleet. A build writes only files whose bytes changed, removes the files fedrender
 //! wrote before that are no longer rendered, never touches a file it did not write (recognised
-//! by [`HEADER`](super::HEADER)), and leaves the output directory as it was when anything fails
+//! by [`HEADER`]), and leaves the output directory as it was when anything fails
 //! before the commit starts replacing files.
 //!
 //! The tree is often committed by whoever opens a pull request, so nothing in it is trusted:
@@ -21,11 +21,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use rustix::fs::FileType;
 
-use super::{TreeFile, TreeLayout};
 use crate::beneath::{Directory, Existing, Times};
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::interrupt;
 use crate::manifest::HEADER;
+use crate::output::{TreeFile, TreeLayout};
 use crate::work::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.

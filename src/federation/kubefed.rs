@@ -20,11 +20,11 @@ use crate::api::kubefed::{
 };
 use crate::api::meta::{LabelSelector, SelectorOperator};
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
+use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::{self, Interpreter};
 use crate::lint::Lint;
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
-use crate::source::documents::{RawDocument, SourceFile};
 
 /// What a FederatedTypeConfig says about one federated type, after defaulting.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,10 +18,10 @@ use serde_json::Value;
 
 use crate::api::cluster::Cluster;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
+use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::Interpreter;
 use crate::lint::Lint;
 use crate::object::Template;
-use crate::source::documents::{RawDocument, SourceFile};
 
 pub use binding::{
     FederatedBinding, FederatedPlacement, NamespacePlacement, PlacementFields, PlannedReplicas,

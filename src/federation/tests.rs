@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::api::kubefed::is_kubefed_group;
+use crate::classify;
 use crate::diagnostics::Rejected;
-use crate::source::classify;
-use crate::source::documents::{Format, parse_files};
+use crate::documents::{Format, parse_files};
 
 struct Translated {
     bindings: Vec<FederatedBinding>,

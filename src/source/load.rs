@@ -1,14 +1,14 @@
 //! Loading: the only stage that reads files. Walks the input directory in sorted order
 //! (following the links that stay inside it) and reads `.yaml`, `.yml` and `.json` files except
 //! fedrender's own output, finding the directories a tool renders on the way; reads the
-//! committed output tree. Parsing the files into documents is [`super::documents`]'s.
+//! committed output tree. Parsing the files into documents is [`crate::documents`]'s.
 
 use std::path::{Path, PathBuf};
 
 use crate::beneath::{Directory, Existing};
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::documents::{Format, format_of};
 use crate::lint::Lint;
-use crate::source::documents::{Format, format_of};
 use crate::source::kustomization;
 use crate::source::tools::{self, FoundSource};
 
@@ -173,7 +173,7 @@ fn leave_out_what_kustomizations_read(listing: &mut InputListing) {
         if source
             .markers
             .iter()
-            .any(|marker| tools::KUSTOMIZATION_FILES.contains(marker))
+            .any(|marker| crate::classify::KUSTOMIZATION_FILES.contains(marker))
             && let Some(kustomization) = kustomization::read_kustomization(&source.dir)
         {
             referenced.extend(kustomization::kustomization_references(

@@ -27,10 +27,12 @@ use crate::api::config::CONFIG_API_VERSION;
 use crate::api::source::{DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration};
 use crate::confine::Confinement;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
-use crate::source::documents::{self, Format, RawDocument, SourceFile};
+use crate::documents::{self, Format, RawDocument, SourceFile};
+use crate::fleet::SourceRun;
+use crate::source::files;
 use crate::source::run::{self, Limits, RunError};
 
-pub use crate::source::kustomization::KUSTOMIZATION_FILES;
+use crate::classify::{KUSTOMIZATION_FILES, is_kustomize_object};
 use crate::source::kustomization::{is_remote, kustomize_reads};
 
 pub const CHART_FILE: &str = "Chart.yaml";
@@ -85,21 +87,13 @@ pub fn markers_in(dir: &Path) -> Vec<&'static str> {
 /// kustomize's own (`kustomize.config.k8s.io`, `Kustomization` or `Component`). One that does
 /// not parse is kustomize's, for kustomize to report.
 fn is_kustomize_file(path: &Path) -> bool {
-    let Ok(files) = documents::read_files(&[path.to_path_buf()]) else {
+    let Ok(files) = files::read_files(&[path.to_path_buf()]) else {
         return true;
     };
     let (parsed, _) = documents::parse_files(&files);
     parsed
         .first()
         .is_none_or(|document| is_kustomize_object(&document.value))
-}
-
-/// Whether a document is kustomize's: without `apiVersion` and `kind`, or with kustomize's own.
-pub fn is_kustomize_object(value: &Value) -> bool {
-    let api_version = value["apiVersion"].as_str();
-    let kind = value["kind"].as_str();
-    api_version.is_none_or(|version| version.starts_with("kustomize.config.k8s.io/"))
-        && kind.is_none_or(|kind| kind == "Kustomization" || kind == "Component")
 }
 
 fn written_by_fedrender(path: &Path) -> bool {
@@ -165,31 +159,6 @@ impl ToolSettings {
     }
 }
 
-/// One source, run.
-#[derive(Debug, Clone)]
-pub struct SourceRun {
-    /// `apps/web/`.
-    pub source: String,
-    pub tool: &'static str,
-    /// The command that ran, as it ran (in the source's directory).
-    pub argv: Vec<String>,
-    /// Whether an identical source had already been run by this process (`diff --base`).
-    pub reused: bool,
-    /// Whether a chart's test hooks are kept (its declaration says `skipTests: false`).
-    pub keeps_test_hooks: bool,
-    /// The chart's hooks that are rendered, as `Job shop/migrate (pre-install, pre-upgrade)`.
-    pub hooks: Vec<String>,
-    /// The chart's test hooks left out.
-    pub left_out_tests: Vec<String>,
-}
-
-impl SourceRun {
-    /// The name of the input file its output became, which every origin inside it carries.
-    pub fn output_name(&self) -> String {
-        format!("{} ({})", self.source, self.tool)
-    }
-}
-
 /// Outputs of sources already run, by a hash of the command and every byte it reads, so that
 /// `diff --base` renders a source both revisions hold unchanged once.
 #[derive(Debug, Default)]
@@ -209,7 +178,7 @@ pub fn resolve(
         .filter(|source| source.markers.contains(&DECLARATION_FILE))
         .map(|source| source.dir.join(DECLARATION_FILE))
         .collect();
-    let declaration_files = documents::read_files(&declaration_paths)?;
+    let declaration_files = files::read_files(&declaration_paths)?;
     let (documents, parse_errors) = documents::parse_files(&declaration_files);
     let mut errors = ErrorSink::default();
     for error in parse_errors {
@@ -708,7 +677,7 @@ fn run_prepared(
                 "{what} {name}: {} printed more than {}; it was stopped \
                  (--max-tool-output sets the limit)",
                 shell_words(argv),
-                crate::source::run::bytes(limit)
+                crate::bounds::bytes(limit)
             )),
             RunError::Failed { how, stderr } => {
                 let mut detail = tool_messages(&stderr);

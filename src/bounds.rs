@@ -11,7 +11,6 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
-use crate::source::run::bytes;
 use crate::yaml::{self, DocumentText, Weight};
 
 /// The largest object the Kubernetes API server accepts: its limit on a write request's body,
@@ -27,7 +26,7 @@ pub const MAX_OBJECT_BYTES: u64 = 3 << 20;
 const MEASURED_FROM_BYTES: u64 = MAX_OBJECT_BYTES / 8;
 
 /// What aliases may copy in one file and in all the files read together (the fleet's files, and
-/// then what its tools print, each one [`crate::source::documents::parse_files_at`]), in nodes
+/// then what its tools print, each one [`crate::documents::parse_files_at`]), in nodes
 /// (scalars, lists and maps, a string counting one node for each 64 bytes): far beyond the
 /// copies a manifest makes (an anchored list of environment variables used in a few containers
 /// copies a few hundred), far short of a machine's memory (400,000 copied nodes took 90 MiB).
@@ -142,6 +141,22 @@ pub fn too_large(size: u64, at_least: bool) -> String {
         bytes(size),
         bytes(MAX_OBJECT_BYTES)
     )
+}
+
+/// A size for messages: `256 MiB`, `1.5 GiB`, `512 bytes`.
+pub fn bytes(size: u64) -> String {
+    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+    for (unit, scale) in UNITS {
+        if size >= scale {
+            let value = size as f64 / scale as f64;
+            return if value.fract() == 0.0 {
+                format!("{value} {unit}")
+            } else {
+                format!("{value:.1} {unit}")
+            };
+        }
+    }
+    format!("{size} bytes")
 }
 
 fn too_many_copies(copied: u64, total: u64, limit: u64, scope: &str) -> String {

@@ -7,7 +7,6 @@ use std::collections::btree_map::Entry;
 
 use serde_json::Value;
 
-use super::documents::{RawDocument, SourceFile};
 use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
 use crate::api::config::{CONFIG_API_VERSION, Config};
 use crate::api::karmada::{
@@ -15,6 +14,7 @@ use crate::api::karmada::{
 };
 use crate::check::KubernetesVersion;
 use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Origin};
+use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::lint::{Level, Lint};
@@ -203,6 +203,18 @@ pub fn classify(
     classified
 }
 
+/// The names kustomize reads a directory's kustomization from.
+pub const KUSTOMIZATION_FILES: [&str; 3] =
+    ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+/// Whether a document is kustomize's: without `apiVersion` and `kind`, or with kustomize's own.
+pub fn is_kustomize_object(value: &Value) -> bool {
+    let api_version = value["apiVersion"].as_str();
+    let kind = value["kind"].as_str();
+    api_version.is_none_or(|version| version.starts_with("kustomize.config.k8s.io/"))
+        && kind.is_none_or(|kind| kind == "Kustomization" || kind == "Component")
+}
+
 /// A kustomize file: by its name (kustomize allows one without apiVersion and kind) or by its
 /// API group.
 fn is_kustomization(document: &RawDocument) -> bool {
@@ -218,8 +230,8 @@ fn is_kustomization(document: &RawDocument) -> bool {
         .and_then(Value::as_str)
         .is_some_and(|api_version| api_group(api_version) == "kustomize.config.k8s.io");
     // A Flux `Kustomization` saved under the name is an object like any other.
-    (kustomize_group || super::tools::KUSTOMIZATION_FILES.contains(&file_name))
-        && super::tools::is_kustomize_object(&document.value)
+    (kustomize_group || KUSTOMIZATION_FILES.contains(&file_name))
+        && is_kustomize_object(&document.value)
 }
 
 fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {
@@ -580,7 +592,7 @@ fn set_namespace(object: &mut Value, namespace: &str) {
 mod tests {
     use super::*;
     use crate::diagnostics::Rejected;
-    use crate::source::documents::{Format, parse_files};
+    use crate::documents::{Format, parse_files};
 
     fn classify_text(text: &str) -> Result<Classified, Rejected> {
         let files = vec![SourceFile {

@@ -1,11 +1,11 @@
 //! Input files and their documents: a file's text as read (line breaks made `\n`, a
 //! byte-order mark dropped), split into YAML documents or read as one JSON value, `List` kinds
 //! flattened, each document remembering its file, index and line, and decoded into typed
-//! structs at the line of the field that is wrong. Below the walk ([`super::load`]) and the
-//! tools ([`super::tools`]), which both read files into documents.
+//! structs at the line of the field that is wrong. Text in, documents out: the walk and the
+//! tools that read files and hand their text in live in the shell.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -13,8 +13,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::api::type_meta;
-use crate::diagnostics::{Diagnostic, Origin, Rejected};
-use crate::source::bounds::{self, Piece, Verdict};
+use crate::bounds::{self, Piece, Verdict};
+use crate::diagnostics::{Diagnostic, Origin};
 use crate::yaml::{self, DocumentText};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,37 +74,10 @@ pub fn format_of(path: &Path) -> Option<Format> {
     }
 }
 
-/// Reads the input files, leaving out fedrender's own output. A file that opens with the
-/// header fedrender writes is a rendered manifest or kustomization, never a template: so a
-/// rendered tree anywhere inside the input (`build . --out rendered`) is not read back, by
-/// every command alike, wherever it sits and whatever `--out` says; a hand-written file
-/// beside it is read, by every command alike.
-pub fn read_input_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
-    let mut files = read_files(paths)?;
-    files.retain(|file| !is_rendered_output(file));
-    Ok(files)
-}
-
 /// Whether the file opens with fedrender's header line. YAML line breaks are `\n` by now, so
 /// a rendered file checked out with CRLF line endings is recognised too.
-fn is_rendered_output(file: &SourceFile) -> bool {
+pub fn is_rendered_output(file: &SourceFile) -> bool {
     file.text.starts_with(crate::manifest::HEADER)
-}
-
-/// Reads the files; every unreadable file is reported.
-pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
-    let results: Vec<Result<SourceFile, Diagnostic>> = paths
-        .par_iter()
-        .map(|path| {
-            let display = path.display().to_string();
-            let text = std::fs::read_to_string(path).map_err(|error| {
-                Diagnostic::error(None, format!("cannot read {display}: {error}"))
-            })?;
-            let format = format_of(path).unwrap_or(Format::Yaml);
-            Ok(SourceFile::new(display.into(), text, format))
-        })
-        .collect();
-    collect_all(results)
 }
 
 /// A source that is not a file on disk (standard input), read as YAML.
@@ -112,44 +85,22 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
     SourceFile::new(name.into(), text, Format::Yaml)
 }
 
-/// Points each message about a field of an object at the field's own line, where the object
-/// was read from a YAML file of its own document: the files named are read again (only
-/// regular files; objects from a List, a tool or standard input keep their document's line).
-pub fn locate_fields(diagnostics: &mut [Diagnostic]) {
-    let mut by_file: std::collections::BTreeMap<Arc<str>, Vec<&mut Diagnostic>> =
-        std::collections::BTreeMap::new();
+/// Points each message about a field of an object read from `source` at the field's own line:
+/// `diagnostics` are about objects of this file, each found again by its document and line
+/// (objects from a List keep their document's line).
+pub fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagnostic>) {
+    let (documents, _) = parse_file(0, source);
     for diagnostic in diagnostics {
-        if let (Some(origin), Some(_)) = (&diagnostic.origin, diagnostic.about().field) {
-            by_file
-                .entry(origin.file.clone())
-                .or_default()
-                .push(diagnostic);
-        }
-    }
-    for (file, diagnostics) in by_file {
-        let path = Path::new(&*file);
-        if format_of(path) != Some(Format::Yaml)
-            || !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
-        {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let (Some(origin), Some(field)) = (&diagnostic.origin, diagnostic.about().field) else {
             continue;
         };
-        let source = SourceFile::new(file.clone(), text, Format::Yaml);
-        let (documents, _) = parse_file(0, &source);
-        for diagnostic in diagnostics {
-            let (Some(origin), Some(field)) = (&diagnostic.origin, diagnostic.about().field) else {
-                continue;
-            };
-            let Some(document) = documents.iter().find(|document| {
-                document.origin.document == origin.document && document.origin.line == origin.line
-            }) else {
-                continue;
-            };
-            let lines = document.field_lines(std::slice::from_ref(&source));
-            diagnostic.origin = Some(lines.origin(&document.origin, &field));
-        }
+        let Some(document) = documents.iter().find(|document| {
+            document.origin.document == origin.document && document.origin.line == origin.line
+        }) else {
+            continue;
+        };
+        let lines = document.field_lines(std::slice::from_ref(source));
+        diagnostic.origin = Some(lines.origin(&document.origin, &field));
     }
 }
 
@@ -585,25 +536,10 @@ fn json_error(error: &serde_json::Error, file: &Arc<str>) -> Diagnostic {
     )
 }
 
-fn collect_all<T>(results: Vec<Result<T, Diagnostic>>) -> Result<Vec<T>, Rejected> {
-    let mut values = Vec::new();
-    let mut errors = Vec::new();
-    for result in results {
-        match result {
-            Ok(value) => values.push(value),
-            Err(error) => errors.push(error),
-        }
-    }
-    if errors.is_empty() {
-        Ok(values)
-    } else {
-        Err(errors.into())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::Rejected;
     use serde_json::json;
 
     fn load(name: &str, text: &str) -> Result<Vec<RawDocument>, Rejected> {
