@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use fedrender::check::VersionChoice;
-use fedrender::cluster_filter::ClusterFilter;
-use fedrender::lint::{Level, Lint, LintLevels};
-use fedrender::output::gitops::GitopsSettings;
 use fedrender::source::command_defaults::CommandDefaults;
 use fedrender::source::fleet::{FleetSource, Inventory, SchemaOptions, ToolOptions};
+use fedrender_engine::check::VersionChoice;
+use fedrender_engine::cluster_filter::ClusterFilter;
+use fedrender_engine::lint::{Level, Lint, LintLevels};
+use fedrender_engine::output::gitops::GitopsSettings;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -257,11 +257,11 @@ impl BuildArgs {
             }
             return Ok(Some(GitopsSettings {
                 tool: match config.tool {
-                    fedrender::api::config::GitopsToolName::Argocd => {
-                        fedrender::output::gitops::GitopsTool::ArgoCd
+                    fedrender_engine::api::config::GitopsToolName::Argocd => {
+                        fedrender_engine::output::gitops::GitopsTool::ArgoCd
                     }
-                    fedrender::api::config::GitopsToolName::Flux => {
-                        fedrender::output::gitops::GitopsTool::Flux
+                    fedrender_engine::api::config::GitopsToolName::Flux => {
+                        fedrender_engine::output::gitops::GitopsTool::Flux
                     }
                 },
                 repo_url: config.repo_url.clone(),
@@ -299,8 +299,8 @@ impl BuildArgs {
             .map_err(|problem| format!("--gitops-path {path}: {problem}"))?;
         Ok(Some(GitopsSettings {
             tool: match tool {
-                GitopsTool::Argocd => fedrender::output::gitops::GitopsTool::ArgoCd,
-                GitopsTool::Flux => fedrender::output::gitops::GitopsTool::Flux,
+                GitopsTool::Argocd => fedrender_engine::output::gitops::GitopsTool::ArgoCd,
+                GitopsTool::Flux => fedrender_engine::output::gitops::GitopsTool::Flux,
             },
             repo_url: self.gitops_repo.clone().unwrap_or_default(),
             revision: self.gitops_revision.clone(),

@@ -6,56 +6,15 @@
 // Printing for people and tools, above everything else.
 pub mod report;
 
-// What a change does to the rendered fleet.
-pub mod diff;
-
-// The pipeline: the fleet read (source, fleet), placed and built (render, work), emitted.
+// Reading the fleet and running its tools; writing the trees.
 pub mod emit;
-pub mod fleet;
-pub mod output;
-pub mod render;
 pub mod source;
-pub mod work;
 
-// The stages `render` runs, each Karmada's (or KubeFed's) in its own place.
-pub mod bind;
-pub mod check;
-pub mod cluster_filter;
-pub mod cluster_taints;
-pub mod federated_quota;
-pub mod federation;
-pub mod namespace_sync;
-pub mod overrides;
-pub mod policy;
-pub mod schedule;
-
-// Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
-pub mod interpret;
-
-// Reading documents from text, and sorting them into templates, policies and clusters.
-pub mod bounds;
-pub mod classify;
-pub mod documents;
-
-// What users write, as serde types, and the predicates every stage shares.
-pub mod api;
-
-// Below every stage: objects, YAML, the text of a written file, messages, names, quantities,
-// and what keeps a run inside its bounds.
+// Where paths lead, writes through directory handles, signals, exit codes.
 pub mod beneath;
 pub mod confine;
-pub mod diagnostics;
-pub mod edit_distance;
 pub mod exit_code;
-pub mod go_float;
 pub mod interrupt;
-pub mod lint;
-pub mod manifest;
-pub mod names;
-pub mod object;
-pub mod progress;
-pub mod quantity;
-pub mod yaml;
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -63,6 +22,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use std::time::Instant;
+
+use fedrender_engine::{
+    check, cluster_taints, diagnostics, diff, fleet, interpret, lint, object, output, progress,
+    render,
+};
 
 use diagnostics::{Diagnostic, Rejected};
 use emit::tree::{Mode, TreeChanges, TreeWriter};

@@ -10,11 +10,11 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use cli::{Cli, Color, Command, DiffFormat, PlanFormat, RunArgs};
-use fedrender::diagnostics::{Rejected, printable};
 use fedrender::report::messages::{self, MessageFormat};
 use fedrender::report::progress::Progress;
 use fedrender::report::{diff as diff_report, plan as plan_report};
 use fedrender::{DiffBase, Outcome, exit_code};
+use fedrender_engine::diagnostics::{Rejected, printable};
 
 /// The render allocates many small values per object on every core; mimalloc's per-thread
 /// heaps keep glibc malloc's locking and consolidation (a fifth of a rebuild's profile) away.

@@ -20,7 +20,7 @@ fn documents(input: &Path) -> Vec<(String, String)> {
         match entry.path().extension().and_then(|e| e.to_str()) {
             Some("json") => documents.push(("json".to_string(), text)),
             Some("yaml" | "yml") => {
-                for document in fedrender::yaml::split_documents(&text) {
+                for document in fedrender_engine::yaml::split_documents(&text) {
                     documents.push(("yaml".to_string(), document.text.to_string()));
                 }
             }

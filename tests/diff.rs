@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use fedrender::lint::LintLevels;
 use fedrender::source::fleet::{FleetSource, Inventory};
 use fedrender::{DiffBase, report::diff as diff_report};
+use fedrender_engine::lint::LintLevels;
 
 fn source(side: &str) -> FleetSource {
     let dir = Path::new("testdata/diff").join(side);
@@ -18,7 +18,7 @@ fn source(side: &str) -> FleetSource {
     )
 }
 
-fn realistic() -> fedrender::diff::FleetDiff {
+fn realistic() -> fedrender_engine::diff::FleetDiff {
     let outcome = fedrender::diff(
         &source("head"),
         &DiffBase::Input(Box::new(source("base"))),

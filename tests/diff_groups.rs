@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use fedrender::lint::LintLevels;
 use fedrender::source::fleet::{FleetSource, Inventory};
 use fedrender::{DiffBase, report::diff as diff_report};
+use fedrender_engine::lint::LintLevels;
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
 /// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.

@@ -5,8 +5,8 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use fedrender::lint::LintLevels;
 use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::lint::LintLevels;
 
 fn scenarios() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir("testdata")
@@ -102,7 +102,7 @@ fn every_lint_is_documented_and_produced() {
             }
         }
     }
-    for lint in fedrender::lint::Lint::ALL {
+    for lint in fedrender_engine::lint::Lint::ALL {
         let row = format!("| `{}` |", lint.name());
         let documented = readme.lines().find(|line| line.starts_with(&row));
         assert!(

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use fedrender::cluster_filter::ClusterFilter;
-use fedrender::lint::LintLevels;
 use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::cluster_filter::ClusterFilter;
+use fedrender_engine::lint::LintLevels;
 use proptest::prelude::*;
 
 mod common;

@@ -12,7 +12,7 @@ use std::process::{Command, Output, Stdio};
 mod common;
 use common::{empty_scratch, stderr};
 
-use fedrender::manifest::HEADER;
+use fedrender_engine::manifest::HEADER;
 
 /// A directory name that closes a code span, forges the report's verdict as a heading and opens
 /// an HTML comment that would hide the rest of the comment; with a table's `|`, a `<summary>`

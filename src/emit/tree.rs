@@ -22,11 +22,11 @@ use rayon::prelude::*;
 use rustix::fs::FileType;
 
 use crate::beneath::{Directory, Existing, Times};
-use crate::diagnostics::{Diagnostic, Rejected};
 use crate::interrupt;
-use crate::manifest::HEADER;
-use crate::output::{TreeFile, TreeLayout};
-use crate::work::RenderedTemplate;
+use fedrender_engine::diagnostics::{Diagnostic, Rejected};
+use fedrender_engine::manifest::HEADER;
+use fedrender_engine::output::{TreeFile, TreeLayout};
+use fedrender_engine::work::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -674,10 +674,10 @@ fn io_error(path: &Path, error: io::Error) -> Rejected {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
-    use crate::object::ObjectKey;
-    use crate::render::Destination;
-    use crate::work::Variant;
+    use fedrender_engine::diagnostics::Origin;
+    use fedrender_engine::object::ObjectKey;
+    use fedrender_engine::render::Destination;
+    use fedrender_engine::work::Variant;
 
     /// A ConfigMap `name` in namespace `ns` with its text and the clusters receiving it.
     type Planned<'a> = (&'a str, &'a str, &'a [usize]);

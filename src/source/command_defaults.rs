@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::api::config::CONFIG_API_VERSION;
 use crate::confine::Confinement;
-use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
-use crate::documents::{self, RawDocument, SourceFile};
 use crate::source::files;
+use fedrender_engine::api::config::CONFIG_API_VERSION;
+use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use fedrender_engine::documents::{self, RawDocument, SourceFile};
 
 /// What the Configs directly in `FLEET_DIR` say in place of flags: the inventory, the output
 /// directory and the GitOps settings, paths resolved against `FLEET_DIR`. Read before the
@@ -17,7 +17,7 @@ use crate::source::files;
 pub struct CommandDefaults {
     pub clusters: Option<PathBuf>,
     pub output: Option<PathBuf>,
-    pub gitops: Option<crate::api::config::GitopsConfig>,
+    pub gitops: Option<fedrender_engine::api::config::GitopsConfig>,
 }
 
 pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Rejected> {
@@ -53,7 +53,8 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
         if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
             continue;
         }
-        let Some(config) = errors.take(document.decode::<crate::api::config::Config>(&files))
+        let Some(config) =
+            errors.take(document.decode::<fedrender_engine::api::config::Config>(&files))
         else {
             continue;
         };
@@ -89,13 +90,13 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
 /// Config is part of the repository, so each must lead inside it, or it is an error at the
 /// field's line and the path is left out: nothing is read from or written to it.
 fn confine_config_paths(
-    mut spec: crate::api::config::ConfigSpec,
+    mut spec: fedrender_engine::api::config::ConfigSpec,
     document: &RawDocument,
     files: &[SourceFile],
     repository: &Confinement,
     input: &std::path::Path,
     errors: &mut ErrorSink,
-) -> crate::api::config::ConfigSpec {
+) -> fedrender_engine::api::config::ConfigSpec {
     let field_lines = document.field_lines(files);
     let mut refuse = |field: &str, written: &str, problem: String| {
         errors.push(Diagnostic::error(

@@ -1,14 +1,14 @@
 //! Reading files into [`SourceFile`]s: the fleet's files, an inventory, a tool's declarations;
 //! and reading a YAML file again to point a message at a field's own line. Parsing the text
-//! into documents is the engine's ([`crate::documents`]).
+//! into documents is the engine's ([`fedrender_engine::documents`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostics::{Diagnostic, Rejected};
-use crate::documents::{self, Format, SourceFile, format_of, is_rendered_output};
+use fedrender_engine::diagnostics::{Diagnostic, Rejected};
+use fedrender_engine::documents::{self, Format, SourceFile, format_of, is_rendered_output};
 
 /// Reads the input files, leaving out fedrender's own output. A file that opens with the
 /// header fedrender writes is a rendered manifest or kustomization, never a template: so a

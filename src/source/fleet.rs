@@ -6,16 +6,16 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::api::config::{CONFIG_API_VERSION, SourcesConfig};
-use crate::check::VersionChoice;
-use crate::cluster_filter::ClusterFilter;
 use crate::confine::Confinement;
-use crate::diagnostics::{Diagnostic, Origin, Rejected};
-use crate::documents::{self, RawDocument, SourceFile};
-use crate::fleet::{self, Fleet, SourceRun};
 use crate::source::files;
 use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, ToolCache, ToolSettings};
+use fedrender_engine::api::config::{CONFIG_API_VERSION, SourcesConfig};
+use fedrender_engine::check::VersionChoice;
+use fedrender_engine::cluster_filter::ClusterFilter;
+use fedrender_engine::diagnostics::{Diagnostic, Origin, Rejected};
+use fedrender_engine::documents::{self, RawDocument, SourceFile};
+use fedrender_engine::fleet::{self, Fleet, SourceRun};
 
 /// Where the inventory comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,7 +114,7 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
     // Kubernetes' schemas are inflated while the fleet parses: every run checks its objects.
     let ((mut documents, mut parse_errors), _) = rayon::join(
         || documents::parse_files(&files),
-        crate::check::builtin::builtin,
+        fedrender_engine::check::builtin::builtin,
     );
     let mut runs = Vec::new();
     let mut hook_warnings = Vec::new();

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::classify::KUSTOMIZATION_FILES;
 use crate::confine::{Confinement, lexically_normal};
-use crate::diagnostics::{Diagnostic, ErrorSink, Rejected};
-use crate::documents::{self, RawDocument, SourceFile};
 use crate::source::files;
+use fedrender_engine::classify::KUSTOMIZATION_FILES;
+use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Rejected};
+use fedrender_engine::documents::{self, RawDocument, SourceFile};
 
 /// Every path a kustomization names, with the field that names it (`resources[2]`,
 /// `patches[0].path`): bases, components, resources, patches, generator files, and the rest.

@@ -23,17 +23,19 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::api::config::CONFIG_API_VERSION;
-use crate::api::source::{DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration};
 use crate::confine::Confinement;
-use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
-use crate::documents::{self, Format, RawDocument, SourceFile};
-use crate::fleet::SourceRun;
 use crate::source::files;
 use crate::source::run::{self, Limits, RunError};
+use fedrender_engine::api::config::CONFIG_API_VERSION;
+use fedrender_engine::api::source::{
+    DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration,
+};
+use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use fedrender_engine::documents::{self, Format, RawDocument, SourceFile};
+use fedrender_engine::fleet::SourceRun;
 
-use crate::classify::{KUSTOMIZATION_FILES, is_kustomize_object};
 use crate::source::kustomization::{is_remote, kustomize_reads};
+use fedrender_engine::classify::{KUSTOMIZATION_FILES, is_kustomize_object};
 
 pub const CHART_FILE: &str = "Chart.yaml";
 
@@ -98,7 +100,7 @@ fn is_kustomize_file(path: &Path) -> bool {
 
 fn written_by_fedrender(path: &Path) -> bool {
     use std::io::Read;
-    let header = crate::manifest::HEADER.trim_end().as_bytes();
+    let header = fedrender_engine::manifest::HEADER.trim_end().as_bytes();
     let mut start = vec![0; header.len()];
     std::fs::File::open(path)
         .and_then(|mut file| file.read_exact(&mut start))
@@ -383,7 +385,7 @@ fn release_name_problem(name: &str) -> Option<String> {
     if name.len() > 53 {
         return Some("is not a Helm release name: at most 53 characters".to_string());
     }
-    crate::names::dns_subdomain_problem(name)
+    fedrender_engine::names::dns_subdomain_problem(name)
         .map(|problem| format!("is not a Helm release name: it {problem}"))
 }
 
@@ -677,7 +679,7 @@ fn run_prepared(
                 "{what} {name}: {} printed more than {}; it was stopped \
                  (--max-tool-output sets the limit)",
                 shell_words(argv),
-                crate::bounds::bytes(limit)
+                fedrender_engine::bounds::bytes(limit)
             )),
             RunError::Failed { how, stderr } => {
                 let mut detail = tool_messages(&stderr);
@@ -746,7 +748,7 @@ pub fn sort_out_helm_hooks(
                 continue;
             }
             warnings.push(Diagnostic::warning(
-                crate::lint::Lint::NotModelled,
+                fedrender_engine::lint::Lint::NotModelled,
                 Some(document.origin.clone()),
                 format!(
                     "{described} is a Helm hook of {}: helm runs it around an install or \

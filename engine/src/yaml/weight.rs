@@ -326,41 +326,27 @@ mod tests {
     /// Every document of the repository's fleets weighs no more than what it is built into.
     #[test]
     fn the_repository_fleets_weigh_no_more_than_they_take() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut weighed = 0;
-        for directory in ["examples", "testdata"] {
-            for entry in walkdir::WalkDir::new(root.join(directory)) {
-                let entry = entry.unwrap();
-                let path = entry.path();
-                if !matches!(
-                    path.extension().and_then(|e| e.to_str()),
-                    Some("yaml" | "yml")
-                ) {
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(path) else {
+        for (path, text) in super::super::repository_fleets::yaml_files() {
+            for document in crate::yaml::split_documents(&text) {
+                let Ok(value) = crate::yaml::parse_document(&document, "w.yaml") else {
                     continue;
                 };
-                for document in crate::yaml::split_documents(&text) {
-                    let Ok(value) = crate::yaml::parse_document(&document, "w.yaml") else {
-                        continue;
-                    };
-                    if value.is_null() {
-                        continue;
-                    }
-                    // As the loader weighs it: a quoted scalar continued at column 0 included.
-                    let weight = crate::yaml::weigh_document(&document, "w.yaml")
-                        .unwrap()
-                        .object_json_bytes;
-                    assert!(
-                        weight <= built(document.text),
-                        "{}: {weight} > {}\n{}",
-                        path.display(),
-                        built(document.text),
-                        document.text
-                    );
-                    weighed += 1;
+                if value.is_null() {
+                    continue;
                 }
+                // As the loader weighs it: a quoted scalar continued at column 0 included.
+                let weight = crate::yaml::weigh_document(&document, "w.yaml")
+                    .unwrap()
+                    .object_json_bytes;
+                assert!(
+                    weight <= built(document.text),
+                    "{}: {weight} > {}\n{}",
+                    path.display(),
+                    built(document.text),
+                    document.text
+                );
+                weighed += 1;
             }
         }
         assert!(weighed > 500, "{weighed}");

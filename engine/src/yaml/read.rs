@@ -415,25 +415,11 @@ mod tests {
     /// takes, serde-saphyr reads to the same value.
     #[test]
     fn the_repository_fleets_read_as_serde_saphyr_reads_them() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let (mut documents, mut taken) = (0, 0);
-        for directory in ["examples", "testdata"] {
-            for entry in walkdir::WalkDir::new(root.join(directory)) {
-                let entry = entry.unwrap();
-                let path = entry.path();
-                if !matches!(
-                    path.extension().and_then(|e| e.to_str()),
-                    Some("yaml" | "yml")
-                ) {
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(path) else {
-                    continue;
-                };
-                for document in super::super::split_documents(&text) {
-                    documents += 1;
-                    taken += usize::from(agrees(document.text));
-                }
+        for (_, text) in super::super::repository_fleets::yaml_files() {
+            for document in super::super::split_documents(&text) {
+                documents += 1;
+                taken += usize::from(agrees(document.text));
             }
         }
         assert!(taken * 2 > documents, "{taken} of {documents} taken");

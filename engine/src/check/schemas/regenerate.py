@@ -9,7 +9,7 @@ enums, formats, additionalProperties, oneOf, references, and each kind's group, 
 kind; descriptions and patch metadata are dropped, identical definitions are stored once for
 every version that has them, and the result is deflated.
 
-usage: python3 src/check/schemas/regenerate.py [--version 1.37.0]
+usage: python3 engine/src/check/schemas/regenerate.py [--version 1.37.0]
 """
 import argparse
 import glob

@@ -15,6 +15,8 @@ pub mod go_marshal;
 #[cfg(test)]
 mod random;
 mod read;
+#[cfg(test)]
+mod repository_fleets;
 mod scalar;
 mod weight;
 
