@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
+use fedrender::commands::diff::DiffBase;
+use fedrender::report::diff as diff_report;
 use fedrender::source::fleet::{FleetSource, Inventory};
-use fedrender::{DiffBase, report::diff as diff_report};
 use fedrender_engine::lint::LintLevels;
 
 fn source(side: &str) -> FleetSource {
@@ -19,7 +20,7 @@ fn source(side: &str) -> FleetSource {
 }
 
 fn realistic() -> fedrender_engine::diff::FleetDiff {
-    let outcome = fedrender::diff(
+    let outcome = fedrender::commands::diff::diff(
         &source("head"),
         &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
@@ -48,7 +49,7 @@ fn json_report_of_a_realistic_change() {
 
 #[test]
 fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
-    let outcome = fedrender::diff(
+    let outcome = fedrender::commands::diff::diff(
         &source("base"),
         &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
@@ -80,14 +81,14 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
     let out: PathBuf =
         std::env::temp_dir().join(format!("fedrender-diff-against-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let built = fedrender::build(&fedrender::BuildOptions {
+    let built = fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
         source: source("base"),
         out: out.clone(),
         lints: LintLevels::default(),
         gitops: None,
     });
     built.result.unwrap();
-    let against = fedrender::diff(
+    let against = fedrender::commands::diff::diff(
         &source("head"),
         &DiffBase::Rendered(out.clone()),
         &LintLevels::default(),

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
+use fedrender::commands::diff::DiffBase;
+use fedrender::report::diff as diff_report;
 use fedrender::source::fleet::{FleetSource, Inventory};
-use fedrender::{DiffBase, report::diff as diff_report};
 use fedrender_engine::lint::LintLevels;
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
@@ -90,7 +91,7 @@ fn reports_from(
     let root = PathBuf::from("target/diff-groups").join(case);
     let base = write_fleet(&root.join("base"), base);
     let head = write_fleet(&root.join("head"), &head);
-    let outcome = fedrender::diff(
+    let outcome = fedrender::commands::diff::diff(
         &head,
         &DiffBase::Input(Box::new(base)),
         &LintLevels::default(),

@@ -34,7 +34,7 @@ fn describe(dir: &Path) -> String {
     } else {
         LintLevels::default()
     };
-    let outcome = fedrender::render_fleet(&source_for(dir), &lints, false);
+    let outcome = fedrender::pipeline::render_fleet(&source_for(dir), &lints, false);
     let mut text = String::new();
     for warning in &outcome.warnings {
         writeln!(text, "{warning}").unwrap();

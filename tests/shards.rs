@@ -95,7 +95,7 @@ fn render(dir: &Path, filter: ClusterFilter) -> BTreeMap<String, String> {
             Inventory::File(dir.join("clusters.yaml")),
         )
     };
-    let rendered = fedrender::render_fleet(&source, &LintLevels::default(), false)
+    let rendered = fedrender::pipeline::render_fleet(&source, &LintLevels::default(), false)
         .result
         .expect("the fleet renders");
     rendered

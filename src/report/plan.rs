@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::FleetSummary;
+use crate::pipeline::FleetSummary;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
