@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
+use common::command;
 
 use fedrender::commands::diff::DiffBase;
 use fedrender::report::diff as diff_report;
@@ -56,7 +57,7 @@ fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
         false,
     );
     assert!(outcome.result.unwrap().is_empty());
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let output = command()
         .args([
             "diff",
             "testdata/diff/base/input",
