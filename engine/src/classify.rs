@@ -191,8 +191,8 @@ pub fn classify(
                 format!(
                     "ResourceInterpreterCustomization {} interprets the replicas of {} {}, which \
                      the fedrender Config at {} declares as a workload too: keep one (the \
-                     customization is what Karmada reads; see the README on moving a Config \
-                     workload to a customization)",
+                     customization is what Karmada reads; see \"Moving from a Config workload \
+                     to a customization\" in docs/interpretation.md)",
                     located.item.metadata.name, target.api_version, target.kind, workload.origin
                 ),
             ));
