@@ -294,7 +294,8 @@ pub fn is_crd(object: &serde_json::Value) -> bool {
 }
 
 /// The schema checker for the fleet: each cluster's Kubernetes version (the command line's
-/// `kubernetes_versions` first), the fleet's CRDs and those `--crds` names (`crds`); with the warnings of versions assumed and kinds left unchecked.
+/// `kubernetes_versions` first), the fleet's CRDs and those `--crds` names (`crds`); with the
+/// warnings of versions assumed and kinds left unchecked.
 pub fn schema_checker(
     fleet: &Fleet,
     kubernetes_versions: &[VersionChoice],

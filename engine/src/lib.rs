@@ -4,7 +4,9 @@
 //! clusters, become one manifest tree per cluster, through Karmada's own stages:
 //!
 //! ```text
-//! documents ─► classify ─► fleet ─► render: bind ─► schedule ─► override ─► work ─► check ─► output
+//! documents ─► classify ─► fleet ─► render: bind ─► schedule ─► override ─► work ─► check
+//!                                                                                     │
+//!                                                        output (the trees as text) ◄─┘
 //! ```
 //!
 //! No file system, process, signal or command line here (clippy.toml keeps it so): the
@@ -18,8 +20,9 @@ pub mod diff;
 // GitOps wiring.
 pub mod output;
 
-// The pipeline, in order: text into documents, documents sorted into templates, policies and
-// clusters, the fleet assembled and admitted, every template placed and built.
+// The pipeline: text into documents (documents), sorted into templates, policies and clusters
+// (classify), the fleet assembled and admitted (fleet), every template placed (render) and
+// each cluster's object built (work).
 pub mod classify;
 pub mod documents;
 pub mod fleet;

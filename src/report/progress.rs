@@ -1,5 +1,6 @@
 //! The progress line: drawn on standard error from what the pipeline records in
-//! [`fedrender_engine::progress`], on a thread of its own, so that drawing never slows or changes a run.
+//! [`fedrender_engine::progress`], on a thread of its own, so that drawing never slows or
+//! changes a run.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
