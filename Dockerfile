@@ -16,6 +16,7 @@ RUN apk add --no-cache musl-dev
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
+COPY engine ./engine
 COPY benches ./benches
 RUN cargo build --profile dist --locked
 

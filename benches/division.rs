@@ -9,14 +9,14 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use fedrender::api::cluster::Cluster;
-use fedrender::api::karmada::PropagationPolicy;
-use fedrender::diagnostics::Located;
-use fedrender::diagnostics::Origin;
-use fedrender::interpret::Interpreter;
-use fedrender::object::{ObjectKey, Template};
-use fedrender::policy::{Propagation, admit_propagation};
-use fedrender::schedule::{Workload, schedule};
+use fedrender_engine::api::cluster::Cluster;
+use fedrender_engine::api::karmada::PropagationPolicy;
+use fedrender_engine::diagnostics::Located;
+use fedrender_engine::diagnostics::Origin;
+use fedrender_engine::interpret::Interpreter;
+use fedrender_engine::object::{ObjectKey, Template};
+use fedrender_engine::policy::{Propagation, admit_propagation};
+use fedrender_engine::schedule::{Workload, schedule};
 
 fn main() {
     let size = std::env::args()
@@ -58,7 +58,7 @@ fn main() {
                 &Located {
                     origin: Origin::new("p", 0, 1),
                     item,
-                    fields: fedrender::diagnostics::FieldLines::default(),
+                    fields: fedrender_engine::diagnostics::FieldLines::default(),
                 },
                 &mut Vec::new(),
             )

@@ -208,8 +208,8 @@ fn floor(rendered: &Path, scratch: &Path) -> Duration {
         let entry = entry.unwrap();
         if entry.file_type().is_file() {
             let text = std::fs::read_to_string(entry.path()).unwrap();
-            let documents = fedrender::yaml::split_documents(&text);
-            let value = fedrender::yaml::parse_document(&documents[0], "x").unwrap();
+            let documents = fedrender_engine::yaml::split_documents(&text);
+            let value = fedrender_engine::yaml::parse_document(&documents[0], "x").unwrap();
             objects.push((
                 entry.path().strip_prefix(rendered).unwrap().to_path_buf(),
                 value,
@@ -227,7 +227,7 @@ fn floor(rendered: &Path, scratch: &Path) -> Duration {
         std::fs::create_dir_all(directory).unwrap();
     }
     objects.par_iter().for_each(|(path, value)| {
-        std::fs::write(scratch.join(path), fedrender::yaml::to_yaml(value)).unwrap();
+        std::fs::write(scratch.join(path), fedrender_engine::yaml::to_yaml(value)).unwrap();
     });
     started.elapsed()
 }
@@ -353,7 +353,7 @@ fn main() {
             run(&args)
         };
         let build = |out: &Path| build_with(out, &[]);
-        let unchecked: Vec<&str> = fedrender::check::LINTS
+        let unchecked: Vec<&str> = fedrender_engine::check::LINTS
             .iter()
             .flat_map(|lint| ["--allow", lint.name()])
             .collect();

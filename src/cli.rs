@@ -1,15 +1,13 @@
-//! The command line (clap). Raw flags become validated library options here; the library never
-//! sees clap.
+//! The command line (clap): the commands and their flags, as `--help` and the shell completions
+//! show them. Raw flags only: [`crate::commands::options`] validates them into options; the
+//! engine never sees clap.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use fedrender::check::VersionChoice;
-use fedrender::cluster_filter::ClusterFilter;
-use fedrender::emit::gitops::GitopsSettings;
-use fedrender::fleet::{CommandDefaults, FleetSource, Inventory, SchemaOptions, ToolOptions};
-use fedrender::lint::{Level, Lint, LintLevels};
+use fedrender_engine::check::VersionChoice;
+use fedrender_engine::lint::Lint;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -221,93 +219,6 @@ pub struct BuildArgs {
     pub gitops_path: Option<String>,
 }
 
-impl BuildArgs {
-    /// The output directory: `--out`, else the fleet Config's `spec.output`.
-    pub fn output(&self, defaults: &CommandDefaults) -> Result<Option<PathBuf>, String> {
-        if self.stdout {
-            return Ok(None);
-        }
-        match self.out.clone().or(defaults.output.clone()) {
-            Some(out) => {
-                confined("--out", &out)?;
-                Ok(Some(out))
-            }
-            None => Err(
-                "build needs --out DIR (or spec.output in the fleet's Config), or --stdout"
-                    .to_string(),
-            ),
-        }
-    }
-
-    /// The GitOps wiring asked for, validated: the command line's, else the fleet Config's.
-    pub fn gitops_settings(
-        &self,
-        defaults: &CommandDefaults,
-    ) -> Result<Option<GitopsSettings>, String> {
-        let filtered =
-            !(self.clusters.names.is_empty() && self.clusters.cluster_selector.is_none());
-        let Some(tool) = self.gitops else {
-            let Some(config) = &defaults.gitops else {
-                return Ok(None);
-            };
-            // A Config that always wires the trees leaves shards and streams alone.
-            if filtered || self.stdout {
-                return Ok(None);
-            }
-            return Ok(Some(GitopsSettings {
-                tool: match config.tool {
-                    fedrender::api::config::GitopsToolName::Argocd => {
-                        fedrender::emit::gitops::GitopsTool::ArgoCd
-                    }
-                    fedrender::api::config::GitopsToolName::Flux => {
-                        fedrender::emit::gitops::GitopsTool::Flux
-                    }
-                },
-                repo_url: config.repo_url.clone(),
-                revision: config
-                    .revision
-                    .clone()
-                    .unwrap_or_else(|| "main".to_string()),
-                // Normalised and checked where the Config was read.
-                path: config.path.clone(),
-            }));
-        };
-        if filtered {
-            return Err(
-                "--gitops lists every cluster, so it needs a build of all of them: leave out \
-                 --cluster and --cluster-selector"
-                    .to_string(),
-            );
-        }
-        let path = match (&self.gitops_path, &self.out) {
-            (Some(path), _) => path.clone(),
-            (None, Some(out)) if out.is_relative() => out
-                .to_string_lossy()
-                .trim_start_matches("./")
-                .trim_end_matches('/')
-                .to_string(),
-            _ => {
-                return Err(
-                    "--gitops-path: the output directory's path in the repository is needed \
-                     when --out is absolute"
-                        .to_string(),
-                );
-            }
-        };
-        let path = fedrender::confine::repository_path(&path)
-            .map_err(|problem| format!("--gitops-path {path}: {problem}"))?;
-        Ok(Some(GitopsSettings {
-            tool: match tool {
-                GitopsTool::Argocd => fedrender::emit::gitops::GitopsTool::ArgoCd,
-                GitopsTool::Flux => fedrender::emit::gitops::GitopsTool::Flux,
-            },
-            repo_url: self.gitops_repo.clone().unwrap_or_default(),
-            revision: self.gitops_revision.clone(),
-            path,
-        }))
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GitopsTool {
     /// An ApplicationSet with one Application per cluster directory.
@@ -398,12 +309,6 @@ pub struct ClusterArgs {
     pub cluster_selector: Option<String>,
 }
 
-impl ClusterArgs {
-    pub fn filter(&self) -> Result<ClusterFilter, String> {
-        ClusterFilter::new(&self.names, self.cluster_selector.as_deref())
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PlanFormat {
     Text,
@@ -419,158 +324,4 @@ pub struct ValidateArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
-}
-
-impl InputArgs {
-    /// The lint levels the flags ask for. A lint given two levels is a usage error: which one
-    /// wins would depend on flag order.
-    pub fn lint_levels(&self) -> Result<LintLevels, String> {
-        let mut levels = LintLevels {
-            strict: self.strict,
-            ..LintLevels::default()
-        };
-        for (names, level, flag) in [
-            (&self.deny, Level::Deny, "deny"),
-            (&self.warn, Level::Warn, "warn"),
-            (&self.allow, Level::Allow, "allow"),
-        ] {
-            for name in names {
-                let lint = Lint::parse(name)?;
-                if let Some(other) = levels.named.insert(lint, level)
-                    && other != level
-                {
-                    return Err(format!(
-                        "--{flag} {lint}: the lint is also given level {other}; give each lint one level"
-                    ));
-                }
-            }
-        }
-        Ok(levels)
-    }
-
-    /// The validated fleet source and lint levels, as every command that reads a fleet needs.
-    pub fn fleet_source_and_lints(&self) -> Result<(FleetSource, LintLevels), String> {
-        let defaults = self.defaults()?;
-        Ok((self.fleet_source(&defaults)?, self.lint_levels()?))
-    }
-
-    /// [`fleet_source_and_lints`](Self::fleet_source_and_lints) with the Config's
-    /// `defaults` already read, emitting the clusters `clusters` selects.
-    pub fn fleet_source_and_lints_for(
-        &self,
-        clusters: &ClusterArgs,
-        defaults: &CommandDefaults,
-    ) -> Result<(FleetSource, LintLevels), String> {
-        let source = FleetSource {
-            cluster_filter: clusters.filter()?,
-            ..self.fleet_source(defaults)?
-        };
-        Ok((source, self.lint_levels()?))
-    }
-
-    /// The validated fleet source, the inventory from the Config when not given.
-    pub fn fleet_source(&self, defaults: &CommandDefaults) -> Result<FleetSource, String> {
-        let source = source(
-            &self.input,
-            self.clusters.as_ref().or(defaults.clusters.as_ref()),
-            &self.include,
-            &self.exclude,
-            self.tool_options()?,
-        )?;
-        for path in &self.crds {
-            confined("--crds", path)?;
-        }
-        Ok(FleetSource {
-            schemas: SchemaOptions {
-                kubernetes_versions: self.kubernetes_version.clone(),
-                crds: self.crds.clone(),
-            },
-            ..source
-        })
-    }
-
-    /// What the fleet's Config says in place of flags; its errors as one message.
-    pub fn defaults(&self) -> Result<CommandDefaults, String> {
-        fedrender::fleet::command_defaults(&self.input).map_err(|rejected| {
-            rejected
-                .errors
-                .iter()
-                .map(|error| {
-                    let text = error.to_string();
-                    text.strip_prefix("error: ").unwrap_or(&text).to_string()
-                })
-                .collect::<Vec<_>>()
-                .join("\nerror: ")
-        })
-    }
-
-    /// How sources a tool renders are run.
-    pub fn tool_options(&self) -> Result<ToolOptions, String> {
-        let kustomize = match &self.kustomize {
-            None => None,
-            Some(command) => {
-                let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
-                if argv.is_empty() {
-                    return Err("--kustomize needs a command, e.g. \"kustomize build\"".into());
-                }
-                Some(argv)
-            }
-        };
-        Ok(ToolOptions {
-            allow_exec: self.allow_exec,
-            allow_network: self.allow_network,
-            limits: fedrender::source::run::Limits {
-                timeout: self.tool_timeout,
-                max_output: self.max_tool_output,
-            },
-            kustomize,
-            cache: Default::default(),
-        })
-    }
-}
-
-/// A path the command line names, checked: inside the repository fedrender runs in, no link
-/// the pull request committed may lead it out.
-pub fn confined(flag: &str, path: &std::path::Path) -> Result<(), String> {
-    fedrender::confine::Confinement::working_repository()
-        .and_then(|repository| repository.check_named(path))
-        .map_err(|problem| format!("{flag} {}: {problem}", path.display()))
-}
-
-/// A fleet source from raw flags.
-pub fn source(
-    input: &std::path::Path,
-    clusters: Option<&PathBuf>,
-    include: &[String],
-    exclude: &[String],
-    tools: ToolOptions,
-) -> Result<FleetSource, String> {
-    let patterns = |globs: &[String], flag: &str| {
-        globs
-            .iter()
-            .map(|glob| {
-                glob::Pattern::new(glob).map_err(|error| format!("--{flag} {glob:?}: {error}"))
-            })
-            .collect::<Result<Vec<_>, _>>()
-    };
-    if input.as_os_str() != "-" {
-        confined("FLEET_DIR", input)?;
-    }
-    if let Some(clusters) = clusters.filter(|path| path.as_os_str() != "-") {
-        confined("--clusters", clusters)?;
-    }
-    let inventory = match clusters {
-        None => Inventory::InputOnly,
-        Some(path) if path.as_os_str() == "-" => Inventory::Stdin,
-        Some(path) => Inventory::File(path.clone()),
-    };
-    Ok(FleetSource {
-        input: input.to_path_buf(),
-        inventory,
-        include: patterns(include, "include")?,
-        exclude: patterns(exclude, "exclude")?,
-        tools,
-        cluster_filter: ClusterFilter::default(),
-        schemas: SchemaOptions::default(),
-    })
 }

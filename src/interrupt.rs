@@ -76,11 +76,13 @@ pub fn requested() -> Option<i32> {
 
 /// The error of a run stopped by `signal`, which the command line's caller ends by once it has
 /// said what was left as it was.
-pub fn interrupted(signal: i32) -> crate::diagnostics::Rejected {
-    let mut rejected = crate::diagnostics::Rejected::from(crate::diagnostics::Diagnostic::error(
-        None,
-        format!("interrupted by {}", name(signal)),
-    ));
+pub fn interrupted(signal: i32) -> fedrender_engine::diagnostics::Rejected {
+    let mut rejected = fedrender_engine::diagnostics::Rejected::from(
+        fedrender_engine::diagnostics::Diagnostic::error(
+            None,
+            format!("interrupted by {}", name(signal)),
+        ),
+    );
     rejected.interrupted_by = Some(signal);
     rejected
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::{copy_tree, empty_scratch};
+use common::{copy_tree, empty_scratch, fedrender_in};
 
 fn available(program: &str) -> bool {
     Command::new(program)
@@ -92,14 +92,6 @@ fn git(dir: &Path, args: &[&str]) -> String {
         .unwrap();
     assert!(output.status.success(), "git {args:?}: {output:?}");
     String::from_utf8(output.stdout).unwrap().trim().to_string()
-}
-
-fn fedrender_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 /// A fleet repository: the example fleet committed with its rendered tree (the base), then a

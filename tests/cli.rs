@@ -1,32 +1,12 @@
 //! End-to-end: the real binary on the bundled examples and test scenarios, with its exit codes,
 //! messages and effect on the output directory.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{fedrender, scratch, stderr};
-
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .map(|entry| entry.unwrap())
-        .filter(|entry| entry.file_type().is_file())
-        .map(|entry| {
-            let relative = entry
-                .path()
-                .strip_prefix(dir)
-                .unwrap()
-                .display()
-                .to_string();
-            (relative, std::fs::read(entry.path()).unwrap())
-        })
-        .collect()
-}
+use common::{command, fedrender, files_in, scratch, stderr};
 
 /// The README's first command, as a user runs it: a relative `--out` that does not exist yet,
 /// nested two levels deep, from the working directory; a failed build removes both levels.
@@ -36,7 +16,7 @@ fn a_new_relative_output_directory_is_created_and_removed_again_on_failure() {
     std::fs::create_dir_all(&work).unwrap();
     let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = |input: &str, clusters: &str| {
-        Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        command()
             .current_dir(&work)
             .args(["build"])
             .arg(repository.join(input))
@@ -76,7 +56,7 @@ fn the_seed_example_renders_nginx_to_two_of_three_clusters() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let files: Vec<String> = snapshot(&out).into_keys().collect();
+    let files: Vec<String> = files_in(&out).into_keys().collect();
     assert_eq!(
         files,
         vec![
@@ -118,7 +98,7 @@ fn a_federated_resource_quota_becomes_a_resource_quota_in_each_assigned_cluster(
     );
     let output = build(false);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let files = snapshot(&out);
+    let files = files_in(&out);
     let quotas: Vec<&String> = files
         .keys()
         .filter(|path| path.ends_with("resourcequota_team-quota.yaml"))
@@ -153,7 +133,7 @@ fn a_rebuild_with_nothing_changed_writes_nothing() {
         out.to_str().unwrap(),
     ];
     assert_eq!(fedrender(&args).status.code(), Some(0));
-    let before = snapshot(&out);
+    let before = files_in(&out);
     let modified: Vec<_> = walkdir::WalkDir::new(&out)
         .into_iter()
         .map(|e| e.unwrap())
@@ -168,7 +148,7 @@ fn a_rebuild_with_nothing_changed_writes_nothing() {
     let again = fedrender(&args);
     assert_eq!(again.status.code(), Some(0));
     assert!(stderr(&again).contains(" 0 written"), "{}", stderr(&again));
-    assert_eq!(snapshot(&out), before);
+    assert_eq!(files_in(&out), before);
     for (path, time) in modified {
         assert_eq!(
             std::fs::metadata(&path).unwrap().modified().unwrap(),
@@ -192,7 +172,7 @@ fn bad_input_exits_2_and_leaves_the_output_exactly_as_it_was() {
     ]);
     assert_eq!(good.status.code(), Some(0));
     std::fs::write(out.join("notes.txt"), "not ours").unwrap();
-    let before = snapshot(&out);
+    let before = files_in(&out);
     for scenario in std::fs::read_dir("testdata").unwrap() {
         let dir = scenario.unwrap().path();
         if !dir
@@ -226,7 +206,7 @@ fn bad_input_exits_2_and_leaves_the_output_exactly_as_it_was() {
         );
         assert!(message.contains("was left unchanged"), "{dir:?}: {message}");
         assert_eq!(
-            snapshot(&out),
+            files_in(&out),
             before,
             "{dir:?} changed the output directory"
         );
@@ -458,7 +438,7 @@ fn a_plan_filter_that_matches_nothing_is_an_error_with_the_nearest_value() {
 #[test]
 fn the_fleet_can_be_one_file_or_standard_input() {
     let render = |fleet: &str, stdin: Option<&str>| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        let mut child = command()
             .args([
                 "build",
                 fleet,
@@ -514,7 +494,7 @@ fn the_fleet_can_be_one_file_or_standard_input() {
 #[test]
 fn the_inventory_can_come_from_standard_input() {
     let out = scratch("stdin");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let mut child = command()
         .args([
             "build",
             "examples/nginx",
@@ -620,7 +600,7 @@ fn kustomize_builds_every_rendered_cluster_when_kubectl_is_installed() {
             .output()
             .unwrap();
         assert!(built.status.success(), "{cluster:?}: {}", stderr(&built));
-        let files = snapshot(&cluster).len() - 1;
+        let files = files_in(&cluster).len() - 1;
         let documents = String::from_utf8_lossy(&built.stdout)
             .matches("\nkind: ")
             .count()
@@ -677,7 +657,7 @@ fn build_check_passes_on_fresh_output_and_lists_stale_missing_and_extra_files() 
         stderr(&fresh)
     );
 
-    let before = snapshot(&out);
+    let before = files_in(&out);
     let head = [
         "build",
         "testdata/diff/head/input",
@@ -718,7 +698,7 @@ fn build_check_passes_on_fresh_output_and_lists_stale_missing_and_extra_files() 
         "{}",
         stderr(&stale)
     );
-    assert_eq!(snapshot(&out), before, "--check changed the output");
+    assert_eq!(files_in(&out), before, "--check changed the output");
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -740,7 +720,7 @@ fn build_stdout_streams_every_object_with_its_cluster_and_path() {
 
 #[test]
 fn a_closed_pipe_on_stdout_exits_0() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let mut child = command()
         .args([
             "build",
             "examples/fleet",

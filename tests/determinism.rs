@@ -3,10 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 mod common;
-use common::valid_scenarios;
+use common::{command, files_in, valid_scenarios};
 
 /// Every document of every input file: (file extension, document text).
 fn documents(input: &Path) -> Vec<(String, String)> {
@@ -20,7 +19,7 @@ fn documents(input: &Path) -> Vec<(String, String)> {
         match entry.path().extension().and_then(|e| e.to_str()) {
             Some("json") => documents.push(("json".to_string(), text)),
             Some("yaml" | "yml") => {
-                for document in fedrender::yaml::split_documents(&text) {
+                for document in fedrender_engine::yaml::split_documents(&text) {
                     documents.push(("yaml".to_string(), document.text.to_string()));
                 }
             }
@@ -67,7 +66,7 @@ fn write_copy(dir: &Path, documents: &[(String, String)], files: usize) {
 /// `fedrender build INPUT --clusters CLUSTERS --jobs JOBS --quiet` and `more`, which must
 /// succeed; its standard output.
 fn build(input: &Path, clusters: &Path, jobs: &str, more: &[&str]) -> Vec<u8> {
-    let output = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let output = command()
         .args(["build", input.to_str().unwrap(), "--clusters"])
         .args([clusters.to_str().unwrap(), "--jobs", jobs, "--quiet"])
         .args(more)
@@ -84,18 +83,7 @@ fn build(input: &Path, clusters: &Path, jobs: &str, more: &[&str]) -> Vec<u8> {
 
 fn render(input: &Path, clusters: &Path, out: &Path, jobs: &str) -> BTreeMap<String, Vec<u8>> {
     build(input, clusters, jobs, &["--out", out.to_str().unwrap()]);
-    walkdir::WalkDir::new(out)
-        .sort_by_file_name()
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            (
-                e.path().strip_prefix(out).unwrap().display().to_string(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
+    files_in(out)
 }
 
 /// `build --stdout`, which prints as it renders: its order must not depend on the input's.

@@ -5,10 +5,12 @@
 use std::path::{Path, PathBuf};
 
 mod common;
+use common::command;
 
-use fedrender::fleet::{FleetSource, Inventory};
-use fedrender::lint::LintLevels;
-use fedrender::{DiffBase, report::diff as diff_report};
+use fedrender::commands::diff::DiffBase;
+use fedrender::report::diff as diff_report;
+use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::lint::LintLevels;
 
 fn source(side: &str) -> FleetSource {
     let dir = Path::new("testdata/diff").join(side);
@@ -18,8 +20,8 @@ fn source(side: &str) -> FleetSource {
     )
 }
 
-fn realistic() -> fedrender::diff::FleetDiff {
-    let outcome = fedrender::diff(
+fn realistic() -> fedrender_engine::diff::FleetDiff {
+    let outcome = fedrender::commands::diff::diff(
         &source("head"),
         &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
@@ -48,14 +50,14 @@ fn json_report_of_a_realistic_change() {
 
 #[test]
 fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
-    let outcome = fedrender::diff(
+    let outcome = fedrender::commands::diff::diff(
         &source("base"),
         &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
         false,
     );
     assert!(outcome.result.unwrap().is_empty());
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let output = command()
         .args([
             "diff",
             "testdata/diff/base/input",
@@ -80,14 +82,14 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
     let out: PathBuf =
         std::env::temp_dir().join(format!("fedrender-diff-against-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let built = fedrender::build(&fedrender::BuildOptions {
+    let built = fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
         source: source("base"),
         out: out.clone(),
         lints: LintLevels::default(),
         gitops: None,
     });
     built.result.unwrap();
-    let against = fedrender::diff(
+    let against = fedrender::commands::diff::diff(
         &source("head"),
         &DiffBase::Rendered(out.clone()),
         &LintLevels::default(),

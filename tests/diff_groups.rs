@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use fedrender::fleet::{FleetSource, Inventory};
-use fedrender::lint::LintLevels;
-use fedrender::{DiffBase, report::diff as diff_report};
+use fedrender::commands::diff::DiffBase;
+use fedrender::report::diff as diff_report;
+use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::lint::LintLevels;
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
 /// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.
@@ -90,7 +91,7 @@ fn reports_from(
     let root = PathBuf::from("target/diff-groups").join(case);
     let base = write_fleet(&root.join("base"), base);
     let head = write_fleet(&root.join("head"), &head);
-    let outcome = fedrender::diff(
+    let outcome = fedrender::commands::diff::diff(
         &head,
         &DiffBase::Input(Box::new(base)),
         &LintLevels::default(),

@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use fedrender::diagnostics::Diagnostic;
-use fedrender::quantity::{Quantity, parse_quantity};
-use fedrender::source::documents::{Format, SourceFile, parse_files};
+use fedrender_engine::diagnostics::Diagnostic;
+use fedrender_engine::documents::{Format, SourceFile, parse_files};
+use fedrender_engine::quantity::{Quantity, parse_quantity};
 
 const MILLION: usize = 1_000_000;
 const NANOS_PER_UNIT: i128 = 1_000_000_000;
@@ -156,7 +156,7 @@ fn a_byte_order_mark_and_a_hundred_levels_read_as_kubectl_reads_them() {
         let values: Vec<serde_json::Value> = documents.into_iter().map(|d| d.value).collect();
         assert_eq!(serde_json::Value::from(values), go, "{name}");
     }
-    let limit = fedrender::yaml::MAX_NESTING_DEPTH;
+    let limit = fedrender_engine::yaml::MAX_NESTING_DEPTH;
     for (name, text) in [
         ("deep.yaml", block(limit + 1)),
         ("deep.json", json(limit + 1)),
@@ -243,9 +243,10 @@ fn render_in_memory(input: &[(&str, String)], inventory: &str) -> Result<usize, 
         text: inventory.to_string(),
         format: Format::Yaml,
     });
-    let (fleet, _) =
-        fedrender::fleet::assemble(&files, input.len()).map_err(|error| error.to_string())?;
-    let placed = fedrender::render::place(&fleet, false).map_err(|error| error.to_string())?;
+    let (fleet, _) = fedrender_engine::fleet::assemble(&files, input.len())
+        .map_err(|error| error.to_string())?;
+    let placed =
+        fedrender_engine::render::place(&fleet, false).map_err(|error| error.to_string())?;
     let mut objects = 0;
     placed
         .render_chunks(64, |chunk| {
@@ -271,7 +272,7 @@ spec:
 fn overrides_cannot_deepen_an_object_past_the_nesting_limit() {
     // The policy nests its values about ten levels down; the object gets 40 more from the
     // path, so the second value takes it past the limit.
-    let limit = fedrender::yaml::MAX_NESTING_DEPTH;
+    let limit = fedrender_engine::yaml::MAX_NESTING_DEPTH;
     let nested_value =
         |levels: usize, leaf: &str| format!("{}{leaf}{}", "[".repeat(levels), "]".repeat(levels));
     let deep_path = format!("/data/x{}", "/0".repeat(40));
@@ -315,7 +316,7 @@ spec:
 /// Image references are split with a few scans of the text, never one per character.
 #[test]
 fn megabyte_image_references_are_judged_in_linear_time() {
-    use fedrender::overrides::image::{ImageReference, InvalidImageReference};
+    use fedrender_engine::overrides::image::{ImageReference, InvalidImageReference};
     let components = "a/".repeat(MILLION / 2);
     let cases = [
         (
@@ -358,8 +359,8 @@ fn megabyte_image_references_are_judged_in_linear_time() {
 /// A pointer of a million tokens stops where the object does.
 #[test]
 fn million_token_pointers_stop_where_the_object_does() {
-    use fedrender::api::karmada::{FieldOverrider, OverriderOperator, PatchOperation};
-    use fedrender::overrides::field::apply_field_overrider;
+    use fedrender_engine::api::karmada::{FieldOverrider, OverriderOperator, PatchOperation};
+    use fedrender_engine::overrides::field::apply_field_overrider;
     use serde_json::json;
     let long_pointer = "/data".repeat(MILLION);
     let mut object = json!({"data": {"data": {"config": "{\"a\": {\"a\": 1}}"}}});
@@ -396,7 +397,7 @@ fn million_token_pointers_stop_where_the_object_does() {
 /// build.
 #[test]
 fn the_deepest_accepted_objects_render() {
-    let limit = fedrender::yaml::MAX_NESTING_DEPTH;
+    let limit = fedrender_engine::yaml::MAX_NESTING_DEPTH;
     // The object, `spec` and the list around `leaf` take three levels.
     let nested = |levels: usize| format!("{}\"leaf\"{}", "[".repeat(levels), "]".repeat(levels));
     let widget = |name: &str| {

@@ -2,11 +2,11 @@
 //! files, and a rendered tree inside the input. Fixtures are built at run time, because links
 //! and FIFOs cannot be committed portably.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 mod common;
-use common::{empty_scratch, fedrender, stderr};
+use common::{command, empty_scratch, fedrender, files_under, stderr};
 
 const CLUSTERS: &str = "examples/nginx/clusters.yaml";
 
@@ -151,22 +151,6 @@ fn a_rendered_tree_inside_the_input_is_never_read_as_templates() {
     std::fs::remove_dir_all(&input).unwrap();
 }
 
-/// Every file under `dir`, by path, with its bytes.
-fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .map(|entry| entry.unwrap())
-        .filter(|entry| entry.file_type().is_file())
-        .map(|entry| {
-            (
-                entry.path().to_path_buf(),
-                std::fs::read(entry.path()).unwrap(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn build_refuses_an_output_directory_that_is_the_input_or_contains_it() {
     let root = empty_scratch("out-over-input");
@@ -208,7 +192,7 @@ fn build_refuses_an_output_directory_that_is_the_input_or_contains_it() {
 #[cfg(unix)]
 fn fedrender_within_a_minute(args: &[&str]) -> Output {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let mut child = command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 mod common;
-use common::{empty_scratch, fedrender, stderr};
+use common::{empty_scratch, fedrender, files_in, stderr};
 
 const CLUSTERS: &str = "testdata/interpreter-custom-crd/clusters.yaml";
 
@@ -116,24 +116,10 @@ fn build_into(input: &Path, out: &Path) -> std::process::Output {
 }
 
 fn tree(dir: &Path) -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = walkdir::WalkDir::new(dir)
+    files_in(dir)
         .into_iter()
-        .map(|entry| entry.unwrap())
-        .filter(|entry| entry.file_type().is_file())
-        .map(|entry| {
-            (
-                entry
-                    .path()
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .display()
-                    .to_string(),
-                std::fs::read_to_string(entry.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+        .map(|(path, bytes)| (path, String::from_utf8(bytes).unwrap()))
+        .collect()
 }
 
 #[test]

@@ -1,13 +1,22 @@
-//! The layout stays true: every module imports only downward. Reads `src/` as text (the paths
-//! each file names, `crate::…` and `super::…`, outside its test modules) and fails on an import
-//! loop between the top-level modules of `src/`, or between the files of one folder.
+//! The layout stays true. Two crates: the engine (`engine/src/`), documents in, rendered
+//! documents and diagnostics out, and the shell around it (`src/`, the `fedrender` package).
+//! Reads each crate's sources as text (the paths each file names, `crate::…` and `super::…`,
+//! outside its test modules) and fails on an import loop between the top-level modules of a
+//! crate, or between the files of one folder; on a file that imports from a folder's `mod.rs`
+//! above it (what a child needs lives below it); on a `main.rs` that does more than parse the
+//! command line and run the command; and on anything in the engine that touches a file, a
+//! process, the environment or the terminal.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// A module path, `["render", "placement"]`, from its file under `src/`.
-fn module_of(file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix("src").unwrap();
+/// The engine's sources, and the shell's.
+const ENGINE: &str = "engine/src";
+const SHELL: &str = "src";
+
+/// A module path, `["render", "placement"]`, from its file under the crate's `root`.
+fn module_of(root: &str, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(root).unwrap();
     let mut parts: Vec<String> = relative
         .iter()
         .map(|part| part.to_string_lossy().into_owned())
@@ -200,36 +209,87 @@ fn loops(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     components
 }
 
-#[test]
-fn modules_import_only_downward() {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new("src")
+/// The `.rs` files of a crate, sorted.
+fn rust_files(root: &str) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()
         .map(Result::unwrap)
         .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "rs"))
         .map(|entry| entry.into_path())
-        .filter(|path| path != Path::new("src/main.rs") && path != Path::new("src/cli.rs"))
-        .collect();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|file| module_of(file)).collect();
+        .collect()
+}
+
+/// The modules a `#[cfg(test)] mod name;` declares: test code in a file of its own, which may
+/// reach anywhere.
+fn test_only_modules(root: &str, files: &[PathBuf]) -> BTreeSet<Vec<String>> {
+    let mut test_only = BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("#[cfg(test)]") {
+            rest = &rest[at + "#[cfg(test)]".len()..];
+            let item = rest.trim_start();
+            let item = item.strip_prefix("pub ").unwrap_or(item);
+            if let Some(declared) = item.strip_prefix("mod ")
+                && let Some((name, _)) = declared.split_once(';')
+                && !name.contains('{')
+            {
+                let mut module = module_of(root, file);
+                module.push(name.trim().to_string());
+                test_only.insert(module);
+            }
+        }
+    }
+    test_only
+}
+
+/// Whether `module` is test code: a test-only module or inside one.
+fn is_test_only(module: &[String], test_only: &BTreeSet<Vec<String>>) -> bool {
+    (1..=module.len()).any(|length| test_only.contains(&module[..length]))
+}
+
+/// The import problems of one crate: loops between its top-level modules and between the
+/// files of one folder, and files naming what a folder's `mod.rs` above them defines. A
+/// binary's `main.rs` names the library as `fedrender::`, read as `crate::`.
+fn import_problems(root: &str) -> Vec<String> {
+    let files = rust_files(root);
+    let test_only = test_only_modules(root, &files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|file| module_of(root, file)).collect();
     // Edges between top-level modules, and between files of one folder, with the names that
     // make each, for the message.
     let mut top: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut siblings: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     let mut why: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    let mut problems = Vec::new();
     for file in &files {
-        let module = module_of(file);
-        if module.is_empty() {
+        let module = module_of(root, file);
+        if module.is_empty() || is_test_only(&module, &test_only) {
             continue;
         }
-        let text = code_of(&std::fs::read_to_string(file).unwrap());
+        let mut text = code_of(&std::fs::read_to_string(file).unwrap());
+        if module == ["main"] {
+            text = text.replace("fedrender::", "crate::");
+        }
         for path in named_paths(&text, &module) {
-            let Some(target) = module_named(&path, &modules) else {
+            let name = path.join("::");
+            // An item of lib.rs, when the path names no module.
+            let target = module_named(&path, &modules).cloned().unwrap_or_default();
+            if target.len() < module.len() && module.starts_with(&target) {
+                let parent = match target.is_empty() {
+                    true => "lib.rs".to_string(),
+                    false => format!("{}/mod.rs", target.join("/")),
+                };
+                problems.push(format!(
+                    "{} names {name}, defined in {parent} above it: move it into a file of its \
+                     own below both",
+                    file.display()
+                ));
                 continue;
-            };
+            }
             if target.is_empty() {
                 continue;
             }
-            let name = path.join("::");
             if target[0] != module[0] {
                 top.entry(module[0].clone())
                     .or_default()
@@ -263,10 +323,9 @@ fn modules_import_only_downward() {
             }
         }
     }
-    let mut problems = Vec::new();
     let describe =
         |component: &[String], prefix: &str, why: &BTreeMap<(String, String), BTreeSet<String>>| {
-            let mut text = format!("import loop: {}\n", component.join(", "));
+            let mut text = format!("import loop in {root}: {}\n", component.join(", "));
             for from in component {
                 for to in component {
                     if let Some(reasons) =
@@ -292,6 +351,159 @@ fn modules_import_only_downward() {
             ));
         }
     }
+    // main.rs is thin: it parses the command line and runs the command.
+    if let Some(named) = top.get("main") {
+        let beyond: Vec<&String> = named
+            .iter()
+            .filter(|module| *module != "cli" && *module != "commands")
+            .collect();
+        if !beyond.is_empty() {
+            problems.push(format!(
+                "main.rs names {beyond:?}: it only parses the command line (cli) and runs the \
+                 command (commands)"
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn modules_import_only_downward() {
+    let problems: Vec<String> = [ENGINE, SHELL]
+        .into_iter()
+        .flat_map(import_problems)
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Crates the engine may not depend on: they walk directories, run or signal processes, read
+/// the command line, or replace the allocator. The shell is theirs.
+const IO_CRATES: [&str; 8] = [
+    "walkdir",
+    "clap",
+    "clap_complete",
+    "signal-hook",
+    "rustix",
+    "libc",
+    "mimalloc",
+    "fedrender",
+];
+
+/// Paths the engine's code may not name outside its tests (engine/clippy.toml disallows the
+/// same calls): the standard library's file system, processes, environment and terminal, and
+/// the crates above.
+const IO_PATHS: [&str; 13] = [
+    "std::fs",
+    "std::process",
+    "std::env",
+    "std::io::stdin",
+    "std::io::stdout",
+    "std::io::stderr",
+    "walkdir::",
+    "clap::",
+    "clap_complete::",
+    "signal_hook::",
+    "rustix::",
+    "libc::",
+    "mimalloc::",
+];
+
+/// Printing macros, which live in the shell.
+const PRINTING: [&str; 5] = ["print!", "println!", "eprint!", "eprintln!", "dbg!"];
+
+/// Every `std::…` path a text names, braced groups (`use std::{fs, io::Read}`) opened one
+/// level, as `std::fs`, `std::io::Read`.
+fn std_paths(text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("std::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "std::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let path = format!("std::{}", &rest[..end]);
+        if rest[end..].starts_with('{') {
+            let close = rest[end..]
+                .find('}')
+                .map_or(rest.len(), |close| end + close);
+            for item in rest[end + 1..close].split(',') {
+                paths.push(format!("{path}{}", item.trim()));
+            }
+        } else {
+            paths.push(path.trim_end_matches(':').to_string());
+        }
+    }
+    paths
+}
+
+/// What in the engine's code (tests aside) reads, writes, runs or prints.
+fn io_in_engine_code(file: &str, code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for path in std_paths(code) {
+        if let Some(forbidden) = IO_PATHS
+            .iter()
+            .find(|forbidden| path == **forbidden || path.starts_with(&format!("{forbidden}::")))
+        {
+            found.push(format!("{file} names {path} ({forbidden})"));
+        }
+    }
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    for forbidden in IO_PATHS.iter().filter(|path| !path.starts_with("std::")) {
+        for (at, _) in code.match_indices(forbidden) {
+            if !code[..at].ends_with(|c: char| is_ident(c) || c == ':') {
+                found.push(format!("{file} names {forbidden}"));
+            }
+        }
+    }
+    for forbidden in PRINTING {
+        for (at, _) in code.match_indices(forbidden) {
+            if !code[..at].ends_with(|c: char| is_ident(c) || c == ':') {
+                found.push(format!("{file} prints with {forbidden}"));
+            }
+        }
+    }
+    found
+}
+
+/// The dependencies a manifest lists, in every dependency table.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_dependencies = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line.ends_with("dependencies]");
+            continue;
+        }
+        if in_dependencies && let Some((name, _)) = line.split_once('=') {
+            names.push(name.trim().to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn the_engine_touches_no_file_process_environment_or_terminal() {
+    let manifest = std::fs::read_to_string("engine/Cargo.toml").unwrap();
+    let depends = dependencies(&manifest);
+    assert!(depends.contains(&"serde_json".to_string()), "{depends:?}");
+    let mut problems: Vec<String> = depends
+        .iter()
+        .filter(|name| IO_CRATES.contains(&name.as_str()))
+        .map(|name| format!("engine/Cargo.toml depends on {name}"))
+        .collect();
+    let files = rust_files(ENGINE);
+    let test_only = test_only_modules(ENGINE, &files);
+    for file in &files {
+        if is_test_only(&module_of(ENGINE, file), &test_only) {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        problems.extend(io_in_engine_code(&file.display().to_string(), &code));
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -315,4 +527,15 @@ fn the_reader_sees_paths_as_rust_does() {
     edges.entry("b".into()).or_default().insert("a".into());
     edges.entry("c".into()).or_default().insert("a".into());
     assert_eq!(loops(&edges), vec![vec!["a".to_string(), "b".to_string()]]);
+    let text = "use std::{fs, io::Read};\nfn f() { std::env::var(\"X\"); mystd::fs::x(); }\n";
+    assert_eq!(
+        std_paths(text),
+        ["std::fs", "std::io::Read", "std::env::var"]
+    );
+    let code = "use std::io::Write;\nfn f(out: &mut Vec<u8>) { writeln!(out); eprintln!(); \
+                walkdir::WalkDir::new(\".\"); }\n";
+    assert_eq!(
+        io_in_engine_code("x.rs", code),
+        ["x.rs names walkdir::", "x.rs prints with eprintln!"]
+    );
 }

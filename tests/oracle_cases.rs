@@ -22,8 +22,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use fedrender::fleet::{FleetSource, Inventory};
-use fedrender::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::lint::LintLevels;
 use serde_json::Value;
 
 /// Labels and annotations Karmada's controllers add (compare.py `IGNORED_LABELS`,
@@ -167,7 +167,7 @@ fn rendered_objects(dir: &Path) -> Result<BTreeMap<String, BTreeMap<Key, Value>>
         dir.join("input"),
         Inventory::File(dir.join("clusters.yaml")),
     );
-    let outcome = fedrender::render_fleet(&source, &LintLevels::default(), false);
+    let outcome = fedrender::pipeline::render_fleet(&source, &LintLevels::default(), false);
     let rendered = outcome.result.map_err(|rejected| rejected.to_string())?;
     let mut clusters: BTreeMap<String, BTreeMap<Key, Value>> = BTreeMap::new();
     for cluster in &rendered.tree.clusters {
@@ -175,8 +175,9 @@ fn rendered_objects(dir: &Path) -> Result<BTreeMap<String, BTreeMap<Key, Value>>
     }
     for (path, _, text) in rendered.tree.objects() {
         let (cluster, _) = path.split_once('/').unwrap();
-        for document in fedrender::yaml::split_documents(text) {
-            let object = fedrender::yaml::parse_document_as_yaml_to_json(&document, path).unwrap();
+        for document in fedrender_engine::yaml::split_documents(text) {
+            let object =
+                fedrender_engine::yaml::parse_document_as_yaml_to_json(&document, path).unwrap();
             clusters
                 .entry(cluster.to_string())
                 .or_default()

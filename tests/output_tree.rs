@@ -13,11 +13,11 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{empty_scratch, fedrender, stderr};
+use common::{command, empty_scratch, fedrender, stderr};
 
 /// `fedrender build INPUT --clusters INPUT/clusters.yaml --out OUT`, not yet run.
 fn build_command(input: &Path, out: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+    let mut command = command();
     command
         .arg("build")
         .arg(input)

@@ -5,14 +5,14 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use fedrender::api::cluster::Cluster;
-use fedrender::api::karmada::PropagationPolicy;
-use fedrender::diagnostics::Located;
-use fedrender::diagnostics::Origin;
-use fedrender::interpret::Interpreter;
-use fedrender::object::{ObjectKey, Template};
-use fedrender::policy::{Propagation, admit_propagation};
-use fedrender::schedule::{Schedule, Workload, schedule};
+use fedrender_engine::api::cluster::Cluster;
+use fedrender_engine::api::karmada::PropagationPolicy;
+use fedrender_engine::diagnostics::Located;
+use fedrender_engine::diagnostics::Origin;
+use fedrender_engine::interpret::Interpreter;
+use fedrender_engine::object::{ObjectKey, Template};
+use fedrender_engine::policy::{Propagation, admit_propagation};
+use fedrender_engine::schedule::{Schedule, Workload, schedule};
 
 fn cluster(index: usize, pods: i64) -> Cluster {
     serde_json::from_value(json!({
@@ -48,7 +48,7 @@ fn policy(replica_scheduling: Value) -> Propagation {
         &Located {
             origin: Origin::new("p.yaml", 0, 1),
             item,
-            fields: fedrender::diagnostics::FieldLines::default(),
+            fields: fedrender_engine::diagnostics::FieldLines::default(),
         },
         &mut Vec::new(),
     )

@@ -28,9 +28,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use fedrender::fleet::{FleetSource, Inventory};
-use fedrender::lint::LintLevels;
-use fedrender::{Outcome, RenderedFleet};
+use fedrender::pipeline::{Outcome, RenderedFleet};
+use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::lint::LintLevels;
 use serde_json::Value;
 
 fn scenarios() -> Vec<PathBuf> {
@@ -59,7 +59,7 @@ fn render(dir: &Path) -> Outcome<RenderedFleet> {
     } else {
         LintLevels::default()
     };
-    fedrender::render_fleet(&source_for(dir), &lints, false)
+    fedrender::pipeline::render_fleet(&source_for(dir), &lints, false)
 }
 
 fn describe(outcome: &Outcome<RenderedFleet>) -> String {
@@ -92,9 +92,9 @@ fn describe(outcome: &Outcome<RenderedFleet>) -> String {
 /// A scenario's `expect.yaml`, read as fedrender reads YAML.
 fn expectation(dir: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(dir.join("expect.yaml")).ok()?;
-    let documents = fedrender::yaml::split_documents(&text);
+    let documents = fedrender_engine::yaml::split_documents(&text);
     assert_eq!(documents.len(), 1, "{}/expect.yaml", dir.display());
-    Some(fedrender::yaml::parse_document(&documents[0], "expect.yaml").unwrap())
+    Some(fedrender_engine::yaml::parse_document(&documents[0], "expect.yaml").unwrap())
 }
 
 /// `Kind/namespace/name`, or `Kind/name` for a cluster-scoped object.
@@ -200,8 +200,8 @@ fn check(expected: &Value, outcome: &Outcome<RenderedFleet>) -> Vec<String> {
             let mut found: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
             for (path, _, text) in rendered.tree.objects() {
                 let (cluster, _) = path.split_once('/').unwrap();
-                for document in fedrender::yaml::split_documents(text) {
-                    let object = fedrender::yaml::parse_document(&document, path).unwrap();
+                for document in fedrender_engine::yaml::split_documents(text) {
+                    let object = fedrender_engine::yaml::parse_document(&document, path).unwrap();
                     let previous = found
                         .entry(object_name(&object))
                         .or_default()
@@ -317,7 +317,7 @@ fn every_lint_is_documented_and_produced() {
             }
         }
     }
-    for lint in fedrender::lint::Lint::ALL {
+    for lint in fedrender_engine::lint::Lint::ALL {
         let row = format!("| `{}` |", lint.name());
         let documented = readme.lines().find(|line| line.starts_with(&row));
         assert!(

@@ -25,7 +25,7 @@ fn schema_messages(output: &std::process::Output) -> Vec<Value> {
         .into_iter()
         .filter(|message| {
             message["name"].as_str().is_some_and(|name| {
-                fedrender::check::LINTS
+                fedrender_engine::check::LINTS
                     .iter()
                     .any(|lint| lint.name() == name)
             })
@@ -464,8 +464,8 @@ for line in sys.stdin:
         .map(String::from)
         .collect();
     assert_eq!(verdicts.len(), objects.len());
-    let version = fedrender::check::KubernetesVersion { minor: 33 };
-    let checker = fedrender::check::Checker::new(Vec::new(), []);
+    let version = fedrender_engine::check::KubernetesVersion { minor: 33 };
+    let checker = fedrender_engine::check::Checker::new(Vec::new(), []);
     let mut disagreements = Vec::new();
     let mut invalid = 0;
     for (object, verdict) in objects.iter().zip(&verdicts) {

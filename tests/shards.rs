@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use fedrender::cluster_filter::ClusterFilter;
-use fedrender::fleet::{FleetSource, Inventory};
-use fedrender::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender_engine::cluster_filter::ClusterFilter;
+use fedrender_engine::lint::LintLevels;
 use proptest::prelude::*;
 
 mod common;
@@ -95,7 +95,7 @@ fn render(dir: &Path, filter: ClusterFilter) -> BTreeMap<String, String> {
             Inventory::File(dir.join("clusters.yaml")),
         )
     };
-    let rendered = fedrender::render_fleet(&source, &LintLevels::default(), false)
+    let rendered = fedrender::pipeline::render_fleet(&source, &LintLevels::default(), false)
         .result
         .expect("the fleet renders");
     rendered

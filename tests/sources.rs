@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{empty_scratch, stderr};
+use common::{command, empty_scratch, stderr};
 
 const INVENTORY: &str = "\
 apiVersion: cluster.karmada.io/v1alpha1
@@ -51,7 +51,7 @@ fn fleet(root: &Path) -> PathBuf {
 
 /// Runs the binary with `bin` first on PATH and `SECRET_TOKEN` set, feeding `stdin`.
 fn run(args: &[&str], bin: Option<&Path>, stdin: &str) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+    let mut command = command();
     command
         .args(args)
         .env("SECRET_TOKEN", "hunter2")
@@ -254,7 +254,7 @@ fn helm_errors_and_a_missing_helm_fail_with_exit_2_naming_the_chart() {
     // No helm on PATH at all: an empty directory stands for PATH.
     let empty = root.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let output = command()
         .args(["validate", fleet.to_str().unwrap()])
         .env("PATH", &empty)
         .output()

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::{empty_scratch, fedrender, stderr};
 
-use fedrender::manifest::HEADER;
+use fedrender_engine::manifest::HEADER;
 
 /// `(cluster, file, body)` of each document of a `--stdout` stream, in order.
 fn documents(stream: &str) -> Vec<(String, String, String)> {

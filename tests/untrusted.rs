@@ -15,7 +15,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{empty_scratch, stderr};
+use common::{command, empty_scratch, files_under, stderr};
 
 const INVENTORY: &str = "\
 apiVersion: cluster.karmada.io/v1alpha1
@@ -106,7 +106,7 @@ impl Repository {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+        let mut command = command();
         let path = std::env::var("PATH").unwrap_or_default();
         command
             .args(args)
@@ -121,18 +121,7 @@ impl Repository {
 
     /// Every file of the rendered tree, with its bytes.
     fn tree(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        walkdir::WalkDir::new(self.path("rendered"))
-            .sort_by_file_name()
-            .into_iter()
-            .map(Result::unwrap)
-            .filter(|entry| entry.file_type().is_file())
-            .map(|entry| {
-                (
-                    entry.path().to_path_buf(),
-                    std::fs::read(entry.path()).unwrap(),
-                )
-            })
-            .collect()
+        files_under(&self.path("rendered"))
     }
 
     /// Runs a build, a check, a validation, a plan and a diff of the fleet with `flags`; each

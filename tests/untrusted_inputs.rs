@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
-use common::{empty_scratch, stderr};
+use common::{empty_scratch, fedrender_in, files_under, stderr};
 
 const INVENTORY: &str = "\
 apiVersion: cluster.karmada.io/v1alpha1
@@ -76,27 +76,12 @@ impl Fleet {
     }
 
     fn fedrender(&self, args: &[&str]) -> Output {
-        std::process::Command::new(env!("CARGO_BIN_EXE_fedrender"))
-            .args(args)
-            .current_dir(&self.root)
-            .output()
-            .unwrap()
+        fedrender_in(&self.root, args)
     }
 
     /// Every file of the rendered tree, with its bytes.
     fn tree(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        walkdir::WalkDir::new(self.path("rendered"))
-            .sort_by_file_name()
-            .into_iter()
-            .map(Result::unwrap)
-            .filter(|entry| entry.file_type().is_file())
-            .map(|entry| {
-                (
-                    entry.path().to_path_buf(),
-                    std::fs::read(entry.path()).unwrap(),
-                )
-            })
-            .collect()
+        files_under(&self.path("rendered"))
     }
 
     /// A build into `rendered/` and a validation, with `flags`: each fails with exit 2, says

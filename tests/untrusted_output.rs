@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{empty_scratch, stderr};
+use common::{command, empty_scratch, stderr};
 
-use fedrender::manifest::HEADER;
+use fedrender_engine::manifest::HEADER;
 
 /// A directory name that closes a code span, forges the report's verdict as a heading and opens
 /// an HTML comment that would hide the rest of the comment; with a table's `|`, a `<summary>`
@@ -118,7 +118,7 @@ impl Repository {
     }
 
     fn command(&self, args: &[&str], format: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+        let mut command = command();
         command
             .args(args)
             .args(["--clusters", "fleet/clusters.yaml"])
@@ -608,7 +608,7 @@ fn large_fleet(name: &str) -> PathBuf {
 /// head -1` does: reads one line, closes the pipe, and waits.
 fn closed_after_one_line(root: &Path, args: &[&str]) -> std::process::ExitStatus {
     let (reader, writer) = std::io::pipe().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let mut child = command()
         .args(args)
         .current_dir(root)
         .stdin(Stdio::null())
@@ -682,7 +682,7 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
 #[test]
 fn a_build_whose_standard_error_is_closed_still_writes_its_whole_tree() {
     let root = large_fleet("closed-stderr");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let mut child = command()
         .args([
             "build",
             "fleet",
@@ -702,7 +702,7 @@ fn a_build_whose_standard_error_is_closed_still_writes_its_whole_tree() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{status:?}");
     // The tree is complete: a check finds nothing to do.
-    let check = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let check = command()
         .args([
             "build",
             "fleet",

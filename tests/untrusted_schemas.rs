@@ -5,10 +5,10 @@
 //! would replace the one the job trusts, and a CRD no API server would take.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
-use common::{empty_scratch, stderr};
+use common::{empty_scratch, fedrender_in, stderr};
 
 const INVENTORY: &str = "\
 apiVersion: cluster.karmada.io/v1alpha1
@@ -74,15 +74,6 @@ fn repository(name: &str, files: &[(&str, &str)]) -> PathBuf {
         std::fs::write(path, text).unwrap();
     }
     root
-}
-
-/// Runs the binary in `root` with `args`.
-fn fedrender_in(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap()
 }
 
 fn validate(root: &Path, flags: &[&str]) -> Output {

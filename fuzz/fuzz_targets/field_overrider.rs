@@ -6,8 +6,8 @@
 
 #![no_main]
 
-use fedrender::api::karmada::FieldOverrider;
-use fedrender::overrides::field::apply_field_overrider;
+use fedrender_engine::api::karmada::FieldOverrider;
+use fedrender_engine::overrides::field::apply_field_overrider;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 
@@ -26,6 +26,6 @@ fuzz_target!(|data: &[u8]| {
         "data": {"config": content},
     });
     if apply_field_overrider(&mut object, &overrider).is_ok() {
-        let _ = fedrender::yaml::to_yaml(&object);
+        let _ = fedrender_engine::yaml::to_yaml(&object);
     }
 });

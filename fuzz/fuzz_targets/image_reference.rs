@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use fedrender::overrides::image::ImageReference;
+use fedrender_engine::overrides::image::ImageReference;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

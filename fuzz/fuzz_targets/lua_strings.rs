@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use fedrender::interpret::lua::{Script, get_replicas};
+use fedrender_engine::interpret::lua::{Script, get_replicas};
 use libfuzzer_sys::fuzz_target;
 
 const SCRIPT: &str = "\

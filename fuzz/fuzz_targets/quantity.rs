@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use fedrender::quantity::{Quantity, parse_quantity, quantity_from_json, round_trip};
+use fedrender_engine::quantity::{Quantity, parse_quantity, quantity_from_json, round_trip};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

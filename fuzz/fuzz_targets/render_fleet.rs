@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use fedrender::source::documents::{Format, SourceFile};
+use fedrender_engine::documents::{Format, SourceFile};
 use libfuzzer_sys::fuzz_target;
 
 const SEPARATOR: &str = "\n=====\n";
@@ -63,10 +63,10 @@ fuzz_target!(|data: &[u8]| {
         text: INVENTORY.to_string(),
         format: Format::Yaml,
     });
-    let Ok((fleet, _warnings)) = fedrender::fleet::assemble(&files, input_file_count) else {
+    let Ok((fleet, _warnings)) = fedrender_engine::fleet::assemble(&files, input_file_count) else {
         return;
     };
-    let Ok(placed) = fedrender::render::place(&fleet, true) else {
+    let Ok(placed) = fedrender_engine::render::place(&fleet, true) else {
         return;
     };
     let names: Vec<&str> = fleet
@@ -74,8 +74,8 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .map(|cluster| cluster.name())
         .collect();
-    let Ok(layout) = fedrender::emit::TreeLayout::new(&names, placed.destinations()) else {
+    let Ok(layout) = fedrender_engine::output::TreeLayout::new(&names, placed.destinations()) else {
         return;
     };
-    let _ = fedrender::emit::OutputTree::collect(&layout, &placed);
+    let _ = fedrender_engine::output::OutputTree::collect(&layout, &placed);
 });

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use fedrender::source::documents::{Format, SourceFile, parse_files};
+use fedrender_engine::documents::{Format, SourceFile, parse_files};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
     let (documents, _errors) = parse_files(std::slice::from_ref(&file));
     let lines_in_file = text.lines().count() as u64 + 1;
     for document in &documents {
-        let written = fedrender::yaml::to_yaml(&document.value);
+        let written = fedrender_engine::yaml::to_yaml(&document.value);
         assert!(written.ends_with('\n'));
         let fields = document.field_lines(std::slice::from_ref(&file));
         let origin = fields.origin(&document.origin, "spec.placement.clusterAffinity.clusterNames[0]");

@@ -2,7 +2,7 @@
 //! compared with its file on disk as soon as it is rendered, so memory never holds the whole
 //! rendered fleet. A build writes only files whose bytes changed, removes the files fedrender
 //! wrote before that are no longer rendered, never touches a file it did not write (recognised
-//! by [`HEADER`](super::HEADER)), and leaves the output directory as it was when anything fails
+//! by [`HEADER`]), and leaves the output directory as it was when anything fails
 //! before the commit starts replacing files.
 //!
 //! The tree is often committed by whoever opens a pull request, so nothing in it is trusted:
@@ -21,12 +21,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use rustix::fs::FileType;
 
-use super::{TreeFile, TreeLayout};
 use crate::beneath::{Directory, Existing, Times};
-use crate::diagnostics::{Diagnostic, Rejected};
 use crate::interrupt;
-use crate::manifest::HEADER;
-use crate::work::RenderedTemplate;
+use fedrender_engine::diagnostics::{Diagnostic, Rejected};
+use fedrender_engine::manifest::HEADER;
+use fedrender_engine::output::{TreeFile, TreeLayout};
+use fedrender_engine::work::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -674,10 +674,10 @@ fn io_error(path: &Path, error: io::Error) -> Rejected {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
-    use crate::object::ObjectKey;
-    use crate::render::Destination;
-    use crate::work::Variant;
+    use fedrender_engine::diagnostics::Origin;
+    use fedrender_engine::object::ObjectKey;
+    use fedrender_engine::render::Destination;
+    use fedrender_engine::work::Variant;
 
     /// A ConfigMap `name` in namespace `ns` with its text and the clusters receiving it.
     type Planned<'a> = (&'a str, &'a str, &'a [usize]);

@@ -10,9 +10,9 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::diagnostics::printable;
-use crate::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
 use crate::report::markdown;
+use fedrender_engine::diagnostics::printable;
+use fedrender_engine::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
 
 /// How a name is written in one form of the report.
 type Shown = fn(&str) -> String;
@@ -549,8 +549,8 @@ fn cluster_list_shown(clusters: &[&str], shown: Shown) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::ObjectChange;
-    use crate::object::ObjectKey;
+    use fedrender_engine::diff::ObjectChange;
+    use fedrender_engine::object::ObjectKey;
 
     fn change(name: &str, kind: ChangeKind, before: &str, after: &str) -> ObjectChange {
         ObjectChange {

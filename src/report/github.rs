@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::sync::OnceLock;
 
-use crate::diagnostics::{printable, printable_lines};
+use fedrender_engine::diagnostics::{printable, printable_lines};
 
 /// A command's data (the text after `::`): `%`, CR and LF escaped, as actions/toolkit's
 /// `escapeData` does and the runner undoes.

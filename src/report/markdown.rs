@@ -5,7 +5,7 @@
 //! Every helper first makes control characters visible ([`printable`]), so that no name holds
 //! a line break.
 
-use crate::diagnostics::{printable, printable_lines};
+use fedrender_engine::diagnostics::{printable, printable_lines};
 
 /// `text` as inline code: fenced by one more backtick than its longest run of backticks, so
 /// that nothing in it closes the span; padded with a space where it starts or ends with a

@@ -7,9 +7,9 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::diagnostics::{Diagnostic, Severity, printable_lines};
-use crate::lint::Lint;
 use crate::report::github;
+use fedrender_engine::diagnostics::{Diagnostic, Severity, printable_lines};
+use fedrender_engine::lint::Lint;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageFormat {
@@ -201,7 +201,7 @@ pub fn for_people(text: &str, format: MessageFormat) -> std::borrow::Cow<'_, str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
+    use fedrender_engine::diagnostics::Origin;
 
     fn unknown_cluster(index: usize) -> Diagnostic {
         Diagnostic::warning(

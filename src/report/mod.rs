@@ -3,8 +3,8 @@
 //! workflow commands; the progress line. Nothing below imports from here.
 //!
 //! Names from the fleet are the pull request's: each form escapes them where they are printed,
-//! a terminal's with [`crate::diagnostics::printable`], a GitHub Actions log's with [`github`],
-//! a pull-request comment's with [`markdown`].
+//! a terminal's with [`fedrender_engine::diagnostics::printable`], a GitHub Actions log's with
+//! [`github`], a pull-request comment's with [`markdown`].
 
 pub mod diff;
 pub mod github;

@@ -7,11 +7,11 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::FleetSummary;
-use crate::diagnostics::printable;
-use crate::interpret::Operation;
-use crate::render::plan::PlanEntry;
+use crate::pipeline::FleetSummary;
 use crate::source::tools::shell_words;
+use fedrender_engine::diagnostics::printable;
+use fedrender_engine::interpret::Operation;
+use fedrender_engine::render::plan::PlanEntry;
 
 /// Which entries to show.
 #[derive(Debug, Clone, Default)]
@@ -37,10 +37,9 @@ impl PlanFilter {
             {
                 return;
             }
-            let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
-                value,
-                known.iter().copied(),
-            ));
+            let hint = fedrender_engine::edit_distance::did_you_mean(
+                fedrender_engine::edit_distance::nearest(value, known.iter().copied()),
+            );
             problems.push(printable(&format!("--{flag} {value}: {what}{hint}")).into_owned());
         };
         check(
@@ -53,10 +52,12 @@ impl PlanFilter {
         if let Some(name) = &self.name
             && !plan.iter().any(|entry| &entry.key.name == name)
         {
-            let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
-                name,
-                plan.iter().map(|e| e.key.name.as_str()),
-            ));
+            let hint = fedrender_engine::edit_distance::did_you_mean(
+                fedrender_engine::edit_distance::nearest(
+                    name,
+                    plan.iter().map(|e| e.key.name.as_str()),
+                ),
+            );
             problems.push(
                 printable(&format!("--name {name}: no template has this name{hint}")).into_owned(),
             );

@@ -1,5 +1,6 @@
 //! The progress line: drawn on standard error from what the pipeline records in
-//! [`crate::progress`], on a thread of its own, so that drawing never slows or changes a run.
+//! [`fedrender_engine::progress`], on a thread of its own, so that drawing never slows or
+//! changes a run.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -44,7 +45,7 @@ impl Progress {
                     continue;
                 }
                 next += tick;
-                let state = crate::progress::current();
+                let state = fedrender_engine::progress::current();
                 let Some(line) = progress_line(state, started.elapsed()) else {
                     continue;
                 };
@@ -80,12 +81,12 @@ fn say(text: &str) {
 
 /// `fedrender: rendering 1200/2000 templates [############        ] 3s`.
 fn progress_line(
-    state: Option<(crate::progress::Stage, usize, usize)>,
+    state: Option<(fedrender_engine::progress::Stage, usize, usize)>,
     elapsed: Duration,
 ) -> Option<String> {
     let (stage, done, total) = state?;
     let seconds = elapsed.as_secs();
-    if stage != crate::progress::Stage::Rendering || total == 0 {
+    if stage != fedrender_engine::progress::Stage::Rendering || total == 0 {
         return Some(format!("fedrender: {}… {seconds}s", stage.word()));
     }
     const WIDTH: usize = 20;
@@ -101,7 +102,7 @@ fn progress_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Stage;
+    use fedrender_engine::progress::Stage;
 
     #[test]
     fn the_progress_line_shows_the_stage_and_templates_done() {

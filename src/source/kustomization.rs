@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::confine::{Confinement, lexically_normal};
-use crate::diagnostics::{Diagnostic, ErrorSink, Rejected};
-use crate::source::documents::{self, RawDocument, SourceFile};
-
-pub const KUSTOMIZATION_FILES: [&str; 3] =
-    ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+use crate::source::files;
+use fedrender_engine::classify::KUSTOMIZATION_FILES;
+use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Rejected};
+use fedrender_engine::documents::{self, RawDocument, SourceFile};
 
 /// Every path a kustomization names, with the field that names it (`resources[2]`,
 /// `patches[0].path`): bases, components, resources, patches, generator files, and the rest.
@@ -122,7 +121,7 @@ fn kustomization_document(dir: &Path) -> Option<(Vec<SourceFile>, RawDocument)> 
         .iter()
         .map(|name| dir.join(name))
         .find(|path| path.is_file())?;
-    let files = documents::read_files(&[path]).ok()?;
+    let files = files::read_files(&[path]).ok()?;
     let (mut documents, errors) = documents::parse_files(&files);
     if !errors.is_empty() || documents.len() != 1 {
         return None;

@@ -1,16 +1,16 @@
 //! Loading: the only stage that reads files. Walks the input directory in sorted order
 //! (following the links that stay inside it) and reads `.yaml`, `.yml` and `.json` files except
 //! fedrender's own output, finding the directories a tool renders on the way; reads the
-//! committed output tree. Parsing the files into documents is [`super::documents`]'s.
+//! committed output tree. Parsing the files into documents is [`fedrender_engine::documents`]'s.
 
 use std::path::{Path, PathBuf};
 
 use crate::beneath::{Directory, Existing};
-use crate::diagnostics::{Diagnostic, Rejected};
-use crate::lint::Lint;
-use crate::source::documents::{Format, format_of};
 use crate::source::kustomization;
 use crate::source::tools::{self, FoundSource};
+use fedrender_engine::diagnostics::{Diagnostic, Rejected};
+use fedrender_engine::documents::{Format, format_of};
+use fedrender_engine::lint::Lint;
 
 /// Which files of the input directory are read, by glob on the path relative to it.
 #[derive(Debug, Clone, Default)]
@@ -143,10 +143,12 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
         ("exclude", &exclude_used, &filter.exclude),
     ] {
         for (_, pattern) in used.iter().zip(patterns).filter(|(used, _)| !**used) {
-            let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest(
-                pattern.as_str(),
-                input_paths.iter().map(String::as_str),
-            ));
+            let hint = fedrender_engine::edit_distance::did_you_mean(
+                fedrender_engine::edit_distance::nearest(
+                    pattern.as_str(),
+                    input_paths.iter().map(String::as_str),
+                ),
+            );
             unmatched.push(Diagnostic::error(
                 None,
                 format!(
@@ -173,7 +175,7 @@ fn leave_out_what_kustomizations_read(listing: &mut InputListing) {
         if source
             .markers
             .iter()
-            .any(|marker| tools::KUSTOMIZATION_FILES.contains(marker))
+            .any(|marker| fedrender_engine::classify::KUSTOMIZATION_FILES.contains(marker))
             && let Some(kustomization) = kustomization::read_kustomization(&source.dir)
         {
             referenced.extend(kustomization::kustomization_references(

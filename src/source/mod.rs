@@ -1,8 +1,8 @@
 //! Loading and classifying the input: files → located documents → typed inputs.
 
-pub mod bounds;
-pub mod classify;
-pub mod documents;
+pub mod command_defaults;
+pub mod files;
+pub mod fleet;
 pub mod kustomization;
 pub mod load;
 pub mod run;

@@ -70,22 +70,6 @@ pub enum RunError {
     Interrupted(i32),
 }
 
-/// A size for messages: `256 MiB`, `1.5 GiB`, `512 bytes`.
-pub fn bytes(size: u64) -> String {
-    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
-    for (unit, scale) in UNITS {
-        if size >= scale {
-            let value = size as f64 / scale as f64;
-            return if value.fract() == 0.0 {
-                format!("{value} {unit}")
-            } else {
-                format!("{value:.1} {unit}")
-            };
-        }
-    }
-    format!("{size} bytes")
-}
-
 /// The `PATH` entries a tool may be found in, and that a tool is given: absolute ones only.
 pub fn trusted_path(path: &OsStr) -> OsString {
     let absolute: Vec<PathBuf> = std::env::split_paths(path)

@@ -23,15 +23,19 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::api::config::CONFIG_API_VERSION;
-use crate::api::source::{DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration};
 use crate::confine::Confinement;
-use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
-use crate::source::documents::{self, Format, RawDocument, SourceFile};
+use crate::source::files;
 use crate::source::run::{self, Limits, RunError};
+use fedrender_engine::api::config::CONFIG_API_VERSION;
+use fedrender_engine::api::source::{
+    DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration,
+};
+use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use fedrender_engine::documents::{self, Format, RawDocument, SourceFile};
+use fedrender_engine::fleet::SourceRun;
 
-pub use crate::source::kustomization::KUSTOMIZATION_FILES;
 use crate::source::kustomization::{is_remote, kustomize_reads};
+use fedrender_engine::classify::{KUSTOMIZATION_FILES, is_kustomize_object};
 
 pub const CHART_FILE: &str = "Chart.yaml";
 
@@ -85,7 +89,7 @@ pub fn markers_in(dir: &Path) -> Vec<&'static str> {
 /// kustomize's own (`kustomize.config.k8s.io`, `Kustomization` or `Component`). One that does
 /// not parse is kustomize's, for kustomize to report.
 fn is_kustomize_file(path: &Path) -> bool {
-    let Ok(files) = documents::read_files(&[path.to_path_buf()]) else {
+    let Ok(files) = files::read_files(&[path.to_path_buf()]) else {
         return true;
     };
     let (parsed, _) = documents::parse_files(&files);
@@ -94,17 +98,9 @@ fn is_kustomize_file(path: &Path) -> bool {
         .is_none_or(|document| is_kustomize_object(&document.value))
 }
 
-/// Whether a document is kustomize's: without `apiVersion` and `kind`, or with kustomize's own.
-pub fn is_kustomize_object(value: &Value) -> bool {
-    let api_version = value["apiVersion"].as_str();
-    let kind = value["kind"].as_str();
-    api_version.is_none_or(|version| version.starts_with("kustomize.config.k8s.io/"))
-        && kind.is_none_or(|kind| kind == "Kustomization" || kind == "Component")
-}
-
 fn written_by_fedrender(path: &Path) -> bool {
     use std::io::Read;
-    let header = crate::manifest::HEADER.trim_end().as_bytes();
+    let header = fedrender_engine::manifest::HEADER.trim_end().as_bytes();
     let mut start = vec![0; header.len()];
     std::fs::File::open(path)
         .and_then(|mut file| file.read_exact(&mut start))
@@ -165,31 +161,6 @@ impl ToolSettings {
     }
 }
 
-/// One source, run.
-#[derive(Debug, Clone)]
-pub struct SourceRun {
-    /// `apps/web/`.
-    pub source: String,
-    pub tool: &'static str,
-    /// The command that ran, as it ran (in the source's directory).
-    pub argv: Vec<String>,
-    /// Whether an identical source had already been run by this process (`diff --base`).
-    pub reused: bool,
-    /// Whether a chart's test hooks are kept (its declaration says `skipTests: false`).
-    pub keeps_test_hooks: bool,
-    /// The chart's hooks that are rendered, as `Job shop/migrate (pre-install, pre-upgrade)`.
-    pub hooks: Vec<String>,
-    /// The chart's test hooks left out.
-    pub left_out_tests: Vec<String>,
-}
-
-impl SourceRun {
-    /// The name of the input file its output became, which every origin inside it carries.
-    pub fn output_name(&self) -> String {
-        format!("{} ({})", self.source, self.tool)
-    }
-}
-
 /// Outputs of sources already run, by a hash of the command and every byte it reads, so that
 /// `diff --base` renders a source both revisions hold unchanged once.
 #[derive(Debug, Default)]
@@ -209,7 +180,7 @@ pub fn resolve(
         .filter(|source| source.markers.contains(&DECLARATION_FILE))
         .map(|source| source.dir.join(DECLARATION_FILE))
         .collect();
-    let declaration_files = documents::read_files(&declaration_paths)?;
+    let declaration_files = files::read_files(&declaration_paths)?;
     let (documents, parse_errors) = documents::parse_files(&declaration_files);
     let mut errors = ErrorSink::default();
     for error in parse_errors {
@@ -414,7 +385,7 @@ fn release_name_problem(name: &str) -> Option<String> {
     if name.len() > 53 {
         return Some("is not a Helm release name: at most 53 characters".to_string());
     }
-    crate::names::dns_subdomain_problem(name)
+    fedrender_engine::names::dns_subdomain_problem(name)
         .map(|problem| format!("is not a Helm release name: it {problem}"))
 }
 
@@ -708,7 +679,7 @@ fn run_prepared(
                 "{what} {name}: {} printed more than {}; it was stopped \
                  (--max-tool-output sets the limit)",
                 shell_words(argv),
-                crate::source::run::bytes(limit)
+                fedrender_engine::bounds::bytes(limit)
             )),
             RunError::Failed { how, stderr } => {
                 let mut detail = tool_messages(&stderr);
@@ -777,7 +748,7 @@ pub fn sort_out_helm_hooks(
                 continue;
             }
             warnings.push(Diagnostic::warning(
-                crate::lint::Lint::NotModelled,
+                fedrender_engine::lint::Lint::NotModelled,
                 Some(document.origin.clone()),
                 format!(
                     "{described} is a Helm hook of {}: helm runs it around an install or \

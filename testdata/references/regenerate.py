@@ -302,10 +302,10 @@ def writer_documents():
     with tempfile.TemporaryDirectory(prefix="fedrender-references-") as scratch:
         path = os.path.join(scratch, "documents.json")
         done = subprocess.run(
-            ["cargo", "test", "--locked", "--lib", "--", WRITER_TEST, "--exact"],
+            ["cargo", "test", "--locked", "-p", "fedrender-engine", "--lib", "--", WRITER_TEST, "--exact"],
             cwd=ROOT, env={**os.environ, WRITER_VARIABLE: path}, check=False)
         if done.returncode != 0 or not os.path.exists(path):
-            raise SystemExit(f"`cargo test --lib -- {WRITER_TEST}` did not write the documents")
+            raise SystemExit(f"`cargo test -p fedrender-engine --lib -- {WRITER_TEST}` did not write the documents")
         with open(path, encoding="utf-8") as f:
             return json.load(f)
 

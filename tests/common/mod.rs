@@ -1,16 +1,54 @@
-//! What the end-to-end tests share: running the real binary and scratch directories.
+//! What the end-to-end tests share: running the real binary, reading the trees it writes, and
+//! scratch directories.
 // Each test file compiles this module on its own and uses part of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The real binary, not yet run: its arguments, directory, environment and pipes are the
+/// caller's.
+pub fn command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+}
+
 /// Runs the real binary with `args`, waiting for it.
 pub fn fedrender(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    command().args(args).output().expect("the binary runs")
+}
+
+/// Runs the real binary with `args` in `dir`, waiting for it.
+pub fn fedrender_in(dir: &Path, args: &[&str]) -> Output {
+    command()
         .args(args)
+        .current_dir(dir)
         .output()
         .expect("the binary runs")
+}
+
+/// Every file under `dir`, by its path relative to `dir`, with its bytes.
+pub fn files_in(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    files_under(dir)
+        .into_iter()
+        .map(|(path, bytes)| {
+            let relative = path.strip_prefix(dir).unwrap().display().to_string();
+            (relative, bytes)
+        })
+        .collect()
+}
+
+/// Every file under `dir`, by its path, with its bytes.
+pub fn files_under(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| {
+            let bytes = std::fs::read(entry.path()).unwrap();
+            (entry.into_path(), bytes)
+        })
+        .collect()
 }
 
 pub fn stderr(output: &Output) -> String {

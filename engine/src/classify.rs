@@ -1,0 +1,768 @@
+//! Classifying: each loaded document becomes a Karmada policy, a member cluster or a resource
+//! template. Policies and clusters are parsed into typed structs (an unknown field is an error
+//! at its line); templates pass through untouched apart from their namespace.
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
+use serde_json::Value;
+
+use crate::api::cluster::{CLUSTER_API_VERSION, Cluster};
+use crate::api::config::{CONFIG_API_VERSION, Config};
+use crate::api::karmada::{
+    FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
+};
+use crate::check::KubernetesVersion;
+use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Origin};
+use crate::documents::{RawDocument, SourceFile};
+use crate::interpret::customization::Customizations;
+use crate::interpret::{self, CustomWorkload, Interpreter};
+use crate::lint::{Level, Lint};
+use crate::names;
+use crate::object::{ObjectKey, Template, api_group};
+
+#[derive(Debug, Default)]
+pub struct Classified {
+    pub templates: Vec<Template>,
+    pub propagation_policies: Vec<Located<PropagationPolicy>>,
+    pub override_policies: Vec<Located<OverridePolicy>>,
+    pub federated_quotas: Vec<Located<FederatedResourceQuota>>,
+    pub taint_policies: Vec<Located<crate::api::karmada::ClusterTaintPolicy>>,
+    pub clusters: Vec<Located<Cluster>>,
+    /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
+    pub interpreter: Interpreter,
+    /// Lint levels the fedrender Config sets.
+    pub lint_levels: BTreeMap<Lint, Level>,
+    /// Configs that set fields standing in for flags (`clusters`, `output`, `gitops`), with
+    /// those fields: they count only directly in `FLEET_DIR`, which loading checks.
+    pub flag_configs: Vec<(Origin, Vec<&'static str>)>,
+    /// The Config's `spec.kubernetesVersion`, where it is written.
+    pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    pub warnings: Vec<Diagnostic>,
+    /// KubeFed's documents, for the federation front door to translate.
+    pub kubefed_documents: Vec<RawDocument>,
+}
+
+/// Classifies every document; errors go to `errors` and classification goes on, so that one
+/// run reports the errors of every document.
+pub fn classify(
+    documents: Vec<RawDocument>,
+    files: &[SourceFile],
+    errors: &mut ErrorSink,
+) -> Classified {
+    let mut classified = Classified {
+        // Most documents are templates; a fleet holds thousands.
+        templates: Vec::with_capacity(documents.len()),
+        ..Classified::default()
+    };
+    let mut interpreter = interpreter_from(&documents, files, &mut classified, errors);
+    let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
+    let mut customizations = Vec::new();
+    let mut kustomization_files = std::collections::BTreeSet::new();
+    for document in documents {
+        // A kustomization beside the manifests (common in GitOps repositories) is not an
+        // object: it is skipped, once per file, with a word that it was.
+        if is_kustomization(&document) {
+            if kustomization_files.insert(document.origin.file.clone()) {
+                classified.warnings.push(Diagnostic::warning(
+                    Lint::SkippedInput,
+                    Some(document.origin.clone()),
+                    "a kustomization is not a Kubernetes object, and kustomize reads one only \
+                     named kustomization.yaml, kustomization.yml or Kustomization: rename it to \
+                     build its directory with kustomize, or --exclude this file",
+                ));
+            }
+            continue;
+        }
+        let Some((api_version, kind)) = errors.take(type_of(&document)) else {
+            continue;
+        };
+        match (api_group(&api_version), kind.as_str()) {
+            ("policy.karmada.io", "PropagationPolicy" | "ClusterPropagationPolicy") => {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
+                    classified.propagation_policies.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                        fields: document.field_lines(files),
+                    });
+                }
+            }
+            ("policy.karmada.io", "OverridePolicy" | "ClusterOverridePolicy") => {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
+                    classified.override_policies.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                        fields: document.field_lines(files),
+                    });
+                }
+            }
+            ("policy.karmada.io", "FederatedResourceQuota") => {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
+                    classified.federated_quotas.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                        fields: document.field_lines(files),
+                    });
+                }
+            }
+            ("policy.karmada.io", "ClusterTaintPolicy") => {
+                if let Some(item) = errors.take(decode_policy(&document, files, &api_version)) {
+                    classified.taint_policies.push(Located {
+                        origin: document.origin.clone(),
+                        item,
+                        fields: document.field_lines(files),
+                    });
+                }
+            }
+            ("policy.karmada.io", other) => errors.push(Diagnostic::error(
+                Some(document.origin.clone()),
+                format!(
+                    "fedrender does not implement the Karmada kind {other}; it understands \
+                     PropagationPolicy, ClusterPropagationPolicy, OverridePolicy, \
+                     ClusterOverridePolicy, FederatedResourceQuota and ClusterTaintPolicy"
+                ),
+            )),
+            ("fedrender.io", _) => {}
+            ("config.karmada.io", "ResourceInterpreterCustomization") => {
+                if let Some(item) = errors.take(document.decode_api_object(files)) {
+                    customizations.push(Located {
+                        origin: document.origin.clone(),
+                        fields: document.field_lines(files),
+                        item,
+                    });
+                }
+            }
+            ("config.karmada.io", other) => errors.push(Diagnostic::error(
+                Some(document.origin.clone()),
+                format!(
+                    "fedrender does not implement the Karmada kind {other}: of Karmada's \
+                     interpreter configuration it reads ResourceInterpreterCustomization (an \
+                     interpreter webhook needs a live control plane)"
+                ),
+            )),
+            // KubeFed's objects are translated by the federation front door.
+            (group, _) if crate::api::kubefed::is_kubefed_group(group) => {
+                classified.kubefed_documents.push(document);
+            }
+            ("cluster.karmada.io", "Cluster") => {
+                if let Some(cluster) = errors.take(decode_cluster(&document, files)) {
+                    classified.clusters.push(cluster);
+                }
+            }
+            _ => {
+                if let Some(template) = errors.take(to_template(
+                    document,
+                    &api_version,
+                    &kind,
+                    &interpreter,
+                    &mut classified.warnings,
+                )) {
+                    match seen.entry(template.key.clone()) {
+                        Entry::Occupied(first) => errors.push(Diagnostic::error(
+                            Some(template.origin.clone()),
+                            format!(
+                                "duplicate object {}: already defined at {}",
+                                template.key,
+                                first.get()
+                            ),
+                        )),
+                        Entry::Vacant(slot) => {
+                            slot.insert(template.origin.clone());
+                            classified.templates.push(template);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (admitted, problems) = Customizations::admit(&customizations);
+    for problem in problems {
+        errors.push(problem);
+    }
+    for located in &customizations {
+        let target = &located.item.spec.target;
+        let rules = &located.item.spec.customizations;
+        let replica_rules = rules.replica_resource.is_some() || rules.replica_revision.is_some();
+        if replica_rules
+            && let Some(workload) = interpreter.declared_workload(&target.api_version, &target.kind)
+        {
+            errors.push(Diagnostic::error(
+                Some(located.origin.clone()),
+                format!(
+                    "ResourceInterpreterCustomization {} interprets the replicas of {} {}, which \
+                     the fedrender Config at {} declares as a workload too: keep one (the \
+                     customization is what Karmada reads; see \"Moving from a Config workload \
+                     to a customization\" in docs/interpretation.md)",
+                    located.item.metadata.name, target.api_version, target.kind, workload.origin
+                ),
+            ));
+        }
+    }
+    interpreter.set_customizations(admitted);
+    classified.interpreter = interpreter;
+    classified
+}
+
+/// The names kustomize reads a directory's kustomization from.
+pub const KUSTOMIZATION_FILES: [&str; 3] =
+    ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+/// Whether a document is kustomize's: without `apiVersion` and `kind`, or with kustomize's own.
+pub fn is_kustomize_object(value: &Value) -> bool {
+    let api_version = value["apiVersion"].as_str();
+    let kind = value["kind"].as_str();
+    api_version.is_none_or(|version| version.starts_with("kustomize.config.k8s.io/"))
+        && kind.is_none_or(|kind| kind == "Kustomization" || kind == "Component")
+}
+
+/// A kustomize file: by its name (kustomize allows one without apiVersion and kind) or by its
+/// API group.
+fn is_kustomization(document: &RawDocument) -> bool {
+    let file_name = document
+        .origin
+        .file
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("");
+    let kustomize_group = document
+        .value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|api_version| api_group(api_version) == "kustomize.config.k8s.io");
+    // A Flux `Kustomization` saved under the name is an object like any other.
+    (kustomize_group || KUSTOMIZATION_FILES.contains(&file_name))
+        && is_kustomize_object(&document.value)
+}
+
+fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {
+    let origin = Some(document.origin.clone());
+    let Some(object) = document.value.as_object() else {
+        return Err(Diagnostic::error(
+            origin,
+            "a Kubernetes object must be a mapping with apiVersion, kind and metadata",
+        ));
+    };
+    let field = |name: &str| match object.get(name) {
+        Some(Value::String(value)) if !value.is_empty() => Ok(value.clone()),
+        Some(Value::String(_)) | None => Err(Diagnostic::error(
+            origin.clone(),
+            format!("the object has no `{name}`"),
+        )),
+        Some(_) => Err(Diagnostic::error(
+            origin.clone(),
+            format!("`{name}` must be a string"),
+        )),
+    };
+    let kind = field("kind")?;
+    let api_version = field("apiVersion")?;
+    Ok((api_version, kind))
+}
+
+fn decode_policy<T: serde::de::DeserializeOwned>(
+    document: &RawDocument,
+    files: &[SourceFile],
+    api_version: &str,
+) -> Result<T, Diagnostic> {
+    if api_version != POLICY_API_VERSION {
+        return Err(Diagnostic::error(
+            Some(document.origin.clone()),
+            format!(
+                "unsupported apiVersion {api_version}; Karmada policies are {POLICY_API_VERSION}"
+            ),
+        ));
+    }
+    document.decode_api_object(files).map_err(|mut error| {
+        // Name the policy, so the message makes sense without opening the file.
+        let text = |pointer: &str| document.value.pointer(pointer).and_then(Value::as_str);
+        let kind = text("/kind").unwrap_or("policy");
+        let name = text("/metadata/name").unwrap_or("");
+        let id = match text("/metadata/namespace") {
+            Some(namespace) if !kind.starts_with("Cluster") => format!("{kind} {namespace}/{name}"),
+            _ => format!("{kind} {name}"),
+        };
+        error.message = format!("{id}: {}", error.message);
+        error
+    })
+}
+
+/// A `Cluster` object, from the input directory or from the inventory file.
+pub fn decode_cluster(
+    document: &RawDocument,
+    files: &[SourceFile],
+) -> Result<Located<Cluster>, Diagnostic> {
+    let origin = document.origin.clone();
+    let field = |name: &str| {
+        document
+            .value
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    if field("apiVersion") != CLUSTER_API_VERSION || field("kind") != "Cluster" {
+        let name = document
+            .value
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let found = format!("{} {} {name}", field("apiVersion"), field("kind"));
+        return Err(Diagnostic::error(
+            Some(origin),
+            format!(
+                "the inventory holds only Karmada Cluster objects ({CLUSTER_API_VERSION}); found {}",
+                found.trim()
+            ),
+        ));
+    }
+    let cluster: Cluster = document.decode_api_object(files)?;
+    if let Some(problem) = names::dns_label_problem(cluster.name()) {
+        return Err(Diagnostic::error(
+            Some(origin),
+            format!("cluster name {:?} {problem}", cluster.name()),
+        ));
+    }
+    Ok(Located {
+        origin,
+        item: cluster,
+        fields: FieldLines::default(),
+    })
+}
+
+/// Per-kind knowledge from the input: the scope of every kind a `CustomResourceDefinition`
+/// defines, and the workloads and scopes a fedrender `Config` declares; also the rest of the
+/// Config, into `classified`.
+fn interpreter_from(
+    documents: &[RawDocument],
+    files: &[SourceFile],
+    classified: &mut Classified,
+    errors: &mut ErrorSink,
+) -> Interpreter {
+    let lint_levels = &mut classified.lint_levels;
+    let flag_configs = &mut classified.flag_configs;
+    let mut interpreter = Interpreter::default();
+    let mut declared: BTreeMap<(String, String), Origin> = BTreeMap::new();
+    let mut levels_set_at: BTreeMap<Lint, Origin> = BTreeMap::new();
+    for document in documents {
+        let value = &document.value;
+        let kind = value.get("kind").and_then(Value::as_str);
+        let api_version = value.get("apiVersion").and_then(Value::as_str);
+        if kind == Some("CustomResourceDefinition") {
+            let spec = &value["spec"];
+            if let (Some(group), Some(kind), Some(scope)) = (
+                spec["group"].as_str(),
+                spec.pointer("/names/kind").and_then(Value::as_str),
+                spec["scope"].as_str(),
+            ) {
+                interpreter.declare_scope(group, kind, scope == "Namespaced");
+            }
+        }
+        if api_version.map(api_group) != Some("fedrender.io") {
+            continue;
+        }
+        if api_version != Some(CONFIG_API_VERSION) || kind != Some("Config") {
+            errors.push(Diagnostic::error(
+                Some(document.origin.clone()),
+                format!("fedrender's configuration is {CONFIG_API_VERSION} Config"),
+            ));
+            continue;
+        }
+        let Some(config) = errors.take(document.decode::<Config>(files)) else {
+            continue;
+        };
+        let origin = &document.origin;
+        let flag_fields = config.spec.flag_fields();
+        if !flag_fields.is_empty() {
+            flag_configs.push((origin.clone(), flag_fields));
+        }
+        for workload in &config.spec.workloads {
+            let pointers = std::iter::once(("replicas", Some(&workload.replicas))).chain(
+                std::iter::once(("podTemplate", workload.pod_template.as_ref())),
+            );
+            let mut valid = true;
+            for (field, pointer) in pointers {
+                if let Some(pointer) = pointer
+                    && !pointer.starts_with('/')
+                {
+                    valid = false;
+                    errors.push(Diagnostic::error(
+                        Some(origin.clone()),
+                        format!("Config: spec.workloads {} {}: {field} {pointer:?} must be a JSON pointer starting with '/'", workload.api_version, workload.kind),
+                    ));
+                }
+            }
+            let key = (workload.api_version.clone(), workload.kind.clone());
+            if let Some(first) = declared.get(&key) {
+                errors.push(Diagnostic::error(
+                    Some(origin.clone()),
+                    format!(
+                        "Config: workload {} {} is declared twice; first at {first}",
+                        workload.api_version, workload.kind
+                    ),
+                ));
+                valid = false;
+            }
+            if valid {
+                declared.insert(key, origin.clone());
+                interpreter.declare_workload(
+                    &workload.api_version,
+                    &workload.kind,
+                    CustomWorkload {
+                        replicas: workload.replicas.clone(),
+                        pod_template: workload.pod_template.clone(),
+                        origin: origin.clone(),
+                    },
+                );
+            }
+        }
+        for kind in &config.spec.cluster_scoped {
+            interpreter.declare_scope(api_group(&kind.api_version), &kind.kind, false);
+        }
+        let fields = document.field_lines(files);
+        if config.spec.sources.allow_exec {
+            errors.push(Diagnostic::error(
+                Some(fields.origin(origin, "spec.sources.allowExec")),
+                "Config: spec.sources.allowExec: a Config is part of the repository, so a pull \
+                 request could set it; only the command line lets commands run (--allow-exec, \
+                 in a job that trusts the repository's code)",
+            ));
+        }
+        if let Some(text) = &config.spec.kubernetes_version {
+            let at = fields.origin(origin, "spec.kubernetesVersion");
+            match KubernetesVersion::parse(text) {
+                Err(problem) => errors.push(Diagnostic::error(
+                    Some(at),
+                    format!("Config: spec.kubernetesVersion: {problem}"),
+                )),
+                Ok(version) => match &classified.kubernetes_version {
+                    Some((first, first_at)) if *first != version => {
+                        errors.push(Diagnostic::error(
+                            Some(at),
+                            format!(
+                                "Config: spec.kubernetesVersion is {version} here and {first} at {first_at}"
+                            ),
+                        ))
+                    }
+                    Some(_) => {}
+                    None => classified.kubernetes_version = Some((version, at)),
+                },
+            }
+        }
+        for (name, level) in &config.spec.lints {
+            let at = fields.origin(origin, &format!("spec.lints.{name}"));
+            let lint = match Lint::parse(name) {
+                Ok(lint) => lint,
+                Err(problem) => {
+                    errors.push(Diagnostic::error(
+                        Some(at),
+                        format!("Config: spec.lints: {problem}"),
+                    ));
+                    continue;
+                }
+            };
+            // Two Configs that disagree would make the outcome depend on file order.
+            match (lint_levels.get(&lint), levels_set_at.get(&lint)) {
+                (Some(first), Some(first_origin)) if first != level => {
+                    errors.push(Diagnostic::error(
+                        Some(at.clone()),
+                        format!(
+                            "Config: spec.lints: {lint} is {level} here and {first} at {first_origin}",
+                        ),
+                    ));
+                }
+                _ => {
+                    lint_levels.insert(lint, *level);
+                    levels_set_at.insert(lint, at);
+                }
+            }
+        }
+    }
+    interpreter
+}
+
+/// Takes the document's object: templates are the bulk of the input, held once.
+fn to_template(
+    document: RawDocument,
+    api_version: &str,
+    kind: &str,
+    interpreter: &Interpreter,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Template, Diagnostic> {
+    let origin = document.origin.clone();
+    let error = |message: String| Diagnostic::error(Some(origin.clone()), message);
+    let group = api_group(api_version);
+    let metadata = document.value.get("metadata");
+    let name = match metadata.and_then(|m| m.get("name")) {
+        Some(Value::String(name)) if !name.is_empty() => name.clone(),
+        _ => {
+            return Err(error(format!(
+                "{kind} has no metadata.name (generateName needs an API server; fedrender needs a fixed name)"
+            )));
+        }
+    };
+    if let Some(problem) = interpret::name_problem(group, kind, &name) {
+        return Err(error(format!(
+            "{kind} name {name:?} is not a valid Kubernetes name: {problem}"
+        )));
+    }
+    let written_namespace = match metadata.and_then(|m| m.get("namespace")) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(namespace)) => Some(namespace.clone()),
+        Some(_) => {
+            return Err(error(format!(
+                "{kind} {name}: metadata.namespace must be a string"
+            )));
+        }
+    };
+    let labels = string_map(metadata.and_then(|m| m.get("labels")))
+        .map_err(|problem| error(format!("{kind} {name}: metadata.labels {problem}")))?;
+    let mut object = document.value;
+    let namespace = if interpreter.is_namespaced(group, kind) {
+        let namespace = written_namespace
+            .filter(|namespace| !namespace.is_empty())
+            .unwrap_or_else(|| "default".to_string());
+        if let Some(problem) = names::dns_label_problem(&namespace) {
+            return Err(error(format!(
+                "namespace {namespace:?} of {kind} {name} {problem}"
+            )));
+        }
+        set_namespace(&mut object, &namespace);
+        namespace
+    } else {
+        if written_namespace.is_some_and(|namespace| !namespace.is_empty()) {
+            warnings.push(Diagnostic::warning(
+                Lint::IgnoredField,
+                Some(origin.clone()),
+                format!("{kind} {name} is cluster-scoped; its metadata.namespace is ignored"),
+            ));
+            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+                metadata.shift_remove("namespace");
+            }
+        }
+        String::new()
+    };
+    Ok(Template {
+        origin,
+        api_version: api_version.to_string(),
+        key: ObjectKey {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            namespace,
+            name,
+        },
+        labels,
+        object,
+    })
+}
+
+fn string_map(value: Option<&Value>) -> Result<BTreeMap<String, String>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(key, value)| match value {
+                Value::String(text) => Ok((key.clone(), text.clone())),
+                other => Err(format!("{key}: value {other} must be a string (quote it)")),
+            })
+            .collect(),
+        Some(_) => Err("must be a mapping of strings".to_string()),
+    }
+}
+
+/// Puts `metadata.namespace` right after `metadata.name`, where kubectl prints it.
+fn set_namespace(object: &mut Value, namespace: &str) {
+    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if metadata.get("namespace").and_then(Value::as_str) == Some(namespace) {
+        return;
+    }
+    let entries = std::mem::take(metadata);
+    for (key, value) in entries {
+        if key == "namespace" {
+            continue;
+        }
+        let is_name = key == "name";
+        metadata.insert(key, value);
+        if is_name {
+            metadata.insert("namespace".to_string(), Value::from(namespace));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Rejected;
+    use crate::documents::{Format, parse_files};
+
+    fn classify_text(text: &str) -> Result<Classified, Rejected> {
+        let files = vec![SourceFile {
+            path: "in.yaml".into(),
+            text: text.to_string(),
+            format: Format::Yaml,
+        }];
+        let (documents, mut errors) = parse_files(&files);
+        let mut sink = ErrorSink::default();
+        for error in errors.drain(..) {
+            sink.push(error);
+        }
+        let classified = classify(documents, &files, &mut sink);
+        sink.finish().map(|()| classified)
+    }
+
+    #[test]
+    fn namespaced_templates_without_a_namespace_are_in_default() {
+        let classified = classify_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: b}\ndata: {}\n",
+        )
+        .unwrap();
+        let template = &classified.templates[0];
+        assert_eq!(template.namespace(), "default");
+        assert_eq!(
+            crate::yaml::to_yaml(&template.object),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: default\n  labels:\n    a: b\ndata: {}\n"
+        );
+    }
+
+    #[test]
+    fn cluster_scoped_kinds_have_no_namespace() {
+        let classified =
+            classify_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: apps\n").unwrap();
+        assert_eq!(classified.templates[0].namespace(), "");
+    }
+
+    #[test]
+    fn crds_in_the_input_declare_the_scope_of_their_kind() {
+        let classified = classify_text(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n\
+             spec:\n  group: example.com\n  scope: Cluster\n  names: {kind: Widget}\n---\n\
+             apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
+        )
+        .unwrap();
+        assert_eq!(classified.templates[1].namespace(), "");
+    }
+
+    #[test]
+    fn bad_templates_are_all_reported_with_their_lines() {
+        let rejected = classify_text(
+            "apiVersion: v1\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name}\n\
+             ---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n",
+        )
+        .unwrap_err();
+        let lines: Vec<u64> = rejected
+            .errors
+            .iter()
+            .map(|e| e.origin.as_ref().unwrap().line)
+            .collect();
+        assert_eq!(lines, vec![1, 4, 12], "{rejected}");
+        assert!(rejected.errors[0].message.contains("no `kind`"));
+        assert!(
+            rejected.errors[1]
+                .message
+                .contains("not a valid Kubernetes name")
+        );
+        assert!(
+            rejected.errors[2]
+                .message
+                .contains("duplicate object ConfigMap default/ok: already defined at in.yaml:8")
+        );
+    }
+
+    #[test]
+    fn an_unknown_policy_field_names_the_field_line_and_nearest_name() {
+        let rejected = classify_text(
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p}\nspec:\n  \
+             resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]\n  placement:\n    clusterAfinity: {}\n",
+        )
+        .unwrap_err();
+        let error = &rejected.errors[0];
+        assert_eq!(error.origin.as_ref().unwrap().line, 7);
+        assert!(
+            error.message.contains("unknown field `clusterAfinity`"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("did you mean `clusterAffinity`?"),
+            "{}",
+            error.message
+        );
+    }
+
+    // The Cluster API (karmada pkg/apis/cluster/v1alpha1 types.go) is typed too: the API
+    // server reads `environment: on` as a boolean where a label value must be a string.
+    #[test]
+    fn policies_and_clusters_are_read_as_strictly_as_the_api_server_reads_them() {
+        let rejected = classify_text(
+            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m1\n  labels:\n    environment: on\n\
+             ---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata: {name: p}\nspec:\n  \
+             overrideRules:\n  - targetCluster: {clusterNames: [m1]}\n    overriders:\n      labelsOverrider:\n      \
+             - {operator: add, value: {team: y}}\n",
+        )
+        .unwrap_err();
+        let found: Vec<(u64, bool)> = rejected
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    e.origin.as_ref().unwrap().line,
+                    e.message.contains("quote it"),
+                )
+            })
+            .collect();
+        assert_eq!(found, vec![(6, true), (16, true)], "{rejected}");
+        // Templates keep YAML 1.1's types: they are not decoded into string fields.
+        let classified = classify_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: \"y\"}\n",
+        )
+        .unwrap();
+        assert_eq!(classified.templates.len(), 1);
+    }
+
+    #[test]
+    fn an_invalid_label_selector_operator_is_rejected() {
+        let rejected = classify_text(
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: p}\nspec:\n  \
+             resourceSelectors:\n  - apiVersion: v1\n    kind: ConfigMap\n    labelSelector:\n      matchExpressions:\n      \
+             - {key: a, operator: Inn, values: [b]}\n",
+        )
+        .unwrap_err();
+        assert_eq!(rejected.errors[0].origin.as_ref().unwrap().line, 10);
+        assert!(
+            rejected.errors[0].message.contains("Inn"),
+            "{}",
+            rejected.errors[0].message
+        );
+    }
+
+    #[test]
+    fn a_kustomization_read_as_a_plain_file_is_skipped_with_a_warning() {
+        let files = vec![SourceFile {
+            path: "fleet/kustomization.yaml".into(),
+            text: "resources:\n- web.yaml\n".to_string(),
+            format: Format::Yaml,
+        }];
+        let (documents, _) = parse_files(&files);
+        let mut sink = ErrorSink::default();
+        let classified = classify(documents, &files, &mut sink);
+        assert!(sink.finish().is_ok());
+        assert!(classified.templates.is_empty());
+        assert!(
+            classified.warnings[0]
+                .message
+                .starts_with("a kustomization is not a Kubernetes object")
+        );
+    }
+
+    #[test]
+    fn non_string_label_values_are_rejected() {
+        let rejected = classify_text(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {enabled: yes}\n",
+        )
+        .unwrap_err();
+        assert!(
+            rejected.errors[0]
+                .message
+                .contains("enabled: value true must be a string")
+        );
+    }
+}

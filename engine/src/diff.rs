@@ -1,0 +1,861 @@
+//! What a change does to the rendered fleet, object by object: per member cluster, the objects
+//! added, removed and changed, identified by kind, namespace and name (not by file, so a moved
+//! file is not a change). Pure; the reports are in `report::diff`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Rejected};
+use crate::manifest::HEADER;
+use crate::object::{ObjectKey, api_group};
+use crate::output::OutputTree;
+use crate::render::Placed;
+use crate::work::{RenderedTemplate, Variant};
+use crate::yaml;
+
+/// The objects of a rendered fleet: cluster → object → its manifest text.
+#[derive(Debug, Default, Clone)]
+pub struct FleetObjects {
+    pub clusters: BTreeMap<String, BTreeMap<ObjectKey, Arc<str>>>,
+}
+
+impl FleetObjects {
+    /// From a fresh render.
+    pub fn from_tree(tree: &OutputTree) -> FleetObjects {
+        let mut fleet = FleetObjects::default();
+        for cluster in &tree.clusters {
+            fleet.clusters.entry(cluster.clone()).or_default();
+        }
+        for (path, key, text) in tree.objects() {
+            let cluster = path.split('/').next().unwrap_or_default();
+            fleet
+                .clusters
+                .entry(cluster.to_string())
+                .or_default()
+                .insert(ObjectKey::clone(key), text.clone());
+        }
+        fleet
+    }
+
+    /// From the files of a rendered tree on disk (`cluster/relative path` → text), e.g. a
+    /// committed output directory. Each object is identified by its content.
+    pub fn from_files(files: &BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
+        let mut fleet = FleetObjects::default();
+        let mut errors = Vec::new();
+        for (path, text) in files {
+            let Some((cluster, relative)) = path.split_once('/') else {
+                continue;
+            };
+            let objects = fleet.clusters.entry(cluster.to_string()).or_default();
+            if relative == crate::output::layout::KUSTOMIZATION_FILE {
+                continue;
+            }
+            for document in yaml::split_documents(text) {
+                let value = match yaml::parse_document(&document, path) {
+                    Ok(value) => value,
+                    Err(error) => {
+                        errors.push(error);
+                        continue;
+                    }
+                };
+                let Some(key) = key_of(&value) else {
+                    errors.push(Diagnostic::error(
+                        Some(crate::diagnostics::Origin::new(
+                            path.as_str(),
+                            0,
+                            document.content_line,
+                        )),
+                        "not a Kubernetes object (apiVersion, kind and metadata.name are needed)",
+                    ));
+                    continue;
+                };
+                let body = format!("{HEADER}{}", yaml::to_yaml(&value));
+                objects.insert(key, body.into());
+            }
+        }
+        if errors.is_empty() {
+            Ok(fleet)
+        } else {
+            Err(errors.into())
+        }
+    }
+}
+
+fn key_of(value: &Value) -> Option<ObjectKey> {
+    let text = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
+    Some(ObjectKey {
+        group: api_group(text("/apiVersion")?).to_string(),
+        kind: text("/kind")?.to_string(),
+        namespace: text("/metadata/namespace").unwrap_or("").to_string(),
+        name: text("/metadata/name")?.to_string(),
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeKind {
+    Added,
+    Changed,
+    Removed,
+}
+
+impl ChangeKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Removed => "removed",
+        }
+    }
+}
+
+/// One object that differs, with both texts (secret values already redacted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectChange {
+    pub key: ObjectKey,
+    pub kind: ChangeKind,
+    pub before: String,
+    pub after: String,
+}
+
+impl ObjectChange {
+    /// The diff's hunks alone, the same for the same change on any cluster.
+    pub fn hunks(&self) -> String {
+        similar::TextDiff::from_lines(&self.before, &self.after)
+            .unified_diff()
+            .context_radius(3)
+            .iter_hunks()
+            .map(|hunk| hunk.to_string())
+            .collect()
+    }
+
+    /// [`hunks`](Self::hunks) with the value of `spec.replicas` written `…` on both sides.
+    pub fn hunks_without_replicas(&self) -> String {
+        let (before, after) = (hide_replicas(&self.before), hide_replicas(&self.after));
+        similar::TextDiff::from_lines(&before, &after)
+            .unified_diff()
+            .context_radius(3)
+            .iter_hunks()
+            .map(|hunk| hunk.to_string())
+            .collect()
+    }
+
+    /// A unified diff of the two manifests with three lines of context.
+    pub fn unified(&self, cluster: &str) -> String {
+        let label = format!("{cluster}: {}", self.key);
+        similar::TextDiff::from_lines(&self.before, &self.after)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{label}"), &format!("b/{label}"))
+            .to_string()
+    }
+}
+
+/// Every difference, by cluster (sorted), objects sorted by key.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FleetDiff {
+    pub clusters: BTreeMap<String, Vec<ObjectChange>>,
+    /// Clusters the head has and the base has not, and the reverse: their objects are all
+    /// added (removed), and reports call the cluster out instead of listing each object.
+    pub clusters_added: BTreeSet<String>,
+    pub clusters_removed: BTreeSet<String>,
+    /// Where the head's changed objects come from, when known.
+    pub provenance: BTreeMap<ObjectKey, Provenance>,
+    /// For each object whose replicas changed somewhere, its replicas summed over every
+    /// cluster it is on (changed or not, added or removed), before and after.
+    pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
+}
+
+/// Where an object comes from: its template's file and line, what placed it and the
+/// override policies applied to it, each with the clusters it applies on.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    pub origin: String,
+    pub placed_by: Vec<String>,
+    pub overridden_by: Vec<(String, BTreeSet<String>)>,
+}
+
+impl Provenance {
+    /// The override policies applied on at least one of `clusters`.
+    pub fn overridden_on(&self, clusters: &[&str]) -> Vec<&str> {
+        self.overridden_by
+            .iter()
+            .filter(|(_, on)| clusters.iter().any(|cluster| on.contains(*cluster)))
+            .map(|(policy, _)| policy.as_str())
+            .collect()
+    }
+}
+
+/// Changes that are the same on several clusters, shown once: the same object, the same kind
+/// of change and the same lines changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeGroup<'d> {
+    pub change: &'d ObjectChange,
+    /// The diff's hunks, without the header that names a cluster.
+    pub hunks: String,
+    /// Sorted.
+    pub clusters: Vec<&'d str>,
+    /// When the change is the same on these clusters but for `spec.replicas`, each cluster's
+    /// replicas before and after (the hunks then show `replicas: …`); empty otherwise.
+    pub replicas: Vec<ReplicasOn<'d>>,
+}
+
+/// An object whose only change on every cluster it changed on is `spec.replicas`: replicas
+/// moved between clusters (a Divided rebalance) or scaled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplicaMove<'d> {
+    pub key: &'d ObjectKey,
+    /// Per cluster, sorted.
+    pub clusters: Vec<ReplicasOn<'d>>,
+    /// The replicas on every cluster the object is on, before and after, changed or not.
+    pub total: (i64, i64),
+}
+
+/// A cluster with its replicas before and after (`None` where the field is absent).
+pub type ReplicasOn<'d> = (&'d str, Option<i64>, Option<i64>);
+
+/// A fleet diff as reviewers read it: whole clusters that come and go, replica moves, then
+/// every other change once with the clusters it happens on, largest blast radius first.
+#[derive(Debug, Clone, Default)]
+pub struct GroupedDiff<'d> {
+    /// Each new and removed cluster with how many objects it has (had).
+    pub new_clusters: Vec<(&'d str, usize)>,
+    pub removed_clusters: Vec<(&'d str, usize)>,
+    pub replica_moves: Vec<ReplicaMove<'d>>,
+    pub groups: Vec<ChangeGroup<'d>>,
+}
+
+impl FleetDiff {
+    pub fn is_empty(&self) -> bool {
+        self.clusters.values().all(Vec::is_empty)
+    }
+
+    /// The changes grouped (see [`GroupedDiff`]).
+    pub fn grouped(&self) -> GroupedDiff<'_> {
+        let mut grouped = GroupedDiff::default();
+        let whole_cluster = |cluster: &String| {
+            self.clusters_added.contains(cluster) || self.clusters_removed.contains(cluster)
+        };
+        let mut changed_on: BTreeMap<&ObjectKey, Vec<(&str, &ObjectChange)>> = BTreeMap::new();
+        for (cluster, changes) in &self.clusters {
+            if self.clusters_added.contains(cluster) {
+                grouped.new_clusters.push((cluster, changes.len()));
+            } else if self.clusters_removed.contains(cluster) {
+                grouped.removed_clusters.push((cluster, changes.len()));
+            } else {
+                for change in changes {
+                    if change.kind == ChangeKind::Changed {
+                        changed_on
+                            .entry(&change.key)
+                            .or_default()
+                            .push((cluster, change));
+                    }
+                }
+            }
+        }
+        // Objects whose every change is to their replicas.
+        let mut moved: BTreeSet<&ObjectKey> = BTreeSet::new();
+        for (key, changes) in &changed_on {
+            let replicas: Option<Vec<ReplicasOn<'_>>> = changes
+                .iter()
+                .map(|(cluster, change)| {
+                    replicas_only(&change.before, &change.after)
+                        .map(|(before, after)| (*cluster, before, after))
+                })
+                .collect();
+            if let Some(clusters) = replicas {
+                moved.insert(key);
+                let summed = |pick: fn(&ReplicasOn<'_>) -> Option<i64>| {
+                    clusters.iter().filter_map(pick).sum::<i64>()
+                };
+                let total = self
+                    .replica_totals
+                    .get(*key)
+                    .copied()
+                    .unwrap_or_else(|| (summed(|on| on.1), summed(|on| on.2)));
+                grouped.replica_moves.push(ReplicaMove {
+                    key,
+                    clusters,
+                    total,
+                });
+            }
+        }
+        // A change is the same on several clusters when its lines are, `spec.replicas` aside:
+        // a Divided workload's clusters differ there and nowhere else.
+        type GroupKey<'k> = (ChangeKind, &'k ObjectKey, String);
+        type Members<'k> = Vec<(&'k str, &'k ObjectChange)>;
+        let mut groups: BTreeMap<GroupKey<'_>, Members<'_>> = BTreeMap::new();
+        for (cluster, changes) in &self.clusters {
+            if whole_cluster(cluster) {
+                continue;
+            }
+            for change in changes {
+                if change.kind == ChangeKind::Changed && moved.contains(&change.key) {
+                    continue;
+                }
+                groups
+                    .entry((change.kind, &change.key, change.hunks_without_replicas()))
+                    .or_default()
+                    .push((cluster, change));
+            }
+        }
+        grouped.groups = groups
+            .into_iter()
+            .map(|((_, _, without_replicas), members)| {
+                let replicas: Vec<ReplicasOn<'_>> = members
+                    .iter()
+                    .map(|(cluster, change)| {
+                        (
+                            *cluster,
+                            spec_replicas(&change.before),
+                            spec_replicas(&change.after),
+                        )
+                    })
+                    .collect();
+                let uniform = replicas
+                    .windows(2)
+                    .all(|pair| pair[0].1 == pair[1].1 && pair[0].2 == pair[1].2);
+                ChangeGroup {
+                    change: members[0].1,
+                    hunks: if uniform {
+                        members[0].1.hunks()
+                    } else {
+                        without_replicas
+                    },
+                    clusters: members.iter().map(|(cluster, _)| *cluster).collect(),
+                    replicas: if uniform { Vec::new() } else { replicas },
+                }
+            })
+            .collect();
+        // Largest blast radius first; a stable sort keeps object order among equals.
+        grouped
+            .groups
+            .sort_by_key(|group| std::cmp::Reverse(group.clusters.len()));
+        grouped
+    }
+
+    /// (added, changed, removed) of one cluster.
+    pub fn counts(changes: &[ObjectChange]) -> (usize, usize, usize) {
+        let count = |kind| changes.iter().filter(|change| change.kind == kind).count();
+        (
+            count(ChangeKind::Added),
+            count(ChangeKind::Changed),
+            count(ChangeKind::Removed),
+        )
+    }
+}
+
+/// Compares two rendered fleets. Secret `data`/`stringData` values are replaced by markers
+/// unless `show_secrets`.
+pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> FleetDiff {
+    let mut result = FleetDiff::default();
+    let clusters: BTreeSet<&String> = before
+        .clusters
+        .keys()
+        .chain(after.clusters.keys())
+        .collect();
+    let empty = BTreeMap::new();
+    for cluster in clusters {
+        let old = before.clusters.get(cluster).unwrap_or(&empty);
+        let new = after.clusters.get(cluster).unwrap_or(&empty);
+        let keys: BTreeSet<&ObjectKey> = old.keys().chain(new.keys()).collect();
+        let changes: Vec<ObjectChange> = keys
+            .into_iter()
+            .filter_map(|key| {
+                object_change(
+                    key,
+                    old.get(key).map(|text| &**text),
+                    new.get(key).map(|text| &**text),
+                    show_secrets,
+                )
+            })
+            .collect();
+        if !changes.is_empty() {
+            result.clusters.insert(cluster.clone(), changes);
+        }
+    }
+    result.clusters_added = after
+        .clusters
+        .keys()
+        .filter(|cluster| !before.clusters.contains_key(*cluster))
+        .cloned()
+        .collect();
+    result.clusters_removed = before
+        .clusters
+        .keys()
+        .filter(|cluster| !after.clusters.contains_key(*cluster))
+        .cloned()
+        .collect();
+    // Totals for the objects whose replicas changed somewhere, over every cluster they are on.
+    let scaled = scaled_objects(&result);
+    let total = |fleet: &FleetObjects, key: &ObjectKey| -> i64 {
+        fleet
+            .clusters
+            .values()
+            .filter_map(|objects| objects.get(key))
+            .filter_map(|text| spec_replicas(text))
+            .sum()
+    };
+    let totals: BTreeMap<ObjectKey, (i64, i64)> = scaled
+        .into_iter()
+        .map(|key| (key.clone(), (total(before, key), total(after, key))))
+        .collect();
+    result.replica_totals = totals;
+    result
+}
+
+/// Compares two rendered fleets without holding either whole (`diff --base`): the base is
+/// rendered once for a fingerprint of every object in every cluster, the head once to compare
+/// with those fingerprints, keeping only the objects that differ, and the base's templates
+/// with a changed or removed object once more for their text. `chunk` templates render at a
+/// time. Fingerprints are taken once per distinct manifest, not per cluster.
+pub fn diff_streamed(
+    base: &Placed<'_>,
+    base_clusters: &[String],
+    head: &Placed<'_>,
+    head_clusters: &[String],
+    chunk: usize,
+    show_secrets: bool,
+) -> Result<FleetDiff, Rejected> {
+    let base_cluster_index: HashMap<&str, usize> = base_clusters
+        .iter()
+        .enumerate()
+        .map(|(index, name)| (name.as_str(), index))
+        .collect();
+    let base_positions = base.positions_by_key();
+
+    // The base: per cluster, each object's position and fingerprint.
+    // A key chosen afresh for every run: nobody can prepare two manifests that collide.
+    let hashing = RandomState::new();
+    let mut fingerprints: Vec<HashMap<usize, u64>> = vec![HashMap::new(); base_clusters.len()];
+    base.render_chunks(chunk, |rendered| {
+        for (position, variant, fingerprint) in fingerprinted(&rendered, &hashing) {
+            for &cluster in &variant.clusters {
+                fingerprints[cluster].insert(position, fingerprint);
+            }
+        }
+        Ok(())
+    })?;
+
+    // The head, compared object by object; what differs waits for the base's text.
+    let mut differing: Vec<Difference> = Vec::new();
+    head.render_chunks(chunk, |rendered| {
+        for (position, variant, fingerprint) in fingerprinted(&rendered, &hashing) {
+            let key = head.key(position);
+            let base_position = base_positions.get(key).copied();
+            for &cluster in &variant.clusters {
+                let name = &head_clusters[cluster];
+                let before = base_cluster_index
+                    .get(name.as_str())
+                    .and_then(|&base_cluster| {
+                        let position = base_position?;
+                        let fingerprint = fingerprints[base_cluster].remove(&position)?;
+                        Some((base_cluster, position, fingerprint))
+                    });
+                if before.is_some_and(|(_, _, before)| before == fingerprint) {
+                    continue;
+                }
+                differing.push(Difference {
+                    cluster: name.clone(),
+                    key: key.clone(),
+                    before: before.map(|(cluster, position, _)| (cluster, position)),
+                    after: Some(variant.manifest.clone()),
+                });
+            }
+        }
+        Ok(())
+    })?;
+    // What the head did not match is gone.
+    for (cluster, remaining) in fingerprints.into_iter().enumerate() {
+        for position in remaining.into_keys() {
+            differing.push(Difference {
+                cluster: base_clusters[cluster].clone(),
+                key: base.key(position).clone(),
+                before: Some((cluster, position)),
+                after: None,
+            });
+        }
+    }
+
+    // The base's text of what differs.
+    let wanted: HashSet<(usize, usize)> = differing.iter().filter_map(|d| d.before).collect();
+    let positions: BTreeSet<usize> = wanted.iter().map(|&(_, position)| position).collect();
+    let mut before_texts: HashMap<(usize, usize), Arc<str>> = HashMap::new();
+    base.render_only(positions, chunk, |rendered| {
+        for (position, template) in rendered {
+            for variant in &template.variants {
+                for &cluster in &variant.clusters {
+                    if wanted.contains(&(cluster, position)) {
+                        before_texts.insert((cluster, position), variant.manifest.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+
+    let mut result = FleetDiff::default();
+    for difference in differing {
+        let before = difference.before.and_then(|at| before_texts.get(&at));
+        if let Some(change) = object_change(
+            &difference.key,
+            before.map(|text| &**text),
+            difference.after.as_deref(),
+            show_secrets,
+        ) {
+            result
+                .clusters
+                .entry(difference.cluster)
+                .or_default()
+                .push(change);
+        }
+    }
+    for changes in result.clusters.values_mut() {
+        changes.sort_by(|a, b| a.key.cmp(&b.key));
+    }
+    result.clusters_added = head_clusters
+        .iter()
+        .filter(|cluster| !base_cluster_index.contains_key(cluster.as_str()))
+        .cloned()
+        .collect();
+    result.clusters_removed = base_clusters
+        .iter()
+        .filter(|cluster| !head_clusters.contains(cluster))
+        .cloned()
+        .collect();
+    // Totals for the objects whose replicas changed somewhere, over every cluster they are on:
+    // those objects are rendered once more on each side.
+    let scaled = scaled_objects(&result);
+    let head_positions = head.positions_by_key();
+    let mut totals: BTreeMap<ObjectKey, (i64, i64)> = BTreeMap::new();
+    for (side, placed, positions) in [(0, base, &base_positions), (1, head, &head_positions)] {
+        let wanted: BTreeMap<usize, &ObjectKey> = scaled
+            .iter()
+            .filter_map(|key| positions.get(key).map(|&position| (position, *key)))
+            .collect();
+        placed.render_only(wanted.keys().copied(), chunk, |rendered| {
+            for (position, template) in rendered {
+                let replicas: i64 = template
+                    .variants
+                    .iter()
+                    .filter_map(|variant| {
+                        spec_replicas(&variant.manifest).map(|n| n * variant.clusters.len() as i64)
+                    })
+                    .sum();
+                let entry = totals.entry(wanted[&position].clone()).or_default();
+                if side == 0 {
+                    entry.0 += replicas;
+                } else {
+                    entry.1 += replicas;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    result.replica_totals = totals;
+    Ok(result)
+}
+
+/// The objects whose `spec.replicas` changed on some cluster.
+fn scaled_objects(diff: &FleetDiff) -> BTreeSet<&ObjectKey> {
+    diff.clusters
+        .values()
+        .flatten()
+        .filter(|change| {
+            change.kind == ChangeKind::Changed
+                && spec_replicas(&change.before) != spec_replicas(&change.after)
+        })
+        .map(|change| &change.key)
+        .collect()
+}
+
+/// An object of one cluster that is not the same in head and base: where it was in the base
+/// (cluster and position), and its text in the head.
+struct Difference {
+    cluster: String,
+    key: ObjectKey,
+    before: Option<(usize, usize)>,
+    after: Option<Arc<str>>,
+}
+
+/// Every variant of the rendered templates with its template's position and a fingerprint
+/// of its manifest, fingerprinted in parallel.
+fn fingerprinted<'r>(
+    rendered: &'r [(usize, RenderedTemplate)],
+    hashing: &RandomState,
+) -> Vec<(usize, &'r Variant, u64)> {
+    rendered
+        .par_iter()
+        .flat_map_iter(|(position, template)| {
+            template
+                .variants
+                .iter()
+                .map(move |variant| (*position, variant, hashing.hash_one(&variant.manifest)))
+        })
+        .collect()
+}
+
+/// How one object differs between two manifests (`None`: absent), if it does. Manifests
+/// written differently but equal as objects do not differ.
+fn object_change(
+    key: &ObjectKey,
+    before: Option<&str>,
+    after: Option<&str>,
+    show_secrets: bool,
+) -> Option<ObjectChange> {
+    let (kind, before_text, after_text) = match (before, after) {
+        (Some(a), Some(b)) if a == b || same_object(a, b) => return None,
+        (Some(a), Some(b)) => (ChangeKind::Changed, body(a), body(b)),
+        (None, Some(b)) => (ChangeKind::Added, String::new(), body(b)),
+        (Some(a), None) => (ChangeKind::Removed, body(a), String::new()),
+        (None, None) => return None,
+    };
+    let (before_text, after_text) = if key.group.is_empty() && key.kind == "Secret" && !show_secrets
+    {
+        redact_secrets(&before_text, &after_text)
+    } else {
+        (before_text, after_text)
+    };
+    Some(ObjectChange {
+        key: key.clone(),
+        kind,
+        before: before_text,
+        after: after_text,
+    })
+}
+
+/// The line of `spec.replicas` in a manifest as fedrender writes it (`spec:` at the top level,
+/// its fields indented by two): its byte range and value.
+fn replicas_line(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
+    let spec = if text.starts_with("spec:\n") {
+        0
+    } else {
+        text.find("\nspec:\n")? + 1
+    };
+    let mut at = spec + "spec:\n".len();
+    while at < text.len() {
+        let end = text[at..]
+            .find('\n')
+            .map_or(text.len(), |offset| at + offset);
+        let line = &text[at..end];
+        if !line.starts_with(' ') {
+            return None;
+        }
+        if let Some(value) = line.strip_prefix("  replicas: ") {
+            return Some((at..end, value));
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// `spec.replicas` of a manifest, when it has one.
+fn spec_replicas(text: &str) -> Option<i64> {
+    replicas_line(text).and_then(|(_, value)| value.trim().parse().ok())
+}
+
+/// The manifest with the value of `spec.replicas` written `…`.
+fn hide_replicas(text: &str) -> std::borrow::Cow<'_, str> {
+    match replicas_line(text) {
+        Some((range, _)) => {
+            let mut hidden = String::with_capacity(text.len());
+            hidden.push_str(&text[..range.start]);
+            hidden.push_str("  replicas: …");
+            hidden.push_str(&text[range.end..]);
+            std::borrow::Cow::Owned(hidden)
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
+/// The replicas before and after, when two manifests differ in `spec.replicas` alone.
+fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)> {
+    let parse = |text: &str| {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    let (mut before, mut after) = (parse(before)?, parse(after)?);
+    let take = |object: &mut Value| {
+        object
+            .get_mut("spec")
+            .and_then(Value::as_object_mut)
+            .and_then(|spec| spec.remove("replicas"))
+    };
+    let (old, new) = (take(&mut before), take(&mut after));
+    (before == after && old != new).then(|| {
+        (
+            old.as_ref().and_then(Value::as_i64),
+            new.as_ref().and_then(Value::as_i64),
+        )
+    })
+}
+
+fn body(text: &str) -> String {
+    text.strip_prefix(HEADER).unwrap_or(text).to_string()
+}
+
+/// Equal as objects although written differently (key order, quoting, comments).
+fn same_object(a: &str, b: &str) -> bool {
+    let parse = |text: &str| {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    match (parse(a), parse(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Replaces every value of `data` and `stringData` by a marker that says whether it changed,
+/// so a pull-request comment never shows a secret.
+fn redact_secrets(before: &str, after: &str) -> (String, String) {
+    let parse = |text: &str| -> Option<Value> {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    let (mut old, mut new) = (parse(before), parse(after));
+    for field in ["data", "stringData"] {
+        let old_values = old.as_ref().and_then(|value| value.get(field)).cloned();
+        redact_field(&mut old, field, None);
+        redact_field(&mut new, field, old_values.as_ref());
+    }
+    let text = |value: Option<Value>, original: &str| match value {
+        Some(value) if !original.is_empty() => yaml::to_yaml(&value),
+        _ => original.to_string(),
+    };
+    (text(old, before), text(new, after))
+}
+
+/// Marks each value `<redacted>`, or `<redacted, changed>` when it differs from `previous`.
+fn redact_field(object: &mut Option<Value>, field: &str, previous: Option<&Value>) {
+    let Some(Value::Object(values)) = object.as_mut().and_then(|object| object.get_mut(field))
+    else {
+        return;
+    };
+    for (key, value) in values.iter_mut() {
+        let changed = previous.is_some_and(|previous| previous.get(key) != Some(&*value));
+        *value = Value::from(if changed {
+            "<redacted, changed>"
+        } else {
+            "<redacted>"
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fleet(objects: &[(&str, &str, &str)]) -> FleetObjects {
+        let files: BTreeMap<String, String> = objects
+            .iter()
+            .map(|(cluster, name, body)| {
+                (
+                    format!("{cluster}/default/{name}.yaml"),
+                    format!("{HEADER}{body}"),
+                )
+            })
+            .collect();
+        FleetObjects::from_files(&files).unwrap()
+    }
+
+    const CM_A: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: one\n";
+    const CM_A2: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: two\n";
+    const CM_B: &str =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: default\n";
+
+    #[test]
+    fn identical_fleets_have_no_difference() {
+        let a = fleet(&[("c1", "a", CM_A)]);
+        assert!(diff(&a, &a, false).is_empty());
+    }
+
+    #[test]
+    fn objects_are_matched_by_identity_not_by_file() {
+        let before = fleet(&[("c1", "old-file-name", CM_A)]);
+        let after = fleet(&[("c1", "new-file-name", CM_A)]);
+        assert!(diff(&before, &after, false).is_empty());
+    }
+
+    #[test]
+    fn formatting_alone_is_not_a_change() {
+        let before = fleet(&[("c1", "a", CM_A)]);
+        let reordered = "kind: ConfigMap\napiVersion: v1\nmetadata: {namespace: default, name: a}\ndata: {k: 'one'}\n";
+        let after = fleet(&[("c1", "a", reordered)]);
+        assert!(diff(&before, &after, false).is_empty());
+    }
+
+    #[test]
+    fn added_changed_and_removed_objects_per_cluster() {
+        let before = fleet(&[("c1", "a", CM_A), ("c2", "b", CM_B)]);
+        let after = fleet(&[("c1", "a", CM_A2), ("c1", "b", CM_B)]);
+        let result = diff(&before, &after, false);
+        let summary: Vec<(String, Vec<(String, ChangeKind)>)> = result
+            .clusters
+            .iter()
+            .map(|(cluster, changes)| {
+                (
+                    cluster.clone(),
+                    changes
+                        .iter()
+                        .map(|c| (c.key.name.clone(), c.kind))
+                        .collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                (
+                    "c1".to_string(),
+                    vec![
+                        ("a".to_string(), ChangeKind::Changed),
+                        ("b".to_string(), ChangeKind::Added)
+                    ]
+                ),
+                (
+                    "c2".to_string(),
+                    vec![("b".to_string(), ChangeKind::Removed)]
+                ),
+            ]
+        );
+        let unified = result.clusters["c1"][0].unified("c1");
+        assert!(unified.contains("-  k: one\n+  k: two\n"), "{unified}");
+    }
+
+    #[test]
+    fn secret_values_are_redacted_unless_asked() {
+        let secret = |value: &str| {
+            format!(
+                "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: default\ndata:\n  password: {value}\n  user: YWRtaW4=\n"
+            )
+        };
+        let before = fleet(&[("c1", "s", &secret("b2xk"))]);
+        let after = fleet(&[("c1", "s", &secret("bmV3"))]);
+        let redacted = diff(&before, &after, false);
+        let change = &redacted.clusters["c1"][0];
+        assert!(
+            !change.before.contains("b2xk") && !change.after.contains("bmV3"),
+            "{change:?}"
+        );
+        assert!(
+            change.after.contains("password: <redacted, changed>"),
+            "{}",
+            change.after
+        );
+        assert!(
+            change.after.contains("user: <redacted>"),
+            "{}",
+            change.after
+        );
+        let shown = diff(&before, &after, true);
+        assert!(shown.clusters["c1"][0].after.contains("bmV3"));
+    }
+}

@@ -1,0 +1,378 @@
+//! The fleet: everything read, typed. The shell hands in the files it read (and what its tools
+//! printed); they are parsed, classified and admitted here into the [`Fleet`] the pipeline
+//! renders.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::api::cluster::Cluster;
+use crate::check::{Checker, KubernetesVersion, VersionChoice};
+use crate::classify;
+use crate::diagnostics::Located;
+use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use crate::documents::{self, RawDocument, SourceFile};
+use crate::federated_quota::{self, FederatedQuota};
+use crate::federation::FederatedBinding;
+use crate::interpret::Interpreter;
+use crate::lint::{Level, Lint};
+use crate::object::Template;
+use crate::policy;
+use crate::policy::{Override, Propagation};
+
+/// Everything the pipeline needs, after loading, classifying and admission.
+#[derive(Debug, Default)]
+pub struct Fleet {
+    pub templates: Vec<Template>,
+    pub propagations: Vec<Propagation>,
+    pub overrides: Vec<Override>,
+    /// The inventory, sorted by name.
+    pub clusters: Vec<Cluster>,
+    pub interpreter: Interpreter,
+    /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
+    /// Karmada policies.
+    pub federated: Vec<FederatedBinding>,
+    /// Karmada FederatedResourceQuotas: a ResourceQuota in each cluster they assign.
+    pub federated_quotas: Vec<FederatedQuota>,
+    /// Lint levels the fleet's fedrender Config sets.
+    pub lint_levels: BTreeMap<Lint, Level>,
+    /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
+    pub sources: Vec<SourceRun>,
+    /// The taints ClusterTaintPolicies put on or took off the inventory's clusters, for `plan`.
+    pub taint_changes: Vec<crate::cluster_taints::TaintChange>,
+    /// Configs that set fields standing in for flags, with those fields.
+    pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
+    /// The Config's `spec.kubernetesVersion`, where it is written.
+    pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    /// What checks each rendered object against its cluster's schemas; `None` for a fleet
+    /// assembled without reading (tests).
+    pub checker: Option<Checker>,
+}
+
+/// One source, run.
+#[derive(Debug, Clone)]
+pub struct SourceRun {
+    /// `apps/web/`.
+    pub source: String,
+    pub tool: &'static str,
+    /// The command that ran, as it ran (in the source's directory).
+    pub argv: Vec<String>,
+    /// Whether an identical source had already been run by this process (`diff --base`).
+    pub reused: bool,
+    /// Whether a chart's test hooks are kept (its declaration says `skipTests: false`).
+    pub keeps_test_hooks: bool,
+    /// The chart's hooks that are rendered, as `Job shop/migrate (pre-install, pre-upgrade)`.
+    pub hooks: Vec<String>,
+    /// The chart's test hooks left out.
+    pub left_out_tests: Vec<String>,
+}
+
+impl SourceRun {
+    /// The name of the input file its output became, which every origin inside it carries.
+    pub fn output_name(&self) -> String {
+        format!("{} ({})", self.source, self.tool)
+    }
+}
+
+/// Everything after reading: parse, classify, admit. `files[input_file_count..]` is the
+/// inventory file, if any.
+pub fn assemble(
+    files: &[SourceFile],
+    input_file_count: usize,
+) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+    let (input_documents, parse_errors) = documents::parse_files(&files[..input_file_count]);
+    assemble_parsed(files, input_file_count, input_documents, parse_errors)
+}
+
+/// [`assemble`] with the input files already parsed.
+pub fn assemble_parsed(
+    files: &[SourceFile],
+    input_file_count: usize,
+    input_documents: Vec<RawDocument>,
+    parse_errors: Vec<Diagnostic>,
+) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+    let mut errors = ErrorSink::default();
+    let (_, inventory_files) = files.split_at(input_file_count);
+    let (inventory_documents, inventory_errors) = documents::parse_files(inventory_files);
+    for error in parse_errors.into_iter().chain(inventory_errors) {
+        errors.push(error);
+    }
+    let mut warnings = Vec::new();
+    let classified = classify::classify(input_documents, files, &mut errors);
+    let mut clusters: Vec<Located<Cluster>> = Vec::new();
+    for document in &inventory_documents {
+        // Inventory documents carry file indices relative to the inventory files.
+        if let Some(cluster) = errors.take(classify::decode_cluster(document, inventory_files)) {
+            clusters.push(cluster);
+        }
+    }
+    let mut fleet = Fleet::default();
+    warnings.extend(classified.warnings);
+    clusters.extend(classified.clusters);
+    for policy in &classified.propagation_policies {
+        if let Some(admitted) = errors.take(policy::admit_propagation(policy, &mut warnings)) {
+            fleet.propagations.push(admitted);
+        }
+    }
+    for policy in &classified.override_policies {
+        if let Some(admitted) = errors.take(policy::admit_override(policy, &mut warnings)) {
+            fleet.overrides.push(admitted);
+        }
+    }
+    for quota in &classified.federated_quotas {
+        if let Some(admitted) = errors.take(federated_quota::admit(quota, &mut warnings)) {
+            fleet.federated_quotas.push(admitted);
+        }
+    }
+    let (federated, claimed) = crate::federation::translate(
+        &classified.kubefed_documents,
+        files,
+        &classified.templates,
+        &classified.interpreter,
+        &mut errors,
+        &mut warnings,
+    );
+    fleet.templates = classified
+        .templates
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| !claimed.contains(index))
+        .map(|(_, template)| template)
+        .collect();
+    check_single_claim(
+        &fleet.templates,
+        &federated,
+        &fleet.federated_quotas,
+        &mut errors,
+    );
+    check_not_also_karmada(&fleet.propagations, &federated, &mut errors);
+    fleet.federated = federated;
+    fleet.interpreter = classified.interpreter;
+    fleet.lint_levels = classified.lint_levels;
+    fleet.flag_configs = classified.flag_configs;
+    fleet.kubernetes_version = classified.kubernetes_version;
+    check_unique_policies(&fleet, &mut errors);
+    fleet.clusters = unique_clusters(clusters, &mut errors);
+    let taint_policies: Vec<crate::cluster_taints::TaintPolicy> = classified
+        .taint_policies
+        .iter()
+        .filter_map(|policy| errors.take(crate::cluster_taints::admit(policy, &mut warnings)))
+        .collect();
+    fleet.taint_changes = crate::cluster_taints::apply(&taint_policies, &mut fleet.clusters);
+    if fleet.clusters.is_empty() && errors.is_empty() {
+        errors.push(Diagnostic::error(
+            None,
+            "no member clusters: pass --clusters FILE with Karmada Cluster objects, or put them in the input directory",
+        ));
+    }
+    errors.finish()?;
+    Ok((fleet, warnings))
+}
+
+/// One object, one source: a KubeFed object may not target what a plain template (placed by
+/// Karmada) or another federated object already defines, nor a FederatedResourceQuota create
+/// a ResourceQuota that any of them defines.
+fn check_single_claim(
+    templates: &[crate::object::Template],
+    federated: &[crate::federation::FederatedBinding],
+    quotas: &[FederatedQuota],
+    errors: &mut ErrorSink,
+) {
+    let mut claimed: BTreeMap<&crate::object::ObjectKey, (String, &Origin)> = templates
+        .iter()
+        .map(|template| {
+            (
+                &template.key,
+                (format!("{}", template.key), &template.origin),
+            )
+        })
+        .collect();
+    for binding in federated {
+        let key = &binding.template.key;
+        match claimed.get(key) {
+            Some((first, origin)) => errors.push(Diagnostic::error(
+                Some(binding.source.clone()),
+                format!(
+                    "{} targets {key}, which {first} at {origin} already defines; one object can have one source",
+                    binding.source_name
+                ),
+            )),
+            None => {
+                claimed.insert(key, (binding.source_name.clone(), &binding.source));
+            }
+        }
+    }
+    for quota in quotas {
+        match claimed.get(&quota.key) {
+            Some((first, origin)) => errors.push(Diagnostic::error(
+                Some(quota.origin.clone()),
+                format!(
+                    "{} creates {}, which {first} at {origin} already defines; one object can have one source",
+                    quota.id, quota.key
+                ),
+            )),
+            None => {
+                claimed.insert(&quota.key, (quota.id.clone(), &quota.origin));
+            }
+        }
+    }
+}
+
+/// An object that Federation v1 annotations place cannot also be placed by a Karmada policy.
+fn check_not_also_karmada(
+    propagations: &[crate::policy::Propagation],
+    federated: &[crate::federation::FederatedBinding],
+    errors: &mut ErrorSink,
+) {
+    let index = crate::bind::PolicyIndex::new(propagations);
+    for binding in federated {
+        if !matches!(
+            binding.placement,
+            crate::federation::FederatedPlacement::FederationV1 { .. }
+        ) {
+            continue;
+        }
+        if let Some(&(policy, _)) = index.matching(&binding.template).first() {
+            errors.push(Diagnostic::error(
+                Some(binding.source.clone()),
+                format!(
+                    "{}: {} (at {}) also selects it; an object placed by Federation v1 annotations cannot also be placed by Karmada",
+                    binding.source_name, propagations[policy].id, propagations[policy].origin
+                ),
+            ));
+        }
+    }
+}
+
+fn unique_clusters(clusters: Vec<Located<Cluster>>, errors: &mut ErrorSink) -> Vec<Cluster> {
+    let mut by_name: BTreeMap<String, Located<Cluster>> = BTreeMap::new();
+    for cluster in clusters {
+        match by_name.get(cluster.item.name()) {
+            Some(first) => errors.push(Diagnostic::error(
+                Some(cluster.origin.clone()),
+                format!(
+                    "duplicate cluster {}: already defined at {}",
+                    cluster.item.name(),
+                    first.origin
+                ),
+            )),
+            None => {
+                by_name.insert(cluster.item.name().to_string(), cluster);
+            }
+        }
+    }
+    by_name.into_values().map(|located| located.item).collect()
+}
+
+fn check_unique_policies(fleet: &Fleet, errors: &mut ErrorSink) {
+    let mut seen: BTreeMap<String, &Origin> = BTreeMap::new();
+    let ids = fleet
+        .propagations
+        .iter()
+        .map(|p| (p.id.to_string(), &p.origin))
+        .chain(
+            fleet
+                .overrides
+                .iter()
+                .map(|o| (o.id.to_string(), &o.origin)),
+        );
+    for (id, origin) in ids {
+        if let Some(first) = seen.get(&id) {
+            errors.push(Diagnostic::error(
+                Some(origin.clone()),
+                format!("duplicate object {id}: already defined at {first}"),
+            ));
+        } else {
+            seen.insert(id, origin);
+        }
+    }
+}
+
+pub fn is_crd(object: &serde_json::Value) -> bool {
+    object.get("apiVersion").and_then(serde_json::Value::as_str) == Some("apiextensions.k8s.io/v1")
+        && object.get("kind").and_then(serde_json::Value::as_str)
+            == Some("CustomResourceDefinition")
+}
+
+/// The schema checker for the fleet: each cluster's Kubernetes version (the command line's
+/// `kubernetes_versions` first), the fleet's CRDs and those `--crds` names (`crds`); with the
+/// warnings of versions assumed and kinds left unchecked.
+pub fn schema_checker(
+    fleet: &Fleet,
+    kubernetes_versions: &[VersionChoice],
+    crds: &[(serde_json::Value, Origin)],
+) -> Result<(Checker, Vec<Diagnostic>), Rejected> {
+    let clusters: Vec<(&str, Option<&str>)> = fleet
+        .clusters
+        .iter()
+        .map(|cluster| {
+            let stated = cluster
+                .status
+                .as_ref()
+                .and_then(|status| status.kubernetes_version.as_deref());
+            (cluster.name(), stated)
+        })
+        .collect();
+    let config = fleet
+        .kubernetes_version
+        .as_ref()
+        .map(|(version, origin)| (*version, origin));
+    let (versions, mut warnings) =
+        crate::check::choose_versions(&clusters, kubernetes_versions, config)
+            .map_err(Rejected::from)?;
+    let fleet_crds = fleet
+        .templates
+        .iter()
+        .filter(|template| is_crd(&template.object))
+        .map(|template| (&template.object, &template.origin));
+    // The command line's CRD of a kind wins over the fleet's, which a pull request controls.
+    let command_line_crds = crds.iter().map(|(crd, origin)| (crd, origin));
+    let (checker, conflicts) =
+        Checker::with_crds(versions, fleet_crds, command_line_crds).map_err(Rejected::from)?;
+    warnings.extend(conflicts);
+    let objects = fleet
+        .templates
+        .iter()
+        .map(|template| (&template.object, &template.origin))
+        .chain(
+            fleet
+                .federated
+                .iter()
+                .map(|binding| (&binding.template.object, &binding.source)),
+        );
+    warnings.extend(checker.unchecked_kinds(objects));
+    Ok((checker, warnings))
+}
+
+/// The fields of a Config that stand in for flags are read before the fleet is, from the files
+/// directly in `FLEET_DIR` (`top`); set anywhere else they would be ignored, so they are an
+/// error there.
+pub fn check_flag_configs_are_on_top(fleet: &Fleet, top: &Path) -> Result<(), Rejected> {
+    let errors: Vec<Diagnostic> = fleet
+        .flag_configs
+        .iter()
+        .filter(|(origin, _)| Path::new(&*origin.file).parent() != Some(top))
+        .map(|(origin, fields)| {
+            Diagnostic::error(
+                Some(origin.clone()),
+                format!(
+                    "Config: spec.{} {} read only from a Config in a file directly in {}, \
+                     as {} for command-line flags; move {} there",
+                    fields.join(", spec."),
+                    if fields.len() == 1 { "is" } else { "are" },
+                    top.display(),
+                    if fields.len() == 1 {
+                        "it stands"
+                    } else {
+                        "they stand"
+                    },
+                    if fields.len() == 1 { "it" } else { "them" },
+                ),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
+    }
+}

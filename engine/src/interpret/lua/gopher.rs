@@ -1,0 +1,297 @@
+//! Where gopher-lua, the Lua Karmada runs (vendor/github.com/yuin/gopher-lua at Karmada
+//! f8fdd02), turns numbers into text and text into numbers differently from C Lua 5.1, which
+//! fedrender embeds: the results reach the output whenever a script writes a number into an
+//! object, so fedrender writes them as gopher-lua does.
+//!
+//! - A number as text (`LNumber.String`): an integral value as an integer, any other through
+//!   Go's shortest float formatting: `0.6666666666666666`, `2000000000000000`, `1e+21`.
+//! - `tonumber` (baselib.go `baseToNumber`): a string with a `.` is read by Go's `ParseFloat`,
+//!   any other by `ParseInt` in the base (`0x` for 16 without one), so `"1e2"`, `"inf"` and
+//!   `"0x1p4"` are nil.
+//! - `string.upper`/`lower`: Go's Unicode case mapping, character by character.
+
+use crate::go_float;
+
+/// gopher-lua `isInteger`: the value survives Go's conversion to int64 (on amd64, where an
+/// out-of-range or NaN value converts to the smallest int64).
+pub fn is_integer(number: f64) -> bool {
+    go_int64(number) as f64 == number
+}
+
+/// Go's `int64(f)` on amd64: a value out of range (or NaN) becomes the smallest int64.
+pub fn go_int64(number: f64) -> i64 {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if (-LIMIT..LIMIT).contains(&number) {
+        number as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// gopher-lua `LNumber.String`.
+pub fn number_to_string(number: f64) -> String {
+    if is_integer(number) {
+        go_int64(number).to_string()
+    } else {
+        go_float::shortest(number)
+    }
+}
+
+/// gopher-lua `parseNumber`, how it reads a string as a number outside `tonumber`: trimmed of
+/// spaces, tabs and newlines, then Go's `ParseInt` in base 0 (`0x`, `0o`, `0b`, a leading `0`
+/// for octal, `_` between digits), else `ParseFloat`.
+pub fn parse_number(text: &[u8]) -> Option<f64> {
+    let text = std::str::from_utf8(text)
+        .ok()?
+        .trim_matches([' ', '\t', '\n']);
+    parse_int(text, None).or_else(|| parse_float(text))
+}
+
+/// gopher-lua `tonumber(text, base)`.
+pub fn to_number(text: &[u8], base: Option<u32>) -> Option<f64> {
+    let text = std::str::from_utf8(text)
+        .ok()?
+        .trim_matches([' ', '\n', '\t']);
+    if text.contains('.') {
+        return parse_float(text);
+    }
+    match base {
+        None => match text.get(..2) {
+            Some(prefix) if prefix.eq_ignore_ascii_case("0x") => parse_int(&text[2..], Some(16)),
+            _ => parse_int(text, Some(10)),
+        },
+        Some(base) => parse_int(text, Some(base)),
+    }
+}
+
+/// Go's `strconv.ParseInt(text, base, 64)`, as a float; `None` for base 0 (the prefix decides,
+/// and `_` may separate digits).
+fn parse_int(text: &str, base: Option<u32>) -> Option<f64> {
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (base, digits) = match base {
+        Some(base) => (base, digits.to_string()),
+        None => {
+            let lower = digits.to_ascii_lowercase();
+            let (base, rest) = if let Some(rest) = lower.strip_prefix("0x") {
+                (16, rest)
+            } else if let Some(rest) = lower.strip_prefix("0o") {
+                (8, rest)
+            } else if let Some(rest) = lower.strip_prefix("0b") {
+                (2, rest)
+            } else if lower.len() > 1 && lower.starts_with('0') {
+                (8, &lower[1..])
+            } else {
+                (10, lower.as_str())
+            };
+            // Underscores only between digits (or after the prefix).
+            let underscored = rest.contains('_');
+            if underscored
+                && (rest.starts_with('_') && base == 10
+                    || rest.ends_with('_')
+                    || rest.contains("__"))
+            {
+                return None;
+            }
+            (base, rest.replace('_', ""))
+        }
+    };
+    if !(2..=36).contains(&base) || digits.is_empty() {
+        return None;
+    }
+    let magnitude = u64::from_str_radix(&digits, base).ok()?;
+    let limit = if negative {
+        1u64 << 63
+    } else {
+        (1u64 << 63) - 1
+    };
+    if magnitude > limit {
+        return None;
+    }
+    let value = magnitude as f64;
+    Some(if negative { -value } else { value })
+}
+
+/// Go's `strconv.ParseFloat(text, 64)`: decimal or hexadecimal floats, `inf`/`infinity`/`nan`
+/// in any case, `_` between digits; out of range is an error.
+fn parse_float(text: &str) -> Option<f64> {
+    let lower = text.to_ascii_lowercase();
+    let unsigned = lower.trim_start_matches(['+', '-']);
+    if lower.len() - unsigned.len() > 1 {
+        return None;
+    }
+    match unsigned {
+        "inf" | "infinity" => {
+            return Some(if lower.starts_with('-') {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            });
+        }
+        "nan" => return Some(f64::NAN),
+        _ => {}
+    }
+    if unsigned.starts_with("0x") {
+        // Hexadecimal floats are rare in objects; Rust has no parser for them.
+        return None;
+    }
+    if unsigned.is_empty()
+        || !unsigned
+            .bytes()
+            .all(|byte| byte.is_ascii_digit() || matches!(byte, b'.' | b'e' | b'+' | b'-' | b'_'))
+    {
+        return None;
+    }
+    let value: f64 = lower.replace('_', "").parse().ok()?;
+    value.is_finite().then_some(value)
+}
+
+/// Go's `strings.ToUpper`: every character through `unicode.ToUpper`, a simple mapping (one
+/// character to one: `ß` stays `ß`), and every byte that is not UTF-8 as U+FFFD.
+pub fn to_upper(text: &[u8]) -> Vec<u8> {
+    map_case(text, |character| {
+        let mut upper = character.to_uppercase();
+        match (upper.next(), upper.next()) {
+            (Some(single), None) => single,
+            _ => character,
+        }
+    })
+}
+
+/// Go's `strings.ToLower`, as [`to_upper`].
+pub fn to_lower(text: &[u8]) -> Vec<u8> {
+    map_case(text, |character| {
+        let mut lower = character.to_lowercase();
+        match (lower.next(), lower.next()) {
+            (Some(single), None) => single,
+            _ => character,
+        }
+    })
+}
+
+fn map_case(text: &[u8], map: impl Fn(char) -> char) -> Vec<u8> {
+    if text.is_ascii() {
+        return text
+            .iter()
+            .map(|&byte| map(char::from(byte)) as u8)
+            .collect();
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (valid, invalid) = match std::str::from_utf8(rest) {
+            Ok(valid) => (valid, 0),
+            Err(error) => (
+                std::str::from_utf8(&rest[..error.valid_up_to()]).expect("checked"),
+                1,
+            ),
+        };
+        for character in valid.chars() {
+            let mut buffer = [0u8; 4];
+            out.extend_from_slice(map(character).encode_utf8(&mut buffer).as_bytes());
+        }
+        rest = &rest[valid.len()..];
+        if invalid > 0 {
+            out.extend_from_slice("\u{fffd}".as_bytes());
+            rest = &rest[invalid..];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cases of a reference file: a provenance line, then one case a line.
+    fn reference(text: &str) -> Vec<serde_json::Value> {
+        let mut lines = text.lines();
+        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert!(header["provenance"]["karmada"].is_string(), "{header}");
+        lines
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    /// A recorded number, spelled as `str::parse` reads it (`"0.5"`, `"-0.0"`, `"NaN"`, `"+Inf"`).
+    fn number(value: &serde_json::Value) -> f64 {
+        value.as_str().unwrap().parse().unwrap()
+    }
+
+    /// The bytes of a recorded text: `text`, or `hex` for bytes that are not UTF-8.
+    fn bytes(case: &serde_json::Value) -> Vec<u8> {
+        match case["hex"].as_str() {
+            Some(hex) => (0..hex.len())
+                .step_by(2)
+                .map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
+                .collect(),
+            None => case["text"].as_str().unwrap().as_bytes().to_vec(),
+        }
+    }
+
+    fn gopher_lua(case: &serde_json::Value) -> &str {
+        case["gopher_lua"].as_str().unwrap()
+    }
+
+    /// Each expected string is what gopher-lua returned for `tostring(number)`:
+    /// testdata/references/gopher-lua/number-to-string.jsonl, with its provenance;
+    /// testdata/references/README.md says how to regenerate it.
+    #[test]
+    fn numbers_print_as_in_gopher_lua() {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/references/gopher-lua/number-to-string.jsonl"
+        )));
+        assert!(cases.len() > 10);
+        for case in &cases {
+            assert_eq!(
+                number_to_string(number(&case["number"])),
+                gopher_lua(case),
+                "{}",
+                case["lua"]
+            );
+        }
+    }
+
+    /// gopher-lua's answers, printed by `tostring` (`nil` when the text is no number):
+    /// testdata/references/gopher-lua/tonumber.jsonl.
+    #[test]
+    fn tonumber_reads_as_gopher_lua_does() {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/references/gopher-lua/tonumber.jsonl"
+        )));
+        assert!(cases.len() > 10);
+        for case in &cases {
+            let base = case["base"]
+                .as_u64()
+                .map(|base| u32::try_from(base).unwrap());
+            let expected = match gopher_lua(case) {
+                "nil" => None,
+                text => Some(text.parse::<f64>().unwrap()),
+            };
+            assert_eq!(to_number(&bytes(case), base), expected, "{}", case["lua"]);
+        }
+    }
+
+    /// gopher-lua's `string.upper` and `string.lower` are Go's `strings.ToUpper` and `ToLower`:
+    /// testdata/references/gopher-lua/case-mapping.jsonl.
+    #[test]
+    fn case_mapping_is_gos() {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/references/gopher-lua/case-mapping.jsonl"
+        )));
+        assert!(cases.len() > 3);
+        for case in &cases {
+            let mapped = match case["function"].as_str().unwrap() {
+                "upper" => to_upper(&bytes(case)),
+                _ => to_lower(&bytes(case)),
+            };
+            assert_eq!(mapped, gopher_lua(case).as_bytes(), "{}", case["lua"]);
+        }
+    }
+}

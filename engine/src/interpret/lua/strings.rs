@@ -1,0 +1,417 @@
+//! The library functions fedrender writes itself rather than take from C Lua:
+//!
+//! - the ones that search with patterns — `string.find`, `string.match`, `string.gmatch` —
+//!   written over [`super::pattern`], so that their work counts against the call's instruction
+//!   budget like the script's own; arguments and results are Lua 5.1's (lstrlib.c
+//!   `str_find_aux`, `gmatch_aux`);
+//! - the ones whose results differ in gopher-lua, which Karmada runs, wherever a number becomes
+//!   text or text a number ([`super::gopher`], [`super::gofmt`]): `tostring`, `tonumber`,
+//!   `string.format`, `upper`, `lower`, `len`, `sub`, `table.concat`, and the `..` operator
+//!   (scripts are compiled with each `..` made a call of [`CONCAT`]).
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use mlua::{Lua, MultiValue, Table, Value};
+
+use super::budget::out_of_instructions;
+use super::messages::{Messages, describe, identity, lua_type};
+use super::pattern::{self, Budget, Capture};
+use super::{gofmt, gopher};
+
+/// The instructions left to the current call, shared with the instruction hook.
+pub struct Instructions(pub Rc<Cell<u64>>);
+
+impl Budget for &Instructions {
+    fn step(&mut self) -> Result<(), String> {
+        let left = self.0.get();
+        if left == 0 {
+            return Err(out_of_instructions());
+        }
+        self.0.set(left - 1);
+        Ok(())
+    }
+}
+
+/// Puts `find`, `match` and `gmatch` into the string library table.
+pub fn install(
+    lua: &Lua,
+    string: &Table,
+    instructions: &Rc<Cell<u64>>,
+    messages: &Messages,
+) -> mlua::Result<()> {
+    let left = Rc::clone(instructions);
+    let find = lua.create_function(move |lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let subject = string_argument(&arguments, 1, "find")?;
+        let pattern = string_argument(&arguments, 2, "find")?;
+        let start = start_argument(lua, &arguments, 3, "find", subject.len())?;
+        let plain = arguments
+            .get(3)
+            .is_some_and(|value| !matches!(value, Value::Nil | Value::Boolean(false)));
+        let budget = &Instructions(Rc::clone(&left));
+        if plain || pattern::is_plain(&pattern) {
+            let found = pattern::find_plain(&subject, &pattern, start, &mut &*budget)
+                .map_err(mlua::Error::runtime)?;
+            return Ok(match found {
+                Some(at) => MultiValue::from_vec(vec![
+                    Value::Integer((at + 1) as i64),
+                    Value::Integer((at + pattern.len()) as i64),
+                ]),
+                None => MultiValue::from_vec(vec![Value::Nil]),
+            });
+        }
+        let (anchored, pattern) = split_anchor(&pattern);
+        let found = pattern::find(&subject, pattern, start, anchored, &mut &*budget)
+            .map_err(mlua::Error::runtime)?;
+        Ok(match found {
+            Some(found) => {
+                let mut values = vec![
+                    Value::Integer((found.start + 1) as i64),
+                    Value::Integer(found.end as i64),
+                ];
+                for capture in &found.captures {
+                    values.push(capture_value(lua, capture)?);
+                }
+                MultiValue::from_vec(values)
+            }
+            None => MultiValue::from_vec(vec![Value::Nil]),
+        })
+    })?;
+    string.raw_set("find", messages.wrap(find)?)?;
+    let left = Rc::clone(instructions);
+    let find_match = lua.create_function(move |lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let subject = string_argument(&arguments, 1, "match")?;
+        let pattern = string_argument(&arguments, 2, "match")?;
+        let start = start_argument(lua, &arguments, 3, "match", subject.len())?;
+        let (anchored, pattern) = split_anchor(&pattern);
+        let budget = &Instructions(Rc::clone(&left));
+        let found = pattern::find(&subject, pattern, start, anchored, &mut &*budget)
+            .map_err(mlua::Error::runtime)?;
+        match found {
+            Some(found) => values(lua, &found.values(&subject)),
+            None => Ok(MultiValue::from_vec(vec![Value::Nil])),
+        }
+    })?;
+    string.raw_set("match", messages.wrap(find_match)?)?;
+    let left = Rc::clone(instructions);
+    let wrapper = messages.wrapper.clone();
+    let gmatch = lua.create_function(move |lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let subject = string_argument(&arguments, 1, "gmatch")?;
+        // gmatch takes `^` literally (Lua 5.1 has no anchor there).
+        let pattern = string_argument(&arguments, 2, "gmatch")?;
+        let next = Cell::new(0usize);
+        let left = Rc::clone(&left);
+        let iterator = lua.create_function(move |lua, ()| {
+            let budget = &Instructions(Rc::clone(&left));
+            let mut at = next.get();
+            while at <= subject.len() {
+                let found = pattern::match_at(&subject, &pattern, at, &mut &*budget)
+                    .map_err(mlua::Error::runtime)?;
+                if let Some(found) = found {
+                    // An empty match moves on by one, or it would be found for ever.
+                    next.set(if found.end == at {
+                        found.end + 1
+                    } else {
+                        found.end
+                    });
+                    return values(lua, &found.values(&subject));
+                }
+                at += 1;
+            }
+            next.set(at);
+            Ok(MultiValue::from_vec(vec![Value::Nil]))
+        })?;
+        wrapper.call::<mlua::Function>(iterator)
+    })?;
+    string.raw_set("gmatch", messages.wrap(gmatch)?)?;
+    Ok(())
+}
+
+fn split_anchor(pattern: &[u8]) -> (bool, &[u8]) {
+    match pattern.strip_prefix(b"^") {
+        Some(rest) => (true, rest),
+        None => (false, pattern),
+    }
+}
+
+fn values(lua: &Lua, captures: &[Capture]) -> mlua::Result<MultiValue> {
+    captures
+        .iter()
+        .map(|capture| capture_value(lua, capture))
+        .collect()
+}
+
+fn capture_value(lua: &Lua, capture: &Capture) -> mlua::Result<Value> {
+    Ok(match capture {
+        Capture::Text(text) => Value::String(lua.create_string(text)?),
+        Capture::Position(at) => Value::Integer(*at as i64),
+    })
+}
+
+/// Argument `position` (1-based) as a string, as `luaL_checklstring` takes it: a string, or a
+/// number in its string form.
+fn string_argument(arguments: &[Value], position: usize, function: &str) -> mlua::Result<Vec<u8>> {
+    let Some(value) = arguments.get(position - 1).cloned() else {
+        return Err(bad_argument(position, function, "string", "no value"));
+    };
+    let type_name = lua_type(&value);
+    match &value {
+        Value::String(text) => Ok(text.as_bytes().to_vec()),
+        Value::Integer(_) | Value::Number(_) => {
+            Ok(gopher::number_to_string(number_of(&value)).into_bytes())
+        }
+        _ => Err(bad_argument(position, function, "string", type_name)),
+    }
+}
+
+fn number_of(value: &Value) -> f64 {
+    match value {
+        Value::Integer(integer) => *integer as f64,
+        Value::Number(number) => *number,
+        _ => f64::NAN,
+    }
+}
+
+/// The global a script's `..` calls once compiled: gopher-lua's concatenation, numbers written
+/// as gopher-lua writes them.
+pub const CONCAT: &str = "__fedrender_concat";
+
+/// The functions of this module outside the string library: `tostring`, `tonumber`, and
+/// [`CONCAT`], for a call's globals.
+pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
+    let identities = Rc::clone(&messages.identities);
+    let tostring = lua.create_function(move |lua, value: Value| {
+        let text = match &value {
+            Value::Nil => "nil".to_string(),
+            Value::Boolean(flag) => flag.to_string(),
+            Value::Integer(_) | Value::Number(_) => gopher::number_to_string(number_of(&value)),
+            Value::String(text) => return Ok(Value::String(text.clone())),
+            Value::Error(error) => describe(error),
+            other => identity(&identities, other),
+        };
+        Ok(Value::String(lua.create_string(text)?))
+    })?;
+    let tonumber = lua.create_function(|_, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let base = match arguments.get(1) {
+            None | Some(Value::Nil) => None,
+            Some(value @ (Value::Integer(_) | Value::Number(_))) => Some(number_of(value) as i64),
+            Some(other) => {
+                return Err(bad_argument(2, "tonumber", "number", lua_type(other)));
+            }
+        };
+        if let Some(base) = base
+            && !(2..=36).contains(&base)
+        {
+            return Err(mlua::Error::runtime(
+                "bad argument #2 to 'tonumber' (base out of range)",
+            ));
+        }
+        Ok(match arguments.first() {
+            None => return Err(bad_argument(1, "tonumber", "value", "no value")),
+            Some(value @ (Value::Integer(_) | Value::Number(_))) => value.clone(),
+            Some(Value::String(text)) => {
+                gopher::to_number(&text.as_bytes(), base.map(|b| b as u32))
+                    .map_or(Value::Nil, Value::Number)
+            }
+            Some(_) => Value::Nil,
+        })
+    })?;
+    // gopher-lua's message for operands that are neither strings nor numbers; a number is
+    // written as gopher-lua writes it. Raised from Lua at level 2, so the message carries the
+    // line of the `..`.
+    let number_text = lua.create_function(|_, number: f64| Ok(gopher::number_to_string(number)))?;
+    let concat: mlua::Function = lua
+        .load(
+            "local type, error, number_text = ...\n\
+             return function(a, b)\n\
+               local ta, tb = type(a), type(b)\n\
+               if (ta ~= 'string' and ta ~= 'number') or (tb ~= 'string' and tb ~= 'number') then\n\
+                 error('cannot perform concat operation between ' .. ta .. ' and ' .. tb, 2)\n\
+               end\n\
+               if ta == 'number' then a = number_text(a) end\n\
+               if tb == 'number' then b = number_text(b) end\n\
+               return a .. b\n\
+             end",
+        )
+        .set_name("=fedrender sandbox")
+        .call((
+            lua.globals().raw_get::<mlua::Function>("type")?,
+            lua.globals().raw_get::<mlua::Function>("error")?,
+            number_text,
+        ))?;
+    Ok(vec![
+        (
+            "tostring".to_string(),
+            Value::Function(messages.wrap(tostring)?),
+        ),
+        (
+            "tonumber".to_string(),
+            Value::Function(messages.wrap(tonumber)?),
+        ),
+        (CONCAT.to_string(), Value::Function(concat)),
+    ])
+}
+
+/// gopher-lua's `string.format`, `upper`, `lower`, `len` and `sub`, and `table.concat`.
+pub fn install_gopher(
+    lua: &Lua,
+    string: &Table,
+    table: &Table,
+    messages: &Messages,
+) -> mlua::Result<()> {
+    let identities = Rc::clone(&messages.identities);
+    let format = lua.create_function(move |lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let pattern = string_argument(&arguments, 1, "format")?;
+        let texts: Vec<(Value, Option<Vec<u8>>)> = arguments[1..]
+            .iter()
+            .map(|value| {
+                let text = match value {
+                    Value::String(text) => Some(text.as_bytes().to_vec()),
+                    Value::Nil | Value::Boolean(_) | Value::Integer(_) | Value::Number(_) => None,
+                    other => Some(identity(&identities, other).into_bytes()),
+                };
+                (value.clone(), text)
+            })
+            .collect();
+        let args: Vec<gofmt::Arg<'_>> = texts
+            .iter()
+            .map(|(value, text)| match value {
+                Value::Nil => gofmt::Arg::Nil,
+                Value::Boolean(flag) => gofmt::Arg::Bool(*flag),
+                Value::Integer(_) | Value::Number(_) => gofmt::Arg::Number(number_of(value)),
+                Value::String(_) => gofmt::Arg::String(text.as_deref().unwrap_or_default()),
+                other => gofmt::Arg::Other(
+                    lua_type(other),
+                    String::from_utf8_lossy(text.as_deref().unwrap_or_default()).into_owned(),
+                ),
+            })
+            .collect();
+        lua.create_string(gofmt::format(&pattern, &args))
+    })?;
+    string.raw_set("format", messages.wrap(format)?)?;
+    let upper = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        lua.create_string(gopher::to_upper(&string_argument(&arguments, 1, "upper")?))
+    })?;
+    string.raw_set("upper", messages.wrap(upper)?)?;
+    let lower = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        lua.create_string(gopher::to_lower(&string_argument(&arguments, 1, "lower")?))
+    })?;
+    string.raw_set("lower", messages.wrap(lower)?)?;
+    let len = lua.create_function(|_, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        Ok(string_argument(&arguments, 1, "len")?.len() as i64)
+    })?;
+    string.raw_set("len", messages.wrap(len)?)?;
+    let sub = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let text = string_argument(&arguments, 1, "sub")?;
+        let length = text.len() as i64;
+        let position = |index: usize, default: i64| -> mlua::Result<i64> {
+            match arguments.get(index) {
+                None | Some(Value::Nil) if default != 0 => Ok(default),
+                Some(value @ (Value::Integer(_) | Value::Number(_))) => Ok(number_of(value) as i64),
+                Some(other) => Err(bad_argument(index + 1, "sub", "number", lua_type(other))),
+                None => Err(bad_argument(index + 1, "sub", "number", "no value")),
+            }
+        };
+        // lstrlib.c `str_sub`: negative positions count from the end, then both are clamped.
+        let relative = |position: i64| {
+            if position < 0 {
+                length + position + 1
+            } else {
+                position
+            }
+        };
+        let start = relative(position(1, 0)?).max(1);
+        let end = relative(position(2, -1)?).min(length);
+        if start > end {
+            return lua.create_string("");
+        }
+        lua.create_string(&text[(start - 1) as usize..end as usize])
+    })?;
+    string.raw_set("sub", messages.wrap(sub)?)?;
+    let concat = lua.create_function(|lua, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().collect();
+        let Some(Value::Table(list)) = arguments.first() else {
+            let got = arguments.first().map_or("no value", lua_type);
+            return Err(bad_argument(1, "concat", "table", got));
+        };
+        let separator = match arguments.get(1) {
+            None | Some(Value::Nil) => Vec::new(),
+            Some(_) => string_argument(&arguments, 2, "concat")?,
+        };
+        let bound = |index: usize, default: i64| -> mlua::Result<i64> {
+            match arguments.get(index) {
+                None | Some(Value::Nil) => Ok(default),
+                Some(value @ (Value::Integer(_) | Value::Number(_))) => Ok(number_of(value) as i64),
+                Some(other) => Err(bad_argument(index + 1, "concat", "number", lua_type(other))),
+            }
+        };
+        let first = bound(2, 1)?;
+        let last = bound(3, list.raw_len() as i64)?;
+        let mut joined = Vec::new();
+        let mut index = first;
+        while index <= last {
+            match list.raw_get::<Value>(index)? {
+                Value::String(text) => joined.extend_from_slice(&text.as_bytes()),
+                value @ (Value::Integer(_) | Value::Number(_)) => {
+                    joined
+                        .extend_from_slice(gopher::number_to_string(number_of(&value)).as_bytes());
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "invalid value (at index {index}) in table for 'concat' ({} found)",
+                        lua_type(&other)
+                    )));
+                }
+            }
+            if index < last {
+                joined.extend_from_slice(&separator);
+            }
+            index += 1;
+        }
+        lua.create_string(joined)
+    })?;
+    table.raw_set("concat", messages.wrap(concat)?)?;
+    Ok(())
+}
+
+/// The start position argument (`init`), 1-based and counted from the end when negative,
+/// as the 0-based offset Lua 5.1 starts from.
+fn start_argument(
+    lua: &Lua,
+    arguments: &[Value],
+    position: usize,
+    function: &str,
+    length: usize,
+) -> mlua::Result<usize> {
+    let value = arguments.get(position - 1).cloned().unwrap_or(Value::Nil);
+    if matches!(value, Value::Nil) {
+        return Ok(0);
+    }
+    let type_name = lua_type(&value);
+    let Some(number) = lua.coerce_number(value)? else {
+        return Err(bad_argument(position, function, "number", type_name));
+    };
+    // lua_Integer truncates, and a negative start counts from the end.
+    let start = number as i64;
+    let start = if start >= 0 {
+        start
+    } else {
+        length as i64 + start + 1
+    } - 1;
+    Ok(start.clamp(0, length as i64) as usize)
+}
+
+fn bad_argument(position: usize, function: &str, expected: &str, got: &str) -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "bad argument #{position} to '{function}' ({expected} expected, got {got})"
+    ))
+}

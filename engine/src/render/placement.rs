@@ -1,0 +1,301 @@
+//! Where one template goes: Karmada's binding and scheduling for it (the winning policy, the
+//! target clusters with their replicas), the namespace controller's clusters, the dependencies
+//! a workload takes along (`propagateDeps`), and suspension.
+
+use std::collections::BTreeMap;
+
+use crate::api::cluster::Cluster;
+use crate::api::selector::ImplicitPriority;
+use crate::bind::{self, PolicyIndex};
+use crate::diagnostics::{Diagnostic, Rejected};
+use crate::fleet::Fleet;
+use crate::interpret::Dependency;
+use crate::lint::Lint;
+use crate::namespace_sync;
+use crate::object::{ObjectKey, Template};
+use crate::overrides::OverrideIndex;
+use crate::policy::Propagation;
+use crate::schedule::{self, Filtered, Target, Targets, Workload};
+
+/// What happened to one template, before its objects are built.
+#[derive(Debug)]
+pub(super) struct Placement {
+    /// Where its objects go: what its own binding dispatches, and what templates that depend
+    /// on it take it to.
+    pub(super) targets: Targets,
+    /// What the scheduler decided for its own binding, before suspension, when that is not
+    /// `targets`: what a dependent's binding records of it (karmada
+    /// dependencies_distributor.go `buildAttachedBinding`).
+    pub(super) scheduled: Option<Targets>,
+    /// Karmada's `IsWorkload` for its own binding: its replicas are revised per cluster.
+    pub(super) is_workload: bool,
+    pub(super) override_policies: Vec<usize>,
+    /// Whether the winning policy sends the template's dependencies along.
+    pub(super) propagate_deps: bool,
+    /// Why the template goes nowhere, warned about unless a dependant takes it along.
+    pub(super) nowhere: Option<String>,
+    /// Matching propagation policies with their implicit priority, and the winner.
+    pub(super) candidates: Vec<(usize, ImplicitPriority)>,
+    pub(super) winner: Option<usize>,
+    pub(super) placed_by: Vec<String>,
+    pub(super) filtered: Vec<(String, Filtered)>,
+}
+
+impl Placement {
+    /// What the scheduler decided for the template's own binding, before suspension.
+    pub(super) fn scheduled(&self) -> &Targets {
+        self.scheduled.as_ref().unwrap_or(&self.targets)
+    }
+
+    /// Sends the template's objects to `targets`, remembering what the scheduler decided.
+    pub(super) fn redirect(&mut self, targets: Targets) {
+        if targets == self.targets {
+            return;
+        }
+        let scheduled = std::mem::replace(&mut self.targets, targets);
+        self.scheduled.get_or_insert(scheduled);
+    }
+}
+
+/// Binds and schedules one template; the namespace controller adds every cluster for the
+/// namespaces it propagates. Why clusters were filtered out is kept only to `explain`.
+pub(super) fn place_template(
+    fleet: &Fleet,
+    (index, override_index): (&PolicyIndex<'_>, &OverrideIndex<'_>),
+    cluster_index: &BTreeMap<&str, usize>,
+    template: &Template,
+    explain: bool,
+) -> Result<Placement, Rejected> {
+    let candidates = index.matching(template);
+    let mut placement = Placement {
+        targets: Targets::default(),
+        scheduled: None,
+        is_workload: false,
+        override_policies: override_index.policies_for(template),
+        propagate_deps: false,
+        nowhere: None,
+        candidates,
+        winner: None,
+        placed_by: Vec::new(),
+        filtered: Vec::new(),
+    };
+    if let Some(reason) = bind::never_propagated(template) {
+        placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
+        return Ok(placement);
+    }
+    let bad_input = |message: String| {
+        Rejected::from(Diagnostic::error(
+            Some(template.origin.clone()),
+            format!("{}: {message}", template.key),
+        ))
+    };
+    match index.bind(&placement.candidates) {
+        Some(binding) => {
+            let policy = &fleet.propagations[binding.policy];
+            let workload = Workload::of(&fleet.interpreter, template).map_err(bad_input)?;
+            let schedule = schedule::schedule(template, &workload, policy, &fleet.clusters);
+            placement.propagate_deps = policy.propagate_deps;
+            placement.nowhere = Some(match (&schedule.failure, policy.suspension.dispatching) {
+                (_, Some(true)) => format!(
+                    "{} is rendered nowhere: {} suspends dispatching",
+                    template.key, policy.id
+                ),
+                (Some(failure), _) => format!(
+                    "{} is rendered nowhere: {} selects it but Karmada would not schedule it: {failure}",
+                    template.key, policy.id
+                ),
+                (None, _) => format!(
+                    "{} is rendered nowhere: {} suspends dispatching to every cluster it schedules",
+                    template.key, policy.id
+                ),
+            });
+            placement.is_workload = workload.is_workload;
+            placement.targets = Targets::from_scheduled(&schedule.targets, cluster_index);
+            if let Some(dispatched) = suspend(policy, &placement.targets, &fleet.clusters) {
+                placement.redirect(dispatched);
+            }
+            placement.winner = Some(binding.policy);
+            if explain {
+                placement.filtered = schedule.filtered;
+            }
+            if !placement.targets.is_empty() {
+                placement.placed_by.push(policy.id.to_string());
+            }
+        }
+        None => {
+            placement.nowhere = Some(format!(
+                "{} is rendered nowhere: no PropagationPolicy or ClusterPropagationPolicy selects it",
+                template.key
+            ));
+        }
+    }
+    if namespace_sync::is_auto_propagated(template) {
+        placement.placed_by.push(
+            "Karmada's namespace controller (every Namespace goes to every cluster)".to_string(),
+        );
+        placement.redirect(
+            (0..fleet.clusters.len())
+                .map(|cluster| Target {
+                    cluster,
+                    replicas: None,
+                    completions: None,
+                })
+                .collect(),
+        );
+    }
+    Ok(placement)
+}
+
+/// propagateDeps, as Karmada's dependencies distributor and binding controller do it
+/// (karmada pkg/dependenciesdistributor/dependencies_distributor.go, pkg/controllers/binding
+/// common.go `ensureWork`, `mergeTargetClusters`):
+///
+/// - only a ResourceBinding's dependencies are followed: a cluster-scoped parent's
+///   ClusterResourceBinding attaches nothing;
+/// - a dependent's binding records each parent's scheduled clusters with their replicas
+///   (`RequiredBy`), whatever the parent's suspension, which `buildAttachedBinding` does not copy;
+/// - its Works go to its own scheduled clusters, then to every parent's clusters not among them,
+///   in parent order;
+/// - when it has a binding of its own (a policy bound it), that binding's suspension holds for
+///   every one of those clusters, and a workload's replicas are revised on a parent's cluster to
+///   the parent's count there (0 where the parent is not a workload); without one, nothing is
+///   suspended or revised.
+///
+/// Parents are taken in template order, so where two parents share a cluster the first's
+/// replicas win (Karmada takes the order its controller saw them in).
+pub(super) fn follow_dependencies(
+    fleet: &Fleet,
+    placements: &mut [Placement],
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), Rejected> {
+    let by_key: BTreeMap<&ObjectKey, usize> = fleet
+        .templates
+        .iter()
+        .enumerate()
+        .map(|(position, template)| (&template.key, position))
+        .collect();
+    let mut required_by: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (position, template) in fleet.templates.iter().enumerate() {
+        let placement = &placements[position];
+        if !placement.propagate_deps
+            || placement.scheduled().is_empty()
+            || template.namespace().is_empty()
+        {
+            continue;
+        }
+        let dependencies = match fleet.interpreter.dependencies(template) {
+            Ok(found) => {
+                if let Some(failure) = found.failure {
+                    warnings.push(Diagnostic::warning(
+                        Lint::DependenciesNotFollowed,
+                        Some(template.origin.clone()),
+                        format!(
+                            "{}: {failure}; Karmada propagates it without its dependencies",
+                            template.key
+                        ),
+                    ));
+                }
+                found.dependencies
+            }
+            Err(problem) => {
+                errors.push(Diagnostic::error(
+                    Some(template.origin.clone()),
+                    format!("{}: {problem}", template.key),
+                ));
+                continue;
+            }
+        };
+        let mut dependents: Vec<usize> = Vec::new();
+        for dependency in &dependencies {
+            match dependency {
+                Dependency::Named(key) => dependents.extend(by_key.get(key).copied()),
+                Dependency::Labelled {
+                    group,
+                    kind,
+                    namespace,
+                    selector,
+                } => dependents.extend(fleet.templates.iter().enumerate().filter_map(
+                    |(other, candidate)| {
+                        (candidate.kind() == kind
+                            && candidate.group() == group
+                            && candidate.namespace() == namespace
+                            && selector.matches(&candidate.labels))
+                        .then_some(other)
+                    },
+                )),
+            }
+        }
+        dependents.sort_unstable();
+        dependents.dedup();
+        for dependent in dependents {
+            required_by.entry(dependent).or_default().push(position);
+        }
+    }
+    for (dependent, parents) in required_by {
+        let notes: Vec<String> = parents
+            .iter()
+            .map(|&parent| format!("propagateDeps of {}", fleet.templates[parent].key))
+            .collect();
+        let snapshots: Vec<Target> = parents
+            .iter()
+            .flat_map(|&parent| placements[parent].scheduled().iter())
+            .collect();
+        let placement = &mut placements[dependent];
+        placement.placed_by.extend(notes);
+        let own_policy = placement.winner.map(|policy| &fleet.propagations[policy]);
+        let mut targets: Vec<Target> = if own_policy.is_some() {
+            placement.scheduled().iter().collect()
+        } else {
+            Vec::new()
+        };
+        for target in snapshots {
+            if targets
+                .iter()
+                .any(|present| present.cluster == target.cluster)
+            {
+                continue;
+            }
+            let replicas = (own_policy.is_some() && placement.is_workload)
+                .then(|| target.replicas.unwrap_or(0));
+            targets.push(Target {
+                cluster: target.cluster,
+                replicas,
+                completions: None,
+            });
+        }
+        targets.sort_by_key(|target| target.cluster);
+        let mut targets: Targets = targets.into_iter().collect();
+        if let Some(policy) = own_policy
+            && let Some(dispatched) = suspend(policy, &targets, &fleet.clusters)
+        {
+            targets = dispatched;
+        }
+        placement.redirect(targets);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.into())
+    }
+}
+
+/// `suspension.dispatching` keeps Works from being applied: fedrender renders nothing there.
+/// The targets still dispatched to, or `None` when the policy suspends nothing.
+pub(super) fn suspend(
+    policy: &Propagation,
+    targets: &Targets,
+    clusters: &[Cluster],
+) -> Option<Targets> {
+    if policy.suspension.dispatching == Some(true) {
+        return Some(Targets::default());
+    }
+    let suspended = policy.suspension.dispatching_on_clusters.as_ref()?;
+    Some(targets.filtered(|target| {
+        let name = clusters[target.cluster].name();
+        !suspended
+            .cluster_names
+            .iter()
+            .any(|suspended| suspended == name)
+    }))
+}

@@ -1,0 +1,247 @@
+//! The story of every template for `fedrender plan`: the policies that matched and why one
+//! won, the clusters filtered out and why, replicas per cluster and the override rules applied.
+
+use std::collections::BTreeMap;
+
+use crate::api::selector::ImplicitPriority;
+use crate::bind::PolicyIndex;
+use crate::federated_quota::FederatedQuota;
+use crate::federation::FederatedBinding;
+use crate::fleet::Fleet;
+use crate::interpret::Operation;
+use crate::object::{ObjectKey, Template};
+use crate::overrides::OverrideIndex;
+use crate::work;
+
+use super::placement::Placement;
+
+/// The story of one template, for `fedrender plan`: which policies matched and why one won,
+/// which clusters the filters removed and why, where it went with how many replicas, and the
+/// override rules applied in each cluster.
+#[derive(Debug, Clone)]
+pub struct PlanEntry {
+    pub key: ObjectKey,
+    pub origin: crate::diagnostics::Origin,
+    /// Matching propagation policies, the winner first, each with why it won or lost.
+    pub policies: Vec<PolicyChoice>,
+    /// What placed the template: a policy, the namespace controller, a dependant.
+    pub placed_by: Vec<String>,
+    pub filtered: Vec<(String, String)>,
+    pub clusters: Vec<PlannedCluster>,
+    /// Why it goes nowhere, when it does.
+    pub nowhere: Option<String>,
+    /// Which interpreter answered each operation for it (none: not a workload, no revision,
+    /// no dependencies).
+    pub interpreted_by: Vec<(Operation, String)>,
+    /// Operations of its kind's customizations that only a live control plane runs.
+    pub ignored_operations: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PolicyChoice {
+    pub policy: String,
+    pub priority: i32,
+    pub matched_by: &'static str,
+    pub outcome: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct PlannedCluster {
+    pub name: String,
+    pub replicas: Option<i64>,
+    pub completions: Option<i64>,
+    /// `<policy>: <rule>` of every override rule applied, in order.
+    pub overrides: Vec<String>,
+}
+
+pub(super) fn plan_entry(
+    fleet: &Fleet,
+    index: &PolicyIndex<'_>,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    placement: &Placement,
+) -> PlanEntry {
+    let mut candidates = placement.candidates.clone();
+    // Best first: the PropagationPolicies of the namespace, then ClusterPropagationPolicies.
+    candidates.sort_by(|a, b| {
+        let cluster_wide =
+            |c: &(usize, ImplicitPriority)| fleet.propagations[c.0].is_cluster_wide();
+        cluster_wide(a)
+            .cmp(&cluster_wide(b))
+            .then(index.compare(*a, *b))
+    });
+    let winner = placement.winner.map(|policy| &fleet.propagations[policy]);
+    let policies = candidates
+        .iter()
+        .map(|&(policy_index, implicit)| {
+            let policy = &fleet.propagations[policy_index];
+            let outcome = match winner {
+                Some(_) if Some(policy_index) == placement.winner => "won".to_string(),
+                Some(winner) if policy.is_cluster_wide() && !winner.is_cluster_wide() => {
+                    format!(
+                        "lost: {} in the namespace wins over every ClusterPropagationPolicy",
+                        winner.id
+                    )
+                }
+                Some(winner) if winner.priority != policy.priority => {
+                    format!(
+                        "lost: priority {} is below {}'s {}",
+                        policy.priority, winner.id, winner.priority
+                    )
+                }
+                Some(winner) => {
+                    let winner_implicit = placement
+                        .candidates
+                        .iter()
+                        .find(|(index, _)| Some(*index) == placement.winner)
+                        .map(|(_, implicit)| *implicit)
+                        .unwrap_or(implicit);
+                    if winner_implicit != implicit {
+                        format!(
+                            "lost: selects by {}, {} by {}",
+                            implicit.describe(),
+                            winner.id,
+                            winner_implicit.describe()
+                        )
+                    } else {
+                        format!(
+                            "lost: same priority and specificity, {} sorts first by name",
+                            winner.id
+                        )
+                    }
+                }
+                None => "not used".to_string(),
+            };
+            PolicyChoice {
+                policy: policy.id.to_string(),
+                priority: policy.priority,
+                matched_by: implicit.describe(),
+                outcome,
+            }
+        })
+        .collect();
+    let clusters = work::rules_per_target(fleet, override_index, template, &placement.targets)
+        .into_iter()
+        .map(|(target, rules)| {
+            let overrides = rules
+                .iter()
+                .map(|rule| {
+                    let policy = &fleet.overrides[rule.policy];
+                    format!("{}: {}", policy.id, policy.rules[rule.rule].field)
+                })
+                .collect();
+            PlannedCluster {
+                name: fleet.clusters[target.cluster].name().to_string(),
+                replicas: target.replicas,
+                completions: target.completions,
+                overrides,
+            }
+        })
+        .collect();
+    let interpreted_by = Operation::ALL
+        .into_iter()
+        .filter_map(|operation| {
+            let supplier = fleet.interpreter.supplier(template, operation)?;
+            Some((operation, supplier.to_string()))
+        })
+        .collect();
+    let target = format!("{} {}", template.api_version, template.kind());
+    let ignored_operations = fleet
+        .interpreter
+        .customizations()
+        .ignored
+        .iter()
+        .filter(|ignored| ignored.target == target)
+        .flat_map(|ignored| {
+            ignored.fields.iter().map(|field| {
+                format!(
+                    "{field} of ResourceInterpreterCustomization {} ({})",
+                    ignored.customization, ignored.origin
+                )
+            })
+        })
+        .collect();
+    PlanEntry {
+        key: template.key.clone(),
+        origin: template.origin.clone(),
+        interpreted_by,
+        ignored_operations,
+        policies,
+        placed_by: placement.placed_by.clone(),
+        filtered: placement
+            .filtered
+            .iter()
+            .map(|(cluster, reason)| (cluster.clone(), reason.describe()))
+            .collect(),
+        clusters,
+        nowhere: placement
+            .targets
+            .is_empty()
+            .then(|| placement.nowhere.clone())
+            .flatten(),
+    }
+}
+
+pub(super) fn quota_plan_entry(
+    quota: &FederatedQuota,
+    cluster_index: &BTreeMap<&str, usize>,
+) -> PlanEntry {
+    let mut clusters: Vec<PlannedCluster> = quota
+        .assigned(cluster_index)
+        .map(|(assignment, _)| PlannedCluster {
+            name: assignment.cluster.clone(),
+            replicas: None,
+            completions: None,
+            overrides: Vec::new(),
+        })
+        .collect();
+    clusters.sort_by(|a, b| a.name.cmp(&b.name));
+    PlanEntry {
+        key: quota.key.clone(),
+        origin: quota.origin.clone(),
+        policies: Vec::new(),
+        placed_by: vec![quota.id.clone()],
+        filtered: Vec::new(),
+        interpreted_by: Vec::new(),
+        ignored_operations: Vec::new(),
+        nowhere: clusters
+            .is_empty()
+            .then(|| format!("{} assigns no cluster of the inventory", quota.id)),
+        clusters,
+    }
+}
+
+pub(super) fn federated_plan_entry(
+    binding: &FederatedBinding,
+    targets: &[(String, Option<i64>)],
+) -> PlanEntry {
+    PlanEntry {
+        key: binding.template.key.clone(),
+        origin: binding.source.clone(),
+        policies: Vec::new(),
+        placed_by: vec![binding.source_name.clone()],
+        filtered: Vec::new(),
+        interpreted_by: Vec::new(),
+        ignored_operations: Vec::new(),
+        clusters: targets
+            .iter()
+            .map(|(name, replicas)| PlannedCluster {
+                name: name.clone(),
+                replicas: *replicas,
+                completions: None,
+                overrides: binding
+                    .overrides
+                    .get(name)
+                    .map(|list| {
+                        list.iter()
+                            .map(|o| format!("{} {}", o.op.verb(), o.path))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        nowhere: targets
+            .is_empty()
+            .then(|| format!("{} reaches no cluster", binding.source_name)),
+    }
+}

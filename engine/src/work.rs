@@ -1,0 +1,503 @@
+//! Work: the final object for one member cluster, Karmada's `ensureWork` + `CreateOrUpdateWork`
+//! (karmada pkg/controllers/binding/common.go, pkg/controllers/ctrlutil/work.go): replicas
+//! revised, overrides applied, then runtime-only fields pruned. Karmada's bookkeeping labels and
+//! annotations are deliberately not added (spec README, deviation 4).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::api::selector::ObjectIdentity;
+use crate::check::{Checker, Finding, KubernetesVersion};
+use crate::diagnostics::{Diagnostic, Rejected};
+use crate::fleet::Fleet;
+use crate::interpret::{self, Interpreter};
+use crate::object::{ObjectKey, Template};
+use crate::overrides::{self, OverrideIndex, RuleRef};
+use crate::schedule::{Target, Targets};
+
+/// The object one cluster receives is built in three steps: [`revise`], the overrides, then
+/// [`prune`] — overrides after revision so that an override of the replica field wins, before
+/// pruning so that an override cannot bring back what pruning removes.
+///
+/// The first step: the template with the cluster's replicas and completions, ready for the
+/// overrides.
+pub fn revise(
+    interpreter: &Interpreter,
+    template: &Template,
+    replicas: Option<i64>,
+    completions: Option<i64>,
+) -> Result<Value, String> {
+    let mut object = match replicas {
+        Some(replicas) => interpreter.revise(template, replicas)?,
+        None => template.object.clone(),
+    };
+    // A Divided Job's completions are split with its replicas (karmada binding/common.go
+    // `divideReplicasByJobCompletions`).
+    if let Some(completions) = completions
+        && let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut)
+    {
+        spec.insert("completions".to_string(), Value::from(completions));
+    }
+    Ok(object)
+}
+
+/// A template's revised objects by replicas and completions: the clusters with the same share
+/// receive the same revision, worked out once (for a custom resource it is a Lua call).
+pub struct Revisions<'a> {
+    interpreter: &'a Interpreter,
+    template: &'a Template,
+    revised: BTreeMap<(Option<i64>, Option<i64>), Value>,
+}
+
+impl<'a> Revisions<'a> {
+    pub fn new(interpreter: &'a Interpreter, template: &'a Template) -> Self {
+        Revisions {
+            interpreter,
+            template,
+            revised: BTreeMap::new(),
+        }
+    }
+
+    /// [`revise`], remembered.
+    pub fn revise(
+        &mut self,
+        replicas: Option<i64>,
+        completions: Option<i64>,
+    ) -> Result<Value, String> {
+        if let Some(object) = self.revised.get(&(replicas, completions)) {
+            return Ok(object.clone());
+        }
+        let object = revise(self.interpreter, self.template, replicas, completions)?;
+        self.revised.insert((replicas, completions), object.clone());
+        Ok(object)
+    }
+}
+
+/// The last step, once the overrides are applied: runtime-only fields go.
+pub fn prune(template: &Template, object: &mut Value) {
+    interpret::prune(template.group(), template.kind(), object);
+}
+
+/// One template's output: each distinct object with the clusters that receive it, so that an
+/// object identical in many clusters is built and serialised once.
+#[derive(Debug, Clone)]
+pub struct RenderedTemplate {
+    pub key: ObjectKey,
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// The manifest as written to each of these clusters. Serialised as soon as the object is
+    /// built, so the object tree is dropped at once and memory holds only text.
+    pub manifest: Arc<str>,
+    /// Indices into the fleet's clusters, ascending.
+    pub clusters: Vec<usize>,
+}
+
+/// What a cluster's API server would say of a template's object on some of its clusters, and
+/// the override rule that wrote the offending value, when one did.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CheckedFinding {
+    pub finding: Finding,
+    pub written_by: Option<RuleRef>,
+    /// Positions in the inventory, ascending.
+    pub clusters: Vec<usize>,
+}
+
+/// Builds the object for every target cluster, in Karmada's two override passes
+/// (overridemanager.go `ApplyOverridePolicies`): the ClusterOverridePolicy rules, chosen on the
+/// template, then the OverridePolicy rules, chosen on the object as the first pass left it.
+/// Clusters with the same replica count and ClusterOverridePolicy rules share that object,
+/// built once; among them, clusters with the same OverridePolicy rules receive the same
+/// object, built once. With a `checker`, each distinct object is checked for its clusters as
+/// soon as it is built, the findings added to `findings`.
+pub(crate) fn build_variants(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    targets: &Targets,
+    checker: Option<&Checker>,
+    findings: &mut Vec<CheckedFinding>,
+) -> Result<Option<RenderedTemplate>, Rejected> {
+    if targets.is_empty() {
+        return Ok(None);
+    }
+    let passes = OverridePasses::new(override_index, template);
+    let mut revisions = Revisions::new(&fleet.interpreter, template);
+    type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
+    let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
+    for target in targets.iter() {
+        groups
+            .entry((
+                target.replicas,
+                target.completions,
+                passes.cluster_rules(target.cluster),
+            ))
+            .or_default()
+            .push(target.cluster);
+    }
+    let mut variants = Vec::new();
+    let mut found: BTreeMap<(Finding, Option<RuleRef>), Vec<usize>> = BTreeMap::new();
+    for ((replicas, completions, cluster_rules), mut clusters) in groups {
+        clusters.sort_unstable();
+        let mut object = revisions.revise(replicas, completions).map_err(|problem| {
+            Rejected::from(Diagnostic::error(
+                Some(template.origin.clone()),
+                format!("{}: {problem}", template.key),
+            ))
+        })?;
+        apply_rules(fleet, template, &cluster_rules, &clusters, &mut object)?;
+        let namespaced = passes.namespaced_policies(&cluster_rules, &object);
+        let mut second: BTreeMap<Vec<RuleRef>, Vec<usize>> = BTreeMap::new();
+        for &cluster in &clusters {
+            second
+                .entry(override_index.rules_for_cluster(&namespaced, cluster))
+                .or_default()
+                .push(cluster);
+        }
+        let last = second.len() - 1;
+        for (position, (rules, clusters)) in second.into_iter().enumerate() {
+            // The last group takes the object itself rather than a copy.
+            let mut object = if position == last {
+                std::mem::take(&mut object)
+            } else {
+                object.clone()
+            };
+            apply_rules(fleet, template, &rules, &clusters, &mut object)?;
+            if !cluster_rules.is_empty() || !rules.is_empty() {
+                as_string_maps(fleet, template, &clusters, &mut object)?;
+            }
+            prune(template, &mut object);
+            if let Some(checker) = checker {
+                let rules: Vec<RuleRef> = cluster_rules.iter().chain(&rules).copied().collect();
+                for (finding, on) in checker.check(&object, &clusters) {
+                    let written_by = rule_that_wrote(
+                        fleet,
+                        template,
+                        &mut revisions,
+                        (replicas, completions),
+                        &rules,
+                        (checker, checker.version_of(on[0]).version),
+                        &finding,
+                    );
+                    found.entry((finding, written_by)).or_default().extend(on);
+                }
+            }
+            variants.push(Variant {
+                manifest: crate::manifest::manifest(&object),
+                clusters,
+            });
+        }
+    }
+    findings.extend(
+        found
+            .into_iter()
+            .map(|((finding, written_by), mut clusters)| {
+                clusters.sort_unstable();
+                CheckedFinding {
+                    finding,
+                    written_by,
+                    clusters,
+                }
+            }),
+    );
+    variants.sort_by_key(|variant| variant.clusters[0]);
+    Ok(Some(RenderedTemplate {
+        key: template.key.clone(),
+        variants,
+    }))
+}
+
+/// The override rule after which `finding` first holds, the rules replayed one at a time on
+/// the revised template; `None` when the template itself has it. Run only for a finding, so
+/// the replay costs nothing on a valid fleet.
+fn rule_that_wrote(
+    fleet: &Fleet,
+    template: &Template,
+    revisions: &mut Revisions<'_>,
+    (replicas, completions): (Option<i64>, Option<i64>),
+    rules: &[RuleRef],
+    (checker, version): (&Checker, KubernetesVersion),
+    finding: &Finding,
+) -> Option<RuleRef> {
+    if rules.is_empty() {
+        return None;
+    }
+    let holds = |object: &Value, overridden: bool| {
+        let mut object = object.clone();
+        if overridden {
+            // As the render does after the rules; a failure here is the render's to report.
+            let _ = overrides::labels_annotations::as_string_maps(&mut object);
+        }
+        prune(template, &mut object);
+        checker.check_at(&object, version).contains(finding)
+    };
+    let mut object = revisions.revise(replicas, completions).ok()?;
+    if holds(&object, false) {
+        return None;
+    }
+    for &rule in rules {
+        apply_rules(fleet, template, &[rule], &[], &mut object).ok()?;
+        if holds(&object, true) {
+            return Some(rule);
+        }
+    }
+    None
+}
+
+/// The override policies of one template, for its two passes.
+struct OverridePasses<'i, 'f> {
+    index: &'i OverrideIndex<'f>,
+    cluster_wide: Vec<usize>,
+    /// The OverridePolicies that select the template itself.
+    namespaced: Vec<usize>,
+    selected: ObjectIdentity,
+}
+
+impl<'i, 'f> OverridePasses<'i, 'f> {
+    fn new(index: &'i OverrideIndex<'f>, template: &Template) -> Self {
+        OverridePasses {
+            index,
+            cluster_wide: index.cluster_policies_for(template.selected()),
+            namespaced: index.namespaced_policies_for(template.selected()),
+            selected: ObjectIdentity::of(&template.object),
+        }
+    }
+
+    /// The ClusterOverridePolicy rules for one cluster (a position in the inventory).
+    fn cluster_rules(&self, cluster: usize) -> Vec<RuleRef> {
+        self.index.rules_for_cluster(&self.cluster_wide, cluster)
+    }
+
+    /// Whether the object after these ClusterOverridePolicy rules must be looked at to choose
+    /// the OverridePolicies.
+    fn may_change_selection(&self, cluster_rules: &[RuleRef]) -> bool {
+        cluster_rules
+            .iter()
+            .any(|&rule| self.index.may_change_what_selectors_see(rule))
+    }
+
+    /// The OverridePolicies for the object the ClusterOverridePolicy rules left.
+    fn namespaced_policies(&self, cluster_rules: &[RuleRef], object: &Value) -> Vec<usize> {
+        if !self.may_change_selection(cluster_rules) {
+            return self.namespaced.clone();
+        }
+        let identity = ObjectIdentity::of(object);
+        if identity == self.selected {
+            self.namespaced.clone()
+        } else {
+            self.index.namespaced_policies_for(identity.selected())
+        }
+    }
+}
+
+/// The override rules the template goes through in each of its target clusters, both passes in
+/// order (for `fedrender plan`). An object is built only where a ClusterOverridePolicy rule may
+/// change which OverridePolicies select it, once per replica count and rule list.
+pub(crate) fn rules_per_target(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    targets: &Targets,
+) -> Vec<(Target, Vec<RuleRef>)> {
+    let passes = OverridePasses::new(override_index, template);
+    let mut namespaced_after = BTreeMap::new();
+    let mut revisions = Revisions::new(&fleet.interpreter, template);
+    targets
+        .iter()
+        .map(|target| {
+            let rules = rules_in_cluster(
+                fleet,
+                &passes,
+                template,
+                target,
+                &mut namespaced_after,
+                &mut revisions,
+            );
+            (target, rules)
+        })
+        .collect()
+}
+
+/// The OverridePolicies that select the template's objects in its target clusters once the
+/// ClusterOverridePolicy rules are applied: an OverridePolicy may select only what a
+/// ClusterOverridePolicy made of a template. Objects are built only for clusters whose
+/// ClusterOverridePolicy rules may change what selectors see, once per replica count and rule
+/// list.
+pub(crate) fn namespaced_policies_after_cluster_overrides(
+    fleet: &Fleet,
+    override_index: &OverrideIndex<'_>,
+    template: &Template,
+    targets: &Targets,
+) -> BTreeSet<usize> {
+    let passes = OverridePasses::new(override_index, template);
+    let mut revisions = Revisions::new(&fleet.interpreter, template);
+    let mut seen = BTreeSet::new();
+    let mut used = BTreeSet::new();
+    for target in targets.iter() {
+        let first_pass = (
+            target.replicas,
+            target.completions,
+            passes.cluster_rules(target.cluster),
+        );
+        if !passes.may_change_selection(&first_pass.2) || seen.contains(&first_pass) {
+            continue;
+        }
+        used.extend(namespaced_policies_in(
+            fleet,
+            &passes,
+            template,
+            target,
+            &first_pass.2,
+            &mut revisions,
+        ));
+        seen.insert(first_pass);
+    }
+    used
+}
+
+/// The OverridePolicies chosen after each first pass (replicas, completions and
+/// ClusterOverridePolicy rules), so that clusters alike build the object once.
+type NamespacedAfter = BTreeMap<(Option<i64>, Option<i64>, Vec<RuleRef>), Vec<usize>>;
+
+/// The override rules a template goes through in one target cluster, both passes in order.
+fn rules_in_cluster(
+    fleet: &Fleet,
+    passes: &OverridePasses<'_, '_>,
+    template: &Template,
+    target: Target,
+    namespaced_after: &mut NamespacedAfter,
+    revisions: &mut Revisions<'_>,
+) -> Vec<RuleRef> {
+    let mut rules = passes.cluster_rules(target.cluster);
+    let namespaced = namespaced_after
+        .entry((target.replicas, target.completions, rules.clone()))
+        .or_insert_with(|| {
+            namespaced_policies_in(fleet, passes, template, target, &rules, revisions)
+        })
+        .clone();
+    rules.extend(passes.index.rules_for_cluster(&namespaced, target.cluster));
+    rules
+}
+
+/// The OverridePolicies that select a template's object in one target cluster after its
+/// ClusterOverridePolicy rules, without building the object unless one of those rules may
+/// change what selectors see. Where building fails, the render reports it; here the
+/// OverridePolicies are then those of the template.
+fn namespaced_policies_in(
+    fleet: &Fleet,
+    passes: &OverridePasses<'_, '_>,
+    template: &Template,
+    target: Target,
+    cluster_rules: &[RuleRef],
+    revisions: &mut Revisions<'_>,
+) -> Vec<usize> {
+    if !passes.may_change_selection(cluster_rules) {
+        return passes.namespaced.clone();
+    }
+    let Ok(mut object) = revisions.revise(target.replicas, target.completions) else {
+        return passes.namespaced.clone();
+    };
+    match apply_rules(fleet, template, cluster_rules, &[], &mut object) {
+        Ok(()) => passes.namespaced_policies(cluster_rules, &object),
+        Err(_) => passes.namespaced.clone(),
+    }
+}
+
+/// Applies the override rules in order. A failure names the policy and its file, the rule and
+/// overrider, the object and its file, and the clusters (fedrender fails where Karmada would
+/// skip the cluster: spec README, deviation 5).
+pub(crate) fn apply_rules(
+    fleet: &Fleet,
+    template: &Template,
+    rules: &[RuleRef],
+    clusters: &[usize],
+    object: &mut Value,
+) -> Result<(), Rejected> {
+    for rule_ref in rules {
+        let policy = &fleet.overrides[rule_ref.policy];
+        let rule = &policy.rules[rule_ref.rule];
+        if let Err(error) = overrides::apply_overriders(object, template.kind(), &rule.overriders) {
+            let cluster_list = cluster_list(fleet, clusters);
+            let rule_field = if rule.field == "spec" {
+                format!("spec.overriders.{}", error.overrider)
+            } else {
+                format!("{}.overriders.{}", rule.field, error.overrider)
+            };
+            return Err(Diagnostic::error(
+                Some(policy.origin.clone()),
+                format!(
+                    "{}: {rule_field}: {} (overriding {} from {} for {cluster_list})",
+                    policy.id, error.message, template.key, template.origin
+                ),
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Labels and annotations as Karmada writes them into the Work, once every override rule is
+/// applied ([`overrides::labels_annotations::as_string_maps`]).
+pub(crate) fn as_string_maps(
+    fleet: &Fleet,
+    template: &Template,
+    clusters: &[usize],
+    object: &mut Value,
+) -> Result<(), Rejected> {
+    overrides::labels_annotations::as_string_maps(object).map_err(|message| {
+        Diagnostic::error(
+            Some(template.origin.clone()),
+            format!(
+                "{}: {message} (after the overrides for {})",
+                template.key,
+                cluster_list(fleet, clusters)
+            ),
+        )
+        .into()
+    })
+}
+
+pub(crate) fn cluster_list(fleet: &Fleet, clusters: &[usize]) -> String {
+    let names: Vec<&str> = clusters.iter().map(|&c| fleet.clusters[c].name()).collect();
+    if names.len() == 1 {
+        format!("cluster {}", names[0])
+    } else {
+        format!("clusters {}", names.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn deployment() -> Template {
+        Template::for_test(
+            "apps/v1",
+            "Deployment",
+            "default",
+            "web",
+            json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "web", "namespace": "default", "uid": "u"},
+                "spec": {"template": {}}, "status": {"readyReplicas": 1}}),
+        )
+    }
+
+    // karmada issue #1347: an override of /spec/replicas must win over replica revision.
+    #[test]
+    fn overrides_run_after_revision_and_before_pruning() {
+        let template = deployment();
+        let mut work = revise(&Interpreter::default(), &template, Some(3), None).unwrap();
+        assert_eq!(work["spec"]["replicas"], json!(3));
+        work["spec"]["replicas"] = json!(7);
+        work["status"] = json!({"injected": true});
+        prune(&template, &mut work);
+        assert_eq!(work["spec"]["replicas"], json!(7));
+        assert!(work.get("status").is_none());
+        assert!(work["metadata"].get("uid").is_none());
+    }
+}

@@ -1,0 +1,1796 @@
+//! The one module that reads and writes YAML. Everything else sees `serde_json::Value`.
+//!
+//! Reading follows Go's YAML 1.1 resolution (what kubectl, Argo CD and Flux use through
+//! sigs.k8s.io/yaml): `yes`/`on`/`y` are booleans, `0755` is octal, duplicate keys are rejected.
+//! Writing quotes every scalar that a YAML 1.1 or 1.2 reader would take for something other
+//! than a string — keys too — and writes multi-line strings as block literals, keeping the
+//! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
+//! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
+//! [`go_marshal`] writes YAML as Karmada's own go-yaml v2 does, for the values overriders
+//! marshal back into a string field.
+
+mod emit;
+mod exact;
+pub mod go_marshal;
+#[cfg(test)]
+mod random;
+mod read;
+#[cfg(test)]
+mod repository_fleets;
+mod scalar;
+mod weight;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self as de, DeserializeOwned, Visitor};
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Origin};
+use exact::ExactValue;
+pub use weight::Weight;
+
+/// One `---`-separated document of a YAML stream: its text and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocumentText<'a> {
+    pub text: &'a str,
+    /// 1-based line of the first line of `text` in the file.
+    pub first_line: u64,
+    /// 1-based line of the first line holding content (not blank, comment, directive or marker).
+    pub content_line: u64,
+}
+
+/// Splits a YAML stream into its documents by their `---` / `...` markers.
+///
+/// YAML forbids a line that starts with `---` or `...` followed by white space inside any
+/// scalar (the spec's "c-forbidden" content), so a marker at column 0 always separates
+/// documents and the split is exact. Parsing each document on its own gives each one its own
+/// line offset, lets documents parse in parallel, and needs no document-count budget.
+/// Documents holding nothing but comments are dropped.
+pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
+    let mut documents = Vec::new();
+    let mut start = 0usize;
+    let mut first_line = 1u64;
+    let mut content_line = None;
+    let mut has_marker = false;
+    let mut offset = 0usize;
+    let mut push = |start: usize, end: usize, first_line: u64, content_line: Option<u64>| {
+        if let Some(content_line) = content_line {
+            documents.push(DocumentText {
+                text: &stream[start..end],
+                first_line,
+                content_line,
+            });
+        }
+    };
+    for (line_number, line) in (1u64..).zip(stream.split_inclusive('\n')) {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let starts_document = is_marker(bare, "---");
+        let ends_document = is_marker(bare, "...");
+        // A directive such as `%YAML 1.1` belongs to the document its `---` opens, so a
+        // marker only closes a chunk that already holds content or a marker of its own.
+        if (starts_document && (content_line.is_some() || has_marker)) || ends_document {
+            push(start, offset, first_line, content_line);
+            content_line = None;
+            has_marker = false;
+            start = if ends_document {
+                offset + line.len()
+            } else {
+                offset
+            };
+            first_line = if ends_document {
+                line_number + 1
+            } else {
+                line_number
+            };
+        }
+        has_marker |= starts_document;
+        let after_marker = if starts_document { &bare[3..] } else { bare };
+        let trimmed = after_marker.trim_start();
+        let is_directive = bare.starts_with('%') && !starts_document;
+        let is_content = !ends_document && !trimmed.is_empty() && !trimmed.starts_with('#');
+        if content_line.is_none() && is_content && !is_directive {
+            content_line = Some(line_number);
+        }
+        offset += line.len();
+    }
+    push(start, stream.len(), first_line, content_line);
+    documents
+}
+
+/// The text with every line break written `\n`. YAML reads a CRLF and a lone CR each as one
+/// line break and never as content (YAML 1.2 §5.4; Go's reader does the same), so no value
+/// changes and no line moves.
+pub fn normalize_line_breaks(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+fn is_marker(line: &str, marker: &str) -> bool {
+    line.strip_prefix(marker)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+}
+
+/// How deeply lists and maps may nest in a document, YAML or JSON. The API server reads JSON
+/// and YAML up to 10,000 levels, far beyond any real object (a CRD's schema nests a few dozen),
+/// and fedrender's stages walk values recursively, so the bound is what every stage can take
+/// on a worker's stack: reading is the costliest, about 4 KiB of stack a level optimised and
+/// 24 KiB in a debug build, 6 MiB at this depth; workers get 16 MiB (the binary's pool, and
+/// `RUST_MIN_STACK` in `.cargo/config.toml` for tests).
+pub const MAX_NESTING_DEPTH: usize = 256;
+
+/// Large inputs are fine (a document may hold any number of events and nodes, and a stream
+/// any number of documents, since [`split_documents`] parses them one by one), but nesting is
+/// capped at [`MAX_NESTING_DEPTH`], and aliases keep serde-saphyr's default limits (50,000
+/// aliases, a million replayed or recorded events), which stop a "billion laughs" document
+/// within a second.
+fn reader_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        legacy_octal_numbers: true,
+        budget: serde_saphyr::budget! {
+            max_documents: usize::MAX,
+            max_events: usize::MAX,
+            max_nodes: usize::MAX,
+            max_depth: MAX_NESTING_DEPTH,
+            // Past it the parser would stop first, with a message about recursion.
+            flow_nesting_limit: MAX_NESTING_DEPTH + 1,
+        },
+    }
+}
+
+/// serde-saphyr's reader, reading what Go's YAML readers read: a quoted scalar whose
+/// continuation lines are indented no deeper than its key (a real ConfigMap's continuation
+/// lines start at column 0) breaks YAML 1.2's indentation rule, which serde-saphyr enforces and
+/// libyaml, go-yaml and kubectl do not. Such a document is read again with those lines
+/// indented: a quoted scalar folds its line breaks and drops leading white space, so the value
+/// is the same, and so is every line number.
+fn from_yaml<T: DeserializeOwned>(
+    text: &str,
+    options: serde_saphyr::Options,
+) -> Result<T, serde_saphyr::Error> {
+    match serde_saphyr::from_str_with_options(text, options.clone()) {
+        Err(error)
+            if error
+                .to_string()
+                .contains("invalid indentation in multiline quoted scalar") =>
+        {
+            match indent_quoted_continuations(text) {
+                Some(indented) => {
+                    serde_saphyr::from_str_with_options(&indented, options).map_err(|_| error)
+                }
+                None => Err(error),
+            }
+        }
+        result => result,
+    }
+}
+
+/// `text` with every continuation line of a multi-line quoted scalar indented past the line the
+/// scalar opens on; `None` when nothing needed it.
+fn indent_quoted_continuations(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut changed = false;
+    // Inside a quoted scalar: its quote character and the indentation of its first line.
+    let mut open: Option<(char, usize)> = None;
+    // Inside a block scalar: the indentation of the line that opened it.
+    let mut block: Option<usize> = None;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let indent = content.len() - content.trim_start_matches(' ').len();
+        let blank = content.trim().is_empty();
+        if let Some(block_indent) = block {
+            if blank || indent > block_indent {
+                out.push_str(line);
+                continue;
+            }
+            block = None;
+        }
+        let mut rest = content;
+        if let Some((quote, opening_indent)) = open {
+            if !blank && indent <= opening_indent {
+                out.extend(std::iter::repeat_n(' ', opening_indent + 1 - indent));
+                changed = true;
+            }
+            match closing_quote(rest, quote) {
+                Some(end) => {
+                    open = None;
+                    rest = &rest[end..];
+                }
+                None => {
+                    out.push_str(line);
+                    continue;
+                }
+            }
+        }
+        // Scan what is left of the line for scalars that open (and maybe close) on it.
+        let offset = content.len() - rest.len();
+        let mut at = 0;
+        let bytes = rest.as_bytes();
+        while at < bytes.len() {
+            let byte = bytes[at];
+            let before = rest[..at].trim_end();
+            let starts_value = before.is_empty() && offset + at == indent
+                || before.ends_with([':', '-', '?', '[', '{', ','])
+                || (before.is_empty() && offset == 0);
+            match byte {
+                b'#' if at == 0 || bytes[at - 1] == b' ' => break,
+                b'\'' | b'"' if starts_value => {
+                    let quote = char::from(byte);
+                    match closing_quote(&rest[at + 1..], quote) {
+                        Some(end) => at += 1 + end,
+                        None => {
+                            open = Some((quote, indent));
+                            break;
+                        }
+                    }
+                }
+                b'|' | b'>' if starts_value && opens_block_scalar(&rest[at + 1..]) => {
+                    block = Some(indent);
+                    break;
+                }
+                _ => at += 1,
+            }
+        }
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// Whether what follows `|` or `>` is a block scalar's header: indicators, then nothing or a
+/// comment.
+fn opens_block_scalar(after: &str) -> bool {
+    let rest = after
+        .trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit())
+        .trim_start();
+    rest.is_empty() || rest.starts_with('#')
+}
+
+/// Where the quote that closes a scalar lies in `text` (just past it): `''` is a quote inside
+/// a single-quoted scalar, a backslash escapes inside a double-quoted one.
+fn closing_quote(text: &str, quote: char) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match (quote, bytes[at]) {
+            ('"', b'\\') => at += 2,
+            ('\'', b'\'') if bytes.get(at + 1) == Some(&b'\'') => at += 2,
+            (_, byte) if char::from(byte) == quote => return Some(at + 1),
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// Parses one document (as returned by [`split_documents`]) into a JSON value, with no spare
+/// capacity: a fleet's templates stay in memory for the whole run.
+pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
+    if let Some(value) = read::simple_document(document.text) {
+        return Ok(value);
+    }
+    parse_typed(document, file).map(|ExactValue(value)| value)
+}
+
+/// Whether a document may hold an alias (or a merge key, which is one): an `&` and a `*` each
+/// where a node's properties or an alias can begin, at the start of the text or after white
+/// space, `[`, `{`, `,` or `:`. Only such a document can grow beyond its text; `a && b`,
+/// `/data/*.txt`, `?a=1&b=2` and `["*"]` need no weighing. [`parse_document_without_aliases`]
+/// reads the others, so that an alias this missed is an error, never a copy.
+pub fn may_hold_aliases(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let begins_node = |at: usize| {
+        at == 0
+            || matches!(
+                bytes[at - 1],
+                b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b',' | b':'
+            )
+    };
+    let found = |indicator: u8| {
+        bytes
+            .iter()
+            .enumerate()
+            .any(|(at, &byte)| byte == indicator && begins_node(at))
+    };
+    found(b'&') && found(b'*')
+}
+
+/// [`parse_document`] for a document [`may_hold_aliases`] says holds no alias: should it hold
+/// one after all, it is an error rather than a copy nothing has weighed.
+pub fn parse_document_without_aliases(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<Value, Diagnostic> {
+    if let Some(value) = read::simple_document(document.text) {
+        return Ok(value);
+    }
+    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
+        Ok(ExactValue(value)) => Ok(value),
+        Err(error) if is_a_copy(&error) => {
+            let mut diagnostic = to_diagnostic(&error, document, file);
+            diagnostic.message = "an alias fedrender did not expect here (it weighs every \
+                                  document that may hold one before reading it): this is a bug \
+                                  in fedrender; please report it"
+                .to_string();
+            Err(diagnostic)
+        }
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
+}
+
+/// The reader's options with no alias allowed to copy anything.
+fn reader_options_without_copies() -> serde_saphyr::Options {
+    let mut options = reader_options();
+    options.alias_limits.max_total_replayed_events = 0;
+    options
+}
+
+/// Whether serde-saphyr stopped at an alias because [`reader_options_without_copies`] allows
+/// none.
+fn is_a_copy(error: &serde_saphyr::Error) -> bool {
+    error.to_string().contains("alias replay limit exceeded")
+}
+
+/// What a document weighs before it is built ([`Weight`]), read as serde-saphyr reads it (a
+/// quoted scalar continued at column 0 included). A document that cannot be weighed has a
+/// syntax error: the parser's message, at its line.
+pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight, Diagnostic> {
+    let weighed = match weight::weigh(document.text, MAX_NESTING_DEPTH) {
+        Err(error)
+            if matches!(
+                error.kind(),
+                serde_saphyr::granit_parser::ErrorKind::InvalidQuotedScalarIndent
+            ) =>
+        {
+            match indent_quoted_continuations(document.text) {
+                Some(indented) => weight::weigh(&indented, MAX_NESTING_DEPTH).map_err(|_| error),
+                None => Err(error),
+            }
+        }
+        weighed => weighed,
+    };
+    let offset = document.first_line - 1;
+    weighed
+        .map(|mut weight| {
+            for (_, line) in &mut weight.copies_by_line {
+                *line += offset;
+            }
+            weight
+        })
+        .map_err(|error| {
+            let line = offset + error.marker().line() as u64;
+            let message = error.info();
+            let message = if message.is_empty() {
+                "this document is not valid YAML".to_string()
+            } else {
+                message
+            };
+            Diagnostic::error(Some(Origin::new(file, 0, line)), message)
+                .at_column(error.marker().col() as u64 + 1)
+        })
+}
+
+/// [`parse_document`] for a document [`weigh_document`] could not weigh, which is to say one
+/// with a syntax error: serde-saphyr reports it in its own words, and no alias copies anything
+/// on the way. Should serde-saphyr stop at an alias first, the document is refused with the
+/// weighing's message, `cannot_weigh`.
+pub fn parse_unweighed_document(
+    document: &DocumentText<'_>,
+    file: &str,
+    cannot_weigh: Diagnostic,
+) -> Result<Value, Diagnostic> {
+    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
+        Ok(ExactValue(value)) => Ok(value),
+        Err(error) if is_a_copy(&error) => Err(cannot_weigh),
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
+}
+
+/// Parses one document straight into a typed struct, so that an unknown field is reported at
+/// its own line.
+pub fn parse_typed<T: DeserializeOwned>(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<T, Diagnostic> {
+    from_yaml(document.text, reader_options())
+        .map_err(|error| to_diagnostic(&error, document, file))
+}
+
+/// Parses one document of a Kubernetes API object (a Karmada policy or Cluster) into its typed
+/// struct, as strictly as the API server reads it. The API server reads YAML 1.1
+/// (sigs.k8s.io/yaml over go-yaml v2): an unquoted `y`, `on`, `no`, `0755` or `1e3` is a
+/// boolean or a number to it, so a field typed string that receives one fails validation and
+/// the object is never created (a null is dropped instead). fedrender's typed reader would take
+/// the text as the string; here such a value is an error that says which value to quote.
+pub fn parse_api_object<T: DeserializeOwned>(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<T, Diagnostic> {
+    let mut options = reader_options();
+    options.no_schema = true;
+    match from_yaml(document.text, options) {
+        Ok(typed) => Ok(typed),
+        // A free-form field (an overrider's `value`) is JSON to the API server, which reads the
+        // document with YAMLToJSON: an unquoted `n:` or `on:` key there is the key "false" or
+        // "true". If the document reads that way into the typed struct, it is what Karmada
+        // stores; a key or value that breaks a typed field still fails, at its line.
+        Err(error)
+            if matches!(
+                error.without_snippet(),
+                serde_saphyr::Error::QuotingRequired { .. }
+            ) =>
+        {
+            parse_document_as_yaml_to_json(document, file)
+                .ok()
+                .and_then(|value| serde_json::from_value(value).ok())
+                .ok_or_else(|| to_diagnostic(&error, document, file))
+        }
+        Err(error) => Err(to_diagnostic(&error, document, file)),
+    }
+}
+
+/// Parses one document as sigs.k8s.io/yaml `YAMLToJSON` reads it (go-yaml v2, not strict): a
+/// repeated key keeps its last value, and a key that is not a string is written as Go writes
+/// it (`on` and `y` become `"true"`, `0x10` becomes `"16"`, `1.0` becomes `"1"`, a float with
+/// float32 precision); a null key is an error, as it is there.
+pub fn parse_document_as_yaml_to_json(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<Value, Diagnostic> {
+    let mut options = reader_options();
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
+    from_yaml::<JsonableValue>(document.text, options)
+        .map(|jsonable| jsonable.0)
+        .map_err(|error| to_diagnostic(&error, document, file))
+}
+
+/// A value `YAMLToJSON` can hand to encoding/json (`convertToJSONableObject`).
+struct JsonableValue(Value);
+
+impl<'de> Deserialize<'de> for JsonableValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonableVisitor)
+    }
+}
+
+struct JsonableVisitor;
+
+impl<'de> Visitor<'de> for JsonableVisitor {
+    type Value = JsonableValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::Bool(flag)))
+    }
+
+    fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::from(number)))
+    }
+
+    fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::from(number)))
+    }
+
+    fn visit_i128<E: de::Error>(self, number: i128) -> Result<Self::Value, E> {
+        // Beyond 64 bits go-yaml reads a float.
+        match i64::try_from(number) {
+            Ok(small) => self.visit_i64(small),
+            Err(_) => self.visit_f64(number as f64),
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, number: u128) -> Result<Self::Value, E> {
+        match u64::try_from(number) {
+            Ok(small) => self.visit_u64(small),
+            Err(_) => self.visit_f64(number as f64),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
+        serde_json::Number::from_f64(number)
+            .map(|number| JsonableValue(Value::Number(number)))
+            .ok_or_else(|| E::custom(format!("{number} cannot be written as JSON")))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::String(text.to_string())))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(JsonableValue(Value::Null))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, inner: D) -> Result<Self::Value, D::Error> {
+        JsonableValue::deserialize(inner)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut list = Vec::new();
+        while let Some(JsonableValue(item)) = items.next_element()? {
+            list.push(item);
+        }
+        Ok(JsonableValue(Value::Array(list)))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut entries: A) -> Result<Self::Value, A::Error> {
+        let mut map = serde_json::Map::new();
+        while let Some((JsonableKey(key), JsonableValue(value))) = entries.next_entry()? {
+            // Keys equal once converted (`on` and `true`) are one key to go-yaml: the last wins.
+            map.insert(key, value);
+        }
+        Ok(JsonableValue(Value::Object(map)))
+    }
+}
+
+/// A map key as `convertToJSONableObject` writes it.
+struct JsonableKey(String);
+
+impl<'de> Deserialize<'de> for JsonableKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = JsonableKey;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string, number or boolean key")
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(JsonableKey(text.to_string()))
+            }
+
+            fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Self::Value, E> {
+                Ok(JsonableKey(flag.to_string()))
+            }
+
+            fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
+                Ok(JsonableKey(number.to_string()))
+            }
+
+            fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
+                Ok(JsonableKey(number.to_string()))
+            }
+
+            fn visit_i128<E: de::Error>(self, number: i128) -> Result<Self::Value, E> {
+                self.visit_f64(number as f64)
+            }
+
+            fn visit_u128<E: de::Error>(self, number: u128) -> Result<Self::Value, E> {
+                self.visit_f64(number as f64)
+            }
+
+            fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
+                Ok(JsonableKey(go_marshal::go_format_float32(number)))
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Err(E::custom("a null map key cannot be written as JSON"))
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
+}
+
+/// The line of every field of a document: `spec.placement.clusterAffinity.clusterNames[1]` to
+/// the file line of that key or list item, so that a message about a field points at it rather
+/// than at the document. Empty when the document does not parse.
+pub fn field_lines(document: &DocumentText<'_>) -> BTreeMap<String, u64> {
+    let mut lines = BTreeMap::new();
+    // Each level costs more stack here than in the loader (a span around every node), so the
+    // index stops at a depth any field a message names fits in; a deeper document (a policy
+    // value nested that far) gets messages at its first line instead.
+    let mut options = reader_options();
+    options.budget = serde_saphyr::budget! {
+        max_documents: usize::MAX,
+        max_events: usize::MAX,
+        max_nodes: usize::MAX,
+        max_depth: FIELD_LINES_MAX_DEPTH,
+    };
+    if let Ok(root) = from_yaml::<LocatedNode>(document.text, options) {
+        let offset = document.first_line - 1;
+        let mut pending: Vec<(String, LocatedNode)> = vec![(String::new(), root)];
+        while let Some((path, node)) = pending.pop() {
+            match node.value {
+                NodeShape::Map(entries) => {
+                    for (key, line, child) in entries {
+                        let child_path = if path.is_empty() {
+                            key
+                        } else {
+                            format!("{path}.{key}")
+                        };
+                        lines.insert(child_path.clone(), line + offset);
+                        pending.push((child_path, child));
+                    }
+                }
+                NodeShape::List(items) => {
+                    for (index, item) in items.into_iter().enumerate() {
+                        let child_path = format!("{path}[{index}]");
+                        lines.insert(child_path.clone(), item.line + offset);
+                        pending.push((child_path, item));
+                    }
+                }
+                NodeShape::Scalar => {}
+            }
+        }
+    }
+    lines
+}
+
+/// How deep [`field_lines`] indexes a document.
+const FIELD_LINES_MAX_DEPTH: usize = 24;
+
+/// A YAML node with the line it starts on.
+struct LocatedNode {
+    line: u64,
+    value: NodeShape,
+}
+
+enum NodeShape {
+    /// Each key with the line it is written on.
+    Map(Vec<(String, u64, LocatedNode)>),
+    List(Vec<LocatedNode>),
+    Scalar,
+}
+
+impl<'de> Deserialize<'de> for LocatedNode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spanned = serde_saphyr::Spanned::<NodeShape>::deserialize(deserializer)?;
+        Ok(LocatedNode {
+            line: spanned.referenced.line(),
+            value: spanned.value,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeShape {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ShapeVisitor;
+        impl<'de> Visitor<'de> for ShapeVisitor {
+            type Value = NodeShape;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a YAML node")
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_i128<E: de::Error>(self, _: i128) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_u128<E: de::Error>(self, _: u128) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_none<E: de::Error>(self) -> Result<NodeShape, E> {
+                Ok(NodeShape::Scalar)
+            }
+
+            fn visit_some<D: serde::Deserializer<'de>>(
+                self,
+                inner: D,
+            ) -> Result<NodeShape, D::Error> {
+                NodeShape::deserialize(inner)
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut items: A) -> Result<NodeShape, A::Error> {
+                let mut list = Vec::new();
+                while let Some(item) = items.next_element::<LocatedNode>()? {
+                    list.push(item);
+                }
+                Ok(NodeShape::List(list))
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                mut entries: A,
+            ) -> Result<NodeShape, A::Error> {
+                let mut map = Vec::new();
+                while let Some(key) = entries.next_key::<serde_saphyr::Spanned<JsonableKey>>()? {
+                    let value = entries.next_value::<LocatedNode>()?;
+                    map.push((key.value.0, key.referenced.line(), value));
+                }
+                Ok(NodeShape::Map(map))
+            }
+        }
+        deserializer.deserialize_any(ShapeVisitor)
+    }
+}
+
+/// What the Kubernetes API server reads an unquoted scalar as, in words ("the boolean true"),
+/// when that is not a string: fedrender's reader resolves scalars as go-yaml v2 does.
+fn read_by_kubernetes_as(scalar: &str) -> Option<String> {
+    let text = format!("v: {scalar}\n");
+    let value: Value = serde_saphyr::from_str_with_options(&text, reader_options()).ok()?;
+    match value.get("v")? {
+        Value::Bool(flag) => Some(format!("the boolean {flag}")),
+        Value::Number(number) => Some(format!("the number {number}")),
+        Value::Null => Some("null".to_string()),
+        _ => None,
+    }
+}
+
+/// The message for a string field given an unquoted scalar that YAML 1.1 reads as something
+/// else (`None`: a null, whose spelling is taken from the line), naming the key from the
+/// source line (`team: y`), or the key itself or the list item when the scalar is one.
+fn quote_it_message(scalar: Option<&str>, location: serde_saphyr::Location, text: &str) -> String {
+    let line = text
+        .lines()
+        .nth(
+            usize::try_from(location.line())
+                .unwrap_or(1)
+                .saturating_sub(1),
+        )
+        .unwrap_or("");
+    let column = usize::try_from(location.column())
+        .unwrap_or(1)
+        .saturating_sub(1);
+    let mut before: String = line.chars().take(column).collect();
+    let mut after: String = line.chars().skip(column).collect();
+    // An empty value is located at the colon before it.
+    if scalar.is_none() && after.starts_with(':') {
+        before.push(':');
+        after = after[1..].trim_start().to_string();
+    }
+    let before = before.trim_end();
+    let scalar = scalar.map(str::to_string).unwrap_or_else(|| {
+        after
+            .split([' ', '\t', ',', '}', ']', '#'])
+            .next()
+            .unwrap_or("")
+            .to_string()
+    });
+    let is_key = after
+        .get(scalar.len()..)
+        .is_some_and(|rest| rest.trim_start().starts_with(':'));
+    let what = read_by_kubernetes_as(if scalar.is_empty() { "~" } else { &scalar })
+        .unwrap_or_else(|| "not a string".to_string());
+    if is_key {
+        // sigs.k8s.io/yaml writes a non-string key as its Go spelling ("false", "1"): no error,
+        // but another key than the one written.
+        return format!(
+            "the key `{scalar}`: unquoted, `{scalar}` is {what} to the Kubernetes API server \
+             (YAML 1.1), which turns it into another key; quote it: \"{scalar}\":"
+        );
+    }
+    let (field, quoted) = if let Some(key) = before.strip_suffix(':') {
+        let key = key
+            .rsplit(['{', ',', ' ', '\t'])
+            .next()
+            .unwrap_or(key)
+            .trim_start_matches("- ");
+        (
+            format!("`{}`", format!("{key}: {scalar}").trim_end()),
+            format!("{key}: \"{scalar}\""),
+        )
+    } else if before.ends_with('-') || before.ends_with('[') || before.ends_with(',') {
+        (format!("the list item `{scalar}`"), format!("\"{scalar}\""))
+    } else {
+        (format!("`{scalar}`"), format!("\"{scalar}\""))
+    };
+    let spelled = if scalar.is_empty() {
+        "an empty value".to_string()
+    } else {
+        format!("`{scalar}`")
+    };
+    if what == "null" {
+        // apiextensions-apiserver defaulting/prunenulls.go `PruneNonNullableNullsWithoutDefaults`
+        // deletes a null the schema does not allow from a map (a field, or a label in a
+        // labelsOverrider value), so the API server would not reject it but drop it unseen.
+        return format!(
+            "{field}: {spelled} is null to the Kubernetes API server (YAML 1.1), but this field \
+             is a string; the API server would drop it as if it were not written, or reject a \
+             null list item. Give it a value, or quote it: {quoted}"
+        );
+    }
+    format!(
+        "{field}: unquoted, {spelled} is {what} to the Kubernetes API server (YAML 1.1), but \
+         this field is a string, so the API server would reject the object; quote it: {quoted}"
+    )
+}
+
+fn to_diagnostic(
+    error: &serde_saphyr::Error,
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Diagnostic {
+    let line_offset = document.first_line - 1;
+    let line = error
+        .location()
+        .map(|location| location.line() + line_offset)
+        .unwrap_or(document.content_line);
+    let plain = error.render_with_options(serde_saphyr::render_options! {
+        snippets: serde_saphyr::SnippetMode::Off,
+        line_offset: line_offset,
+    });
+    let message = strip_location_suffix(&plain)
+        .trim_end_matches(", set DuplicateKeyPolicy in Options if acceptable");
+    let message = match error.without_snippet() {
+        serde_saphyr::Error::QuotingRequired { value, location } => {
+            quote_it_message(Some(value), *location, document.text)
+        }
+        serde_saphyr::Error::NullIntoString { location } => {
+            quote_it_message(None, *location, document.text)
+        }
+        _ => explain_budget_breach(message).unwrap_or_else(|| message.to_string()),
+    };
+    // A repeated key: say where it first was.
+    let message = match (
+        message.strip_prefix("duplicate mapping key: "),
+        error.location(),
+    ) {
+        (Some(key), Some(location)) => {
+            match first_occurrence(document.text, location.line(), location.column(), key) {
+                Some(first) => format!("{message} (first at line {})", first + line_offset),
+                None => message,
+            }
+        }
+        _ => message,
+    };
+    // serde-saphyr reports a tab that starts a line at the end of the line before it; Go's
+    // reader, and the reader of the message, look for it on its own line.
+    let misplaced_tab = error
+        .location()
+        .filter(|_| message.contains("found a tab"))
+        .and_then(|at| tab_opening_the_next_line(document.text, at.line(), at.column()));
+    let (line, error_column, message) = match misplaced_tab {
+        Some((tab_line, tab_column)) => (
+            tab_line + line_offset,
+            Some(tab_column),
+            "found a tab where an indentation space is expected: YAML indents with spaces only"
+                .to_string(),
+        ),
+        None => (
+            line,
+            error.location().map(|location| location.column()),
+            message,
+        ),
+    };
+    // The parser's column belongs to the parser's line, not to a cause found on another line.
+    let disallowed = disallowed_character(document.text, line_offset, &message);
+    let (line, column, message) =
+        match syntax_error_cause(document.text, line_offset, line, &message) {
+            Some((cause_line, cause)) => (cause_line, None, cause),
+            None => match disallowed {
+                Some((line, column)) => (
+                    line,
+                    Some(column),
+                    format!(
+                        "{message}: YAML allows no such character anywhere in a file (Go's \
+                         reader refuses it too); write it as an escape in a double-quoted string"
+                    ),
+                ),
+                None => (line, error_column, message),
+            },
+        };
+    let snippet = error.render_with_options(serde_saphyr::render_options! {
+        line_offset: line_offset,
+        source_name: Some(file),
+    });
+    let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
+    // The snippet would repeat a budget breach in serde-saphyr's words (`Depth { depth: 257 }`)
+    // under the message that says it in fedrender's.
+    let snippet = if plain.starts_with("budget breached: ")
+        || disallowed.is_some()
+        || misplaced_tab.is_some()
+    {
+        String::new()
+    } else {
+        snippet
+    };
+    let mut diagnostic =
+        Diagnostic::error(Some(Origin::new(file, 0, line)), with_field_hint(message));
+    if let Some(column) = column.filter(|&column| column > 0) {
+        diagnostic = diagnostic.at_column(column);
+    }
+    if snippet.trim().is_empty() {
+        diagnostic
+    } else {
+        diagnostic.with_detail(snippet)
+    }
+}
+
+/// The line (1-based, within `text`) where the key repeated at `line`:`column` first appeared
+/// in the same block mapping: the nearest line above at the same column with the same key,
+/// with no line in between indented less (which would end the mapping).
+fn first_occurrence(text: &str, line: u64, column: u64, key: &str) -> Option<u64> {
+    let lines: Vec<&str> = text.lines().collect();
+    let column = usize::try_from(column).ok()?.checked_sub(1)?;
+    let at = usize::try_from(line).ok()?.checked_sub(1)?;
+    for index in (0..at.min(lines.len())).rev() {
+        let candidate = lines[index];
+        let indent = candidate.len() - candidate.trim_start_matches(' ').len();
+        let content = candidate.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if indent < column {
+            return None;
+        }
+        if indent == column {
+            let written = content.split(':').next().unwrap_or("").trim();
+            if written.trim_matches(['"', '\'']) == key {
+                return Some(index as u64 + 1);
+            }
+        }
+    }
+    None
+}
+
+/// Where a syntax error was made, when the parser noticed it later, with what to do: a quote
+/// left open is found on the line that opened it (the parser reports the line where the
+/// quoted text ran into something it cannot be), and a Helm or Go template fed as YAML is named
+/// as such. Lines are the file's; the document's text starts after `line_offset` of them.
+/// Where the tab is, as (line, column) of `text`, when the parser reports a tab at line `line`
+/// (1-based), which holds none from `column` on, and the next line starts with one after any
+/// spaces: the scalar the parser was reading ends on that line.
+fn tab_opening_the_next_line(text: &str, line: u64, column: u64) -> Option<(u64, u64)> {
+    let mut lines = text
+        .lines()
+        .skip(usize::try_from(line.checked_sub(1)?).ok()?);
+    let stopped_on = lines.next()?;
+    let from = usize::try_from(column.saturating_sub(1)).ok()?;
+    if stopped_on.get(from..).unwrap_or("").contains('\t') {
+        return None;
+    }
+    let next = lines.next()?;
+    let spaces = next.len() - next.trim_start_matches(' ').len();
+    next[spaces..]
+        .starts_with('\t')
+        .then_some((line + 1, spaces as u64 + 1))
+}
+
+fn syntax_error_cause(
+    text: &str,
+    line_offset: u64,
+    line: u64,
+    message: &str,
+) -> Option<(u64, String)> {
+    let in_document = usize::try_from(line.checked_sub(line_offset)?).ok()?;
+    if message.contains("quoted scalar") {
+        let lines: Vec<&str> = text.lines().collect();
+        for index in (0..in_document.min(lines.len())).rev() {
+            if let Some(quote) = unclosed_quote(lines[index]) {
+                return Some((
+                    index as u64 + 1 + line_offset,
+                    format!(
+                        "the {quote} quote opened on this line is not closed, so YAML reads the \
+                         following lines as part of the string ({message} at line {line})"
+                    ),
+                ));
+            }
+        }
+    }
+    let error_line = text.lines().nth(in_document.checked_sub(1)?)?;
+    if error_line.contains("{{") {
+        return Some((
+            line,
+            format!(
+                "{message}: `{{{{ … }}}}` is a Helm or Go template expression, so this file is a \
+                 template rather than YAML; render it first (helm template), or --exclude it"
+            ),
+        ));
+    }
+    None
+}
+
+/// Where the character YAML does not allow that the parser's message names stands (line and
+/// column): the parser places one in a block scalar where the scalar starts. It is the first
+/// such character of the document, since reading stops there.
+fn disallowed_character(text: &str, line_offset: u64, message: &str) -> Option<(u64, u64)> {
+    if !message.starts_with("unexpected character") {
+        return None;
+    }
+    for (index, line) in (1u64..).zip(text.lines()) {
+        if let Some((column, c)) = (1u64..)
+            .zip(line.chars())
+            .find(|&(_, c)| !read::is_yaml_printable(c))
+        {
+            return message
+                .contains(&c.escape_debug().to_string())
+                .then_some((index + line_offset, column));
+        }
+    }
+    None
+}
+
+/// Which quote a value on this line opens without closing: `"` or `'` right after `key: ` or
+/// `- `, and no matching close later on the line (`\"` escapes a double quote, `''` a single).
+fn unclosed_quote(line: &str) -> Option<&'static str> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('#') {
+        return None;
+    }
+    let value = match trimmed.strip_prefix("- ") {
+        Some(item) => item.trim_start(),
+        None => {
+            let colon = line.find(": ")?;
+            line[colon + 2..].trim_start()
+        }
+    };
+    let (quote, rest) = if let Some(rest) = value.strip_prefix('"') {
+        ("double", rest)
+    } else if let Some(rest) = value.strip_prefix('\'') {
+        ("single", rest)
+    } else {
+        return None;
+    };
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            ("double", '\\') => {
+                chars.next();
+            }
+            ("double", '"') => return None,
+            ("single", '\'') if chars.peek() == Some(&'\'') => {
+                chars.next();
+            }
+            ("single", '\'') => return None,
+            _ => {}
+        }
+    }
+    Some(quote)
+}
+
+/// The location is reported on its own; an alias error follows it with where the anchor was
+/// defined and used, which the snippet shows better.
+fn strip_location_suffix(message: &str) -> &str {
+    match message.find(" at line ") {
+        Some(at) => &message[..at],
+        None => message,
+    }
+}
+
+/// serde-saphyr names a breached budget by its Rust variant (`budget breached: Depth { depth:
+/// 128 }`); say what the document did, keeping the figures.
+fn explain_budget_breach(message: &str) -> Option<String> {
+    let breach = message.strip_prefix("budget breached: ")?;
+    let name = breach.split([' ', '{']).next().unwrap_or(breach);
+    let plain = match name {
+        "Depth" => {
+            return Some(format!(
+                "lists and maps nest deeper than {MAX_NESTING_DEPTH} levels"
+            ));
+        }
+        "Aliases"
+        | "Anchors"
+        | "AliasAnchorRatio"
+        | "RecordedAnchorEvents"
+        | "RecordedAnchorBytes" => {
+            "aliases expand the document beyond what fedrender reads (a \"billion laughs\" \
+             document?)"
+                .to_string()
+        }
+        "ScalarBytes" => "the document's strings add up to more than 64 MiB".to_string(),
+        _ => return None,
+    };
+    Some(format!("{plain} ({breach})"))
+}
+
+/// serde reports "unknown field `x`, expected one of a, b"; add the nearest valid name.
+pub fn with_field_hint(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message;
+    };
+    let Some((field, expected)) = rest.split_once('`') else {
+        return message;
+    };
+    let candidates = expected
+        .trim_start_matches(", expected one of ")
+        .trim_start_matches(", expected ")
+        .split(", ")
+        .map(|name| name.trim_matches('`'));
+    match crate::edit_distance::nearest(field, candidates) {
+        Some(suggestion) => format!("{message}; did you mean `{suggestion}`?"),
+        None => message,
+    }
+}
+
+/// Writes one value as a YAML document (no `---` marker), ending in a newline.
+pub fn to_yaml(value: &Value) -> String {
+    if let Some(text) = emit::simple_document(value) {
+        return text;
+    }
+    let options = serde_saphyr::ser_options! {
+        // Long single-line strings stay on one line: folding them would change nothing for a
+        // reader but makes diffs of rendered trees noisy.
+        folded_wrap_chars: usize::MAX,
+    };
+    let written = if holds_tab_led_block(value) {
+        serde_saphyr::to_string_with_options(&QuotingTabLedBlocks(value), options)
+    } else {
+        serde_saphyr::to_string_with_options(value, options)
+    };
+    let mut text = written.expect("a JSON value always serialises to YAML");
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// Whether a string would be written as a literal block that Go's tools cannot take back: its
+/// first non-empty line starts with a tab. Go's reader (go-yaml, so kubectl and Argo CD) finds
+/// a block's indentation from the spaces before that line and refuses a tab among them ("found a
+/// tab character where an indentation space is expected"). An indentation indicator satisfies
+/// the reader, but `kubectl kustomize` writes such a block back without it and then fails on
+/// its own output, so these strings are written double-quoted, which every reader takes.
+fn tab_leads_its_block(text: &str) -> bool {
+    text.contains('\n')
+        && text
+            .split('\n')
+            .find(|line| !line.is_empty())
+            .is_some_and(|line| line.starts_with('\t'))
+}
+
+fn holds_tab_led_block(value: &Value) -> bool {
+    match value {
+        Value::String(text) => tab_leads_its_block(text),
+        Value::Array(items) => items.iter().any(holds_tab_led_block),
+        Value::Object(map) => map.values().any(holds_tab_led_block),
+        _ => false,
+    }
+}
+
+/// A value as serde-saphyr writes it, but for the strings [`tab_leads_its_block`] picks,
+/// which it double-quotes.
+struct QuotingTabLedBlocks<'a>(&'a Value);
+
+impl serde::Serialize for QuotingTabLedBlocks<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::String(text) if tab_leads_its_block(text) => {
+                serde_saphyr::DoubleQuoted(text.as_str()).serialize(serializer)
+            }
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&QuotingTabLedBlocks(item))?;
+                }
+                seq.end()
+            }
+            Value::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, &QuotingTabLedBlocks(value))?;
+                }
+                map.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Go's reader refuses a literal block whose first line starts with a tab ("literal block
+    /// led by a tab" in go-yaml/reading.jsonl), and `kubectl kustomize` (v5.5.0) fails on its
+    /// own output for one written with an indentation indicator; Go reads the double-quoted
+    /// texts fedrender writes back to the written values.
+    #[test]
+    fn a_multi_line_string_led_by_a_tab_is_double_quoted() {
+        let (block, refused) = go_reading("literal block led by a tab");
+        assert!(
+            refused["go_error"]
+                .as_str()
+                .unwrap()
+                .contains("found a tab")
+        );
+        let value: Value = serde_json::json!({"data": {"Makefile": "\tall: build\n\techo hi\n"}});
+        assert_eq!(
+            from_yaml::<Value>(&block, reader_options()).unwrap(),
+            value,
+            "serde-saphyr's block, which Go refuses"
+        );
+        for id in [
+            "tab-led string double-quoted",
+            "tab-led strings double-quoted in a sequence",
+        ] {
+            let (text, go) = go_reading(id);
+            assert_eq!(to_yaml(&go), text, "{id}");
+        }
+        // A block that does not start with a tab is written as before.
+        assert_eq!(
+            to_yaml(&serde_json::json!({"a": "x\n\ty\n"})),
+            "a: |\n  x\n  \ty\n"
+        );
+    }
+
+    /// The lines go-yaml names for a tab in indentation (go-yaml/reading.jsonl).
+    #[test]
+    fn a_tab_in_indentation_is_reported_on_its_own_line() {
+        for id in [
+            "tab opening an indented line",
+            "tab opening a line after spaces",
+            "tab as the only indentation",
+        ] {
+            let (text, go) = go_reading(id);
+            let go_line: u64 = go["go_error"]
+                .as_str()
+                .and_then(|error| error.strip_prefix("yaml: line "))
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|line| line.parse().ok())
+                .unwrap();
+            let document = &split_documents(&text)[0];
+            let error = parse_document(document, "a.yaml").unwrap_err();
+            assert_eq!(error.origin.unwrap().line, go_line, "{id}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_names_the_line_it_first_appeared_on() {
+        let text = "data:\n  a: first\n  nested:\n    a: inner\n  # a: comment\n  a: second\n";
+        assert_eq!(first_occurrence(text, 6, 3, "a"), Some(2));
+        assert_eq!(first_occurrence(text, 4, 5, "a"), None);
+        assert_eq!(
+            first_occurrence("x:\n  'a': 1\n  a: 2\n", 3, 3, "a"),
+            Some(2)
+        );
+    }
+
+    /// The recorded case `id` of testdata/references/go-yaml/reading.jsonl: a YAML text and
+    /// what sigs.k8s.io/yaml (go-yaml v2, as kubectl reads) made of it, `go` or `go_error`.
+    /// testdata/references/README.md says where it came from and how to regenerate it.
+    pub(crate) fn go_reading(id: &str) -> (String, Value) {
+        let cases = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/references/go-yaml/reading.jsonl"
+        )));
+        let case = cases
+            .into_iter()
+            .find(|case| case["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id:?} in go-yaml/reading.jsonl"));
+        let text = case["yaml"].as_str().unwrap().to_string();
+        let read = case
+            .get("go")
+            .cloned()
+            .unwrap_or_else(|| json!({"go_error": case["go_error"]}));
+        (text, read)
+    }
+
+    /// The cases of a reference file: a provenance line, then one case a line.
+    fn reference(text: &str) -> Vec<Value> {
+        let mut lines = text.lines();
+        let header: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert!(header["provenance"]["karmada"].is_string(), "{header}");
+        lines
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    /// libyaml (kubectl, kustomize, go-yaml) reads a quoted scalar whose continuation lines
+    /// start at column 0; YAML 1.2 and serde-saphyr do not. Go's reading of the text is
+    /// recorded; `kubectl kustomize` gave the same `first line second line at column 0 third`.
+    #[test]
+    fn quoted_scalars_continued_at_column_zero_read_as_libyaml_reads_them() {
+        let (text, go) = go_reading("quoted scalars continued at column 0");
+        let text = text.as_str();
+        let value: Value = from_yaml(text, reader_options()).unwrap();
+        assert_eq!(value, go);
+        let indented = indent_quoted_continuations(text).unwrap();
+        assert_eq!(indented.lines().count(), text.lines().count());
+        assert!(indented.contains("\n   second line"), "{indented}");
+        assert!(indented.contains("\n    'not\n"), "{indented}");
+        assert_eq!(indent_quoted_continuations("a: 'one'\nb: \"two\"\n"), None);
+    }
+    use serde_json::json;
+
+    fn read(text: &str) -> Value {
+        let documents = split_documents(text);
+        assert_eq!(documents.len(), 1, "{text:?}");
+        parse_document(&documents[0], "t.yaml").unwrap()
+    }
+
+    /// The error of the document that fails to parse, as `line: message`.
+    fn syntax_error(text: &str) -> String {
+        let failed = split_documents(text)
+            .iter()
+            .find_map(|document| parse_document(document, "t.yaml").err())
+            .expect("a syntax error");
+        format!("{}: {}", failed.origin.unwrap().line, failed.message)
+    }
+
+    #[test]
+    fn every_field_is_found_on_its_line() {
+        let text = "a: 1\n---\nkind: PropagationPolicy\nspec:\n  placement:\n    clusterAffinity:\n      clusterNames:\n      - member1\n      - membr2\n  flow: {x: [1, 2]}\n";
+        let documents = split_documents(text);
+        let lines = field_lines(&documents[1]);
+        assert_eq!(lines["kind"], 3);
+        assert_eq!(lines["spec.placement"], 5);
+        assert_eq!(lines["spec.placement.clusterAffinity.clusterNames"], 7);
+        assert_eq!(lines["spec.placement.clusterAffinity.clusterNames[1]"], 9);
+        assert_eq!(lines["spec.flow.x[1]"], 10);
+        assert!(field_lines(&split_documents("a: [1\n")[0]).is_empty());
+    }
+
+    /// The index fits a 2 MiB thread stack (a test's) at its deepest, even unoptimised, and
+    /// gives up on deeper documents rather than overflow.
+    #[test]
+    fn field_lines_fit_a_small_stack_at_their_deepest() {
+        let nested = |levels: usize| {
+            format!(
+                "kind: ConfigMap\nspec: {}1{}\n",
+                "[".repeat(levels - 1),
+                "]".repeat(levels - 1)
+            )
+        };
+        let within = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let deepest = nested(FIELD_LINES_MAX_DEPTH);
+                let too_deep = nested(MAX_NESTING_DEPTH);
+                (
+                    field_lines(&split_documents(&deepest)[0]).len(),
+                    field_lines(&split_documents(&too_deep)[0]).len(),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(within.0 > FIELD_LINES_MAX_DEPTH - 2, "{within:?}");
+        assert_eq!(within.1, 0);
+    }
+
+    #[test]
+    fn a_quote_left_open_is_reported_where_it_was_opened() {
+        let text = "a: 1\n---\nkind: ConfigMap\nmetadata:\n  name: \"web\ndata:\n  k: v\n";
+        let error = syntax_error(text);
+        assert!(
+            error.starts_with("5: the double quote opened on this line is not closed"),
+            "{error}"
+        );
+        let single = syntax_error("kind: ConfigMap\nitems:\n- 'it''s\nnext: 1\n");
+        assert!(
+            single.starts_with("3: the single quote opened on this line is not closed"),
+            "{single}"
+        );
+        assert_eq!(unclosed_quote("  msg: don't stop"), None);
+        assert_eq!(unclosed_quote("  msg: \"a \\\" b\""), None);
+        assert_eq!(unclosed_quote("  msg: 'it''s'"), None);
+    }
+
+    #[test]
+    fn a_template_read_as_yaml_is_named_as_one() {
+        let error = syntax_error("metadata:\n  name: {{ .Values.name }}\n");
+        assert!(error.starts_with("2: "), "{error}");
+        assert!(
+            error.contains("is a Helm or Go template expression"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn documents_that_may_hold_aliases_are_told_from_those_that_cannot() {
+        for text in [
+            "a: &x 1\nb: *x\n",
+            "[&a 1, *a]\n",
+            "{\"k\":&a 1, \"j\":*a}\n",
+            "- &a x\n- *a\n",
+            "base: &base {a: 1}\nweb:\n  <<: *base\n",
+            "a: !!str &x 1\nb:\t*x\n",
+        ] {
+            assert!(may_hold_aliases(text), "{text:?}");
+        }
+        for text in [
+            "cmd: a && b\nglob: /data/*.txt\n",
+            "url: https://x?a=1&b=2\nverbs: [\"*\"]\nresources: ['*']\n",
+            "a: &x 1\n",
+            "b: 2 * 3\n",
+        ] {
+            assert!(!may_hold_aliases(text), "{text:?}");
+        }
+        // Were one missed, it would be an error, not a copy.
+        let documents = split_documents("a: &x [1, 2]\nb: *x\n");
+        let error = parse_document_without_aliases(&documents[0], "m.yaml").unwrap_err();
+        assert!(
+            error.message.contains("a bug in fedrender"),
+            "{}",
+            error.message
+        );
+        assert_eq!(
+            parse_document_without_aliases(&split_documents("a: [1, 2]\n")[0], "m.yaml").unwrap(),
+            json!({"a": [1, 2]})
+        );
+    }
+
+    /// serde-saphyr places a character YAML does not allow in a block scalar where the scalar
+    /// starts.
+    #[test]
+    fn a_character_yaml_does_not_allow_is_reported_on_its_own_line() {
+        let error = syntax_error("data:\n  script: |\n    echo start\n    echo \u{fffe}\n");
+        assert!(
+            error.starts_with("4: unexpected character: `\\u{fffe}': YAML allows no such"),
+            "{error}"
+        );
+        let quoted = syntax_error("a: 1\nb: \"x\u{7f}\"\n");
+        assert!(quoted.starts_with("2: unexpected character"), "{quoted}");
+    }
+
+    #[test]
+    fn a_tab_is_reported_on_its_own_line() {
+        let error = syntax_error("metadata:\n\tname: x\ndata: {}\n");
+        assert!(error.starts_with("2: tabs"), "{error}");
+    }
+
+    /// Strings that YAML 1.1 (Go's yaml.v2, used by kubectl, Argo CD and Flux) or YAML 1.2
+    /// would read as booleans, numbers, nulls, dates or syntax if written bare.
+    const AMBIGUOUS_STRINGS: &[&str] = &[
+        "on",
+        "off",
+        "On",
+        "OFF",
+        "yes",
+        "no",
+        "Yes",
+        "NO",
+        "y",
+        "n",
+        "Y",
+        "N",
+        "true",
+        "True",
+        "FALSE",
+        "null",
+        "Null",
+        "NULL",
+        "~",
+        "",
+        "0755",
+        "0o17",
+        "0x1F",
+        "0b101",
+        "1_000",
+        "1e3",
+        "+1",
+        "-0",
+        ".5",
+        "1.",
+        "-.inf",
+        ".NaN",
+        ".inf",
+        "12:30",
+        "1:20:30",
+        "2024-01-01",
+        "2024-01-01T10:00:00Z",
+        "2001-12-14 21:59:43.10 -5",
+        "-",
+        "- a",
+        "a: b",
+        "#x",
+        "x #y",
+        "@a",
+        "`a",
+        "'a",
+        "\"a",
+        "*a",
+        "&a",
+        "!a",
+        "%a",
+        "{a}",
+        "[a]",
+        "a,b",
+        "?a",
+        "? a",
+        " lead",
+        "trail ",
+        "tab\tx",
+        "=",
+        "<<",
+        "0",
+        "010",
+        "1:2",
+        "---",
+        "...",
+        "multi\nline",
+        "multi\nline\n",
+        "  indented\nfirst line\n",
+        "trailing blank lines\n\n\n",
+        "ünïcödé",
+        "emoji 🚀",
+        "back\\slash",
+        "nul\u{0}byte",
+    ];
+
+    /// Every string is written so that Go's reader (sigs.k8s.io/yaml, as kubectl and the API
+    /// server read) reads it back as the same string, as a key, a value and a list item, and so
+    /// does fedrender's. Go's readings of the documents written are recorded in
+    /// testdata/references/go-yaml/written-strings.jsonl. When the writer changes, regenerate
+    /// them (testdata/references/README.md): that runs this test with
+    /// FEDRENDER_WRITE_YAML_DOCUMENTS naming a file, to which it writes the new documents.
+    #[test]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "a test's regeneration hook: the rendering itself reads no environment and \
+                  writes no file"
+    )]
+    fn strings_are_written_so_go_reads_them_back() {
+        let written: Vec<(&str, Value, String)> = AMBIGUOUS_STRINGS
+            .iter()
+            .map(|s| {
+                let value = json!({ *s: *s, "list": [*s] });
+                let text = to_yaml(&value);
+                (*s, value, text)
+            })
+            .collect();
+        if let Some(path) = std::env::var_os("FEDRENDER_WRITE_YAML_DOCUMENTS") {
+            let documents: Vec<Value> = written
+                .iter()
+                .map(|(s, _, text)| json!({"string": s, "yaml": text}))
+                .collect();
+            std::fs::write(path, serde_json::to_string(&documents).unwrap()).unwrap();
+            return;
+        }
+        let recorded = reference(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/references/go-yaml/written-strings.jsonl"
+        )));
+        let regenerate = "regenerate Go's readings: testdata/references/README.md";
+        assert_eq!(recorded.len(), written.len(), "{regenerate}");
+        for ((s, value, text), case) in written.iter().zip(&recorded) {
+            assert_eq!(case["string"], *s, "{regenerate}");
+            assert_eq!(
+                case["yaml"], *text,
+                "the writer writes {s:?} otherwise now; {regenerate}"
+            );
+            assert_eq!(case["go"], *value, "Go reads {s:?} written as:\n{text}");
+            assert_eq!(read(text), *value, "{s:?} was written as:\n{text}");
+        }
+    }
+
+    #[test]
+    fn yaml_1_1_spellings_are_quoted_so_go_reads_them_back_as_strings() {
+        // Go's YAML 1.1 reader would turn these bare spellings into other types; each must be
+        // written quoted (the exact quote style is serde-saphyr's choice).
+        for s in [
+            "on",
+            "off",
+            "yes",
+            "no",
+            "y",
+            "n",
+            "0755",
+            "1_000",
+            "2024-01-01",
+            "12:30",
+        ] {
+            let text = to_yaml(&json!({ "k": s }));
+            assert!(
+                text == format!("k: \"{s}\"\n") || text == format!("k: '{s}'\n"),
+                "{s:?} written as {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn multi_line_strings_are_block_literals_and_key_order_is_kept() {
+        let value = json!({ "zeta": 1, "alpha": { "script": "echo a\necho b\n" }, "mid": [true] });
+        assert_eq!(
+            to_yaml(&value),
+            "zeta: 1\nalpha:\n  script: |\n    echo a\n    echo b\nmid:\n- true\n"
+        );
+    }
+
+    /// `a: yes`, `c: 0755`, `e: 1_000`, ...: what Go read (go-yaml/reading.jsonl).
+    #[test]
+    fn reading_resolves_scalars_as_go_yaml_1_1_does() {
+        let (text, go) = go_reading("YAML 1.1 scalars");
+        assert_eq!(read(&text), go);
+        assert_eq!(go["c"], 493, "the recorded reading is the YAML 1.1 one");
+    }
+
+    #[test]
+    fn duplicate_keys_are_rejected_with_their_line() {
+        let documents = split_documents("a: 1\nb:\n  c: 1\n  c: 2\n");
+        let error = parse_document(&documents[0], "dup.yaml").unwrap_err();
+        assert_eq!(error.origin.unwrap().line, 4);
+        assert!(error.message.contains("duplicate"), "{}", error.message);
+    }
+
+    #[test]
+    fn documents_split_on_markers_with_their_own_lines() {
+        let stream = "# header\n---\na: 1\n---\n# only a comment\n---\n\nb: 2\n...\n--- {c: 3}\n";
+        let documents = split_documents(stream);
+        let lines: Vec<_> = documents.iter().map(|d| d.content_line).collect();
+        assert_eq!(lines, vec![3, 8, 10]);
+        let values: Vec<_> = documents
+            .iter()
+            .map(|d| parse_document(d, "s.yaml").unwrap())
+            .collect();
+        assert_eq!(
+            values,
+            vec![json!({"a": 1}), json!({"b": 2}), json!({"c": 3})]
+        );
+    }
+
+    #[test]
+    fn a_marker_inside_a_block_scalar_is_indented_and_does_not_split() {
+        let documents = split_documents("s: |\n  ---\n  x\nt: 1\n");
+        assert_eq!(documents.len(), 1);
+        assert_eq!(
+            parse_document(&documents[0], "b.yaml").unwrap(),
+            json!({"s": "---\nx\n", "t": 1})
+        );
+    }
+
+    #[test]
+    fn errors_in_later_documents_report_the_line_in_the_file() {
+        let documents = split_documents("a: 1\n---\nb: [1\nc: 2\n");
+        let error = parse_document(&documents[1], "e.yaml").unwrap_err();
+        assert_eq!(error.origin.unwrap().line, 4);
+    }
+
+    #[test]
+    fn crlf_and_lone_cr_are_each_one_line_break() {
+        assert_eq!(
+            normalize_line_breaks("a\r\nb\rc\nd\r\r\ne\n\r".to_string()),
+            "a\nb\nc\nd\n\ne\n\n"
+        );
+    }
+
+    #[test]
+    fn unknown_field_messages_suggest_the_nearest_name() {
+        let message = with_field_hint(
+            "unknown field `clusterNams`, expected one of clusterNames, exclude".to_string(),
+        );
+        assert!(
+            message.ends_with("did you mean `clusterNames`?"),
+            "{message}"
+        );
+    }
+
+    /// Decodes an OverridePolicy whose first rule's body is `rule`, as a policy file is read.
+    fn override_policy(rule: &str) -> Result<crate::api::karmada::OverridePolicy, Diagnostic> {
+        let text = format!(
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata:\n  name: p\n\
+             spec:\n  overrideRules:\n  - {rule}\n"
+        );
+        let documents = split_documents(&text);
+        parse_api_object(&documents[0], "p.yaml")
+    }
+
+    fn rejected(rule: &str) -> String {
+        let error = override_policy(rule).unwrap_err();
+        assert_eq!(error.origin.as_ref().unwrap().line, 7, "{}", error.message);
+        error.message
+    }
+
+    // Karmada's CRD types these fields string (pkg/apis/policy/v1alpha1/override_types.go);
+    // the API server reads YAML 1.1 through sigs.k8s.io/yaml (go-yaml v2), so an unquoted
+    // `y` there is a boolean and the policy fails validation.
+    #[test]
+    fn label_and_annotation_override_values_must_be_quoted_when_yaml_1_1_reads_another_type() {
+        let message =
+            rejected("overriders: {labelsOverrider: [{operator: add, value: {team: y}}]}");
+        assert!(
+            message.starts_with("`team: y`: unquoted, `y` is the boolean true"),
+            "{message}"
+        );
+        assert!(message.ends_with("quote it: team: \"y\""), "{message}");
+        let message = rejected(
+            "overriders: {annotationsOverrider: [{operator: add, value: {replicas: 0755}}]}",
+        );
+        assert!(message.contains("`0755` is the number 493"), "{message}");
+        let message =
+            rejected("overriders: {annotationsOverrider: [{operator: add, value: {note: ~}}]}");
+        assert!(message.contains("is null"), "{message}");
+        let quoted = override_policy(
+            "overriders: {labelsOverrider: [{operator: add, value: {team: \"y\", on-call: 'no'}}]}",
+        )
+        .unwrap();
+        assert_eq!(
+            quoted.spec.override_rules[0].overriders.labels_overrider[0].value["team"],
+            "y"
+        );
+    }
+
+    /// An OverridePolicy recorded in go-yaml/reading.jsonl, as fedrender reads it, and the
+    /// overriders of its first rule as Go read them.
+    fn policy_read_by_go(id: &str) -> (crate::api::karmada::OverridePolicy, Value) {
+        let (text, go) = go_reading(id);
+        let documents = split_documents(&text);
+        let policy = parse_api_object(&documents[0], "p.yaml").unwrap();
+        (policy, go["spec"]["overrideRules"][0]["overriders"].clone())
+    }
+
+    /// The API server reads a policy with sigs.k8s.io/yaml `YAMLToJSON`, which writes a key
+    /// YAML 1.1 reads as a boolean as the string `"true"` or `"false"`: a map of strings (a
+    /// labelsOverrider's value) or a free-form value (a plaintext one) then holds that key.
+    /// What Go read is recorded (go-yaml/reading.jsonl).
+    #[test]
+    fn a_map_key_yaml_1_1_reads_as_a_boolean_is_the_string_karmada_stores() {
+        let (labels, go) = policy_read_by_go("labelsOverrider value {on: x}");
+        let value = &labels.spec.override_rules[0].overriders.labels_overrider[0].value;
+        assert_eq!(
+            serde_json::to_value(value).unwrap(),
+            go["labelsOverrider"][0]["value"]
+        );
+        assert_eq!(go["labelsOverrider"][0]["value"], json!({"true": "x"}));
+        let (free, go) = policy_read_by_go("plaintext value {n: 1.5, a: b}");
+        let value = &free.spec.override_rules[0].overriders.plaintext[0].value;
+        assert_eq!(value.as_ref(), Some(&go["plaintext"][0]["value"]));
+        assert_eq!(go["plaintext"][0]["value"], json!({"false": 1.5, "a": "b"}));
+    }
+
+    #[test]
+    fn image_and_command_override_values_must_be_quoted() {
+        let message = rejected(
+            "overriders: {imageOverrider: [{component: Tag, operator: replace, value: 1.25}]}",
+        );
+        assert!(message.contains("`1.25` is the number 1.25"), "{message}");
+        let message = rejected(
+            "overriders: {argsOverrider: [{containerName: web, operator: add, value: [--x, off]}]}",
+        );
+        assert!(message.starts_with("the list item `off`"), "{message}");
+        let message = rejected(
+            "overriders: {commandOverrider: [{containerName: 1, operator: add, value: [a]}]}",
+        );
+        assert!(message.contains("`containerName: 1`"), "{message}");
+    }
+
+    #[test]
+    fn cluster_names_and_selector_values_must_be_quoted() {
+        let message = rejected("targetCluster: {clusterNames: [member1, yes]}\n    overriders: {}");
+        assert!(message.starts_with("the list item `yes`"), "{message}");
+        let message = rejected(
+            "targetCluster: {labelSelector: {matchLabels: {tier: 1}}}\n    overriders: {}",
+        );
+        assert!(message.starts_with("`tier: 1`"), "{message}");
+        let message = rejected(
+            "targetCluster: {fieldSelector: {matchExpressions: [{key: region, operator: In, values: [n]}]}}\n    overriders: {}",
+        );
+        assert!(message.contains("`n` is the boolean false"), "{message}");
+    }
+
+    // plaintext and fieldOverrider values are apiextensionsv1.JSON: any type is theirs to have,
+    // the one Go read (go-yaml/reading.jsonl).
+    #[test]
+    fn json_typed_values_keep_their_yaml_1_1_types() {
+        let (policy, go) = policy_read_by_go("JSON-typed values yes and 0755");
+        let overriders = &policy.spec.override_rules[0].overriders;
+        assert_eq!(
+            overriders.plaintext[0].value.as_ref(),
+            Some(&go["plaintext"][0]["value"])
+        );
+        assert_eq!(
+            overriders.field_overrider[0].json[0].value.as_ref(),
+            Some(&go["fieldOverrider"][0]["json"][0]["value"])
+        );
+        assert_eq!(overriders.plaintext[0].value, Some(Value::Bool(true)));
+        assert_eq!(
+            overriders.field_overrider[0].json[0].value,
+            Some(Value::from(493))
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! `fedrender plan`: why every template went where it went, as text or JSON, for the whole
+//! fleet or the clusters, kinds and names asked for.
+
+use super::terminal::{message_format, report, say, usage_error, write_stdout};
+use crate::cli::{PlanArgs, PlanFormat};
+use crate::exit_code;
+use crate::pipeline::explain_fleet;
+use crate::report::messages;
+use crate::report::plan as plan_report;
+
+/// The flags become the options; the fleet is explained, and the plan printed for what the
+/// filters keep (a filter naming nothing known is an error).
+pub fn run(args: &PlanArgs) -> i32 {
+    let input = &args.input;
+    let format = message_format(&input.run);
+    let (source, lints) = match input
+        .defaults()
+        .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
+    {
+        Ok(checked) => checked,
+        Err(message) => return usage_error(&message, format),
+    };
+    let outcome = explain_fleet(&source, &lints);
+    let rendered = match report(outcome, &input.run, "nothing was planned") {
+        Ok(rendered) => rendered,
+        Err(code) => return code,
+    };
+    let filter = plan_report::PlanFilter {
+        clusters: (!source.cluster_filter.is_everything()).then(|| rendered.cluster_names.clone()),
+        kind: args.kind.clone(),
+        name: args.name.clone(),
+    };
+    let problems = filter.unknown_values(&rendered.plan);
+    if !problems.is_empty() {
+        for problem in &problems {
+            say(&messages::error_text(problem, format));
+        }
+        return exit_code::ERROR;
+    }
+    let text = match args.format {
+        PlanFormat::Text => {
+            messages::for_people(&plan_report::text(&rendered, &filter), format).into_owned()
+        }
+        PlanFormat::Json => plan_report::json(&rendered, &filter),
+    };
+    write_stdout(&text, format)
+}

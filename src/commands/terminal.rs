@@ -1,0 +1,93 @@
+//! What a command prints on standard output and standard error, and the exit code it ends with:
+//! a run's warnings and errors in the format asked for, a closed pipe that is no error.
+
+use std::io::Write;
+
+use fedrender_engine::diagnostics::{Rejected, printable};
+
+use crate::cli::{self, RunArgs};
+use crate::exit_code;
+use crate::pipeline::Outcome;
+use crate::report::messages::{self, MessageFormat};
+
+pub fn message_format(run: &RunArgs) -> MessageFormat {
+    match run.message_format {
+        cli::MessageFormat::Human => MessageFormat::Human,
+        cli::MessageFormat::Json => MessageFormat::Json,
+        cli::MessageFormat::Github => MessageFormat::Github,
+    }
+}
+
+/// Prints the warnings, and the errors of a failed run with what was left untouched.
+pub fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i32> {
+    let format = message_format(run);
+    if !run.quiet {
+        say(&messages::warnings_text(
+            &outcome.warnings,
+            format,
+            run.verbose,
+        ));
+    }
+    outcome.result.map_err(|rejected: Rejected| {
+        say(&messages::errors_text(&rejected.errors, format));
+        let left = if rejected.output_partly_updated {
+            "the output directory is partly updated: run the build again"
+        } else {
+            untouched
+        };
+        say(&format!(
+            "fedrender: {}; {}\n",
+            plural(rejected.errors.len(), "error"),
+            printable(left)
+        ));
+        if let Some(signal) = rejected.interrupted_by {
+            // Dying by the signal tells the shell or CI runner the build was stopped, not failed.
+            crate::interrupt::end_by(signal);
+        }
+        exit_code::ERROR
+    })
+}
+
+/// Writes to standard output; a reader that goes away (`| head`) is not an error.
+pub fn write_stdout(text: &str, format: MessageFormat) -> i32 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => exit_code::OK,
+        Err(error) => stdout_error(&error, format),
+    }
+}
+
+/// A reader that goes away (`| head`) is not an error.
+pub fn stdout_error(error: &std::io::Error, format: MessageFormat) -> i32 {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        exit_code::OK
+    } else {
+        say(&messages::error_text(
+            &format!("cannot write to standard output: {error}"),
+            format,
+        ));
+        exit_code::ERROR
+    }
+}
+
+/// Writes to standard error. Nothing is left to tell when standard error itself is gone
+/// (`2>&1 | head`): the run goes on, and a build still finishes or rolls back, rather than
+/// stopping wherever it was when a message could not be printed.
+pub fn say(text: &str) {
+    if !text.is_empty() {
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+}
+
+pub fn usage_error(message: &str, format: MessageFormat) -> i32 {
+    say(&messages::error_text(message, format));
+    exit_code::ERROR
+}
+
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}

@@ -1,0 +1,32 @@
+//! `fedrender validate`: every check `build` makes, nothing written; a line counting what was
+//! checked.
+
+use super::terminal::{message_format, plural, report, say, usage_error};
+use crate::cli::ValidateArgs;
+use crate::exit_code;
+use crate::pipeline::explain_fleet;
+
+/// The flags become the options; every check runs, and one line says what was checked.
+pub fn run(args: &ValidateArgs) -> i32 {
+    let input = &args.input;
+    let (source, lints) = match input.fleet_source_and_lints() {
+        Ok(checked) => checked,
+        Err(message) => return usage_error(&message, message_format(&input.run)),
+    };
+    let outcome = explain_fleet(&source, &lints);
+    let warnings = outcome.warnings.len();
+    match report(outcome, &input.run, "nothing was written") {
+        Ok(summary) => {
+            if !input.run.quiet {
+                say(&format!(
+                    "valid: {} for {}, {}\n",
+                    plural(summary.objects, "object"),
+                    plural(summary.clusters, "cluster"),
+                    plural(warnings, "warning")
+                ));
+            }
+            exit_code::OK
+        }
+        Err(code) => code,
+    }
+}

@@ -1,0 +1,128 @@
+//! What the Configs directly in `FLEET_DIR` say in place of flags, read before the fleet (they
+//! say how to read it and where to write it), each path they name confined to the repository.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::confine::Confinement;
+use crate::source::files;
+use fedrender_engine::api::config::CONFIG_API_VERSION;
+use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use fedrender_engine::documents::{self, RawDocument, SourceFile};
+
+/// What the Configs directly in `FLEET_DIR` say in place of flags: the inventory, the output
+/// directory and the GitOps settings, paths resolved against `FLEET_DIR`. Read before the
+/// fleet, since they say how to read it and where to write it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CommandDefaults {
+    pub clusters: Option<PathBuf>,
+    pub output: Option<PathBuf>,
+    pub gitops: Option<fedrender_engine::api::config::GitopsConfig>,
+}
+
+pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Rejected> {
+    let mut defaults = CommandDefaults::default();
+    if !input.is_dir() {
+        return Ok(defaults);
+    }
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(input)
+        .map_err(|error| {
+            Diagnostic::error(None, format!("cannot read {}: {error}", input.display()))
+        })?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .map(|entry| entry.path())
+        .filter(|path| {
+            documents::format_of(path).is_some()
+                && !path
+                    .file_name()
+                    .is_some_and(|name| name.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    paths.sort();
+    let files = files::read_input_files(&paths)?;
+    let repository = Confinement::repository_of(input)
+        .map_err(|message| Rejected::from(Diagnostic::error(None, message)))?;
+    // Only documents that are a Config are decoded here; the rest, and any error in them, are
+    // for the read of the whole fleet to report.
+    let (documents, _) = documents::parse_files(&files);
+    let mut errors = ErrorSink::default();
+    let mut set_at: BTreeMap<&'static str, Origin> = BTreeMap::new();
+    for document in &documents {
+        let value = &document.value;
+        if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
+            continue;
+        }
+        let Some(config) =
+            errors.take(document.decode::<fedrender_engine::api::config::Config>(&files))
+        else {
+            continue;
+        };
+        for field in config.spec.flag_fields() {
+            match set_at.get(field) {
+                Some(first) => errors.push(Diagnostic::error(
+                    Some(document.origin.clone()),
+                    format!("Config: spec.{field} is also set at {first}; set it once"),
+                )),
+                None => {
+                    set_at.insert(field, document.origin.clone());
+                }
+            }
+        }
+        let spec = confine_config_paths(
+            config.spec,
+            document,
+            &files,
+            &repository,
+            input,
+            &mut errors,
+        );
+        defaults.clusters = defaults.clusters.or(spec.clusters.map(PathBuf::from));
+        defaults.output = defaults.output.or(spec.output.map(PathBuf::from));
+        defaults.gitops = defaults.gitops.or(spec.gitops);
+    }
+    errors.finish()?;
+    Ok(defaults)
+}
+
+/// A Config's `spec` with the paths it names checked, those that stand for files made usable
+/// from here (`clusters` and `output` joined to `FLEET_DIR`, `gitops.path` normalised). The
+/// Config is part of the repository, so each must lead inside it, or it is an error at the
+/// field's line and the path is left out: nothing is read from or written to it.
+fn confine_config_paths(
+    mut spec: fedrender_engine::api::config::ConfigSpec,
+    document: &RawDocument,
+    files: &[SourceFile],
+    repository: &Confinement,
+    input: &std::path::Path,
+    errors: &mut ErrorSink,
+) -> fedrender_engine::api::config::ConfigSpec {
+    let field_lines = document.field_lines(files);
+    let mut refuse = |field: &str, written: &str, problem: String| {
+        errors.push(Diagnostic::error(
+            Some(field_lines.origin(&document.origin, field)),
+            format!("Config: {field} {written:?} {problem}"),
+        ));
+    };
+    for (field, path) in [
+        ("spec.clusters", &mut spec.clusters),
+        ("spec.output", &mut spec.output),
+    ] {
+        if let Some(written) = path.take() {
+            match repository.resolve(input, &written) {
+                Ok(resolved) => *path = Some(resolved.to_string_lossy().into_owned()),
+                Err(problem) => refuse(field, &written, problem),
+            }
+        }
+    }
+    if let Some(gitops) = &mut spec.gitops {
+        match crate::confine::repository_path(&gitops.path) {
+            Ok(path) => gitops.path = path,
+            Err(problem) => {
+                refuse("spec.gitops.path", &gitops.path, problem);
+                spec.gitops = None;
+            }
+        }
+    }
+    spec
+}

@@ -1,0 +1,275 @@
+//! Reading a whole fleet from disk: the input directory (or one file, or standard input), what
+//! its tools render, the inventory and the CRDs `--crds` names, handed to the engine, which
+//! parses, classifies and admits them into the [`Fleet`] the pipeline renders.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::confine::Confinement;
+use crate::source::files;
+use crate::source::load::{self, FileFilter};
+use crate::source::tools::{self, ToolCache, ToolSettings};
+use fedrender_engine::api::config::{CONFIG_API_VERSION, SourcesConfig};
+use fedrender_engine::check::VersionChoice;
+use fedrender_engine::cluster_filter::ClusterFilter;
+use fedrender_engine::diagnostics::{Diagnostic, Origin, Rejected};
+use fedrender_engine::documents::{self, RawDocument, SourceFile};
+use fedrender_engine::fleet::{self, Fleet, SourceRun};
+
+/// Where the inventory comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inventory {
+    File(PathBuf),
+    Stdin,
+    /// Only the `Cluster` objects inside the input directory.
+    InputOnly,
+}
+
+#[derive(Debug, Clone)]
+pub struct FleetSource {
+    pub input: PathBuf,
+    pub inventory: Inventory,
+    pub include: Vec<glob::Pattern>,
+    pub exclude: Vec<glob::Pattern>,
+    pub tools: ToolOptions,
+    /// Which clusters' trees are emitted (all are scheduled).
+    pub cluster_filter: ClusterFilter,
+    pub schemas: SchemaOptions,
+}
+
+/// The command line's say on schema checks.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaOptions {
+    /// `--kubernetes-version [CLUSTER=]VERSION`.
+    pub kubernetes_versions: Vec<VersionChoice>,
+    /// `--crds PATH`: files or directories of CustomResourceDefinitions.
+    pub crds: Vec<PathBuf>,
+}
+
+impl FleetSource {
+    /// Every file of `input` with `inventory`, every cluster emitted, no command allowed: what
+    /// a run without flags reads.
+    pub fn new(input: impl Into<PathBuf>, inventory: Inventory) -> FleetSource {
+        FleetSource {
+            input: input.into(),
+            inventory,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            tools: ToolOptions::default(),
+            cluster_filter: ClusterFilter::default(),
+            schemas: SchemaOptions::default(),
+        }
+    }
+}
+
+/// The command line's say on sources a tool renders.
+#[derive(Debug, Clone, Default)]
+pub struct ToolOptions {
+    /// `--allow-exec`: declared commands may run.
+    pub allow_exec: bool,
+    /// `--allow-network`: kustomizations and Helm value files may name what is fetched.
+    pub allow_network: bool,
+    /// `--tool-timeout` and `--max-tool-output`.
+    pub limits: crate::source::run::Limits,
+    /// `--kustomize COMMAND`, split on spaces.
+    pub kustomize: Option<Vec<String>>,
+    /// Outputs already rendered, shared by the two revisions `diff --base` reads.
+    pub cache: Arc<ToolCache>,
+}
+
+/// The fleet and the warnings found while reading it.
+pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+    let filter = FileFilter {
+        include: source.include.clone(),
+        exclude: source.exclude.clone(),
+        inventory: match &source.inventory {
+            Inventory::File(path) => Some(path.clone()),
+            Inventory::Stdin | Inventory::InputOnly => None,
+        },
+    };
+    let (mut files, found_sources, listing_warnings) = match input_kind(source)? {
+        InputKind::Directory => {
+            let listing = load::list_input_files(&source.input, &filter)?;
+            (
+                files::read_input_files(&listing.paths)?,
+                listing.sources,
+                listing.warnings,
+            )
+        }
+        InputKind::File => (
+            files::read_input_files(std::slice::from_ref(&source.input))?,
+            Vec::new(),
+            Vec::new(),
+        ),
+        InputKind::Stdin => (
+            vec![documents::source_from_text(
+                "<stdin>",
+                read_stdin("the fleet")?,
+            )],
+            Vec::new(),
+            Vec::new(),
+        ),
+    };
+    // Kubernetes' schemas are inflated while the fleet parses: every run checks its objects.
+    let ((mut documents, mut parse_errors), _) = rayon::join(
+        || documents::parse_files(&files),
+        fedrender_engine::check::builtin::builtin,
+    );
+    let mut runs = Vec::new();
+    let mut hook_warnings = Vec::new();
+    if !found_sources.is_empty() {
+        let settings = tool_settings(&source.tools, &source.input, &documents, &files)?;
+        let tool_sources = tools::resolve(&found_sources, &settings)?;
+        let outputs = tools::render(&tool_sources, &settings, &source.tools.cache)?;
+        let (outputs, source_runs): (Vec<SourceFile>, Vec<SourceRun>) = outputs.into_iter().unzip();
+        let (mut more_documents, more_errors) = documents::parse_files_at(&outputs, files.len());
+        runs = source_runs;
+        tools::sort_out_helm_hooks(&mut runs, &mut more_documents, &mut hook_warnings);
+        documents.extend(more_documents);
+        parse_errors.extend(more_errors);
+        files.extend(outputs);
+    }
+    let inventory_file = match &source.inventory {
+        Inventory::File(path) => Some(files::read_files(std::slice::from_ref(path))?.remove(0)),
+        Inventory::Stdin => Some(documents::source_from_text(
+            "<stdin>",
+            read_stdin("the inventory")?,
+        )),
+        Inventory::InputOnly => None,
+    };
+    let input_file_count = files.len();
+    files.extend(inventory_file);
+    let (mut fleet, warnings) =
+        fleet::assemble_parsed(&files, input_file_count, documents, parse_errors)?;
+    fleet.sources = runs;
+    fleet::check_flag_configs_are_on_top(&fleet, &source.input)?;
+    let crds = read_crds(&source.schemas.crds)?;
+    let (checker, schema_warnings) =
+        fleet::schema_checker(&fleet, &source.schemas.kubernetes_versions, &crds)?;
+    fleet.checker = Some(checker);
+    Ok((
+        fleet,
+        listing_warnings
+            .into_iter()
+            .chain(hook_warnings)
+            .chain(warnings)
+            .chain(schema_warnings)
+            .collect(),
+    ))
+}
+
+/// The CustomResourceDefinitions in the files and directories `--crds` names (a directory is
+/// read as a fleet directory is, `kubectl get crds -o yaml` Lists included). Other documents
+/// there are not read.
+fn read_crds(paths: &[PathBuf]) -> Result<Vec<(serde_json::Value, Origin)>, Rejected> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let listing = load::list_input_files(path, &FileFilter::default())?;
+            files.extend(files::read_input_files(&listing.paths)?);
+        } else {
+            files.extend(files::read_files(std::slice::from_ref(path))?);
+        }
+    }
+    let (parsed, errors) = documents::parse_files(&files);
+    if !errors.is_empty() {
+        return Err(errors.into());
+    }
+    Ok(parsed
+        .into_iter()
+        .filter(|document| fleet::is_crd(&document.value))
+        .map(|document| (document.value, document.origin))
+        .collect())
+}
+
+/// The settings for running tools: the command line's, and the `spec.sources` of a fedrender
+/// Config among the plain files (a tool's output cannot change how tools run). A Config that
+/// does not decode is reported, with its line, where every Config is checked.
+fn tool_settings(
+    options: &ToolOptions,
+    fleet: &std::path::Path,
+    documents: &[RawDocument],
+    files: &[SourceFile],
+) -> Result<ToolSettings, Rejected> {
+    let mut settings = ToolSettings {
+        fleet: Confinement::new(fleet)
+            .map_err(|message| Rejected::from(Diagnostic::error(None, message)))?,
+        allow_exec_flag: options.allow_exec,
+        allow_network: options.allow_network,
+        limits: options.limits,
+        kustomize_flag: options.kustomize.clone(),
+        kustomize_config: None,
+    };
+    for document in documents {
+        let value = &document.value;
+        if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
+            continue;
+        }
+        let Ok(sources) = serde_json::from_value::<SourcesConfig>(value["spec"]["sources"].clone())
+        else {
+            continue;
+        };
+        if let Some(argv) = sources.kustomize {
+            let origin = document
+                .field_lines(files)
+                .origin(&document.origin, "spec.sources.kustomize");
+            settings.kustomize_config = Some((argv, origin));
+        }
+    }
+    Ok(settings)
+}
+
+/// What `FLEET_DIR` names: a directory walked for files, one file, or `-` for a YAML stream on
+/// standard input.
+enum InputKind {
+    Directory,
+    File,
+    Stdin,
+}
+
+fn input_kind(source: &FleetSource) -> Result<InputKind, Rejected> {
+    let kind = if source.input.as_os_str() == "-" {
+        if source.inventory == Inventory::Stdin {
+            return Err(Diagnostic::error(
+                None,
+                "the fleet and --clusters cannot both come from standard input: give the inventory a file",
+            )
+            .into());
+        }
+        InputKind::Stdin
+    } else if source.input.is_file() {
+        InputKind::File
+    } else {
+        return Ok(InputKind::Directory);
+    };
+    if !(source.include.is_empty() && source.exclude.is_empty()) {
+        return Err(Diagnostic::error(
+            None,
+            format!(
+                "--include and --exclude choose files in a fleet directory; {} is {}",
+                source.input.display(),
+                if matches!(kind, InputKind::Stdin) {
+                    "standard input"
+                } else {
+                    "one file"
+                }
+            ),
+        )
+        .into());
+    }
+    Ok(kind)
+}
+
+fn read_stdin(what: &str) -> Result<String, Rejected> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|error| {
+            Rejected::from(Diagnostic::error(
+                None,
+                format!("cannot read {what} from standard input: {error}"),
+            ))
+        })?;
+    Ok(text)
+}
