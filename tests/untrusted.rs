@@ -252,15 +252,10 @@ fn says(error: &str, expected: &str) -> bool {
     }
 }
 
+/// Whether kubectl runs here; without it the real `kubectl kustomize` part is reported
+/// skipped (a failure under CI) and a stand-in takes its place.
 fn kubectl_available() -> bool {
-    let found = Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        eprintln!("skipped the kubectl kustomize part: kubectl is not installed");
-    }
-    found
+    common::tools::require_for("kubectl", "the real kubectl kustomize part")
 }
 
 // 1. A Config grants nothing only the command line may grant.
@@ -572,6 +567,7 @@ fn a_kustomization_cannot_reach_the_network() {
         "bin/stand-in-kustomize",
         &format!("#!/bin/sh\ntouch {}\n", ran.display()),
     );
+    let kubectl = kubectl_available();
     for resource in [
         format!("http://127.0.0.1:{port}/configmap.yaml"),
         format!("git::http://127.0.0.1:{port}/repo.git"),
@@ -587,7 +583,7 @@ fn a_kustomization_cannot_reach_the_network() {
             .path("bin/stand-in-kustomize")
             .display()
             .to_string();
-        if !kubectl_available() {
+        if !kubectl {
             flags.extend(["--kustomize", &stand_in]);
         }
         let error =

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod tools;
+
 /// Runs the real binary with `args`, waiting for it.
 pub fn fedrender(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fedrender"))
