@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod fifo;
 pub mod tools;
 
 /// Runs the real binary with `args`, waiting for it.
