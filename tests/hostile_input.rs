@@ -141,11 +141,10 @@ fn a_billion_laughs_document_fails_fast_at_its_line() {
         let aliases = vec![format!("*lol{}", level - 1); 9].join(", ");
         text.push_str(&format!("lol{level}: &lol{level} [{aliases}]\n"));
     }
-    // Expanding it would take hours; serde-saphyr stops after a million recorded events, which
-    // takes about half a second optimised and a few seconds in a test build.
-    let (line, message) = within(Duration::from_secs(30), "billion laughs", || {
-        single_error("laughs.yaml", text)
-    });
+    // Expanding it would take hours; the reader weighs what the aliases copy before anything is
+    // expanded (a count, not a time), and serde-saphyr stops after a million recorded events:
+    // the message is that count's verdict.
+    let (line, message) = single_error("laughs.yaml", text);
     assert!(message.contains("billion laughs"), "{message}");
     assert!((3..=11).contains(&line), "line {line}: {message}");
 }
