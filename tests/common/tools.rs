@@ -68,13 +68,13 @@ pub fn skipped(missing: &[&str], part: Option<&str>) {
     let names = missing.join(", ");
     let test = current_test();
     let what = part.map_or(String::new(), |part| format!(" ({part})"));
-    if under_ci() {
-        if let Some(tool) = missing.iter().find(|tool| entry(tool).2) {
-            panic!(
-                "{test}{what}: {tool} is missing, and CI (CI is set) must have it: \
-                 .ci/run installs it"
-            );
-        }
+    if under_ci()
+        && let Some(tool) = missing.iter().find(|tool| entry(tool).2)
+    {
+        panic!(
+            "{test}{what}: {tool} is missing, and CI (CI is set) must have it: \
+             .ci/run installs it"
+        );
     }
     show(&format!(
         "SKIPPED {test}{what}: {names} not found; install {} to run it \
