@@ -1,4 +1,4 @@
-//! Tests that run a program fedrender does not ship (kubectl, jq, bash, git, tar,
+//! Tests that run a program fedrender does not ship (kubectl, jq, bash, git, tar, valgrind,
 //! kubernetes-validate): where one is missing the test is skipped, and the skip shows.
 //!
 //! libtest hides what a passing test prints through `print!` and `eprint!`, so a test that
@@ -18,6 +18,7 @@ const TOOLS: &[(&str, &[&str], bool)] = &[
     ("jq", &["jq", "--version"], true),
     ("tar", &["tar", "--version"], true),
     ("kubectl", &["kubectl", "version", "--client"], true),
+    ("valgrind", &["valgrind", "--version"], true),
     (
         "kubernetes-validate",
         &["python3", "-c", "import kubernetes_validate"],
