@@ -218,8 +218,8 @@ enum Point {
 }
 
 /// An inotify watch of the fleet's directory (for opens) and of every directory of `out`
-/// (for files created, renamed into place and removed), and a pidfd of the build, so that
-/// waiting for a point ends when the build does.
+/// (for files created and renamed into place); waiting for a point also watches a pidfd of
+/// the build, so that it ends when the build does.
 #[cfg(target_os = "linux")]
 struct Watch {
     inotify: std::os::fd::OwnedFd,
