@@ -1,7 +1,7 @@
 //! End-to-end: the GitHub Action's scripts (.github/action), run as a workflow runs them —
 //! GitHub's environment, a pull-request event, a git checkout with the pull request's base —
-//! with the real binary and a stand-in `gh` that keeps comments in a directory. Skipped
-//! where bash, git or jq is missing (GitHub's runners have all three).
+//! with the real binary and a stand-in `gh` that keeps comments in a directory. Skipped, and
+//! reported so, where bash, git or jq is missing (GitHub's runners and CI have all three).
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
@@ -10,19 +10,20 @@ use std::process::{Command, Output};
 mod common;
 use common::{copy_tree, empty_scratch, fedrender_in};
 
-fn available(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success())
+/// Whether bash, git and jq run here; a test without them is reported skipped (a failure
+/// under CI).
+fn tools_present() -> bool {
+    common::tools::require(&["bash", "git", "jq"])
 }
 
-fn tools_present() -> bool {
-    let present = ["bash", "git", "jq"].iter().all(|tool| available(tool));
-    if !present {
-        eprintln!("skipped: the Action's tests need bash, git and jq");
-    }
-    present
+/// This machine's release archive and bash and tar to install it; a test without them is
+/// reported skipped (a failure under CI, for the tools).
+fn install_target() -> Option<&'static str> {
+    let Some(target) = target() else {
+        common::tools::skip_because("fedrender publishes no release archive for this machine");
+        return None;
+    };
+    common::tools::require(&["bash", "tar"]).then_some(target)
 }
 
 /// Records every call and keeps comments as files named by id (their authors beside them, in
@@ -887,8 +888,7 @@ fn cargo_calls(root: &Path) -> String {
 
 #[test]
 fn install_verifies_the_archive_against_the_release_checksums() {
-    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
-        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+    let Some(target) = install_target() else {
         return;
     };
     let root = empty_scratch("action-install");
@@ -921,8 +921,7 @@ fn install_verifies_the_archive_against_the_release_checksums() {
 /// machine builds from source.
 #[test]
 fn install_never_builds_from_source_when_a_listed_archive_fails_to_download() {
-    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
-        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+    let Some(target) = install_target() else {
         return;
     };
     let root = empty_scratch("action-install-missing");
@@ -963,7 +962,7 @@ fn install_never_builds_from_source_when_a_listed_archive_fails_to_download() {
 /// anything is downloaded or built, and the message does not repeat it.
 #[test]
 fn install_refuses_a_version_that_is_not_a_plain_tag() {
-    if !available("bash") {
+    if !common::tools::require(&["bash"]) {
         return;
     }
     let root = empty_scratch("action-install-version");
@@ -1155,8 +1154,7 @@ fn build_args_take_one_argument_per_line() {
 /// that commit records in .github/action/VERSION; a version input still wins, and is checked.
 #[test]
 fn a_sha_pinned_action_installs_the_version_it_records() {
-    let (true, Some(target)) = (available("bash") && available("tar"), target()) else {
-        eprintln!("skipped: no release archive for this machine, or no bash and tar");
+    let Some(target) = install_target() else {
         return;
     };
     let root = empty_scratch("action-sha-pin");

@@ -571,15 +571,7 @@ fn include_and_exclude_globs_choose_the_files_read() {
 
 #[test]
 fn kustomize_builds_every_rendered_cluster_when_kubectl_is_installed() {
-    let Ok(version) = Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-    else {
-        eprintln!("kubectl is not installed; skipping");
-        return;
-    };
-    if !version.status.success() {
-        eprintln!("kubectl does not run; skipping");
+    if !common::tools::require(&["kubectl"]) {
         return;
     }
     let out = scratch("kustomize");

@@ -87,7 +87,7 @@ fn argo_cd_and_flux_wiring_is_written_checked_and_pruned_like_the_trees() {
     assert_eq!(flux.status.code(), Some(0), "{}", stderr(&flux));
     assert!(!set.exists());
     snapshot("flux", &wiring(&out));
-    if kubectl_available() {
+    if common::tools::require_for("kubectl", "kubectl kustomize of the wiring") {
         for entry in std::fs::read_dir(&out).unwrap() {
             let dir = entry.unwrap().path();
             let built = Command::new("kubectl")
@@ -140,17 +140,6 @@ fn argo_cd_and_flux_wiring_is_written_checked_and_pruned_like_the_trees() {
         stderr(&absolute)
     );
     std::fs::remove_dir_all(&root).unwrap();
-}
-
-fn kubectl_available() -> bool {
-    let found = Command::new("kubectl")
-        .args(["version", "--client"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        eprintln!("skipped the kubectl kustomize check: kubectl is not installed");
-    }
-    found
 }
 
 #[test]

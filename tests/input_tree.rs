@@ -2,7 +2,7 @@
 //! files, and a rendered tree inside the input. Fixtures are built at run time, because links
 //! and FIFOs cannot be committed portably.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod common;
@@ -187,27 +187,26 @@ fn build_refuses_an_output_directory_that_is_the_input_or_contains_it() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// Runs the binary, failing the test instead of hanging if it blocks (as opening a FIFO
-/// would).
+/// Runs the binary, failing the test if it opened one of `fifos`, which it must only look at.
+/// Each has a writer waiting (on Linux), so that an open reads nothing instead of hanging.
 #[cfg(unix)]
-fn fedrender_within_a_minute(args: &[&str]) -> Output {
-    use std::process::Stdio;
-    let mut child = command()
+fn fedrender_leaving_fifos(args: &[&str], fifos: &[&Path]) -> Output {
+    #[cfg(target_os = "linux")]
+    let watch = common::fifo::FifoWatch::new(fifos);
+    let output = command()
         .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stdin(std::process::Stdio::null())
+        .output()
         .expect("the binary runs");
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("{args:?} blocked: {:?}", child.wait_with_output().unwrap());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    #[cfg(target_os = "linux")]
+    assert_eq!(
+        watch.opened(),
+        Vec::<PathBuf>::new(),
+        "{args:?} opened a FIFO"
+    );
+    #[cfg(not(target_os = "linux"))]
+    let _ = fifos;
+    output
 }
 
 #[cfg(unix)]
@@ -283,10 +282,12 @@ fn entries_that_cannot_be_read_as_files_are_named_in_a_warning_and_never_opened(
     let fifo = |name: &str| {
         let path = std::ffi::CString::new(input.join(name).to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+        input.join(name)
     };
-    fifo("pipe.yaml");
+    let pipe_yaml = fifo("pipe.yaml");
     // Not input by name, hidden or excluded: ignored as before, without a word.
-    fifo("pipe.txt");
+    let pipe_txt = fifo("pipe.txt");
+    let fifos = [pipe_yaml.as_path(), pipe_txt.as_path()];
     symlink("missing", input.join("notes.txt")).unwrap();
     symlink("missing.yaml", input.join(".hidden.yaml")).unwrap();
     symlink("missing.yaml", input.join("excluded.yaml")).unwrap();
@@ -341,7 +342,7 @@ fn entries_that_cannot_be_read_as_files_are_named_in_a_warning_and_never_opened(
         args
     };
     for command in ["build", "validate"] {
-        let output = fedrender_within_a_minute(&args(command, false));
+        let output = fedrender_leaving_fifos(&args(command, false), &fifos);
         assert_eq!(
             output.status.code(),
             Some(0),
@@ -356,7 +357,7 @@ fn entries_that_cannot_be_read_as_files_are_named_in_a_warning_and_never_opened(
             .collect();
         assert_eq!(reported, warnings, "{command}");
 
-        let strict = fedrender_within_a_minute(&args(command, true));
+        let strict = fedrender_leaving_fifos(&args(command, true), &fifos);
         assert_eq!(
             strict.status.code(),
             Some(2),
@@ -375,7 +376,7 @@ fn entries_that_cannot_be_read_as_files_are_named_in_a_warning_and_never_opened(
     let plain = root.join("plain");
     std::fs::create_dir(&plain).unwrap();
     std::fs::write(plain.join("nginx.yaml"), nginx()).unwrap();
-    let output = fedrender_within_a_minute(&args("build", false));
+    let output = fedrender_leaving_fifos(&args("build", false), &fifos);
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
         rendered_text(&plain),

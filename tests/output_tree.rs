@@ -10,7 +10,7 @@ use std::os::unix::fs::symlink;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 use common::{command, empty_scratch, fedrender, stderr};
@@ -203,31 +203,200 @@ fn links_at_every_level_of_the_output_tree_never_steer_a_write_outside_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs a build of `input` over `out` and sends `signal` after `delay`; returns how it ended.
-fn interrupted_build(input: &Path, out: &Path, signal: i32, delay: Duration) -> Output {
+/// Where a build is sent a signal: points of its work, seen as they happen through inotify,
+/// never a delay, so that each run meets the build at the same place.
+#[cfg(target_os = "linux")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Point {
+    /// It opens the fleet's templates: loading, before any write and outside the deferred
+    /// region, where a signal acts at once.
+    ReadingTheFleet,
+    /// Its first file under a staging name: writing, before the commit's last check.
+    FirstStagedFile,
+    /// Its first rename over a file the tree had: the commit, past its last check.
+    FirstReplacement,
+}
+
+/// An inotify watch of the fleet's directory (for opens) and of every directory of `out`
+/// (for files created and renamed into place); waiting for a point also watches a pidfd of
+/// the build, so that it ends when the build does.
+#[cfg(target_os = "linux")]
+struct Watch {
+    inotify: std::os::fd::OwnedFd,
+    /// Each watch descriptor's directory, relative to `out` ("" for `out`), or None for the
+    /// fleet's directory.
+    directories: BTreeMap<i32, Option<String>>,
+}
+
+#[cfg(target_os = "linux")]
+impl Watch {
+    fn new(input: &Path, out: &Path) -> Watch {
+        use std::os::fd::FromRawFd;
+        use std::os::unix::ffi::OsStrExt;
+        // SAFETY: inotify_init1 takes flags only; a non-negative result is a new descriptor
+        // that nothing else owns.
+        let fd = unsafe { libc::inotify_init1(libc::IN_CLOEXEC) };
+        assert!(
+            fd >= 0,
+            "inotify_init1: {}",
+            std::io::Error::last_os_error()
+        );
+        let inotify = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
+        let mut directories = BTreeMap::new();
+        let mut add = |path: &Path, mask: u32, relative: Option<String>| {
+            let path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+            // SAFETY: a valid inotify descriptor and a NUL-terminated path.
+            let wd = unsafe { libc::inotify_add_watch(fd, path.as_ptr(), mask) };
+            assert!(
+                wd >= 0,
+                "inotify_add_watch: {}",
+                std::io::Error::last_os_error()
+            );
+            directories.insert(wd, relative);
+        };
+        add(input, libc::IN_OPEN, None);
+        for entry in walkdir::WalkDir::new(out) {
+            let entry = entry.unwrap();
+            if entry.file_type().is_dir() {
+                let relative = entry
+                    .path()
+                    .strip_prefix(out)
+                    .unwrap()
+                    .display()
+                    .to_string();
+                add(
+                    entry.path(),
+                    libc::IN_CREATE | libc::IN_MOVED_TO,
+                    Some(relative),
+                );
+            }
+        }
+        Watch {
+            inotify,
+            directories,
+        }
+    }
+
+    /// Waits until the build reaches `point`; false when it ended first. `base` is the tree
+    /// the build started from, to tell a replacement from a new file.
+    fn wait_for(&self, point: Point, pidfd: i32, base: &BTreeMap<String, Vec<u8>>) -> bool {
+        use std::os::fd::AsRawFd;
+        let mut buffer = vec![0u8; 64 << 10];
+        loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: self.inotify.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: pidfd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            // SAFETY: two valid pollfd entries; no time limit: the build's end wakes it.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+            assert!(ready > 0, "poll: {}", std::io::Error::last_os_error());
+            if fds[0].revents & libc::POLLIN == 0 {
+                return false;
+            }
+            // SAFETY: reading into a buffer of the given length.
+            let read = unsafe {
+                libc::read(
+                    self.inotify.as_raw_fd(),
+                    buffer.as_mut_ptr().cast(),
+                    buffer.len(),
+                )
+            };
+            assert!(read > 0, "read: {}", std::io::Error::last_os_error());
+            let mut at = 0;
+            while at < read as usize {
+                let header = std::mem::size_of::<libc::inotify_event>();
+                // SAFETY: the kernel writes whole events; the header is read unaligned.
+                let event: libc::inotify_event = unsafe {
+                    std::ptr::read_unaligned(buffer[at..].as_ptr().cast::<libc::inotify_event>())
+                };
+                let name = &buffer[at + header..at + header + event.len as usize];
+                let name = String::from_utf8_lossy(name)
+                    .trim_end_matches('\0')
+                    .to_string();
+                at += header + event.len as usize;
+                let directory = &self.directories[&event.wd];
+                let reached = match (point, directory) {
+                    (Point::ReadingTheFleet, None) => {
+                        event.mask & libc::IN_OPEN != 0 && name == "templates.yaml"
+                    }
+                    (Point::FirstStagedFile, Some(_)) => {
+                        event.mask & libc::IN_CREATE != 0 && name.ends_with(".fedrender-tmp")
+                    }
+                    (Point::FirstReplacement, Some(directory)) => {
+                        let path = if directory.is_empty() {
+                            name.clone()
+                        } else {
+                            format!("{directory}/{name}")
+                        };
+                        event.mask & libc::IN_MOVED_TO != 0 && base.contains_key(&path)
+                    }
+                    _ => false,
+                };
+                if reached {
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+/// Runs a build of `input` over `out` and sends `signal` as soon as it reaches `point`;
+/// returns how it ended.
+#[cfg(target_os = "linux")]
+fn interrupted_build(
+    input: &Path,
+    out: &Path,
+    signal: i32,
+    point: Point,
+    base: &BTreeMap<String, Vec<u8>>,
+) -> Output {
+    let watch = Watch::new(input, out);
     let child = build_command(input, out)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(delay);
+    // SAFETY: pidfd_open(2) on our own child, not yet waited for.
+    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
+    assert!(
+        pidfd >= 0,
+        "pidfd_open: {}",
+        std::io::Error::last_os_error()
+    );
+    let reached = watch.wait_for(point, pidfd as i32, base);
+    assert!(reached, "the build ended before {point:?}");
     // SAFETY: kill(2) on our own child's pid, which has not been waited for yet.
     unsafe { libc::kill(child.id() as i32, signal) };
-    child.wait_with_output().unwrap()
+    let output = child.wait_with_output().unwrap();
+    // SAFETY: the pidfd is ours and closed once.
+    unsafe { libc::close(pidfd as i32) };
+    output
 }
 
+/// Signals at three points of a build — loading, writing, committing — each the same every
+/// run, with the outcome each point must have: the tree untouched, rolled back or killed
+/// midway, or complete; and the next build always repairs it.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_build_interrupted_by_any_signal_at_any_point_leaves_a_tree_the_next_build_repairs() {
     let dir = empty_scratch("signals");
-    let old = fleet(&dir, 250, 6, 0);
-    let new = fleet(&dir, 250, 6, 1);
+    let old = fleet(&dir, 400, 6, 0);
+    let new = fleet(&dir, 400, 6, 1);
     let reference = dir.join("reference");
     assert!(build(&new, &reference).status.success());
     let expected = snapshot(&reference);
     let base = dir.join("base");
     assert!(build(&old, &base).status.success());
     let base_tree = snapshot(&base);
+    assert_ne!(expected, base_tree);
 
-    // How long a build of the new revision over the old tree takes, to spread the signals.
     let out = dir.join("out");
     let copy = |from: &Path, to: &Path| {
         let _ = std::fs::remove_dir_all(to);
@@ -241,68 +410,65 @@ fn a_build_interrupted_by_any_signal_at_any_point_leaves_a_tree_the_next_build_r
             }
         }
     };
-    copy(&base, &out);
-    let started = Instant::now();
-    assert!(build(&new, &out).status.success());
-    let whole = started.elapsed();
-
-    let mut outcomes = BTreeMap::<&str, usize>::new();
-    for (signal, name) in [
-        (libc::SIGINT, "SIGINT"),
-        (libc::SIGTERM, "SIGTERM"),
-        (libc::SIGKILL, "SIGKILL"),
+    for point in [
+        Point::ReadingTheFleet,
+        Point::FirstStagedFile,
+        Point::FirstReplacement,
     ] {
-        for step in 0..8u32 {
+        for (signal, name) in [
+            (libc::SIGINT, "SIGINT"),
+            (libc::SIGTERM, "SIGTERM"),
+            (libc::SIGKILL, "SIGKILL"),
+        ] {
             copy(&base, &out);
-            let delay = whole * step / 7;
-            let ended = interrupted_build(&new, &out, signal, delay);
+            let ended = interrupted_build(&new, &out, signal, point, &base_tree);
             let tree = snapshot(&out);
-            match (ended.status.code(), ended.status.signal()) {
-                (Some(0), _) => {
-                    assert_eq!(tree, expected, "{name} after {delay:?}: finished");
-                    *outcomes.entry("finished").or_default() += 1;
+            let at = format!("{name} at {point:?}");
+            let by_signal = ended.status.signal() == Some(signal);
+            let caught = stderr(&ended).contains("interrupted by");
+            match (point, signal) {
+                // Loading: the signal acts at once, nothing was written.
+                (Point::ReadingTheFleet, _) => {
+                    assert!(by_signal && !caught, "{at}: {:?}", ended.status);
+                    assert!(tree == base_tree, "{at}: the tree was touched");
                 }
-                (_, Some(received)) if received == signal && signal != libc::SIGKILL => {
-                    // Caught while writing (rolled back), or outside a write, where the signal
-                    // acts at once: before the first file (nothing to undo) or after the last
-                    // (nothing left to do).
-                    let caught = stderr(&ended).contains("interrupted by");
-                    let outcome = if caught {
-                        assert_eq!(tree, base_tree, "{name} after {delay:?}: rolled back");
-                        "rolled back"
-                    } else if tree == expected && expected != base_tree {
-                        "stopped after writing"
-                    } else {
-                        assert_eq!(tree, base_tree, "{name} after {delay:?}: stopped");
-                        "stopped before writing"
-                    };
-                    *outcomes.entry(outcome).or_default() += 1;
+                // Writing: caught, and every file put back.
+                (Point::FirstStagedFile, libc::SIGINT | libc::SIGTERM) => {
+                    assert!(by_signal && caught, "{at}: {:?}", ended.status);
+                    assert!(tree == base_tree, "{at}: not rolled back");
                 }
-                (_, Some(received)) if received == signal => {
-                    let midway = tree != base_tree && tree != expected;
-                    *outcomes
-                        .entry(if midway { "killed midway" } else { "killed" })
-                        .or_default() += 1;
+                // Killed while writing: staging files left, the tree neither old nor new.
+                (Point::FirstStagedFile, _) => {
+                    assert!(by_signal, "{at}: {:?}", ended.status);
+                    assert!(
+                        tree != base_tree && tree != expected,
+                        "{at}: not killed midway"
+                    );
                 }
-                other => panic!("{name} after {delay:?}: unexpected end {other:?}"),
+                // Past the commit's last check a caught signal lets the tree be completed.
+                (Point::FirstReplacement, libc::SIGINT | libc::SIGTERM) => {
+                    assert!(
+                        ended.status.success() || by_signal,
+                        "{at}: {:?}",
+                        ended.status
+                    );
+                    assert!(tree == expected, "{at}: not completed");
+                }
+                // Killed while replacing: some files replaced already.
+                (Point::FirstReplacement, _) => {
+                    assert!(by_signal, "{at}: {:?}", ended.status);
+                    assert!(tree != base_tree, "{at}: nothing replaced");
+                }
             }
             let repaired = build(&new, &out);
             assert_eq!(
                 repaired.status.code(),
                 Some(0),
-                "{name} after {delay:?}: {}",
+                "{at}: {}",
                 stderr(&repaired)
             );
-            assert_eq!(snapshot(&out), expected, "{name} after {delay:?}: repaired");
+            assert!(snapshot(&out) == expected, "{at}: not repaired");
         }
-    }
-    eprintln!("signals: {outcomes:?}");
-    // Signals must have met builds while they wrote, or the test proved nothing.
-    for outcome in ["rolled back", "killed midway"] {
-        assert!(
-            outcomes.get(outcome).is_some_and(|&count| count > 0),
-            "{outcomes:?}"
-        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -392,13 +558,19 @@ fn the_longest_valid_names_get_files_and_the_tree_matches_the_stream() {
     let relative = path.strip_prefix("member-00/").unwrap();
     let kustomization = String::from_utf8(files["member-00/kustomization.yaml"].clone()).unwrap();
     assert!(kustomization.contains(relative), "{kustomization}");
-    // kubectl kustomize (when installed) builds the directory as it is.
-    if let Ok(kustomized) = Command::new("kubectl")
-        .arg("kustomize")
-        .arg(out.join("member-00"))
-        .output()
-        && kustomized.status.success()
-    {
+    // kubectl kustomize builds the directory as it is: where kubectl is installed, a failed
+    // build is a failure, not a reason to skip the check.
+    if common::tools::require_for("kubectl", "kubectl kustomize of the tree") {
+        let kustomized = Command::new("kubectl")
+            .arg("kustomize")
+            .arg(out.join("member-00"))
+            .output()
+            .unwrap();
+        assert!(
+            kustomized.status.success(),
+            "kubectl kustomize: {}",
+            String::from_utf8_lossy(&kustomized.stderr)
+        );
         assert!(String::from_utf8_lossy(&kustomized.stdout).contains(&name));
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -120,7 +120,9 @@ proptest! {
         std::fs::write(dir.join("fleet/fleet.yaml"), FLEET).unwrap();
         std::fs::write(dir.join("clusters.yaml"), inventory(&regions)).unwrap();
         let whole = render(&dir, ClusterFilter::default());
-        let mut union = BTreeMap::new();
+        let name = |index: usize| format!("{}-{index}", REGIONS[regions[index]]);
+        // Each shard: its filter and the clusters it must write.
+        let mut shards: Vec<(ClusterFilter, Vec<String>)> = Vec::new();
         if by_selector {
             // One shard per region present, as a matrix over a label would run.
             let mut present: Vec<usize> = regions.clone();
@@ -129,29 +131,39 @@ proptest! {
             for region in present {
                 let filter =
                     ClusterFilter::new(&[], Some(&format!("region={}", REGIONS[region]))).unwrap();
-                union.extend(render(&dir, filter));
+                let names = (0..regions.len())
+                    .filter(|&index| regions[index] == region)
+                    .map(name)
+                    .collect();
+                shards.push((filter, names));
             }
         } else {
-            // Up to three shards of cluster names, some as globs.
+            // Up to three shards of cluster names.
             for shard in 0..3 {
-                let names: Vec<String> = regions
-                    .iter()
-                    .enumerate()
-                    .filter(|(index, _)| shard_of[*index] == shard)
-                    .map(|(index, &region)| format!("{}-{index}", REGIONS[region]))
+                let names: Vec<String> = (0..regions.len())
+                    .filter(|&index| shard_of[index] == shard)
+                    .map(name)
                     .collect();
-                if names.is_empty() {
-                    continue;
+                if !names.is_empty() {
+                    shards.push((ClusterFilter::new(&names, None).unwrap(), names));
                 }
-                let filter = ClusterFilter::new(&names, None).unwrap();
-                let shard_files = render(&dir, filter);
-                // A shard holds its clusters' directories and nothing else.
-                for path in shard_files.keys() {
-                    let cluster = path.split_once('/').unwrap().0;
-                    prop_assert!(names.iter().any(|name| name == cluster), "{path}");
-                }
-                union.extend(shard_files);
             }
+        }
+        let mut union = BTreeMap::new();
+        for (filter, names) in shards {
+            let shard_files = render(&dir, filter);
+            // Each shard on its own, before any merge could hide a file of another shard's
+            // cluster: exactly its clusters' files of the whole build.
+            let expected: BTreeMap<String, String> = whole
+                .iter()
+                .filter(|(path, _)| {
+                    let cluster = path.split_once('/').map_or(path.as_str(), |(cluster, _)| cluster);
+                    names.iter().any(|name| name == cluster)
+                })
+                .map(|(path, text)| (path.clone(), text.clone()))
+                .collect();
+            prop_assert_eq!(&shard_files, &expected, "shard {:?}", names);
+            union.extend(shard_files);
         }
         prop_assert_eq!(&union, &whole);
         std::fs::remove_dir_all(&dir).unwrap();

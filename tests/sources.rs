@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 mod common;
 use common::{command, empty_scratch, stderr};
@@ -494,17 +494,10 @@ fn kustomize_builds_each_outermost_directory_once() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// Whether kubectl runs here, for the tests of the real `kubectl kustomize`; a test without it
+/// is reported skipped (a failure under CI).
 fn kubectl_available() -> bool {
-    let found = Command::new("kubectl")
-        .args(["version", "--client"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success());
-    if !found {
-        eprintln!("skipped: kubectl is not installed, so kustomize cannot run here");
-    }
-    found
+    common::tools::require(&["kubectl"])
 }
 
 #[test]

@@ -439,11 +439,15 @@ mod tests {
             timeout: Duration::from_millis(300),
             ..Limits::default()
         };
-        let started = Instant::now();
-        // The background sleep holds the output pipe open: only killing the group ends it.
-        let error = shell("sleep 60 & sleep 60", limits).unwrap_err();
+        // The background job holds the output pipe open, so the call returns only once the
+        // job is gone: killed with the group, it leaves no mark; left to live out its sleep,
+        // it would leave one before the call returned.
+        let mark = std::env::temp_dir().join(format!("fedrender-run-mark-{}", std::process::id()));
+        let _ = std::fs::remove_file(&mark);
+        let script = format!("(sleep 60; touch '{}') & sleep 60", mark.display());
+        let error = shell(&script, limits).unwrap_err();
         assert_eq!(error, RunError::TimedOut(limits.timeout));
-        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(!mark.exists(), "the background job lived on");
     }
 
     #[test]

@@ -7,6 +7,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod fifo;
+pub mod tools;
+
 /// The real binary, not yet run: its arguments, directory, environment and pipes are the
 /// caller's.
 pub fn command() -> Command {

@@ -366,23 +366,33 @@ mod tests {
     }
 
     /// A table used twice at each of 40 levels stands for 2^40 values: converting it must stop
-    /// early, with a message, rather than take the machine's memory.
+    /// early, with a message, rather than take the machine's memory. The work is counted in the
+    /// room each value takes: every value visited costs [`VALUE_COST`] and a string its bytes
+    /// too, so at most `MAX_RESULT_SIZE / VALUE_COST` values are visited before the refusal.
     #[test]
     fn a_result_that_reuses_its_tables_is_refused_once_too_large() {
         let lua = Lua::new();
-        let value: LuaValue = lua
-            .load("local t = {'leaf'} for i = 1, 40 do t = {t, t} end return t")
+        let reused = |levels: usize| -> LuaValue {
+            lua.load(format!(
+                "local t = {{'leaf'}} for i = 1, {levels} do t = {{t, t}} end return t"
+            ))
             .eval()
-            .unwrap();
-        let started = std::time::Instant::now();
-        let error = from_lua(&value).unwrap_err();
+            .unwrap()
+        };
+        // 10 levels: 1,023 tables of two, 1,024 of one 'leaf', 1,024 leaves, each visited once.
+        let mut room = MAX_RESULT_SIZE;
+        assert!(from_lua_nested(&reused(10), 0, &mut room).is_ok());
+        let values = 1023 + 1024 + 1024;
+        assert_eq!(
+            MAX_RESULT_SIZE - room,
+            values * VALUE_COST + 1024 * "leaf".len()
+        );
+        // 40 levels: refused once the room is spent, not after 2^40 values.
+        let mut room = MAX_RESULT_SIZE;
+        let error = from_lua_nested(&reused(40), 0, &mut room).unwrap_err();
         assert!(error.contains("larger than 16 MiB"), "{error}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(20));
-        let fine: LuaValue = lua
-            .load("local t = {'leaf'} for i = 1, 10 do t = {t, t} end return t")
-            .eval()
-            .unwrap();
-        assert!(from_lua(&fine).is_ok());
+        assert!(room < VALUE_COST + "leaf".len(), "{room} bytes left");
+        assert!(from_lua(&reused(40)).is_err() && from_lua(&reused(10)).is_ok());
     }
 
     #[test]

@@ -618,7 +618,10 @@ mod tests {
     }
 
     /// The issue's hang: in C, `string.find` backtracks for hours inside one library call,
-    /// where the instruction hook never fires.
+    /// where the instruction hook never fires. The work is counted, not timed: a match is
+    /// charged step by step against the call's budget (twice the subject, many times the
+    /// steps: `(.-)` four times backtracks in n⁴), so a long subject spends the budget and the
+    /// call stops there, after at most [`INSTRUCTION_BUDGET`] steps.
     #[test]
     fn a_backtracking_pattern_runs_out_of_instructions() {
         for call in [
@@ -630,18 +633,31 @@ mod tests {
             let script = script(&format!(
                 "function GetReplicas(obj)\n\
                    local s = ''\n\
-                   for i = 1, 15 do s = s .. 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' end\n\
+                   for i = 1, obj.n do s = s .. 'a' end\n\
                    local r = {call}\n\
                    return 1, nil\n\
                  end"
             ));
-            let started = std::time::Instant::now();
-            let error = get_replicas(&script, &json!({})).unwrap_err();
+            // The budget a call on `n` a's spends.
+            let spent = |n: usize| {
+                with_runtime(|runtime| {
+                    runtime.call(&script, "GetReplicas", &[&json!({ "n": n })], 2)?;
+                    Ok(INSTRUCTION_BUDGET - runtime.instructions_left.get())
+                })
+                .unwrap()
+            };
+            // Four lazy captures try every way to cut 20 a's in four: 20⁴/24 steps at least.
+            let (short, twice) = (spent(20), spent(40));
+            assert!(short >= 20u64.pow(4) / 24, "{call}: {short} steps");
+            assert!(twice >= 8 * short, "{call}: {short} then {twice} steps");
+            // 750 a's: the budget spent to its last step, and the call stopped.
+            let (error, left) = with_runtime(|runtime| {
+                let result = runtime.call(&script, "GetReplicas", &[&json!({ "n": 750 })], 2);
+                Ok((result.unwrap_err(), runtime.instructions_left.get()))
+            })
+            .unwrap();
             assert!(error.contains("did not finish"), "{call}: {error}");
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(30),
-                "{call}"
-            );
+            assert_eq!(left, 0, "{call}");
         }
     }
 
