@@ -39,8 +39,53 @@ pub fn revise(
         && let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut)
     {
         spec.insert("completions".to_string(), Value::from(completions));
+    } else if sets_neither_parallelism_nor_completions(template) {
+        default_job_completions(&mut object);
     }
     Ok(object)
+}
+
+/// A Job whose template sets neither `parallelism` nor `completions`: the Karmada API server
+/// defaults both to 1 before Karmada reads it (k8s.io/kubernetes pkg/apis/batch/v1 defaults.go
+/// `SetDefaults_Job`), so the Work carries `completions: 1`. A member API server given only
+/// `parallelism` would leave `completions` unset, which makes a work-queue Job, and
+/// `completions` cannot be changed afterwards.
+fn sets_neither_parallelism_nor_completions(template: &Template) -> bool {
+    template.group() == "batch"
+        && template.kind() == "Job"
+        && template
+            .object
+            .get("spec")
+            .and_then(Value::as_object)
+            .is_some_and(|spec| {
+                !spec.contains_key("parallelism") && !spec.contains_key("completions")
+            })
+}
+
+/// Puts `completions: 1` where Go's JobSpec writes it: after `parallelism`, which the revision
+/// wrote first, or first of all.
+fn default_job_completions(object: &mut Value) {
+    let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if spec.contains_key("completions") {
+        return;
+    }
+    let fields = std::mem::take(spec);
+    let leads = fields.contains_key("parallelism");
+    let mut placed = false;
+    if !leads {
+        spec.insert("completions".to_string(), Value::from(1));
+        placed = true;
+    }
+    for (key, value) in fields {
+        let after = key == "parallelism";
+        spec.insert(key, value);
+        if after && !placed {
+            spec.insert("completions".to_string(), Value::from(1));
+            placed = true;
+        }
+    }
 }
 
 /// A template's revised objects by replicas and completions: the clusters with the same share
@@ -473,6 +518,30 @@ pub(crate) fn cluster_list(fleet: &Fleet, clusters: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// k8s.io/kubernetes pkg/apis/batch/v1 defaults.go `SetDefaults_Job`: neither set, both 1;
+    /// either set, the other is left as it is (a member's API server defaults parallelism alone).
+    #[test]
+    fn a_job_setting_neither_parallelism_nor_completions_gets_completions_one() {
+        let mut object = serde_json::json!({"spec": {"parallelism": 1, "backoffLimit": 2}});
+        default_job_completions(&mut object);
+        assert_eq!(
+            serde_json::to_string(&object).unwrap(),
+            r#"{"spec":{"parallelism":1,"completions":1,"backoffLimit":2}}"#
+        );
+        let mut first = serde_json::json!({"spec": {"backoffLimit": 2}});
+        default_job_completions(&mut first);
+        assert_eq!(
+            serde_json::to_string(&first).unwrap(),
+            r#"{"spec":{"completions":1,"backoffLimit":2}}"#
+        );
+        let mut kept = serde_json::json!({"spec": {"parallelism": 3, "completions": 7}});
+        default_job_completions(&mut kept);
+        assert_eq!(
+            kept,
+            serde_json::json!({"spec": {"parallelism": 3, "completions": 7}})
+        );
+    }
     use serde_json::json;
 
     fn deployment() -> Template {
