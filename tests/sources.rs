@@ -10,14 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
 mod common;
+use common::ONE_CLUSTER_INVENTORY;
 use common::{command, empty_scratch, stderr};
-
-const INVENTORY: &str = "\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: member1}
-spec: {}
-";
 
 const PLACE_EVERYTHING: &str = "\
 apiVersion: policy.karmada.io/v1alpha1
@@ -44,7 +38,7 @@ fn executable(path: &Path, script: &str) {
 /// A fleet directory with the inventory and a policy placing every ConfigMap and Deployment.
 fn fleet(root: &Path) -> PathBuf {
     let fleet = root.join("fleet");
-    write(&fleet.join("clusters.yaml"), INVENTORY);
+    write(&fleet.join("clusters.yaml"), ONE_CLUSTER_INVENTORY);
     write(&fleet.join("policy.yaml"), PLACE_EVERYTHING);
     fleet
 }
@@ -568,7 +562,7 @@ fn kubectl_kustomize_builds_overlays_with_images_prefixes_and_generators() {
 #[test]
 fn every_command_reads_the_fleet_from_standard_input() {
     let fleet_text = format!(
-        "{PLACE_EVERYTHING}---\n{INVENTORY}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: piped\n  namespace: default\n"
+        "{PLACE_EVERYTHING}---\n{ONE_CLUSTER_INVENTORY}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: piped\n  namespace: default\n"
     );
     let root = empty_scratch("stdin-every-command");
     let rendered = root.join("rendered");

@@ -15,14 +15,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 mod common;
+use common::ONE_CLUSTER_INVENTORY;
 use common::{command, empty_scratch, files_under, stderr};
-
-const INVENTORY: &str = "\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: member1}
-spec: {}
-";
 
 const PLACE_EVERYTHING: &str = "\
 apiVersion: policy.karmada.io/v1alpha1
@@ -54,7 +48,7 @@ impl Repository {
         let root = empty_scratch(&format!("untrusted-{name}"));
         std::fs::create_dir_all(root.join(".git")).unwrap();
         let repository = Repository { root };
-        repository.write("fleet/clusters.yaml", INVENTORY);
+        repository.write("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY);
         repository.write("fleet/policy.yaml", PLACE_EVERYTHING);
         repository.write("fleet/settings.yaml", CONFIG_MAP);
         let built = repository.fedrender(&[

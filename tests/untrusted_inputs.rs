@@ -11,14 +11,8 @@ use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
+use common::ONE_CLUSTER_INVENTORY;
 use common::{empty_scratch, fedrender_in, files_under, stderr};
-
-const INVENTORY: &str = "\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: member1}
-spec: {}
-";
 
 const PLACE_EVERYTHING: &str = "\
 apiVersion: policy.karmada.io/v1alpha1
@@ -50,7 +44,7 @@ impl Fleet {
             root: empty_scratch(&format!("untrusted-inputs-{name}")),
         };
         std::fs::create_dir_all(fleet.root.join(".git")).unwrap();
-        fleet.write("fleet/clusters.yaml", INVENTORY);
+        fleet.write("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY);
         fleet.write("fleet/policy.yaml", PLACE_EVERYTHING);
         fleet.write("fleet/settings.yaml", CONFIG_MAP);
         let built = fleet.fedrender(&[

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
+use common::ONE_CLUSTER_INVENTORY;
 use common::{command, empty_scratch, stderr};
 
 use fedrender_engine::manifest::HEADER;
@@ -50,13 +51,6 @@ metadata:
 data: {mode: "MODE"}
 "#;
 
-const INVENTORY: &str = "\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: member1}
-spec: {}
-";
-
 const PLACE_EVERYTHING: &str = "\
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
@@ -80,7 +74,7 @@ impl Repository {
         let root = empty_scratch(&format!("untrusted-output-{name}"));
         std::fs::create_dir_all(root.join(".git")).unwrap();
         let repository = Repository { root };
-        repository.write("fleet/clusters.yaml", INVENTORY);
+        repository.write("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY);
         repository.write("fleet/policy.yaml", PLACE_EVERYTHING);
         repository.write(&format!("fleet/{DIRECTORY}/{FILE}"), &role("v1"));
         repository.write(
@@ -582,7 +576,7 @@ fn large_fleet(name: &str) -> PathBuf {
     let fleet = root.join("fleet");
     std::fs::create_dir_all(&fleet).unwrap();
     let inventory: String = (1..=3)
-        .map(|n| INVENTORY.replace("member1", &format!("member{n}")) + "---\n")
+        .map(|n| ONE_CLUSTER_INVENTORY.replace("member1", &format!("member{n}")) + "---\n")
         .collect();
     std::fs::write(fleet.join("clusters.yaml"), inventory).unwrap();
     std::fs::write(

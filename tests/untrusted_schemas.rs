@@ -8,14 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod common;
+use common::ONE_CLUSTER_INVENTORY;
 use common::{empty_scratch, fedrender_in, stderr};
-
-const INVENTORY: &str = "\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: member1}
-spec: {}
-";
 
 /// Places every Widget on member1; CRDs stay unplaced, as a fleet that only declares them.
 const PLACE_WIDGETS: &str = "\
@@ -63,7 +57,7 @@ fn repository(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let root = empty_scratch(&format!("untrusted-schemas-{name}"));
     std::fs::create_dir_all(root.join(".git")).unwrap();
     for (path, text) in [
-        ("fleet/clusters.yaml", INVENTORY),
+        ("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY),
         ("fleet/policy.yaml", PLACE_WIDGETS),
     ]
     .iter()

@@ -10,6 +10,14 @@ use std::process::{Command, Output};
 pub mod fifo;
 pub mod tools;
 
+/// An inventory of one member cluster, `member1`, for tests whose fleet is the point.
+pub const ONE_CLUSTER_INVENTORY: &str = "\
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: member1}
+spec: {}
+";
+
 /// The real binary, not yet run: its arguments, directory, environment and pipes are the
 /// caller's.
 pub fn command() -> Command {
