@@ -94,7 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request''s')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Largest Markdown output, in bytes; what does not fit is left out with a note')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the unified diff')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE colours a pipe too)')
             [CompletionResult]::new('--allow-exec', '--allow-exec', [CompletionResultType]::ParameterName, 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet''s Config names. Off by default: a pull request could otherwise run code in CI')
             [CompletionResult]::new('--allow-network', '--allow-network', [CompletionResultType]::ParameterName, 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat every warning as an error, except lints given another level by name')

@@ -209,7 +209,7 @@ json\t''
 stat\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l title -d 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request\'s' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -d 'Largest Markdown output, in bytes; what does not fit is left out with a note' -r
-complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff' -r -f -a "auto\t''
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE colours a pipe too)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'

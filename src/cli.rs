@@ -259,7 +259,8 @@ pub struct DiffArgs {
     /// Show Secret data values instead of redacting them.
     #[arg(long)]
     pub show_secrets: bool,
-    /// Colour the unified diff.
+    /// Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE
+    /// colours a pipe too).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
 }

@@ -796,6 +796,26 @@ fn diff_exit_codes_and_formats() {
         "always",
     ]);
     assert!(String::from_utf8_lossy(&coloured.stdout).contains("\x1b[32m+"));
+    // `--color auto` (the default) on a pipe: colour only when the environment forces it, and
+    // never when NO_COLOR says no, as every tool reading https://no-color.org agrees.
+    let auto = |variables: &[(&str, &str)]| {
+        let output = command()
+            .args([
+                "diff",
+                "testdata/diff/head/input",
+                "--clusters",
+                "testdata/diff/head/clusters.yaml",
+                "--against",
+                out_arg,
+            ])
+            .envs(variables.iter().copied())
+            .output()
+            .expect("the binary runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(!auto(&[]).contains('\x1b'));
+    assert!(auto(&[("CLICOLOR_FORCE", "1")]).contains("\x1b[32m+"));
+    assert!(!auto(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\x1b'));
     let secrets = fedrender(&[
         "diff",
         "testdata/diff/head/input",
@@ -1086,5 +1106,37 @@ fn plan_names_the_taint_and_the_terms_of_a_failover_drill() {
     assert!(
         text.contains("- member1: filtered out, taint cluster.karmada.io/not-ready=:NoSchedule not tolerated under affinity primary, which then scheduled nothing; not in affinity backup, which scheduled"),
         "{text}"
+    );
+}
+
+/// Diagnostics are coloured as cargo colours them, on a terminal that wants colour only: a pipe
+/// gets plain text, `CLICOLOR_FORCE` colours it anyway, `NO_COLOR` wins over both.
+#[test]
+fn message_levels_are_coloured_only_where_colour_is_wanted() {
+    let validate = |variables: &[(&str, &str)]| {
+        let output = command()
+            .args([
+                "validate",
+                "testdata/estimator-node-claim/input",
+                "--clusters",
+                "testdata/estimator-node-claim/clusters.yaml",
+            ])
+            .envs(variables.iter().copied())
+            .output()
+            .expect("the binary runs");
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let plain = validate(&[]);
+    assert!(plain.starts_with("warning: testdata/"), "{plain}");
+    assert!(!plain.contains('\x1b'), "{plain}");
+    let forced = validate(&[("CLICOLOR_FORCE", "1")]);
+    assert!(
+        forced.starts_with("\x1b[1m\x1b[33mwarning\x1b[0m: testdata/"),
+        "{forced}"
+    );
+    assert_eq!(
+        validate(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+        plain
     );
 }

@@ -1,12 +1,13 @@
 //! "Did you mean …?": the nearest of a set of names to a word that is not one of them, by
-//! Levenshtein distance, for the hints of error messages.
+//! optimal string alignment distance (Levenshtein's edits plus swapping two neighbours, so
+//! `Deploymnet` is one edit from `Deployment`), for the hints of error messages.
 
 /// The longest word a typo hint is looked for: names of fields and kinds are far shorter, and
 /// the edit distance costs the product of the two lengths, which input of any length must not
 /// be able to make unbounded.
 const HINT_WORD_MAX_CHARS: usize = 100;
 
-/// The Levenshtein-nearest candidate, if it is close enough to be a plausible typo.
+/// The nearest candidate, if it is close enough to be a plausible typo.
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let length = word.chars().count();
     if length > HINT_WORD_MAX_CHARS {
@@ -37,19 +38,9 @@ pub fn nearest_name<'a>(
     (letters(near) != letters(word)).then_some(near)
 }
 
+/// Case does not count: `clustername` is a typo of `clusterNames`.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    strsim::osa_distance(&a.to_lowercase(), &b.to_lowercase())
 }
 
 /// The hint appended to a message: `; did you mean eu-1?`, or nothing.
@@ -68,6 +59,15 @@ mod tests {
         assert_eq!(nearest("clusterNams", fields), Some("clusterNames"));
         assert_eq!(nearest("clustername", fields), Some("clusterNames"));
         assert_eq!(nearest("replicas", fields), None);
+    }
+
+    /// Two neighbours swapped, the commonest typo, is one edit (Levenshtein counts two).
+    #[test]
+    fn a_swap_of_neighbours_is_one_edit() {
+        assert_eq!(edit_distance("Deploymnet", "Deployment"), 1);
+        assert_eq!(edit_distance("clsuterNames", "clusterNames"), 1);
+        // Levenshtein would offer `tables` (one substitution) over `labels` (two edits).
+        assert_eq!(nearest("lables", ["labels", "tables"]), Some("labels"));
     }
 
     #[test]

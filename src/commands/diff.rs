@@ -4,7 +4,6 @@
 //! a summary.
 
 use std::collections::{BTreeSet, HashSet};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,7 +18,9 @@ use fedrender_engine::output::{self, TreeFile, TreeLayout};
 use fedrender_engine::render::{self, plan::PlanEntry};
 
 use super::options::{confined, source};
-use super::terminal::{message_format, report, say, usage_error, write_stdout};
+use super::terminal::{
+    message_format, report, say, usage_error, write_stdout, write_stdout_in_colour,
+};
 use crate::beneath;
 use crate::cli::{Color, DiffArgs, DiffFormat};
 use crate::exit_code;
@@ -113,15 +114,16 @@ pub fn run(args: &DiffArgs) -> i32 {
         Err(code) => return code,
     };
     let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        Color::Always => anstream::ColorChoice::Always,
+        Color::Never => anstream::ColorChoice::Never,
+        // A terminal that wants colour: `NO_COLOR`, `CLICOLOR_FORCE`, `CLICOLOR`, `TERM=dumb`.
+        Color::Auto => anstream::ColorChoice::Auto,
     };
     // The forms for people are wrapped for a GitHub Actions log; Markdown and JSON are for
     // files and tools, and are printed as they are.
     let text = match args.format {
         DiffFormat::Unified => {
-            messages::for_people(&diff_report::unified(&result, color), format).into_owned()
+            messages::for_people(&diff_report::unified(&result), format).into_owned()
         }
         DiffFormat::Markdown => {
             diff_report::markdown(&result, args.max_bytes, args.title.as_deref())
@@ -129,7 +131,10 @@ pub fn run(args: &DiffArgs) -> i32 {
         DiffFormat::Json => diff_report::json(&result, args.title.as_deref()),
         DiffFormat::Stat => messages::for_people(&diff_report::stat(&result), format).into_owned(),
     };
-    let written = write_stdout(&text, format);
+    let written = match args.format {
+        DiffFormat::Unified => write_stdout_in_colour(&text, format, color),
+        _ => write_stdout(&text, format),
+    };
     if written != exit_code::OK {
         return written;
     }

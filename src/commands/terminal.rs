@@ -57,6 +57,20 @@ pub fn write_stdout(text: &str, format: MessageFormat) -> i32 {
     }
 }
 
+/// Writes text coloured with ANSI styles to standard output, keeping the colours only where
+/// `choice` wants them (anstream strips them for a pipe, a file or `NO_COLOR`).
+pub fn write_stdout_in_colour(
+    text: &str,
+    format: MessageFormat,
+    choice: anstream::ColorChoice,
+) -> i32 {
+    let mut out = anstream::AutoStream::new(std::io::stdout().lock(), choice);
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => exit_code::OK,
+        Err(error) => stdout_error(&error, format),
+    }
+}
+
 /// A reader that goes away (`| head`) is not an error.
 pub fn stdout_error(error: &std::io::Error, format: MessageFormat) -> i32 {
     if error.kind() == std::io::ErrorKind::BrokenPipe {
@@ -70,12 +84,15 @@ pub fn stdout_error(error: &std::io::Error, format: MessageFormat) -> i32 {
     }
 }
 
-/// Writes to standard error. Nothing is left to tell when standard error itself is gone
+/// Writes to standard error, each message's level coloured as cargo colours it where standard
+/// error is a terminal that wants colour (anstream reads `NO_COLOR`, `CLICOLOR_FORCE`,
+/// `CLICOLOR` and `TERM`). Nothing is left to tell when standard error itself is gone
 /// (`2>&1 | head`): the run goes on, and a build still finishes or rolls back, rather than
 /// stopping wherever it was when a message could not be printed.
 pub fn say(text: &str) {
     if !text.is_empty() {
-        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        let painted = messages::painted_levels(text);
+        let _ = anstream::stderr().lock().write_all(painted.as_bytes());
     }
 }
 

@@ -22,32 +22,26 @@ fn plain(text: &str) -> String {
     printable(text).into_owned()
 }
 
-const RED: &str = "\x1b[31m";
-const GREEN: &str = "\x1b[32m";
-const CYAN: &str = "\x1b[36m";
-const BOLD: &str = "\x1b[1m";
-const RESET: &str = "\x1b[0m";
-
-pub fn unified(diff: &FleetDiff, color: bool) -> String {
+/// The unified diff, coloured as `git diff` colours one; the stream that prints it drops the
+/// colours where they are not wanted (`--color`, `NO_COLOR`, a file or a pipe).
+pub fn unified(diff: &FleetDiff) -> String {
+    use anstyle::{AnsiColor, Style};
     let grouped = diff.grouped();
     let mut out = String::new();
     let mut line = |text: &str| {
-        let paint = if !color {
-            ""
-        } else if text.starts_with("---") || text.starts_with("+++") || text.starts_with('#') {
-            BOLD
+        let style = if text.starts_with("---") || text.starts_with("+++") || text.starts_with('#') {
+            Style::new().bold()
         } else if text.starts_with('-') {
-            RED
+            AnsiColor::Red.on_default()
         } else if text.starts_with('+') {
-            GREEN
+            AnsiColor::Green.on_default()
         } else if text.starts_with("@@") {
-            CYAN
+            AnsiColor::Cyan.on_default()
         } else {
-            ""
+            Style::new()
         };
-        let reset = if paint.is_empty() { "" } else { RESET };
         // Every line whole, so that nothing from the fleet ends it early or holds an escape.
-        writeln!(out, "{paint}{}{reset}", printable(text)).unwrap();
+        writeln!(out, "{style}{}{style:#}", printable(text)).unwrap();
     };
     for (cluster, objects) in &grouped.new_clusters {
         line(&format!(
@@ -745,8 +739,9 @@ mod tests {
     }
 
     #[test]
-    fn unified_shows_each_change_once_and_colours_only_when_asked() {
-        let plain = unified(&sample(1, 2), false);
+    fn unified_shows_each_change_once_coloured_as_git_colours_it() {
+        let coloured = unified(&sample(1, 2));
+        let plain = anstream::adapter::strip_str(&coloured).to_string();
         assert!(!plain.contains('\x1b'));
         assert!(
             plain.starts_with(
@@ -755,7 +750,8 @@ mod tests {
             "{plain}"
         );
         assert_eq!(plain.matches("@@").count(), 2, "{plain}");
-        assert!(unified(&sample(1, 1), true).contains("\x1b[31m-image: a0"));
+        assert!(coloured.starts_with("\x1b[1m--- a/"), "{coloured}");
+        assert!(unified(&sample(1, 1)).contains("\x1b[31m-image: a0\x1b[0m\n"));
     }
 
     #[test]

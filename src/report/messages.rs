@@ -188,6 +188,32 @@ pub fn error_text(message: &str, format: MessageFormat) -> String {
     }
 }
 
+/// `text` with the level that opens each human message (`error:`, `warning:`) styled: bold red
+/// and bold yellow, as cargo and rustc style theirs. Lines of the other formats open with `{`
+/// or `::` and are left as they are.
+pub fn painted_levels(text: &str) -> std::borrow::Cow<'_, str> {
+    use anstyle::{AnsiColor, Style};
+    let levels: [(&str, Style); 2] = [
+        ("error:", AnsiColor::Red.on_default().bold()),
+        ("warning:", AnsiColor::Yellow.on_default().bold()),
+    ];
+    let opens_with_a_level = |line: &str| levels.iter().any(|(level, _)| line.starts_with(level));
+    if !text.split_inclusive('\n').any(opens_with_a_level) {
+        return text.into();
+    }
+    let mut painted = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        match levels.iter().find(|(level, _)| line.starts_with(level)) {
+            Some((level, style)) => {
+                let word = level.trim_end_matches(':');
+                write!(painted, "{style}{word}{style:#}{}", &line[word.len()..]).unwrap();
+            }
+            None => painted.push_str(line),
+        }
+    }
+    painted.into()
+}
+
 /// Text for people printed where `format` says: in a GitHub Actions log ([`MessageFormat::Github`])
 /// between stop-commands markers, since it holds names from the fleet ([`github::inert`]);
 /// elsewhere as it is.
@@ -290,6 +316,24 @@ mod tests {
         let verbose = warnings_text(&warnings, MessageFormat::Human, true);
         assert_eq!(verbose.lines().count(), 9, "{verbose}");
         assert!(warnings_text(&[], MessageFormat::Human, false).is_empty());
+    }
+
+    #[test]
+    fn human_levels_are_painted_and_other_formats_left_alone() {
+        let text = "warning: a.yaml:3: x\n  detail: warning: not a level\nerror: b.yaml:1: y\n";
+        let painted = painted_levels(text);
+        assert_eq!(
+            painted,
+            "\x1b[1m\x1b[33mwarning\x1b[0m: a.yaml:3: x\n  detail: warning: not a level\n\
+             \x1b[1m\x1b[31merror\x1b[0m: b.yaml:1: y\n"
+        );
+        // What a pipe or NO_COLOR gets once anstream has dropped the styles.
+        assert_eq!(anstream::adapter::strip_str(&painted).to_string(), text);
+        let github = "::warning file=a.yaml,line=3::x\n{\"level\":\"error\"}\n";
+        assert!(matches!(
+            painted_levels(github),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -20,8 +20,12 @@ spec: {}
 
 /// The real binary, not yet run: its arguments, directory, environment and pipes are the
 /// caller's.
+/// Colour is the terminal's business: whatever the caller's environment forces, the binary
+/// decides for a pipe here, as it would in CI.
 pub fn command() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fedrender"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+    command.env_remove("CLICOLOR_FORCE").env_remove("NO_COLOR");
+    command
 }
 
 /// Runs the real binary with `args`, waiting for it.
