@@ -321,3 +321,21 @@ fn yaml_loader(data: &[u8]) -> bool {
 fn yaml_loader_seeds() {
     replay_seeds("yaml_loader", yaml_loader);
 }
+
+/// The fuzz workspace's lock file lists what the engine now depends on, so that `cargo fuzz
+/// run` on a fresh clone builds without rewriting it.
+#[test]
+fn the_fuzz_lock_file_is_current() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = std::process::Command::new(cargo)
+        .args(["metadata", "--locked", "--format-version", "1"])
+        .args(["--manifest-path", "fuzz/Cargo.toml"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "fuzz/Cargo.lock is stale: run `cargo metadata --manifest-path fuzz/Cargo.toml` and commit it\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
