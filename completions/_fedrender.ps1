@@ -123,7 +123,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are printed on standard error')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'text: why each template went where it went; table and markdown: the objects × clusters matrix; json: everything, for tools')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters'' directories')
             [CompletionResult]::new('--cluster-selector', '--cluster-selector', [CompletionResultType]::ParameterName, 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only templates of this kind (case-insensitive)')

@@ -468,7 +468,7 @@ _fedrender() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text table markdown json" -- "${cur}"))
                     return 0
                     ;;
                 --cluster)

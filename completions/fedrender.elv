@@ -117,7 +117,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand -j 'Worker threads (default: one per core). The output does not depend on it'
             cand --jobs 'Worker threads (default: one per core). The output does not depend on it'
             cand --message-format 'How errors and warnings are printed on standard error'
-            cand --format 'format'
+            cand --format 'text: why each template went where it went; table and markdown: the objects × clusters matrix; json: everything, for tools'
             cand --cluster 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters'' directories'
             cand --cluster-selector 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold'
             cand --kind 'Only templates of this kind (case-insensitive)'

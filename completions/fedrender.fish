@@ -294,7 +294,9 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
 github\t'GitHub Actions workflow commands, shown on the pull request\'s lines'"
-complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l format -r -f -a "text\t''
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l format -d 'text: why each template went where it went; table and markdown: the objects × clusters matrix; json: everything, for tools' -r -f -a "text\t'Why every template went where it went'
+table\t'The objects × clusters matrix: replicas, ✓ for other objects, · where absent'
+markdown\t'The matrix as a Markdown table'
 json\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 'Only this cluster, or the clusters this glob matches (repeatable; a cluster matching any is kept). A build touches only these clusters\' directories' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster-selector -d 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold' -r

@@ -284,6 +284,8 @@ pub enum Color {
 pub struct PlanArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// text: why each template went where it went; table and markdown: the objects × clusters
+    /// matrix; json: everything, for tools.
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
     #[command(flatten)]
@@ -312,7 +314,12 @@ pub struct ClusterArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PlanFormat {
+    /// Why every template went where it went.
     Text,
+    /// The objects × clusters matrix: replicas, ✓ for other objects, · where absent.
+    Table,
+    /// The matrix as a Markdown table.
+    Markdown,
     Json,
 }
 

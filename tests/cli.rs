@@ -1140,3 +1140,64 @@ fn message_levels_are_coloured_only_where_colour_is_wanted() {
         plain
     );
 }
+
+/// `plan --format table` and `markdown`: the example's Deployments × clusters. `shop/frontend`
+/// is placed by `storefront` (Duplicated, 3 replicas, examples/fleet/shop/frontend.yaml) on every
+/// cluster but the tainted edge-ap-1, and `fraud-check` on prod-eu-1 alone.
+#[test]
+fn plan_shows_the_placement_as_a_matrix() {
+    let plan = |format: &str| {
+        let output = fedrender(&[
+            "plan",
+            "examples/fleet",
+            "--clusters",
+            "examples/clusters.yaml",
+            "--kind",
+            "Deployment",
+            "--format",
+            format,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let table = plan("table");
+    let row = |text: &str, name: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|line| line.contains(name))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{text}"));
+        let cells: Vec<String> = line
+            .split(['|', ' '])
+            .filter(|cell| !cell.is_empty())
+            .map(str::to_string)
+            .collect();
+        // Five clusters and the total, after the object's name.
+        cells[cells.len() - 6..].to_vec()
+    };
+    assert_eq!(
+        row(&table, "object"),
+        [
+            "edge-ap-1",
+            "prod-eu-1",
+            "prod-eu-2",
+            "prod-us-1",
+            "staging-eu-1",
+            "total"
+        ]
+    );
+    assert_eq!(
+        row(&table, "shop/frontend "),
+        ["·", "3", "3", "3", "3", "12"]
+    );
+    assert_eq!(row(&table, "fraud-check"), ["·", "2", "·", "·", "·", "2"]);
+    let markdown = plan("markdown");
+    assert!(markdown.starts_with("| object | edge-ap-1 |"), "{markdown}");
+    assert!(
+        markdown.contains("\n|---|---:|---:|---:|---:|---:|---:|\n"),
+        "{markdown}"
+    );
+    assert_eq!(
+        row(&markdown, "shop/frontend |"),
+        ["·", "3", "3", "3", "3", "12"]
+    );
+}

@@ -1,5 +1,6 @@
-//! `fedrender plan`: why every template went where it went, as text or JSON, for the whole
-//! fleet or the clusters, kinds and names asked for.
+//! `fedrender plan`: why every template went where it went, as text or JSON, or where it went
+//! as a matrix of objects and clusters, for the whole fleet or the clusters, kinds and names
+//! asked for.
 
 use super::terminal::{message_format, report, say, usage_error, write_stdout};
 use crate::cli::{PlanArgs, PlanFormat};
@@ -41,6 +42,10 @@ pub fn run(args: &PlanArgs) -> i32 {
         PlanFormat::Text => {
             messages::for_people(&plan_report::text(&rendered, &filter), format).into_owned()
         }
+        PlanFormat::Table => {
+            messages::for_people(&plan_report::table(&rendered, &filter), format).into_owned()
+        }
+        PlanFormat::Markdown => plan_report::markdown(&rendered, &filter),
         PlanFormat::Json => plan_report::json(&rendered, &filter),
     };
     write_stdout(&text, format)

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use crate::pipeline::FleetSummary;
+use crate::report::markdown;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
@@ -227,6 +228,117 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         if let Some(reason) = &entry.nowhere {
             put_line!(out, "  nowhere: {reason}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The placement at a glance: one row per template the filter keeps, one column per cluster it
+/// shows, each cell the replicas a workload gets there, `✓` for an object that is not a
+/// workload, `·` where the template does not go; and a last column, `total`, with a workload's
+/// replicas over the clusters shown.
+struct Matrix {
+    clusters: Vec<String>,
+    rows: Vec<(String, Vec<String>)>,
+}
+
+impl Matrix {
+    fn of(summary: &FleetSummary, filter: &PlanFilter) -> Matrix {
+        let shown: Vec<&String> = summary
+            .cluster_names
+            .iter()
+            .filter(|cluster| filter.shows(cluster))
+            .collect();
+        let rows = summary
+            .plan
+            .iter()
+            .filter(|entry| filter.keeps(entry))
+            .map(|entry| {
+                let planned: Vec<_> = shown
+                    .iter()
+                    .map(|cluster| entry.clusters.iter().find(|at| &&at.name == cluster))
+                    .collect();
+                let mut cells: Vec<String> = planned
+                    .iter()
+                    .map(|at| match at {
+                        Some(at) => at.replicas.map_or("✓".to_string(), |n| n.to_string()),
+                        None => "·".to_string(),
+                    })
+                    .collect();
+                let replicas: Vec<i64> = planned
+                    .iter()
+                    .flatten()
+                    .filter_map(|at| at.replicas)
+                    .collect();
+                cells.push(if replicas.is_empty() {
+                    String::new()
+                } else {
+                    replicas.iter().sum::<i64>().to_string()
+                });
+                (entry.key.to_string(), cells)
+            })
+            .collect();
+        let mut clusters: Vec<String> = shown.into_iter().cloned().collect();
+        clusters.push("total".to_string());
+        Matrix { clusters, rows }
+    }
+}
+
+/// `plan --format table`: the [`Matrix`] in aligned columns, names left, cells right.
+pub fn table(summary: &FleetSummary, filter: &PlanFilter) -> String {
+    let matrix = Matrix::of(summary, filter);
+    let width = |text: &str| printable(text).chars().count();
+    let label_width = matrix
+        .rows
+        .iter()
+        .map(|(label, _)| width(label))
+        .chain([width("object")])
+        .max()
+        .unwrap_or(0);
+    let column_widths: Vec<usize> = matrix
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(column, cluster)| {
+            matrix
+                .rows
+                .iter()
+                .map(|(_, cells)| width(&cells[column]))
+                .chain([width(cluster)])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    let mut row = |label: &str, cells: &[String]| {
+        let mut line = format!("{label:<label_width$}");
+        for (cell, &cell_width) in cells.iter().zip(&column_widths) {
+            write!(line, "  {cell:>cell_width$}").unwrap();
+        }
+        put_line!(out, "{}", line.trim_end());
+    };
+    row("object", &matrix.clusters);
+    for (label, cells) in &matrix.rows {
+        row(&printable(label), cells);
+    }
+    out
+}
+
+/// `plan --format markdown`: the [`Matrix`] as a GitHub table, for a pull request or a wiki.
+pub fn markdown(summary: &FleetSummary, filter: &PlanFilter) -> String {
+    let matrix = Matrix::of(summary, filter);
+    let mut out = String::from("| object |");
+    for cluster in &matrix.clusters {
+        write!(out, " {} |", markdown::cell(cluster)).unwrap();
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---:|".repeat(matrix.clusters.len()));
+    out.push('\n');
+    for (label, cells) in &matrix.rows {
+        write!(out, "| {} |", markdown::cell(label)).unwrap();
+        for cell in cells {
+            write!(out, " {cell} |").unwrap();
         }
         out.push('\n');
     }
