@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check everything `build` checks, without rendering output')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff) of fedrender, or of one of its commands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -171,12 +172,18 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'fedrender;man' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'fedrender;help' {
             [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Render the fleet into one directory per member cluster')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what a change does to the rendered fleet, per cluster and object')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check everything `build` checks, without rendering output')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff) of fedrender, or of one of its commands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -193,6 +200,9 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             break
         }
         'fedrender;help;completions' {
+            break
+        }
+        'fedrender;help;man' {
             break
         }
         'fedrender;help;help' {

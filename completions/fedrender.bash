@@ -28,6 +28,9 @@ _fedrender() {
             fedrender,help)
                 cmd="fedrender__subcmd__help"
                 ;;
+            fedrender,man)
+                cmd="fedrender__subcmd__man"
+                ;;
             fedrender,plan)
                 cmd="fedrender__subcmd__plan"
                 ;;
@@ -46,6 +49,9 @@ _fedrender() {
             fedrender__subcmd__help,help)
                 cmd="fedrender__subcmd__help__subcmd__help"
                 ;;
+            fedrender__subcmd__help,man)
+                cmd="fedrender__subcmd__help__subcmd__man"
+                ;;
             fedrender__subcmd__help,plan)
                 cmd="fedrender__subcmd__help__subcmd__plan"
                 ;;
@@ -59,7 +65,7 @@ _fedrender() {
 
     case "${cmd}" in
         fedrender)
-            opts="-h -V --help --version build diff plan validate completions help"
+            opts="-h -V --help --version build diff plan validate completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,7 +309,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__help)
-            opts="build diff plan validate completions help"
+            opts="build diff plan validate completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -372,6 +378,20 @@ _fedrender() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fedrender__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fedrender__subcmd__help__subcmd__plan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -389,6 +409,20 @@ _fedrender() {
         fedrender__subcmd__help__subcmd__validate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fedrender__subcmd__man)
+            opts="-h --help build diff plan validate completions man"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

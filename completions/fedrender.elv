@@ -27,6 +27,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand plan 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
             cand validate 'Check everything `build` checks, without rendering output'
             cand completions 'Print a shell completion script'
+            cand man 'Print the manual page (roff) of fedrender, or of one of its commands'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fedrender;build'= {
@@ -162,12 +163,17 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'fedrender;man'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'fedrender;help'= {
             cand build 'Render the fleet into one directory per member cluster'
             cand diff 'Show what a change does to the rendered fleet, per cluster and object'
             cand plan 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
             cand validate 'Check everything `build` checks, without rendering output'
             cand completions 'Print a shell completion script'
+            cand man 'Print the manual page (roff) of fedrender, or of one of its commands'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fedrender;help;build'= {
@@ -179,6 +185,8 @@ set edit:completion:arg-completer[fedrender] = {|@words|
         &'fedrender;help;validate'= {
         }
         &'fedrender;help;completions'= {
+        }
+        &'fedrender;help;man'= {
         }
         &'fedrender;help;help'= {
         }

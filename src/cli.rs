@@ -33,6 +33,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+    /// Print the manual page (roff) of fedrender, or of one of its commands.
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -332,4 +334,11 @@ pub struct ValidateArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (fedrender-build(1), …); fedrender(1) without it.
+    #[arg(value_parser = ["build", "diff", "plan", "validate", "completions", "man"])]
+    pub command: Option<String>,
 }

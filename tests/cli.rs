@@ -626,6 +626,32 @@ fn committed_completions_are_up_to_date() {
     }
 }
 
+/// The committed manual pages are what the binary generates, one per command; regenerate with
+/// `cargo run -- man > completions/man/fedrender.1` and `cargo run -- man COMMAND >
+/// completions/man/fedrender-COMMAND.1`.
+#[test]
+fn committed_manual_pages_are_up_to_date() {
+    let mut pages = vec![("fedrender.1".to_string(), vec!["man"])];
+    for command in ["build", "diff", "plan", "validate", "completions", "man"] {
+        pages.push((format!("fedrender-{command}.1"), vec!["man", command]));
+    }
+    for (file, args) in pages {
+        let output = fedrender(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let page = String::from_utf8(output.stdout).expect("UTF-8");
+        let name = file.trim_end_matches(".1");
+        assert!(page.contains(&format!(".TH {name} 1 ")), "{page}");
+        assert!(page.contains(".SH OPTIONS"), "{page}");
+        let committed =
+            std::fs::read_to_string(Path::new("completions/man").join(&file)).unwrap_or_default();
+        assert!(
+            page == committed,
+            "completions/man/{file} is stale: run `cargo run -- {} > completions/man/{file}`",
+            args.join(" ")
+        );
+    }
+}
+
 #[test]
 fn build_check_passes_on_fresh_output_and_lists_stale_missing_and_extra_files() {
     let out = scratch("check");

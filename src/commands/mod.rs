@@ -21,6 +21,7 @@ pub fn run(command: Command) -> i32 {
         Command::Plan(args) => with_threads(args.input.run.jobs, || plan::run(&args)),
         Command::Validate(args) => with_threads(args.input.run.jobs, || validate::run(&args)),
         Command::Completions(args) => completions::run(&args),
+        Command::Man(args) => completions::man_page(&args),
     }
 }
 
