@@ -1227,3 +1227,35 @@ fn plan_shows_the_placement_as_a_matrix() {
         ["·", "3", "3", "3", "3", "12"]
     );
 }
+
+/// A `--clusters` path that is not there names the inventories near where it was looked for,
+/// nearest in spelling first: by file name, or by content for one named otherwise.
+#[test]
+fn a_missing_inventory_names_the_inventories_nearby() {
+    let dir = common::empty_scratch("inventory-nearby");
+    std::fs::create_dir_all(dir.join("fleet")).unwrap();
+    std::fs::create_dir_all(dir.join("envs/prod")).unwrap();
+    std::fs::write(
+        dir.join("fleet/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("envs/prod/clusters.yaml"),
+        common::ONE_CLUSTER_INVENTORY,
+    )
+    .unwrap();
+    std::fs::write(dir.join("envs/prod/members.yaml"), common::ONE_CLUSTER_INVENTORY).unwrap();
+    std::fs::write(dir.join("envs/prod/notes.yaml"), "kind: ConfigMap\n").unwrap();
+    let output = common::fedrender_in(
+        &dir,
+        &["validate", "fleet", "--clusters", "envs/prod/cluster.yaml"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output).lines().next().unwrap(),
+        "error: cannot read envs/prod/cluster.yaml: No such file or directory (os error 2); \
+         inventories nearby: envs/prod/clusters.yaml, envs/prod/members.yaml"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

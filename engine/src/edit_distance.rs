@@ -38,7 +38,11 @@ pub fn nearest_name<'a>(
     (letters(near) != letters(word)).then_some(near)
 }
 
-/// Case does not count: `clustername` is a typo of `clusterNames`.
+/// The edits between two words, case not counted: `clustername` is a typo of `clusterNames`.
+pub fn distance(a: &str, b: &str) -> usize {
+    edit_distance(a, b)
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     strsim::osa_distance(&a.to_lowercase(), &b.to_lowercase())
 }

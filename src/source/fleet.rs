@@ -3,7 +3,7 @@
 //! parses, classifies and admits them into the [`Fleet`] the pipeline renders.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::confine::Confinement;
@@ -131,7 +131,7 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
         files.extend(outputs);
     }
     let inventory_file = match &source.inventory {
-        Inventory::File(path) => Some(files::read_files(std::slice::from_ref(path))?.remove(0)),
+        Inventory::File(path) => Some(read_inventory(path)?),
         Inventory::Stdin => Some(documents::source_from_text(
             "<stdin>",
             read_stdin("the inventory")?,
@@ -157,6 +157,98 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             .chain(schema_warnings)
             .collect(),
     ))
+}
+
+/// The inventory file; one that is not there gets the inventories near where it was looked for,
+/// since a mistyped `--clusters` path is the commonest first error.
+fn read_inventory(path: &Path) -> Result<SourceFile, Rejected> {
+    match files::read_files(&[path.to_path_buf()]) {
+        Ok(mut read) => Ok(read.remove(0)),
+        Err(mut rejected) if !path.exists() => {
+            let nearby = inventories_near(path);
+            if let (Some(error), false) = (rejected.errors.first_mut(), nearby.is_empty()) {
+                error.message.push_str(&format!(
+                    "; inventories nearby: {}",
+                    nearby
+                        .iter()
+                        .map(|found| found.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            Err(rejected)
+        }
+        Err(rejected) => Err(rejected),
+    }
+}
+
+/// Up to three files that look like inventories (a YAML file with `cluster` or `inventory` in
+/// its name, or holding `kind: Cluster`), within three levels of the nearest directory of
+/// `missing` that exists, nearest in spelling to `missing` first. The search reads at most
+/// 2,000 entries and the first 4 KiB of a file, however large the tree.
+fn inventories_near(missing: &Path) -> Vec<PathBuf> {
+    const ENTRIES_LOOKED_AT: usize = 2_000;
+    const SHOWN: usize = 3;
+    let start = missing
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.as_os_str().is_empty() || dir.is_dir())
+        .map(|dir| {
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }
+        })
+        .unwrap_or(Path::new("."));
+    let looks_like_an_inventory = |path: &Path| {
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+            return false;
+        }
+        if name.contains("cluster") || name.contains("inventory") {
+            return true;
+        }
+        let mut head = [0u8; 4096];
+        std::fs::File::open(path)
+            .and_then(|mut file| file.read(&mut head))
+            .is_ok_and(|read| String::from_utf8_lossy(&head[..read]).contains("kind: Cluster\n"))
+    };
+    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(start)
+        .max_depth(3)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() == 0
+                || !(entry.file_name().to_string_lossy().starts_with('.')
+                    || entry.file_name() == "target"
+                    || entry.file_name() == "node_modules")
+        })
+        .take(ENTRIES_LOOKED_AT)
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file() && looks_like_an_inventory(entry.path()))
+        .map(|entry| entry.into_path())
+        .collect();
+    let wanted = missing.to_string_lossy();
+    found.sort_by_cached_key(|path| {
+        let path = path.strip_prefix("./").unwrap_or(path);
+        (
+            fedrender_engine::edit_distance::distance(&wanted, &path.to_string_lossy()),
+            path.to_path_buf(),
+        )
+    });
+    found.truncate(SHOWN);
+    found
+        .into_iter()
+        .map(|path| {
+            path.strip_prefix("./")
+                .map(Path::to_path_buf)
+                .unwrap_or(path)
+        })
+        .collect()
 }
 
 /// The CustomResourceDefinitions in the files and directories `--crds` names (a directory is
