@@ -1245,7 +1245,11 @@ fn a_missing_inventory_names_the_inventories_nearby() {
         common::ONE_CLUSTER_INVENTORY,
     )
     .unwrap();
-    std::fs::write(dir.join("envs/prod/members.yaml"), common::ONE_CLUSTER_INVENTORY).unwrap();
+    std::fs::write(
+        dir.join("envs/prod/members.yaml"),
+        common::ONE_CLUSTER_INVENTORY,
+    )
+    .unwrap();
     std::fs::write(dir.join("envs/prod/notes.yaml"), "kind: ConfigMap\n").unwrap();
     let output = common::fedrender_in(
         &dir,

@@ -144,6 +144,12 @@ impl ObjectChange {
             .collect()
     }
 
+    /// `spec.replicas` before and after (`None` on the side where the object is absent or has
+    /// none).
+    pub fn replicas(&self) -> (Option<i64>, Option<i64>) {
+        (spec_replicas(&self.before), spec_replicas(&self.after))
+    }
+
     /// A unified diff of the two manifests with three lines of context.
     pub fn unified(&self, cluster: &str) -> String {
         let label = format!("{cluster}: {}", self.key);

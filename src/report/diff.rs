@@ -13,6 +13,7 @@ use serde_json::json;
 use crate::report::markdown;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
+use fedrender_engine::object::ObjectKey;
 
 /// How a name is written in one form of the report.
 type Shown = fn(&str) -> String;
@@ -248,6 +249,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         writeln!(head, "| {} | {a} | {c} | {r} |", markdown::cell(kind)).unwrap();
     }
     head.push('\n');
+    head.push_str(&changed_placement(diff));
     for (cluster, objects) in &grouped.new_clusters {
         writeln!(
             head,
@@ -394,6 +396,90 @@ fn source_line(diff: &FleetDiff, group: &ChangeGroup<'_>) -> String {
 }
 
 /// `1 change on 50 clusters` or `3 changes on 12 clusters, 1 new cluster`, in bold.
+/// The most objects and clusters the placement matrix of a pull-request comment shows; a wider
+/// change is read in its list of changes, and `fedrender plan --format markdown` draws it whole.
+const MATRIX_ROWS: usize = 20;
+const MATRIX_CLUSTERS: usize = 16;
+
+/// The changed objects × the clusters they change on, for the pull-request comment: per cell
+/// `+3` (added, with its replicas), `-2` (removed), `2→3` (replicas changed), `~` (changed
+/// otherwise), blank where nothing changes; and the replica totals over every cluster. Whole
+/// clusters that come or go are called out on their own and left out here.
+fn changed_placement(diff: &FleetDiff) -> String {
+    let mut rows: BTreeMap<&ObjectKey, BTreeMap<&str, String>> = BTreeMap::new();
+    for (cluster, changes) in &diff.clusters {
+        if diff.clusters_added.contains(cluster) || diff.clusters_removed.contains(cluster) {
+            continue;
+        }
+        for change in changes {
+            let replicas = change.replicas();
+            let cell = match (change.kind, replicas) {
+                (ChangeKind::Added, (_, Some(after))) if after > 0 => format!("+{after}"),
+                (ChangeKind::Added, _) => "+".to_string(),
+                (ChangeKind::Removed, (Some(before), _)) if before > 0 => format!("-{before}"),
+                (ChangeKind::Removed, _) => "-".to_string(),
+                (ChangeKind::Changed, (Some(before), Some(after))) if before != after => {
+                    format!("{before}→{after}")
+                }
+                (ChangeKind::Changed, _) => "~".to_string(),
+            };
+            rows.entry(&change.key).or_default().insert(cluster, cell);
+        }
+    }
+    let clusters: BTreeSet<&str> = rows
+        .values()
+        .flat_map(|cells| cells.keys().copied())
+        .collect();
+    if rows.is_empty() || clusters.len() > MATRIX_CLUSTERS {
+        return String::new();
+    }
+    let shown: Vec<_> = rows.iter().take(MATRIX_ROWS).collect();
+    // The replicas over every cluster, before and after, for the objects whose replicas changed.
+    let totals: Vec<Option<String>> = shown
+        .iter()
+        .map(|(key, _)| {
+            diff.replica_totals
+                .get(**key)
+                .map(|(before, after)| format!("{before}→{after}"))
+        })
+        .collect();
+    let with_totals = totals.iter().any(Option::is_some);
+    let mut out = String::from("| object |");
+    for cluster in &clusters {
+        write!(out, " {} |", markdown::cell(cluster)).unwrap();
+    }
+    out.push_str(if with_totals {
+        " replicas |\n|---|"
+    } else {
+        "\n|---|"
+    });
+    out.push_str(&"---:|".repeat(clusters.len() + usize::from(with_totals)));
+    out.push('\n');
+    for ((key, cells), total) in shown.iter().zip(&totals) {
+        write!(out, "| {} |", markdown::cell(&key.to_string())).unwrap();
+        for cluster in &clusters {
+            write!(out, " {} |", cells.get(cluster).map_or("", String::as_str)).unwrap();
+        }
+        if with_totals {
+            write!(out, " {} |", total.as_deref().unwrap_or("")).unwrap();
+        }
+        out.push('\n');
+    }
+    if rows.len() > MATRIX_ROWS {
+        writeln!(
+            out,
+            "\n… and {} more objects, listed below.",
+            rows.len() - MATRIX_ROWS
+        )
+        .unwrap();
+    }
+    out.push_str(
+        "\n`+3` added with 3 replicas, `-2` removed, `2→3` replicas changed, `~` changed \
+         otherwise; blank: unchanged there.\n\n",
+    );
+    out
+}
+
 fn one_line_summary(diff: &FleetDiff, grouped: &GroupedDiff<'_>) -> String {
     let changes = grouped.groups.len() + grouped.replica_moves.len();
     let mut clusters: BTreeSet<&str> = BTreeSet::new();
@@ -424,8 +510,9 @@ fn one_line_summary(diff: &FleetDiff, grouped: &GroupedDiff<'_>) -> String {
         }
     }
     let (added, changed, removed) = totals(diff);
+    let files = if added == 1 { "file" } else { "files" };
     format!(
-        "{} ({added} object files added, {changed} changed, {removed} removed).",
+        "{} ({added} object {files} added, {changed} changed, {removed} removed).",
         parts.join(", ")
     )
 }
