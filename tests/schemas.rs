@@ -181,14 +181,18 @@ fn kubernetes_version_chooses_what_each_cluster_is_checked_against() {
         schema_messages(output)
             .into_iter()
             .filter(|message| message["object"].as_str().unwrap().starts_with(kind))
-            .map(|message| message["clusters"].clone())
+            .map(|message| json!([message["name"], message["clusters"]]))
             .collect()
     };
-    // As the inventory says: 1.25, 1.29 and one without a version (the newest).
+    // As the inventory says: 1.25, 1.29 and one without a version (the newest, where a removed
+    // API is no verdict but a warning naming the assumption).
     let stated = run(&[]);
     assert_eq!(
         clusters_of(&stated, "HorizontalPodAutoscaler"),
-        vec![json!(["current", "unstated"])]
+        vec![
+            json!(["assumed-kubernetes-version", ["unstated"]]),
+            json!(["removed-api", ["current"]]),
+        ]
     );
     assert!(stderr(&stated).contains("unstated (Kubernetes 1.37, assumed: it states no version)"));
     // Every cluster on 1.25: autoscaling/v2beta2 is still served everywhere.
@@ -206,7 +210,7 @@ fn kubernetes_version_chooses_what_each_cluster_is_checked_against() {
     ]);
     assert_eq!(
         clusters_of(&one, "HorizontalPodAutoscaler"),
-        vec![json!(["current"])]
+        vec![json!(["removed-api", ["current"]])]
     );
     let typo = run(&["--kubernetes-version", "curent=1.30"]);
     assert_eq!(typo.status.code(), Some(2));

@@ -135,7 +135,8 @@ impl Lint {
             }
             Lint::UncheckedKind => "custom resources whose CRD the run does not have, so unchecked",
             Lint::AssumedKubernetesVersion => {
-                "a cluster's Kubernetes version has no schemas in fedrender, so the nearest is used"
+                "a cluster's Kubernetes version is unstated (an API removed in the assumed newest \
+                 is this warning) or has no schemas in fedrender, so the nearest is used"
             }
         }
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::check::{Checker, KubernetesVersion, VersionSource};
 use crate::diagnostics::{Diagnostic, Origin, Severity};
 use crate::fleet::Fleet;
-use crate::lint::{Level, LintLevels};
+use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::work::CheckedFinding;
 
@@ -30,43 +30,92 @@ pub(super) fn judge(
             .copied()
             .filter(|&cluster| emitted(cluster))
             .collect();
-        let lint = found.finding.lint;
-        if clusters.is_empty() || levels.level(lint) == Level::Allow {
-            continue;
+        // An API removed in the version fedrender assumed for clusters that state none is no
+        // verdict on those clusters: a warning that names the assumption and how to state the
+        // version; it stays removed-api where the version was stated.
+        let (assumed, stated): (Vec<usize>, Vec<usize>) = if found.finding.lint == Lint::RemovedApi
+        {
+            clusters
+                .iter()
+                .partition(|&&cluster| checker.version_of(cluster).source == VersionSource::Newest)
+        } else {
+            (Vec::new(), clusters)
+        };
+        for (lint, clusters) in [
+            (found.finding.lint, stated),
+            (Lint::AssumedKubernetesVersion, assumed),
+        ] {
+            if clusters.is_empty() || levels.level(lint) == Level::Allow {
+                continue;
+            }
+            let (kept, denied) = judge_one(
+                fleet,
+                checker,
+                (key, origin),
+                &found,
+                lint,
+                &clusters,
+                levels,
+            );
+            warnings.extend(kept);
+            errors.extend(denied);
         }
-        let names: Vec<String> = clusters
-            .iter()
-            .map(|&cluster| fleet.clusters[cluster].name().to_string())
-            .collect();
-        let mut message = format!("{key}: ");
-        if !found.finding.path.is_empty() {
-            message.push_str(&format!("{}: ", found.finding.path));
-        }
-        message.push_str(&found.finding.problem);
-        message.push_str(&format!(
-            " (on {})",
-            clusters_with_versions(fleet, checker, &clusters)
-        ));
-        if let Some(rule) = found.written_by {
-            let policy = &fleet.overrides[rule.policy];
-            let field = &policy.rules[rule.rule].field;
-            let at = policy.fields.origin(&policy.origin, field);
-            message.push_str(&format!("; written by {} {field} at {at}", policy.id));
-        }
-        let mut diagnostic = Diagnostic::warning(lint, Some(origin.clone()), message)
-            .about_object(key)
-            .about_clusters(names);
-        if !found.finding.path.is_empty() {
-            diagnostic = diagnostic.about_field(&found.finding.path);
-        }
-        let (kept, denied) = levels.apply(vec![diagnostic]);
-        warnings.extend(kept);
-        errors.extend(denied.into_iter().map(|mut error| {
-            error.severity = Severity::Error;
-            error
-        }));
     }
     (errors, warnings)
+}
+
+/// One finding on `clusters` as a message under `lint`, kept as a warning or denied as an error
+/// by `levels`.
+fn judge_one(
+    fleet: &Fleet,
+    checker: &Checker,
+    (key, origin): (&ObjectKey, &Origin),
+    found: &CheckedFinding,
+    lint: Lint,
+    clusters: &[usize],
+    levels: &LintLevels,
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    let names: Vec<String> = clusters
+        .iter()
+        .map(|&cluster| fleet.clusters[cluster].name().to_string())
+        .collect();
+    let mut message = format!("{key}: ");
+    if !found.finding.path.is_empty() {
+        message.push_str(&format!("{}: ", found.finding.path));
+    }
+    message.push_str(&found.finding.problem);
+    message.push_str(&format!(
+        " (on {})",
+        clusters_with_versions(fleet, checker, clusters)
+    ));
+    if lint == Lint::AssumedKubernetesVersion {
+        message.push_str(
+            "; fedrender assumed its newest version there: state the version in the inventory \
+             (status.kubernetesVersion), the Config (spec.kubernetesVersion) or \
+             --kubernetes-version to have it judged as removed-api",
+        );
+    }
+    if let Some(rule) = found.written_by {
+        let policy = &fleet.overrides[rule.policy];
+        let field = &policy.rules[rule.rule].field;
+        let at = policy.fields.origin(&policy.origin, field);
+        message.push_str(&format!("; written by {} {field} at {at}", policy.id));
+    }
+    let mut diagnostic = Diagnostic::warning(lint, Some(origin.clone()), message)
+        .about_object(key)
+        .about_clusters(names);
+    if !found.finding.path.is_empty() {
+        diagnostic = diagnostic.about_field(&found.finding.path);
+    }
+    let (kept, denied) = levels.apply(vec![diagnostic]);
+    let denied = denied
+        .into_iter()
+        .map(|mut error| {
+            error.severity = Severity::Error;
+            error
+        })
+        .collect();
+    (kept, denied)
 }
 
 /// `cluster a (Kubernetes 1.29)`, `clusters a, b (Kubernetes 1.29), c (Kubernetes 1.30) and
