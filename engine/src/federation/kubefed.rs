@@ -346,6 +346,7 @@ pub(super) fn translate(
                 scheduling,
             },
             overrides: object.overrides.clone(),
+            host_copy: None,
         });
     }
     bindings
