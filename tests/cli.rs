@@ -1263,3 +1263,38 @@ fn a_missing_inventory_names_the_inventories_nearby() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+/// `kubefedctl federate` leaves the live object beside the Federated<Kind> it made, and KubeFed
+/// reads only the federated object: plan names the plain one as the host's copy (text and JSON).
+#[test]
+fn plan_names_the_host_copy_beside_a_federated_object() {
+    let args = [
+        "plan",
+        "testdata/kubefed-host-copy/input",
+        "--clusters",
+        "testdata/kubefed-host-copy/clusters.yaml",
+    ];
+    let output = fedrender(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("  placed by FederatedDeployment shop/web\n  host's copy at testdata/kubefed-host-copy/input/shop.yaml:23: the plain Deployment beside it, which KubeFed does not read"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "host's copy at testdata/kubefed-host-copy/input/shop.yaml:58: the plain ConfigMap"
+        ),
+        "{text}"
+    );
+    let output = fedrender(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+    let web = entries
+        .iter()
+        .find(|entry| entry["kind"] == "Deployment")
+        .unwrap();
+    assert_eq!(
+        web["hostCopy"],
+        "testdata/kubefed-host-copy/input/shop.yaml:23"
+    );
+}

@@ -21,6 +21,9 @@ use crate::lint::{Level, Lint};
 use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 
+/// The label the API server gives every Namespace, its name (`v1.LabelMetadataName`).
+pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
+
 #[derive(Debug, Default)]
 pub struct Classified {
     pub templates: Vec<Template>,
@@ -512,8 +515,15 @@ fn to_template(
             )));
         }
     };
-    let labels = string_map(metadata.and_then(|m| m.get("labels")))
+    let mut labels = string_map(metadata.and_then(|m| m.get("labels")))
         .map_err(|problem| error(format!("{kind} {name}: metadata.labels {problem}")))?;
+    if group.is_empty() && kind == "Namespace" && !name.is_empty() {
+        // The Karmada API server labels every named Namespace with its name before Karmada
+        // reads it (k8s.io/kubernetes pkg/apis/core/v1/defaults.go `SetDefaults_Namespace`,
+        // overwriting any other value), so policies select Namespaces by that label. The
+        // object keeps its labels as written: every member's API server sets the same label.
+        labels.insert(NAMESPACE_NAME_LABEL.to_string(), name.clone());
+    }
     let mut object = document.value;
     let namespace = if interpreter.is_namespaced(group, kind) {
         let namespace = written_namespace
@@ -718,20 +728,52 @@ mod tests {
         assert_eq!(classified.templates.len(), 1);
     }
 
+    /// Neither Karmada's webhooks nor its CRD schema refuse an unknown operator in a resource
+    /// selector (karmada pkg/util/validation/validation.go `validateResourceSelectors`; the
+    /// oracle at Karmada f8fdd02 admits the policy): the policy is read, keeping the spelling,
+    /// and admission warns that the selector matches nothing (policy.rs tests).
     #[test]
-    fn an_invalid_label_selector_operator_is_rejected() {
-        let rejected = classify_text(
+    fn an_unknown_operator_in_a_resource_selector_is_read_as_written() {
+        let classified = classify_text(
             "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: p}\nspec:\n  \
              resourceSelectors:\n  - apiVersion: v1\n    kind: ConfigMap\n    labelSelector:\n      matchExpressions:\n      \
              - {key: a, operator: Inn, values: [b]}\n",
         )
-        .unwrap_err();
-        assert_eq!(rejected.errors[0].origin.as_ref().unwrap().line, 10);
-        assert!(
-            rejected.errors[0].message.contains("Inn"),
-            "{}",
-            rejected.errors[0].message
+        .unwrap();
+        let policy = &classified.propagation_policies[0].item;
+        let selector = policy.spec.resource_selectors[0]
+            .label_selector
+            .as_ref()
+            .unwrap();
+        assert_eq!(
+            selector.match_expressions[0].operator,
+            crate::api::meta::SelectorOperator::Unknown("Inn".to_string())
         );
+    }
+
+    /// k8s.io/kubernetes pkg/apis/core/v1/defaults.go `SetDefaults_Namespace`: the Karmada API
+    /// server labels a Namespace `kubernetes.io/metadata.name: <name>` (over any value written)
+    /// before Karmada's selectors read it; the object itself is left as written.
+    #[test]
+    fn a_namespace_is_selected_by_the_name_label_its_api_server_sets() {
+        let classified = classify_text(
+            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels: {kubernetes.io/metadata.name: other, team: a}\n---\n\
+             apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n",
+        )
+        .unwrap();
+        let namespace = &classified.templates[0];
+        assert_eq!(
+            namespace.labels,
+            BTreeMap::from([
+                (NAMESPACE_NAME_LABEL.to_string(), "shop".to_string()),
+                ("team".to_string(), "a".to_string())
+            ])
+        );
+        assert_eq!(
+            namespace.object["metadata"]["labels"][NAMESPACE_NAME_LABEL],
+            "other"
+        );
+        assert!(classified.templates[1].labels.is_empty());
     }
 
     #[test]

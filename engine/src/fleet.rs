@@ -123,11 +123,13 @@ pub fn assemble_parsed(
             fleet.federated_quotas.push(admitted);
         }
     }
+    let policy_index = crate::bind::PolicyIndex::new(&fleet.propagations);
     let (federated, claimed) = crate::federation::translate(
         &classified.kubefed_documents,
         files,
         &classified.templates,
         &classified.interpreter,
+        |template| !policy_index.matching(template).is_empty(),
         &mut errors,
         &mut warnings,
     );

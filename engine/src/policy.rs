@@ -10,7 +10,9 @@ use crate::api::karmada::{
     ClusterAffinity, FieldSelector, OverridePolicy, Overriders, Placement, PreemptionBehavior,
     PropagationPolicy, ResourceSelector, SpreadConstraint, Suspension,
 };
-use crate::api::meta::{LabelSelector, SelectorOperator, TolerationOperator};
+use crate::api::meta::{
+    LabelSelector, NodeSelectorRequirement, SelectorOperator, TolerationOperator,
+};
 use crate::diagnostics::Located;
 use crate::diagnostics::{Diagnostic, FieldLines, Origin, Rejected};
 use crate::lint::Lint;
@@ -361,12 +363,20 @@ fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
         .and_then(|scheduling| scheduling.weight_preference.as_ref())
     {
         for (index, rule) in preference.static_weight_list.iter().enumerate() {
+            let field = format!(
+                "spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}]"
+            );
             if rule.weight < 1 {
                 admission.error(
-                    &format!("spec.placement.replicaScheduling.weightPreference.staticWeightList[{index}].weight"),
+                    &format!("{field}.weight"),
                     format!("{} is below the minimum of 1", rule.weight),
                 );
             }
+            check_static_weight_target(
+                admission,
+                &format!("{field}.targetCluster"),
+                &rule.target_cluster,
+            );
         }
     }
     if placement.workload_affinity.is_some() {
@@ -513,7 +523,9 @@ fn admit_spread_constraints(admission: &mut Admission<'_>, constraints: &[Spread
     }
 }
 
-/// Field selectors may only use provider, region and zone with In and NotIn.
+/// Field selectors may only use provider, region and zone with In and NotIn (karmada
+/// validation.go `ValidatePolicyFieldSelector`), and must be a selector Kubernetes can build
+/// ([`field_selector_conversion_problems`]).
 pub(crate) fn check_cluster_affinity_fields(
     field: &str,
     affinity: &ClusterAffinity,
@@ -522,24 +534,111 @@ pub(crate) fn check_cluster_affinity_fields(
     if let Some(FieldSelector { match_expressions }) = &affinity.field_selector {
         for (index, requirement) in match_expressions.iter().enumerate() {
             let at = format!("{field}.fieldSelector.matchExpressions[{index}]");
-            if !matches!(requirement.key.as_str(), "provider" | "region" | "zone") {
+            let key = requirement.key.as_str();
+            let key_allowed = matches!(key, "provider" | "region" | "zone");
+            if !key_allowed {
                 problems.push((
                     format!("{at}.key"),
-                    format!("{:?} is not one of provider, region, zone", requirement.key),
+                    format!("{key:?} is not one of provider, region, zone"),
                 ));
             }
-            if !matches!(
+            let operator_allowed = matches!(
                 requirement.operator,
                 SelectorOperator::In | SelectorOperator::NotIn
-            ) {
+            );
+            if !operator_allowed {
                 problems.push((
                     format!("{at}.operator"),
-                    format!("{:?} is not allowed; use In or NotIn", requirement.operator),
+                    format!("{} is not allowed; use In or NotIn", requirement.operator),
                 ));
+            }
+            if key_allowed && operator_allowed {
+                problems.extend(field_selector_conversion_problems(&at, requirement));
             }
         }
     }
     problems
+}
+
+/// What Karmada's `ClusterMatches` cannot build from one field selector requirement, so that
+/// it matches no cluster. `zone` is compared with the cluster's zones directly and fails only on
+/// an operator it does not know (karmada pkg/util/selector.go `matchZones`); other keys go
+/// through a label selector (karmada pkg/util/lifted/nodeaffinity.go
+/// `NodeSelectorRequirementsAsSelector`, then `labels.NewRequirement`), which needs a valid key,
+/// label values, values for In/NotIn and none for Exists/DoesNotExist.
+fn field_selector_conversion_problems(
+    at: &str,
+    requirement: &NodeSelectorRequirement,
+) -> Vec<(String, String)> {
+    const CONSEQUENCE: &str =
+        "Kubernetes cannot build the selector, so Karmada would match no cluster";
+    let mut problems = Vec::new();
+    let operator = &requirement.operator;
+    if let SelectorOperator::Unknown(spelling) = operator {
+        problems.push((
+            format!("{at}.operator"),
+            format!(
+                "{spelling:?} is not a selector operator fedrender knows (In, NotIn, Exists, DoesNotExist)"
+            ),
+        ));
+        return problems;
+    }
+    if requirement.key == "zone" {
+        return problems;
+    }
+    if let Some(problem) = names::qualified_name_problem(&requirement.key) {
+        problems.push((
+            format!("{at}.key"),
+            format!("{:?} {problem}; {CONSEQUENCE}", requirement.key),
+        ));
+    }
+    match operator {
+        SelectorOperator::In | SelectorOperator::NotIn if requirement.values.is_empty() => {
+            problems.push((
+                format!("{at}.values"),
+                format!("{operator} needs at least one value; {CONSEQUENCE}"),
+            ));
+        }
+        SelectorOperator::Exists | SelectorOperator::DoesNotExist
+            if !requirement.values.is_empty() =>
+        {
+            problems.push((
+                format!("{at}.values"),
+                format!("{operator} takes no values; {CONSEQUENCE}"),
+            ));
+        }
+        _ => {}
+    }
+    for (index, value) in requirement.values.iter().enumerate() {
+        if let Some(problem) = names::label_value_problem(value) {
+            problems.push((
+                format!("{at}.values[{index}]"),
+                format!("{value:?} {problem}; {CONSEQUENCE}"),
+            ));
+        }
+    }
+    problems
+}
+
+/// A static weight's target: Karmada's webhook checks nothing in it, and a selector Kubernetes
+/// cannot build selects no cluster (karmada pkg/util/selector.go `ClusterMatches`), so its
+/// replicas silently go to the other targets. fedrender refuses it, as a split nobody meant.
+fn check_static_weight_target(
+    admission: &mut Admission<'_>,
+    field: &str,
+    target: &ClusterAffinity,
+) {
+    if let Some(selector) = &target.label_selector {
+        check_label_selector(admission, &format!("{field}.labelSelector"), selector);
+    }
+    if let Some(FieldSelector { match_expressions }) = &target.field_selector {
+        for (index, requirement) in match_expressions.iter().enumerate() {
+            let at = format!("{field}.fieldSelector.matchExpressions[{index}]");
+            for (at, problem) in field_selector_conversion_problems(&at, requirement) {
+                admission.error(&at, problem);
+            }
+        }
+    }
 }
 
 fn check_cluster_affinity(admission: &mut Admission<'_>, field: &str, affinity: &ClusterAffinity) {
@@ -905,6 +1004,111 @@ mod tests {
                     {"key": "a", "operator": "In"}]}}}}}))
         .unwrap_err();
         assert!(messages(refused).contains("operator In needs at least one value"));
+    }
+
+    /// `matchExpressions` go through `labels.NewRequirement` inside `LabelSelectorAsSelector`,
+    /// which checks every value and knows four operators; Karmada's webhooks check neither (karmada
+    /// pkg/util/validation/validation.go `validateResourceSelectors` reads only the namespace).
+    /// Confirmed with the oracle (Karmada f8fdd02): a PropagationPolicy and an OverridePolicy
+    /// selecting by `{key: app, operator: Equals}` or by `In [web, "bad value"]` are admitted,
+    /// the policy selects nothing and neither override is applied.
+    #[test]
+    fn match_expressions_karmada_cannot_convert_warn_and_match_nothing() {
+        let labels = std::collections::BTreeMap::from([("app".to_string(), "web".to_string())]);
+        let selectors = json!([
+            {"apiVersion": "v1", "kind": "ConfigMap", "labelSelector": {"matchExpressions": [
+                {"key": "app", "operator": "In", "values": ["web", "bad value"]}]}},
+            {"apiVersion": "v1", "kind": "ConfigMap", "labelSelector": {"matchExpressions": [
+                {"key": "app", "operator": "Equals", "values": ["web"]}]}}]);
+        fn located<T: serde::de::DeserializeOwned>(policy: serde_json::Value) -> Located<T> {
+            Located {
+                origin: Origin::new("p.yaml", 0, 1),
+                item: serde_json::from_value(policy).unwrap(),
+                fields: crate::diagnostics::FieldLines::default(),
+            }
+        }
+        let mut warnings = Vec::new();
+        let propagation = admit_propagation(
+            &located(json!({"apiVersion": "policy.karmada.io/v1alpha1",
+                "kind": "ClusterPropagationPolicy", "metadata": {"name": "p"},
+                "spec": {"resourceSelectors": selectors, "placement": {}}})),
+            &mut warnings,
+        )
+        .unwrap();
+        let overrides = admit_override(
+            &located(json!({"apiVersion": "policy.karmada.io/v1alpha1",
+                "kind": "ClusterOverridePolicy", "metadata": {"name": "o"},
+                "spec": {"resourceSelectors": selectors, "overrideRules": [{"overriders":
+                    {"labelsOverrider": [{"operator": "add", "value": {"o": "x"}}]}}]}})),
+            &mut warnings,
+        )
+        .unwrap();
+        for selectors in [
+            &propagation.resource_selectors,
+            &overrides.resource_selectors,
+        ] {
+            for selector in selectors.iter() {
+                assert!(!selector.label_selector.as_ref().unwrap().matches(&labels));
+            }
+        }
+        let text = messages(warnings.into());
+        for expected in [
+            "spec.resourceSelectors[0].labelSelector.matchExpressions[0].values[1]: value \"bad value\" must consist of",
+            "spec.resourceSelectors[1].labelSelector.matchExpressions[0].operator: \"Equals\" is not a label selector operator (In, NotIn, Exists, DoesNotExist); Karmada cannot convert the selector, so it never matches",
+        ] {
+            assert_eq!(
+                text.matches(expected).count(),
+                2,
+                "{expected:?} in:\n{text}"
+            );
+        }
+    }
+
+    /// karmada pkg/util/selector.go `ClusterMatches` returns false for a target whose label or
+    /// field selector Kubernetes cannot build, and no webhook looks at static weights: Karmada
+    /// would split 8:0 where the author wrote 6:2. fedrender refuses the target at its field.
+    #[test]
+    fn a_static_weight_target_kubernetes_cannot_build_is_refused() {
+        let text = messages(
+            propagation(json!({"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
+                "metadata": {"name": "p"},
+                "spec": {"resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment"}],
+                    "placement": {"replicaScheduling": {"replicaSchedulingType": "Divided",
+                        "weightPreference": {"staticWeightList": [
+                            {"targetCluster": {"labelSelector": {"matchExpressions": [
+                                {"key": "tier", "operator": "In", "values": ["front end"]}]}}, "weight": 3},
+                            {"targetCluster": {"labelSelector": {"matchExpressions": [
+                                {"key": "tier", "operator": "Equals", "values": ["x"]}]}}, "weight": 1},
+                            {"targetCluster": {"fieldSelector": {"matchExpressions": [
+                                {"key": "region", "operator": "In", "values": ["eu west"]},
+                                {"key": "provider", "operator": "In"},
+                                {"key": "zone", "operator": "Equals", "values": ["a"]}]}}, "weight": 1},
+                            {"targetCluster": {"fieldSelector": {"matchExpressions": [
+                                {"key": "region", "operator": "Exists"}]}}, "weight": 1}]}}}}}))
+            .unwrap_err(),
+        );
+        let at = "spec.placement.replicaScheduling.weightPreference.staticWeightList";
+        for expected in [
+            format!(
+                "{at}[0].targetCluster.labelSelector.matchExpressions[0].values[0]: value \"front end\" must consist of"
+            ),
+            format!(
+                "{at}[1].targetCluster.labelSelector.matchExpressions[0].operator: \"Equals\" is not a label selector operator"
+            ),
+            format!(
+                "{at}[2].targetCluster.fieldSelector.matchExpressions[0].values[0]: \"eu west\" must consist of"
+            ),
+            format!(
+                "{at}[2].targetCluster.fieldSelector.matchExpressions[1].values: In needs at least one value"
+            ),
+            format!(
+                "{at}[2].targetCluster.fieldSelector.matchExpressions[2].operator: \"Equals\" is not a selector operator"
+            ),
+        ] {
+            assert!(text.contains(&expected), "missing {expected:?} in:\n{text}");
+        }
+        // Exists builds (the webhook's In/NotIn rule is for placement, not for static weights).
+        assert!(!text.contains(&format!("{at}[3]")), "{text}");
     }
 
     #[test]

@@ -191,6 +191,13 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         for source in &entry.placed_by {
             put_line!(out, "  placed by {source}");
         }
+        if let Some(copy) = &entry.host_copy {
+            put_line!(
+                out,
+                "  host's copy at {copy}: the plain {} beside it, which KubeFed does not read",
+                entry.key.kind
+            );
+        }
         for (operations, supplier) in by_supplier(&entry.interpreted_by) {
             put_line!(out, "  {operations} from {supplier}");
         }
@@ -401,6 +408,7 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                     "outcome": choice.outcome,
                 })).collect::<Vec<_>>(),
                 "placedBy": entry.placed_by,
+                "hostCopy": entry.host_copy.as_ref().map(ToString::to_string),
                 "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
                     "operation": operation.field(),
                     "interpreter": supplier,

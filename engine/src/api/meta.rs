@@ -60,8 +60,10 @@ pub struct LabelSelector {
 
 impl LabelSelector {
     /// What `metav1.LabelSelectorAsSelector` refuses, each with the field (relative to the
-    /// selector) and why: keys that are not qualified names, values that are not label values,
-    /// `In`/`NotIn` without values, `Exists`/`DoesNotExist` with some.
+    /// selector) and why: keys that are not qualified names, values that are not label values
+    /// (in `matchLabels` and in `matchExpressions` alike: `labels.NewRequirement` checks both),
+    /// an operator other than In, NotIn, Exists and DoesNotExist, `In`/`NotIn` without values,
+    /// `Exists`/`DoesNotExist` with some.
     pub fn conversion_problems(&self) -> Vec<(String, String)> {
         let mut problems = Vec::new();
         for (key, value) in &self.match_labels {
@@ -83,20 +85,40 @@ impl LabelSelector {
                     format!("key {:?} {problem}", requirement.key),
                 ));
             }
-            let operator = requirement.operator;
+            let operator = &requirement.operator;
             match operator {
                 SelectorOperator::In | SelectorOperator::NotIn if requirement.values.is_empty() => {
                     problems.push((
-                        field,
-                        format!("operator {operator:?} needs at least one value"),
+                        field.clone(),
+                        format!("operator {operator} needs at least one value"),
                     ));
                 }
                 SelectorOperator::Exists | SelectorOperator::DoesNotExist
                     if !requirement.values.is_empty() =>
                 {
-                    problems.push((field, format!("operator {operator:?} takes no values")));
+                    problems.push((
+                        field.clone(),
+                        format!("operator {operator} takes no values"),
+                    ));
+                }
+                SelectorOperator::Unknown(_) => {
+                    problems.push((
+                        format!("{field}.operator"),
+                        format!(
+                            "{:?} is not a label selector operator (In, NotIn, Exists, DoesNotExist)",
+                            operator.to_string()
+                        ),
+                    ));
                 }
                 _ => {}
+            }
+            for (at, value) in requirement.values.iter().enumerate() {
+                if let Some(problem) = crate::names::label_value_problem(value) {
+                    problems.push((
+                        format!("{field}.values[{at}]"),
+                        format!("value {value:?} {problem}"),
+                    ));
+                }
             }
         }
         problems
@@ -113,14 +135,43 @@ pub struct LabelSelectorRequirement {
     pub values: Vec<String>,
 }
 
-/// The set-based operators of label selectors. Node selectors also define `Gt`/`Lt`, which
-/// Karmada's validation forbids wherever it takes a node selector requirement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+/// The set-based operators of label selectors. Any other spelling is kept as written: neither
+/// Karmada's webhooks nor its CRDs refuse it, and `metav1.LabelSelectorAsSelector` then fails,
+/// so where a policy is admitted anyway the selector matches nothing. Node selectors also define
+/// `Gt`/`Lt`, which Karmada's validation forbids wherever it takes a node selector requirement.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(from = "String")]
 pub enum SelectorOperator {
     In,
     NotIn,
     Exists,
     DoesNotExist,
+    Unknown(String),
+}
+
+impl From<String> for SelectorOperator {
+    fn from(spelling: String) -> Self {
+        // Case-exact, as Go compares `metav1.LabelSelectorOperator` constants.
+        match spelling.as_str() {
+            "In" => SelectorOperator::In,
+            "NotIn" => SelectorOperator::NotIn,
+            "Exists" => SelectorOperator::Exists,
+            "DoesNotExist" => SelectorOperator::DoesNotExist,
+            _ => SelectorOperator::Unknown(spelling),
+        }
+    }
+}
+
+impl std::fmt::Display for SelectorOperator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SelectorOperator::In => "In",
+            SelectorOperator::NotIn => "NotIn",
+            SelectorOperator::Exists => "Exists",
+            SelectorOperator::DoesNotExist => "DoesNotExist",
+            SelectorOperator::Unknown(spelling) => spelling,
+        })
+    }
 }
 
 /// `corev1.NodeSelectorRequirement`, as used by Karmada's `fieldSelector`.

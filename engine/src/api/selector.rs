@@ -44,7 +44,7 @@ impl LabelSelector {
                 .all(|(key, value)| labels.get(key) == Some(value))
             && self.match_expressions.iter().all(|requirement| {
                 requirement_holds(
-                    requirement.operator,
+                    &requirement.operator,
                     &requirement.values,
                     labels.get(&requirement.key).map(String::as_str),
                 )
@@ -52,12 +52,14 @@ impl LabelSelector {
     }
 }
 
-fn requirement_holds(operator: SelectorOperator, values: &[String], actual: Option<&str>) -> bool {
+fn requirement_holds(operator: &SelectorOperator, values: &[String], actual: Option<&str>) -> bool {
     match operator {
         SelectorOperator::In => actual.is_some_and(|actual| values.iter().any(|v| v == actual)),
         SelectorOperator::NotIn => actual.is_none_or(|actual| values.iter().all(|v| v != actual)),
         SelectorOperator::Exists => actual.is_some(),
         SelectorOperator::DoesNotExist => actual.is_none(),
+        // Go cannot build a selector with it, and a selector it cannot build matches nothing.
+        SelectorOperator::Unknown(_) => false,
     }
 }
 
@@ -243,6 +245,7 @@ fn field_requirement_holds(requirement: &NodeSelectorRequirement, cluster: &Clus
             SelectorOperator::NotIn => !listed,
             SelectorOperator::Exists => !zones.is_empty(),
             SelectorOperator::DoesNotExist => zones.is_empty(),
+            SelectorOperator::Unknown(_) => false,
         };
     }
     let field = match requirement.key.as_str() {
@@ -251,7 +254,7 @@ fn field_requirement_holds(requirement: &NodeSelectorRequirement, cluster: &Clus
         _ => "",
     };
     let actual = (!field.is_empty()).then_some(field);
-    requirement_holds(requirement.operator, values, actual)
+    requirement_holds(&requirement.operator, values, actual)
 }
 
 #[cfg(test)]

@@ -24,6 +24,9 @@ pub struct FederatedBinding {
     pub placement: FederatedPlacement,
     /// KubeFed `spec.overrides` by cluster name, each list in order. Empty for Federation v1.
     pub overrides: BTreeMap<String, Vec<ClusterOverride>>,
+    /// Where the plain object of the same kind, namespace and name was written, when the input
+    /// holds one beside a Federated<Kind>: the host cluster's copy, which KubeFed does not read.
+    pub host_copy: Option<Origin>,
 }
 
 /// Where a binding goes, before the inventory is known.

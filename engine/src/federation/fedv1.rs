@@ -302,6 +302,7 @@ pub(super) fn translate(
             source_name: format!("{id} (Federation v1 annotations)"),
             placement: FederatedPlacement::FederationV1 { selector, replicas },
             overrides: BTreeMap::new(),
+            host_copy: None,
         });
     }
     (bindings, claimed)

@@ -18,7 +18,7 @@ use crate::api::kubefed::{
     FederatedObjectDoc, GROUPS, KubeFedConfigDoc, OverrideItemDoc, RspDoc, SCHEDULING_GROUP,
     SCHEDULING_VERSION, TypeConfigDoc, current_group,
 };
-use crate::api::meta::{LabelSelector, SelectorOperator};
+use crate::api::meta::LabelSelector;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin};
 use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::{self, Interpreter};
@@ -346,6 +346,7 @@ pub(super) fn translate(
                 scheduling,
             },
             overrides: object.overrides.clone(),
+            host_copy: None,
         });
     }
     bindings
@@ -769,46 +770,14 @@ fn read_overrides(
     Ok(overrides)
 }
 
-/// `metav1.LabelSelectorAsSelector`'s checks: valid keys and values, In/NotIn with values,
-/// Exists/DoesNotExist without.
+/// `metav1.LabelSelectorAsSelector`'s checks (valid keys, values and operators, In/NotIn with
+/// values, Exists/DoesNotExist without), which KubeFed's scheduler runs on the selector and
+/// fails on: the first problem, with the field it is at.
 pub fn check_label_selector(selector: &LabelSelector) -> Result<(), String> {
-    for (key, value) in &selector.match_labels {
-        if let Some(problem) = names::qualified_name_problem(key) {
-            return Err(format!("matchLabels key {key:?} {problem}"));
-        }
-        if let Some(problem) = names::label_value_problem(value) {
-            return Err(format!("matchLabels {key}: value {value:?} {problem}"));
-        }
+    match selector.conversion_problems().into_iter().next() {
+        Some((at, problem)) => Err(format!("{at}: {problem}")),
+        None => Ok(()),
     }
-    for requirement in &selector.match_expressions {
-        let key = &requirement.key;
-        if let Some(problem) = names::qualified_name_problem(key) {
-            return Err(format!("matchExpressions key {key:?} {problem}"));
-        }
-        match requirement.operator {
-            SelectorOperator::In | SelectorOperator::NotIn if requirement.values.is_empty() => {
-                return Err(format!(
-                    "matchExpressions {key}: {:?} needs at least one value",
-                    requirement.operator
-                ));
-            }
-            SelectorOperator::Exists | SelectorOperator::DoesNotExist
-                if !requirement.values.is_empty() =>
-            {
-                return Err(format!(
-                    "matchExpressions {key}: {:?} takes no values",
-                    requirement.operator
-                ));
-            }
-            _ => {}
-        }
-        for value in &requirement.values {
-            if let Some(problem) = names::label_value_problem(value) {
-                return Err(format!("matchExpressions {key}: value {value:?} {problem}"));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// ReplicaSchedulingPreferences by the federated object they bind to: (targetKind,

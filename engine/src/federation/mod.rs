@@ -38,41 +38,64 @@ pub const REPLICAS_PATH: &str = "/spec/replicas";
 /// FederatedTypeConfig and KubeFedConfig, scheduling.kubefed.io ReplicaSchedulingPreference)
 /// and every template in `templates` carrying Federation v1 annotations, translated. Returns
 /// the bindings, KubeFed's first, and the indices of `templates` that Federation v1 claimed
-/// (they must not also be bound by Karmada policies). Bad input goes to `errors`, legal but
-/// doubtful input to `warnings`.
+/// (they must not also be bound by Karmada policies) or that are the host's copies of KubeFed
+/// objects ([`claim_host_copies`]; `karmada_selects` tells whether a Karmada propagation policy
+/// selects a template). Bad input goes to `errors`, legal but doubtful input to `warnings`.
 pub fn translate(
     documents: &[RawDocument],
     files: &[SourceFile],
     templates: &[Template],
     interpreter: &Interpreter,
+    karmada_selects: impl Fn(&Template) -> bool,
     errors: &mut ErrorSink,
     warnings: &mut Vec<Diagnostic>,
 ) -> (Vec<FederatedBinding>, Vec<usize>) {
     let mut bindings = kubefed::translate(documents, files, interpreter, errors, warnings);
     let (v1_bindings, mut claimed) = fedv1::translate(templates, errors, warnings);
-    claimed.extend(host_namespaces(&bindings, templates));
+    claimed.extend(claim_host_copies(&mut bindings, templates, karmada_selects));
     claimed.sort_unstable();
     claimed.dedup();
     bindings.extend(v1_bindings);
     (bindings, claimed)
 }
 
-/// The plain Namespaces that a FederatedNamespace of the same name federates. KubeFed's user
-/// guide creates both side by side: the Namespace lives in the host cluster (the
-/// FederatedNamespace is an object in it), and the FederatedNamespace places the namespace in
-/// member clusters. So the pair is one namespace, placed by the FederatedNamespace, not an
-/// object defined twice.
-fn host_namespaces(bindings: &[FederatedBinding], templates: &[Template]) -> Vec<usize> {
-    let federated: std::collections::BTreeSet<&crate::object::ObjectKey> = bindings
-        .iter()
-        .map(|binding| &binding.template.key)
-        .filter(|key| key.group.is_empty() && key.kind == "Namespace")
-        .collect();
-    templates
+/// The plain objects that a KubeFed Federated<Kind> of the same kind, namespace and name
+/// federates: the host cluster's copies. `kubefedctl federate` makes the Federated<Kind> from
+/// the object and leaves the object where it was, and KubeFed's user guide creates a Namespace
+/// beside its FederatedNamespace; KubeFed's sync controller reads only the federated object
+/// (kubefed pkg/controller/sync reconciles federated objects, never the plain
+/// one; pkg/kubefedctl/federate builds the federated object from the live one and leaves the
+/// live one in place). So the pair is one object, placed by the Federated<Kind>. A plain object
+/// that a Karmada propagation policy selects is Karmada's template instead, and the pair two
+/// sources of one object (an error later); a Namespace is the host's copy either way, as
+/// Karmada's namespace controller would send it without a policy. Each binding records its
+/// copy, for `plan`; returns the copies' indices.
+fn claim_host_copies(
+    bindings: &mut [FederatedBinding],
+    templates: &[Template],
+    karmada_selects: impl Fn(&Template) -> bool,
+) -> Vec<usize> {
+    let federated: std::collections::BTreeMap<&crate::object::ObjectKey, usize> = bindings
         .iter()
         .enumerate()
-        .filter(|(_, template)| federated.contains(&template.key))
-        .map(|(index, _)| index)
+        .map(|(index, binding)| (&binding.template.key, index))
+        .collect();
+    let copies: Vec<(usize, usize)> = templates
+        .iter()
+        .enumerate()
+        .filter_map(|(index, template)| Some((index, *federated.get(&template.key)?)))
+        .filter(|&(index, _)| {
+            let template = &templates[index];
+            template.key.group.is_empty() && template.key.kind == "Namespace"
+                || !karmada_selects(template)
+        })
+        .collect();
+    copies
+        .into_iter()
+        .map(|(template, binding)| {
+            bindings[binding].host_copy = Some(templates[template].origin.clone());
+            template
+        })
         .collect()
 }
 

@@ -20,6 +20,15 @@ struct Translated {
 }
 
 fn translate_text(text: &str) -> Result<Translated, Rejected> {
+    translate_beside_karmada(text, |_| false)
+}
+
+/// As fleet assembly translates, with `karmada_selects` standing for the Karmada propagation
+/// policies of the fleet.
+fn translate_beside_karmada(
+    text: &str,
+    karmada_selects: impl Fn(&crate::object::Template) -> bool,
+) -> Result<Translated, Rejected> {
     let files = vec![SourceFile {
         path: "in.yaml".into(),
         text: text.to_string(),
@@ -49,6 +58,7 @@ fn translate_text(text: &str) -> Result<Translated, Rejected> {
         &files,
         &classified.templates,
         &classified.interpreter,
+        karmada_selects,
         &mut errors,
         &mut warnings,
     );
@@ -1125,4 +1135,34 @@ fn federation_v1_selector_that_matches_nothing_is_warned_about() {
     );
     assert_eq!(b.template.object["stringData"], json!({"a": "b"}));
     assert!(has_warning(&t, "immutable dropped"));
+}
+
+/// `kubefedctl federate` (kubefed pkg/kubefedctl/federate) makes a Federated<Kind> from a live
+/// object and leaves the object on the host; KubeFed's sync controller reads only the federated
+/// object. The plain object of the same kind, namespace and name is the host's copy, claimed and
+/// recorded for `plan`, unless a Karmada policy selects it: then it is Karmada's template, and
+/// the pair two sources of one object (refused by fleet assembly, scenario error-mixed-claim).
+#[test]
+fn a_plain_object_beside_its_federated_object_is_the_hosts_copy() {
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n\
+                spec: {replicas: 1}\n---\n\
+                apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: shop}\n---\n\
+                apiVersion: types.kubefed.io/v1beta1\nkind: FederatedDeployment\n\
+                metadata: {name: web, namespace: shop}\n\
+                spec: {template: {spec: {replicas: 2}}, placement: {clusterSelector: {}}}\n";
+    let t = ok(text);
+    // The ConfigMap of the same name is another kind: a template of its own.
+    assert_eq!(t.claimed, vec![0]);
+    let federated = binding(&t, "FederatedDeployment shop/web");
+    assert_eq!(
+        federated.host_copy.as_ref().map(|origin| origin.line),
+        Some(1)
+    );
+    let t = translate_beside_karmada(text, |template| template.kind() == "Deployment").unwrap();
+    assert!(t.claimed.is_empty());
+    assert!(
+        binding(&t, "FederatedDeployment shop/web")
+            .host_copy
+            .is_none()
+    );
 }

@@ -35,6 +35,8 @@ pub struct PlanEntry {
     pub interpreted_by: Vec<(Operation, String)>,
     /// Operations of its kind's customizations that only a live control plane runs.
     pub ignored_operations: Vec<String>,
+    /// The plain object beside a KubeFed Federated<Kind>: the host cluster's copy, not read.
+    pub host_copy: Option<crate::diagnostics::Origin>,
 }
 
 #[derive(Debug, Clone)]
@@ -168,6 +170,7 @@ pub(super) fn plan_entry(
         ignored_operations,
         policies,
         placed_by: placement.placed_by.clone(),
+        host_copy: None,
         filtered: placement
             .filtered
             .iter()
@@ -201,6 +204,7 @@ pub(super) fn quota_plan_entry(
         origin: quota.origin.clone(),
         policies: Vec::new(),
         placed_by: vec![quota.id.clone()],
+        host_copy: None,
         filtered: Vec::new(),
         interpreted_by: Vec::new(),
         ignored_operations: Vec::new(),
@@ -220,6 +224,7 @@ pub(super) fn federated_plan_entry(
         origin: binding.source.clone(),
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
+        host_copy: binding.host_copy.clone(),
         filtered: Vec::new(),
         interpreted_by: Vec::new(),
         ignored_operations: Vec::new(),
