@@ -134,9 +134,9 @@ fn parse_float(text: &str) -> Option<f64> {
         "nan" => return Some(f64::NAN),
         _ => {}
     }
-    if unsigned.starts_with("0x") {
-        // Hexadecimal floats are rare in objects; Rust has no parser for them.
-        return None;
+    if let Some(hexadecimal) = unsigned.strip_prefix("0x") {
+        let value = parse_hex_float(hexadecimal)?;
+        return Some(if lower.starts_with('-') { -value } else { value });
     }
     if unsigned.is_empty()
         || !unsigned
@@ -149,6 +149,43 @@ fn parse_float(text: &str) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// The digits of a hexadecimal float after `0x`, as Go's `ParseFloat` reads them: hexadecimal
+/// digits with at most one point, then a mandatory binary exponent `p±d` (`1.8p1` is 3), `_`
+/// between digits; out of range is an error. Digits past the sixteenth that is not a leading
+/// zero are not read (a double holds 13 and a half).
+fn parse_hex_float(text: &str) -> Option<f64> {
+    let (mantissa, exponent) = text.split_once('p')?;
+    let exponent: i32 = match exponent.strip_prefix('+') {
+        Some(digits) if !digits.starts_with(['+', '-']) => digits.replace('_', "").parse().ok()?,
+        _ => exponent.replace('_', "").parse().ok()?,
+    };
+    let mantissa = mantissa.replace('_', "");
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+        return None;
+    }
+    let mut significand: u64 = 0;
+    let mut scale: i32 = 0;
+    let mut read = 0;
+    for (index, digit) in whole.chars().chain(fraction.chars()).enumerate() {
+        let value = u64::from(digit.to_digit(16)?);
+        let in_fraction = index >= whole.len();
+        if read < 16 {
+            if significand > 0 || value > 0 {
+                read += 1;
+            }
+            significand = significand * 16 + value;
+            if in_fraction {
+                scale -= 4;
+            }
+        } else if !in_fraction {
+            scale += 4;
+        }
+    }
+    let value = significand as f64 * 2f64.powi(exponent.saturating_add(scale));
+    value.is_finite().then_some(value)
+}
+
 /// Go's `strings.ToUpper`: every character through `unicode.ToUpper`, a simple mapping (one
 /// character to one: `ß` stays `ß`), and every byte that is not UTF-8 as U+FFFD.
 pub fn to_upper(text: &[u8]) -> Vec<u8> {
@@ -156,7 +193,15 @@ pub fn to_upper(text: &[u8]) -> Vec<u8> {
         let mut upper = character.to_uppercase();
         match (upper.next(), upper.next()) {
             (Some(single), None) => single,
-            _ => character,
+            // Greek letters with a iota subscript, whose full mapping Rust gives (two
+            // characters) but whose simple one (UnicodeData) Go's tables hold.
+            _ => match u32::from(character) {
+                code @ (0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7) => {
+                    char::from_u32(code + 8).unwrap_or(character)
+                }
+                code @ (0x1FB3 | 0x1FC3 | 0x1FF3) => char::from_u32(code + 9).unwrap_or(character),
+                _ => character,
+            },
         }
     })
 }
@@ -167,6 +212,8 @@ pub fn to_lower(text: &[u8]) -> Vec<u8> {
         let mut lower = character.to_lowercase();
         match (lower.next(), lower.next()) {
             (Some(single), None) => single,
+            // `İ`: the full mapping is `i` and a combining dot; Go's simple one is `i`.
+            _ if character == '\u{130}' => 'i',
             _ => character,
         }
     })

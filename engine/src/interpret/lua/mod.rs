@@ -75,9 +75,13 @@ impl Script {
     /// A script written in `file` from line `first_line` on (1 when it is a file of its own).
     pub fn new(file: &str, first_line: u64, source: &str) -> Script {
         let padding = "\n".repeat(first_line.saturating_sub(1) as usize);
-        // `..` as gopher-lua concatenates; a script that does not parse stays as written, for
-        // Lua's own message.
-        let source = concat::rewrite(source, strings::CONCAT).unwrap_or_else(|| source.to_string());
+        // `..`, `%` and literals as gopher-lua compiles them; a script that does not parse
+        // stays as written, for Lua's own message.
+        let functions = concat::Functions {
+            concat: strings::CONCAT,
+            modulo: strings::MODULO,
+        };
+        let source = concat::rewrite(source, &functions).unwrap_or_else(|| source.to_string());
         Script {
             id: NEXT_SCRIPT_ID.fetch_add(1, Ordering::Relaxed),
             // `@`: Lua shortens a long name from the left, keeping the file's name.
@@ -264,7 +268,25 @@ impl Runtime {
                 spent,
                 globals.raw_get::<Function>("error")?,
             ))?;
-        base.retain(|(name, _)| name != "pcall" && name != "xpcall");
+        // gopher-lua's `error` (baselib.go baseError) puts the position before a string only:
+        // a number raised stays a number, where C Lua's turns it into text ("1e+17").
+        let error: Function = lua
+            .load(
+                "local error, type = ...\n\
+                 return function(message, level)\n\
+                   if type(message) == 'number' then error(message, 0) end\n\
+                   if level == nil then level = 1 end\n\
+                   if type(level) == 'number' and level > 0 then level = level + 1 end\n\
+                   error(message, level)\n\
+                 end",
+            )
+            .set_name("=fedrender sandbox")
+            .call((
+                globals.raw_get::<Function>("error")?,
+                globals.raw_get::<Function>("type")?,
+            ))?;
+        base.retain(|(name, _)| name != "pcall" && name != "xpcall" && name != "error");
+        base.push(("error".to_string(), mlua::Value::Function(error)));
         base.push(("pcall".to_string(), mlua::Value::Function(guarded.0)));
         base.push(("xpcall".to_string(), mlua::Value::Function(guarded.1)));
         for name in BLOCKED_BASE {
@@ -299,6 +321,8 @@ impl Runtime {
                 )?,
             )?;
         }
+        strings::install_gopher_math(&lua, &math, &messages)?;
+        strings::install_string_arithmetic(&lua)?;
         // gopher-lua's `math.huge` is the largest float, not infinity (mathlib.go).
         math.raw_set("huge", f64::MAX)?;
         for name in ["setn", "foreach", "foreachi"] {
@@ -670,17 +694,19 @@ mod tests {
                local first, last = string.find(image, '/', 1, true)\n\
                local parts = {}\n\
                for part in string.gmatch(image, '[^/]+') do parts[#parts + 1] = part end\n\
-               local ok, message = pcall(string.find, 'a', '%')\n\
+               local trailing = tostring(string.find('a', '%'))\n\
                return #parts, {repository = repository, tag = tag, first = first, last = last,\n\
-                 part = parts[2], message = message, none = tostring(string.match('a', 'b'))}\n\
+                 part = parts[2], trailing = trailing, none = select('#', string.match('a', 'b'))}\n\
              end",
         );
         let (parts, values) = get_replicas(&script, &json!({})).unwrap();
         assert_eq!(parts, 3);
         assert_eq!(
             values.unwrap(),
-            json!({"first": 21, "last": 21, "message": "malformed pattern (ends with '%')",
-                   "none": "nil", "part": "team", "repository": "registry.example.com/team/web",
+            // gopher-lua: a trailing `%` matches nothing, and a failed match returns no
+            // value (testdata/references/gopher-lua/scripts.jsonl records both).
+            json!({"first": 21, "last": 21, "trailing": "nil",
+                   "none": 0, "part": "team", "repository": "registry.example.com/team/web",
                    "tag": "1.27"})
         );
     }
