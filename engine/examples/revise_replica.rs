@@ -33,7 +33,9 @@ fn main() {
         });
         let script = Script::new("script", 1, source);
         let answer = match revise_replica(&script, &object, 1) {
-            Ok(revised) => json!({"ok": true, "spec": revised.get("spec").cloned().unwrap_or(Value::Null)}),
+            Ok(revised) => {
+                json!({"ok": true, "spec": revised.get("spec").cloned().unwrap_or(Value::Null)})
+            }
             Err(error) => json!({"ok": false, "err": error}),
         };
         serde_json::to_writer(&mut out, &answer).expect("standard output is writable");

@@ -179,10 +179,13 @@ fn gopher_value(literal: &str) -> f64 {
 
 /// C Lua's value of a literal (`strtod`, which reads hexadecimal too).
 fn c_value(literal: &str) -> Option<f64> {
-    match literal.strip_prefix("0x").or_else(|| literal.strip_prefix("0X")) {
-        Some(hexadecimal) => Some(
-            u128::from_str_radix(hexadecimal, 16).map_or(f64::INFINITY, |value| value as f64),
-        ),
+    match literal
+        .strip_prefix("0x")
+        .or_else(|| literal.strip_prefix("0X"))
+    {
+        Some(hexadecimal) => {
+            Some(u128::from_str_radix(hexadecimal, 16).map_or(f64::INFINITY, |value| value as f64))
+        }
         None => literal.parse().ok(),
     }
 }
@@ -283,7 +286,10 @@ fn lex(source: &str) -> Option<(Vec<Token<'_>>, Vec<Edit>)> {
                 }
             }
             // A name glued to a number is no number gopher-lua or Lua reads.
-            if bytes.get(at).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_') {
+            if bytes
+                .get(at)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
                 return None;
             }
             Kind::Number

@@ -60,6 +60,8 @@ pub fn to_number(text: &[u8], base: Option<u32>) -> Option<f64> {
             Some(prefix) if prefix.eq_ignore_ascii_case("0x") => parse_int(&text[2..], Some(16)),
             _ => parse_int(text, Some(10)),
         },
+        // Base 0: Go's prefixes decide (`0x`, `0o`, `0b`, a leading `0`).
+        Some(0) => parse_int(text, None),
         Some(base) => parse_int(text, Some(base)),
     }
 }
@@ -136,7 +138,11 @@ fn parse_float(text: &str) -> Option<f64> {
     }
     if let Some(hexadecimal) = unsigned.strip_prefix("0x") {
         let value = parse_hex_float(hexadecimal)?;
-        return Some(if lower.starts_with('-') { -value } else { value });
+        return Some(if lower.starts_with('-') {
+            -value
+        } else {
+            value
+        });
     }
     if unsigned.is_empty()
         || !unsigned

@@ -47,12 +47,26 @@ pub fn install(
         let pattern = string_argument(&arguments, 2, "find")?;
         // gopher-lua's strFind answers an empty pattern with 1, 0 wherever the search starts.
         if pattern.is_empty() {
-            return Ok(MultiValue::from_vec(vec![Value::Integer(1), Value::Integer(0)]));
+            return Ok(MultiValue::from_vec(vec![
+                Value::Integer(1),
+                Value::Integer(0),
+            ]));
         }
-        let start = start_argument(lua, &arguments, 3, "find", subject.len())?;
         let plain = arguments
             .get(3)
             .is_some_and(|value| !matches!(value, Value::Nil | Value::Boolean(false)));
+        let Some(start) = start_argument(lua, &arguments, 3, "find", subject.len())? else {
+            if plain {
+                // gopher-lua slices the subject from the start unchecked: Go panics, and the
+                // call fails.
+                return Err(mlua::Error::runtime(format!(
+                    "runtime error: slice bounds out of range [{}:{}]",
+                    start_past_end(&arguments, subject.len()),
+                    subject.len()
+                )));
+            }
+            return Ok(MultiValue::from_vec(vec![Value::Nil]));
+        };
         let budget = &Instructions(Rc::clone(&left));
         if plain || pattern::is_plain(&pattern) {
             let found = pattern::find_plain(&subject, &pattern, start, &mut &*budget)
@@ -88,7 +102,9 @@ pub fn install(
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let subject = string_argument(&arguments, 1, "match")?;
         let pattern = string_argument(&arguments, 2, "match")?;
-        let start = start_argument(lua, &arguments, 3, "match", subject.len())?;
+        let Some(start) = start_argument(lua, &arguments, 3, "match", subject.len())? else {
+            return Ok(MultiValue::new());
+        };
         let (anchored, pattern) = split_anchor(&pattern);
         let budget = &Instructions(Rc::clone(&left));
         let found = pattern::find(&subject, pattern, start, anchored, &mut &*budget)
@@ -105,13 +121,21 @@ pub fn install(
     let gmatch = lua.create_function(move |lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let subject = string_argument(&arguments, 1, "gmatch")?;
-        // gmatch takes `^` literally (Lua 5.1 has no anchor there).
+        // gopher-lua's gmatch anchors at `^` (pm.Find, one match at most), where Lua 5.1
+        // takes it literally.
         let pattern = string_argument(&arguments, 2, "gmatch")?;
+        let (anchored, pattern) = match pattern.strip_prefix(b"^") {
+            Some(rest) => (true, rest.to_vec()),
+            None => (false, pattern),
+        };
         let next = Cell::new(0usize);
         let left = Rc::clone(&left);
         let iterator = lua.create_function(move |lua, ()| {
             let budget = &Instructions(Rc::clone(&left));
             let mut at = next.get();
+            if anchored && at > 0 {
+                return Ok(MultiValue::from_vec(vec![Value::Nil]));
+            }
             while at <= subject.len() {
                 let found = pattern::match_at(&subject, &pattern, at, &mut &*budget)
                     .map_err(mlua::Error::runtime)?;
@@ -124,6 +148,10 @@ pub fn install(
                     });
                     return values(lua, &found.values(&subject));
                 }
+                if anchored {
+                    next.set(subject.len() + 1);
+                    return Ok(MultiValue::from_vec(vec![Value::Nil]));
+                }
                 at += 1;
             }
             next.set(at);
@@ -133,6 +161,17 @@ pub fn install(
     })?;
     string.raw_set("gmatch", messages.wrap(gmatch)?)?;
     Ok(())
+}
+
+/// The 0-based start gopher-lua slices from when `init` is past the subject's end.
+fn start_past_end(arguments: &[Value], length: usize) -> i64 {
+    let init = arguments.get(2).map_or(1.0, number_of);
+    let init = gopher::go_int64(init);
+    if init < 0 {
+        length as i64 + init
+    } else {
+        init - 1
+    }
 }
 
 fn split_anchor(pattern: &[u8]) -> (bool, &[u8]) {
@@ -209,28 +248,28 @@ pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Valu
         };
         Ok(Value::String(lua.create_string(text)?))
     })?;
+    // gopher-lua's baseToNumber: a base outside 2..36 is no error, Go's ParseInt refuses it
+    // (nil), and base 0 reads Go's prefixes; a number is returned whatever the base.
     let tonumber = lua.create_function(|_, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let base = match arguments.get(1) {
             None | Some(Value::Nil) => None,
-            Some(value @ (Value::Integer(_) | Value::Number(_))) => Some(number_of(value) as i64),
+            Some(value @ (Value::Integer(_) | Value::Number(_))) => {
+                Some(gopher::go_int64(number_of(value)))
+            }
             Some(other) => {
                 return Err(bad_argument(2, "tonumber", "number", lua_type(other)));
             }
         };
-        if let Some(base) = base
-            && !(2..=36).contains(&base)
-        {
-            return Err(mlua::Error::runtime(
-                "bad argument #2 to 'tonumber' (base out of range)",
-            ));
-        }
         Ok(match arguments.first() {
             None => return Err(bad_argument(1, "tonumber", "value", "no value")),
             Some(value @ (Value::Integer(_) | Value::Number(_))) => value.clone(),
             Some(Value::String(text)) => {
-                gopher::to_number(&text.as_bytes(), base.map(|b| b as u32))
-                    .map_or(Value::Nil, Value::Number)
+                let read = match base {
+                    Some(base) if !(0..=36).contains(&base) || base == 1 => None,
+                    base => gopher::to_number(&text.as_bytes(), base.map(|b| b as u32)),
+                };
+                read.map_or(Value::Nil, Value::Number)
             }
             Some(_) => Value::Nil,
         })
@@ -412,7 +451,10 @@ pub fn install_gopher(
         let mut items = Vec::new();
         for index in first..=last {
             let value = list.raw_get::<Value>(index)?;
-            if !matches!(value, Value::String(_) | Value::Integer(_) | Value::Number(_)) {
+            if !matches!(
+                value,
+                Value::String(_) | Value::Integer(_) | Value::Number(_)
+            ) {
                 return Err(mlua::Error::runtime(format!(
                     "invalid value ({}) at index {index} in table for concat",
                     lua_type(&value)
@@ -430,8 +472,9 @@ pub fn install_gopher(
             }
             match value {
                 Value::String(text) => joined.extend_from_slice(&text.as_bytes()),
-                number => joined
-                    .extend_from_slice(gopher::number_to_string(number_of(number)).as_bytes()),
+                number => {
+                    joined.extend_from_slice(gopher::number_to_string(number_of(number)).as_bytes())
+                }
             }
         }
         Ok(Value::String(lua.create_string(joined)?))
@@ -452,6 +495,14 @@ pub fn install_gopher(
     })?;
     string.raw_set("char", messages.wrap(char)?)?;
     table.raw_set("concat", messages.wrap(concat)?)?;
+    // gopher-lua's tableInsert reads the position and the value and ignores what follows
+    // them, where Lua 5.1 refuses a fourth argument.
+    let insert: mlua::Function = table.raw_get("insert")?;
+    let insert = lua.create_function(move |_, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().take(3).collect();
+        insert.call::<MultiValue>(MultiValue::from_vec(arguments))
+    })?;
+    table.raw_set("insert", messages.wrap(insert)?)?;
     Ok(())
 }
 
@@ -463,10 +514,10 @@ fn start_argument(
     position: usize,
     function: &str,
     length: usize,
-) -> mlua::Result<usize> {
+) -> mlua::Result<Option<usize>> {
     let value = arguments.get(position - 1).cloned().unwrap_or(Value::Nil);
     if matches!(value, Value::Nil) {
-        return Ok(0);
+        return Ok(Some(0));
     }
     let type_name = lua_type(&value);
     let Some(number) = lua.coerce_number(value)? else {
@@ -479,7 +530,9 @@ fn start_argument(
     } else {
         length as i64 + start + 1
     } - 1;
-    Ok(start.clamp(0, length as i64) as usize)
+    // gopher-lua looks from the start on, and finds nothing from past the end (C Lua 5.1
+    // looks from the end).
+    Ok((start <= length as i64).then(|| start.max(0) as usize))
 }
 
 fn bad_argument(position: usize, function: &str, expected: &str, got: &str) -> mlua::Error {
@@ -566,9 +619,8 @@ pub fn install_gopher_math(lua: &Lua, math: &Table, messages: &Messages) -> mlua
             for (index, value) in arguments.iter().enumerate() {
                 let number = match value {
                     Value::Integer(_) | Value::Number(_) => number_of(value),
-                    Value::String(text) => gopher::parse_number(&text.as_bytes()).ok_or_else(|| {
-                        bad_argument(index + 1, &label, "number", "string")
-                    })?,
+                    Value::String(text) => gopher::parse_number(&text.as_bytes())
+                        .ok_or_else(|| bad_argument(index + 1, &label, "number", "string"))?,
                     // What the C function says of the other types.
                     _ => return original.call::<MultiValue>(arguments.clone()),
                 };
