@@ -8,6 +8,8 @@
 //! - `a % b` becomes `MODULO(a, b)`: gopher-lua computes Go's `math.Mod` and then moves the
 //!   result to the divisor's sign (vm.go `luaModulo`), where C Lua computes `a - floor(a/b)*b`
 //!   (`5 % math.huge` is 5, not NaN; large operands keep every digit);
+//! - `a ^ b` becomes `POWER(a, b)`: Go's `math.Pow` multiplies by repeated squaring where C's
+//!   `pow` rounds once, so the last digit may differ (`1.1 ^ 3`);
 //! - number literals are read as gopher-lua's lexer reads them (a fraction ends at a second
 //!   point, so `0.5.."x"` is `0.5 .. "x"`; one leading zero is dropped and the rest is Go's
 //!   `ParseInt` in base 0, so `0017` is octal) and then as its compiler reads them: a literal Go
@@ -52,6 +54,8 @@ pub struct Functions<'f> {
     pub concat: &'f str,
     /// Called as `modulo(a, b)` for `a % b`.
     pub modulo: &'f str,
+    /// Called as `power(a, b)` for `a ^ b`.
+    pub power: &'f str,
 }
 
 /// One change to the source: `text` at `position`, in place of the `replaced` bytes there.
@@ -67,6 +71,7 @@ struct Edit {
 
 /// `source` rewritten as the module's header says; `None` when it does not lex or parse.
 pub fn rewrite(source: &str, functions: &Functions<'_>) -> Option<String> {
+    // The lexer's edits are long brackets, never inside a folded division.
     let (tokens, mut edits) = lex(source)?;
     let mut parser = Parser {
         tokens: &tokens,
@@ -90,7 +95,6 @@ pub fn rewrite(source: &str, functions: &Functions<'_>) -> Option<String> {
             .iter()
             .any(|&(start, end)| start <= position && position < end)
     };
-    edits.retain(|edit| !inside_folded(edit.position));
     for token in &tokens {
         if token.kind == Kind::Number
             && !inside_folded(token.start)
@@ -124,10 +128,10 @@ pub fn rewrite(source: &str, functions: &Functions<'_>) -> Option<String> {
             });
             continue;
         }
-        let function = if operation.operator_text == ".." {
-            functions.concat
-        } else {
-            functions.modulo
+        let function = match operation.operator_text {
+            ".." => functions.concat,
+            "^" => functions.power,
+            _ => functions.modulo,
         };
         let sequence = index as isize;
         edits.push(Edit {
@@ -611,6 +615,7 @@ impl<'a> Parser<'_, 'a> {
             let operator_text = match operator.text {
                 ".." => Some(".."),
                 "%" => Some("%"),
+                "^" => Some("^"),
                 "/" => Some("/"),
                 _ => None,
             };
@@ -773,6 +778,7 @@ mod tests {
             &Functions {
                 concat: "C",
                 modulo: "M",
+                power: "P",
             },
         )
         .expect("parses")
@@ -786,7 +792,7 @@ mod tests {
         assert_eq!(rewritten("x = 1 + 2 .. 3 * 4"), "x = C(1 + 2 , 3 * 4)");
         assert_eq!(rewritten("x = a == b .. c"), "x = a == C(b , c)");
         assert_eq!(rewritten("x = -a .. #t"), "x = C(-a , #t)");
-        assert_eq!(rewritten("x = 2^k .. ''"), "x = C(2^k , '')");
+        assert_eq!(rewritten("x = 2^k .. ''"), "x = C(P(2,k) , '')");
         assert_eq!(
             rewritten("return obj.metadata.name .. '-' .. f(x, y):g()[1]"),
             "return C(obj.metadata.name , C('-' , f(x, y):g()[1]))"
@@ -817,6 +823,7 @@ mod tests {
         let functions = Functions {
             concat: "C",
             modulo: "M",
+            power: "P",
         };
         assert_eq!(rewrite("x = a ..", &functions), None);
         assert_eq!(rewrite("x = 'open ..", &functions), None);
@@ -830,6 +837,8 @@ mod tests {
         assert_eq!(rewritten("x = a .. b % c"), "x = C(a , M(b , c))");
         assert_eq!(rewritten("x = a%b..c"), "x = C(M(a,b),c)");
         assert_eq!(rewritten("x = 1 + t[i % 2]"), "x = 1 + t[M(i , 2)]");
+        assert_eq!(rewritten("x = -a ^ b ^ c"), "x = -P(a , P(b , c))");
+        assert_eq!(rewritten("x = a ^ b .. c"), "x = C(P(a , b) , c)");
     }
 
     #[test]

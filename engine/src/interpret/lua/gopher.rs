@@ -192,6 +192,152 @@ fn parse_hex_float(text: &str) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// Go's `math.Pow` (math/pow.go): the special cases, then `x` to the integer part of `y` by
+/// repeated squaring of its mantissa, times `exp(fraction × ln x)` for the rest. An integer
+/// exponent is Go's to the bit; a fractional one uses this platform's `exp` and `ln` where Go
+/// uses its own, which may differ in the last digit.
+pub fn go_pow(x: f64, y: f64) -> f64 {
+    let odd_integer = |value: f64| {
+        value.abs() < (1u64 << 53) as f64 && value.fract() == 0.0 && (value as i64) % 2 != 0
+    };
+    if y == 0.0 || x == 1.0 {
+        return 1.0;
+    }
+    if y == 1.0 {
+        return x;
+    }
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return if y < 0.0 {
+            if x.is_sign_negative() && odd_integer(y) {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        } else if x.is_sign_negative() && odd_integer(y) {
+            x
+        } else {
+            0.0
+        };
+    }
+    if y.is_infinite() {
+        return if x == -1.0 {
+            1.0
+        } else if (x.abs() < 1.0) == (y > 0.0) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if x.is_infinite() {
+        if x < 0.0 {
+            return go_pow(1.0 / x, -y);
+        }
+        return if y < 0.0 { 0.0 } else { f64::INFINITY };
+    }
+    if y == 0.5 {
+        return x.sqrt();
+    }
+    if y == -0.5 {
+        return 1.0 / x.sqrt();
+    }
+    let mut whole = y.abs().trunc();
+    let mut fraction = y.abs() - whole;
+    if fraction != 0.0 && x < 0.0 {
+        return f64::NAN;
+    }
+    if whole >= 9_223_372_036_854_775_808.0 {
+        return if x == -1.0 {
+            1.0
+        } else if (x.abs() < 1.0) == (y > 0.0) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    let mut mantissa = 1.0;
+    let mut exponent: i64 = 0;
+    if fraction != 0.0 {
+        if fraction > 0.5 {
+            fraction -= 1.0;
+            whole += 1.0;
+        }
+        mantissa = (fraction * x.ln()).exp();
+    }
+    let (mut base, mut base_exponent) = frexp(x);
+    let mut bits = whole as i64;
+    while bits != 0 {
+        if !(-(1 << 12)..=(1 << 12)).contains(&base_exponent) {
+            // Catastrophic overflow: ldexp settles it.
+            exponent += base_exponent;
+            break;
+        }
+        if bits & 1 == 1 {
+            mantissa *= base;
+            exponent += base_exponent;
+        }
+        base *= base;
+        base_exponent <<= 1;
+        if base < 0.5 {
+            base += base;
+            base_exponent -= 1;
+        }
+        bits >>= 1;
+    }
+    if y < 0.0 {
+        mantissa = 1.0 / mantissa;
+        exponent = -exponent;
+    }
+    ldexp(mantissa, exponent)
+}
+
+/// Go's `math.Frexp`: a mantissa in [½, 1) and a power of two.
+fn frexp(value: f64) -> (f64, i64) {
+    if value == 0.0 || !value.is_finite() {
+        return (value, 0);
+    }
+    let (value, shift) = if value.abs() < f64::MIN_POSITIVE {
+        (value * (1u64 << 52) as f64, -52)
+    } else {
+        (value, 0)
+    };
+    let bits = value.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1022 + shift;
+    let mantissa = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (mantissa, exponent)
+}
+
+/// Go's `math.Ldexp`: `fraction × 2^exponent`, rounded once (subnormal results included).
+fn ldexp(fraction: f64, exponent: i64) -> f64 {
+    if fraction == 0.0 || !fraction.is_finite() {
+        return fraction;
+    }
+    // Go's `normalize`: a subnormal fraction scaled into the normal range.
+    let (fraction, normal) = if fraction.abs() < f64::MIN_POSITIVE {
+        (fraction * (1u64 << 52) as f64, -52)
+    } else {
+        (fraction, 0)
+    };
+    let mut exponent = exponent + normal;
+    let bits = fraction.to_bits();
+    exponent += ((bits >> 52) & 0x7ff) as i64 - 1023;
+    if exponent < -1075 {
+        return 0.0_f64.copysign(fraction);
+    }
+    if exponent > 1023 {
+        return f64::INFINITY.copysign(fraction);
+    }
+    let mut multiplier = 1.0;
+    if exponent < -1022 {
+        exponent += 53;
+        multiplier = 1.0 / (1u64 << 53) as f64;
+    }
+    let bits = (bits & !(0x7ff << 52)) | (((exponent + 1023) as u64) << 52);
+    f64::from_bits(bits) * multiplier
+}
+
 /// Go's `strings.ToUpper`: every character through `unicode.ToUpper`, a simple mapping (one
 /// character to one: `ß` stays `ß`), and every byte that is not UTF-8 as U+FFFD.
 pub fn to_upper(text: &[u8]) -> Vec<u8> {

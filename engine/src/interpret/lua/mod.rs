@@ -75,11 +75,12 @@ impl Script {
     /// A script written in `file` from line `first_line` on (1 when it is a file of its own).
     pub fn new(file: &str, first_line: u64, source: &str) -> Script {
         let padding = "\n".repeat(first_line.saturating_sub(1) as usize);
-        // `..`, `%` and literals as gopher-lua compiles them; a script that does not parse
+        // `..`, `%`, `^` and literals as gopher-lua compiles them; a script that does not parse
         // stays as written, for Lua's own message.
         let functions = concat::Functions {
             concat: strings::CONCAT,
             modulo: strings::MODULO,
+            power: strings::POWER,
         };
         let source = concat::rewrite(source, &functions).unwrap_or_else(|| source.to_string());
         Script {

@@ -226,8 +226,11 @@ pub const CONCAT: &str = "__fedrender_concat";
 /// The global the rewritten scripts call for `%` (concat.rs).
 pub const MODULO: &str = "__fedrender_modulo";
 
+/// The global the rewritten scripts call for `^` (concat.rs).
+pub const POWER: &str = "__fedrender_power";
+
 /// The functions of this module outside the string library: `tostring`, `tonumber`, and
-/// [`CONCAT`] and [`MODULO`], for a call's globals.
+/// [`CONCAT`], [`MODULO`] and [`POWER`], for a call's globals.
 pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
     let identities = Rc::clone(&messages.identities);
     let tostring = lua.create_function(move |lua, arguments: MultiValue| {
@@ -324,8 +327,29 @@ pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Valu
                 .raw_get::<Table>("math")?
                 .raw_get::<mlua::Function>("fmod")?,
         ))?;
+    // gopher-lua's `^`: Go's math.Pow, operands read as `%` reads them.
+    let go_pow = lua.create_function(|_, (x, y): (f64, f64)| Ok(gopher::go_pow(x, y)))?;
+    let power: mlua::Function = lua
+        .load(
+            "local type, error, number, pow = ...\n\
+             return function(a, b)\n\
+               local x, y = number(a), number(b)\n\
+               if x == nil or y == nil then\n\
+                 error('cannot perform pow operation between ' .. type(a) .. ' and ' .. type(b), 2)\n\
+               end\n\
+               return pow(x, y)\n\
+             end",
+        )
+        .set_name("=fedrender sandbox")
+        .call((
+            lua.globals().raw_get::<mlua::Function>("type")?,
+            lua.globals().raw_get::<mlua::Function>("error")?,
+            gopher_operand(lua)?,
+            go_pow,
+        ))?;
     Ok(vec![
         (MODULO.to_string(), Value::Function(modulo)),
+        (POWER.to_string(), Value::Function(power)),
         (
             "tostring".to_string(),
             Value::Function(messages.wrap(tostring)?),
