@@ -245,6 +245,11 @@ GOPHER_LUA = {
         "string.upper(text) / string.lower(text): Go's strings.ToUpper / ToLower as gopher-lua calls them",
         lambda case: f"string.{case['function']}({lua_string(text_bytes(case))})",
     ),
+    "scripts.jsonl": (
+        "expression, as written in a script: gopher-lua's compiler, virtual machine and libraries "
+        "(each case's `why` says what it pins down)",
+        lambda case: case["expression"],
+    ),
     "tostring.jsonl": (
         "tostring(expression), the expression as written in a script",
         lambda case: f"tostring({case['expression']})",
@@ -264,8 +269,11 @@ def regenerate_gopher_lua(bin_dir, output):
         for case, answer in zip(cases, run(binary, [], scripts)):
             case.pop("gopher_lua", None)
             case.pop("gopher_lua_error", None)
+            case.pop("gopher_lua_nil", None)
             if answer.get("ok"):
                 case["gopher_lua"] = answer["spec"].get("v")
+                if "v" not in answer["spec"]:
+                    case["gopher_lua_nil"] = True
             else:
                 case["gopher_lua_error"] = answer.get("err")
         how = (f"{what}. Each case's `lua` is evaluated as `{LUA_SCRIPT}` on a Widget whose spec is "

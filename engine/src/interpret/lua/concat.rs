@@ -3,6 +3,23 @@
 //! an integer or Go's shortest float (`2000000000000000`). So before a script is compiled, every
 //! `a .. b` becomes `CONCAT(a, b)`, a function that concatenates as gopher-lua does.
 //!
+//! The same rewrite makes the rest of what gopher-lua's compiler does differently from C Lua's
+//! reach the C compiler in a form it reads the same way:
+//! - `a % b` becomes `MODULO(a, b)`: gopher-lua computes Go's `math.Mod` and then moves the
+//!   result to the divisor's sign (vm.go `luaModulo`), where C Lua computes `a - floor(a/b)*b`
+//!   (`5 % math.huge` is 5, not NaN; large operands keep every digit);
+//! - `a ^ b` becomes `POWER(a, b)`: Go's `math.Pow` multiplies by repeated squaring where C's
+//!   `pow` rounds once, so the last digit may differ (`1.1 ^ 3`);
+//! - number literals are read as gopher-lua's lexer reads them (a fraction ends at a second
+//!   point, so `0.5.."x"` is `0.5 .. "x"`; one leading zero is dropped and the rest is Go's
+//!   `ParseInt` in base 0, so `0017` is octal) and then as its compiler reads them: a literal Go
+//!   cannot read (`1e309`, `0x8000000000000000`) is NaN;
+//! - a division of two number literals is folded as gopher-lua folds it (compile.go
+//!   `constFold`), where C Lua leaves a division by zero to run time: there `-0.0` shares the
+//!   constant slot of a `0` in the same function and `7 / -0.0` would be `+Inf`;
+//! - a long string or comment `[[...]]` holding `[[` (which Lua 5.1 refuses as "nesting of
+//!   [[...]]" and gopher-lua reads as text) gets a long bracket with `=` signs.
+//!
 //! The rewrite parses the script with Lua 5.1's grammar (lparser.c: statements, and
 //! expressions by operator priority, `..` right-associative) only to find each `..` and its two
 //! operands; it inserts text on the operands' own lines, so every line number stays the
@@ -31,50 +48,180 @@ const KEYWORDS: [&str; 21] = [
     "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
 ];
 
-/// `source` with every `..` made a call of `function`; `None` when it does not lex or parse.
-pub fn rewrite(source: &str, function: &str) -> Option<String> {
-    if !source.contains("..") {
-        return Some(source.to_string());
-    }
-    let tokens = lex(source)?;
+/// The functions the rewritten script calls.
+pub struct Functions<'f> {
+    /// Called as `concat(a, b)` for `a .. b`.
+    pub concat: &'f str,
+    /// Called as `modulo(a, b)` for `a % b`.
+    pub modulo: &'f str,
+    /// Called as `power(a, b)` for `a ^ b`.
+    pub power: &'f str,
+}
+
+/// One change to the source: `text` at `position`, in place of the `replaced` bytes there.
+struct Edit {
+    position: usize,
+    /// At one position: closing parentheses (0), then opening calls (1), then replacements (2).
+    rank: u8,
+    /// Among openings at one position, the outer call (found later) first.
+    sequence: isize,
+    text: String,
+    replaced: usize,
+}
+
+/// `source` rewritten as the module's header says; `None` when it does not lex or parse.
+pub fn rewrite(source: &str, functions: &Functions<'_>) -> Option<String> {
+    // The lexer's edits are long brackets, never inside a folded division.
+    let (tokens, mut edits) = lex(source)?;
     let mut parser = Parser {
         tokens: &tokens,
         at: 0,
-        concats: Vec::new(),
+        operations: Vec::new(),
         depth: 0,
     };
     parser.block()?;
     if parser.at != tokens.len() {
         return None;
     }
-    // Insertions by position; at one position, closing parentheses before opening calls.
-    let mut edits: Vec<(usize, u8, String)> = Vec::new();
-    for concat in &parser.concats {
-        edits.push((concat.left, 1, format!("{function}(")));
-        edits.push((concat.operator.0, 2, ",".to_string()));
-        edits.push((concat.right, 0, ")".to_string()));
-    }
-    edits.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut out = String::with_capacity(source.len() + edits.len() * function.len());
-    let mut copied = 0;
-    for (position, kind, text) in edits {
-        out.push_str(&source[copied..position]);
-        copied = position;
-        out.push_str(&text);
-        if kind == 2 {
-            // The operator itself is replaced.
-            copied = position + 2;
+    // Folded divisions replace their whole text: nothing inside them is edited.
+    let folded: Vec<(usize, usize)> = parser
+        .operations
+        .iter()
+        .filter(|operation| operation.folded.is_some())
+        .map(|operation| (operation.left, operation.right))
+        .collect();
+    let inside_folded = |position: usize| {
+        folded
+            .iter()
+            .any(|&(start, end)| start <= position && position < end)
+    };
+    for token in &tokens {
+        if token.kind == Kind::Number
+            && !inside_folded(token.start)
+            && let Some(text) = number_replacement(token.text)
+        {
+            edits.push(Edit {
+                position: token.start,
+                rank: 2,
+                sequence: 0,
+                text,
+                replaced: token.end - token.start,
+            });
         }
+    }
+    for (index, operation) in parser.operations.iter().enumerate() {
+        let within_a_fold = folded.iter().any(|&(start, end)| {
+            (start, end) != (operation.left, operation.right)
+                && start <= operation.left
+                && operation.right <= end
+        });
+        if within_a_fold {
+            continue;
+        }
+        if let Some(value) = operation.folded {
+            edits.push(Edit {
+                position: operation.left,
+                rank: 2,
+                sequence: 0,
+                text: number_literal(value),
+                replaced: operation.right - operation.left,
+            });
+            continue;
+        }
+        let function = match operation.operator_text {
+            ".." => functions.concat,
+            "^" => functions.power,
+            _ => functions.modulo,
+        };
+        let sequence = index as isize;
+        edits.push(Edit {
+            position: operation.left,
+            rank: 1,
+            sequence: -sequence,
+            text: format!("{function}("),
+            replaced: 0,
+        });
+        edits.push(Edit {
+            position: operation.operator.0,
+            rank: 2,
+            sequence: 0,
+            text: ",".to_string(),
+            replaced: operation.operator.1 - operation.operator.0,
+        });
+        edits.push(Edit {
+            position: operation.right,
+            rank: 0,
+            sequence,
+            text: ")".to_string(),
+            replaced: 0,
+        });
+    }
+    edits.sort_by_key(|edit| (edit.position, edit.rank, edit.sequence));
+    let mut out = String::with_capacity(source.len() + edits.len() * 16);
+    let mut copied = 0;
+    for edit in edits {
+        out.push_str(&source[copied..edit.position.max(copied)]);
+        out.push_str(&edit.text);
+        copied = copied.max(edit.position + edit.replaced);
     }
     out.push_str(&source[copied..]);
     Some(out)
 }
 
+/// gopher-lua's value of a number literal as its lexer cut it: one leading zero before a
+/// digit dropped (scanNumber), then `parseNumber` (Go's `ParseInt` in base 0, else
+/// `ParseFloat`); a literal Go cannot read is NaN (compile.go).
+fn gopher_value(literal: &str) -> f64 {
+    let bytes = literal.as_bytes();
+    let read = if bytes.len() > 1 && bytes[0] == b'0' && bytes[1].is_ascii_digit() {
+        &literal[1..]
+    } else {
+        literal
+    };
+    super::gopher::parse_number(read.as_bytes()).unwrap_or(f64::NAN)
+}
+
+/// C Lua's value of a literal (`strtod`, which reads hexadecimal too).
+fn c_value(literal: &str) -> Option<f64> {
+    match literal
+        .strip_prefix("0x")
+        .or_else(|| literal.strip_prefix("0X"))
+    {
+        Some(hexadecimal) => {
+            Some(u128::from_str_radix(hexadecimal, 16).map_or(f64::INFINITY, |value| value as f64))
+        }
+        None => literal.parse().ok(),
+    }
+}
+
+/// What to write instead of a number literal that C Lua would read otherwise than gopher-lua.
+fn number_replacement(literal: &str) -> Option<String> {
+    let gopher = gopher_value(literal);
+    let same = c_value(literal).is_some_and(|c| c.to_bits() == gopher.to_bits());
+    (!same).then(|| number_literal(gopher))
+}
+
+/// A Lua expression for a double that C Lua reads back exactly.
+fn number_literal(value: f64) -> String {
+    if value.is_nan() {
+        "(0/0)".to_string()
+    } else if value.is_infinite() {
+        if value > 0.0 { "(1/0)" } else { "(-1/0)" }.to_string()
+    } else if value == 0.0 && value.is_sign_negative() {
+        "(-0)".to_string()
+    } else if value < 0.0 {
+        format!("(-{:e})", -value)
+    } else {
+        format!("{value:e}")
+    }
+}
+
 /// llex.c, as far as telling tokens apart needs: names, numbers, strings (short and long),
 /// comments, symbols.
-fn lex(source: &str) -> Option<Vec<Token<'_>>> {
+fn lex(source: &str) -> Option<(Vec<Token<'_>>, Vec<Edit>)> {
     let bytes = source.as_bytes();
     let mut tokens = Vec::new();
+    let mut edits = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
         let byte = bytes[at];
@@ -86,7 +233,11 @@ fn lex(source: &str) -> Option<Vec<Token<'_>>> {
         let kind = if source[at..].starts_with("--") {
             at += 2;
             match long_bracket(bytes, at) {
-                Some(level) => at = close_long_bracket(bytes, at, level)?,
+                Some(level) => {
+                    let end = close_long_bracket(bytes, at, level)?;
+                    edits.extend(relevel(source, at, end, level));
+                    at = end;
+                }
                 None => {
                     while at < bytes.len() && bytes[at] != b'\n' {
                         at += 1;
@@ -106,18 +257,44 @@ fn lex(source: &str) -> Option<Vec<Token<'_>>> {
         } else if byte.is_ascii_digit()
             || byte == b'.' && bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
         {
-            // read_numeral: digits and points, an exponent with its sign, then any letters.
-            while at < bytes.len() && (bytes[at].is_ascii_digit() || bytes[at] == b'.') {
-                at += 1;
-            }
-            if at < bytes.len() && matches!(bytes[at], b'e' | b'E') {
-                at += 1;
-                if at < bytes.len() && matches!(bytes[at], b'+' | b'-') {
+            // gopher-lua's scanNumber: `0x` and hexadecimal digits, or digits, one fraction
+            // and an exponent; what follows is the next token (`0.5..` is `0.5` and `..`).
+            let digits = |mut at: usize| {
+                while at < bytes.len() && bytes[at].is_ascii_digit() {
                     at += 1;
                 }
+                at
+            };
+            if byte == b'0' && matches!(bytes.get(at + 1), Some(b'x' | b'X')) {
+                at += 2;
+                while at < bytes.len() && bytes[at].is_ascii_hexdigit() {
+                    at += 1;
+                }
+                if at == start + 2 {
+                    return None;
+                }
+            } else {
+                at = digits(at + 1);
+                if byte != b'.' && bytes.get(at) == Some(&b'.') {
+                    at = digits(at + 1);
+                }
+                if matches!(bytes.get(at), Some(b'e' | b'E')) {
+                    at += 1;
+                    if matches!(bytes.get(at), Some(b'+' | b'-')) {
+                        at += 1;
+                    }
+                    if !bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                        return None;
+                    }
+                    at = digits(at);
+                }
             }
-            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
-                at += 1;
+            // A name glued to a number is no number gopher-lua or Lua reads.
+            if bytes
+                .get(at)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                return None;
             }
             Kind::Number
         } else if byte == b'"' || byte == b'\'' {
@@ -135,7 +312,9 @@ fn lex(source: &str) -> Option<Vec<Token<'_>>> {
             }
             Kind::String
         } else if let Some(level) = (byte == b'[').then(|| long_bracket(bytes, at)).flatten() {
-            at = close_long_bracket(bytes, at, level)?;
+            let end = close_long_bracket(bytes, at, level)?;
+            edits.extend(relevel(source, at, end, level));
+            at = end;
             Kind::String
         } else {
             let symbol = ["...", "..", "==", "~=", "<=", ">="]
@@ -155,7 +334,26 @@ fn lex(source: &str) -> Option<Vec<Token<'_>>> {
             end: at,
         });
     }
-    Some(tokens)
+    Some((tokens, edits))
+}
+
+/// The long bracket `[[`…`]]` from `start` to `end` again with as many `=` as its text needs,
+/// when it holds a `[[` (Lua 5.1 refuses that nesting at level 0; gopher-lua reads it as text).
+fn relevel(source: &str, start: usize, end: usize, level: usize) -> Option<Edit> {
+    let text = &source[start + 2..end - 2];
+    if level != 0 || !text.contains("[[") {
+        return None;
+    }
+    let equals = (1..)
+        .map(|count| "=".repeat(count))
+        .find(|equals| !text.contains(&format!("]{equals}]")))?;
+    Some(Edit {
+        position: start,
+        rank: 2,
+        sequence: 0,
+        text: format!("[{equals}[{text}]{equals}]"),
+        replaced: end - start,
+    })
 }
 
 /// The level of a long bracket opening at `at` (`[[` is 0, `[==[` is 2).
@@ -183,17 +381,20 @@ fn close_long_bracket(bytes: &[u8], at: usize, level: usize) -> Option<usize> {
         .map(|offset| from + offset + closing.len())
 }
 
-/// One `..`: where its left operand starts, the operator, where its right operand ends.
-struct Concat {
+/// One `..`, `%` or `/`: where its left operand starts, the operator, where its right operand
+/// ends; for a division of two literals, its value as gopher-lua folds it.
+struct Operation {
     left: usize,
     operator: (usize, usize),
+    operator_text: &'static str,
     right: usize,
+    folded: Option<f64>,
 }
 
 struct Parser<'t, 'a> {
     tokens: &'t [Token<'a>],
     at: usize,
-    concats: Vec<Concat>,
+    operations: Vec<Operation>,
     /// Nesting, bounded as Lua bounds it (LUAI_MAXCCALLS).
     depth: usize,
 }
@@ -392,6 +593,7 @@ impl<'a> Parser<'_, 'a> {
     /// lparser.c `subexpr`: operands and binary operators above priority `limit`.
     fn binary(&mut self, limit: u8) -> Option<(usize, usize)> {
         let start = self.peek()?.start;
+        let first = self.at;
         let mut end;
         if self.is("not") || self.is("-") || self.is("#") {
             self.at += 1;
@@ -399,6 +601,7 @@ impl<'a> Parser<'_, 'a> {
         } else {
             end = self.simple()?;
         }
+        let mut left_tokens = first..self.at;
         while let Some(&operator) = self.peek() {
             let Some((left, right)) = priority(&operator) else {
                 break;
@@ -406,18 +609,50 @@ impl<'a> Parser<'_, 'a> {
             if left <= limit {
                 break;
             }
+            let operator_at = self.at;
             self.at += 1;
             let (_, right_end) = self.nested(|parser| parser.binary(right))?;
-            if operator.text == ".." {
-                self.concats.push(Concat {
-                    left: start,
-                    operator: (operator.start, operator.end),
-                    right: right_end,
-                });
+            let operator_text = match operator.text {
+                ".." => Some(".."),
+                "%" => Some("%"),
+                "^" => Some("^"),
+                "/" => Some("/"),
+                _ => None,
+            };
+            if let Some(operator_text) = operator_text {
+                let folded = (operator_text == "/")
+                    .then(|| {
+                        let dividend = self.constant(left_tokens.clone())?;
+                        let divisor = self.constant(operator_at + 1..self.at)?;
+                        (divisor == 0.0).then_some(dividend / divisor)
+                    })
+                    .flatten();
+                if operator_text != "/" || folded.is_some() {
+                    self.operations.push(Operation {
+                        left: start,
+                        operator: (operator.start, operator.end),
+                        operator_text,
+                        right: right_end,
+                        folded,
+                    });
+                }
             }
+            left_tokens = first..self.at;
             end = right_end;
         }
         Some((start, end))
+    }
+
+    /// The value of tokens that are a number literal under unary minuses, as gopher-lua's
+    /// compiler folds it; `None` for anything else.
+    fn constant(&self, tokens: std::ops::Range<usize>) -> Option<f64> {
+        let tokens = &self.tokens[tokens];
+        let (literal, signs) = tokens.split_last()?;
+        if literal.kind != Kind::Number || signs.iter().any(|sign| sign.text != "-") {
+            return None;
+        }
+        let value = gopher_value(literal.text);
+        Some(if signs.len() % 2 == 1 { -value } else { value })
     }
 
     /// A simple expression: a literal, `...`, a function, a table, or a suffixed expression.
@@ -538,7 +773,15 @@ mod tests {
     use super::*;
 
     fn rewritten(source: &str) -> String {
-        rewrite(source, "C").expect("parses")
+        rewrite(
+            source,
+            &Functions {
+                concat: "C",
+                modulo: "M",
+                power: "P",
+            },
+        )
+        .expect("parses")
     }
 
     #[test]
@@ -549,7 +792,7 @@ mod tests {
         assert_eq!(rewritten("x = 1 + 2 .. 3 * 4"), "x = C(1 + 2 , 3 * 4)");
         assert_eq!(rewritten("x = a == b .. c"), "x = a == C(b , c)");
         assert_eq!(rewritten("x = -a .. #t"), "x = C(-a , #t)");
-        assert_eq!(rewritten("x = 2^k .. ''"), "x = C(2^k , '')");
+        assert_eq!(rewritten("x = 2^k .. ''"), "x = C(P(2,k) , '')");
         assert_eq!(
             rewritten("return obj.metadata.name .. '-' .. f(x, y):g()[1]"),
             "return C(obj.metadata.name , C('-' , f(x, y):g()[1]))"
@@ -577,7 +820,36 @@ mod tests {
 
     #[test]
     fn a_script_that_does_not_parse_is_left_to_lua() {
-        assert_eq!(rewrite("x = a ..", "C"), None);
-        assert_eq!(rewrite("x = 'open ..", "C"), None);
+        let functions = Functions {
+            concat: "C",
+            modulo: "M",
+            power: "P",
+        };
+        assert_eq!(rewrite("x = a ..", &functions), None);
+        assert_eq!(rewrite("x = 'open ..", &functions), None);
+    }
+
+    #[test]
+    fn modulo_becomes_a_call_with_its_operands() {
+        assert_eq!(rewritten("x = a % b"), "x = M(a , b)");
+        assert_eq!(rewritten("x = a % b % c"), "x = M(M(a , b) , c)");
+        assert_eq!(rewritten("x = -a % b * c"), "x = M(-a , b) * c");
+        assert_eq!(rewritten("x = a .. b % c"), "x = C(a , M(b , c))");
+        assert_eq!(rewritten("x = a%b..c"), "x = C(M(a,b),c)");
+        assert_eq!(rewritten("x = 1 + t[i % 2]"), "x = 1 + t[M(i , 2)]");
+        assert_eq!(rewritten("x = -a ^ b ^ c"), "x = -P(a , P(b , c))");
+        assert_eq!(rewritten("x = a ^ b .. c"), "x = C(P(a , b) , c)");
+    }
+
+    #[test]
+    fn literals_are_read_as_gopher_lua_reads_them() {
+        assert_eq!(rewritten("x = 0.5..'x'"), "x = C(0.5,'x')");
+        assert_eq!(rewritten("x = 1e309"), "x = (0/0)");
+        assert_eq!(rewritten("x = -0x8000000000000000"), "x = -(0/0)");
+        assert_eq!(rewritten("x = 0017 + 017 + 0x10"), "x = 1.5e1 + 017 + 0x10");
+        assert_eq!(rewritten("x = 7 / -0.0"), "x = (-1/0)");
+        assert_eq!(rewritten("x = y / -0.0 + 7 / 2"), "x = y / -0.0 + 7 / 2");
+        assert_eq!(rewritten("x = [[a[[b]]"), "x = [=[a[[b]=]");
+        assert_eq!(rewritten("--[[ [[ ]]\nx = 1"), "--[=[ [[ ]=]\nx = 1");
     }
 }

@@ -78,9 +78,9 @@ fn from_lua_nested(value: &LuaValue, depth: usize, room: &mut usize) -> Result<V
     Ok(match value {
         LuaValue::Nil => Value::Null,
         LuaValue::Boolean(flag) => Value::Bool(*flag),
-        LuaValue::Integer(integer) => Value::from(*integer),
+        LuaValue::Integer(integer) => number_to_json(*integer as f64)?,
         LuaValue::Number(number) => number_to_json(*number)?,
-        LuaValue::String(text) => Value::String(text.to_string_lossy()),
+        LuaValue::String(text) => Value::String(go_string(&text.as_bytes())),
         LuaValue::Table(table) => table_to_json(table, depth, room)?,
         other => {
             return Err(format!(
@@ -91,20 +91,52 @@ fn from_lua_nested(value: &LuaValue, depth: usize, room: &mut usize) -> Result<V
     })
 }
 
-/// Go's encoder writes an integral double without a fraction, and Kubernetes reads that back
-/// as an integer when it fits an int64.
-const TWO_TO_THE_63: f64 = 9_223_372_036_854_775_808.0;
+/// Where Go's JSON encoder writes a double with an exponent instead of its digits
+/// (encoding/json `floatEncoder`).
+const EXPONENT_FROM: f64 = 1e21;
 
+/// A number as it comes out of Karmada's round trip: gopher-json writes every Lua number as a
+/// float64 (encoding/json: Go's shortest digits, `'f'` layout below 1e21), and the object is
+/// read back by apimachinery's JSON reader, which keeps a number written without a fraction or
+/// exponent as an int64 when it fits one, else a float64. So an integer above 2^53 arrives as
+/// the shortest decimal that reads back as its double, padded with zeros: 2^60 is
+/// 1152921504606847000, not 1152921504606846976.
 fn number_to_json(number: f64) -> Result<Value, String> {
     if !number.is_finite() {
         return Err(format!("the number {number} cannot be part of an object"));
     }
-    if number.fract() == 0.0 && number.abs() < TWO_TO_THE_63 {
-        return Ok(Value::from(number as i64));
+    if number.fract() == 0.0 && number.abs() < EXPONENT_FROM {
+        let written = crate::go_float::format(number, 'f', None);
+        if let Ok(integer) = written.parse::<i64>() {
+            return Ok(Value::from(integer));
+        }
     }
     Number::from_f64(number)
         .map(Value::Number)
         .ok_or_else(|| format!("the number {number} cannot be part of an object"))
+}
+
+/// A Lua string as Go's JSON encoder writes it: every byte that does not begin a valid UTF-8
+/// sequence becomes one U+FFFD (`"\xe2\x82"` is two), where Rust's lossy conversion writes
+/// one for each maximal invalid run.
+pub fn go_string(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                out.push_str(valid);
+                return out;
+            }
+            Err(error) => {
+                let (valid, after) = rest.split_at(error.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).expect("checked above"));
+                let invalid = error.error_len().unwrap_or(after.len());
+                out.extend(std::iter::repeat_n('\u{fffd}', invalid));
+                rest = &after[invalid..];
+            }
+        }
+    }
 }
 
 fn table_to_json(table: &Table, depth: usize, room: &mut usize) -> Result<Value, String> {

@@ -102,15 +102,14 @@ fn sprintf(pattern: &[u8], args: &[Arg<'_>]) -> Vec<u8> {
     }
     if used < args.len() {
         out.extend_from_slice(b"%!(EXTRA ");
-        let extra: Vec<String> = args[used..]
-            .iter()
-            .map(|arg| {
-                let mut value = Vec::new();
-                format_arg(&mut value, arg, 'v', Spec::default());
-                format!("{}={}", go_type(arg), String::from_utf8_lossy(&value))
-            })
-            .collect();
-        out.extend_from_slice(extra.join(", ").as_bytes());
+        // The values' bytes as they are: a string need not be UTF-8.
+        for (index, arg) in args[used..].iter().enumerate() {
+            if index > 0 {
+                out.extend_from_slice(b", ");
+            }
+            out.extend_from_slice(format!("{}=", go_type(arg)).as_bytes());
+            format_arg(&mut out, arg, 'v', Spec::default());
+        }
         out.push(b')');
     }
     out
@@ -189,9 +188,13 @@ fn format_arg(out: &mut Vec<u8>, arg: &Arg<'_>, verb: char, spec: Spec) {
             match verb {
                 'v' | 's' | 'x' | 'X' | 'q' => format_string(out, text, verb, spec),
                 't' => pad(out, text, spec),
-                _ => out.extend_from_slice(
-                    format!("%!{verb}(lua.LBool={})", String::from_utf8_lossy(text)).as_bytes(),
-                ),
+                // fmt's badVerb prints the value with %v and the directive's width and
+                // precision: `%5.1f` of true is `%!f(lua.LBool= true)`.
+                _ => {
+                    out.extend_from_slice(format!("%!{verb}(lua.LBool=").as_bytes());
+                    pad(out, text, spec);
+                    out.push(b')');
+                }
             }
         }
         Arg::Other(_, shown) => match verb {
@@ -204,7 +207,10 @@ fn format_arg(out: &mut Vec<u8>, arg: &Arg<'_>, verb: char, spec: Spec) {
 /// Go fmt `pad`: `text` in a field of `spec.width` characters.
 fn pad(out: &mut Vec<u8>, text: &[u8], spec: Spec) {
     let width = spec.width.unwrap_or(0);
-    let length = String::from_utf8_lossy(text).chars().count();
+    // Go counts runes, each byte that is not UTF-8 as one (utf8.RuneCount).
+    let length = crate::interpret::lua::convert::go_string(text)
+        .chars()
+        .count();
     let padding = width.saturating_sub(length);
     let byte = if spec.zero && !spec.minus { b'0' } else { b' ' };
     if spec.minus {
@@ -248,9 +254,13 @@ fn format_string(out: &mut Vec<u8>, text: &[u8], verb: char, spec: Spec) {
             }
             pad(out, &hex, spec);
         }
-        _ => out.extend_from_slice(
-            format!("%!{verb}(string={})", String::from_utf8_lossy(text)).as_bytes(),
-        ),
+        // badVerb: the bytes as they are (not made UTF-8), through %v with the directive's
+        // width and precision.
+        _ => {
+            out.extend_from_slice(format!("%!{verb}(string=").as_bytes());
+            pad(out, &truncate(text, spec.precision), spec);
+            out.push(b')');
+        }
     }
 }
 
@@ -442,9 +452,9 @@ fn format_float(out: &mut Vec<u8>, value: f64, verb: char, spec: Spec) {
         'e' | 'E' | 'f' | 'F' => (verb, Some(spec.precision.unwrap_or(6))),
         'g' | 'G' => (verb, spec.precision),
         _ => {
-            out.extend_from_slice(
-                format!("%!{verb}(float64={})", go_float::shortest(value)).as_bytes(),
-            );
+            out.extend_from_slice(format!("%!{verb}(float64=").as_bytes());
+            format_float(out, value, 'v', spec);
+            out.push(b')');
             return;
         }
     };

@@ -60,6 +60,8 @@ pub fn to_number(text: &[u8], base: Option<u32>) -> Option<f64> {
             Some(prefix) if prefix.eq_ignore_ascii_case("0x") => parse_int(&text[2..], Some(16)),
             _ => parse_int(text, Some(10)),
         },
+        // Base 0: Go's prefixes decide (`0x`, `0o`, `0b`, a leading `0`).
+        Some(0) => parse_int(text, None),
         Some(base) => parse_int(text, Some(base)),
     }
 }
@@ -134,9 +136,13 @@ fn parse_float(text: &str) -> Option<f64> {
         "nan" => return Some(f64::NAN),
         _ => {}
     }
-    if unsigned.starts_with("0x") {
-        // Hexadecimal floats are rare in objects; Rust has no parser for them.
-        return None;
+    if let Some(hexadecimal) = unsigned.strip_prefix("0x") {
+        let value = parse_hex_float(hexadecimal)?;
+        return Some(if lower.starts_with('-') {
+            -value
+        } else {
+            value
+        });
     }
     if unsigned.is_empty()
         || !unsigned
@@ -149,6 +155,189 @@ fn parse_float(text: &str) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// The digits of a hexadecimal float after `0x`, as Go's `ParseFloat` reads them: hexadecimal
+/// digits with at most one point, then a mandatory binary exponent `p±d` (`1.8p1` is 3), `_`
+/// between digits; out of range is an error. Digits past the sixteenth that is not a leading
+/// zero are not read (a double holds 13 and a half).
+fn parse_hex_float(text: &str) -> Option<f64> {
+    let (mantissa, exponent) = text.split_once('p')?;
+    let exponent: i32 = match exponent.strip_prefix('+') {
+        Some(digits) if !digits.starts_with(['+', '-']) => digits.replace('_', "").parse().ok()?,
+        _ => exponent.replace('_', "").parse().ok()?,
+    };
+    let mantissa = mantissa.replace('_', "");
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+        return None;
+    }
+    let mut significand: u64 = 0;
+    let mut scale: i32 = 0;
+    let mut read = 0;
+    for (index, digit) in whole.chars().chain(fraction.chars()).enumerate() {
+        let value = u64::from(digit.to_digit(16)?);
+        let in_fraction = index >= whole.len();
+        if read < 16 {
+            if significand > 0 || value > 0 {
+                read += 1;
+            }
+            significand = significand * 16 + value;
+            if in_fraction {
+                scale -= 4;
+            }
+        } else if !in_fraction {
+            scale += 4;
+        }
+    }
+    let value = significand as f64 * 2f64.powi(exponent.saturating_add(scale));
+    value.is_finite().then_some(value)
+}
+
+/// Go's `math.Pow` (math/pow.go): the special cases, then `x` to the integer part of `y` by
+/// repeated squaring of its mantissa, times `exp(fraction × ln x)` for the rest. An integer
+/// exponent is Go's to the bit; a fractional one uses this platform's `exp` and `ln` where Go
+/// uses its own, which may differ in the last digit.
+pub fn go_pow(x: f64, y: f64) -> f64 {
+    let odd_integer = |value: f64| {
+        value.abs() < (1u64 << 53) as f64 && value.fract() == 0.0 && (value as i64) % 2 != 0
+    };
+    if y == 0.0 || x == 1.0 {
+        return 1.0;
+    }
+    if y == 1.0 {
+        return x;
+    }
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return if y < 0.0 {
+            if x.is_sign_negative() && odd_integer(y) {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        } else if x.is_sign_negative() && odd_integer(y) {
+            x
+        } else {
+            0.0
+        };
+    }
+    if y.is_infinite() {
+        return if x == -1.0 {
+            1.0
+        } else if (x.abs() < 1.0) == (y > 0.0) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if x.is_infinite() {
+        if x < 0.0 {
+            return go_pow(1.0 / x, -y);
+        }
+        return if y < 0.0 { 0.0 } else { f64::INFINITY };
+    }
+    if y == 0.5 {
+        return x.sqrt();
+    }
+    if y == -0.5 {
+        return 1.0 / x.sqrt();
+    }
+    let mut whole = y.abs().trunc();
+    let mut fraction = y.abs() - whole;
+    if fraction != 0.0 && x < 0.0 {
+        return f64::NAN;
+    }
+    if whole >= 9_223_372_036_854_775_808.0 {
+        return if x == -1.0 {
+            1.0
+        } else if (x.abs() < 1.0) == (y > 0.0) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    let mut mantissa = 1.0;
+    let mut exponent: i64 = 0;
+    if fraction != 0.0 {
+        if fraction > 0.5 {
+            fraction -= 1.0;
+            whole += 1.0;
+        }
+        mantissa = (fraction * x.ln()).exp();
+    }
+    let (mut base, mut base_exponent) = frexp(x);
+    let mut bits = whole as i64;
+    while bits != 0 {
+        if !(-(1 << 12)..=(1 << 12)).contains(&base_exponent) {
+            // Catastrophic overflow: ldexp settles it.
+            exponent += base_exponent;
+            break;
+        }
+        if bits & 1 == 1 {
+            mantissa *= base;
+            exponent += base_exponent;
+        }
+        base *= base;
+        base_exponent <<= 1;
+        if base < 0.5 {
+            base += base;
+            base_exponent -= 1;
+        }
+        bits >>= 1;
+    }
+    if y < 0.0 {
+        mantissa = 1.0 / mantissa;
+        exponent = -exponent;
+    }
+    ldexp(mantissa, exponent)
+}
+
+/// Go's `math.Frexp`: a mantissa in [½, 1) and a power of two.
+fn frexp(value: f64) -> (f64, i64) {
+    if value == 0.0 || !value.is_finite() {
+        return (value, 0);
+    }
+    let (value, shift) = if value.abs() < f64::MIN_POSITIVE {
+        (value * (1u64 << 52) as f64, -52)
+    } else {
+        (value, 0)
+    };
+    let bits = value.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1022 + shift;
+    let mantissa = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (mantissa, exponent)
+}
+
+/// Go's `math.Ldexp`: `fraction × 2^exponent`, rounded once (subnormal results included).
+fn ldexp(fraction: f64, exponent: i64) -> f64 {
+    if fraction == 0.0 || !fraction.is_finite() {
+        return fraction;
+    }
+    // Go's `normalize`: a subnormal fraction scaled into the normal range.
+    let (fraction, normal) = if fraction.abs() < f64::MIN_POSITIVE {
+        (fraction * (1u64 << 52) as f64, -52)
+    } else {
+        (fraction, 0)
+    };
+    let mut exponent = exponent + normal;
+    let bits = fraction.to_bits();
+    exponent += ((bits >> 52) & 0x7ff) as i64 - 1023;
+    if exponent < -1075 {
+        return 0.0_f64.copysign(fraction);
+    }
+    if exponent > 1023 {
+        return f64::INFINITY.copysign(fraction);
+    }
+    let mut multiplier = 1.0;
+    if exponent < -1022 {
+        exponent += 53;
+        multiplier = 1.0 / (1u64 << 53) as f64;
+    }
+    let bits = (bits & !(0x7ff << 52)) | (((exponent + 1023) as u64) << 52);
+    f64::from_bits(bits) * multiplier
+}
+
 /// Go's `strings.ToUpper`: every character through `unicode.ToUpper`, a simple mapping (one
 /// character to one: `ß` stays `ß`), and every byte that is not UTF-8 as U+FFFD.
 pub fn to_upper(text: &[u8]) -> Vec<u8> {
@@ -156,7 +345,15 @@ pub fn to_upper(text: &[u8]) -> Vec<u8> {
         let mut upper = character.to_uppercase();
         match (upper.next(), upper.next()) {
             (Some(single), None) => single,
-            _ => character,
+            // Greek letters with a iota subscript, whose full mapping Rust gives (two
+            // characters) but whose simple one (UnicodeData) Go's tables hold.
+            _ => match u32::from(character) {
+                code @ (0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7) => {
+                    char::from_u32(code + 8).unwrap_or(character)
+                }
+                code @ (0x1FB3 | 0x1FC3 | 0x1FF3) => char::from_u32(code + 9).unwrap_or(character),
+                _ => character,
+            },
         }
     })
 }
@@ -167,6 +364,8 @@ pub fn to_lower(text: &[u8]) -> Vec<u8> {
         let mut lower = character.to_lowercase();
         match (lower.next(), lower.next()) {
             (Some(single), None) => single,
+            // `İ`: the full mapping is `i` and a combining dot; Go's simple one is `i`.
+            _ if character == '\u{130}' => 'i',
             _ => character,
         }
     })

@@ -75,9 +75,14 @@ impl Script {
     /// A script written in `file` from line `first_line` on (1 when it is a file of its own).
     pub fn new(file: &str, first_line: u64, source: &str) -> Script {
         let padding = "\n".repeat(first_line.saturating_sub(1) as usize);
-        // `..` as gopher-lua concatenates; a script that does not parse stays as written, for
-        // Lua's own message.
-        let source = concat::rewrite(source, strings::CONCAT).unwrap_or_else(|| source.to_string());
+        // `..`, `%`, `^` and literals as gopher-lua compiles them; a script that does not parse
+        // stays as written, for Lua's own message.
+        let functions = concat::Functions {
+            concat: strings::CONCAT,
+            modulo: strings::MODULO,
+            power: strings::POWER,
+        };
+        let source = concat::rewrite(source, &functions).unwrap_or_else(|| source.to_string());
         Script {
             id: NEXT_SCRIPT_ID.fetch_add(1, Ordering::Relaxed),
             // `@`: Lua shortens a long name from the left, keeping the file's name.
@@ -264,7 +269,25 @@ impl Runtime {
                 spent,
                 globals.raw_get::<Function>("error")?,
             ))?;
-        base.retain(|(name, _)| name != "pcall" && name != "xpcall");
+        // gopher-lua's `error` (baselib.go baseError) puts the position before a string only:
+        // a number raised stays a number, where C Lua's turns it into text ("1e+17").
+        let error: Function = lua
+            .load(
+                "local error, type = ...\n\
+                 return function(message, level)\n\
+                   if type(message) == 'number' then error(message, 0) end\n\
+                   if level == nil then level = 1 end\n\
+                   if type(level) == 'number' and level > 0 then level = level + 1 end\n\
+                   error(message, level)\n\
+                 end",
+            )
+            .set_name("=fedrender sandbox")
+            .call((
+                globals.raw_get::<Function>("error")?,
+                globals.raw_get::<Function>("type")?,
+            ))?;
+        base.retain(|(name, _)| name != "pcall" && name != "xpcall" && name != "error");
+        base.push(("error".to_string(), mlua::Value::Function(error)));
         base.push(("pcall".to_string(), mlua::Value::Function(guarded.0)));
         base.push(("xpcall".to_string(), mlua::Value::Function(guarded.1)));
         for name in BLOCKED_BASE {
@@ -299,6 +322,8 @@ impl Runtime {
                 )?,
             )?;
         }
+        strings::install_gopher_math(&lua, &math, &messages)?;
+        strings::install_string_arithmetic(&lua)?;
         // gopher-lua's `math.huge` is the largest float, not infinity (mathlib.go).
         math.raw_set("huge", f64::MAX)?;
         for name in ["setn", "foreach", "foreachi"] {
@@ -670,17 +695,19 @@ mod tests {
                local first, last = string.find(image, '/', 1, true)\n\
                local parts = {}\n\
                for part in string.gmatch(image, '[^/]+') do parts[#parts + 1] = part end\n\
-               local ok, message = pcall(string.find, 'a', '%')\n\
+               local trailing = tostring(string.find('a', '%'))\n\
                return #parts, {repository = repository, tag = tag, first = first, last = last,\n\
-                 part = parts[2], message = message, none = tostring(string.match('a', 'b'))}\n\
+                 part = parts[2], trailing = trailing, none = select('#', string.match('a', 'b'))}\n\
              end",
         );
         let (parts, values) = get_replicas(&script, &json!({})).unwrap();
         assert_eq!(parts, 3);
         assert_eq!(
             values.unwrap(),
-            json!({"first": 21, "last": 21, "message": "malformed pattern (ends with '%')",
-                   "none": "nil", "part": "team", "repository": "registry.example.com/team/web",
+            // gopher-lua: a trailing `%` matches nothing, and a failed match returns no
+            // value (testdata/references/gopher-lua/scripts.jsonl records both).
+            json!({"first": 21, "last": 21, "trailing": "nil",
+                   "none": 0, "part": "team", "repository": "registry.example.com/team/web",
                    "tag": "1.27"})
         );
     }
@@ -752,6 +779,76 @@ mod tests {
                 "{expression}"
             );
         }
+    }
+
+    /// A number as Karmada's object holds it: an integer outside int64 is a float64 there
+    /// (apimachinery reads it so), however the JSON spelled it.
+    fn settled(value: &Value) -> Value {
+        match value {
+            Value::Number(number) if number.is_u64() && !number.is_i64() => {
+                json!(number.as_f64().expect("a u64 is a float"))
+            }
+            Value::Array(items) => Value::Array(items.iter().map(settled).collect()),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(key, item)| (key.clone(), settled(item)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// Issue 41, items 5 and 6: where gopher-lua's compiler, virtual machine and libraries
+    /// answer otherwise than C Lua 5.1. Each expected value (or failure) is what gopher-lua
+    /// inside Karmada's luavm answered for `obj.spec.v = expression` in ReviseReplica:
+    /// testdata/references/gopher-lua/scripts.jsonl, with its provenance and each case's
+    /// `why`; testdata/references/README.md says how to regenerate it. The object goes
+    /// through the same conversion Karmada's Work does (item 6: 2^60 is 1152921504606847000).
+    #[test]
+    fn scripts_answer_as_in_gopher_lua() {
+        let recorded = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/references/gopher-lua/scripts.jsonl"
+        ));
+        let mut lines = recorded.lines();
+        let header: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert!(header["provenance"]["karmada"].is_string(), "{header}");
+        let object = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "default"}, "spec": {"size": 1}});
+        let mut count = 0;
+        for line in lines {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let expression = case["expression"].as_str().unwrap();
+            let script = script(&format!(
+                "function ReviseReplica(obj, desired) obj.spec.v = {expression} return obj end"
+            ));
+            let answer = revise_replica(&script, &object, 1);
+            let why = &case["why"];
+            if case.get("gopher_lua_error").is_some() {
+                assert!(answer.is_err(), "{expression} ({why}): {answer:?}");
+            } else {
+                let revised = answer.unwrap_or_else(|error| panic!("{expression}: {error}"));
+                assert_eq!(
+                    settled(&revised["spec"]["v"]),
+                    settled(&case["gopher_lua"]),
+                    "{expression} ({why})"
+                );
+            }
+            count += 1;
+        }
+        assert!(count > 60);
+    }
+
+    /// Issue 41, item 6: an integer of the template the script does not touch crosses Lua as a
+    /// double (Karmada lua.go decodeValue) and comes back as Go's JSON writes that double, as
+    /// a number the script computes does (2^60 in scripts.jsonl: 1152921504606847000).
+    #[test]
+    fn an_untouched_template_integer_above_2_to_the_53_comes_back_as_karmada_writes_it() {
+        let script = script("function ReviseReplica(obj, desired) return obj end");
+        let object = json!({"spec": {"big": 1_152_921_504_606_846_977_i64, "small": 7}});
+        let revised = revise_replica(&script, &object, 1).unwrap();
+        assert_eq!(revised["spec"]["big"], json!(1_152_921_504_606_847_000_i64));
+        assert_eq!(revised["spec"]["small"], json!(7));
     }
 
     #[test]

@@ -45,10 +45,28 @@ pub fn install(
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let subject = string_argument(&arguments, 1, "find")?;
         let pattern = string_argument(&arguments, 2, "find")?;
-        let start = start_argument(lua, &arguments, 3, "find", subject.len())?;
+        // gopher-lua's strFind answers an empty pattern with 1, 0 wherever the search starts.
+        if pattern.is_empty() {
+            return Ok(MultiValue::from_vec(vec![
+                Value::Integer(1),
+                Value::Integer(0),
+            ]));
+        }
         let plain = arguments
             .get(3)
             .is_some_and(|value| !matches!(value, Value::Nil | Value::Boolean(false)));
+        let Some(start) = start_argument(lua, &arguments, 3, "find", subject.len())? else {
+            if plain {
+                // gopher-lua slices the subject from the start unchecked: Go panics, and the
+                // call fails.
+                return Err(mlua::Error::runtime(format!(
+                    "runtime error: slice bounds out of range [{}:{}]",
+                    start_past_end(&arguments, subject.len()),
+                    subject.len()
+                )));
+            }
+            return Ok(MultiValue::from_vec(vec![Value::Nil]));
+        };
         let budget = &Instructions(Rc::clone(&left));
         if plain || pattern::is_plain(&pattern) {
             let found = pattern::find_plain(&subject, &pattern, start, &mut &*budget)
@@ -84,14 +102,17 @@ pub fn install(
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let subject = string_argument(&arguments, 1, "match")?;
         let pattern = string_argument(&arguments, 2, "match")?;
-        let start = start_argument(lua, &arguments, 3, "match", subject.len())?;
+        let Some(start) = start_argument(lua, &arguments, 3, "match", subject.len())? else {
+            return Ok(MultiValue::new());
+        };
         let (anchored, pattern) = split_anchor(&pattern);
         let budget = &Instructions(Rc::clone(&left));
         let found = pattern::find(&subject, pattern, start, anchored, &mut &*budget)
             .map_err(mlua::Error::runtime)?;
         match found {
             Some(found) => values(lua, &found.values(&subject)),
-            None => Ok(MultiValue::from_vec(vec![Value::Nil])),
+            // gopher-lua's strMatch returns no value at all when nothing matches.
+            None => Ok(MultiValue::new()),
         }
     })?;
     string.raw_set("match", messages.wrap(find_match)?)?;
@@ -100,13 +121,21 @@ pub fn install(
     let gmatch = lua.create_function(move |lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let subject = string_argument(&arguments, 1, "gmatch")?;
-        // gmatch takes `^` literally (Lua 5.1 has no anchor there).
+        // gopher-lua's gmatch anchors at `^` (pm.Find, one match at most), where Lua 5.1
+        // takes it literally.
         let pattern = string_argument(&arguments, 2, "gmatch")?;
+        let (anchored, pattern) = match pattern.strip_prefix(b"^") {
+            Some(rest) => (true, rest.to_vec()),
+            None => (false, pattern),
+        };
         let next = Cell::new(0usize);
         let left = Rc::clone(&left);
         let iterator = lua.create_function(move |lua, ()| {
             let budget = &Instructions(Rc::clone(&left));
             let mut at = next.get();
+            if anchored && at > 0 {
+                return Ok(MultiValue::from_vec(vec![Value::Nil]));
+            }
             while at <= subject.len() {
                 let found = pattern::match_at(&subject, &pattern, at, &mut &*budget)
                     .map_err(mlua::Error::runtime)?;
@@ -119,6 +148,10 @@ pub fn install(
                     });
                     return values(lua, &found.values(&subject));
                 }
+                if anchored {
+                    next.set(subject.len() + 1);
+                    return Ok(MultiValue::from_vec(vec![Value::Nil]));
+                }
                 at += 1;
             }
             next.set(at);
@@ -128,6 +161,17 @@ pub fn install(
     })?;
     string.raw_set("gmatch", messages.wrap(gmatch)?)?;
     Ok(())
+}
+
+/// The 0-based start gopher-lua slices from when `init` is past the subject's end.
+fn start_past_end(arguments: &[Value], length: usize) -> i64 {
+    let init = arguments.get(2).map_or(1.0, number_of);
+    let init = gopher::go_int64(init);
+    if init < 0 {
+        length as i64 + init
+    } else {
+        init - 1
+    }
 }
 
 fn split_anchor(pattern: &[u8]) -> (bool, &[u8]) {
@@ -179,11 +223,24 @@ fn number_of(value: &Value) -> f64 {
 /// as gopher-lua writes them.
 pub const CONCAT: &str = "__fedrender_concat";
 
+/// The global the rewritten scripts call for `%` (concat.rs).
+pub const MODULO: &str = "__fedrender_modulo";
+
+/// The global the rewritten scripts call for `^` (concat.rs).
+pub const POWER: &str = "__fedrender_power";
+
 /// The functions of this module outside the string library: `tostring`, `tonumber`, and
-/// [`CONCAT`], for a call's globals.
+/// [`CONCAT`], [`MODULO`] and [`POWER`], for a call's globals.
 pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
     let identities = Rc::clone(&messages.identities);
-    let tostring = lua.create_function(move |lua, value: Value| {
+    let tostring = lua.create_function(move |lua, arguments: MultiValue| {
+        // gopher-lua's CheckAny: no value at all (what a failed `string.match` returns) is
+        // an error, not "nil".
+        let Some(value) = arguments.into_iter().next() else {
+            return Err(mlua::Error::runtime(
+                "bad argument #1 to 'tostring' (value expected)",
+            ));
+        };
         let text = match &value {
             Value::Nil => "nil".to_string(),
             Value::Boolean(flag) => flag.to_string(),
@@ -194,28 +251,28 @@ pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Valu
         };
         Ok(Value::String(lua.create_string(text)?))
     })?;
+    // gopher-lua's baseToNumber: a base outside 2..36 is no error, Go's ParseInt refuses it
+    // (nil), and base 0 reads Go's prefixes; a number is returned whatever the base.
     let tonumber = lua.create_function(|_, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let base = match arguments.get(1) {
             None | Some(Value::Nil) => None,
-            Some(value @ (Value::Integer(_) | Value::Number(_))) => Some(number_of(value) as i64),
+            Some(value @ (Value::Integer(_) | Value::Number(_))) => {
+                Some(gopher::go_int64(number_of(value)))
+            }
             Some(other) => {
                 return Err(bad_argument(2, "tonumber", "number", lua_type(other)));
             }
         };
-        if let Some(base) = base
-            && !(2..=36).contains(&base)
-        {
-            return Err(mlua::Error::runtime(
-                "bad argument #2 to 'tonumber' (base out of range)",
-            ));
-        }
         Ok(match arguments.first() {
             None => return Err(bad_argument(1, "tonumber", "value", "no value")),
             Some(value @ (Value::Integer(_) | Value::Number(_))) => value.clone(),
             Some(Value::String(text)) => {
-                gopher::to_number(&text.as_bytes(), base.map(|b| b as u32))
-                    .map_or(Value::Nil, Value::Number)
+                let read = match base {
+                    Some(base) if !(0..=36).contains(&base) || base == 1 => None,
+                    base => gopher::to_number(&text.as_bytes(), base.map(|b| b as u32)),
+                };
+                read.map_or(Value::Nil, Value::Number)
             }
             Some(_) => Value::Nil,
         })
@@ -243,7 +300,56 @@ pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Valu
             lua.globals().raw_get::<mlua::Function>("error")?,
             number_text,
         ))?;
+    // gopher-lua's `%` (vm.go luaModulo): Go's math.Mod (C's fmod: exact, the dividend's
+    // sign), then moved to the divisor's sign. A string operand is read as gopher-lua reads
+    // one (`parseNumber`).
+    let modulo: mlua::Function = lua
+        .load(
+            "local type, error, number, fmod = ...\n\
+             return function(a, b)\n\
+               local x, y = number(a), number(b)\n\
+               local ta, tb = type(a), type(b)\n\
+               if x == nil or y == nil or (ta ~= 'string' and ta ~= 'number')\n\
+                   or (tb ~= 'string' and tb ~= 'number') then\n\
+                 error('cannot perform mod operation between ' .. ta .. ' and ' .. tb, 2)\n\
+               end\n\
+               local v = fmod(x, y)\n\
+               if (y > 0 and v < 0) or (y < 0 and v > 0) then v = v + y end\n\
+               return v\n\
+             end",
+        )
+        .set_name("=fedrender sandbox")
+        .call((
+            lua.globals().raw_get::<mlua::Function>("type")?,
+            lua.globals().raw_get::<mlua::Function>("error")?,
+            gopher_operand(lua)?,
+            lua.globals()
+                .raw_get::<Table>("math")?
+                .raw_get::<mlua::Function>("fmod")?,
+        ))?;
+    // gopher-lua's `^`: Go's math.Pow, operands read as `%` reads them.
+    let go_pow = lua.create_function(|_, (x, y): (f64, f64)| Ok(gopher::go_pow(x, y)))?;
+    let power: mlua::Function = lua
+        .load(
+            "local type, error, number, pow = ...\n\
+             return function(a, b)\n\
+               local x, y = number(a), number(b)\n\
+               if x == nil or y == nil then\n\
+                 error('cannot perform pow operation between ' .. type(a) .. ' and ' .. type(b), 2)\n\
+               end\n\
+               return pow(x, y)\n\
+             end",
+        )
+        .set_name("=fedrender sandbox")
+        .call((
+            lua.globals().raw_get::<mlua::Function>("type")?,
+            lua.globals().raw_get::<mlua::Function>("error")?,
+            gopher_operand(lua)?,
+            go_pow,
+        ))?;
     Ok(vec![
+        (MODULO.to_string(), Value::Function(modulo)),
+        (POWER.to_string(), Value::Function(power)),
         (
             "tostring".to_string(),
             Value::Function(messages.wrap(tostring)?),
@@ -337,15 +443,19 @@ pub fn install_gopher(
         lua.create_string(&text[(start - 1) as usize..end as usize])
     })?;
     string.raw_set("sub", messages.wrap(sub)?)?;
+    // gopher-lua's tableConcat: the bounds are clamped to the list, and one element is
+    // returned as it is (a number stays a number); two or more are joined as `..` joins them.
     let concat = lua.create_function(|lua, arguments: MultiValue| {
         let arguments: Vec<Value> = arguments.into_iter().collect();
         let Some(Value::Table(list)) = arguments.first() else {
             let got = arguments.first().map_or("no value", lua_type);
             return Err(bad_argument(1, "concat", "table", got));
         };
+        // OptString: a string or nothing; a number is refused here.
         let separator = match arguments.get(1) {
             None | Some(Value::Nil) => Vec::new(),
-            Some(_) => string_argument(&arguments, 2, "concat")?,
+            Some(Value::String(text)) => text.as_bytes().to_vec(),
+            Some(other) => return Err(bad_argument(2, "concat", "string", lua_type(other))),
         };
         let bound = |index: usize, default: i64| -> mlua::Result<i64> {
             match arguments.get(index) {
@@ -354,32 +464,69 @@ pub fn install_gopher(
                 Some(other) => Err(bad_argument(index + 1, "concat", "number", lua_type(other))),
             }
         };
+        let length = list.raw_len() as i64;
         let first = bound(2, 1)?;
-        let last = bound(3, list.raw_len() as i64)?;
-        let mut joined = Vec::new();
-        let mut index = first;
-        while index <= last {
-            match list.raw_get::<Value>(index)? {
-                Value::String(text) => joined.extend_from_slice(&text.as_bytes()),
-                value @ (Value::Integer(_) | Value::Number(_)) => {
-                    joined
-                        .extend_from_slice(gopher::number_to_string(number_of(&value)).as_bytes());
-                }
-                other => {
-                    return Err(mlua::Error::runtime(format!(
-                        "invalid value (at index {index}) in table for 'concat' ({} found)",
-                        lua_type(&other)
-                    )));
-                }
+        let last = bound(3, length)?;
+        if arguments.len() == 3 && (first > length || first < 1) {
+            return Ok(Value::String(lua.create_string("")?));
+        }
+        let first = first.min(length).max(1);
+        let last = last.min(length);
+        let mut items = Vec::new();
+        for index in first..=last {
+            let value = list.raw_get::<Value>(index)?;
+            if !matches!(
+                value,
+                Value::String(_) | Value::Integer(_) | Value::Number(_)
+            ) {
+                return Err(mlua::Error::runtime(format!(
+                    "invalid value ({}) at index {index} in table for concat",
+                    lua_type(&value)
+                )));
             }
-            if index < last {
+            items.push(value);
+        }
+        if let [only] = items.as_slice() {
+            return Ok(only.clone());
+        }
+        let mut joined = Vec::new();
+        for (position, value) in items.iter().enumerate() {
+            if position > 0 {
                 joined.extend_from_slice(&separator);
             }
-            index += 1;
+            match value {
+                Value::String(text) => joined.extend_from_slice(&text.as_bytes()),
+                number => {
+                    joined.extend_from_slice(gopher::number_to_string(number_of(number)).as_bytes())
+                }
+            }
         }
-        lua.create_string(joined)
+        Ok(Value::String(lua.create_string(joined)?))
     })?;
+    // gopher-lua's strChar: each code is a number (a string is refused), truncated to an
+    // integer and wrapped to a byte (256 is 0, -1 is 255).
+    let char = lua.create_function(|lua, arguments: MultiValue| {
+        let mut bytes = Vec::with_capacity(arguments.len());
+        for (index, value) in arguments.iter().enumerate() {
+            match value {
+                Value::Integer(_) | Value::Number(_) => {
+                    bytes.push(gopher::go_int64(number_of(value)) as u8);
+                }
+                other => return Err(bad_argument(index + 1, "char", "number", lua_type(other))),
+            }
+        }
+        lua.create_string(bytes)
+    })?;
+    string.raw_set("char", messages.wrap(char)?)?;
     table.raw_set("concat", messages.wrap(concat)?)?;
+    // gopher-lua's tableInsert reads the position and the value and ignores what follows
+    // them, where Lua 5.1 refuses a fourth argument.
+    let insert: mlua::Function = table.raw_get("insert")?;
+    let insert = lua.create_function(move |_, arguments: MultiValue| {
+        let arguments: Vec<Value> = arguments.into_iter().take(3).collect();
+        insert.call::<MultiValue>(MultiValue::from_vec(arguments))
+    })?;
+    table.raw_set("insert", messages.wrap(insert)?)?;
     Ok(())
 }
 
@@ -391,10 +538,10 @@ fn start_argument(
     position: usize,
     function: &str,
     length: usize,
-) -> mlua::Result<usize> {
+) -> mlua::Result<Option<usize>> {
     let value = arguments.get(position - 1).cloned().unwrap_or(Value::Nil);
     if matches!(value, Value::Nil) {
-        return Ok(0);
+        return Ok(Some(0));
     }
     let type_name = lua_type(&value);
     let Some(number) = lua.coerce_number(value)? else {
@@ -407,11 +554,125 @@ fn start_argument(
     } else {
         length as i64 + start + 1
     } - 1;
-    Ok(start.clamp(0, length as i64) as usize)
+    // gopher-lua looks from the start on, and finds nothing from past the end (C Lua 5.1
+    // looks from the end).
+    Ok((start <= length as i64).then(|| start.max(0) as usize))
 }
 
 fn bad_argument(position: usize, function: &str, expected: &str, got: &str) -> mlua::Error {
     mlua::Error::runtime(format!(
         "bad argument #{position} to '{function}' ({expected} expected, got {got})"
     ))
+}
+
+/// A Lua function giving an arithmetic operand's number as gopher-lua's virtual machine reads
+/// it: a number as it is, a string through `parseNumber` (Go's `ParseInt` in base 0, else
+/// `ParseFloat`), anything else nil.
+fn gopher_operand(lua: &Lua) -> mlua::Result<mlua::Function> {
+    lua.create_function(|_, value: Value| {
+        Ok(match &value {
+            Value::Integer(_) | Value::Number(_) => Some(number_of(&value)),
+            Value::String(text) => gopher::parse_number(&text.as_bytes()),
+            _ => None,
+        })
+    })
+}
+
+/// Arithmetic on strings as gopher-lua coerces them, as far as the C virtual machine lets a
+/// library reach: Lua 5.1 calls the string metatable's `__add`… only when C cannot read a
+/// string operand as a number, so strings only Go reads (`"0b101"`, `"0o17"`, `"1_000"`) get
+/// their value here, where they would be an error. Strings C reads and Go does not (`"0x.8"`,
+/// `"1e400"`, `"0x8000000000000000"`) stay numbers to the C machine (docs/interpretation.md).
+pub fn install_string_arithmetic(lua: &Lua) -> mlua::Result<()> {
+    lua.load(
+        "local getmetatable, type, error, number, fmod, floor = ...\n\
+         local meta = getmetatable('')\n\
+         local function arith(name, op, symbol)\n\
+           meta[name] = function(a, b)\n\
+             local x, y = number(a), number(b)\n\
+             if x == nil or y == nil then\n\
+               error('cannot perform ' .. symbol .. ' operation between ' .. type(a) .. ' and ' .. type(b), 2)\n\
+             end\n\
+             return op(x, y)\n\
+           end\n\
+         end\n\
+         arith('__add', function(x, y) return x + y end, 'add')\n\
+         arith('__sub', function(x, y) return x - y end, 'sub')\n\
+         arith('__mul', function(x, y) return x * y end, 'mul')\n\
+         arith('__div', function(x, y) return x / y end, 'div')\n\
+         arith('__pow', function(x, y) return x ^ y end, 'pow')\n\
+         arith('__mod', function(x, y)\n\
+           local v = fmod(x, y)\n\
+           if (y > 0 and v < 0) or (y < 0 and v > 0) then v = v + y end\n\
+           return v\n\
+         end, 'mod')\n\
+         meta.__unm = function(a)\n\
+           local x = number(a)\n\
+           if x == nil then error('__unm undefined', 2) end\n\
+           return -x\n\
+         end",
+    )
+    .set_name("=fedrender sandbox")
+    .call::<()>((
+        lua.globals().raw_get::<mlua::Function>("getmetatable")?,
+        lua.globals().raw_get::<mlua::Function>("type")?,
+        lua.globals().raw_get::<mlua::Function>("error")?,
+        gopher_operand(lua)?,
+        lua.globals()
+            .raw_get::<Table>("math")?
+            .raw_get::<mlua::Function>("fmod")?,
+    ))
+}
+
+/// gopher-lua's math library reads its arguments with `CheckNumber`: a string through
+/// `parseNumber` (Go's reading, where C Lua's `strtod` reads `"0x.8"` and `"1e400"`), and
+/// `math.modf` is Go's `math.Modf` (`-Inf` splits into `-Inf` and NaN).
+pub fn install_gopher_math(lua: &Lua, math: &Table, messages: &Messages) -> mlua::Result<()> {
+    let names: Vec<String> = math
+        .pairs::<String, Value>()
+        .filter_map(|pair| match pair {
+            Ok((name, Value::Function(_))) => Some(name),
+            _ => None,
+        })
+        .collect();
+    for name in names {
+        let original: mlua::Function = math.raw_get(name.as_str())?;
+        let label = name.clone();
+        let wrapped = lua.create_function(move |_, arguments: MultiValue| {
+            let mut numbers = MultiValue::new();
+            for (index, value) in arguments.iter().enumerate() {
+                let number = match value {
+                    Value::Integer(_) | Value::Number(_) => number_of(value),
+                    Value::String(text) => gopher::parse_number(&text.as_bytes())
+                        .ok_or_else(|| bad_argument(index + 1, &label, "number", "string"))?,
+                    // What the C function says of the other types.
+                    _ => return original.call::<MultiValue>(arguments.clone()),
+                };
+                numbers.push_back(Value::Number(number));
+            }
+            if label == "modf" {
+                let Some(Value::Number(number)) = numbers.front() else {
+                    return original.call::<MultiValue>(numbers);
+                };
+                let (whole, fraction) = go_modf(*number);
+                return Ok(MultiValue::from_vec(vec![
+                    Value::Number(whole),
+                    Value::Number(fraction),
+                ]));
+            }
+            original.call::<MultiValue>(numbers)
+        })?;
+        math.raw_set(name.as_str(), messages.wrap(wrapped)?)?;
+    }
+    Ok(())
+}
+
+/// Go's `math.Modf`: the integer part and the fraction, both with the number's sign; an
+/// infinity is itself and NaN.
+fn go_modf(number: f64) -> (f64, f64) {
+    if number.is_infinite() {
+        return (number, f64::NAN);
+    }
+    let whole = number.trunc();
+    (whole, number - whole)
 }
