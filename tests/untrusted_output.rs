@@ -515,15 +515,34 @@ fn the_pull_request_comment_keeps_the_sections_fedrender_writes() {
             rest = &rest[start + tag.len()..];
         }
     }
-    // Every row of the table has its four cells: no `|` of a name splits one.
-    let rows: Vec<&str> = read.lines().filter(|line| line.starts_with('|')).collect();
-    assert_eq!(rows.len(), 4, "{read}");
-    for row in rows {
-        let unescaped = row
-            .char_indices()
+    // Two tables, the kinds (4 rows) and the changed objects × clusters (4 rows: the hostile
+    // ClusterRole's name among them); every row has as many cells as its table's header, so no
+    // `|` of a name splits one.
+    let unescaped = |row: &str| {
+        row.char_indices()
             .filter(|&(at, c)| c == '|' && !row[..at].ends_with('\\'))
-            .count();
-        assert_eq!(unescaped, 5, "{row}");
+            .count()
+    };
+    let mut tables: Vec<Vec<&str>> = Vec::new();
+    let mut in_table = false;
+    for line in read.lines() {
+        match (line.starts_with('|'), in_table) {
+            (true, true) => tables.last_mut().unwrap().push(line),
+            (true, false) => tables.push(vec![line]),
+            _ => {}
+        }
+        in_table = line.starts_with('|');
+    }
+    assert_eq!(
+        tables.iter().map(Vec::len).collect::<Vec<_>>(),
+        [4, 4],
+        "{read}"
+    );
+    for table in tables {
+        let cells = unescaped(table[0]);
+        for row in &table {
+            assert_eq!(unescaped(row), cells, "{row}");
+        }
     }
     // Each change says where it came from, in a span one backtick longer than the name's.
     assert_eq!(
