@@ -3,6 +3,8 @@
 //! the same inputs: a JSON array of texts on stdin, one JSON line per text on stdout,
 //! `{"ok":true,"json":…}` or `{"ok":false,"err":"…"}`. Like `YAMLToJSON`, only a text's first
 //! document is read. testdata/references/differential.py drives it; docs/yaml.md says how.
+//! With `--write`, it reads a JSON array of values instead and prints, one JSON line each, the
+//! YAML document fedrender writes for the value, for Go to read back.
 #![allow(
     clippy::disallowed_macros,
     clippy::disallowed_methods,
@@ -20,8 +22,15 @@ fn main() {
     std::io::stdin()
         .read_to_string(&mut input)
         .expect("stdin is readable");
-    let texts: Vec<String> = serde_json::from_str(&input).expect("a JSON array of strings");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if std::env::args().nth(1).as_deref() == Some("--write") {
+        let values: Vec<Value> = serde_json::from_str(&input).expect("a JSON array");
+        for value in values {
+            writeln!(out, "{}", Value::String(yaml::to_yaml(&value))).expect("stdout is writable");
+        }
+        return;
+    }
+    let texts: Vec<String> = serde_json::from_str(&input).expect("a JSON array of strings");
     for text in texts {
         let text = yaml::normalize_line_breaks(text);
         let answer = match yaml::split_documents(&text).first() {

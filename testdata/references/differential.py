@@ -256,6 +256,17 @@ def classify(text, go, ours):
     return None
 
 
+def written_values(rng, count):
+    """Values whose strings are spelled like everything the reader was tried on."""
+    values = []
+    for _ in range(count):
+        text = scalar_text(rng)
+        if rng.randrange(4) == 0:
+            text = text + rng.choice(["\n", "\n\tx\n", "\u2028", "\u0085x", " ", "\ty"])
+        values.append({text: text, "list": [text]})
+    return values
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin_dir")
@@ -276,6 +287,14 @@ def main():
                 explained[reason] = explained.get(reason, 0) + 1
             else:
                 differences.append((text, g, o))
+    # The writer: each value written by fedrender must read back in Go as the value.
+    values = written_values(rng, args.count)
+    written = [json.loads(line) for line in subprocess.run([args.ours, "--write"], input=json.dumps(values), capture_output=True, text=True, check=True).stdout.split("\n") if line]
+    misread = [(v, w, g) for v, w, g in zip(values, written, run([str(Path(args.bin_dir) / "go-yaml")], written))
+               if not g["ok"] or not same_json(g["json"], v)]
+    print(f"writer: {len(values)} values written, {len(misread)} read back otherwise by Go")
+    for v, w, g in misread[: args.show]:
+        print("  ", json.dumps(v), "written", json.dumps(w), "go", json.dumps(g)[:200])
     errors_go = sum(1 for g in go if not g["ok"])
     print(f"{len(texts)} documents (seed {args.seed}), Go refused {errors_go}; "
           f"{len(differences)} unexplained differences, explained: {explained}")
@@ -284,7 +303,7 @@ def main():
         print(json.dumps(text))
         print("   go:  ", json.dumps(g, ensure_ascii=False)[:300])
         print("   ours:", json.dumps(o, ensure_ascii=False)[:300])
-    sys.exit(1 if differences else 0)
+    sys.exit(1 if differences or misread else 0)
 
 
 if __name__ == "__main__":

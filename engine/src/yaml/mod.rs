@@ -1437,6 +1437,89 @@ pub(crate) mod tests {
         assert_eq!(go["c"], 493, "the recorded reading is the YAML 1.1 one");
     }
 
+    /// Each case below is a minimal document the differential run against Go's reader
+    /// (testdata/references/differential.py) found read otherwise, or a rule of go-yaml v2's
+    /// resolve.go; the expected value or error is what sigs.k8s.io/yaml answered
+    /// (go-yaml/reading.jsonl). A template reads to Go's value, or fails where Go fails.
+    #[test]
+    fn templates_read_as_kubernetes_go_reader_reads_them() {
+        for id in [
+            "keys as YAMLToJSON spells them",
+            "booleans are case-exact",
+            "nulls",
+            "underscores in numbers",
+            "integer forms",
+            "float forms",
+            "infinity is refused as a value",
+            "NaN is refused as a value",
+            "infinity and NaN as keys",
+            "special floats in other cases are strings",
+            "a uint64 key",
+            "local and core tags",
+            "a timestamp tag",
+            "a timestamp tag on no date",
+            "a core tag the value does not fit",
+            "a binary tag",
+            "a merge after an explicit key overwrites it",
+            "an explicit key after a merge overwrites it",
+            "a merge of a list of maps, the first winning",
+            "a merge of an alias to a list",
+            "a quoted merge key is a key",
+            "NEL, LS and PS end lines",
+            "a flow key glued to its colon",
+            "a tab leading a block scalar",
+            "a tab leading a block scalar with an indentation indicator",
+            "YAML 1.1 scalars",
+            "key 3.14159265358979",
+            "a float key",
+        ] {
+            let (text, go) = go_reading(id);
+            let text = normalize_line_breaks(text);
+            let read = parse_document(&split_documents(&text)[0], "t.yaml");
+            match go.get("go_error") {
+                Some(_) => assert!(
+                    read.is_err(),
+                    "{id}: Go refuses it, fedrender read {read:?}"
+                ),
+                None => assert_eq!(read.ok(), Some(go), "{id}"),
+            }
+        }
+        // The same through the YAMLToJSON reading overriders use, where the last key wins.
+        let (text, go) = go_reading("keys alike once converted");
+        let document = &split_documents(&text)[0];
+        assert_eq!(
+            parse_document_as_yaml_to_json(document, "t.yaml").unwrap(),
+            go
+        );
+    }
+
+    /// Two keys Go reads as one (`on` and `yes` are both `true`; `1` and `'1'` are both `"1"`
+    /// once written as JSON, where which one wins is Go's map order) are refused like a key
+    /// written twice: kubectl reads a file strictly and refuses a key set twice, and Go's
+    /// non-strict answer (go-yaml/reading.jsonl) is not one to build on.
+    #[test]
+    fn keys_alike_once_converted_are_a_repeated_key() {
+        for (id, line) in [
+            ("keys alike once converted", 2),
+            ("integer and string keys alike", 2),
+        ] {
+            let (text, go) = go_reading(id);
+            assert!(go.is_object(), "{id}: Go reads one of the values");
+            let error = parse_document(&split_documents(&text)[0], "t.yaml").unwrap_err();
+            assert!(
+                error.message.contains("duplicate mapping key"),
+                "{}",
+                error.message
+            );
+            assert!(
+                error.message.contains("(first at line 1)"),
+                "{}",
+                error.message
+            );
+            assert_eq!(error.origin.unwrap().line, line, "{id}");
+        }
+    }
+
     #[test]
     fn duplicate_keys_are_rejected_with_their_line() {
         let documents = split_documents("a: 1\nb:\n  c: 1\n  c: 2\n");
