@@ -120,6 +120,8 @@ pub(super) fn load(
     mut lines: Option<&mut BTreeMap<String, u64>>,
 ) -> Result<Value, LoadError> {
     let source = text;
+    // The document's lines, split once, when a block scalar needs them.
+    let mut source_lines: Option<Vec<&str>> = None;
     let mut parser = Parser::new_from_str_with_options(text, parser_options());
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let mut open: Vec<Open> = Vec::new();
@@ -131,7 +133,10 @@ pub(super) fn load(
         let (node, anchor): (Node, usize) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
-                    && let Some(tab_line) = tab_leading_block(source, &span)
+                    && let Some(tab_line) = tab_leading_block(
+                        source_lines.get_or_insert_with(|| source.split('\n').collect()),
+                        &span,
+                    )
                 {
                     return Err(LoadError::At {
                         line: tab_line,
@@ -404,9 +409,8 @@ fn child_path(parent: &Open) -> String {
 /// with no indentation indicator in its header, a tab after the leading spaces of a line before
 /// the indentation is known — the first line with content, or a blank line above it (libyaml's
 /// `yaml_parser_scan_block_scalar_breaks`).
-fn tab_leading_block(source: &str, span: &Span) -> Option<u64> {
+fn tab_leading_block(lines: &[&str], span: &Span) -> Option<u64> {
     let content_line = span.start.line();
-    let lines: Vec<&str> = source.split('\n').take(content_line).collect();
     let first = lines.get(content_line.checked_sub(1)?)?;
     let mut tab_line = first
         .chars()
@@ -427,9 +431,7 @@ fn tab_leading_block(source: &str, span: &Span) -> Option<u64> {
         let indicators = header.rsplit(['|', '>']).next().unwrap_or("");
         let is_header = header.len() > indicators.len()
             && indicators.len() <= 2
-            && indicators
-                .bytes()
-                .all(|b| b == b'+' || b == b'-' || b.is_ascii_digit());
+            && indicators.bytes().all(|b| b == b'+' || b == b'-' || b.is_ascii_digit());
         if !is_header || indicators.bytes().any(|b| b.is_ascii_digit()) {
             return None;
         }
