@@ -431,7 +431,9 @@ fn tab_leading_block(lines: &[&str], span: &Span) -> Option<u64> {
         let indicators = header.rsplit(['|', '>']).next().unwrap_or("");
         let is_header = header.len() > indicators.len()
             && indicators.len() <= 2
-            && indicators.bytes().all(|b| b == b'+' || b == b'-' || b.is_ascii_digit());
+            && indicators
+                .bytes()
+                .all(|b| b == b'+' || b == b'-' || b.is_ascii_digit());
         if !is_header || indicators.bytes().any(|b| b.is_ascii_digit()) {
             return None;
         }

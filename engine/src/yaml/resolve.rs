@@ -86,9 +86,9 @@ fn go_parse_int(text: &str) -> Option<Resolved> {
     };
     let bytes = unsigned.as_bytes();
     let (radix, digits) = match bytes {
-        [b'0', prefix, _, ..] if matches!(prefix, b'x' | b'X') => (16, &unsigned[2..]),
-        [b'0', prefix, _, ..] if matches!(prefix, b'o' | b'O') => (8, &unsigned[2..]),
-        [b'0', prefix, _, ..] if matches!(prefix, b'b' | b'B') => (2, &unsigned[2..]),
+        [b'0', b'x' | b'X', _, ..] => (16, &unsigned[2..]),
+        [b'0', b'o' | b'O', _, ..] => (8, &unsigned[2..]),
+        [b'0', b'b' | b'B', _, ..] => (2, &unsigned[2..]),
         [b'0', ..] => (8, &unsigned[1..]),
         [] => return None,
         _ => (10, unsigned),
@@ -114,7 +114,7 @@ fn go_parse_int(text: &str) -> Option<Resolved> {
         return Some(Resolved::Int(small));
     }
     // ParseUint takes no sign.
-    (!signed).then(|| Resolved::Uint(value as u64))
+    (!signed).then_some(Resolved::Uint(value as u64))
 }
 
 /// go-yaml's `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
@@ -277,7 +277,7 @@ pub(super) fn decode_base64(text: &str) -> Option<Vec<u8>> {
         .bytes()
         .filter(|b| !matches!(b, b'\n' | b'\r'))
         .collect();
-    if symbols.len() % 4 != 0 {
+    if !symbols.len().is_multiple_of(4) {
         return None;
     }
     let value = |byte: u8| -> Option<u32> {
