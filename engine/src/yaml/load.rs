@@ -29,6 +29,8 @@ pub(super) struct LoadOptions {
     pub repeated_keys: RepeatedKeys,
     /// Whether an alias may copy anything (a document that was not weighed may not).
     pub aliases: bool,
+    /// How deeply lists and maps may nest.
+    pub max_depth: usize,
 }
 
 /// Why a document did not load.
@@ -56,12 +58,10 @@ pub(super) enum LoadError {
 /// which stops a "billion laughs" document within a second.
 const MAX_COPIED_NODES: u64 = 1_000_000;
 
-pub(super) fn parser_options() -> serde_saphyr::granit_parser::Options {
+fn parser_options(max_depth: usize) -> serde_saphyr::granit_parser::Options {
     let mut options = serde_saphyr::granit_parser::Options::default();
-    options.flow_nesting_limit = super::MAX_NESTING_DEPTH + 1;
-    options.block_nesting_limit = options
-        .block_nesting_limit
-        .max(super::MAX_NESTING_DEPTH + 1);
+    options.flow_nesting_limit = max_depth + 1;
+    options.block_nesting_limit = options.block_nesting_limit.max(max_depth + 1);
     options.set_emit_comments(false);
     options
 }
@@ -122,7 +122,7 @@ pub(super) fn load(
     let source = text;
     // The document's lines, split once, when a block scalar needs them.
     let mut source_lines: Option<Vec<&str>> = None;
-    let mut parser = Parser::new_from_str_with_options(text, parser_options());
+    let mut parser = Parser::new_from_str_with_options(text, parser_options(options.max_depth));
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let mut open: Vec<Open> = Vec::new();
     let mut root = None;
@@ -235,13 +235,13 @@ pub(super) fn load(
                 (node, 0)
             }
             Event::SequenceStart(style, anchor, _) | Event::MappingStart(style, anchor, _) => {
-                if open.len() >= super::MAX_NESTING_DEPTH {
+                if open.len() >= options.max_depth {
                     return Err(LoadError::At {
                         line,
                         column,
                         message: format!(
                             "lists and maps nest deeper than {} levels",
-                            super::MAX_NESTING_DEPTH
+                            options.max_depth
                         ),
                     });
                 }

@@ -279,6 +279,7 @@ pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, 
 const TEMPLATE_READING: load::LoadOptions = load::LoadOptions {
     repeated_keys: load::RepeatedKeys::Refuse,
     aliases: true,
+    max_depth: MAX_NESTING_DEPTH,
 };
 
 /// [`load::load`] on a document, read again with its quoted scalars' continuation lines
@@ -415,6 +416,7 @@ pub fn parse_document_without_aliases(
 const WITHOUT_ALIASES: load::LoadOptions = load::LoadOptions {
     repeated_keys: load::RepeatedKeys::Refuse,
     aliases: false,
+    max_depth: MAX_NESTING_DEPTH,
 };
 
 /// The reader's options with no alias allowed to copy anything.
@@ -529,6 +531,7 @@ pub fn parse_document_as_yaml_to_json(
     let options = load::LoadOptions {
         repeated_keys: load::RepeatedKeys::LastWins,
         aliases: true,
+        max_depth: MAX_NESTING_DEPTH,
     };
     load_document(document, file, options, None)
 }
@@ -541,6 +544,7 @@ pub fn field_lines(document: &DocumentText<'_>) -> BTreeMap<String, u64> {
     let options = load::LoadOptions {
         repeated_keys: load::RepeatedKeys::LastWins,
         aliases: true,
+        max_depth: MAX_NESTING_DEPTH,
     };
     if load_text(document.text, options, Some(&mut lines)).is_err() {
         return BTreeMap::new();
