@@ -19,6 +19,7 @@ lists them, with the reasons fedrender reads those documents otherwise).
 import argparse
 import json
 import math
+import re
 import random
 import subprocess
 import sys
@@ -250,9 +251,23 @@ def same_json(a, b):
 
 
 def classify(text, go, ours):
-    """A difference fedrender reads otherwise on purpose (docs/yaml.md), or None."""
+    """Which difference docs/yaml.md lists this is, or None. The tests are rough: a listed
+    difference's mark in the text, so a document they take may hide another difference; run
+    with --strict to see every difference."""
     if go["ok"] and not ours["ok"] and "duplicate mapping key" in ours["err"]:
         return "repeated key refused (kubectl reads strictly)"
+    if any(c in text for c in "\u0085\u2028\u2029") and any(c in text for c in "|>"):
+        return "NEL/LS/PS inside a block scalar"
+    if re.search(r"![^\s\[\]{}]*[,:\]}]", text):
+        return "a tag glued to flow punctuation"
+    if re.search(r"[\[{,] *(\S+ )?-[,\]}]|[{,] *:[,}]", text):
+        return "a flow entry that is `-` or an empty key"
+    if re.search(r"\[[^\]]*[^\s\[{,]:[,\]]|, [^\s\[{,]+:[,\]]", text):
+        return "`[a:, b]` in a flow sequence"
+    if "!!binary" in text:
+        return "!!binary of bytes that are not UTF-8"
+    if go["ok"] and not ours["ok"] and re.search(r"null map key|above the largest|JSON can hold", ours["err"]):
+        return "a problem in a value a repeated key replaces (Go never converts it)"
     return None
 
 
@@ -273,6 +288,7 @@ def main():
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=20)
+    parser.add_argument("--strict", action="store_true", help="count listed differences too")
     parser.add_argument("--ours", default=str(ROOT / "target/release/examples/go_yaml_reading"))
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -282,7 +298,7 @@ def main():
     differences, explained = [], {}
     for text, g, o in zip(texts, go, ours):
         if g["ok"] != o["ok"] or (g["ok"] and not same_json(g["json"], o["json"])):
-            reason = classify(text, g, o)
+            reason = None if args.strict else classify(text, g, o)
             if reason:
                 explained[reason] = explained.get(reason, 0) + 1
             else:
@@ -297,7 +313,7 @@ def main():
         print("  ", json.dumps(v), "written", json.dumps(w), "go", json.dumps(g)[:200])
     errors_go = sum(1 for g in go if not g["ok"])
     print(f"{len(texts)} documents (seed {args.seed}), Go refused {errors_go}; "
-          f"{len(differences)} unexplained differences, explained: {explained}")
+          f"{len(differences)} differences not listed in docs/yaml.md; listed: {explained}")
     differences.sort(key=lambda d: len(d[0]))
     for text, g, o in differences[: args.show]:
         print(json.dumps(text))

@@ -162,8 +162,9 @@ pub(super) fn load(
                     }
                     _ => text,
                 };
+                // libyaml calls a plain scalar tagged `!` implicit too, so `! <<` merges.
                 let merge = text == "<<"
-                    && (is_plain && tag.is_none()
+                    && (is_plain && matches!(tag.as_deref(), None | Some("!"))
                         || tag.as_deref() == Some("tag:yaml.org,2002:merge"));
                 let resolved =
                     resolve::tagged(tag.as_deref(), &text, is_plain).map_err(|message| {

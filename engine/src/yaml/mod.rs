@@ -1469,6 +1469,7 @@ pub(crate) mod tests {
             "a merge of a list of maps, the first winning",
             "a merge of an alias to a list",
             "a quoted merge key is a key",
+            "a merge key tagged !",
             "NEL, LS and PS end lines",
             "a flow key glued to its colon",
             "a tab leading a block scalar",
