@@ -12,20 +12,19 @@
 mod emit;
 mod exact;
 pub mod go_marshal;
+mod load;
 #[cfg(test)]
 mod random;
 mod read;
 #[cfg(test)]
 mod repository_fleets;
+mod resolve;
 mod scalar;
 mod weight;
 
-use std::collections::BTreeMap;
-use std::fmt;
-
-use serde::Deserialize;
-use serde::de::{self as de, DeserializeOwned, Visitor};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use exact::ExactValue;
@@ -100,13 +99,16 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
 }
 
 /// The text with every line break written `\n`. YAML reads a CRLF and a lone CR each as one
-/// line break and never as content (YAML 1.2 §5.4; Go's reader does the same), so no value
-/// changes and no line moves.
+/// line break and never as content (YAML 1.2 §5.4); Go's reader (libyaml's, YAML 1.1) reads
+/// NEL, LS and PS (U+0085, U+2028, U+2029) as line breaks too, so they are written `\n` as
+/// well: no line moves, and a plain `a: b` ended by one is `b`. (In a block scalar libyaml keeps
+/// an LS or PS as the character; here it is a `\n`.)
 pub fn normalize_line_breaks(text: String) -> String {
-    if !text.contains('\r') {
+    if !text.contains(['\r', '\u{85}', '\u{2028}', '\u{2029}']) {
         return text;
     }
-    text.replace("\r\n", "\n").replace('\r', "\n")
+    text.replace("\r\n", "\n")
+        .replace(['\r', '\u{85}', '\u{2028}', '\u{2029}'], "\n")
 }
 
 fn is_marker(line: &str, marker: &str) -> bool {
@@ -264,13 +266,115 @@ fn closing_quote(text: &str, quote: char) -> Option<usize> {
     None
 }
 
-/// Parses one document (as returned by [`split_documents`]) into a JSON value, with no spare
-/// capacity: a fleet's templates stay in memory for the whole run.
+/// Parses one document (as returned by [`split_documents`]) into a JSON value as Kubernetes'
+/// Go code reads it (see [`load`]): a template's keys and scalars are what Karmada stores.
 pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
     if let Some(value) = read::simple_document(document.text) {
         return Ok(value);
     }
-    parse_typed(document, file).map(|ExactValue(value)| value)
+    load_document(document, file, TEMPLATE_READING, None)
+}
+
+/// How a fleet's documents are read: a key set twice is an error, aliases copy.
+const TEMPLATE_READING: load::LoadOptions = load::LoadOptions {
+    repeated_keys: load::RepeatedKeys::Refuse,
+    aliases: true,
+    max_depth: MAX_NESTING_DEPTH,
+};
+
+/// [`load::load`] on a document, read again with its quoted scalars' continuation lines
+/// indented when the parser refuses them ([`from_yaml`] says why), its errors as diagnostics.
+fn load_document(
+    document: &DocumentText<'_>,
+    file: &str,
+    options: load::LoadOptions,
+    lines: Option<&mut BTreeMap<String, u64>>,
+) -> Result<Value, Diagnostic> {
+    load_text(document.text, options, lines).map_err(|error| load_error(error, document, file))
+}
+
+fn load_text(
+    text: &str,
+    options: load::LoadOptions,
+    mut lines: Option<&mut BTreeMap<String, u64>>,
+) -> Result<Value, load::LoadError> {
+    match load::load(text, options, lines.as_deref_mut()) {
+        Err(load::LoadError::Syntax(error))
+            if matches!(
+                error.kind(),
+                serde_saphyr::granit_parser::ErrorKind::InvalidQuotedScalarIndent
+            ) =>
+        {
+            match indent_quoted_continuations(text) {
+                Some(indented) => match load::load(&indented, options, lines) {
+                    Err(load::LoadError::Syntax(_)) => Err(load::LoadError::Syntax(error)),
+                    other => other,
+                },
+                None => Err(load::LoadError::Syntax(error)),
+            }
+        }
+        other => other,
+    }
+}
+
+/// A document [`load::load`] refused, as a diagnostic at its line in the file. A syntax error
+/// is said in serde-saphyr's words, which the messages below build on.
+fn load_error(error: load::LoadError, document: &DocumentText<'_>, file: &str) -> Diagnostic {
+    let offset = document.first_line - 1;
+    let at = |line: u64| Some(Origin::new(file, 0, line + offset));
+    match error {
+        load::LoadError::Syntax(scan) => {
+            match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
+                Err(error) if !is_a_copy(&error) => to_diagnostic(&error, document, file),
+                _ => scan_error_diagnostic(&scan, offset, file),
+            }
+        }
+        load::LoadError::At {
+            line,
+            column,
+            message,
+        } => match syntax_error_cause(document.text, offset, line + offset, &message) {
+            Some((line, cause)) => Diagnostic::error(Some(Origin::new(file, 0, line)), cause),
+            None => Diagnostic::error(at(line), message).at_column(column),
+        },
+        load::LoadError::Repeated {
+            key,
+            line,
+            column,
+            first,
+        } => Diagnostic::error(
+            at(line),
+            format!(
+                "duplicate mapping key: {key} (first at line {}); kubectl refuses a key set \
+                 twice, and Kubernetes' YAML 1.1 reader spells some keys alike (`on`, `yes` and \
+                 `y` are all `true`, `1.0` is `1`)",
+                first + offset
+            ),
+        )
+        .at_column(column),
+        load::LoadError::Alias { line } => Diagnostic::error(
+            at(line),
+            "an alias fedrender did not expect here (it weighs every document that may hold \
+             one before reading it): this is a bug in fedrender; please report it",
+        ),
+    }
+}
+
+/// The parser's own error, at its line and column in the file.
+fn scan_error_diagnostic(
+    error: &serde_saphyr::granit_parser::ScanError,
+    offset: u64,
+    file: &str,
+) -> Diagnostic {
+    let line = offset + error.marker().line() as u64;
+    let message = error.info();
+    let message = if message.is_empty() {
+        "this document is not valid YAML".to_string()
+    } else {
+        message
+    };
+    Diagnostic::error(Some(Origin::new(file, 0, line)), message)
+        .at_column(error.marker().col() as u64 + 1)
 }
 
 /// Whether a document may hold an alias (or a merge key, which is one): an `&` and a `*` each
@@ -305,19 +409,15 @@ pub fn parse_document_without_aliases(
     if let Some(value) = read::simple_document(document.text) {
         return Ok(value);
     }
-    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
-        Ok(ExactValue(value)) => Ok(value),
-        Err(error) if is_a_copy(&error) => {
-            let mut diagnostic = to_diagnostic(&error, document, file);
-            diagnostic.message = "an alias fedrender did not expect here (it weighs every \
-                                  document that may hold one before reading it): this is a bug \
-                                  in fedrender; please report it"
-                .to_string();
-            Err(diagnostic)
-        }
-        Err(error) => Err(to_diagnostic(&error, document, file)),
-    }
+    load_document(document, file, WITHOUT_ALIASES, None)
 }
+
+/// [`TEMPLATE_READING`] with no alias allowed to copy anything.
+const WITHOUT_ALIASES: load::LoadOptions = load::LoadOptions {
+    repeated_keys: load::RepeatedKeys::Refuse,
+    aliases: false,
+    max_depth: MAX_NESTING_DEPTH,
+};
 
 /// The reader's options with no alias allowed to copy anything.
 fn reader_options_without_copies() -> serde_saphyr::Options {
@@ -358,17 +458,7 @@ pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight,
             }
             weight
         })
-        .map_err(|error| {
-            let line = offset + error.marker().line() as u64;
-            let message = error.info();
-            let message = if message.is_empty() {
-                "this document is not valid YAML".to_string()
-            } else {
-                message
-            };
-            Diagnostic::error(Some(Origin::new(file, 0, line)), message)
-                .at_column(error.marker().col() as u64 + 1)
-        })
+        .map_err(|error| scan_error_diagnostic(&error, offset, file))
 }
 
 /// [`parse_document`] for a document [`weigh_document`] could not weigh, which is to say one
@@ -380,10 +470,10 @@ pub fn parse_unweighed_document(
     file: &str,
     cannot_weigh: Diagnostic,
 ) -> Result<Value, Diagnostic> {
-    match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
-        Ok(ExactValue(value)) => Ok(value),
-        Err(error) if is_a_copy(&error) => Err(cannot_weigh),
-        Err(error) => Err(to_diagnostic(&error, document, file)),
+    match load_text(document.text, WITHOUT_ALIASES, None) {
+        Ok(value) => Ok(value),
+        Err(load::LoadError::Alias { .. }) => Err(cannot_weigh),
+        Err(error) => Err(load_error(error, document, file)),
     }
 }
 
@@ -438,145 +528,12 @@ pub fn parse_document_as_yaml_to_json(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<Value, Diagnostic> {
-    let mut options = reader_options();
-    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
-    from_yaml::<JsonableValue>(document.text, options)
-        .map(|jsonable| jsonable.0)
-        .map_err(|error| to_diagnostic(&error, document, file))
-}
-
-/// A value `YAMLToJSON` can hand to encoding/json (`convertToJSONableObject`).
-struct JsonableValue(Value);
-
-impl<'de> Deserialize<'de> for JsonableValue {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(JsonableVisitor)
-    }
-}
-
-struct JsonableVisitor;
-
-impl<'de> Visitor<'de> for JsonableVisitor {
-    type Value = JsonableValue;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a YAML value")
-    }
-
-    fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Self::Value, E> {
-        Ok(JsonableValue(Value::Bool(flag)))
-    }
-
-    fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
-        Ok(JsonableValue(Value::from(number)))
-    }
-
-    fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
-        Ok(JsonableValue(Value::from(number)))
-    }
-
-    fn visit_i128<E: de::Error>(self, number: i128) -> Result<Self::Value, E> {
-        // Beyond 64 bits go-yaml reads a float.
-        match i64::try_from(number) {
-            Ok(small) => self.visit_i64(small),
-            Err(_) => self.visit_f64(number as f64),
-        }
-    }
-
-    fn visit_u128<E: de::Error>(self, number: u128) -> Result<Self::Value, E> {
-        match u64::try_from(number) {
-            Ok(small) => self.visit_u64(small),
-            Err(_) => self.visit_f64(number as f64),
-        }
-    }
-
-    fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
-        serde_json::Number::from_f64(number)
-            .map(|number| JsonableValue(Value::Number(number)))
-            .ok_or_else(|| E::custom(format!("{number} cannot be written as JSON")))
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        Ok(JsonableValue(Value::String(text.to_string())))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(JsonableValue(Value::Null))
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(JsonableValue(Value::Null))
-    }
-
-    fn visit_some<D: serde::Deserializer<'de>>(self, inner: D) -> Result<Self::Value, D::Error> {
-        JsonableValue::deserialize(inner)
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
-        let mut list = Vec::new();
-        while let Some(JsonableValue(item)) = items.next_element()? {
-            list.push(item);
-        }
-        Ok(JsonableValue(Value::Array(list)))
-    }
-
-    fn visit_map<A: de::MapAccess<'de>>(self, mut entries: A) -> Result<Self::Value, A::Error> {
-        let mut map = serde_json::Map::new();
-        while let Some((JsonableKey(key), JsonableValue(value))) = entries.next_entry()? {
-            // Keys equal once converted (`on` and `true`) are one key to go-yaml: the last wins.
-            map.insert(key, value);
-        }
-        Ok(JsonableValue(Value::Object(map)))
-    }
-}
-
-/// A map key as `convertToJSONableObject` writes it.
-struct JsonableKey(String);
-
-impl<'de> Deserialize<'de> for JsonableKey {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = JsonableKey;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string, number or boolean key")
-            }
-
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-                Ok(JsonableKey(text.to_string()))
-            }
-
-            fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Self::Value, E> {
-                Ok(JsonableKey(flag.to_string()))
-            }
-
-            fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
-                Ok(JsonableKey(number.to_string()))
-            }
-
-            fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
-                Ok(JsonableKey(number.to_string()))
-            }
-
-            fn visit_i128<E: de::Error>(self, number: i128) -> Result<Self::Value, E> {
-                self.visit_f64(number as f64)
-            }
-
-            fn visit_u128<E: de::Error>(self, number: u128) -> Result<Self::Value, E> {
-                self.visit_f64(number as f64)
-            }
-
-            fn visit_f64<E: de::Error>(self, number: f64) -> Result<Self::Value, E> {
-                Ok(JsonableKey(go_marshal::go_format_float32(number)))
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Err(E::custom("a null map key cannot be written as JSON"))
-            }
-        }
-        deserializer.deserialize_any(KeyVisitor)
-    }
+    let options = load::LoadOptions {
+        repeated_keys: load::RepeatedKeys::LastWins,
+        aliases: true,
+        max_depth: MAX_NESTING_DEPTH,
+    };
+    load_document(document, file, options, None)
 }
 
 /// The line of every field of a document: `spec.placement.clusterAffinity.clusterNames[1]` to
@@ -584,159 +541,33 @@ impl<'de> Deserialize<'de> for JsonableKey {
 /// than at the document. Empty when the document does not parse.
 pub fn field_lines(document: &DocumentText<'_>) -> BTreeMap<String, u64> {
     let mut lines = BTreeMap::new();
-    // Each level costs more stack here than in the loader (a span around every node), so the
-    // index stops at a depth any field a message names fits in; a deeper document (a policy
-    // value nested that far) gets messages at its first line instead.
-    let mut options = reader_options();
-    options.budget = serde_saphyr::budget! {
-        max_documents: usize::MAX,
-        max_events: usize::MAX,
-        max_nodes: usize::MAX,
-        max_depth: FIELD_LINES_MAX_DEPTH,
+    let options = load::LoadOptions {
+        repeated_keys: load::RepeatedKeys::LastWins,
+        aliases: true,
+        max_depth: MAX_NESTING_DEPTH,
     };
-    if let Ok(root) = from_yaml::<LocatedNode>(document.text, options) {
-        let offset = document.first_line - 1;
-        let mut pending: Vec<(String, LocatedNode)> = vec![(String::new(), root)];
-        while let Some((path, node)) = pending.pop() {
-            match node.value {
-                NodeShape::Map(entries) => {
-                    for (key, line, child) in entries {
-                        let child_path = if path.is_empty() {
-                            key
-                        } else {
-                            format!("{path}.{key}")
-                        };
-                        lines.insert(child_path.clone(), line + offset);
-                        pending.push((child_path, child));
-                    }
-                }
-                NodeShape::List(items) => {
-                    for (index, item) in items.into_iter().enumerate() {
-                        let child_path = format!("{path}[{index}]");
-                        lines.insert(child_path.clone(), item.line + offset);
-                        pending.push((child_path, item));
-                    }
-                }
-                NodeShape::Scalar => {}
-            }
-        }
+    if load_text(document.text, options, Some(&mut lines)).is_err() {
+        return BTreeMap::new();
+    }
+    let offset = document.first_line - 1;
+    for line in lines.values_mut() {
+        *line += offset;
     }
     lines
-}
-
-/// How deep [`field_lines`] indexes a document.
-const FIELD_LINES_MAX_DEPTH: usize = 24;
-
-/// A YAML node with the line it starts on.
-struct LocatedNode {
-    line: u64,
-    value: NodeShape,
-}
-
-enum NodeShape {
-    /// Each key with the line it is written on.
-    Map(Vec<(String, u64, LocatedNode)>),
-    List(Vec<LocatedNode>),
-    Scalar,
-}
-
-impl<'de> Deserialize<'de> for LocatedNode {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let spanned = serde_saphyr::Spanned::<NodeShape>::deserialize(deserializer)?;
-        Ok(LocatedNode {
-            line: spanned.referenced.line(),
-            value: spanned.value,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for NodeShape {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ShapeVisitor;
-        impl<'de> Visitor<'de> for ShapeVisitor {
-            type Value = NodeShape;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a YAML node")
-            }
-
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_i128<E: de::Error>(self, _: i128) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_u128<E: de::Error>(self, _: u128) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_none<E: de::Error>(self) -> Result<NodeShape, E> {
-                Ok(NodeShape::Scalar)
-            }
-
-            fn visit_some<D: serde::Deserializer<'de>>(
-                self,
-                inner: D,
-            ) -> Result<NodeShape, D::Error> {
-                NodeShape::deserialize(inner)
-            }
-
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut items: A) -> Result<NodeShape, A::Error> {
-                let mut list = Vec::new();
-                while let Some(item) = items.next_element::<LocatedNode>()? {
-                    list.push(item);
-                }
-                Ok(NodeShape::List(list))
-            }
-
-            fn visit_map<A: de::MapAccess<'de>>(
-                self,
-                mut entries: A,
-            ) -> Result<NodeShape, A::Error> {
-                let mut map = Vec::new();
-                while let Some(key) = entries.next_key::<serde_saphyr::Spanned<JsonableKey>>()? {
-                    let value = entries.next_value::<LocatedNode>()?;
-                    map.push((key.value.0, key.referenced.line(), value));
-                }
-                Ok(NodeShape::Map(map))
-            }
-        }
-        deserializer.deserialize_any(ShapeVisitor)
-    }
 }
 
 /// What the Kubernetes API server reads an unquoted scalar as, in words ("the boolean true"),
 /// when that is not a string: fedrender's reader resolves scalars as go-yaml v2 does.
 fn read_by_kubernetes_as(scalar: &str) -> Option<String> {
-    let text = format!("v: {scalar}\n");
-    let value: Value = serde_saphyr::from_str_with_options(&text, reader_options()).ok()?;
-    match value.get("v")? {
-        Value::Bool(flag) => Some(format!("the boolean {flag}")),
-        Value::Number(number) => Some(format!("the number {number}")),
-        Value::Null => Some("null".to_string()),
-        _ => None,
+    match resolve::plain(scalar) {
+        resolve::Resolved::Bool(flag) => Some(format!("the boolean {flag}")),
+        resolve::Resolved::Int(number) => Some(format!("the number {number}")),
+        resolve::Resolved::Uint(number) => Some(format!("the number {number}")),
+        resolve::Resolved::Float(number) => {
+            Some(format!("the number {}", resolve::go_json_float(number)))
+        }
+        resolve::Resolved::Null => Some("null".to_string()),
+        resolve::Resolved::Str => None,
     }
 }
 
@@ -1335,8 +1166,8 @@ pub(crate) mod tests {
         assert!(field_lines(&split_documents("a: [1\n")[0]).is_empty());
     }
 
-    /// The index fits a 2 MiB thread stack (a test's) at its deepest, even unoptimised, and
-    /// gives up on deeper documents rather than overflow.
+    /// The index fits a 2 MiB thread stack (a test's) at the deepest nesting fedrender reads,
+    /// even unoptimised (it keeps its own stack), and gives up on deeper documents.
     #[test]
     fn field_lines_fit_a_small_stack_at_their_deepest() {
         let nested = |levels: usize| {
@@ -1349,8 +1180,8 @@ pub(crate) mod tests {
         let within = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || {
-                let deepest = nested(FIELD_LINES_MAX_DEPTH);
-                let too_deep = nested(MAX_NESTING_DEPTH);
+                let deepest = nested(MAX_NESTING_DEPTH);
+                let too_deep = nested(MAX_NESTING_DEPTH + 1);
                 (
                     field_lines(&split_documents(&deepest)[0]).len(),
                     field_lines(&split_documents(&too_deep)[0]).len(),
@@ -1359,7 +1190,7 @@ pub(crate) mod tests {
             .unwrap()
             .join()
             .unwrap();
-        assert!(within.0 > FIELD_LINES_MAX_DEPTH - 2, "{within:?}");
+        assert!(within.0 > MAX_NESTING_DEPTH - 2, "{within:?}");
         assert_eq!(within.1, 0);
     }
 
@@ -1608,6 +1439,90 @@ pub(crate) mod tests {
         let (text, go) = go_reading("YAML 1.1 scalars");
         assert_eq!(read(&text), go);
         assert_eq!(go["c"], 493, "the recorded reading is the YAML 1.1 one");
+    }
+
+    /// Each case below is a minimal document the differential run against Go's reader
+    /// (testdata/references/differential.py) found read otherwise, or a rule of go-yaml v2's
+    /// resolve.go; the expected value or error is what sigs.k8s.io/yaml answered
+    /// (go-yaml/reading.jsonl). A template reads to Go's value, or fails where Go fails.
+    #[test]
+    fn templates_read_as_kubernetes_go_reader_reads_them() {
+        for id in [
+            "keys as YAMLToJSON spells them",
+            "booleans are case-exact",
+            "nulls",
+            "underscores in numbers",
+            "integer forms",
+            "float forms",
+            "infinity is refused as a value",
+            "NaN is refused as a value",
+            "infinity and NaN as keys",
+            "special floats in other cases are strings",
+            "a uint64 key",
+            "local and core tags",
+            "a timestamp tag",
+            "a timestamp tag on no date",
+            "a core tag the value does not fit",
+            "a binary tag",
+            "a merge after an explicit key overwrites it",
+            "an explicit key after a merge overwrites it",
+            "a merge of a list of maps, the first winning",
+            "a merge of an alias to a list",
+            "a quoted merge key is a key",
+            "a merge key tagged !",
+            "NEL, LS and PS end lines",
+            "a flow key glued to its colon",
+            "a tab leading a block scalar",
+            "a tab leading a block scalar with an indentation indicator",
+            "YAML 1.1 scalars",
+            "key 3.14159265358979",
+            "a float key",
+        ] {
+            let (text, go) = go_reading(id);
+            let text = normalize_line_breaks(text);
+            let read = parse_document(&split_documents(&text)[0], "t.yaml");
+            match go.get("go_error") {
+                Some(_) => assert!(
+                    read.is_err(),
+                    "{id}: Go refuses it, fedrender read {read:?}"
+                ),
+                None => assert_eq!(read.ok(), Some(go), "{id}"),
+            }
+        }
+        // The same through the YAMLToJSON reading overriders use, where the last key wins.
+        let (text, go) = go_reading("keys alike once converted");
+        let document = &split_documents(&text)[0];
+        assert_eq!(
+            parse_document_as_yaml_to_json(document, "t.yaml").unwrap(),
+            go
+        );
+    }
+
+    /// Two keys Go reads as one (`on` and `yes` are both `true`; `1` and `'1'` are both `"1"`
+    /// once written as JSON, where which one wins is Go's map order) are refused like a key
+    /// written twice: kubectl reads a file strictly and refuses a key set twice, and Go's
+    /// non-strict answer (go-yaml/reading.jsonl) is not one to build on.
+    #[test]
+    fn keys_alike_once_converted_are_a_repeated_key() {
+        for (id, line) in [
+            ("keys alike once converted", 2),
+            ("integer and string keys alike", 2),
+        ] {
+            let (text, go) = go_reading(id);
+            assert!(go.is_object(), "{id}: Go reads one of the values");
+            let error = parse_document(&split_documents(&text)[0], "t.yaml").unwrap_err();
+            assert!(
+                error.message.contains("duplicate mapping key"),
+                "{}",
+                error.message
+            );
+            assert!(
+                error.message.contains("(first at line 1)"),
+                "{}",
+                error.message
+            );
+            assert_eq!(error.origin.unwrap().line, line, "{id}");
+        }
     }
 
     #[test]

@@ -1,23 +1,23 @@
-//! The YAML reader's fast path: the value serde-saphyr reads from a document written in the
-//! plain block style manifests are written in — mappings and sequences by indentation, one-line
-//! flow mappings and sequences of plain scalars, names, paths, quantities, integers, `true`,
-//! `false` and `null`, quoted strings with nothing to unescape, whole-line comments. Anything
+//! The YAML reader's fast path: the value the general reader (`load`, Go's reading) gives a
+//! document written in the plain block style manifests are written in — mappings and sequences
+//! by indentation, one-line flow mappings and sequences of plain scalars, names, paths,
+//! quantities, integers, `true`, `false` and `null`, quoted strings with nothing to unescape, whole-line comments. Anything
 //! else (a tab, an anchor, a tag, a block scalar, a trailing comment, a scalar continued on the
 //! next line, a repeated key, a float, a word YAML 1.1 reads as a boolean) gives `None`, and
-//! serde-saphyr reads the document, with its errors and their lines. The tests hold the two
+//! the general reader reads the document, with its errors and their lines. The tests hold the two
 //! readers to the same values.
 
 use serde_json::{Map, Number, Value};
 
 use super::scalar::{Position, is_plain_word};
 
-/// Deeper than any manifest nests; past it serde-saphyr reads the document and applies the
+/// Deeper than any manifest nests; past it the general reader reads the document and applies the
 /// nesting limit.
 const MAX_DEPTH: usize = 64;
 
 /// The value of `document`, or `None` when it is not written in the style this reader reads.
 pub(super) fn simple_document(document: &str) -> Option<Value> {
-    if document.chars().any(left_to_serde_saphyr) {
+    if document.chars().any(left_to_general_reader) {
         return None;
     }
     let mut lines = Vec::new();
@@ -49,12 +49,12 @@ pub(super) fn simple_document(document: &str) -> Option<Value> {
     (reader.at == reader.lines.len()).then_some(value)
 }
 
-/// Characters this reader leaves to serde-saphyr: control characters (tabs among them), the
-/// characters YAML 1.1 reads as line breaks, a byte-order mark, and every character YAML does
-/// not allow in a stream at all, which serde-saphyr refuses wherever it stands (and so does Go's
-/// reader, libyaml's `yaml_parser_update_buffer`): U+FFFE and U+FFFF, outside YAML's printable
+/// Characters this reader leaves to the general reader: control characters (tabs among them),
+/// the characters YAML 1.1 reads as line breaks, a byte-order mark, and every character YAML
+/// does not allow in a stream at all, which the parser refuses wherever it stands (and so does
+/// Go's reader, libyaml's `yaml_parser_update_buffer`): U+FFFE and U+FFFF, outside YAML's printable
 /// set (YAML 1.2 §5.1 `c-printable`) although not control characters.
-fn left_to_serde_saphyr(c: char) -> bool {
+fn left_to_general_reader(c: char) -> bool {
     c != '\n' && c.is_control()
         || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
         || !is_yaml_printable(c)
@@ -175,7 +175,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A map of exactly its entries; `None` when a key repeats (serde-saphyr reports it).
+/// A map of exactly its entries; `None` when a key repeats (the general reader reports it).
 fn exact_map(entries: Vec<(&str, Value)>) -> Option<Value> {
     let count = entries.len();
     let mut map = Map::with_capacity(count);
@@ -246,7 +246,7 @@ fn flow_entries(inner: &str) -> Option<impl Iterator<Item = &str>> {
     Some(entries.into_iter())
 }
 
-/// A scalar inside a flow collection: a `:` there is left to serde-saphyr.
+/// A scalar inside a flow collection: a `:` there is left to the general reader.
 fn flow_scalar(text: &str) -> Option<Value> {
     if text.contains(':') && !text.starts_with(['"', '\'']) {
         return None;
@@ -295,19 +295,18 @@ mod tests {
     use super::*;
     use crate::yaml::random::Random;
 
-    /// serde-saphyr's value for `text`, as the reader reads a fleet's document.
-    fn by_serde_saphyr(text: &str) -> Option<Value> {
-        super::super::from_yaml::<super::super::ExactValue>(text, super::super::reader_options())
-            .ok()
-            .map(|exact| exact.0)
+    /// The value the general reader gives `text`, as it reads a fleet's document (Go's
+    /// reading, see `yaml::load`).
+    fn by_general_reader(text: &str) -> Option<Value> {
+        super::super::load_text(text, super::super::TEMPLATE_READING, None).ok()
     }
 
-    /// Whenever this reader takes a document, serde-saphyr reads it too, to the same value;
+    /// Whenever this reader takes a document, the general reader reads it too, to the same value;
     /// returns whether it took it.
     fn agrees(text: &str) -> bool {
         match simple_document(text) {
             Some(value) => {
-                assert_eq!(Some(&value), by_serde_saphyr(text).as_ref(), "{text}");
+                assert_eq!(Some(&value), by_general_reader(text).as_ref(), "{text}");
                 true
             }
             None => false,
@@ -329,7 +328,7 @@ mod tests {
         assert_eq!(simple_document(text).unwrap()["spec"]["replicas"], 3);
     }
 
-    /// What this reader leaves to serde-saphyr, valid YAML or not.
+    /// What this reader leaves to the general reader, valid YAML or not.
     #[test]
     fn anything_else_is_left_to_serde_saphyr() {
         for text in [
@@ -365,10 +364,10 @@ mod tests {
     }
 
     /// Each character in the places this reader takes text from (quoted values, a flow item, a
-    /// comment) and in a block scalar, which it leaves to serde-saphyr: every document it
-    /// takes, serde-saphyr reads to the same value, and a fleet's document is accepted exactly
-    /// when serde-saphyr accepts it. The characters run over the ranges where YAML's printable
-    /// set has an edge (C0 and C1 controls, NEL, surrogates, the non-characters U+FDD0..U+FDEF,
+    /// comment) and in a block scalar, which it leaves to the general reader: every document it
+    /// takes, the general reader reads to the same value, and a fleet's document is accepted
+    /// exactly when the general reader accepts it. The characters run over the ranges where
+    /// YAML's printable set has an edge (C0 and C1 controls, NEL, surrogates, the non-characters U+FDD0..U+FDEF,
     /// U+FFFE and U+FFFF, and the last planes).
     #[test]
     fn characters_yaml_refuses_are_refused_whichever_reader_reads_them() {
@@ -390,7 +389,7 @@ mod tests {
                 format!("# x{c}y\na: b\n"),
                 format!("a: |\n  x{c}y\n"),
             ] {
-                let expected = by_serde_saphyr(&text);
+                let expected = by_general_reader(&text);
                 if let Some(value) = simple_document(&text) {
                     assert_eq!(Some(&value), expected.as_ref(), "{text:?}");
                 }
@@ -412,7 +411,7 @@ mod tests {
     }
 
     /// Every YAML document in the repository's examples and test fleets: each one this reader
-    /// takes, serde-saphyr reads to the same value.
+    /// takes, the general reader reads to the same value.
     #[test]
     fn the_repository_fleets_read_as_serde_saphyr_reads_them() {
         let (mut documents, mut taken) = (0, 0);
@@ -515,7 +514,7 @@ mod tests {
     }
 
     /// Random documents in the block style, and the same documents with one character
-    /// changed: a document this reader takes always reads as serde-saphyr reads it.
+    /// changed: a document this reader takes always reads as the general reader reads it.
     #[test]
     fn random_documents_and_their_mutants_read_as_serde_saphyr_reads_them() {
         let mut random = Random(0x9e37_79b9_7f4a_7c15);
