@@ -77,6 +77,50 @@ pub struct Seat<'a> {
     pub overflow: usize,
 }
 
+/// What division decided and from what, kept for `plan` to explain: the numbers the scheduler
+/// divided by, not a second computation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Division {
+    pub basis: DivisionBasis,
+    pub replicas: i64,
+    /// Every selected cluster, in the order given (the canonical order).
+    pub shares: Vec<Share>,
+    /// Webster's name rule for this template: larger names win ties (the UID's hash is odd).
+    pub larger_names_first: bool,
+}
+
+/// What the clusters' weights are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DivisionBasis {
+    /// `staticWeightList`; `listed` is false when there is none or no rule matches a selected
+    /// cluster, so every cluster weighs 1.
+    StaticWeight { listed: bool },
+    /// Each cluster's available replicas, as the estimator answered.
+    AvailableReplicas,
+    /// Available replicas over the fewest clusters that fit, most available first.
+    Aggregated,
+}
+
+/// One selected cluster in a division.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    pub cluster: String,
+    /// Its static weight, or its available replicas.
+    pub weight: i64,
+    /// 0 for the primary affinity, k for the k-th overflow affinity.
+    pub overflow: usize,
+    /// Whether it took part in a division: Aggregated leaves out clusters it does not need, and
+    /// overflow tiers that are not reached divide nothing.
+    pub divided: bool,
+    pub replicas: i64,
+    /// Replicas beyond its proportional share rounded down, among the clusters divided with it:
+    /// what Webster's rounding gave it.
+    pub remainder: i64,
+    /// Whether its last replica, or the next one it did not get, was decided between equal
+    /// priorities, so by fewer replicas and then by name.
+    pub tied: bool,
+}
+
 /// Replicas per selected cluster, in the order given (the canonical order). An error says why
 /// the replicas do not fit.
 pub fn assign_replicas(
@@ -85,13 +129,42 @@ pub fn assign_replicas(
     replicas: i64,
     uid: &str,
 ) -> Result<Vec<i64>, String> {
+    Ok(match divide_replicas(strategy, seats, replicas, uid)? {
+        None => vec![replicas; seats.len()],
+        Some(division) => division.shares.iter().map(|share| share.replicas).collect(),
+    })
+}
+
+/// [`assign_replicas`] with what decided it; `None` for Duplicated, which divides nothing.
+pub fn divide_replicas(
+    strategy: Strategy<'_>,
+    seats: &[Seat<'_>],
+    replicas: i64,
+    uid: &str,
+) -> Result<Option<Division>, String> {
     match strategy {
-        Strategy::Duplicated => Ok(vec![replicas; seats.len()]),
-        Strategy::StaticWeight(list) => Ok(static_weight(list, seats, replicas, uid)),
+        Strategy::Duplicated => Ok(None),
+        Strategy::StaticWeight(list) => Ok(Some(static_weight(list, seats, replicas, uid))),
         Strategy::DynamicWeight | Strategy::Aggregated => {
-            by_capacity_tiers(strategy, seats, replicas, uid)
+            by_capacity_tiers(strategy, seats, replicas, uid).map(Some)
         }
     }
+}
+
+fn shares(seats: &[Seat<'_>], weights: &[i64]) -> Vec<Share> {
+    seats
+        .iter()
+        .zip(weights)
+        .map(|(seat, &weight)| Share {
+            cluster: seat.cluster.name().to_string(),
+            weight,
+            overflow: seat.overflow,
+            divided: false,
+            replicas: 0,
+            remainder: 0,
+            tied: false,
+        })
+        .collect()
 }
 
 /// karmada `getStaticWeightInfoList`: a cluster's weight is the largest weight of the rules
@@ -102,7 +175,7 @@ fn static_weight(
     seats: &[Seat<'_>],
     replicas: i64,
     uid: &str,
-) -> Vec<i64> {
+) -> Division {
     let mut weights: Vec<i64> = seats
         .iter()
         .map(|seat| {
@@ -114,10 +187,19 @@ fn static_weight(
                 .unwrap_or(0)
         })
         .collect();
-    if weights.iter().all(|weight| *weight == 0) {
+    let listed = weights.iter().any(|weight| *weight != 0);
+    if !listed {
         weights = vec![1; seats.len()];
     }
-    divide(seats, &weights, replicas, uid)
+    let mut division = Division {
+        basis: DivisionBasis::StaticWeight { listed },
+        replicas,
+        shares: shares(seats, &weights),
+        larger_names_first: webster::prefers_larger_names(uid),
+    };
+    let everyone: Vec<usize> = (0..seats.len()).collect();
+    divide(&mut division.shares, &everyone, replicas, uid);
+    division
 }
 
 /// Dynamic weights and Aggregated, tier by tier when overflow affinities give clusters an
@@ -128,9 +210,18 @@ fn by_capacity_tiers(
     seats: &[Seat<'_>],
     replicas: i64,
     uid: &str,
-) -> Result<Vec<i64>, String> {
+) -> Result<Division, String> {
     debug_assert!(strategy.uses_capacity());
-    let mut assigned = vec![0; seats.len()];
+    let available: Vec<i64> = seats.iter().map(|seat| seat.available).collect();
+    let mut division = Division {
+        basis: match strategy {
+            Strategy::Aggregated => DivisionBasis::Aggregated,
+            _ => DivisionBasis::AvailableReplicas,
+        },
+        replicas,
+        shares: shares(seats, &available),
+        larger_names_first: webster::prefers_larger_names(uid),
+    };
     let mut remaining = replicas;
     let mut tiers: Vec<usize> = seats.iter().map(|seat| seat.overflow).collect();
     tiers.sort_unstable();
@@ -147,65 +238,82 @@ fn by_capacity_tiers(
         if amount == 0 {
             continue;
         }
-        let tier_seats: Vec<Seat<'_>> = members.iter().map(|&index| seats[index]).collect();
-        let divided = match strategy {
-            Strategy::Aggregated => aggregated(&tier_seats, amount, uid),
-            _ => dynamic_weight(&tier_seats, amount, uid),
+        let dividing = match strategy {
+            Strategy::Aggregated => aggregated(&division.shares, &members, amount),
+            _ => members,
         };
-        for (member, replicas) in members.iter().zip(divided) {
-            assigned[*member] = replicas;
-        }
+        divide(&mut division.shares, &dividing, amount, uid);
         remaining -= amount;
     }
     if remaining > 0 {
-        let available: i64 = seats.iter().map(|seat| seat.available).sum();
+        let available: i64 = available.iter().sum();
         return Err(format!(
             "needs {replicas} replicas, the selected clusters have {available} available"
         ));
     }
-    Ok(assigned)
+    Ok(division)
 }
 
-/// karmada `dynamicScaleUp` fresh: Webster by available replicas.
-fn dynamic_weight(seats: &[Seat<'_>], replicas: i64, uid: &str) -> Vec<i64> {
-    let weights: Vec<i64> = seats.iter().map(|seat| seat.available).collect();
-    divide(seats, &weights, replicas, uid)
-}
-
-/// karmada Aggregated: clusters by availability, most first (stable, so ties keep the canonical
-/// order); the shortest prefix that fits; Webster by availability over that prefix.
-fn aggregated(seats: &[Seat<'_>], replicas: i64, uid: &str) -> Vec<i64> {
-    let mut order: Vec<usize> = (0..seats.len()).collect();
-    order.sort_by(|&a, &b| seats[b].available.cmp(&seats[a].available));
+/// karmada Aggregated: of `members`, by availability, most first (stable, so ties keep the
+/// canonical order), the shortest prefix that fits `replicas`; Webster then divides by
+/// availability over that prefix.
+fn aggregated(shares: &[Share], members: &[usize], replicas: i64) -> Vec<usize> {
+    let mut order = members.to_vec();
+    order.sort_by(|&a, &b| shares[b].weight.cmp(&shares[a].weight));
     let mut taken = Vec::new();
     let mut sum = 0;
     for index in order {
         if sum >= replicas {
             break;
         }
-        sum += seats[index].available;
+        sum += shares[index].weight;
         taken.push(index);
     }
-    let prefix: Vec<Seat<'_>> = taken.iter().map(|&index| seats[index]).collect();
-    let weights: Vec<i64> = prefix.iter().map(|seat| seat.available).collect();
-    let divided = divide(&prefix, &weights, replicas, uid);
-    let mut assigned = vec![0; seats.len()];
-    for (index, replicas) in taken.into_iter().zip(divided) {
-        assigned[index] = replicas;
-    }
-    assigned
+    taken
 }
 
-fn divide(seats: &[Seat<'_>], weights: &[i64], replicas: i64, uid: &str) -> Vec<i64> {
-    let parties: Vec<Party<'_>> = seats
-        .iter()
-        .zip(weights)
-        .map(|(seat, &weight)| Party {
-            name: seat.cluster.name(),
-            weight,
-        })
-        .collect();
-    webster::divide(replicas, &parties, uid)
+/// Webster over the shares at `members` (in that order, which feeds nothing but the result's
+/// order), recording each one's replicas, what rounding gave it and whether a tie decided.
+fn divide(shares: &mut [Share], members: &[usize], replicas: i64, uid: &str) {
+    let weights: Vec<i64> = members.iter().map(|&index| shares[index].weight).collect();
+    let divided = {
+        let parties: Vec<Party<'_>> = members
+            .iter()
+            .map(|&index| Party {
+                name: &shares[index].cluster,
+                weight: shares[index].weight,
+            })
+            .collect();
+        webster::divide(replicas, &parties, uid)
+    };
+    let total: i128 = weights.iter().map(|&weight| i128::from(weight.max(0))).sum();
+    for (&index, &got) in members.iter().zip(&divided) {
+        let share = &mut shares[index];
+        share.divided = true;
+        share.replicas = got;
+        let proportional = if total == 0 {
+            0
+        } else {
+            i128::from(replicas) * i128::from(share.weight.max(0)) / total
+        };
+        share.remainder = got - i64::try_from(proportional).unwrap_or(got);
+    }
+    // The last replica a cluster got had priority w/(2s−1); the next one another did not get,
+    // w'/(2s'+1). Webster gives the first never less than the second; equal, a tie rule chose.
+    for (a, &index) in members.iter().enumerate() {
+        for (b, &other) in members.iter().enumerate() {
+            let (got, missed) = (divided[a], divided[b]);
+            if a == b || got == 0 || weights[b] <= 0 {
+                continue;
+            }
+            let last = i128::from(weights[a]) * i128::from(2 * missed + 1);
+            let next = i128::from(weights[b]) * i128::from(2 * got - 1);
+            if last == next {
+                shares[index].tied = true;
+                shares[other].tied = true;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
