@@ -960,6 +960,7 @@ mod tests {
             winner: None,
             placed_by: placed_by.iter().map(ToString::to_string).collect(),
             filtered: Vec::new(),
+            division: None,
         }
     }
 

@@ -121,6 +121,125 @@ pub struct Share {
     pub tied: bool,
 }
 
+impl Division {
+    /// One line for `plan`: the replicas, what divided them with each cluster's number, where
+    /// they went, and who got the remainder of rounding and by which rule.
+    pub fn explain(&self) -> String {
+        let replicas = plural(self.replicas, "replica");
+        let tiered = self.shares.iter().any(|share| share.overflow > 0);
+        let numbers = |separator: &str| -> String {
+            self.shares
+                .iter()
+                .map(|share| {
+                    let tier = if tiered {
+                        format!(" (overflow {})", share.overflow)
+                    } else {
+                        String::new()
+                    };
+                    format!("{}{separator}{}{tier}", share.cluster, share.weight)
+                })
+                .collect::<Vec<_>>()
+                .join(if separator == ":" { " " } else { ", " })
+        };
+        let mut line = match self.basis {
+            DivisionBasis::StaticWeight { listed: true } => {
+                format!("{replicas} by static weight {}", numbers(":"))
+            }
+            DivisionBasis::StaticWeight { listed: false } => format!(
+                "{replicas} by equal weight (no static weight is given for these clusters) {}",
+                numbers(":")
+            ),
+            DivisionBasis::AvailableReplicas => format!(
+                "{replicas} by available replicas (estimator: {})",
+                numbers(" ")
+            ),
+            DivisionBasis::Aggregated => format!(
+                "{replicas} aggregated on the fewest clusters that fit, most available first \
+                 (estimator: {})",
+                numbers(" ")
+            ),
+        };
+        let got: Vec<String> = self
+            .shares
+            .iter()
+            .filter(|share| share.replicas > 0)
+            .map(|share| format!("{} {}", share.cluster, share.replicas))
+            .collect();
+        line.push_str(" → ");
+        line.push_str(&got.join(", "));
+        let unused: Vec<&str> = self
+            .shares
+            .iter()
+            .filter(|share| !share.divided)
+            .map(|share| share.cluster.as_str())
+            .collect();
+        if !unused.is_empty() {
+            line.push_str(&format!("; not needed: {}", unused.join(", ")));
+        }
+        let remainder: i64 = self.shares.iter().map(|share| share.remainder.max(0)).sum();
+        if remainder > 0 {
+            let takers: Vec<&Share> = self
+                .shares
+                .iter()
+                .filter(|share| share.remainder > 0)
+                .collect();
+            let to = match takers.as_slice() {
+                [only] => only.cluster.clone(),
+                _ => takers
+                    .iter()
+                    .map(|share| format!("{} {}", share.cluster, share.remainder))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            let weight = match self.basis {
+                DivisionBasis::StaticWeight { .. } => "weight",
+                _ => "available",
+            };
+            let mut rule =
+                format!("Webster: each next replica to the largest {weight} ÷ (2 × replicas + 1)");
+            let tied: Vec<&str> = self
+                .shares
+                .iter()
+                .filter(|share| share.tied)
+                .map(|share| share.cluster.as_str())
+                .collect();
+            if !tied.is_empty() {
+                let name = if self.larger_names_first {
+                    "the larger name (the template's UID hashes odd)"
+                } else {
+                    "the smaller name"
+                };
+                rule.push_str(&format!(
+                    "; {} tied, so fewer replicas first, then {name}",
+                    tied.join(", ")
+                ));
+            }
+            line.push_str(&format!("; remainder {remainder} to {to} ({rule})"));
+        }
+        let short: Vec<String> = self
+            .shares
+            .iter()
+            .filter(|share| share.remainder < 0)
+            .map(|share| format!("{} {}", share.cluster, -share.remainder))
+            .collect();
+        if !short.is_empty() {
+            line.push_str(&format!(
+                "; below the proportional share, rounded down: {}",
+                short.join(", ")
+            ));
+        }
+        line
+    }
+}
+
+fn plural(count: i64, noun: &str) -> String {
+    if count == 1 {
+        format!("{count} {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Replicas per selected cluster, in the order given (the canonical order). An error says why
 /// the replicas do not fit.
 pub fn assign_replicas(
@@ -286,7 +405,10 @@ fn divide(shares: &mut [Share], members: &[usize], replicas: i64, uid: &str) {
             .collect();
         webster::divide(replicas, &parties, uid)
     };
-    let total: i128 = weights.iter().map(|&weight| i128::from(weight.max(0))).sum();
+    let total: i128 = weights
+        .iter()
+        .map(|&weight| i128::from(weight.max(0)))
+        .sum();
     for (&index, &got) in members.iter().zip(&divided) {
         let share = &mut shares[index];
         share.divided = true;
@@ -508,6 +630,112 @@ mod tests {
         assert_eq!(
             assign_replicas(Strategy::Duplicated, &seats(&clusters, &[0, 0]), 3, "").unwrap(),
             vec![3, 3]
+        );
+    }
+
+    fn explain(strategy: Strategy<'_>, seats: &[Seat<'_>], replicas: i64) -> String {
+        divide_replicas(strategy, seats, replicas, "")
+            .unwrap()
+            .expect("a Divided strategy")
+            .explain()
+    }
+
+    /// 6 over 2:1 divides exactly; 13 over 3:2:1 is 7/4/2 (spec §14, worked checks), one more
+    /// than the proportional 6.5/4.33/2.17 rounded down, and that one is member1's.
+    #[test]
+    fn a_static_division_names_the_weights_and_who_got_the_remainder() {
+        let clusters = clusters(&["eu-1", "us-1"]);
+        let list = weights(&[("eu-1", 2), ("us-1", 1)]);
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(Some(&list)),
+                &seats(&clusters, &[0, 0]),
+                6
+            ),
+            "6 replicas by static weight eu-1:2 us-1:1 → eu-1 4, us-1 2"
+        );
+        let clusters = super::tests::clusters(&["member1", "member2", "member3"]);
+        let list = weights(&[("member1", 3), ("member2", 2), ("member3", 1)]);
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(Some(&list)),
+                &seats(&clusters, &[0, 0, 0]),
+                13
+            ),
+            "13 replicas by static weight member1:3 member2:2 member3:1 → member1 7, member2 4, \
+             member3 2; remainder 1 to member1 (Webster: each next replica to the largest weight \
+             ÷ (2 × replicas + 1))"
+        );
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(None),
+                &seats(&clusters, &[0, 0, 0]),
+                3
+            ),
+            "3 replicas by equal weight (no static weight is given for these clusters) member1:1 \
+             member2:1 member3:1 → member1 1, member2 1, member3 1"
+        );
+    }
+
+    /// 7 over 2:1:1:1 is 3/2/1/1 and its seventh replica is a tie among member2..4 at 1/3 with
+    /// one replica each, which the smaller name wins with an empty UID (spec §14).
+    #[test]
+    fn a_remainder_decided_by_a_tie_names_the_tied_clusters_and_the_rule() {
+        let clusters = clusters(&["member1", "member2", "member3", "member4"]);
+        let list = weights(&[
+            ("member1", 2),
+            ("member2", 1),
+            ("member3", 1),
+            ("member4", 1),
+        ]);
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(Some(&list)),
+                &seats(&clusters, &[0; 4]),
+                7
+            ),
+            "7 replicas by static weight member1:2 member2:1 member3:1 member4:1 → member1 3, \
+             member2 2, member3 1, member4 1; remainder 2 to member1 1, member2 1 (Webster: each \
+             next replica to the largest weight ÷ (2 × replicas + 1); member2, member3, member4 \
+             tied, so fewer replicas first, then the smaller name)"
+        );
+    }
+
+    /// 7 over available 10 and 5: 4.67 and 2.33 rounded down leave one, which eu-1 takes
+    /// (Webster: 10/9 > 5/5 for the seventh).
+    #[test]
+    fn a_dynamic_division_names_the_estimators_numbers() {
+        let clusters = clusters(&["eu-1", "us-1"]);
+        assert_eq!(
+            explain(Strategy::DynamicWeight, &seats(&clusters, &[10, 5]), 7),
+            "7 replicas by available replicas (estimator: eu-1 10, us-1 5) → eu-1 5, us-1 2; \
+             remainder 1 to eu-1 (Webster: each next replica to the largest available ÷ \
+             (2 × replicas + 1))"
+        );
+    }
+
+    /// 12 over 6:8:10 takes the prefix 10, 8 and divides 7 + 5 (spec §8.6); a is not needed.
+    #[test]
+    fn an_aggregated_division_names_the_clusters_it_did_not_need() {
+        let clusters = clusters(&["a", "b", "c"]);
+        assert_eq!(
+            explain(Strategy::Aggregated, &seats(&clusters, &[6, 8, 10]), 12),
+            "12 replicas aggregated on the fewest clusters that fit, most available first \
+             (estimator: a 6, b 8, c 10) → b 5, c 7; not needed: a; remainder 1 to c (Webster: \
+             each next replica to the largest available ÷ (2 × replicas + 1))"
+        );
+    }
+
+    /// An overflow tier is named with each cluster, and is not needed while the primary fits.
+    #[test]
+    fn overflow_tiers_are_named_in_the_explanation() {
+        let clusters = clusters(&["a", "b"]);
+        let mut tiered = seats(&clusters, &[4, 4]);
+        tiered[1].overflow = 1;
+        assert_eq!(
+            explain(Strategy::DynamicWeight, &tiered, 3),
+            "3 replicas by available replicas (estimator: a 4 (overflow 0), b 4 (overflow 1)) → \
+             a 3; not needed: b"
         );
     }
 }
