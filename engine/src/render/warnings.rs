@@ -2,7 +2,7 @@
 //! or name unknown clusters, overlapping policies, override rules that change nothing,
 //! templates nothing places.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::Value;
 
@@ -90,6 +90,7 @@ pub(super) fn propagation_warnings(
     placements: &[Placement],
 ) -> Vec<Diagnostic> {
     let known: BTreeSet<&str> = fleet.clusters.iter().map(Cluster::name).collect();
+    let names = TemplateNames::of(fleet);
     let mut warnings = Vec::new();
     for (index, policy) in fleet.propagations.iter().enumerate() {
         if !used.contains(&index) {
@@ -100,6 +101,19 @@ pub(super) fn propagation_warnings(
                 Some(policy.fields.origin(&policy.origin, &field)),
                 format!("{} selects no template{why}", policy.id),
             ));
+        } else {
+            warnings.extend(
+                names
+                    .selecting_nothing(fleet, placements, &policy.id, &policy.resource_selectors)
+                    .into_iter()
+                    .map(|(field, why)| {
+                        Diagnostic::warning(
+                            Lint::SelectsNothing,
+                            Some(policy.fields.origin(&policy.origin, &field)),
+                            format!("{}: {field} selects no template: {why}", policy.id),
+                        )
+                    }),
+            );
         }
         let selected = clusters_the_affinity_selects(fleet, policy);
         for (field, name) in named_clusters(policy) {
@@ -555,11 +569,7 @@ pub(super) fn why_nothing_is_selected(
             }
         }
         if !selector.name.is_empty() {
-            let namespace = match (&id.scope, selector.namespace.as_str()) {
-                (_, written) if !written.is_empty() => Some(written),
-                (crate::policy::PolicyScope::Namespace(own), _) => Some(own.as_str()),
-                (crate::policy::PolicyScope::Cluster, _) => None,
-            };
+            let namespace = selector_namespace(id, selector);
             if let Some(why) = why_no_template_has_the_name(fleet, placements, selector, namespace)
             {
                 return (format!(": {field}.name: {why}"), format!("{field}.name"));
@@ -567,6 +577,84 @@ pub(super) fn why_nothing_is_selected(
         }
     }
     (String::new(), String::new())
+}
+
+/// The namespace a selector looks in: its own, else a namespaced policy's; `None` for any.
+fn selector_namespace<'a>(
+    id: &'a crate::policy::PolicyId,
+    selector: &'a crate::api::karmada::ResourceSelector,
+) -> Option<&'a str> {
+    match (&id.scope, selector.namespace.as_str()) {
+        (_, written) if !written.is_empty() => Some(written),
+        (crate::policy::PolicyScope::Namespace(own), _) => Some(own.as_str()),
+        (crate::policy::PolicyScope::Cluster, _) => None,
+    }
+}
+
+/// The templates' kinds, namespaces and names, to tell at once whether a name selector of a
+/// policy that selects other templates finds its own: a fleet may have a policy per template.
+struct TemplateNames<'f> {
+    /// apiVersion, kind, namespace, name.
+    in_namespace: HashSet<(&'f str, &'f str, &'f str, &'f str)>,
+    /// apiVersion, kind, name.
+    anywhere: HashSet<(&'f str, &'f str, &'f str)>,
+}
+
+impl<'f> TemplateNames<'f> {
+    fn of(fleet: &'f Fleet) -> TemplateNames<'f> {
+        let mut names = TemplateNames {
+            in_namespace: HashSet::new(),
+            anywhere: HashSet::new(),
+        };
+        for template in &fleet.templates {
+            let version = template.api_version.as_str();
+            names.in_namespace.insert((
+                version,
+                template.kind(),
+                template.namespace(),
+                template.name(),
+            ));
+            names
+                .anywhere
+                .insert((version, template.kind(), template.name()));
+        }
+        names
+    }
+
+    /// The name selectors of a policy that selects some template, which themselves select
+    /// none, as (field, why): the typo among several selectors that the policy's other
+    /// selectors would hide.
+    fn selecting_nothing(
+        &self,
+        fleet: &Fleet,
+        placements: &[Placement],
+        id: &crate::policy::PolicyId,
+        selectors: &[crate::api::karmada::ResourceSelector],
+    ) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        for (index, selector) in selectors.iter().enumerate() {
+            if selector.name.is_empty() {
+                continue;
+            }
+            let namespace = selector_namespace(id, selector);
+            let (version, kind) = (selector.api_version.as_str(), selector.kind.as_str());
+            let name = selector.name.as_str();
+            let exists = match namespace {
+                Some(namespace) => self
+                    .in_namespace
+                    .contains(&(version, kind, namespace, name)),
+                None => self.anywhere.contains(&(version, kind, name)),
+            };
+            if exists {
+                continue;
+            }
+            if let Some(why) = why_no_template_has_the_name(fleet, placements, selector, namespace)
+            {
+                found.push((format!("spec.resourceSelectors[{index}].name"), why));
+            }
+        }
+        found
+    }
 }
 
 /// Why a selector naming `selector.name` selects no template of its kind in `namespace` (any
@@ -747,6 +835,7 @@ pub(super) fn override_warnings(
             );
         }
     }
+    let names = TemplateNames::of(fleet);
     let mut warnings = Vec::new();
     for (index, policy) in fleet.overrides.iter().enumerate() {
         let warn = |lint: Lint, field: &str, message: String| {
@@ -761,6 +850,16 @@ pub(super) fn override_warnings(
                 &field,
                 format!("{} selects no template{why}", policy.id),
             ));
+        } else {
+            for (field, why) in
+                names.selecting_nothing(fleet, placements, &policy.id, &policy.resource_selectors)
+            {
+                warnings.push(warn(
+                    Lint::SelectsNothing,
+                    &field,
+                    format!("{}: {field} selects no template: {why}", policy.id),
+                ));
+            }
         }
         for rule in &policy.rules {
             let Some(target) = &rule.target_cluster else {
