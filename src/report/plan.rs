@@ -214,7 +214,23 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
             }
         }
         if let Some(division) = &entry.division {
-            put_line!(out, "  division: {}", division.explain());
+            // A division is one computation over all its clusters: shown whole, or, where
+            // --cluster hides some of them, only counted, so nothing of the others is printed.
+            let hidden = division
+                .shares
+                .iter()
+                .filter(|share| !filter.shows(&share.cluster))
+                .count();
+            if hidden == 0 {
+                put_line!(out, "  division: {}", division.explain());
+            } else {
+                put_line!(
+                    out,
+                    "  division: {} replicas over {} clusters, {hidden} of them not shown by --cluster",
+                    division.replicas,
+                    division.shares.len()
+                );
+            }
         }
         for cluster in &entry.clusters {
             if !filter.shows(&cluster.name) {
