@@ -1298,3 +1298,88 @@ fn plan_names_the_host_copy_beside_a_federated_object() {
         "testdata/kubefed-host-copy/input/shop.yaml:23"
     );
 }
+
+/// Each Divided workload's plan says how its replicas were divided, from the scheduler's own
+/// numbers: docs/placement.md reasons the example's divisions (shop/web by static weights eu 3,
+/// us 2, ap 1 exactly; report-builder Aggregated over us-1 17 and eu-1 12 available, 20 as
+/// 11.7 + 8.3, so Webster's one left over goes to us-1), and a Duplicated one has no division.
+#[test]
+fn plan_explains_each_division() {
+    let plan = |format: &str| {
+        let output = fedrender(&[
+            "plan",
+            "examples/regions",
+            "--clusters",
+            "examples/regions/clusters.yaml",
+            "--kind",
+            "Deployment",
+            "--format",
+            format,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let text = plan("text");
+    let divisions: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("  division: "))
+        .collect();
+    assert_eq!(divisions.len(), 3, "{text}");
+    assert!(
+        divisions.contains(
+            &"  division: 12 replicas by static weight us-1:2 eu-1:3 ap-1:1 us-2:2 eu-2:3 ap-2:1 \
+              → us-1 2, eu-1 3, ap-1 1, us-2 2, eu-2 3, ap-2 1"
+        ),
+        "{text}"
+    );
+    let builder = divisions
+        .iter()
+        .find(|line| line.contains("20 replicas aggregated"))
+        .unwrap_or_else(|| panic!("no division of report-builder:\n{text}"));
+    assert!(
+        builder.contains("(estimator: us-1 17, eu-1 12, ")
+            && builder.contains("→ us-1 12, eu-1 8; not needed: ")
+            && builder.contains("; remainder 1 to us-1 ("),
+        "{builder}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&plan("json")).expect("JSON");
+    let entry = |name: &str| {
+        json.as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry["name"] == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .clone()
+    };
+    assert!(entry("edge-proxy")["division"].is_null());
+    let division = &entry("report-builder")["division"];
+    assert_eq!(division["strategy"], "aggregated");
+    assert_eq!(division["replicas"], 20);
+    assert_eq!(division["ties"], "smallerNameFirst");
+    let us1 = &division["clusters"][0];
+    assert_eq!(
+        (
+            &us1["cluster"],
+            &us1["available"],
+            &us1["replicas"],
+            &us1["remainder"]
+        ),
+        (&"us-1".into(), &17.into(), &12.into(), &1.into())
+    );
+    assert_eq!(
+        division["explanation"].as_str(),
+        builder.strip_prefix("  division: ")
+    );
+    let web = &entry("web")["division"];
+    assert_eq!(
+        (&web["strategy"], &web["weightsListed"]),
+        (&"staticWeight".into(), &true.into())
+    );
+    let eu1 = web["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|cluster| cluster["cluster"] == "eu-1")
+        .unwrap();
+    assert_eq!((&eu1["weight"], &eu1["replicas"]), (&3.into(), &3.into()));
+}

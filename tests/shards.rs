@@ -265,5 +265,10 @@ fn a_filtered_build_touches_only_its_clusters_directories() {
         "{plan}"
     );
     assert!(!plan.contains("eu-0") && !plan.contains("us-2"), "{plan}");
+    // The division over four clusters is only counted, its other clusters left unnamed.
+    assert!(
+        plan.contains("  division: 17 replicas over 4 clusters, 3 of them not shown by --cluster"),
+        "{plan}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

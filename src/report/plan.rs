@@ -13,6 +13,7 @@ use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
 use fedrender_engine::render::plan::PlanEntry;
+use fedrender_engine::schedule::divide::{Division, DivisionBasis};
 
 /// Which entries to show.
 #[derive(Debug, Clone, Default)]
@@ -210,6 +211,25 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         for (cluster, reason) in &entry.filtered {
             if filter.shows(cluster) {
                 put_line!(out, "  - {cluster}: filtered out, {reason}");
+            }
+        }
+        if let Some(division) = &entry.division {
+            // A division is one computation over all its clusters: shown whole, or, where
+            // --cluster hides some of them, only counted, so nothing of the others is printed.
+            let hidden = division
+                .shares
+                .iter()
+                .filter(|share| !filter.shows(&share.cluster))
+                .count();
+            if hidden == 0 {
+                put_line!(out, "  division: {}", division.explain());
+            } else {
+                put_line!(
+                    out,
+                    "  division: {} replicas over {} clusters, {hidden} of them not shown by --cluster",
+                    division.replicas,
+                    division.shares.len()
+                );
             }
         }
         for cluster in &entry.clusters {
@@ -425,6 +445,7 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                         .get(&cluster.name)
                         .map(|version| version.version.to_string()),
                 })).collect::<Vec<_>>(),
+                "division": entry.division.as_ref().map(division_json),
                 "nowhere": entry.nowhere,
             })
         })
@@ -432,4 +453,41 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let mut text = serde_json::to_string_pretty(&entries).expect("a JSON value serialises");
     text.push('\n');
     crate::report::github::inert_json(text)
+}
+
+/// The scheduler's division as data: the strategy, each cluster's number and what it got, and
+/// the one-line explanation the text report prints.
+fn division_json(division: &Division) -> serde_json::Value {
+    let (strategy, number) = match division.basis {
+        DivisionBasis::StaticWeight { .. } => ("staticWeight", "weight"),
+        DivisionBasis::AvailableReplicas => ("availableReplicas", "available"),
+        DivisionBasis::Aggregated => ("aggregated", "available"),
+    };
+    let clusters: Vec<serde_json::Value> = division
+        .shares
+        .iter()
+        .map(|share| {
+            let mut cluster = json!({
+                "cluster": share.cluster,
+                "overflow": share.overflow,
+                "divided": share.divided,
+                "replicas": share.replicas,
+                "remainder": share.remainder,
+                "tied": share.tied,
+            });
+            cluster[number] = json!(share.weight);
+            cluster
+        })
+        .collect();
+    let mut value = json!({
+        "strategy": strategy,
+        "replicas": division.replicas,
+        "clusters": clusters,
+        "ties": if division.larger_names_first { "largerNameFirst" } else { "smallerNameFirst" },
+        "explanation": division.explain(),
+    });
+    if let DivisionBasis::StaticWeight { listed } = division.basis {
+        value["weightsListed"] = json!(listed);
+    }
+    value
 }

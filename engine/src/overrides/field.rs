@@ -55,11 +55,20 @@ fn value_at_mut<'a>(object: &'a mut Value, tokens: &[String]) -> Result<&'a mut 
             walked.to_string()
         }
     };
-    for token in tokens {
+    for (index, token) in tokens.iter().enumerate() {
         node = match node {
-            Value::Object(map) => map
-                .get_mut(token)
-                .ok_or_else(|| format!("{} has no key {token:?}", here(&walked)))?,
+            Value::Object(map) => {
+                if !map.contains_key(token) {
+                    let hint = patch::nearest_path_hint(
+                        &walked,
+                        token,
+                        map.keys().map(String::as_str),
+                        &tokens[index + 1..],
+                    );
+                    return Err(format!("{} has no key {token:?}{hint}", here(&walked)));
+                }
+                map.get_mut(token).expect("checked above")
+            }
             Value::Array(list) => {
                 let length = list.len();
                 // strconv.Atoi: an optional sign, then decimal digits.
@@ -735,5 +744,21 @@ server:
         assert_eq!(patched(&both, r#"{"a": 1}"#).unwrap(), "a: 1\nyaml: 1\n");
         let neither = json_field("/data/x", Vec::new());
         assert_eq!(patched(&neither, "a: 1\n").unwrap(), "");
+    }
+
+    /// A fieldPath with a misspelt key names the nearest one with the rest of the path.
+    #[test]
+    fn a_missing_field_path_names_the_nearest_existing_path() {
+        let mut object = config_map("db.yaml", "a: 1\n");
+        let error = apply_field_overrider(
+            &mut object,
+            &yaml("/dta/db.yaml", vec![op(Replace, "/a", Some(json!(2)))]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error,
+            "fieldPath \"/dta/db.yaml\": the object root has no key \"dta\"; did you mean \
+             /data/db.yaml?"
+        );
     }
 }

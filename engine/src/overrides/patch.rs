@@ -128,11 +128,18 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
                 None if is_target && operation.operator == OverriderOperator::Add => {}
                 None if is_target => {
                     return Err(format!(
-                        "the object at {} has no key {token:?}",
-                        describe(&walked)
+                        "the object at {} has no key {token:?}{}",
+                        describe(&walked),
+                        nearest_path_hint(&walked, &token, map.keys().map(String::as_str), &[])
                     ));
                 }
-                None => return Err(format!("{}/{token} does not exist", walked)),
+                None => {
+                    let rest = &self::tokens(operation.path)?[index + 1..];
+                    return Err(format!(
+                        "{walked}/{token} does not exist{}",
+                        nearest_path_hint(&walked, &token, map.keys().map(String::as_str), rest)
+                    ));
+                }
             },
             Value::Array(list) => {
                 let length = list.len() as i64;
@@ -169,6 +176,25 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
         walked.push_str(&slot.replace('~', "~0").replace('/', "~1"));
     }
     Ok(encode(&tokens))
+}
+
+/// `; did you mean /spec/template/spec/containers/0?` for a key `missing` from the object at
+/// `walked` (a written pointer), whose keys are `keys`: the path with the nearest key there in
+/// its place and the `rest` of the tokens after it; nothing when no key is near enough to be
+/// the one meant.
+pub(super) fn nearest_path_hint<'a>(
+    walked: &str,
+    missing: &str,
+    keys: impl IntoIterator<Item = &'a str>,
+    rest: &[String],
+) -> String {
+    let Some(near) = crate::edit_distance::nearest(missing, keys) else {
+        return String::new();
+    };
+    let mut path = walked.to_string();
+    path.push_str(&encode(&[near.to_string()]));
+    path.push_str(&encode(rest));
+    format!("; did you mean {path}?")
 }
 
 fn describe(pointer: &str) -> String {
@@ -365,5 +391,39 @@ mod tests {
         )
         .unwrap();
         assert_eq!(document, json!({"a": {"b": 2}}));
+    }
+
+    /// A misspelt key on the way names the path with the nearest key at that level and the
+    /// rest of the pointer after it; so does a misspelt key to remove or replace. An unrelated
+    /// key gets no guess.
+    #[test]
+    fn a_missing_key_names_the_nearest_existing_path() {
+        let deployment = || json!({"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "a"}]}}}});
+        let error = run(
+            deployment(),
+            OverriderOperator::Replace,
+            "/spec/template/spec/container/0/image",
+            Some(json!("b")),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error,
+            "replace /spec/template/spec/container/0/image: /spec/template/spec/container does \
+             not exist; did you mean /spec/template/spec/containers/0/image?"
+        );
+        let error = run(
+            json!({"metadata": {"labels": {"example.com/tier": "gold"}}}),
+            OverriderOperator::Remove,
+            "/metadata/labels/example.com~1teir",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error,
+            "remove /metadata/labels/example.com~1teir: the object at /metadata/labels has no \
+             key \"example.com/teir\"; did you mean /metadata/labels/example.com~1tier?"
+        );
+        let error = run(deployment(), OverriderOperator::Replace, "/status/x", None).unwrap_err();
+        assert_eq!(error, "replace /status/x: /status does not exist");
     }
 }

@@ -12,7 +12,7 @@ use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::patch::{Operation, tokens};
+use super::patch::{Operation, nearest_path_hint, tokens};
 use crate::api::karmada::OverriderOperator;
 
 /// A JSON value as the patch library holds it.
@@ -222,16 +222,24 @@ fn apply(root: &mut Node, operation: &Operation<'_>) -> Result<(), String> {
     };
     let mut node = root;
     let mut walked = String::new();
-    for token in parents {
+    for (index, token) in parents.iter().enumerate() {
         let described = describe(&walked);
         let Some(container) = node.container()? else {
             return Err(format!("{described} is not an object or a list"));
         };
         node = match container {
-            Node::Object(object) => match object.values.get_mut(token) {
-                Some(child) => child,
-                None => return Err(format!("{walked}/{token} does not exist")),
-            },
+            Node::Object(object) => {
+                if !object.values.contains_key(token) {
+                    let hint = nearest_path_hint(
+                        &walked,
+                        token,
+                        object.keys.iter().map(String::as_str),
+                        &tokens[index + 1..],
+                    );
+                    return Err(format!("{walked}/{token} does not exist{hint}"));
+                }
+                object.values.get_mut(token).expect("checked above")
+            }
             Node::List(list) => {
                 let position = list_position(token, list.len(), false, &walked)?;
                 &mut list[position]
@@ -256,7 +264,15 @@ fn apply(root: &mut Node, operation: &Operation<'_>) -> Result<(), String> {
                     object.values.insert(last.clone(), value());
                 }
                 _ if !exists => {
-                    return Err(format!("the object at {described} has no key {last:?}"));
+                    let hint = nearest_path_hint(
+                        &walked,
+                        last,
+                        object.keys.iter().map(String::as_str),
+                        &[],
+                    );
+                    return Err(format!(
+                        "the object at {described} has no key {last:?}{hint}"
+                    ));
                 }
                 OverriderOperator::Replace => {
                     object.values.insert(last.clone(), value());
@@ -564,6 +580,25 @@ mod tests {
         assert_eq!(
             patched(content, &[(Replace, "/a/b/-1", Some(json!(0)))]),
             r#"{"a":{"b":[1,0]},"s":"text"}"#
+        );
+    }
+
+    /// The raw patch names the nearest path as the decoded one does.
+    #[test]
+    fn a_missing_key_names_the_nearest_existing_path() {
+        let content = r#"{"spec":{"containers":[{"image":"a"}]}}"#;
+        assert_eq!(
+            patched(
+                content,
+                &[(Replace, "/spec/container/0/image", Some(json!("b")))]
+            ),
+            "error: replace /spec/container/0/image: /spec/container does not exist; did you mean \
+             /spec/containers/0/image?"
+        );
+        assert_eq!(
+            patched(content, &[(Remove, "/spec/containres", None)]),
+            "error: remove /spec/containres: the object at /spec has no key \"containres\"; did you \
+             mean /spec/containers?"
         );
     }
 }

@@ -164,7 +164,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     );
     warnings.extend(overlap_warnings(fleet, &index, &placements));
     warnings.extend(overriders_that_change_nothing(fleet, &placements));
-    warnings.extend(propagation_warnings(fleet, &propagations_used));
+    warnings.extend(propagation_warnings(fleet, &propagations_used, &placements));
     warnings.extend(override_warnings(fleet, &overrides_used, &placements));
     warnings.extend(undefined_namespace_warnings(fleet, &placements));
     let mut plan = Vec::new();

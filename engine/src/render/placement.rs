@@ -39,6 +39,8 @@ pub(super) struct Placement {
     pub(super) winner: Option<usize>,
     pub(super) placed_by: Vec<String>,
     pub(super) filtered: Vec<(String, Filtered)>,
+    /// How the scheduler divided the replicas of a Divided workload (kept only to explain).
+    pub(super) division: Option<schedule::divide::Division>,
 }
 
 impl Placement {
@@ -78,6 +80,7 @@ pub(super) fn place_template(
         winner: None,
         placed_by: Vec::new(),
         filtered: Vec::new(),
+        division: None,
     };
     if let Some(reason) = bind::never_propagated(template) {
         placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
@@ -117,6 +120,7 @@ pub(super) fn place_template(
             placement.winner = Some(binding.policy);
             if explain {
                 placement.filtered = schedule.filtered;
+                placement.division = schedule.division;
             }
             if !placement.targets.is_empty() {
                 placement.placed_by.push(policy.id.to_string());

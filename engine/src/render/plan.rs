@@ -28,6 +28,8 @@ pub struct PlanEntry {
     pub placed_by: Vec<String>,
     pub filtered: Vec<(String, String)>,
     pub clusters: Vec<PlannedCluster>,
+    /// How the scheduler divided a Divided workload's replicas.
+    pub division: Option<crate::schedule::divide::Division>,
     /// Why it goes nowhere, when it does.
     pub nowhere: Option<String>,
     /// Which interpreter answered each operation for it (none: not a workload, no revision,
@@ -177,6 +179,7 @@ pub(super) fn plan_entry(
             .map(|(cluster, reason)| (cluster.clone(), reason.describe()))
             .collect(),
         clusters,
+        division: placement.division.clone(),
         nowhere: placement
             .targets
             .is_empty()
@@ -206,6 +209,7 @@ pub(super) fn quota_plan_entry(
         placed_by: vec![quota.id.clone()],
         host_copy: None,
         filtered: Vec::new(),
+        division: None,
         interpreted_by: Vec::new(),
         ignored_operations: Vec::new(),
         nowhere: clusters
@@ -226,6 +230,7 @@ pub(super) fn federated_plan_entry(
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
         filtered: Vec::new(),
+        division: None,
         interpreted_by: Vec::new(),
         ignored_operations: Vec::new(),
         clusters: targets

@@ -77,6 +77,169 @@ pub struct Seat<'a> {
     pub overflow: usize,
 }
 
+/// What division decided and from what, kept for `plan` to explain: the numbers the scheduler
+/// divided by, not a second computation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Division {
+    pub basis: DivisionBasis,
+    pub replicas: i64,
+    /// Every selected cluster, in the order given (the canonical order).
+    pub shares: Vec<Share>,
+    /// Webster's name rule for this template: larger names win ties (the UID's hash is odd).
+    pub larger_names_first: bool,
+}
+
+/// What the clusters' weights are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DivisionBasis {
+    /// `staticWeightList`; `listed` is false when there is none or no rule matches a selected
+    /// cluster, so every cluster weighs 1.
+    StaticWeight { listed: bool },
+    /// Each cluster's available replicas, as the estimator answered.
+    AvailableReplicas,
+    /// Available replicas over the fewest clusters that fit, most available first.
+    Aggregated,
+}
+
+/// One selected cluster in a division.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    pub cluster: String,
+    /// Its static weight, or its available replicas.
+    pub weight: i64,
+    /// 0 for the primary affinity, k for the k-th overflow affinity.
+    pub overflow: usize,
+    /// Whether it took part in a division: Aggregated leaves out clusters it does not need, and
+    /// overflow tiers that are not reached divide nothing.
+    pub divided: bool,
+    pub replicas: i64,
+    /// Replicas beyond its proportional share rounded down, among the clusters divided with it:
+    /// what Webster's rounding gave it.
+    pub remainder: i64,
+    /// Whether its last replica, or the next one it did not get, was decided between equal
+    /// priorities, so by fewer replicas and then by name.
+    pub tied: bool,
+}
+
+impl Division {
+    /// One line for `plan`: the replicas, what divided them with each cluster's number, where
+    /// they went, and who got the remainder of rounding and by which rule.
+    pub fn explain(&self) -> String {
+        let replicas = plural(self.replicas, "replica");
+        let tiered = self.shares.iter().any(|share| share.overflow > 0);
+        let numbers = |separator: &str| -> String {
+            self.shares
+                .iter()
+                .map(|share| {
+                    let tier = if tiered {
+                        format!(" (overflow {})", share.overflow)
+                    } else {
+                        String::new()
+                    };
+                    format!("{}{separator}{}{tier}", share.cluster, share.weight)
+                })
+                .collect::<Vec<_>>()
+                .join(if separator == ":" { " " } else { ", " })
+        };
+        let mut line = match self.basis {
+            DivisionBasis::StaticWeight { listed: true } => {
+                format!("{replicas} by static weight {}", numbers(":"))
+            }
+            DivisionBasis::StaticWeight { listed: false } => format!(
+                "{replicas} by equal weight (no static weight is given for these clusters) {}",
+                numbers(":")
+            ),
+            DivisionBasis::AvailableReplicas => format!(
+                "{replicas} by available replicas (estimator: {})",
+                numbers(" ")
+            ),
+            DivisionBasis::Aggregated => format!(
+                "{replicas} aggregated on the fewest clusters that fit, most available first \
+                 (estimator: {})",
+                numbers(" ")
+            ),
+        };
+        let got: Vec<String> = self
+            .shares
+            .iter()
+            .filter(|share| share.replicas > 0)
+            .map(|share| format!("{} {}", share.cluster, share.replicas))
+            .collect();
+        line.push_str(" → ");
+        line.push_str(&got.join(", "));
+        let unused: Vec<&str> = self
+            .shares
+            .iter()
+            .filter(|share| !share.divided)
+            .map(|share| share.cluster.as_str())
+            .collect();
+        if !unused.is_empty() {
+            line.push_str(&format!("; not needed: {}", unused.join(", ")));
+        }
+        let remainder: i64 = self.shares.iter().map(|share| share.remainder.max(0)).sum();
+        if remainder > 0 {
+            let takers: Vec<&Share> = self
+                .shares
+                .iter()
+                .filter(|share| share.remainder > 0)
+                .collect();
+            let to = match takers.as_slice() {
+                [only] => only.cluster.clone(),
+                _ => takers
+                    .iter()
+                    .map(|share| format!("{} {}", share.cluster, share.remainder))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            let weight = match self.basis {
+                DivisionBasis::StaticWeight { .. } => "weight",
+                _ => "available",
+            };
+            let mut rule =
+                format!("Webster: each next replica to the largest {weight} ÷ (2 × replicas + 1)");
+            let tied: Vec<&str> = self
+                .shares
+                .iter()
+                .filter(|share| share.tied)
+                .map(|share| share.cluster.as_str())
+                .collect();
+            if !tied.is_empty() {
+                let name = if self.larger_names_first {
+                    "the larger name (the template's UID hashes odd)"
+                } else {
+                    "the smaller name"
+                };
+                rule.push_str(&format!(
+                    "; {} tied, so fewer replicas first, then {name}",
+                    tied.join(", ")
+                ));
+            }
+            line.push_str(&format!("; remainder {remainder} to {to} ({rule})"));
+        }
+        let short: Vec<String> = self
+            .shares
+            .iter()
+            .filter(|share| share.remainder < 0)
+            .map(|share| format!("{} {}", share.cluster, -share.remainder))
+            .collect();
+        if !short.is_empty() {
+            line.push_str(&format!(
+                "; below the proportional share, rounded down: {}",
+                short.join(", ")
+            ));
+        }
+        line
+    }
+}
+
+fn plural(count: i64, noun: &str) -> String {
+    if count == 1 {
+        format!("{count} {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Replicas per selected cluster, in the order given (the canonical order). An error says why
 /// the replicas do not fit.
 pub fn assign_replicas(
@@ -85,13 +248,42 @@ pub fn assign_replicas(
     replicas: i64,
     uid: &str,
 ) -> Result<Vec<i64>, String> {
+    Ok(match divide_replicas(strategy, seats, replicas, uid)? {
+        None => vec![replicas; seats.len()],
+        Some(division) => division.shares.iter().map(|share| share.replicas).collect(),
+    })
+}
+
+/// [`assign_replicas`] with what decided it; `None` for Duplicated, which divides nothing.
+pub fn divide_replicas(
+    strategy: Strategy<'_>,
+    seats: &[Seat<'_>],
+    replicas: i64,
+    uid: &str,
+) -> Result<Option<Division>, String> {
     match strategy {
-        Strategy::Duplicated => Ok(vec![replicas; seats.len()]),
-        Strategy::StaticWeight(list) => Ok(static_weight(list, seats, replicas, uid)),
+        Strategy::Duplicated => Ok(None),
+        Strategy::StaticWeight(list) => Ok(Some(static_weight(list, seats, replicas, uid))),
         Strategy::DynamicWeight | Strategy::Aggregated => {
-            by_capacity_tiers(strategy, seats, replicas, uid)
+            by_capacity_tiers(strategy, seats, replicas, uid).map(Some)
         }
     }
+}
+
+fn shares(seats: &[Seat<'_>], weights: &[i64]) -> Vec<Share> {
+    seats
+        .iter()
+        .zip(weights)
+        .map(|(seat, &weight)| Share {
+            cluster: seat.cluster.name().to_string(),
+            weight,
+            overflow: seat.overflow,
+            divided: false,
+            replicas: 0,
+            remainder: 0,
+            tied: false,
+        })
+        .collect()
 }
 
 /// karmada `getStaticWeightInfoList`: a cluster's weight is the largest weight of the rules
@@ -102,7 +294,7 @@ fn static_weight(
     seats: &[Seat<'_>],
     replicas: i64,
     uid: &str,
-) -> Vec<i64> {
+) -> Division {
     let mut weights: Vec<i64> = seats
         .iter()
         .map(|seat| {
@@ -114,10 +306,19 @@ fn static_weight(
                 .unwrap_or(0)
         })
         .collect();
-    if weights.iter().all(|weight| *weight == 0) {
+    let listed = weights.iter().any(|weight| *weight != 0);
+    if !listed {
         weights = vec![1; seats.len()];
     }
-    divide(seats, &weights, replicas, uid)
+    let mut division = Division {
+        basis: DivisionBasis::StaticWeight { listed },
+        replicas,
+        shares: shares(seats, &weights),
+        larger_names_first: webster::prefers_larger_names(uid),
+    };
+    let everyone: Vec<usize> = (0..seats.len()).collect();
+    divide(&mut division.shares, &everyone, replicas, uid);
+    division
 }
 
 /// Dynamic weights and Aggregated, tier by tier when overflow affinities give clusters an
@@ -128,9 +329,18 @@ fn by_capacity_tiers(
     seats: &[Seat<'_>],
     replicas: i64,
     uid: &str,
-) -> Result<Vec<i64>, String> {
+) -> Result<Division, String> {
     debug_assert!(strategy.uses_capacity());
-    let mut assigned = vec![0; seats.len()];
+    let available: Vec<i64> = seats.iter().map(|seat| seat.available).collect();
+    let mut division = Division {
+        basis: match strategy {
+            Strategy::Aggregated => DivisionBasis::Aggregated,
+            _ => DivisionBasis::AvailableReplicas,
+        },
+        replicas,
+        shares: shares(seats, &available),
+        larger_names_first: webster::prefers_larger_names(uid),
+    };
     let mut remaining = replicas;
     let mut tiers: Vec<usize> = seats.iter().map(|seat| seat.overflow).collect();
     tiers.sort_unstable();
@@ -147,65 +357,85 @@ fn by_capacity_tiers(
         if amount == 0 {
             continue;
         }
-        let tier_seats: Vec<Seat<'_>> = members.iter().map(|&index| seats[index]).collect();
-        let divided = match strategy {
-            Strategy::Aggregated => aggregated(&tier_seats, amount, uid),
-            _ => dynamic_weight(&tier_seats, amount, uid),
+        let dividing = match strategy {
+            Strategy::Aggregated => aggregated(&division.shares, &members, amount),
+            _ => members,
         };
-        for (member, replicas) in members.iter().zip(divided) {
-            assigned[*member] = replicas;
-        }
+        divide(&mut division.shares, &dividing, amount, uid);
         remaining -= amount;
     }
     if remaining > 0 {
-        let available: i64 = seats.iter().map(|seat| seat.available).sum();
+        let available: i64 = available.iter().sum();
         return Err(format!(
             "needs {replicas} replicas, the selected clusters have {available} available"
         ));
     }
-    Ok(assigned)
+    Ok(division)
 }
 
-/// karmada `dynamicScaleUp` fresh: Webster by available replicas.
-fn dynamic_weight(seats: &[Seat<'_>], replicas: i64, uid: &str) -> Vec<i64> {
-    let weights: Vec<i64> = seats.iter().map(|seat| seat.available).collect();
-    divide(seats, &weights, replicas, uid)
-}
-
-/// karmada Aggregated: clusters by availability, most first (stable, so ties keep the canonical
-/// order); the shortest prefix that fits; Webster by availability over that prefix.
-fn aggregated(seats: &[Seat<'_>], replicas: i64, uid: &str) -> Vec<i64> {
-    let mut order: Vec<usize> = (0..seats.len()).collect();
-    order.sort_by(|&a, &b| seats[b].available.cmp(&seats[a].available));
+/// karmada Aggregated: of `members`, by availability, most first (stable, so ties keep the
+/// canonical order), the shortest prefix that fits `replicas`; Webster then divides by
+/// availability over that prefix.
+fn aggregated(shares: &[Share], members: &[usize], replicas: i64) -> Vec<usize> {
+    let mut order = members.to_vec();
+    order.sort_by(|&a, &b| shares[b].weight.cmp(&shares[a].weight));
     let mut taken = Vec::new();
     let mut sum = 0;
     for index in order {
         if sum >= replicas {
             break;
         }
-        sum += seats[index].available;
+        sum += shares[index].weight;
         taken.push(index);
     }
-    let prefix: Vec<Seat<'_>> = taken.iter().map(|&index| seats[index]).collect();
-    let weights: Vec<i64> = prefix.iter().map(|seat| seat.available).collect();
-    let divided = divide(&prefix, &weights, replicas, uid);
-    let mut assigned = vec![0; seats.len()];
-    for (index, replicas) in taken.into_iter().zip(divided) {
-        assigned[index] = replicas;
-    }
-    assigned
+    taken
 }
 
-fn divide(seats: &[Seat<'_>], weights: &[i64], replicas: i64, uid: &str) -> Vec<i64> {
-    let parties: Vec<Party<'_>> = seats
+/// Webster over the shares at `members` (in that order, which feeds nothing but the result's
+/// order), recording each one's replicas, what rounding gave it and whether a tie decided.
+fn divide(shares: &mut [Share], members: &[usize], replicas: i64, uid: &str) {
+    let weights: Vec<i64> = members.iter().map(|&index| shares[index].weight).collect();
+    let divided = {
+        let parties: Vec<Party<'_>> = members
+            .iter()
+            .map(|&index| Party {
+                name: &shares[index].cluster,
+                weight: shares[index].weight,
+            })
+            .collect();
+        webster::divide(replicas, &parties, uid)
+    };
+    let total: i128 = weights
         .iter()
-        .zip(weights)
-        .map(|(seat, &weight)| Party {
-            name: seat.cluster.name(),
-            weight,
-        })
-        .collect();
-    webster::divide(replicas, &parties, uid)
+        .map(|&weight| i128::from(weight.max(0)))
+        .sum();
+    for (&index, &got) in members.iter().zip(&divided) {
+        let share = &mut shares[index];
+        share.divided = true;
+        share.replicas = got;
+        let proportional = if total == 0 {
+            0
+        } else {
+            i128::from(replicas) * i128::from(share.weight.max(0)) / total
+        };
+        share.remainder = got - i64::try_from(proportional).unwrap_or(got);
+    }
+    // The last replica a cluster got had priority w/(2s−1); the next one another did not get,
+    // w'/(2s'+1). Webster gives the first never less than the second; equal, a tie rule chose.
+    for (a, &index) in members.iter().enumerate() {
+        for (b, &other) in members.iter().enumerate() {
+            let (got, missed) = (divided[a], divided[b]);
+            if a == b || got == 0 || weights[b] <= 0 {
+                continue;
+            }
+            let last = i128::from(weights[a]) * i128::from(2 * missed + 1);
+            let next = i128::from(weights[b]) * i128::from(2 * got - 1);
+            if last == next {
+                shares[index].tied = true;
+                shares[other].tied = true;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -400,6 +630,112 @@ mod tests {
         assert_eq!(
             assign_replicas(Strategy::Duplicated, &seats(&clusters, &[0, 0]), 3, "").unwrap(),
             vec![3, 3]
+        );
+    }
+
+    fn explain(strategy: Strategy<'_>, seats: &[Seat<'_>], replicas: i64) -> String {
+        divide_replicas(strategy, seats, replicas, "")
+            .unwrap()
+            .expect("a Divided strategy")
+            .explain()
+    }
+
+    /// 6 over 2:1 divides exactly; 13 over 3:2:1 is 7/4/2 (spec §14, worked checks), one more
+    /// than the proportional 6.5/4.33/2.17 rounded down, and that one is member1's.
+    #[test]
+    fn a_static_division_names_the_weights_and_who_got_the_remainder() {
+        let clusters = clusters(&["eu-1", "us-1"]);
+        let list = weights(&[("eu-1", 2), ("us-1", 1)]);
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(Some(&list)),
+                &seats(&clusters, &[0, 0]),
+                6
+            ),
+            "6 replicas by static weight eu-1:2 us-1:1 → eu-1 4, us-1 2"
+        );
+        let clusters = super::tests::clusters(&["member1", "member2", "member3"]);
+        let list = weights(&[("member1", 3), ("member2", 2), ("member3", 1)]);
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(Some(&list)),
+                &seats(&clusters, &[0, 0, 0]),
+                13
+            ),
+            "13 replicas by static weight member1:3 member2:2 member3:1 → member1 7, member2 4, \
+             member3 2; remainder 1 to member1 (Webster: each next replica to the largest weight \
+             ÷ (2 × replicas + 1))"
+        );
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(None),
+                &seats(&clusters, &[0, 0, 0]),
+                3
+            ),
+            "3 replicas by equal weight (no static weight is given for these clusters) member1:1 \
+             member2:1 member3:1 → member1 1, member2 1, member3 1"
+        );
+    }
+
+    /// 7 over 2:1:1:1 is 3/2/1/1 and its seventh replica is a tie among member2..4 at 1/3 with
+    /// one replica each, which the smaller name wins with an empty UID (spec §14).
+    #[test]
+    fn a_remainder_decided_by_a_tie_names_the_tied_clusters_and_the_rule() {
+        let clusters = clusters(&["member1", "member2", "member3", "member4"]);
+        let list = weights(&[
+            ("member1", 2),
+            ("member2", 1),
+            ("member3", 1),
+            ("member4", 1),
+        ]);
+        assert_eq!(
+            explain(
+                Strategy::StaticWeight(Some(&list)),
+                &seats(&clusters, &[0; 4]),
+                7
+            ),
+            "7 replicas by static weight member1:2 member2:1 member3:1 member4:1 → member1 3, \
+             member2 2, member3 1, member4 1; remainder 2 to member1 1, member2 1 (Webster: each \
+             next replica to the largest weight ÷ (2 × replicas + 1); member2, member3, member4 \
+             tied, so fewer replicas first, then the smaller name)"
+        );
+    }
+
+    /// 7 over available 10 and 5: 4.67 and 2.33 rounded down leave one, which eu-1 takes
+    /// (Webster: 10/9 > 5/5 for the seventh).
+    #[test]
+    fn a_dynamic_division_names_the_estimators_numbers() {
+        let clusters = clusters(&["eu-1", "us-1"]);
+        assert_eq!(
+            explain(Strategy::DynamicWeight, &seats(&clusters, &[10, 5]), 7),
+            "7 replicas by available replicas (estimator: eu-1 10, us-1 5) → eu-1 5, us-1 2; \
+             remainder 1 to eu-1 (Webster: each next replica to the largest available ÷ \
+             (2 × replicas + 1))"
+        );
+    }
+
+    /// 12 over 6:8:10 takes the prefix 10, 8 and divides 7 + 5 (spec §8.6); a is not needed.
+    #[test]
+    fn an_aggregated_division_names_the_clusters_it_did_not_need() {
+        let clusters = clusters(&["a", "b", "c"]);
+        assert_eq!(
+            explain(Strategy::Aggregated, &seats(&clusters, &[6, 8, 10]), 12),
+            "12 replicas aggregated on the fewest clusters that fit, most available first \
+             (estimator: a 6, b 8, c 10) → b 5, c 7; not needed: a; remainder 1 to c (Webster: \
+             each next replica to the largest available ÷ (2 × replicas + 1))"
+        );
+    }
+
+    /// An overflow tier is named with each cluster, and is not needed while the primary fits.
+    #[test]
+    fn overflow_tiers_are_named_in_the_explanation() {
+        let clusters = clusters(&["a", "b"]);
+        let mut tiered = seats(&clusters, &[4, 4]);
+        tiered[1].overflow = 1;
+        assert_eq!(
+            explain(Strategy::DynamicWeight, &tiered, 3),
+            "3 replicas by available replicas (estimator: a 4 (overflow 0), b 4 (overflow 1)) → \
+             a 3; not needed: b"
         );
     }
 }

@@ -35,6 +35,8 @@ pub struct Schedule {
     /// The clusters the filters removed (of the affinity term that won, else of the first),
     /// with why: for the plan report.
     pub filtered: Vec<(String, Filtered)>,
+    /// How a Divided workload's replicas were divided, for the plan report.
+    pub division: Option<divide::Division>,
 }
 
 /// What the scheduler needs to know about a template, read once (karmada
@@ -120,7 +122,7 @@ pub fn schedule(
     for term in &terms {
         let mut filtered = Vec::new();
         match schedule_term(template, workload, placement, term, clusters, &mut filtered) {
-            Ok(targets) => {
+            Ok((targets, division)) => {
                 // A cluster outside this term that an earlier term wanted but filtered out
                 // (a failover drill's tainted primary) is named with why, not merely as outside.
                 if let Some(scheduled) = &term.name {
@@ -149,6 +151,7 @@ pub fn schedule(
                     targets,
                     failure: None,
                     filtered,
+                    division,
                 };
             }
             Err(reason) => failures.push(match &term.name {
@@ -165,11 +168,12 @@ pub fn schedule(
         targets: Vec::new(),
         failure: Some(failures.join("; ")),
         filtered: first_filtered.unwrap_or_default(),
+        division: None,
     }
 }
 
-/// One affinity term through filter, estimate, spread selection and division. An error says
-/// why the term does not schedule.
+/// One affinity term through filter, estimate, spread selection and division, with how the
+/// replicas were divided. An error says why the term does not schedule.
 fn schedule_term(
     template: &Template,
     workload: &Workload,
@@ -177,7 +181,7 @@ fn schedule_term(
     term: &AffinityTerm,
     clusters: &[Cluster],
     filtered: &mut Vec<(String, Filtered)>,
-) -> Result<Vec<TargetCluster>, String> {
+) -> Result<(Vec<TargetCluster>, Option<divide::Division>), String> {
     let mut candidates = Vec::new();
     for cluster in clusters {
         match filter::filter_cluster(placement, term, workload.is_workload, template, cluster) {
@@ -239,14 +243,15 @@ fn schedule_term(
         })
         .collect();
     if !workload.is_workload {
-        return Ok(seats
+        let targets = seats
             .iter()
             .map(|seat| TargetCluster {
                 name: seat.cluster.name().to_string(),
                 replicas: None,
                 completions: None,
             })
-            .collect());
+            .collect();
+        return Ok((targets, None));
     }
     if workload.replicas == 0 {
         return Err(
@@ -254,7 +259,11 @@ fn schedule_term(
                 .to_string(),
         );
     }
-    let assigned = divide::assign_replicas(strategy, &seats, workload.replicas, &workload.uid)?;
+    let division = divide::divide_replicas(strategy, &seats, workload.replicas, &workload.uid)?;
+    let assigned: Vec<i64> = match &division {
+        None => vec![workload.replicas; seats.len()],
+        Some(division) => division.shares.iter().map(|share| share.replicas).collect(),
+    };
     let mut targets: Vec<TargetCluster> = seats
         .iter()
         .zip(assigned)
@@ -271,7 +280,7 @@ fn schedule_term(
         split_completions(&mut targets, completions, &workload.uid);
     }
     targets.sort();
-    Ok(targets)
+    Ok((targets, division))
 }
 
 /// karmada `divideReplicasByJobCompletions`: a Divided Job's completions are divided with

@@ -150,7 +150,7 @@ fn hand_out(seats: i64, parties: &[Party<'_>], voters: &[usize], result: &mut [i
 
 /// `tieBreakerByUID`: an odd FNV-1a-32 hash of the UID's bytes puts larger names first; an empty
 /// UID keeps smaller names first.
-fn prefers_larger_names(uid: &str) -> bool {
+pub(super) fn prefers_larger_names(uid: &str) -> bool {
     !uid.is_empty() && fnv1a_32(uid.as_bytes()) & 1 == 1
 }
 
