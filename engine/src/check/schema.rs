@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::cel::{self, Rule, Verdict};
+
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FindingKind {
@@ -61,8 +63,24 @@ pub struct Schema {
     extra: Extra,
     items: Option<Box<Schema>>,
     one_of: Vec<Schema>,
+    /// Kubernetes' int-or-string and quantity definitions: `oneOf` lists the types a value
+    /// may have, any one will do (not JSON Schema's "exactly one").
+    one_of_types: bool,
     any_of: Vec<Schema>,
     all_of: Vec<Schema>,
+    /// `not`: the value must not fit it.
+    not: Option<Box<Schema>>,
+    /// `pattern`, as Go's regexp (RE2) reads it.
+    pattern: Option<Pattern>,
+    /// `x-kubernetes-list-type: set` or `map` (with its keys): items that repeat are refused.
+    list_type: ListType,
+    /// `default`: set where the field is absent, before anything is checked.
+    default: Option<Value>,
+    /// Whether this node or any below it has a default: only then is a value copied to be
+    /// defaulted.
+    defaults_within: bool,
+    /// `x-kubernetes-validations`: CEL rules on the value.
+    rules: Vec<Rule>,
     /// A named definition, resolved when validating.
     reference: Option<String>,
     minimum: Option<(f64, bool)>,
@@ -88,8 +106,15 @@ impl Default for Schema {
             extra: Extra::Allowed,
             items: None,
             one_of: Vec::new(),
+            one_of_types: false,
             any_of: Vec::new(),
             all_of: Vec::new(),
+            not: None,
+            pattern: None,
+            list_type: ListType::Atomic,
+            default: None,
+            defaults_within: false,
+            rules: Vec::new(),
             reference: None,
             minimum: None,
             maximum: None,
@@ -126,6 +151,8 @@ struct Walk<'d> {
     left: u64,
     /// The budget ran out: every check from here on returns at once.
     over: bool,
+    /// What is left of the object's budget for CEL rules, in CEL's steps.
+    cel_left: u64,
 }
 
 impl Walk<'_> {
@@ -347,6 +374,7 @@ impl Schema {
             .map(|option| option.types & !NULL)
             .collect();
         schema.quantity = option_types == [STRING, NUMBER | INTEGER];
+        schema.one_of_types = schema.types == ANY && !schema.one_of.is_empty();
         schema
     }
 
@@ -440,6 +468,37 @@ impl Schema {
         schema.one_of = list("oneOf");
         schema.any_of = list("anyOf");
         schema.all_of = list("allOf");
+        schema.not = object.get("not").map(|value| {
+            Box::new(Schema {
+                extra: Extra::Allowed,
+                ..Schema::from_crd_at(value, false)
+            })
+        });
+        schema.pattern = object
+            .get("pattern")
+            .and_then(Value::as_str)
+            .map(Pattern::new);
+        schema.list_type = match object.get("x-kubernetes-list-type").and_then(Value::as_str) {
+            Some("set") => ListType::Set,
+            Some("map") => ListType::Map(strings(object.get("x-kubernetes-list-map-keys"))),
+            _ => ListType::Atomic,
+        };
+        schema.default = object.get("default").cloned();
+        schema.rules = object
+            .get("x-kubernetes-validations")
+            .and_then(Value::as_array)
+            .map(|rules| rules.iter().map(Rule::from_crd).collect())
+            .unwrap_or_default();
+        schema.defaults_within = schema.default.is_some()
+            || schema
+                .properties
+                .values()
+                .any(|schema| schema.defaults_within)
+            || schema
+                .items
+                .as_ref()
+                .is_some_and(|items| items.defaults_within)
+            || matches!(&schema.extra, Extra::Schema(extra) if extra.defaults_within);
         let number = |name: &str| object.get(name).and_then(Value::as_f64);
         let count = |name: &str| object.get(name).and_then(Value::as_u64);
         schema.minimum = number("minimum").map(|bound| (bound, flag("exclusiveMinimum")));
@@ -469,6 +528,16 @@ impl Schema {
             definitions,
             left: budget,
             over: false,
+            cel_left: cel::OBJECT_BUDGET,
+        };
+        let defaulted;
+        let value = if self.defaults_within {
+            let mut copy = value.clone();
+            self.apply_defaults(&mut copy);
+            defaulted = copy;
+            &defaulted
+        } else {
+            value
         };
         let mut found = Found::default();
         self.check(
@@ -527,7 +596,7 @@ impl Schema {
             Value::Array(_) => ARRAY,
             Value::Object(_) => OBJECT,
         };
-        if !self.one_of.is_empty() && self.types == ANY {
+        if self.one_of_types {
             // Kubernetes' int-or-string and quantity: one of the types will do.
             let fits = self
                 .one_of
@@ -612,6 +681,24 @@ impl Schema {
                 });
             }
         }
+        if let (Some(pattern), Some(text)) = (&self.pattern, value.as_str()) {
+            match &pattern.regex {
+                Ok(regex) if !regex.is_match(text) => out.invalid(path, || {
+                    format!(
+                        "{} does not match the pattern {}",
+                        describe(value),
+                        pattern.source
+                    )
+                }),
+                Ok(_) => {}
+                Err(problem) => out.invalid(path, || {
+                    format!(
+                        "the CRD's pattern {} does not compile as Go's regexp reads it: {problem}",
+                        pattern.source
+                    )
+                }),
+            }
+        }
         for schema in &self.all_of {
             schema.check(value, path, walk, out);
         }
@@ -630,7 +717,14 @@ impl Schema {
                 });
             }
         }
-        if !self.one_of.is_empty() && self.types != ANY {
+        if let Some(not) = &self.not
+            && not.fits(value, path, walk)
+        {
+            out.invalid(path, || {
+                format!("{} must not match the schema's not", describe(value))
+            });
+        }
+        if !self.one_of.is_empty() && !self.one_of_types {
             // A second choice that fits settles it.
             let mut passing = 0;
             for option in &self.one_of {
@@ -659,6 +753,12 @@ impl Schema {
                 }
                 if let Some(maximum) = self.max_items.filter(|&maximum| count > maximum) {
                     out.invalid(path, || format!("has {count} items, more than {maximum}"));
+                }
+                if self.list_type != ListType::Atomic {
+                    if !walk.spend(count) {
+                        return;
+                    }
+                    self.list_type.check_unique(items, path, out);
                 }
                 if let Some(schema) = &self.items {
                     for (index, item) in items.iter().enumerate() {
@@ -721,6 +821,280 @@ impl Schema {
             }
             _ => {}
         }
+        if !self.rules.is_empty() && !out.settled() && !walk.over {
+            self.check_rules(value, path, walk, out);
+        }
+    }
+
+    /// Runs the CEL rules of this node on `value`, within what is left of the object's CEL
+    /// budget.
+    fn check_rules<'v>(
+        &self,
+        value: &'v Value,
+        path: &mut FieldPath<'v>,
+        walk: &mut Walk<'_>,
+        out: &mut Out<'_>,
+    ) {
+        for rule in &self.rules {
+            if rule.is_transition() {
+                continue;
+            }
+            match rule.judge(value, self, &mut walk.cel_left) {
+                Verdict::Holds => {}
+                Verdict::Fails { field, problem } => out.push(
+                    FindingKind::Invalid,
+                    || match field {
+                        Some(field) => path.shown_with(&field),
+                        None => path.shown(),
+                    },
+                    || problem,
+                ),
+                Verdict::OutOfBudget => {
+                    out.invalid(path, || {
+                        "not every CEL rule was run: the object's rules cost more than the API \
+                         server's budget for one object, and it refuses the object"
+                            .to_string()
+                    });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether this node or one below it has a CEL rule that reads `oldSelf`: rules a build
+    /// cannot judge, having no object before the change.
+    pub fn transition_rules(&self) -> usize {
+        let own = self
+            .rules
+            .iter()
+            .filter(|rule| rule.is_transition())
+            .count();
+        own + self
+            .properties
+            .values()
+            .chain(self.items.as_deref())
+            .chain(match &self.extra {
+                Extra::Schema(schema) => Some(schema.as_ref()),
+                _ => None,
+            })
+            .map(Schema::transition_rules)
+            .sum::<usize>()
+    }
+
+    /// The schema of field `name` of an object of this schema.
+    pub(super) fn field(&self, name: &str) -> Option<&Schema> {
+        match (self.properties.get(name), &self.extra) {
+            (Some(schema), _) => Some(schema),
+            (None, Extra::Schema(schema)) => Some(schema),
+            _ => None,
+        }
+    }
+
+    /// The schema of the items of a list of this schema.
+    pub(super) fn item(&self) -> Option<&Schema> {
+        self.items.as_deref()
+    }
+
+    /// Whether a value of this schema is a number that may have a fraction (CEL's double).
+    pub(super) fn is_number(&self) -> bool {
+        self.types & NUMBER != 0
+    }
+
+    /// The schema's format (`duration`, `date-time`, …).
+    pub(super) fn format(&self) -> Option<&str> {
+        self.format.as_deref()
+    }
+
+    /// Sets the schema's defaults in `value` where it lacks the field, as the API server's
+    /// structural defaulting does before validating: an absent field (or a null one the schema
+    /// does not allow null in) with a default gets it, at every depth, in defaults too.
+    fn apply_defaults(&self, value: &mut Value) {
+        if !self.defaults_within {
+            return;
+        }
+        match value {
+            Value::Object(fields) => {
+                for (name, property) in &self.properties {
+                    let Some(default) = &property.default else {
+                        continue;
+                    };
+                    match fields.get(name) {
+                        None => {
+                            fields.insert(name.clone(), default.clone());
+                        }
+                        Some(Value::Null) if property.types & NULL == 0 => {
+                            fields.insert(name.clone(), default.clone());
+                        }
+                        Some(_) => {}
+                    }
+                }
+                for (name, field) in fields.iter_mut() {
+                    if let Some(schema) = self.field(name) {
+                        schema.apply_defaults(field);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(schema) = &self.items {
+                    for item in items {
+                        schema.apply_defaults(item);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A `pattern`, compiled once with its CRD.
+#[derive(Debug, Clone)]
+struct Pattern {
+    source: String,
+    regex: Result<regex::Regex, String>,
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Pattern {
+    fn new(source: &str) -> Pattern {
+        Pattern {
+            source: source.to_string(),
+            regex: go_regexp(source),
+        }
+    }
+}
+
+/// Compiles `pattern` as Go's regexp package (RE2) reads it, which is what the API server
+/// matches `pattern` and CEL's `matches` with. Rust's regex crate has RE2's syntax and
+/// guarantees (no backreferences or lookaround, linear time); it differs in that its `\d`,
+/// `\w`, `\s` and `\b` are Unicode-aware where Go's are ASCII: they are rewritten to Go's
+/// meaning here. What Go refuses and the crate would take (`\Z` is refused by both) stays
+/// as the crate reads it.
+pub(super) fn go_regexp(pattern: &str) -> Result<regex::Regex, String> {
+    let mut rewritten = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    rewritten.push('\\');
+                    break;
+                };
+                let ascii = match (next, in_class) {
+                    ('d', false) => Some("[0-9]"),
+                    ('D', false) => Some("[^0-9]"),
+                    ('w', false) => Some("[0-9A-Za-z_]"),
+                    ('W', false) => Some("[^0-9A-Za-z_]"),
+                    ('s', false) => Some("[\\t\\n\\x0C\\r ]"),
+                    ('S', false) => Some("[^\\t\\n\\x0C\\r ]"),
+                    ('b', false) => Some("(?-u:\\b)"),
+                    ('B', false) => Some("(?-u:\\B)"),
+                    ('d', true) => Some("0-9"),
+                    ('w', true) => Some("0-9A-Za-z_"),
+                    ('s', true) => Some("\\t\\n\\x0C\\r "),
+                    _ => None,
+                };
+                match ascii {
+                    Some(text) => rewritten.push_str(text),
+                    None => {
+                        rewritten.push('\\');
+                        rewritten.push(next);
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                rewritten.push('[');
+                // A `]` or `^]` first in a class is a literal.
+                let rest = chars.as_str();
+                let literal = if rest.starts_with("^]") {
+                    2
+                } else if rest.starts_with(']') || rest.starts_with('^') {
+                    1
+                } else {
+                    0
+                };
+                for _ in 0..literal {
+                    if let Some(c) = chars.next() {
+                        rewritten.push(c);
+                    }
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                rewritten.push(']');
+            }
+            _ => rewritten.push(c),
+        }
+    }
+    regex::RegexBuilder::new(&rewritten)
+        // RE2's own limit on a compiled program is about as large.
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|error| match error {
+            regex::Error::CompiledTooBig(_) => "it is too large".to_string(),
+            error => error
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_string(),
+        })
+}
+
+/// `x-kubernetes-list-type`.
+#[derive(Debug, Clone, PartialEq)]
+enum ListType {
+    /// The list is one value (the default): items may repeat.
+    Atomic,
+    /// Each item is unique.
+    Set,
+    /// Each item is an object unique by the values of these fields.
+    Map(Vec<String>),
+}
+
+impl ListType {
+    /// Refuses the items of a set or map that repeat an earlier one, as the API server does
+    /// ("Duplicate value").
+    fn check_unique(&self, items: &[Value], path: &mut FieldPath<'_>, out: &mut Out<'_>) {
+        let mut seen: std::collections::HashMap<String, usize> = Default::default();
+        for (index, item) in items.iter().enumerate() {
+            let key = match self {
+                ListType::Atomic => return,
+                ListType::Set => item.to_string(),
+                ListType::Map(keys) => {
+                    let key: serde_json::Map<String, Value> = keys
+                        .iter()
+                        .filter_map(|key| Some((key.clone(), item.get(key)?.clone())))
+                        .collect();
+                    Value::Object(key).to_string()
+                }
+            };
+            if let Some(first) = seen.get(&key) {
+                path.steps.push(Step::Index(index));
+                let first = *first;
+                out.invalid(path, || match self {
+                    ListType::Map(keys) => format!(
+                        "Duplicate value: {key}: the list is a map keyed by {}, and item {first} \
+                         has the same key",
+                        keys.join(", ")
+                    ),
+                    _ => format!(
+                        "Duplicate value: {}: the list is a set, and item {first} is the same",
+                        describe(item)
+                    ),
+                });
+                path.steps.pop();
+            } else {
+                seen.insert(key, index);
+            }
+        }
     }
 }
 
@@ -781,6 +1155,17 @@ impl FieldPath<'_> {
             return "(the object)".to_string();
         }
         self.written(None)
+    }
+
+    /// The path of a rule's `fieldPath` (`.spec.ports[0]`, `['a.b']`) below this one.
+    fn shown_with(&self, relative: &str) -> String {
+        let base = self.written(None);
+        let relative = relative.trim_start_matches('.');
+        match (base.is_empty(), relative.starts_with('[')) {
+            (true, _) => relative.to_string(),
+            (false, true) => format!("{base}{relative}"),
+            (false, false) => format!("{base}.{relative}"),
+        }
     }
 
     /// The path of a field the object lacks.
