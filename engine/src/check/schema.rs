@@ -1510,6 +1510,205 @@ mod tests {
         );
     }
 
+    /// Gateway API's GatewayAddress shape: a `type` defaulting to IPAddress, and oneOf an
+    /// IP address or anything but IPAddress (`not`). With `not` and the default, a valid
+    /// address fits exactly one choice, as the API server counts.
+    #[test]
+    fn one_of_with_not_counts_as_the_api_server_counts() {
+        let schema = crd(json!({"type": "object", "properties": {"addresses": {
+            "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "default": "IPAddress"},
+                    "value": {"type": "string"},
+                },
+                "oneOf": [
+                    {"properties": {"type": {"enum": ["IPAddress"]},
+                        "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
+                    {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}},
+                ],
+            }}}}));
+        let value = json!({"addresses": [
+            {"type": "IPAddress", "value": "10.0.0.1"},
+            {"value": "fd00::1"},
+            {"type": "Hostname", "value": "example.com"},
+        ]});
+        assert_eq!(findings(&schema, value), Vec::new());
+        let wrong = json!({"addresses": [{"value": "example.com"}]});
+        assert_eq!(
+            findings(&schema, wrong),
+            [(
+                FindingKind::Invalid,
+                "addresses[0]".to_string(),
+                "{\"value\":\"example.com\",\"type\":\"IPAddress\"} matches 0 of the \
+                 schema's oneOf choices"
+                    .to_string()
+            )]
+        );
+        let not = crd(json!({"type": "string", "not": {"enum": ["forbidden"]}}));
+        assert_eq!(
+            findings(&not, json!("forbidden"))[0].2,
+            "\"forbidden\" must not match the schema's not"
+        );
+        assert!(findings(&not, json!("fine")).is_empty());
+    }
+
+    /// Defaults are set where a field is absent (or null where null is not allowed), at any
+    /// depth and inside defaults, before the value is checked: a required field with a
+    /// default is never missing.
+    #[test]
+    fn defaults_are_applied_before_validating() {
+        let schema = crd(json!({"type": "object", "properties": {"spec": {
+            "type": "object", "default": {},
+            "required": ["replicas", "mode"],
+            "properties": {
+                "replicas": {"type": "integer", "default": 1, "minimum": 1},
+                "mode": {"type": "string", "default": "fast", "enum": ["fast"]},
+                "ports": {"type": "array", "items": {"type": "object", "required": ["protocol"],
+                    "properties": {"protocol": {"type": "string", "default": "TCP"}}}},
+            },
+            "x-kubernetes-validations": [{"rule": "self.replicas == 1 && self.mode == 'fast'"}],
+        }}}));
+        assert!(findings(&schema, json!({})).is_empty());
+        assert!(findings(&schema, json!({"spec": {"replicas": null, "ports": [{}]}})).is_empty());
+        assert_eq!(
+            findings(&schema, json!({"spec": {"replicas": 0}})),
+            [
+                (
+                    FindingKind::Invalid,
+                    "spec".to_string(),
+                    "failed rule: self.replicas == 1 && self.mode == 'fast'".to_string()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "spec.replicas".to_string(),
+                    "0 is below the minimum 1".to_string()
+                )
+            ]
+        );
+        let mut defaulted = json!({"spec": {"ports": [{"protocol": "UDP"}, {}]}});
+        schema.apply_defaults(&mut defaulted);
+        assert_eq!(
+            defaulted,
+            json!({"spec": {"ports": [{"protocol": "UDP"}, {"protocol": "TCP"}],
+                "replicas": 1, "mode": "fast"}})
+        );
+    }
+
+    /// Sets refuse a repeated item, maps a repeated key, as the API server's "Duplicate
+    /// value"; an atomic list (the default) takes repeats.
+    #[test]
+    fn list_types_refuse_duplicates() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "tags": {"type": "array", "x-kubernetes-list-type": "set",
+                "items": {"type": "string"}},
+            "listeners": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name", "port"],
+                "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "port": {"type": "integer"},
+                    "protocol": {"type": "string", "default": "TCP"}}}},
+            "plain": {"type": "array", "items": {"type": "string"}},
+        }}));
+        assert!(findings(&schema, json!({"tags": ["a", "b"], "plain": ["a", "a"],
+            "listeners": [{"name": "a", "port": 1}, {"name": "a", "port": 2}]})).is_empty());
+        assert_eq!(
+            findings(&schema, json!({"tags": ["a", "b", "a"],
+                "listeners": [{"name": "a", "port": 1}, {"port": 1, "name": "a", "protocol": "UDP"}]})),
+            [
+                (
+                    FindingKind::Invalid,
+                    "listeners[1]".to_string(),
+                    "Duplicate value: {\"name\":\"a\",\"port\":1}: the list is a map keyed by \
+                     name, port, and item 0 has the same key"
+                        .to_string()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "tags[2]".to_string(),
+                    "Duplicate value: \"a\": the list is a set, and item 0 is the same".to_string()
+                ),
+            ]
+        );
+    }
+
+    /// `pattern` is Go's regexp: unanchored, RE2 syntax, ASCII `\\d`; a pattern Go cannot
+    /// compile (a backreference, lookahead) is reported rather than ignored.
+    #[test]
+    fn patterns_are_go_regular_expressions() {
+        let schema = |pattern: &str| crd(json!({"type": "string", "pattern": pattern}));
+        let cases = [
+            ("^[a-z]+$", "abc", true),
+            ("^[a-z]+$", "abC", false),
+            ("b", "abc", true),
+            ("^\\d+$", "123", true),
+            ("^\\d+$", "\u{0663}", false),
+            ("^\\w+$", "é", false),
+            ("^[\\d.]+$", "1.2", true),
+            ("^\\s$", "\u{00a0}", false),
+            ("^(h|m|s|ms)$", "ms", true),
+            ("^([0-9]{1,5}(h|m|s|ms)){1,4}$", "1h30m", true),
+            ("^([0-9]{1,5}(h|m|s|ms)){1,4}$", "1d", false),
+        ];
+        for (pattern, text, fits) in cases {
+            assert_eq!(
+                findings(&schema(pattern), json!(text)).is_empty(),
+                fits,
+                "{pattern} {text}"
+            );
+        }
+        assert_eq!(
+            findings(&schema("^[a-z]+$"), json!("A"))[0].2,
+            "\"A\" does not match the pattern ^[a-z]+$"
+        );
+        for unsupported in ["(a)\\1", "a(?=b)"] {
+            let found = findings(&schema(unsupported), json!("ab"));
+            assert!(
+                found[0].2.starts_with(&format!("the CRD's pattern {unsupported} does not compile")),
+                "{found:?}"
+            );
+        }
+    }
+
+    /// A rule's failure is reported at its node, or at its `fieldPath` below it; transition
+    /// rules are counted and skipped.
+    #[test]
+    fn cel_rules_run_at_their_node() {
+        let schema = crd(json!({"type": "object", "properties": {"spec": {
+            "type": "object",
+            "properties": {
+                "min": {"type": "integer"},
+                "max": {"type": "integer"},
+                "items": {"type": "array", "items": {"type": "object",
+                    "properties": {"name": {"type": "string"}},
+                    "x-kubernetes-validations": [{"rule": "self.name.startsWith('x-')",
+                        "message": "names start with x-", "fieldPath": ".name"}]}},
+            },
+            "x-kubernetes-validations": [
+                {"rule": "self.min <= self.max", "message": "min exceeds max",
+                    "reason": "FieldValueInvalid", "fieldPath": ".min"},
+                {"rule": "self.min == oldSelf.min", "message": "min is immutable"},
+            ],
+        }}}));
+        assert_eq!(schema.transition_rules(), 1);
+        assert_eq!(
+            findings(&schema, json!({"spec": {"min": 3, "max": 1,
+                "items": [{"name": "x-a"}, {"name": "b"}]}})),
+            [
+                (
+                    FindingKind::Invalid,
+                    "spec.items[1].name".to_string(),
+                    "names start with x-".to_string()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "spec.min".to_string(),
+                    "min exceeds max".to_string()
+                ),
+            ]
+        );
+        assert!(findings(&schema, json!({"spec": {"min": 1, "max": 3}})).is_empty());
+    }
+
     /// A CRD's schema for metadata, as kubebuilder writes it (`type: object`), prunes nothing of
     /// it: the API server reads metadata as its own, at the root and in embedded resources.
     #[test]
