@@ -141,7 +141,9 @@ impl CustomResources {
                     Ok(warning.into_iter().chain(transitions).collect())
                 }
                 (CrdSource::CommandLine, CrdSource::Fleet) => {
-                    Ok(overridden(&added, entry.get(), group, kind).into_iter().collect())
+                    Ok(overridden(&added, entry.get(), group, kind)
+                        .into_iter()
+                        .collect())
                 }
                 _ => Ok(Vec::new()),
             },

@@ -1516,18 +1516,18 @@ mod tests {
     #[test]
     fn one_of_with_not_counts_as_the_api_server_counts() {
         let schema = crd(json!({"type": "object", "properties": {"addresses": {
-            "type": "array", "items": {
-                "type": "object",
-                "properties": {
-                    "type": {"type": "string", "default": "IPAddress"},
-                    "value": {"type": "string"},
-                },
-                "oneOf": [
-                    {"properties": {"type": {"enum": ["IPAddress"]},
-                        "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
-                    {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}},
-                ],
-            }}}}));
+        "type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "default": "IPAddress"},
+                "value": {"type": "string"},
+            },
+            "oneOf": [
+                {"properties": {"type": {"enum": ["IPAddress"]},
+                    "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
+                {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}},
+            ],
+        }}}}));
         let value = json!({"addresses": [
             {"type": "IPAddress", "value": "10.0.0.1"},
             {"value": "fd00::1"},
@@ -1609,11 +1609,20 @@ mod tests {
                     "protocol": {"type": "string", "default": "TCP"}}}},
             "plain": {"type": "array", "items": {"type": "string"}},
         }}));
-        assert!(findings(&schema, json!({"tags": ["a", "b"], "plain": ["a", "a"],
-            "listeners": [{"name": "a", "port": 1}, {"name": "a", "port": 2}]})).is_empty());
+        assert!(
+            findings(
+                &schema,
+                json!({"tags": ["a", "b"], "plain": ["a", "a"],
+            "listeners": [{"name": "a", "port": 1}, {"name": "a", "port": 2}]})
+            )
+            .is_empty()
+        );
         assert_eq!(
-            findings(&schema, json!({"tags": ["a", "b", "a"],
-                "listeners": [{"name": "a", "port": 1}, {"port": 1, "name": "a", "protocol": "UDP"}]})),
+            findings(
+                &schema,
+                json!({"tags": ["a", "b", "a"],
+                "listeners": [{"name": "a", "port": 1}, {"port": 1, "name": "a", "protocol": "UDP"}]})
+            ),
             [
                 (
                     FindingKind::Invalid,
@@ -1663,7 +1672,9 @@ mod tests {
         for unsupported in ["(a)\\1", "a(?=b)"] {
             let found = findings(&schema(unsupported), json!("ab"));
             assert!(
-                found[0].2.starts_with(&format!("the CRD's pattern {unsupported} does not compile")),
+                found[0]
+                    .2
+                    .starts_with(&format!("the CRD's pattern {unsupported} does not compile")),
                 "{found:?}"
             );
         }
@@ -1691,8 +1702,11 @@ mod tests {
         }}}));
         assert_eq!(schema.transition_rules(), 1);
         assert_eq!(
-            findings(&schema, json!({"spec": {"min": 3, "max": 1,
-                "items": [{"name": "x-a"}, {"name": "b"}]}})),
+            findings(
+                &schema,
+                json!({"spec": {"min": 3, "max": 1,
+                "items": [{"name": "x-a"}, {"name": "b"}]}})
+            ),
             [
                 (
                     FindingKind::Invalid,
