@@ -226,25 +226,22 @@ thread_local! {
 const KEPT_REGEXES: usize = 256;
 
 fn regex(evaluation: &mut Evaluation<'_>, pattern: &str) -> Result<regex::Regex> {
+    // Compiling costs the same whether or not this thread has the pattern already: the
+    // cost stays the same on every machine.
+    evaluation.spend(pattern.len() as u64)?;
     let compiled = REGEXES.with(|regexes| {
         let mut regexes = regexes.borrow_mut();
         if let Some(compiled) = regexes.get(pattern) {
-            return (compiled.clone(), false);
+            return compiled.clone();
         }
         if regexes.len() >= KEPT_REGEXES {
             regexes.clear();
         }
         let compiled = crate::check::schema::go_regexp(pattern);
         regexes.insert(pattern.to_string(), compiled.clone());
-        (compiled, true)
+        compiled
     });
-    // Compiling costs as much whether or not this thread had it: the cost stays the same
-    // on every machine.
-    let _fresh = compiled.1;
-    evaluation.spend(pattern.len() as u64)?;
-    compiled
-        .0
-        .map_err(|problem| Fault::Error(format!("invalid regex {pattern:?}: {problem}")))
+    compiled.map_err(|problem| Fault::Error(format!("invalid regex {pattern:?}: {problem}")))
 }
 
 fn matches<'a>(evaluation: &mut Evaluation<'a>, text: &str, pattern: &str) -> Result<Val<'a>> {
@@ -1206,23 +1203,11 @@ impl Url {
     }
 }
 
+/// Whether every `%` of `text` starts an escape of two hexadecimal digits.
 fn escapes_valid(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] == b'%' {
-            if !(at + 2 < bytes.len() + 0
-                && bytes.get(at + 1).is_some_and(u8::is_ascii_hexdigit)
-                && bytes.get(at + 2).is_some_and(u8::is_ascii_hexdigit))
-            {
-                return false;
-            }
-            at += 3;
-        } else {
-            at += 1;
-        }
-    }
-    true
+    text.split('%')
+        .skip(1)
+        .all(|after| after.len() >= 2 && after.as_bytes()[..2].iter().all(u8::is_ascii_hexdigit))
 }
 
 fn url_method<'a>(url: &Url, function: &str, args: &[Val<'a>]) -> Option<Result<Val<'a>>> {
@@ -1260,25 +1245,30 @@ fn url_method<'a>(url: &Url, function: &str, args: &[Val<'a>]) -> Option<Result<
     }))
 }
 
+/// A query's key or value decoded: `+` is a space, `%XX` a byte.
 fn unescape(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;
     while at < bytes.len() {
-        match bytes[at] {
-            b'+' => out.push(b' '),
-            b'%' if at + 2 < bytes.len() + 1
-                && text
-                    .get(at + 1..at + 3)
-                    .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-                    .is_some() =>
-            {
-                out.push(u8::from_str_radix(&text[at + 1..at + 3], 16).unwrap_or_default());
-                at += 2;
+        let escaped = (bytes[at] == b'%')
+            .then(|| text.get(at + 1..at + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match (escaped, bytes[at]) {
+            (Some(byte), _) => {
+                out.push(byte);
+                at += 3;
             }
-            byte => out.push(byte),
+            (None, b'+') => {
+                out.push(b' ');
+                at += 1;
+            }
+            (None, byte) => {
+                out.push(byte);
+                at += 1;
+            }
         }
-        at += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
 }
@@ -1437,7 +1427,7 @@ fn validate_format(format: &str, text: &str) -> Vec<String> {
         "byte" => {
             let bytes = text.as_bytes();
             let padding = bytes.iter().rev().take_while(|&&b| b == b'=').count();
-            let valid = bytes.len() % 4 == 0
+            let valid = bytes.len().is_multiple_of(4)
                 && padding <= 2
                 && bytes[..bytes.len() - padding]
                     .iter()
