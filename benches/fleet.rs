@@ -14,6 +14,9 @@
 //!
 //! Cold builds run with schema checks and without (every schema lint allowed), interleaved, so
 //! the cost of checking is measured side by side.
+//!
+//! cargo bench --bench fleet -- --cel 2000x50 1000  # the fleet with 1,000 Gates (custom
+//!     # resources with CEL rules): cold builds with the CRD's rules and without them
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,7 +25,7 @@ use std::time::{Duration, Instant};
 #[path = "support/fleet_generator.rs"]
 mod fleet_generator;
 
-use fleet_generator::{Workload, generate};
+use fleet_generator::{Workload, add_gates, generate};
 
 /// Wall time, CPU time (user + system, of the child) and peak resident memory of one run.
 struct Measure {
@@ -284,11 +287,66 @@ fn floor_in_child(rendered: &Path, scratch: &Path) -> Duration {
     Duration::from_secs_f64(seconds)
 }
 
+/// The cost of CEL rules: the fleet with `gates` Gates, built cold with the Gate CRD's rules
+/// and with the same CRD without them, interleaved, the median of five each.
+fn cel_cost(templates: usize, clusters: usize, gates: usize) {
+    let root = std::env::temp_dir().join("fedrender-bench-cel");
+    let mut fleets = Vec::new();
+    for rules in [true, false] {
+        let dir = root.join(if rules { "rules" } else { "no-rules" });
+        let fleet = generate(&dir, templates, clusters, 0, Workload::Deployment);
+        add_gates(&fleet, gates, rules);
+        fleets.push((dir, fleet));
+    }
+    let mut measures: [Vec<Measure>; 2] = [Vec::new(), Vec::new()];
+    for run_index in 0..5 {
+        for (which, (dir, fleet)) in fleets.iter().enumerate() {
+            let out = dir.join("cold").join(run_index.to_string());
+            settle_disk();
+            let measure = run(&[
+                "build",
+                fleet.to_str().unwrap(),
+                "--clusters",
+                dir.join("clusters.yaml").to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--allow",
+                "unchecked-kind",
+            ]);
+            assert_eq!(measure.code, 0, "cold build failed");
+            measures[which].push(measure);
+        }
+    }
+    let [mut with_rules, mut without] = measures;
+    with_rules.sort_by_key(|measure| measure.wall);
+    without.sort_by_key(|measure| measure.wall);
+    let (with_rules, without) = (&with_rules[2], &without[2]);
+    println!(
+        "| templates × clusters + Gates | cold build, CEL rules | cold build, same CRD without rules | with / without |"
+    );
+    println!("|---|---|---|---|");
+    println!(
+        "| {templates} × {clusters} + {gates} | {} | {} | {:.2}× |",
+        with_rules.cell(),
+        without.cell(),
+        with_rules.wall.as_secs_f64() / without.wall.as_secs_f64()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == "--floor") {
         let seconds = floor(Path::new(&args[at + 1]), Path::new(&args[at + 2]));
         println!("{}", seconds.as_secs_f64());
+        return;
+    }
+    if let Some(at) = args.iter().position(|arg| arg == "--cel") {
+        let (templates, clusters) = args[at + 1].split_once('x').expect("a size: 2000x50");
+        cel_cost(
+            templates.parse().expect("templates"),
+            clusters.parse().expect("clusters"),
+            args[at + 2].parse().expect("a number of Gates"),
+        );
         return;
     }
     if let Some(at) = args.iter().position(|arg| arg == "--generate") {
