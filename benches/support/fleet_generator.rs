@@ -155,6 +155,9 @@ pub fn add_gates(fleet: &Path, count: usize, rules: bool) {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/schema-cel-rules/input/crd.yaml"),
     )
     .unwrap();
+    // The scenario's CRD file also places its Gates on its own two clusters: only the CRD is
+    // taken.
+    let crd = crd.split("\n---\n").next().unwrap().to_string();
     let crd = if rules { crd } else { without_rules(&crd) };
     std::fs::write(fleet.join("gate-crd.yaml"), crd).unwrap();
     let mut gates = String::new();
@@ -166,6 +169,7 @@ pub fn add_gates(fleet: &Path, count: usize, rules: bool) {
     for (index, region) in REGIONS.iter().enumerate() {
         writeln!(gates, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata:\n  name: gate-timeouts-{region}\nspec:\n  resourceSelectors:\n  - apiVersion: example.io/v1\n    kind: Gate\n  overrideRules:\n  - targetCluster:\n      labelSelector:\n        matchLabels: {{region: {region}}}\n    overriders:\n      plaintext:\n      - path: /spec/timeouts/backendRequest\n        operator: replace\n        value: {}s", index + 1).unwrap();
     }
+    writeln!(gates, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: gates\nspec:\n  resourceSelectors:\n  - apiVersion: example.io/v1\n    kind: Gate\n  placement:\n    clusterAffinity:\n      labelSelector:\n        matchExpressions:\n        - {{key: environment, operator: In, values: [{}]}}", ENVIRONMENTS.join(", ")).unwrap();
     std::fs::write(fleet.join("gates.yaml"), gates).unwrap();
 }
 

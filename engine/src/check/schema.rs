@@ -971,9 +971,8 @@ impl Pattern {
 /// Compiles `pattern` as Go's regexp package (RE2) reads it, which is what the API server
 /// matches `pattern` and CEL's `matches` with. Rust's regex crate has RE2's syntax and
 /// guarantees (no backreferences or lookaround, linear time); it differs in that its `\d`,
-/// `\w`, `\s` and `\b` are Unicode-aware where Go's are ASCII: they are rewritten to Go's
-/// meaning here. What Go refuses and the crate would take (`\Z` is refused by both) stays
-/// as the crate reads it.
+/// `\w`, `\s` and `\b` are Unicode-aware where Go's are ASCII, and it has no `\Q…\E`:
+/// those are rewritten to Go's meaning here. Both refuse `\Z`.
 pub(super) fn go_regexp(pattern: &str) -> Result<regex::Regex, String> {
     let mut rewritten = String::with_capacity(pattern.len());
     let mut chars = pattern.chars();
@@ -985,6 +984,14 @@ pub(super) fn go_regexp(pattern: &str) -> Result<regex::Regex, String> {
                     rewritten.push('\\');
                     break;
                 };
+                if next == 'Q' {
+                    // Go's `\Q…\E` quotes its text literally; the crate has no such escape.
+                    let rest = chars.as_str();
+                    let (literal, after) = rest.split_once("\\E").unwrap_or((rest, ""));
+                    rewritten.push_str(&regex::escape(literal));
+                    chars = after.chars();
+                    continue;
+                }
                 let ascii = match (next, in_class) {
                     ('d', false) => Some("[0-9]"),
                     ('D', false) => Some("[^0-9]"),
@@ -1655,6 +1662,8 @@ mod tests {
             ("^[\\d.]+$", "1.2", true),
             ("^\\s$", "\u{00a0}", false),
             ("^(h|m|s|ms)$", "ms", true),
+            ("^\\Qa.b\\E$", "a.b", true),
+            ("^\\Qa.b\\E$", "axb", false),
             ("^([0-9]{1,5}(h|m|s|ms)){1,4}$", "1h30m", true),
             ("^([0-9]{1,5}(h|m|s|ms)){1,4}$", "1d", false),
         ];
@@ -1669,7 +1678,7 @@ mod tests {
             findings(&schema("^[a-z]+$"), json!("A"))[0].2,
             "\"A\" does not match the pattern ^[a-z]+$"
         );
-        for unsupported in ["(a)\\1", "a(?=b)"] {
+        for unsupported in ["(a)\\1", "a(?=b)", "a\\Z"] {
             let found = findings(&schema(unsupported), json!("ab"));
             assert!(
                 found[0]

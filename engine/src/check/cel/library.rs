@@ -222,32 +222,42 @@ thread_local! {
         RefCell::new(HashMap::new());
 }
 
-/// How many compiled patterns a thread keeps.
-const KEPT_REGEXES: usize = 256;
+/// How many compiled patterns a thread keeps: few, since a pattern may come from the object
+/// (`self.a.matches(self.b)`) and each may hold up to a megabyte compiled.
+const KEPT_REGEXES: usize = 32;
 
-fn regex(evaluation: &mut Evaluation<'_>, pattern: &str) -> Result<regex::Regex> {
+/// Runs `work` with `pattern` compiled. The compiled pattern is borrowed from the thread's
+/// cache, not cloned: a clone of a `Regex` starts with no search cache of its own, and
+/// making one costs more than most matches.
+fn with_regex<T>(
+    evaluation: &mut Evaluation<'_>,
+    pattern: &str,
+    work: impl FnOnce(&regex::Regex) -> T,
+) -> Result<T> {
     // Compiling costs the same whether or not this thread has the pattern already: the
     // cost stays the same on every machine.
     evaluation.spend(pattern.len() as u64)?;
-    let compiled = REGEXES.with(|regexes| {
+    REGEXES.with(|regexes| {
         let mut regexes = regexes.borrow_mut();
-        if let Some(compiled) = regexes.get(pattern) {
-            return compiled.clone();
+        if !regexes.contains_key(pattern) {
+            if regexes.len() >= KEPT_REGEXES {
+                regexes.clear();
+            }
+            regexes.insert(
+                pattern.to_string(),
+                crate::check::schema::go_regexp(pattern),
+            );
         }
-        if regexes.len() >= KEPT_REGEXES {
-            regexes.clear();
+        match &regexes[pattern] {
+            Ok(regex) => Ok(work(regex)),
+            Err(problem) => error(format!("invalid regex {pattern:?}: {problem}")),
         }
-        let compiled = crate::check::schema::go_regexp(pattern);
-        regexes.insert(pattern.to_string(), compiled.clone());
-        compiled
-    });
-    compiled.map_err(|problem| Fault::Error(format!("invalid regex {pattern:?}: {problem}")))
+    })
 }
 
 fn matches<'a>(evaluation: &mut Evaluation<'a>, text: &str, pattern: &str) -> Result<Val<'a>> {
-    let regex = regex(evaluation, pattern)?;
     evaluation.spend(text.len() as u64 / 10)?;
-    Ok(Val::Bool(regex.is_match(text)))
+    with_regex(evaluation, pattern, |regex| Val::Bool(regex.is_match(text)))
 }
 
 fn string_method<'a>(
@@ -296,8 +306,9 @@ fn string_method<'a>(
                 text.replacen(old.as_ref(), new, *limit as usize)
             }))
         }
-        ("find", [Val::Str(pattern)]) => regex(evaluation, pattern)
-            .map(|regex| Val::string(regex.find(text).map_or("", |found| found.as_str()))),
+        ("find", [Val::Str(pattern)]) => with_regex(evaluation, pattern, |regex| {
+            Val::string(regex.find(text).map_or("", |found| found.as_str()))
+        }),
         ("findAll", [Val::Str(pattern)]) => find_all(evaluation, text, pattern, -1),
         ("findAll", [Val::Str(pattern), Val::Int(limit)]) => {
             find_all(evaluation, text, pattern, *limit)
@@ -380,15 +391,16 @@ fn find_all<'a>(
     pattern: &str,
     limit: i64,
 ) -> Result<Val<'a>> {
-    let regex = regex(evaluation, pattern)?;
-    let found = regex
-        .find_iter(text)
-        .map(|found| Val::string(found.as_str()));
-    let found: Vec<Val<'a>> = if limit < 0 {
-        found.collect()
-    } else {
-        found.take(limit as usize).collect()
-    };
+    let found = with_regex(evaluation, pattern, |regex| {
+        let found = regex
+            .find_iter(text)
+            .map(|found| Val::string(found.as_str()));
+        if limit < 0 {
+            found.collect::<Vec<_>>()
+        } else {
+            found.take(limit as usize).collect()
+        }
+    })?;
     Ok(Val::List(Rc::new(found)))
 }
 
