@@ -18,6 +18,7 @@
 //! cargo bench --bench fleet -- --cel 2000x50 1000  # the fleet with 1,000 Gates (custom
 //!     # resources with CEL rules): cold builds with the CRD's rules and without them
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 #[path = "support/fleet_generator.rs"]
 mod fleet_generator;
 
-use fleet_generator::{Workload, add_gates, generate};
+use fleet_generator::{ENVIRONMENTS, REGIONS, Workload, generate};
 
 /// Wall time, CPU time (user + system, of the child) and peak resident memory of one run.
 struct Measure {
@@ -503,4 +504,56 @@ fn main() {
     if let Some(line) = kustomize_comparison(&root) {
         println!("{line}");
     }
+}
+
+/// Adds to `fleet` the Gate CRD of the schema-cel-rules scenario (CEL rules, patterns, list
+/// types, defaults) — or, without `rules`, the same CRD with its `x-kubernetes-validations`
+/// left out — and `count` Gates placed on every cluster, with a ClusterOverridePolicy per
+/// region giving each region's Gates their own backend timeout (so each Gate is checked once
+/// per region, as distinct objects are).
+pub fn add_gates(fleet: &Path, count: usize, rules: bool) {
+    let crd = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/schema-cel-rules/input/crd.yaml"),
+    )
+    .unwrap();
+    // The scenario's CRD file also places its Gates on its own two clusters: only the CRD is
+    // taken.
+    let crd = crd.split("\n---\n").next().unwrap().to_string();
+    let crd = if rules { crd } else { without_rules(&crd) };
+    std::fs::write(fleet.join("gate-crd.yaml"), crd).unwrap();
+    let mut gates = String::new();
+    for index in 0..count {
+        let port = 1000 + index % 60_000;
+        writeln!(gates, "---\napiVersion: example.io/v1\nkind: Gate\nmetadata:\n  name: gate-{index:05}\n  namespace: default\nspec:\n  gatewayClassName: shared\n  addresses:\n  - value: 10.0.{}.{}\n  - type: Hostname\n    value: gate-{index}.example.com\n  listeners:\n  - name: http\n    port: {port}\n    protocol: HTTP\n  - name: https\n    port: 443\n    hostname: gate-{index}.example.com\n    protocol: HTTPS\n    tls:\n      certificateRefs: [gate-{index}-cert]\n  - name: admin\n    port: 8443\n    protocol: HTTPS\n    tls:\n      mode: Passthrough\n  timeouts:\n    request: 10s\n    backendRequest: 5s\n  tags: [edge, public, team-{}]\n  labels:\n    example.com/tier: gold\n    app: gate-{index}\n  endpoint: https://gate-{index}.example.com/health\n  sourceRange: 10.{}.0.0/16\n  memory: {}Mi",
+            index / 250 % 250, index % 250 + 1, index % 7, index % 250, 64 + index % 512).unwrap();
+    }
+    for (index, region) in REGIONS.iter().enumerate() {
+        writeln!(gates, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata:\n  name: gate-timeouts-{region}\nspec:\n  resourceSelectors:\n  - apiVersion: example.io/v1\n    kind: Gate\n  overrideRules:\n  - targetCluster:\n      labelSelector:\n        matchLabels: {{region: {region}}}\n    overriders:\n      plaintext:\n      - path: /spec/timeouts/backendRequest\n        operator: replace\n        value: {}s", index + 1).unwrap();
+    }
+    writeln!(gates, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: gates\nspec:\n  resourceSelectors:\n  - apiVersion: example.io/v1\n    kind: Gate\n  placement:\n    clusterAffinity:\n      labelSelector:\n        matchExpressions:\n        - {{key: environment, operator: In, values: [{}]}}", ENVIRONMENTS.join(", ")).unwrap();
+    std::fs::write(fleet.join("gates.yaml"), gates).unwrap();
+}
+
+/// The CRD's text without its `x-kubernetes-validations` blocks: each such key, and the lines
+/// under it (deeper, or its list's items at its own indentation).
+fn without_rules(crd: &str) -> String {
+    let mut kept = String::new();
+    let mut dropping: Option<usize> = None;
+    for line in crd.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(key_indent) = dropping {
+            if indent > key_indent || (indent == key_indent && line.trim_start().starts_with("- "))
+            {
+                continue;
+            }
+            dropping = None;
+        }
+        if line.trim_start().starts_with("x-kubernetes-validations:") {
+            dropping = Some(indent);
+            continue;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    kept
 }

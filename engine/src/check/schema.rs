@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::cel::{self, Rule, Verdict};
+use super::cel::{self, Rule, Shape, Verdict};
 
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -882,27 +882,12 @@ impl Schema {
     }
 
     /// The schema of field `name` of an object of this schema.
-    pub(super) fn field(&self, name: &str) -> Option<&Schema> {
+    fn field(&self, name: &str) -> Option<&Schema> {
         match (self.properties.get(name), &self.extra) {
             (Some(schema), _) => Some(schema),
             (None, Extra::Schema(schema)) => Some(schema),
             _ => None,
         }
-    }
-
-    /// The schema of the items of a list of this schema.
-    pub(super) fn item(&self) -> Option<&Schema> {
-        self.items.as_deref()
-    }
-
-    /// Whether a value of this schema is a number that may have a fraction (CEL's double).
-    pub(super) fn is_number(&self) -> bool {
-        self.types & NUMBER != 0
-    }
-
-    /// The schema's format (`duration`, `date-time`, …).
-    pub(super) fn format(&self) -> Option<&str> {
-        self.format.as_deref()
     }
 
     /// Sets the schema's defaults in `value` where it lacks the field, as the API server's
@@ -946,6 +931,25 @@ impl Schema {
     }
 }
 
+/// How CEL types the values of a schema.
+impl Shape for Schema {
+    fn field(&self, name: &str) -> Option<&dyn Shape> {
+        Schema::field(self, name).map(|schema| schema as &dyn Shape)
+    }
+
+    fn item(&self) -> Option<&dyn Shape> {
+        self.items.as_deref().map(|schema| schema as &dyn Shape)
+    }
+
+    fn is_number(&self) -> bool {
+        self.types & NUMBER != 0
+    }
+
+    fn format(&self) -> Option<&str> {
+        self.format.as_deref()
+    }
+}
+
 /// A `pattern`, compiled once with its CRD.
 #[derive(Debug, Clone)]
 struct Pattern {
@@ -963,96 +967,9 @@ impl Pattern {
     fn new(source: &str) -> Pattern {
         Pattern {
             source: source.to_string(),
-            regex: go_regexp(source),
+            regex: cel::go_regexp(source),
         }
     }
-}
-
-/// Compiles `pattern` as Go's regexp package (RE2) reads it, which is what the API server
-/// matches `pattern` and CEL's `matches` with. Rust's regex crate has RE2's syntax and
-/// guarantees (no backreferences or lookaround, linear time); it differs in that its `\d`,
-/// `\w`, `\s` and `\b` are Unicode-aware where Go's are ASCII, and it has no `\Q…\E`:
-/// those are rewritten to Go's meaning here. Both refuse `\Z`.
-pub(super) fn go_regexp(pattern: &str) -> Result<regex::Regex, String> {
-    let mut rewritten = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let Some(next) = chars.next() else {
-                    rewritten.push('\\');
-                    break;
-                };
-                if next == 'Q' {
-                    // Go's `\Q…\E` quotes its text literally; the crate has no such escape.
-                    let rest = chars.as_str();
-                    let (literal, after) = rest.split_once("\\E").unwrap_or((rest, ""));
-                    rewritten.push_str(&regex::escape(literal));
-                    chars = after.chars();
-                    continue;
-                }
-                let ascii = match (next, in_class) {
-                    ('d', false) => Some("[0-9]"),
-                    ('D', false) => Some("[^0-9]"),
-                    ('w', false) => Some("[0-9A-Za-z_]"),
-                    ('W', false) => Some("[^0-9A-Za-z_]"),
-                    ('s', false) => Some("[\\t\\n\\x0C\\r ]"),
-                    ('S', false) => Some("[^\\t\\n\\x0C\\r ]"),
-                    ('b', false) => Some("(?-u:\\b)"),
-                    ('B', false) => Some("(?-u:\\B)"),
-                    ('d', true) => Some("0-9"),
-                    ('w', true) => Some("0-9A-Za-z_"),
-                    ('s', true) => Some("\\t\\n\\x0C\\r "),
-                    _ => None,
-                };
-                match ascii {
-                    Some(text) => rewritten.push_str(text),
-                    None => {
-                        rewritten.push('\\');
-                        rewritten.push(next);
-                    }
-                }
-            }
-            '[' if !in_class => {
-                in_class = true;
-                rewritten.push('[');
-                // A `]` or `^]` first in a class is a literal.
-                let rest = chars.as_str();
-                let literal = if rest.starts_with("^]") {
-                    2
-                } else if rest.starts_with(']') || rest.starts_with('^') {
-                    1
-                } else {
-                    0
-                };
-                for _ in 0..literal {
-                    if let Some(c) = chars.next() {
-                        rewritten.push(c);
-                    }
-                }
-            }
-            ']' if in_class => {
-                in_class = false;
-                rewritten.push(']');
-            }
-            _ => rewritten.push(c),
-        }
-    }
-    regex::RegexBuilder::new(&rewritten)
-        // RE2's own limit on a compiled program is about as large.
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|error| match error {
-            regex::Error::CompiledTooBig(_) => "it is too large".to_string(),
-            error => error
-                .to_string()
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .trim_start_matches("error: ")
-                .to_string(),
-        })
 }
 
 /// `x-kubernetes-list-type`.
@@ -1904,5 +1821,104 @@ mod tests {
         assert_eq!(described.chars().count(), 58);
         assert!(described.starts_with("{\"items\":[\"ééé"), "{described}");
         assert!(described.ends_with('…'));
+    }
+
+    /// A rule's cost is counted: past the limit of one call the evaluation stops, whatever
+    /// the machine; a rule that holds within it is judged.
+    #[test]
+    fn evaluation_is_bounded() {
+        let list: Vec<i64> = (0..2000).collect();
+        let schema = Schema::from_crd(&json!({"type": "array", "items": {"type": "integer"}}));
+        let value = json!(list);
+        let quadratic = Rule::from_crd(&json!({"rule": "self.all(a, self.all(b, a + b >= 0))"}));
+        let mut left = cel::OBJECT_BUDGET;
+        assert_eq!(
+            quadratic.judge(&value, &schema, &mut left),
+            Verdict::Fails {
+                field: None,
+                problem: "the rule `self.all(a, self.all(b, a + b >= 0))` costs more than the API \
+                server allows one rule on one value (1000000 steps)"
+                    .to_string()
+            }
+        );
+        assert_eq!(left, cel::OBJECT_BUDGET - cel::CALL_BUDGET);
+        let linear = Rule::from_crd(&json!({"rule": "self.all(a, a >= 0)"}));
+        assert_eq!(linear.judge(&value, &schema, &mut left), Verdict::Holds);
+        let mut nearly_spent = 10;
+        assert_eq!(
+            linear.judge(&value, &schema, &mut nearly_spent),
+            Verdict::OutOfBudget
+        );
+    }
+
+    #[test]
+    fn messages_reasons_and_field_paths() {
+        let schema = Schema::from_crd(&json!({"type": "object", "properties": {
+        "min": {"type": "integer"}, "max": {"type": "integer"}}}));
+        let value = json!({"min": 5, "max": 3});
+        let judge = |rule: Value| {
+            let mut left = cel::OBJECT_BUDGET;
+            Rule::from_crd(&rule).judge(&value, &schema, &mut left)
+        };
+        assert_eq!(
+            judge(json!({"rule": "self.min <= self.max"})),
+            Verdict::Fails {
+                field: None,
+                problem: "failed rule: self.min <= self.max".to_string()
+            }
+        );
+        assert_eq!(
+            judge(
+                json!({"rule": "self.min <= self.max", "message": "min must not exceed max",
+            "reason": "FieldValueForbidden", "fieldPath": ".min"})
+            ),
+            Verdict::Fails {
+                field: Some(".min".to_string()),
+                problem: "Forbidden: min must not exceed max".to_string()
+            }
+        );
+        assert_eq!(
+            judge(
+                json!({"rule": "self.min <= self.max", "message": "fallback",
+            "messageExpression": "'min ' + string(self.min) + ' exceeds max ' + string(self.max)"})
+            ),
+            Verdict::Fails {
+                field: None,
+                problem: "min 5 exceeds max 3".to_string()
+            }
+        );
+        // A messageExpression that fails falls back to the message.
+        assert_eq!(
+            judge(
+                json!({"rule": "false", "message": "fallback", "messageExpression": "self.nope"})
+            ),
+            Verdict::Fails {
+                field: None,
+                problem: "fallback".to_string()
+            }
+        );
+        assert!(matches!(
+            judge(json!({"rule": "self.nope > 1"})),
+            Verdict::Fails { problem, .. } if problem.ends_with("cannot be evaluated: no such key: nope")
+        ));
+        assert!(Rule::from_crd(&json!({"rule": "self.x == oldSelf.x"})).is_transition());
+    }
+
+    /// A schema types what CEL sees: a `number` field is a double even when written whole, a
+    /// `duration` string a duration.
+    #[test]
+    fn the_schema_types_the_values() {
+        let schema = Schema::from_crd(&json!({"type": "object", "properties": {
+        "ratio": {"type": "number"}, "every": {"type": "string", "format": "duration"}}}));
+        let value = json!({"ratio": 1, "every": "90s"});
+        for (rule, holds) in [
+            ("type(self.ratio) == double", true),
+            ("self.every == duration('1m30s')", true),
+            ("self.ratio == 1", true),
+        ] {
+            let mut left = cel::OBJECT_BUDGET;
+            let verdict = Rule::from_crd(&json!({"rule": rule})).judge(&value, &schema, &mut left);
+            assert_eq!(verdict == Verdict::Holds, holds, "{rule}: {verdict:?}");
+        }
     }
 }

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::rc::Rc;
 
-use super::eval::{
-    Evaluation, Fault, Result, Val, checked_duration, checked_timestamp, compare, contains_all,
-    equal, error, no_overload,
+use super::value::{
+    Evaluation, Fault, Result, Url, Val, checked_duration, checked_timestamp, compare,
+    contains_all, days_from_civil, equal, error, no_overload, parse_duration, parse_timestamp,
 };
 use crate::quantity::{Quantity, parse_quantity};
 
@@ -243,10 +243,7 @@ fn with_regex<T>(
             if regexes.len() >= KEPT_REGEXES {
                 regexes.clear();
             }
-            regexes.insert(
-                pattern.to_string(),
-                crate::check::schema::go_regexp(pattern),
-            );
+            regexes.insert(pattern.to_string(), super::regexp::go_regexp(pattern));
         }
         match &regexes[pattern] {
             Ok(regex) => Ok(work(regex)),
@@ -744,155 +741,6 @@ fn format_duration(nanos: i128) -> String {
     }
 }
 
-/// Go's `time.ParseDuration`: a sequence of decimal numbers with units (ns, us, µs, ms, s,
-/// m, h), signed as a whole: `1h30m`, `1.5s`, `-300ms`; `0` alone.
-pub fn parse_duration(text: &str) -> std::result::Result<i128, String> {
-    let invalid = || format!("invalid duration {text:?}");
-    let (negative, mut rest) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    if rest == "0" {
-        return Ok(0);
-    }
-    if rest.is_empty() {
-        return Err(invalid());
-    }
-    let mut total: i128 = 0;
-    while !rest.is_empty() {
-        let whole_end = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let whole = &rest[..whole_end];
-        rest = &rest[whole_end..];
-        let mut fraction = "";
-        if let Some(after) = rest.strip_prefix('.') {
-            let end = after
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(after.len());
-            fraction = &after[..end];
-            rest = &after[end..];
-        }
-        if whole.is_empty() && fraction.is_empty() {
-            return Err(invalid());
-        }
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let unit: i128 = match &rest[..unit_end] {
-            "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
-            "ms" => 1_000_000,
-            "s" => NANOS,
-            "m" => 60 * NANOS,
-            "h" => 3600 * NANOS,
-            _ => return Err(invalid()),
-        };
-        rest = &rest[unit_end..];
-        let whole: i128 = if whole.is_empty() {
-            0
-        } else {
-            whole.parse().map_err(|_| invalid())?
-        };
-        let mut value = whole.checked_mul(unit).ok_or_else(invalid)?;
-        let mut scale = unit;
-        for digit in fraction.bytes().take(30) {
-            scale /= 10;
-            value += i128::from(digit - b'0') * scale;
-        }
-        total = total.checked_add(value).ok_or_else(invalid)?;
-        if total > i128::from(i64::MAX) {
-            return Err(invalid());
-        }
-    }
-    Ok(if negative { -total } else { total })
-}
-
-/// An RFC 3339 timestamp (`2024-01-31T12:00:00Z`, `…+02:00`, fractions of a second): the
-/// nanoseconds since the epoch.
-pub fn parse_timestamp(text: &str) -> std::result::Result<i128, String> {
-    let invalid = || format!("invalid timestamp {text:?}");
-    let bytes = text.as_bytes();
-    if bytes.len() < 20
-        || bytes[4] != b'-'
-        || bytes[7] != b'-'
-        || !matches!(bytes[10], b'T' | b't')
-        || bytes[13] != b':'
-        || bytes[16] != b':'
-    {
-        return Err(invalid());
-    }
-    let number = |range: std::ops::Range<usize>| -> std::result::Result<i64, String> {
-        let part = text.get(range).ok_or_else(invalid)?;
-        if !part.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(invalid());
-        }
-        part.parse().map_err(|_| invalid())
-    };
-    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
-    if !(1..=12).contains(&month)
-        || day < 1
-        || day > days_in_month(year, month)
-        || hour > 23
-        || minute > 59
-        || second > 59
-    {
-        return Err(invalid());
-    }
-    let mut rest = &text[19..];
-    let mut nanos: i128 = 0;
-    if let Some(after) = rest.strip_prefix('.') {
-        let end = after
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(after.len());
-        if end == 0 || end > 9 {
-            return Err(invalid());
-        }
-        nanos = format!("{:0<9}", &after[..end])
-            .parse()
-            .map_err(|_| invalid())?;
-        rest = &after[end..];
-    }
-    let offset: i64 = match rest {
-        "Z" | "z" => 0,
-        _ if rest.len() == 6 && matches!(&rest[..1], "+" | "-") && &rest[3..4] == ":" => {
-            let hours: i64 = rest[1..3].parse().map_err(|_| invalid())?;
-            let minutes: i64 = rest[4..6].parse().map_err(|_| invalid())?;
-            let offset = hours * 3600 + minutes * 60;
-            if &rest[..1] == "-" { -offset } else { offset }
-        }
-        _ => return Err(invalid()),
-    };
-    let seconds =
-        days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset;
-    checked_timestamp(i128::from(seconds) * NANOS + nanos).map_err(|_| invalid())
-}
-
-fn is_leap(year: i64) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_index = (month + 9) % 12;
-    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
 /// The date of a day counted from 1970-01-01.
 fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let days = days + 719_468;
@@ -1128,17 +976,6 @@ fn cidr_method<'a>(
         ("prefixLength", []) => Ok(Val::Int(i64::from(prefix))),
         _ => return None,
     })
-}
-
-/// A URL as Kubernetes' `url()` reads it (Go's url.ParseRequestURI): an absolute URL or an
-/// absolute path.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Url {
-    pub text: String,
-    scheme: String,
-    host: String,
-    path: String,
-    query: String,
 }
 
 impl Url {

@@ -11,12 +11,17 @@
 mod eval;
 mod library;
 mod parse;
+mod regexp;
+mod shape;
+mod value;
+
+pub use regexp::go_regexp;
+pub use shape::Shape;
 
 use serde_json::Value;
 
-use self::eval::{Evaluation, Fault, Val};
 use self::parse::Expr;
-use super::schema::Schema;
+use self::value::{Evaluation, Fault, Val};
 
 /// The most one rule may cost on one value: the API server's per-call limit
 /// (`PerCallLimit`, 1,000,000), in steps of about its cost units.
@@ -78,7 +83,7 @@ impl Rule {
     }
 
     /// Judges `value` (of `schema`), spending from `left`, the object's CEL budget.
-    pub fn judge(&self, value: &Value, schema: &Schema, left: &mut u64) -> Verdict {
+    pub fn judge(&self, value: &Value, schema: &dyn Shape, left: &mut u64) -> Verdict {
         let program = match &self.program {
             Ok(program) => program,
             Err(problem) => {
@@ -122,7 +127,7 @@ impl Rule {
 
     /// The message of a failure: the evaluated `messageExpression` when it gives a
     /// non-empty string of one line, else `message`, else the rule.
-    fn message(&self, value: &Value, schema: &Schema, left: &mut u64) -> String {
+    fn message(&self, value: &Value, schema: &dyn Shape, left: &mut u64) -> String {
         if let Some(Ok(expression)) = &self.message_expression {
             let budget = CALL_BUDGET.min(*left);
             let (outcome, spent) = evaluate(expression, value, schema, budget);
@@ -155,9 +160,9 @@ impl Rule {
 fn evaluate<'a>(
     program: &'a Expr,
     value: &'a Value,
-    schema: &'a Schema,
+    schema: &'a dyn Shape,
     budget: u64,
-) -> (eval::Result<Val<'a>>, u64) {
+) -> (value::Result<Val<'a>>, u64) {
     let mut evaluation = Evaluation {
         variables: vec![("self", Val::of_json(value, Some(schema)))],
         left: budget,
