@@ -14,7 +14,11 @@
 //!
 //! Cold builds run with schema checks and without (every schema lint allowed), interleaved, so
 //! the cost of checking is measured side by side.
+//!
+//! cargo bench --bench fleet -- --cel 2000x50 1000  # the fleet with 1,000 Gates (custom
+//!     # resources with CEL rules): cold builds with the CRD's rules and without them
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -22,7 +26,7 @@ use std::time::{Duration, Instant};
 #[path = "support/fleet_generator.rs"]
 mod fleet_generator;
 
-use fleet_generator::{Workload, generate};
+use fleet_generator::{ENVIRONMENTS, REGIONS, Workload, generate};
 
 /// Wall time, CPU time (user + system, of the child) and peak resident memory of one run.
 struct Measure {
@@ -284,11 +288,66 @@ fn floor_in_child(rendered: &Path, scratch: &Path) -> Duration {
     Duration::from_secs_f64(seconds)
 }
 
+/// The cost of CEL rules: the fleet with `gates` Gates, built cold with the Gate CRD's rules
+/// and with the same CRD without them, interleaved, the median of five each.
+fn cel_cost(templates: usize, clusters: usize, gates: usize) {
+    let root = std::env::temp_dir().join("fedrender-bench-cel");
+    let mut fleets = Vec::new();
+    for rules in [true, false] {
+        let dir = root.join(if rules { "rules" } else { "no-rules" });
+        let fleet = generate(&dir, templates, clusters, 0, Workload::Deployment);
+        add_gates(&fleet, gates, rules);
+        fleets.push((dir, fleet));
+    }
+    let mut measures: [Vec<Measure>; 2] = [Vec::new(), Vec::new()];
+    for run_index in 0..5 {
+        for (which, (dir, fleet)) in fleets.iter().enumerate() {
+            let out = dir.join("cold").join(run_index.to_string());
+            settle_disk();
+            let measure = run(&[
+                "build",
+                fleet.to_str().unwrap(),
+                "--clusters",
+                dir.join("clusters.yaml").to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--allow",
+                "unchecked-kind",
+            ]);
+            assert_eq!(measure.code, 0, "cold build failed");
+            measures[which].push(measure);
+        }
+    }
+    let [mut with_rules, mut without] = measures;
+    with_rules.sort_by_key(|measure| measure.wall);
+    without.sort_by_key(|measure| measure.wall);
+    let (with_rules, without) = (&with_rules[2], &without[2]);
+    println!(
+        "| templates × clusters + Gates | cold build, CEL rules | cold build, same CRD without rules | with / without |"
+    );
+    println!("|---|---|---|---|");
+    println!(
+        "| {templates} × {clusters} + {gates} | {} | {} | {:.2}× |",
+        with_rules.cell(),
+        without.cell(),
+        with_rules.wall.as_secs_f64() / without.wall.as_secs_f64()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == "--floor") {
         let seconds = floor(Path::new(&args[at + 1]), Path::new(&args[at + 2]));
         println!("{}", seconds.as_secs_f64());
+        return;
+    }
+    if let Some(at) = args.iter().position(|arg| arg == "--cel") {
+        let (templates, clusters) = args[at + 1].split_once('x').expect("a size: 2000x50");
+        cel_cost(
+            templates.parse().expect("templates"),
+            clusters.parse().expect("clusters"),
+            args[at + 2].parse().expect("a number of Gates"),
+        );
         return;
     }
     if let Some(at) = args.iter().position(|arg| arg == "--generate") {
@@ -468,4 +527,56 @@ fn bytes_under(dir: &Path) -> u64 {
         .filter(|metadata| metadata.is_file())
         .map(|metadata| metadata.len())
         .sum()
+}
+
+/// Adds to `fleet` the Gate CRD of the schema-cel-rules scenario (CEL rules, patterns, list
+/// types, defaults) — or, without `rules`, the same CRD with its `x-kubernetes-validations`
+/// left out — and `count` Gates placed on every cluster, with a ClusterOverridePolicy per
+/// region giving each region's Gates their own backend timeout (so each Gate is checked once
+/// per region, as distinct objects are).
+pub fn add_gates(fleet: &Path, count: usize, rules: bool) {
+    let crd = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/schema-cel-rules/input/crd.yaml"),
+    )
+    .unwrap();
+    // The scenario's CRD file also places its Gates on its own two clusters: only the CRD is
+    // taken.
+    let crd = crd.split("\n---\n").next().unwrap().to_string();
+    let crd = if rules { crd } else { without_rules(&crd) };
+    std::fs::write(fleet.join("gate-crd.yaml"), crd).unwrap();
+    let mut gates = String::new();
+    for index in 0..count {
+        let port = 1000 + index % 60_000;
+        writeln!(gates, "---\napiVersion: example.io/v1\nkind: Gate\nmetadata:\n  name: gate-{index:05}\n  namespace: default\nspec:\n  gatewayClassName: shared\n  addresses:\n  - value: 10.0.{}.{}\n  - type: Hostname\n    value: gate-{index}.example.com\n  listeners:\n  - name: http\n    port: {port}\n    protocol: HTTP\n  - name: https\n    port: 443\n    hostname: gate-{index}.example.com\n    protocol: HTTPS\n    tls:\n      certificateRefs: [gate-{index}-cert]\n  - name: admin\n    port: 8443\n    protocol: HTTPS\n    tls:\n      mode: Passthrough\n  timeouts:\n    request: 10s\n    backendRequest: 5s\n  tags: [edge, public, team-{}]\n  labels:\n    example.com/tier: gold\n    app: gate-{index}\n  endpoint: https://gate-{index}.example.com/health\n  sourceRange: 10.{}.0.0/16\n  memory: {}Mi",
+            index / 250 % 250, index % 250 + 1, index % 7, index % 250, 64 + index % 512).unwrap();
+    }
+    for (index, region) in REGIONS.iter().enumerate() {
+        writeln!(gates, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata:\n  name: gate-timeouts-{region}\nspec:\n  resourceSelectors:\n  - apiVersion: example.io/v1\n    kind: Gate\n  overrideRules:\n  - targetCluster:\n      labelSelector:\n        matchLabels: {{region: {region}}}\n    overriders:\n      plaintext:\n      - path: /spec/timeouts/backendRequest\n        operator: replace\n        value: {}s", index + 1).unwrap();
+    }
+    writeln!(gates, "---\napiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n  name: gates\nspec:\n  resourceSelectors:\n  - apiVersion: example.io/v1\n    kind: Gate\n  placement:\n    clusterAffinity:\n      labelSelector:\n        matchExpressions:\n        - {{key: environment, operator: In, values: [{}]}}", ENVIRONMENTS.join(", ")).unwrap();
+    std::fs::write(fleet.join("gates.yaml"), gates).unwrap();
+}
+
+/// The CRD's text without its `x-kubernetes-validations` blocks: each such key, and the lines
+/// under it (deeper, or its list's items at its own indentation).
+fn without_rules(crd: &str) -> String {
+    let mut kept = String::new();
+    let mut dropping: Option<usize> = None;
+    for line in crd.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(key_indent) = dropping {
+            if indent > key_indent || (indent == key_indent && line.trim_start().starts_with("- "))
+            {
+                continue;
+            }
+            dropping = None;
+        }
+        if line.trim_start().starts_with("x-kubernetes-validations:") {
+            dropping = Some(indent);
+            continue;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    kept
 }

@@ -24,8 +24,8 @@ impl Rng {
     }
 }
 
-const REGIONS: &[&str] = &["eu-west", "eu-central", "us-east", "us-west", "ap-south"];
-const ENVIRONMENTS: &[&str] = &["production", "staging"];
+pub const REGIONS: &[&str] = &["eu-west", "eu-central", "us-east", "us-west", "ap-south"];
+pub const ENVIRONMENTS: &[&str] = &["production", "staging"];
 const TIERS: &[&str] = &["web", "data", "batch"];
 const TEAMS: &[&str] = &[
     "shop", "payments", "search", "identity", "media", "ads", "ml", "platform",

@@ -83,13 +83,13 @@ impl CustomResources {
         crd: &Value,
         origin: Option<&Origin>,
         source: CrdSource,
-    ) -> Result<Option<Diagnostic>, Diagnostic> {
+    ) -> Result<Vec<Diagnostic>, Diagnostic> {
         let spec = &crd["spec"];
         let (Some(group), Some(kind)) = (
             spec["group"].as_str(),
             spec.pointer("/names/kind").and_then(Value::as_str),
         ) else {
-            return Ok(None);
+            return Ok(Vec::new());
         };
         let name = crd
             .pointer("/metadata/name")
@@ -128,21 +128,24 @@ impl CustomResources {
             source,
             versions,
         };
+        let transitions = transition_rules_skipped(&added);
         match self.by_kind.entry((group.to_string(), kind.to_string())) {
             Entry::Vacant(entry) => {
                 entry.insert(added);
-                Ok(None)
+                Ok(transitions.into_iter().collect())
             }
             Entry::Occupied(mut entry) => match (entry.get().source, source) {
                 (CrdSource::Fleet, CrdSource::CommandLine) => {
                     let warning = overridden(entry.get(), &added, group, kind);
                     entry.insert(added);
-                    Ok(warning)
+                    Ok(warning.into_iter().chain(transitions).collect())
                 }
                 (CrdSource::CommandLine, CrdSource::Fleet) => {
-                    Ok(overridden(&added, entry.get(), group, kind))
+                    Ok(overridden(&added, entry.get(), group, kind)
+                        .into_iter()
+                        .collect())
                 }
-                _ => Ok(None),
+                _ => Ok(Vec::new()),
             },
         }
     }
@@ -173,6 +176,33 @@ impl CustomResources {
             },
         }
     }
+}
+
+/// The warning, once per CRD, that its transition rules (CEL rules reading `oldSelf`) are
+/// not judged: they judge a change, and a build has no object before it.
+fn transition_rules_skipped(definition: &Definition) -> Option<Diagnostic> {
+    let count: usize = definition
+        .versions
+        .values()
+        .filter(|(served, _)| *served)
+        .filter_map(|(_, schema)| schema.as_ref())
+        .map(Schema::transition_rules)
+        .sum();
+    (count > 0).then(|| {
+        Diagnostic::warning(
+            Lint::UncheckedKind,
+            definition.origin.clone(),
+            format!(
+                "the CRD {} has {count} transition {} (x-kubernetes-validations reading \
+                 oldSelf): a build has no object before the change, so {} not judged; the API \
+                 server judges {} on every update",
+                definition.name,
+                if count == 1 { "rule" } else { "rules" },
+                if count == 1 { "it is" } else { "they are" },
+                if count == 1 { "it" } else { "them" },
+            ),
+        )
+    })
 }
 
 /// The warning that the fleet's CRD of a kind is set aside for the command line's, at the
@@ -286,7 +316,35 @@ mod tests {
         let mut resources = CustomResources::default();
         let same = resources.add(&live, Some(&fleet_origin), CrdSource::Fleet);
         let again = resources.add(&live, Some(&live_origin), CrdSource::CommandLine);
-        assert_eq!((same, again), (Ok(None), Ok(None)));
+        assert_eq!((same, again), (Ok(Vec::new()), Ok(Vec::new())));
+    }
+
+    /// A CRD whose rules read oldSelf says once, at the CRD, that they are not judged; one
+    /// without says nothing.
+    #[test]
+    fn transition_rules_are_said_once_per_crd() {
+        let origin = Origin::new("fleet/crd.yaml", 0, 1);
+        let immutable = json!({"type": "integer", "x-kubernetes-validations": [
+            {"rule": "self == oldSelf", "message": "size is immutable"},
+            {"rule": "self >= 0"},
+        ]});
+        let warnings = CustomResources::default()
+            .add(&widget_crd(immutable), Some(&origin), CrdSource::Fleet)
+            .unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].lint, Some(Lint::UncheckedKind));
+        assert_eq!(warnings[0].origin.as_ref(), Some(&origin));
+        assert_eq!(
+            warnings[0].message,
+            "the CRD widgets.example.io has 1 transition rule (x-kubernetes-validations \
+             reading oldSelf): a build has no object before the change, so it is not judged; \
+             the API server judges it on every update"
+        );
+        let plain = json!({"type": "integer", "x-kubernetes-validations": [{"rule": "self >= 0"}]});
+        assert_eq!(
+            CustomResources::default().add(&widget_crd(plain), Some(&origin), CrdSource::Fleet),
+            Ok(Vec::new())
+        );
     }
 
     /// A CRD larger than an API server takes in one request is an error at its line.

@@ -4,6 +4,7 @@
 //! is checked once per distinct Kubernetes version among the clusters that receive it.
 
 pub mod builtin;
+mod cel;
 pub mod crd;
 pub mod schema;
 

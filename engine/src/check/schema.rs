@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::cel::{self, Rule, Shape, Verdict};
+
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FindingKind {
@@ -61,8 +63,24 @@ pub struct Schema {
     extra: Extra,
     items: Option<Box<Schema>>,
     one_of: Vec<Schema>,
+    /// Kubernetes' int-or-string and quantity definitions: `oneOf` lists the types a value
+    /// may have, any one will do (not JSON Schema's "exactly one").
+    one_of_types: bool,
     any_of: Vec<Schema>,
     all_of: Vec<Schema>,
+    /// `not`: the value must not fit it.
+    not: Option<Box<Schema>>,
+    /// `pattern`, as Go's regexp (RE2) reads it.
+    pattern: Option<Pattern>,
+    /// `x-kubernetes-list-type: set` or `map` (with its keys): items that repeat are refused.
+    list_type: ListType,
+    /// `default`: set where the field is absent, before anything is checked.
+    default: Option<Value>,
+    /// Whether this node or any below it has a default: only then is a value copied to be
+    /// defaulted.
+    defaults_within: bool,
+    /// `x-kubernetes-validations`: CEL rules on the value.
+    rules: Vec<Rule>,
     /// A named definition, resolved when validating.
     reference: Option<String>,
     minimum: Option<(f64, bool)>,
@@ -88,8 +106,15 @@ impl Default for Schema {
             extra: Extra::Allowed,
             items: None,
             one_of: Vec::new(),
+            one_of_types: false,
             any_of: Vec::new(),
             all_of: Vec::new(),
+            not: None,
+            pattern: None,
+            list_type: ListType::Atomic,
+            default: None,
+            defaults_within: false,
+            rules: Vec::new(),
             reference: None,
             minimum: None,
             maximum: None,
@@ -126,6 +151,8 @@ struct Walk<'d> {
     left: u64,
     /// The budget ran out: every check from here on returns at once.
     over: bool,
+    /// What is left of the object's budget for CEL rules, in CEL's steps.
+    cel_left: u64,
 }
 
 impl Walk<'_> {
@@ -347,6 +374,7 @@ impl Schema {
             .map(|option| option.types & !NULL)
             .collect();
         schema.quantity = option_types == [STRING, NUMBER | INTEGER];
+        schema.one_of_types = schema.types == ANY && !schema.one_of.is_empty();
         schema
     }
 
@@ -440,6 +468,37 @@ impl Schema {
         schema.one_of = list("oneOf");
         schema.any_of = list("anyOf");
         schema.all_of = list("allOf");
+        schema.not = object.get("not").map(|value| {
+            Box::new(Schema {
+                extra: Extra::Allowed,
+                ..Schema::from_crd_at(value, false)
+            })
+        });
+        schema.pattern = object
+            .get("pattern")
+            .and_then(Value::as_str)
+            .map(Pattern::new);
+        schema.list_type = match object.get("x-kubernetes-list-type").and_then(Value::as_str) {
+            Some("set") => ListType::Set,
+            Some("map") => ListType::Map(strings(object.get("x-kubernetes-list-map-keys"))),
+            _ => ListType::Atomic,
+        };
+        schema.default = object.get("default").cloned();
+        schema.rules = object
+            .get("x-kubernetes-validations")
+            .and_then(Value::as_array)
+            .map(|rules| rules.iter().map(Rule::from_crd).collect())
+            .unwrap_or_default();
+        schema.defaults_within = schema.default.is_some()
+            || schema
+                .properties
+                .values()
+                .any(|schema| schema.defaults_within)
+            || schema
+                .items
+                .as_ref()
+                .is_some_and(|items| items.defaults_within)
+            || matches!(&schema.extra, Extra::Schema(extra) if extra.defaults_within);
         let number = |name: &str| object.get(name).and_then(Value::as_f64);
         let count = |name: &str| object.get(name).and_then(Value::as_u64);
         schema.minimum = number("minimum").map(|bound| (bound, flag("exclusiveMinimum")));
@@ -469,6 +528,16 @@ impl Schema {
             definitions,
             left: budget,
             over: false,
+            cel_left: cel::OBJECT_BUDGET,
+        };
+        let defaulted;
+        let value = if self.defaults_within {
+            let mut copy = value.clone();
+            self.apply_defaults(&mut copy);
+            defaulted = copy;
+            &defaulted
+        } else {
+            value
         };
         let mut found = Found::default();
         self.check(
@@ -527,7 +596,7 @@ impl Schema {
             Value::Array(_) => ARRAY,
             Value::Object(_) => OBJECT,
         };
-        if !self.one_of.is_empty() && self.types == ANY {
+        if self.one_of_types {
             // Kubernetes' int-or-string and quantity: one of the types will do.
             let fits = self
                 .one_of
@@ -612,6 +681,24 @@ impl Schema {
                 });
             }
         }
+        if let (Some(pattern), Some(text)) = (&self.pattern, value.as_str()) {
+            match &pattern.regex {
+                Ok(regex) if !regex.is_match(text) => out.invalid(path, || {
+                    format!(
+                        "{} does not match the pattern {}",
+                        describe(value),
+                        pattern.source
+                    )
+                }),
+                Ok(_) => {}
+                Err(problem) => out.invalid(path, || {
+                    format!(
+                        "the CRD's pattern {} does not compile as Go's regexp reads it: {problem}",
+                        pattern.source
+                    )
+                }),
+            }
+        }
         for schema in &self.all_of {
             schema.check(value, path, walk, out);
         }
@@ -630,7 +717,14 @@ impl Schema {
                 });
             }
         }
-        if !self.one_of.is_empty() && self.types != ANY {
+        if let Some(not) = &self.not
+            && not.fits(value, path, walk)
+        {
+            out.invalid(path, || {
+                format!("{} must not match the schema's not", describe(value))
+            });
+        }
+        if !self.one_of.is_empty() && !self.one_of_types {
             // A second choice that fits settles it.
             let mut passing = 0;
             for option in &self.one_of {
@@ -659,6 +753,12 @@ impl Schema {
                 }
                 if let Some(maximum) = self.max_items.filter(|&maximum| count > maximum) {
                     out.invalid(path, || format!("has {count} items, more than {maximum}"));
+                }
+                if self.list_type != ListType::Atomic {
+                    if !walk.spend(count) {
+                        return;
+                    }
+                    self.list_type.check_unique(items, path, out);
                 }
                 if let Some(schema) = &self.items {
                     for (index, item) in items.iter().enumerate() {
@@ -721,6 +821,204 @@ impl Schema {
             }
             _ => {}
         }
+        if !self.rules.is_empty() && !out.settled() && !walk.over {
+            self.check_rules(value, path, walk, out);
+        }
+    }
+
+    /// Runs the CEL rules of this node on `value`, within what is left of the object's CEL
+    /// budget.
+    fn check_rules<'v>(
+        &self,
+        value: &'v Value,
+        path: &mut FieldPath<'v>,
+        walk: &mut Walk<'_>,
+        out: &mut Out<'_>,
+    ) {
+        for rule in &self.rules {
+            if rule.is_transition() {
+                continue;
+            }
+            match rule.judge(value, self, &mut walk.cel_left) {
+                Verdict::Holds => {}
+                Verdict::Fails { field, problem } => out.push(
+                    FindingKind::Invalid,
+                    || match field {
+                        Some(field) => path.shown_with(&field),
+                        None => path.shown(),
+                    },
+                    || problem,
+                ),
+                Verdict::OutOfBudget => {
+                    out.invalid(path, || {
+                        "not every CEL rule was run: the object's rules cost more than the API \
+                         server's budget for one object, and it refuses the object"
+                            .to_string()
+                    });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether this node or one below it has a CEL rule that reads `oldSelf`: rules a build
+    /// cannot judge, having no object before the change.
+    pub fn transition_rules(&self) -> usize {
+        let own = self
+            .rules
+            .iter()
+            .filter(|rule| rule.is_transition())
+            .count();
+        own + self
+            .properties
+            .values()
+            .chain(self.items.as_deref())
+            .chain(match &self.extra {
+                Extra::Schema(schema) => Some(schema.as_ref()),
+                _ => None,
+            })
+            .map(Schema::transition_rules)
+            .sum::<usize>()
+    }
+
+    /// The schema of field `name` of an object of this schema.
+    fn field(&self, name: &str) -> Option<&Schema> {
+        match (self.properties.get(name), &self.extra) {
+            (Some(schema), _) => Some(schema),
+            (None, Extra::Schema(schema)) => Some(schema),
+            _ => None,
+        }
+    }
+
+    /// Sets the schema's defaults in `value` where it lacks the field, as the API server's
+    /// structural defaulting does before validating: an absent field (or a null one the schema
+    /// does not allow null in) with a default gets it, at every depth, in defaults too.
+    fn apply_defaults(&self, value: &mut Value) {
+        if !self.defaults_within {
+            return;
+        }
+        match value {
+            Value::Object(fields) => {
+                for (name, property) in &self.properties {
+                    let Some(default) = &property.default else {
+                        continue;
+                    };
+                    match fields.get(name) {
+                        None => {
+                            fields.insert(name.clone(), default.clone());
+                        }
+                        Some(Value::Null) if property.types & NULL == 0 => {
+                            fields.insert(name.clone(), default.clone());
+                        }
+                        Some(_) => {}
+                    }
+                }
+                for (name, field) in fields.iter_mut() {
+                    if let Some(schema) = self.field(name) {
+                        schema.apply_defaults(field);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(schema) = &self.items {
+                    for item in items {
+                        schema.apply_defaults(item);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How CEL types the values of a schema.
+impl Shape for Schema {
+    fn field(&self, name: &str) -> Option<&dyn Shape> {
+        Schema::field(self, name).map(|schema| schema as &dyn Shape)
+    }
+
+    fn item(&self) -> Option<&dyn Shape> {
+        self.items.as_deref().map(|schema| schema as &dyn Shape)
+    }
+
+    fn is_number(&self) -> bool {
+        self.types & NUMBER != 0
+    }
+
+    fn format(&self) -> Option<&str> {
+        self.format.as_deref()
+    }
+}
+
+/// A `pattern`, compiled once with its CRD.
+#[derive(Debug, Clone)]
+struct Pattern {
+    source: String,
+    regex: Result<regex::Regex, String>,
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Pattern {
+    fn new(source: &str) -> Pattern {
+        Pattern {
+            source: source.to_string(),
+            regex: cel::go_regexp(source),
+        }
+    }
+}
+
+/// `x-kubernetes-list-type`.
+#[derive(Debug, Clone, PartialEq)]
+enum ListType {
+    /// The list is one value (the default): items may repeat.
+    Atomic,
+    /// Each item is unique.
+    Set,
+    /// Each item is an object unique by the values of these fields.
+    Map(Vec<String>),
+}
+
+impl ListType {
+    /// Refuses the items of a set or map that repeat an earlier one, as the API server does
+    /// ("Duplicate value").
+    fn check_unique(&self, items: &[Value], path: &mut FieldPath<'_>, out: &mut Out<'_>) {
+        let mut seen: std::collections::HashMap<String, usize> = Default::default();
+        for (index, item) in items.iter().enumerate() {
+            let key = match self {
+                ListType::Atomic => return,
+                ListType::Set => item.to_string(),
+                ListType::Map(keys) => {
+                    let key: serde_json::Map<String, Value> = keys
+                        .iter()
+                        .filter_map(|key| Some((key.clone(), item.get(key)?.clone())))
+                        .collect();
+                    Value::Object(key).to_string()
+                }
+            };
+            if let Some(first) = seen.get(&key) {
+                path.steps.push(Step::Index(index));
+                let first = *first;
+                out.invalid(path, || match self {
+                    ListType::Map(keys) => format!(
+                        "Duplicate value: {key}: the list is a map keyed by {}, and item {first} \
+                         has the same key",
+                        keys.join(", ")
+                    ),
+                    _ => format!(
+                        "Duplicate value: {}: the list is a set, and item {first} is the same",
+                        describe(item)
+                    ),
+                });
+                path.steps.pop();
+            } else {
+                seen.insert(key, index);
+            }
+        }
     }
 }
 
@@ -781,6 +1079,17 @@ impl FieldPath<'_> {
             return "(the object)".to_string();
         }
         self.written(None)
+    }
+
+    /// The path of a rule's `fieldPath` (`.spec.ports[0]`, `['a.b']`) below this one.
+    fn shown_with(&self, relative: &str) -> String {
+        let base = self.written(None);
+        let relative = relative.trim_start_matches('.');
+        match (base.is_empty(), relative.starts_with('[')) {
+            (true, _) => relative.to_string(),
+            (false, true) => format!("{base}{relative}"),
+            (false, false) => format!("{base}.{relative}"),
+        }
     }
 
     /// The path of a field the object lacks.
@@ -1125,6 +1434,221 @@ mod tests {
         );
     }
 
+    /// Gateway API's GatewayAddress shape: a `type` defaulting to IPAddress, and oneOf an
+    /// IP address or anything but IPAddress (`not`). With `not` and the default, a valid
+    /// address fits exactly one choice, as the API server counts.
+    #[test]
+    fn one_of_with_not_counts_as_the_api_server_counts() {
+        let schema = crd(json!({"type": "object", "properties": {"addresses": {
+        "type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "default": "IPAddress"},
+                "value": {"type": "string"},
+            },
+            "oneOf": [
+                {"properties": {"type": {"enum": ["IPAddress"]},
+                    "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
+                {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}},
+            ],
+        }}}}));
+        let value = json!({"addresses": [
+            {"type": "IPAddress", "value": "10.0.0.1"},
+            {"value": "fd00::1"},
+            {"type": "Hostname", "value": "example.com"},
+        ]});
+        assert_eq!(findings(&schema, value), Vec::new());
+        let wrong = json!({"addresses": [{"value": "example.com"}]});
+        assert_eq!(
+            findings(&schema, wrong),
+            [(
+                FindingKind::Invalid,
+                "addresses[0]".to_string(),
+                "{\"value\":\"example.com\",\"type\":\"IPAddress\"} matches 0 of the \
+                 schema's oneOf choices"
+                    .to_string()
+            )]
+        );
+        let not = crd(json!({"type": "string", "not": {"enum": ["forbidden"]}}));
+        assert_eq!(
+            findings(&not, json!("forbidden"))[0].2,
+            "\"forbidden\" must not match the schema's not"
+        );
+        assert!(findings(&not, json!("fine")).is_empty());
+    }
+
+    /// Defaults are set where a field is absent (or null where null is not allowed), at any
+    /// depth and inside defaults, before the value is checked: a required field with a
+    /// default is never missing.
+    #[test]
+    fn defaults_are_applied_before_validating() {
+        let schema = crd(json!({"type": "object", "properties": {"spec": {
+            "type": "object", "default": {},
+            "required": ["replicas", "mode"],
+            "properties": {
+                "replicas": {"type": "integer", "default": 1, "minimum": 1},
+                "mode": {"type": "string", "default": "fast", "enum": ["fast"]},
+                "ports": {"type": "array", "items": {"type": "object", "required": ["protocol"],
+                    "properties": {"protocol": {"type": "string", "default": "TCP"}}}},
+            },
+            "x-kubernetes-validations": [{"rule": "self.replicas == 1 && self.mode == 'fast'"}],
+        }}}));
+        assert!(findings(&schema, json!({})).is_empty());
+        assert!(findings(&schema, json!({"spec": {"replicas": null, "ports": [{}]}})).is_empty());
+        assert_eq!(
+            findings(&schema, json!({"spec": {"replicas": 0}})),
+            [
+                (
+                    FindingKind::Invalid,
+                    "spec".to_string(),
+                    "failed rule: self.replicas == 1 && self.mode == 'fast'".to_string()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "spec.replicas".to_string(),
+                    "0 is below the minimum 1".to_string()
+                )
+            ]
+        );
+        let mut defaulted = json!({"spec": {"ports": [{"protocol": "UDP"}, {}]}});
+        schema.apply_defaults(&mut defaulted);
+        assert_eq!(
+            defaulted,
+            json!({"spec": {"ports": [{"protocol": "UDP"}, {"protocol": "TCP"}],
+                "replicas": 1, "mode": "fast"}})
+        );
+    }
+
+    /// Sets refuse a repeated item, maps a repeated key, as the API server's "Duplicate
+    /// value"; an atomic list (the default) takes repeats.
+    #[test]
+    fn list_types_refuse_duplicates() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "tags": {"type": "array", "x-kubernetes-list-type": "set",
+                "items": {"type": "string"}},
+            "listeners": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name", "port"],
+                "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "port": {"type": "integer"},
+                    "protocol": {"type": "string", "default": "TCP"}}}},
+            "plain": {"type": "array", "items": {"type": "string"}},
+        }}));
+        assert!(
+            findings(
+                &schema,
+                json!({"tags": ["a", "b"], "plain": ["a", "a"],
+            "listeners": [{"name": "a", "port": 1}, {"name": "a", "port": 2}]})
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            findings(
+                &schema,
+                json!({"tags": ["a", "b", "a"],
+                "listeners": [{"name": "a", "port": 1}, {"port": 1, "name": "a", "protocol": "UDP"}]})
+            ),
+            [
+                (
+                    FindingKind::Invalid,
+                    "listeners[1]".to_string(),
+                    "Duplicate value: {\"name\":\"a\",\"port\":1}: the list is a map keyed by \
+                     name, port, and item 0 has the same key"
+                        .to_string()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "tags[2]".to_string(),
+                    "Duplicate value: \"a\": the list is a set, and item 0 is the same".to_string()
+                ),
+            ]
+        );
+    }
+
+    /// `pattern` is Go's regexp: unanchored, RE2 syntax, ASCII `\\d`; a pattern Go cannot
+    /// compile (a backreference, lookahead) is reported rather than ignored.
+    #[test]
+    fn patterns_are_go_regular_expressions() {
+        let schema = |pattern: &str| crd(json!({"type": "string", "pattern": pattern}));
+        let cases = [
+            ("^[a-z]+$", "abc", true),
+            ("^[a-z]+$", "abC", false),
+            ("b", "abc", true),
+            ("^\\d+$", "123", true),
+            ("^\\d+$", "\u{0663}", false),
+            ("^\\w+$", "é", false),
+            ("^[\\d.]+$", "1.2", true),
+            ("^\\s$", "\u{00a0}", false),
+            ("^(h|m|s|ms)$", "ms", true),
+            ("^\\Qa.b\\E$", "a.b", true),
+            ("^\\Qa.b\\E$", "axb", false),
+            ("^([0-9]{1,5}(h|m|s|ms)){1,4}$", "1h30m", true),
+            ("^([0-9]{1,5}(h|m|s|ms)){1,4}$", "1d", false),
+        ];
+        for (pattern, text, fits) in cases {
+            assert_eq!(
+                findings(&schema(pattern), json!(text)).is_empty(),
+                fits,
+                "{pattern} {text}"
+            );
+        }
+        assert_eq!(
+            findings(&schema("^[a-z]+$"), json!("A"))[0].2,
+            "\"A\" does not match the pattern ^[a-z]+$"
+        );
+        for unsupported in ["(a)\\1", "a(?=b)", "a\\Z"] {
+            let found = findings(&schema(unsupported), json!("ab"));
+            assert!(
+                found[0]
+                    .2
+                    .starts_with(&format!("the CRD's pattern {unsupported} does not compile")),
+                "{found:?}"
+            );
+        }
+    }
+
+    /// A rule's failure is reported at its node, or at its `fieldPath` below it; transition
+    /// rules are counted and skipped.
+    #[test]
+    fn cel_rules_run_at_their_node() {
+        let schema = crd(json!({"type": "object", "properties": {"spec": {
+            "type": "object",
+            "properties": {
+                "min": {"type": "integer"},
+                "max": {"type": "integer"},
+                "items": {"type": "array", "items": {"type": "object",
+                    "properties": {"name": {"type": "string"}},
+                    "x-kubernetes-validations": [{"rule": "self.name.startsWith('x-')",
+                        "message": "names start with x-", "fieldPath": ".name"}]}},
+            },
+            "x-kubernetes-validations": [
+                {"rule": "self.min <= self.max", "message": "min exceeds max",
+                    "reason": "FieldValueInvalid", "fieldPath": ".min"},
+                {"rule": "self.min == oldSelf.min", "message": "min is immutable"},
+            ],
+        }}}));
+        assert_eq!(schema.transition_rules(), 1);
+        assert_eq!(
+            findings(
+                &schema,
+                json!({"spec": {"min": 3, "max": 1,
+                "items": [{"name": "x-a"}, {"name": "b"}]}})
+            ),
+            [
+                (
+                    FindingKind::Invalid,
+                    "spec.items[1].name".to_string(),
+                    "names start with x-".to_string()
+                ),
+                (
+                    FindingKind::Invalid,
+                    "spec.min".to_string(),
+                    "min exceeds max".to_string()
+                ),
+            ]
+        );
+        assert!(findings(&schema, json!({"spec": {"min": 1, "max": 3}})).is_empty());
+    }
+
     /// A CRD's schema for metadata, as kubebuilder writes it (`type: object`), prunes nothing of
     /// it: the API server reads metadata as its own, at the root and in embedded resources.
     #[test]
@@ -1297,5 +1821,104 @@ mod tests {
         assert_eq!(described.chars().count(), 58);
         assert!(described.starts_with("{\"items\":[\"ééé"), "{described}");
         assert!(described.ends_with('…'));
+    }
+
+    /// A rule's cost is counted: past the limit of one call the evaluation stops, whatever
+    /// the machine; a rule that holds within it is judged.
+    #[test]
+    fn evaluation_is_bounded() {
+        let list: Vec<i64> = (0..2000).collect();
+        let schema = Schema::from_crd(&json!({"type": "array", "items": {"type": "integer"}}));
+        let value = json!(list);
+        let quadratic = Rule::from_crd(&json!({"rule": "self.all(a, self.all(b, a + b >= 0))"}));
+        let mut left = cel::OBJECT_BUDGET;
+        assert_eq!(
+            quadratic.judge(&value, &schema, &mut left),
+            Verdict::Fails {
+                field: None,
+                problem: "the rule `self.all(a, self.all(b, a + b >= 0))` costs more than the API \
+                server allows one rule on one value (1000000 steps)"
+                    .to_string()
+            }
+        );
+        assert_eq!(left, cel::OBJECT_BUDGET - cel::CALL_BUDGET);
+        let linear = Rule::from_crd(&json!({"rule": "self.all(a, a >= 0)"}));
+        assert_eq!(linear.judge(&value, &schema, &mut left), Verdict::Holds);
+        let mut nearly_spent = 10;
+        assert_eq!(
+            linear.judge(&value, &schema, &mut nearly_spent),
+            Verdict::OutOfBudget
+        );
+    }
+
+    #[test]
+    fn messages_reasons_and_field_paths() {
+        let schema = Schema::from_crd(&json!({"type": "object", "properties": {
+        "min": {"type": "integer"}, "max": {"type": "integer"}}}));
+        let value = json!({"min": 5, "max": 3});
+        let judge = |rule: Value| {
+            let mut left = cel::OBJECT_BUDGET;
+            Rule::from_crd(&rule).judge(&value, &schema, &mut left)
+        };
+        assert_eq!(
+            judge(json!({"rule": "self.min <= self.max"})),
+            Verdict::Fails {
+                field: None,
+                problem: "failed rule: self.min <= self.max".to_string()
+            }
+        );
+        assert_eq!(
+            judge(
+                json!({"rule": "self.min <= self.max", "message": "min must not exceed max",
+            "reason": "FieldValueForbidden", "fieldPath": ".min"})
+            ),
+            Verdict::Fails {
+                field: Some(".min".to_string()),
+                problem: "Forbidden: min must not exceed max".to_string()
+            }
+        );
+        assert_eq!(
+            judge(
+                json!({"rule": "self.min <= self.max", "message": "fallback",
+            "messageExpression": "'min ' + string(self.min) + ' exceeds max ' + string(self.max)"})
+            ),
+            Verdict::Fails {
+                field: None,
+                problem: "min 5 exceeds max 3".to_string()
+            }
+        );
+        // A messageExpression that fails falls back to the message.
+        assert_eq!(
+            judge(
+                json!({"rule": "false", "message": "fallback", "messageExpression": "self.nope"})
+            ),
+            Verdict::Fails {
+                field: None,
+                problem: "fallback".to_string()
+            }
+        );
+        assert!(matches!(
+            judge(json!({"rule": "self.nope > 1"})),
+            Verdict::Fails { problem, .. } if problem.ends_with("cannot be evaluated: no such key: nope")
+        ));
+        assert!(Rule::from_crd(&json!({"rule": "self.x == oldSelf.x"})).is_transition());
+    }
+
+    /// A schema types what CEL sees: a `number` field is a double even when written whole, a
+    /// `duration` string a duration.
+    #[test]
+    fn the_schema_types_the_values() {
+        let schema = Schema::from_crd(&json!({"type": "object", "properties": {
+        "ratio": {"type": "number"}, "every": {"type": "string", "format": "duration"}}}));
+        let value = json!({"ratio": 1, "every": "90s"});
+        for (rule, holds) in [
+            ("type(self.ratio) == double", true),
+            ("self.every == duration('1m30s')", true),
+            ("self.ratio == 1", true),
+        ] {
+            let mut left = cel::OBJECT_BUDGET;
+            let verdict = Rule::from_crd(&json!({"rule": rule})).judge(&value, &schema, &mut left);
+            assert_eq!(verdict == Verdict::Holds, holds, "{rule}: {verdict:?}");
+        }
     }
 }

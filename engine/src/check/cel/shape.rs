@@ -1,0 +1,13 @@
+//! The schema as CEL sees it.
+
+/// What CEL needs of a schema to type the values under it: an integer field is CEL's int, a
+/// `number` one a double, a `duration` or `date-time` string a duration or timestamp.
+pub trait Shape: std::fmt::Debug {
+    /// The schema of an object's field `name`.
+    fn field(&self, name: &str) -> Option<&dyn Shape>;
+    /// The schema of a list's items.
+    fn item(&self) -> Option<&dyn Shape>;
+    /// Whether a number here may have a fraction (a double).
+    fn is_number(&self) -> bool;
+    fn format(&self) -> Option<&str>;
+}
