@@ -2,6 +2,8 @@
 //! added, removed and changed, identified by kind, namespace and name (not by file, so a moved
 //! file is not a change). Pure; the reports are in `report::diff`.
 
+pub mod danger;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
@@ -96,7 +98,7 @@ fn key_of(value: &Value) -> Option<ObjectKey> {
     })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChangeKind {
     Added,
     Changed,

@@ -1,0 +1,764 @@
+//! Danger lints: the changes of a fleet diff that break a deploy or lose something, found per
+//! cluster and reported once per rule and object with the clusters they happen on.
+//!
+//! Each rule reads the two manifests of one object on one cluster (parsed with the engine's
+//! YAML reader, numbers compared by value so `3` and `3.0` are the same), except the ones that
+//! need the whole change: replicas moving between clusters, a template deleted while its policy
+//! preserves what it placed. What Kubernetes refuses on update is taken from its validation
+//! code (k8s.io/kubernetes pkg/apis/{apps,batch,core,rbac,storage}/validation, the
+//! `Validate*Update` functions).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::{ChangeKind, FleetDiff, ObjectChange};
+use crate::lint::Lint;
+use crate::object::ObjectKey;
+use crate::quantity::quantity_from_json;
+use crate::yaml;
+
+/// The lints `diff` raises.
+pub const LINTS: [Lint; 7] = [
+    Lint::ImmutableField,
+    Lint::PvcShrink,
+    Lint::ReplicasZero,
+    Lint::ReplicaShift,
+    Lint::Pruned,
+    Lint::HpaOwnsReplicas,
+    Lint::PreservedOnDeletion,
+];
+
+/// What the rules need beyond the diff: the head's templates, the HPAs that scale them, and
+/// the base's policies that preserve what they placed.
+#[derive(Debug, Default, Clone)]
+pub struct ReviewContext {
+    /// Every template of the head, with what placed it (its policies, by name).
+    pub head_templates: HashMap<ObjectKey, Vec<String>>,
+    /// Workloads an HPA of the head scales, with the HPA's name.
+    pub hpa_targets: BTreeMap<ObjectKey, String>,
+    /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`, with
+    /// that policy; `None` when the base's policies are not known (a rendered tree).
+    pub preserving: Option<BTreeMap<ObjectKey, String>>,
+}
+
+/// How a finding is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FindingLevel {
+    /// Lowered by an escape hatch the object carries, or something the run cannot know.
+    Note,
+    Warning,
+    /// Denied by a lint level: `diff` exits 2 after printing its report.
+    Denied,
+}
+
+impl FindingLevel {
+    pub fn word(self) -> &'static str {
+        match self {
+            FindingLevel::Note => "note",
+            FindingLevel::Warning => "warning",
+            FindingLevel::Denied => "error",
+        }
+    }
+}
+
+/// One rule broken by one object, on the clusters listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub lint: Lint,
+    pub key: ObjectKey,
+    /// Sorted.
+    pub clusters: Vec<String>,
+    /// What the change does (`spec.selector changes`).
+    pub message: String,
+    /// What Argo CD and Flux do with it.
+    pub argo_cd: String,
+    pub flux: String,
+    pub fix: String,
+    /// The annotation that lowers it to a note, when the object carries one.
+    pub escaped_by: Option<String>,
+    pub level: FindingLevel,
+}
+
+const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
+const FLUX_FORCE: &str = "kustomize.toolkit.fluxcd.io/force";
+const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
+
+/// A finding on one cluster before grouping: everything but the clusters.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Raw {
+    lint: Lint,
+    message: String,
+    escaped_by: Option<String>,
+}
+
+/// Every finding of a diff, one per rule, object and message, each with its clusters; sorted by
+/// rule, then object. Levels are [`FindingLevel::Warning`] (or `Note`) until the caller applies
+/// lint levels.
+pub fn review(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
+    let mut grouped: BTreeMap<(Lint, ObjectKey, Raw), BTreeSet<String>> = BTreeMap::new();
+    // The same two texts give the same findings on every cluster: a change spread over a fleet
+    // is read once.
+    let mut seen: HashMap<(&str, &str, ChangeKind), ObjectReading> = HashMap::new();
+    let mut moves: BTreeMap<&ObjectKey, Vec<(&str, f64, f64)>> = BTreeMap::new();
+    for (cluster, changes) in &diff.clusters {
+        // A whole cluster coming or going is reported as such; only its replicas count here.
+        let whole_cluster =
+            diff.clusters_added.contains(cluster) || diff.clusters_removed.contains(cluster);
+        for change in changes {
+            let reading = seen
+                .entry((&change.before, &change.after, change.kind))
+                .or_insert_with(|| object_findings(change, context));
+            if let Some((before, after)) = reading.replicas
+                && before != after
+            {
+                moves
+                    .entry(&change.key)
+                    .or_default()
+                    .push((cluster, before, after));
+            }
+            if whole_cluster {
+                continue;
+            }
+            for raw in &reading.raws {
+                grouped
+                    .entry((raw.lint, change.key.clone(), raw.clone()))
+                    .or_default()
+                    .insert(cluster.clone());
+            }
+        }
+    }
+    namespace_counts(diff, &mut grouped);
+    let mut findings: Vec<Finding> = grouped
+        .into_iter()
+        .map(|((lint, key, raw), clusters)| finding(lint, key, raw, clusters, context))
+        .collect();
+    findings.extend(replica_shifts(diff, moves));
+    findings.extend(deleted_templates(diff, context));
+    findings.sort_by(|a, b| (a.lint, &a.key, &a.clusters).cmp(&(b.lint, &b.key, &b.clusters)));
+    findings
+}
+
+fn parse(text: &str) -> Option<Value> {
+    if text.is_empty() {
+        return None;
+    }
+    yaml::split_documents(text)
+        .first()
+        .and_then(|document| yaml::parse_document(document, "").ok())
+}
+
+/// What one object's two manifests on one cluster say: the findings of the rules that read
+/// them alone, and its replicas before and after (0 on a side where it is absent), when it has
+/// some on either side.
+struct ObjectReading {
+    raws: Vec<Raw>,
+    replicas: Option<(f64, f64)>,
+}
+
+fn object_findings(change: &ObjectChange, context: &ReviewContext) -> ObjectReading {
+    let (before, after) = (parse(&change.before), parse(&change.after));
+    let replicas_of = |object: &Option<Value>| object.as_ref().and_then(replicas);
+    let replicas = match (replicas_of(&before), replicas_of(&after)) {
+        (None, None) => None,
+        (old, new) => Some((old.unwrap_or(0.0), new.unwrap_or(0.0))),
+    };
+    ObjectReading {
+        raws: object_rules(change, before, after, context),
+        replicas,
+    }
+}
+
+fn object_rules(
+    change: &ObjectChange,
+    before: Option<Value>,
+    after: Option<Value>,
+    context: &ReviewContext,
+) -> Vec<Raw> {
+    let mut raws = Vec::new();
+    let key = &change.key;
+    match change.kind {
+        ChangeKind::Changed => {
+            let (Some(before), Some(after)) = (before, after) else {
+                return raws;
+            };
+            let fields = immutable_changes(key, &before, &after);
+            if !fields.is_empty() {
+                raws.push(Raw {
+                    lint: Lint::ImmutableField,
+                    message: format!("{} cannot change on update", fields.join(", ")),
+                    escaped_by: force_annotation(&after),
+                });
+            }
+            if key.group.is_empty()
+                && key.kind == "PersistentVolumeClaim"
+                && let (Some(old), Some(new)) = (storage_request(&before), storage_request(&after))
+                && new.1 < old.1
+            {
+                raws.push(Raw {
+                    lint: Lint::PvcShrink,
+                    message: format!("storage request {} → {}", old.0, new.0),
+                    escaped_by: None,
+                });
+            }
+            let (old, new) = (replicas(&before), replicas(&after));
+            if let (Some(old), Some(new)) = (old, new)
+                && old > 0.0
+                && new == 0.0
+            {
+                raws.push(Raw {
+                    lint: Lint::ReplicasZero,
+                    message: format!("replicas {} → 0", number(old)),
+                    escaped_by: None,
+                });
+            }
+            if let Some(hpa) = context.hpa_targets.get(key)
+                && let Some(new) = new
+                && old != Some(new)
+            {
+                raws.push(hpa_raw(hpa, new));
+            }
+        }
+        ChangeKind::Added => {
+            if let Some(hpa) = context.hpa_targets.get(key)
+                && let Some(new) = after.as_ref().and_then(replicas)
+            {
+                raws.push(hpa_raw(hpa, new));
+            }
+        }
+        ChangeKind::Removed => {
+            if context.head_templates.contains_key(key) {
+                let escaped_by = before.as_ref().and_then(keep_annotation);
+                raws.push(Raw {
+                    lint: Lint::Pruned,
+                    message: pruned_message(key),
+                    escaped_by,
+                });
+            }
+        }
+    }
+    raws
+}
+
+fn hpa_raw(hpa: &str, replicas: f64) -> Raw {
+    Raw {
+        lint: Lint::HpaOwnsReplicas,
+        message: format!(
+            "spec.replicas is written ({}) while HorizontalPodAutoscaler {hpa} scales it",
+            number(replicas)
+        ),
+        escaped_by: None,
+    }
+}
+
+fn pruned_message(key: &ObjectKey) -> String {
+    match (key.group.as_str(), key.kind.as_str()) {
+        ("apps", "StatefulSet") => {
+            "leaves the cluster while its template stays: its pods go, and its volumes with them where persistentVolumeClaimRetentionPolicy.whenDeleted is Delete".to_string()
+        }
+        ("", "PersistentVolumeClaim") => {
+            "leaves the cluster while its template stays: the volume and its data go with it where the reclaim policy is Delete (the default for a provisioned volume)".to_string()
+        }
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
+            "leaves the cluster while its template stays: every custom resource of the definition on the cluster is deleted with it".to_string()
+        }
+        _ => "leaves the cluster while its template stays".to_string(),
+    }
+}
+
+/// A Namespace's pruned finding says how many of the diff's objects go with it on each
+/// cluster (and that what fedrender does not render goes too).
+fn namespace_counts(
+    diff: &FleetDiff,
+    grouped: &mut BTreeMap<(Lint, ObjectKey, Raw), BTreeSet<String>>,
+) {
+    let namespaces: Vec<(Lint, ObjectKey, Raw)> = grouped
+        .keys()
+        .filter(|(lint, key, _)| {
+            *lint == Lint::Pruned && key.group.is_empty() && key.kind == "Namespace"
+        })
+        .cloned()
+        .collect();
+    for entry in namespaces {
+        let clusters = grouped.remove(&entry).unwrap_or_default();
+        let (lint, key, raw) = entry;
+        let mut by_count: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+        for cluster in clusters {
+            let count = diff.clusters.get(&cluster).map_or(0, |changes| {
+                changes
+                    .iter()
+                    .filter(|change| {
+                        change.kind == ChangeKind::Removed && change.key.namespace == key.name
+                    })
+                    .count()
+            });
+            by_count.entry(count).or_default().insert(cluster);
+        }
+        for (count, clusters) in by_count {
+            let message = format!(
+                "leaves the cluster while its template stays: everything in it is deleted with it, the {} fedrender renders there and whatever else runs in it",
+                objects(count)
+            );
+            grouped.insert(
+                (
+                    lint,
+                    key.clone(),
+                    Raw {
+                        message,
+                        ..raw.clone()
+                    },
+                ),
+                clusters,
+            );
+        }
+    }
+}
+
+fn objects(count: usize) -> String {
+    if count == 1 {
+        "1 object".to_string()
+    } else {
+        format!("{count} objects")
+    }
+}
+
+fn finding(
+    lint: Lint,
+    key: ObjectKey,
+    raw: Raw,
+    clusters: BTreeSet<String>,
+    context: &ReviewContext,
+) -> Finding {
+    let (argo_cd, flux, fix) = match lint {
+        Lint::ImmutableField => (
+            "the sync fails with \"field is immutable\" and the Application stops there, out of sync".to_string(),
+            "the Kustomization fails to apply and stops there, not ready".to_string(),
+            format!(
+                "recreate the object: annotate it {ARGO_SYNC_OPTIONS}: Replace=true (or Force=true) for Argo CD, {FLUX_FORCE}: enabled for Flux; or delete it first, or give it a new name"
+            ),
+        ),
+        Lint::PvcShrink => (
+            "the sync fails: a claim's storage request cannot be made smaller".to_string(),
+            "the Kustomization fails to apply and stops there".to_string(),
+            "keep the request at least as large as it is; to shrink, move the data to a new, smaller claim".to_string(),
+        ),
+        Lint::ReplicasZero => (
+            "the sync scales the workload to 0 on these clusters".to_string(),
+            "the apply scales the workload to 0 on these clusters".to_string(),
+            "if the workload should keep running there, check the placement or the override that sets replicas".to_string(),
+        ),
+        Lint::HpaOwnsReplicas => (
+            "with selfHeal, every sync sets replicas back to the rendered value, fighting the autoscaler".to_string(),
+            "every reconciliation sets replicas back to the rendered value, fighting the autoscaler".to_string(),
+            format!(
+                "Argo CD: ignoreDifferences {{group: {group}, kind: {kind}, name: {name}, namespace: {namespace}, jsonPointers: [/spec/replicas]}} with the sync option RespectIgnoreDifferences=true (`fedrender build --gitops argocd` writes it); Flux: leave spec.replicas out of the template",
+                group = if key.group.is_empty() { "\"\"" } else { &key.group },
+                kind = key.kind,
+                name = key.name,
+                namespace = key.namespace,
+            ),
+        ),
+        _ => {
+            let placed_by = context
+                .head_templates
+                .get(&key)
+                .filter(|policies| !policies.is_empty())
+                .map(|policies| format!("the head places it by {}, no longer on these clusters", policies.join(", ")))
+                .unwrap_or_else(|| "the head's policies no longer place it on these clusters".to_string());
+            (
+                format!("an automated sync with prune (as fedrender's wiring sets it) deletes it; {placed_by}"),
+                "the Kustomization's prune (as fedrender's wiring sets it) deletes it".to_string(),
+                format!(
+                    "if it should stay, fix the placement; to keep it whatever the tree says, annotate it {ARGO_SYNC_OPTIONS}: Prune=false or {FLUX_PRUNE}: disabled"
+                ),
+            )
+        }
+    };
+    Finding {
+        lint,
+        key,
+        clusters: clusters.into_iter().collect(),
+        message: raw.message,
+        argo_cd,
+        flux,
+        fix,
+        level: if raw.escaped_by.is_some() {
+            FindingLevel::Note
+        } else {
+            FindingLevel::Warning
+        },
+        escaped_by: raw.escaped_by,
+    }
+}
+
+/// Replicas that move between clusters: some cluster loses some and another gains some (an
+/// object added or removed counts, with 0 on the other side).
+fn replica_shifts(
+    diff: &FleetDiff,
+    per_object: BTreeMap<&ObjectKey, Vec<(&str, f64, f64)>>,
+) -> Vec<Finding> {
+    per_object
+        .into_iter()
+        .filter(|(_, moves)| {
+            moves.iter().any(|(_, before, after)| after < before)
+                && moves.iter().any(|(_, before, after)| after > before)
+        })
+        .map(|(key, moves)| {
+            let mut parts: Vec<String> = moves
+                .iter()
+                .map(|(cluster, before, after)| {
+                    format!("{cluster} {} → {}", number(*before), number(*after))
+                })
+                .collect();
+            match diff.replica_totals.get(key) {
+                Some((before, after)) => parts.push(format!("total {before} → {after}")),
+                None => {
+                    let sum = |pick: fn(&(&str, f64, f64)) -> f64| moves.iter().map(pick).sum();
+                    parts.push(format!(
+                        "on these clusters {} → {}",
+                        number(sum(|m| m.1)),
+                        number(sum(|m| m.2))
+                    ));
+                }
+            }
+            Finding {
+                lint: Lint::ReplicaShift,
+                key: key.clone(),
+                clusters: moves.iter().map(|(cluster, _, _)| cluster.to_string()).collect(),
+                message: format!("replicas move between clusters: {}", parts.join(", ")),
+                argo_cd: "each cluster's Application syncs on its own: a cluster may scale down before another scales up".to_string(),
+                flux: "each cluster's Kustomization applies on its own: a cluster may scale down before another scales up".to_string(),
+                fix: "make sure the clusters that gain replicas have the capacity, and sync them first if the others must not lose capacity meanwhile".to_string(),
+                escaped_by: None,
+                level: FindingLevel::Warning,
+            }
+        })
+        .collect()
+}
+
+/// Templates the head deleted (gone from every cluster, no template left) whose base policy
+/// preserves what it placed: Karmada would leave the objects on the members, the wiring's
+/// prune deletes them.
+fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
+    let mut deleted: BTreeMap<&ObjectKey, BTreeSet<&str>> = BTreeMap::new();
+    for (cluster, changes) in &diff.clusters {
+        for change in changes {
+            if change.kind == ChangeKind::Removed && !context.head_templates.contains_key(&change.key)
+            {
+                deleted.entry(&change.key).or_default().insert(cluster);
+            }
+        }
+    }
+    let prune_fix = format!(
+        "to keep them as Karmada would, annotate the objects {ARGO_SYNC_OPTIONS}: Prune=false or {FLUX_PRUNE}: disabled before deleting the template"
+    );
+    match &context.preserving {
+        Some(preserving) => deleted
+            .into_iter()
+            .filter_map(|(key, clusters)| {
+                let policy = preserving.get(key)?;
+                Some(Finding {
+                    lint: Lint::PreservedOnDeletion,
+                    key: key.clone(),
+                    clusters: clusters.into_iter().map(str::to_string).collect(),
+                    message: format!(
+                        "its template is deleted while {policy} sets preserveResourcesOnDeletion: true: Karmada would keep the objects on the members"
+                    ),
+                    argo_cd: "an automated sync with prune (as fedrender's wiring sets it) deletes them".to_string(),
+                    flux: "the Kustomization's prune (as fedrender's wiring sets it) deletes them".to_string(),
+                    fix: prune_fix.clone(),
+                    escaped_by: None,
+                    level: FindingLevel::Warning,
+                })
+            })
+            .collect(),
+        None if !deleted.is_empty() => {
+            let count = deleted.len();
+            let clusters: BTreeSet<&str> = deleted.values().flatten().copied().collect();
+            let (key, _) = deleted.into_iter().next().expect("not empty");
+            vec![Finding {
+                lint: Lint::PreservedOnDeletion,
+                key: key.clone(),
+                clusters: clusters.into_iter().map(str::to_string).collect(),
+                message: format!(
+                    "{} deleted; whether a base policy sets preserveResourcesOnDeletion cannot be known from a rendered tree (diff with --base to check)",
+                    if count == 1 { "1 template is".to_string() } else { format!("{count} templates are (this one first)") }
+                ),
+                argo_cd: "an automated sync with prune deletes the objects".to_string(),
+                flux: "the Kustomization's prune deletes the objects".to_string(),
+                fix: prune_fix,
+                escaped_by: Some("a rendered tree as the base".to_string()),
+                level: FindingLevel::Note,
+            }]
+        }
+        None => Vec::new(),
+    }
+}
+
+/// `spec.replicas` as a number (`3` and `3.0` alike).
+fn replicas(object: &Value) -> Option<f64> {
+    object.pointer("/spec/replicas").and_then(Value::as_f64)
+}
+
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        value.to_string()
+    }
+}
+
+/// A claim's `spec.resources.requests.storage`, as written and as a quantity.
+fn storage_request(object: &Value) -> Option<(String, crate::quantity::Quantity)> {
+    let value = object.pointer("/spec/resources/requests/storage")?;
+    let quantity = quantity_from_json(value).ok()?;
+    let written = match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    Some((written, quantity))
+}
+
+fn annotation<'v>(object: &'v Value, name: &str) -> Option<&'v str> {
+    object
+        .get("metadata")?
+        .get("annotations")?
+        .get(name)?
+        .as_str()
+}
+
+/// Whether Argo CD's sync options hold `option` (a comma-separated list).
+fn has_sync_option(object: &Value, option: &str) -> bool {
+    annotation(object, ARGO_SYNC_OPTIONS).is_some_and(|options| {
+        options
+            .split(',')
+            .any(|item| item.trim().eq_ignore_ascii_case(option))
+    })
+}
+
+/// The annotation that has Argo CD or Flux replace the object rather than patch it.
+fn force_annotation(object: &Value) -> Option<String> {
+    for option in ["Replace=true", "Force=true"] {
+        if has_sync_option(object, option) {
+            return Some(format!("{ARGO_SYNC_OPTIONS}: {option}"));
+        }
+    }
+    (annotation(object, FLUX_FORCE) == Some("enabled")).then(|| format!("{FLUX_FORCE}: enabled"))
+}
+
+/// The annotation that keeps the object when it leaves the tree.
+fn keep_annotation(object: &Value) -> Option<String> {
+    if has_sync_option(object, "Prune=false") {
+        return Some(format!("{ARGO_SYNC_OPTIONS}: Prune=false"));
+    }
+    (annotation(object, FLUX_PRUNE) == Some("disabled")).then(|| format!("{FLUX_PRUNE}: disabled"))
+}
+
+/// Equal as Kubernetes compares them after decoding: numbers by value (`3` and `3.0`), an
+/// absent field and `null` alike.
+fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None | Some(Value::Null), None | Some(Value::Null)) => true,
+        (Some(Value::Number(a)), Some(Value::Number(b))) => a.as_f64() == b.as_f64(),
+        (Some(Value::Array(a)), Some(Value::Array(b))) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(Some(a), Some(b)))
+        }
+        (Some(Value::Object(a)), Some(Value::Object(b))) => a
+            .keys()
+            .chain(b.keys())
+            .all(|field| same(a.get(field), b.get(field))),
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `object` without the listed top-level fields of `spec`.
+fn spec_without(object: &Value, mutable: &[&str]) -> Option<Value> {
+    let mut spec = object.get("spec")?.clone();
+    if let Some(fields) = spec.as_object_mut() {
+        for field in mutable {
+            fields.remove(*field);
+        }
+    }
+    Some(spec)
+}
+
+/// The fields that differ between two versions of `object` at these pointers.
+fn differing(before: &Value, after: &Value, pointers: &[&str]) -> Vec<String> {
+    pointers
+        .iter()
+        .filter(|pointer| !same(before.pointer(pointer), after.pointer(pointer)))
+        .map(|pointer| pointer.trim_start_matches('/').replace('/', "."))
+        .collect()
+}
+
+/// The top-level fields of `spec` that differ, once the mutable ones are set aside.
+fn spec_fields_differing(before: &Value, after: &Value, mutable: &[&str]) -> Vec<String> {
+    let (old, new) = (spec_without(before, mutable), spec_without(after, mutable));
+    let empty = serde_json::Map::new();
+    let old = old.as_ref().and_then(Value::as_object).unwrap_or(&empty);
+    let new = new.as_ref().and_then(Value::as_object).unwrap_or(&empty);
+    let fields: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    fields
+        .into_iter()
+        .filter(|field| !same(old.get(*field), new.get(*field)))
+        .map(|field| format!("spec.{field}"))
+        .collect()
+}
+
+/// The fields Kubernetes refuses to change on update, by kind.
+fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) -> Vec<String> {
+    match (key.group.as_str(), key.kind.as_str()) {
+        // ValidateDeploymentUpdate, ValidateReplicaSetUpdate, ValidateDaemonSetUpdate.
+        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
+            differing(before, after, &["/spec/selector"])
+        }
+        // ValidateStatefulSetUpdate: the spec with these fields reset must be equal.
+        ("apps", "StatefulSet") => spec_fields_differing(
+            before,
+            after,
+            &[
+                "replicas",
+                "ordinals",
+                "template",
+                "updateStrategy",
+                "persistentVolumeClaimRetentionPolicy",
+                "minReadySeconds",
+                "revisionHistoryLimit",
+            ],
+        ),
+        ("batch", "Job") => job_changes(before, after),
+        // ValidatePersistentVolumeClaimUpdate: only requests (a bound claim's resize) and the
+        // volume attributes class may change; a volume name may be set where none was.
+        ("", "PersistentVolumeClaim") => {
+            let mut fields =
+                spec_fields_differing(before, after, &["resources", "volumeAttributesClassName"]);
+            if before.pointer("/spec/volumeName").is_none() {
+                fields.retain(|field| field != "spec.volumeName");
+            }
+            let limits = differing(before, after, &["/spec/resources/limits"]);
+            fields.extend(limits);
+            fields
+        }
+        // ValidatePersistentVolumeUpdate: the volume source is immutable; node affinity too once
+        // set.
+        ("", "PersistentVolume") => {
+            let mut fields = spec_fields_differing(
+                before,
+                after,
+                &[
+                    "capacity",
+                    "accessModes",
+                    "claimRef",
+                    "persistentVolumeReclaimPolicy",
+                    "storageClassName",
+                    "mountOptions",
+                    "volumeAttributesClassName",
+                    "nodeAffinity",
+                ],
+            );
+            if before.pointer("/spec/nodeAffinity").is_some() {
+                fields.extend(differing(before, after, &["/spec/nodeAffinity"]));
+            }
+            fields
+        }
+        // ValidateServiceUpdate: a cluster IP, once set, stays (`None` included). Type changes
+        // to and from ExternalName are allowed since Kubernetes 1.20, which clears or
+        // allocates the IP, so they are not reported.
+        ("", "Service") => {
+            let set = |object: &Value, pointer: &str| {
+                object
+                    .pointer(pointer)
+                    .and_then(Value::as_str)
+                    .filter(|ip| !ip.is_empty())
+                    .map(str::to_string)
+            };
+            let mut fields = Vec::new();
+            if let (Some(old), Some(new)) = (
+                set(before, "/spec/clusterIP"),
+                set(after, "/spec/clusterIP"),
+            ) && old != new
+            {
+                fields.push("spec.clusterIP".to_string());
+            }
+            if let (Some(old), Some(new)) = (
+                set(before, "/spec/clusterIPs/0"),
+                set(after, "/spec/clusterIPs/0"),
+            ) && old != new
+            {
+                fields.push("spec.clusterIPs".to_string());
+            }
+            fields
+        }
+        // ValidateRoleBindingUpdate, ValidateClusterRoleBindingUpdate.
+        ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
+            differing(before, after, &["/roleRef"])
+        }
+        // ValidateSecretUpdate, ValidateConfigMapUpdate: an immutable one keeps its data and
+        // stays immutable.
+        ("", "Secret" | "ConfigMap") if before.get("immutable") == Some(&Value::Bool(true)) => {
+            differing(
+                before,
+                after,
+                &["/immutable", "/data", "/stringData", "/binaryData"],
+            )
+        }
+        // ValidateStorageClassUpdate.
+        ("storage.k8s.io", "StorageClass") => differing(
+            before,
+            after,
+            &[
+                "/provisioner",
+                "/parameters",
+                "/reclaimPolicy",
+                "/volumeBindingMode",
+            ],
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// ValidateJobSpecUpdate: the selector, completion mode and the pod template are immutable,
+/// except that a suspended Job's template may change its scheduling directives (node
+/// selector, affinity, tolerations, scheduling gates, labels, annotations), and an Indexed
+/// Job's completions may change together with parallelism to the same value.
+fn job_changes(before: &Value, after: &Value) -> Vec<String> {
+    let mut fields = differing(before, after, &["/spec/selector", "/spec/completionMode"]);
+    let suspended = before.pointer("/spec/suspend") == Some(&Value::Bool(true));
+    let template = |object: &Value| {
+        let mut template = object
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or(Value::Null);
+        if suspended {
+            for pointer in ["/metadata", "/spec"] {
+                if let Some(fields) = template.pointer_mut(pointer).and_then(Value::as_object_mut) {
+                    for field in [
+                        "labels",
+                        "annotations",
+                        "nodeSelector",
+                        "affinity",
+                        "tolerations",
+                        "schedulingGates",
+                    ] {
+                        fields.remove(field);
+                    }
+                }
+            }
+        }
+        template
+    };
+    if !same(Some(&template(before)), Some(&template(after))) {
+        fields.push("spec.template".to_string());
+    }
+    let indexed = after.pointer("/spec/completionMode").and_then(Value::as_str) == Some("Indexed");
+    let elastic = indexed
+        && same(
+            after.pointer("/spec/completions"),
+            after.pointer("/spec/parallelism"),
+        );
+    if !elastic && !same(before.pointer("/spec/completions"), after.pointer("/spec/completions")) {
+        fields.push("spec.completions".to_string());
+    }
+    fields
+}
