@@ -167,9 +167,7 @@ impl Lint {
             Lint::ReplicasZero => {
                 "diff: a workload going to 0 replicas on a cluster where it had some"
             }
-            Lint::ReplicaShift => {
-                "diff: replicas moving between clusters, each synced on its own"
-            }
+            Lint::ReplicaShift => "diff: replicas moving between clusters, each synced on its own",
             Lint::Pruned => {
                 "diff: an object leaving a cluster while its template stays, which the wiring's prune deletes"
             }

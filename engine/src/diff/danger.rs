@@ -443,7 +443,8 @@ fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> 
     let mut deleted: BTreeMap<&ObjectKey, BTreeSet<&str>> = BTreeMap::new();
     for (cluster, changes) in &diff.clusters {
         for change in changes {
-            if change.kind == ChangeKind::Removed && !context.head_templates.contains_key(&change.key)
+            if change.kind == ChangeKind::Removed
+                && !context.head_templates.contains_key(&change.key)
             {
                 deleted.entry(&change.key).or_default().insert(cluster);
             }
@@ -751,14 +752,567 @@ fn job_changes(before: &Value, after: &Value) -> Vec<String> {
     if !same(Some(&template(before)), Some(&template(after))) {
         fields.push("spec.template".to_string());
     }
-    let indexed = after.pointer("/spec/completionMode").and_then(Value::as_str) == Some("Indexed");
+    let indexed = after
+        .pointer("/spec/completionMode")
+        .and_then(Value::as_str)
+        == Some("Indexed");
     let elastic = indexed
         && same(
             after.pointer("/spec/completions"),
             after.pointer("/spec/parallelism"),
         );
-    if !elastic && !same(before.pointer("/spec/completions"), after.pointer("/spec/completions")) {
+    if !elastic
+        && !same(
+            before.pointer("/spec/completions"),
+            after.pointer("/spec/completions"),
+        )
+    {
         fields.push("spec.completions".to_string());
     }
     fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::{FleetObjects, diff};
+    use crate::manifest::HEADER;
+
+    /// A fleet from (cluster, manifest) pairs.
+    fn fleet(objects: &[(&str, &str)]) -> FleetObjects {
+        let files: BTreeMap<String, String> = objects
+            .iter()
+            .enumerate()
+            .map(|(at, (cluster, body))| {
+                (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}"))
+            })
+            .collect();
+        FleetObjects::from_files(&files).unwrap()
+    }
+
+    /// The findings of going from `before` to `after`, on every cluster listed, with the
+    /// templates still in the head.
+    fn findings_on(
+        clusters: &[&str],
+        before: &str,
+        after: &str,
+        context: &ReviewContext,
+    ) -> Vec<Finding> {
+        let side = |text: &str| {
+            fleet(
+                &clusters
+                    .iter()
+                    .map(|cluster| (*cluster, text))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        review(&diff(&side(before), &side(after), false), context)
+    }
+
+    fn summary(findings: &[Finding]) -> Vec<(Lint, Vec<String>, FindingLevel)> {
+        findings
+            .iter()
+            .map(|finding| (finding.lint, finding.clusters.clone(), finding.level))
+            .collect()
+    }
+
+    fn deployment(selector: &str, replicas: &str, image: &str, annotations: &str) -> String {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  annotations: {{{annotations}}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {selector}}}}}\n  template:\n    metadata: {{labels: {{app: {selector}}}}}\n    spec: {{containers: [{{name: web, image: {image}}}]}}\n"
+        )
+    }
+
+    const CLUSTERS: [&str; 3] = ["eu-1", "eu-2", "eu-3"];
+
+    #[test]
+    fn a_deployment_selector_change_is_immutable_once_with_its_clusters() {
+        let findings = findings_on(
+            &CLUSTERS,
+            &deployment("web", "2", "web:1", ""),
+            &deployment("web-v2", "2", "web:1", ""),
+            &ReviewContext::default(),
+        );
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::ImmutableField,
+                vec!["eu-1".into(), "eu-2".into(), "eu-3".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert_eq!(findings[0].message, "spec.selector cannot change on update");
+    }
+
+    #[test]
+    fn an_image_bump_or_replicas_written_differently_raise_nothing() {
+        let context = ReviewContext::default();
+        for (before, after) in [
+            (
+                deployment("web", "2", "web:1", ""),
+                deployment("web", "2", "web:2", ""),
+            ),
+            // `3` and `3.0` are the same number to the API server.
+            (
+                deployment("web", "3", "web:1", ""),
+                deployment("web", "3.0", "web:1", ""),
+            ),
+        ] {
+            let findings = findings_on(&CLUSTERS, &before, &after, &context);
+            assert!(findings.is_empty(), "{after}: {findings:?}");
+        }
+    }
+
+    #[test]
+    fn replace_force_and_flux_force_lower_an_immutable_change_to_a_note() {
+        for annotation in [
+            "argocd.argoproj.io/sync-options: 'Validate=false,Replace=true'",
+            "argocd.argoproj.io/sync-options: Force=true",
+            "kustomize.toolkit.fluxcd.io/force: enabled",
+        ] {
+            let findings = findings_on(
+                &["eu-1"],
+                &deployment("web", "2", "web:1", annotation),
+                &deployment("web-v2", "2", "web:1", annotation),
+                &ReviewContext::default(),
+            );
+            assert_eq!(
+                summary(&findings),
+                [(
+                    Lint::ImmutableField,
+                    vec!["eu-1".into()],
+                    FindingLevel::Note
+                )],
+                "{annotation}"
+            );
+            assert!(findings[0].escaped_by.is_some());
+        }
+    }
+
+    fn stateful_set(claim_size: &str, image: &str, service: &str) -> String {
+        format!(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db, namespace: shop}}\nspec:\n  serviceName: {service}\n  replicas: 1\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec: {{containers: [{{name: db, image: {image}}}]}}\n  volumeClaimTemplates:\n  - metadata: {{name: data}}\n    spec: {{resources: {{requests: {{storage: {claim_size}}}}}}}\n"
+        )
+    }
+
+    /// Source: ValidateStatefulSetUpdate (k8s.io/kubernetes pkg/apis/apps/validation), which
+    /// lets replicas, ordinals, template, updateStrategy, persistentVolumeClaimRetentionPolicy,
+    /// minReadySeconds and revisionHistoryLimit change, and nothing else of the spec.
+    #[test]
+    fn a_stateful_set_may_change_its_template_but_not_its_claim_templates_or_service() {
+        let context = ReviewContext::default();
+        let base = stateful_set("1Gi", "db:1", "db");
+        assert!(
+            findings_on(
+                &CLUSTERS,
+                &base,
+                &stateful_set("1Gi", "db:2", "db"),
+                &context
+            )
+            .is_empty()
+        );
+        let findings = findings_on(
+            &["eu-2"],
+            &base,
+            &stateful_set("2Gi", "db:1", "db-headless"),
+            &context,
+        );
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::ImmutableField,
+                vec!["eu-2".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert_eq!(
+            findings[0].message,
+            "spec.serviceName, spec.volumeClaimTemplates cannot change on update"
+        );
+    }
+
+    fn claim(size: &str, class: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data, namespace: shop}}\nspec:\n  storageClassName: {class}\n  accessModes: [ReadWriteOnce]\n  resources: {{requests: {{storage: {size}}}}}\n"
+        )
+    }
+
+    #[test]
+    fn a_claim_may_grow_but_not_shrink_or_change_class() {
+        let context = ReviewContext::default();
+        // Grown, and the same size written in other units: silent.
+        assert!(
+            findings_on(
+                &CLUSTERS,
+                &claim("10Gi", "ssd"),
+                &claim("20Gi", "ssd"),
+                &context
+            )
+            .is_empty()
+        );
+        assert!(
+            findings_on(
+                &CLUSTERS,
+                &claim("1Gi", "ssd"),
+                &claim("1024Mi", "ssd"),
+                &context
+            )
+            .is_empty()
+        );
+        let shrunk = findings_on(
+            &["eu-1", "eu-3"],
+            &claim("10Gi", "ssd"),
+            &claim("5000Mi", "ssd"),
+            &context,
+        );
+        assert_eq!(
+            summary(&shrunk),
+            [(
+                Lint::PvcShrink,
+                vec!["eu-1".into(), "eu-3".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert_eq!(shrunk[0].message, "storage request 10Gi → 5000Mi");
+        let reclassed = findings_on(
+            &["eu-1"],
+            &claim("10Gi", "ssd"),
+            &claim("10Gi", "hdd"),
+            &context,
+        );
+        assert_eq!(reclassed.len(), 1);
+        assert_eq!(
+            reclassed[0].message,
+            "spec.storageClassName cannot change on update"
+        );
+    }
+
+    fn job(image: &str, suspend: bool, node: &str) -> String {
+        format!(
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: migrate, namespace: shop}}\nspec:\n  suspend: {suspend}\n  template:\n    spec:\n      nodeSelector: {{pool: {node}}}\n      restartPolicy: Never\n      containers: [{{name: m, image: {image}}}]\n"
+        )
+    }
+
+    /// Source: ValidateJobSpecUpdate (k8s.io/kubernetes pkg/apis/batch/validation): the pod
+    /// template is immutable, but a suspended Job's scheduling directives may change.
+    #[test]
+    fn a_job_template_is_immutable_unless_suspended_and_only_scheduling_changes() {
+        let context = ReviewContext::default();
+        let changed = findings_on(
+            &["eu-1"],
+            &job("m:1", false, "a"),
+            &job("m:2", false, "a"),
+            &context,
+        );
+        assert_eq!(changed.len(), 1);
+        assert_eq!(changed[0].message, "spec.template cannot change on update");
+        assert!(
+            findings_on(
+                &["eu-1"],
+                &job("m:1", true, "a"),
+                &job("m:1", true, "b"),
+                &context
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            findings_on(
+                &["eu-1"],
+                &job("m:1", true, "a"),
+                &job("m:2", true, "a"),
+                &context
+            )
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn services_bindings_immutable_config_maps_and_storage_classes() {
+        let context = ReviewContext::default();
+        let service = |ip: &str| {
+            format!(
+                "apiVersion: v1\nkind: Service\nmetadata: {{name: web, namespace: shop}}\nspec: {{clusterIP: \"{ip}\", ports: [{{port: 80}}]}}\n"
+            )
+        };
+        assert_eq!(
+            findings_on(
+                &["eu-1"],
+                &service("10.0.0.1"),
+                &service("10.0.0.2"),
+                &context
+            )
+            .len(),
+            1
+        );
+        // Setting an IP where none was written is allowed.
+        assert!(findings_on(&["eu-1"], &service(""), &service("10.0.0.2"), &context).is_empty());
+        let binding = |role: &str| {
+            format!(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: b, namespace: shop}}\nroleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: {role}}}\nsubjects: []\n"
+            )
+        };
+        assert_eq!(
+            findings_on(&["eu-1"], &binding("a"), &binding("b"), &context)[0].message,
+            "roleRef cannot change on update"
+        );
+        let map = |immutable: bool, value: &str| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: m, namespace: shop}}\nimmutable: {immutable}\ndata: {{k: {value}}}\n"
+            )
+        };
+        assert!(findings_on(&["eu-1"], &map(false, "a"), &map(false, "b"), &context).is_empty());
+        assert_eq!(
+            findings_on(&["eu-1"], &map(true, "a"), &map(true, "b"), &context)[0].message,
+            "data cannot change on update"
+        );
+        let class = |provisioner: &str| {
+            format!(
+                "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {{name: fast}}\nprovisioner: {provisioner}\nallowVolumeExpansion: true\n"
+            )
+        };
+        assert_eq!(
+            findings_on(&["eu-1"], &class("a"), &class("b"), &context).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn replicas_to_zero_and_replicas_moving_between_clusters() {
+        let context = ReviewContext::default();
+        let to_zero = findings_on(
+            &["eu-1"],
+            &deployment("web", "2", "web:1", ""),
+            &deployment("web", "0", "web:1", ""),
+            &context,
+        );
+        assert_eq!(
+            summary(&to_zero),
+            [(
+                Lint::ReplicasZero,
+                vec!["eu-1".into()],
+                FindingLevel::Warning
+            )]
+        );
+        // From 0 to 0 (written 0.0) is not a change of replicas.
+        assert!(
+            findings_on(
+                &["eu-1"],
+                &deployment("web", "0", "web:1", ""),
+                &deployment("web", "0.0", "web:1", ""),
+                &context
+            )
+            .is_empty()
+        );
+        let before = fleet(&[
+            ("eu-west", &deployment("web", "2", "web:1", "")),
+            ("us-east", &deployment("web", "2", "web:1", "")),
+            ("ap-1", &deployment("web", "1", "web:1", "")),
+        ]);
+        let after = fleet(&[
+            ("eu-west", &deployment("web", "0", "web:2", "")),
+            ("us-east", &deployment("web", "4", "web:2", "")),
+            ("ap-1", &deployment("web", "1", "web:2", "")),
+        ]);
+        let mut changes = diff(&before, &after, false);
+        let key = changes.clusters["eu-west"][0].key.clone();
+        changes.replica_totals.insert(key, (5, 5));
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [
+                (
+                    Lint::ReplicasZero,
+                    vec!["eu-west".into()],
+                    FindingLevel::Warning
+                ),
+                (
+                    Lint::ReplicaShift,
+                    vec!["eu-west".into(), "us-east".into()],
+                    FindingLevel::Warning
+                ),
+            ]
+        );
+        assert_eq!(
+            findings[1].message,
+            "replicas move between clusters: eu-west 2 → 0, us-east 2 → 4, total 5 → 5"
+        );
+    }
+
+    fn config_map(name: &str, namespace: &str, annotations: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, namespace: {namespace}, annotations: {{{annotations}}}}}\ndata: {{k: v}}\n"
+        )
+    }
+
+    fn key(group: &str, kind: &str, namespace: &str, name: &str) -> ObjectKey {
+        ObjectKey {
+            group: group.into(),
+            kind: kind.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn an_object_leaving_a_cluster_while_its_template_stays_is_pruned() {
+        let map = config_map("settings", "shop", "");
+        let before = fleet(&[("eu-1", &map), ("eu-2", &map), ("eu-3", &map)]);
+        let other = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: shop}\n";
+        // eu-1 and eu-3 keep a cluster directory: a cluster that goes whole is reported as such.
+        let after = fleet(&[("eu-1", other), ("eu-2", &map), ("eu-3", other)]);
+        let mut context = ReviewContext::default();
+        // The template is gone from the head: a deletion, not a pruning.
+        assert!(
+            review(&diff(&before, &after, false), &context)
+                .iter()
+                .all(|finding| finding.lint != Lint::Pruned)
+        );
+        context.head_templates.insert(
+            key("", "ConfigMap", "shop", "settings"),
+            vec!["PropagationPolicy shop/settings".into()],
+        );
+        let findings = review(&diff(&before, &after, false), &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::Pruned,
+                vec!["eu-1".into(), "eu-3".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(
+            findings[0]
+                .argo_cd
+                .contains("PropagationPolicy shop/settings"),
+            "{}",
+            findings[0].argo_cd
+        );
+        for annotation in [
+            "argocd.argoproj.io/sync-options: Prune=false",
+            "kustomize.toolkit.fluxcd.io/prune: disabled",
+        ] {
+            let kept = config_map("settings", "shop", annotation);
+            let findings = review(
+                &diff(
+                    &fleet(&[("eu-1", &kept)]),
+                    &fleet(&[("eu-1", other)]),
+                    false,
+                ),
+                &context,
+            );
+            assert_eq!(
+                summary(&findings),
+                [(Lint::Pruned, vec!["eu-1".into()], FindingLevel::Note)],
+                "{annotation}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pruned_namespace_counts_what_goes_with_it() {
+        let namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n";
+        let keep = config_map("keep", "other", "");
+        let before = fleet(&[
+            ("eu-1", namespace),
+            ("eu-1", &config_map("a", "shop", "")),
+            ("eu-1", &config_map("b", "shop", "")),
+            ("eu-1", &keep),
+        ]);
+        let after = fleet(&[("eu-1", &keep)]);
+        let mut context = ReviewContext {
+            preserving: Some(BTreeMap::new()),
+            ..ReviewContext::default()
+        };
+        context
+            .head_templates
+            .insert(key("", "Namespace", "", "shop"), Vec::new());
+        let findings = review(&diff(&before, &after, false), &context);
+        assert_eq!(
+            summary(&findings),
+            [(Lint::Pruned, vec!["eu-1".into()], FindingLevel::Warning)]
+        );
+        assert!(
+            findings[0]
+                .message
+                .contains("the 2 objects fedrender renders there"),
+            "{}",
+            findings[0].message
+        );
+    }
+
+    #[test]
+    fn an_autoscaled_workload_whose_replicas_are_written() {
+        let mut context = ReviewContext::default();
+        context
+            .hpa_targets
+            .insert(key("apps", "Deployment", "shop", "web"), "web".into());
+        let findings = findings_on(
+            &["eu-1"],
+            &deployment("web", "2", "web:1", ""),
+            &deployment("web", "3", "web:1", ""),
+            &context,
+        );
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::HpaOwnsReplicas,
+                vec!["eu-1".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(findings[0].fix.contains("ignoreDifferences {group: apps, kind: Deployment, name: web, namespace: shop, jsonPointers: [/spec/replicas]}"), "{}", findings[0].fix);
+        // An image bump leaves the replicas alone: nothing new to fight over.
+        assert!(
+            findings_on(
+                &["eu-1"],
+                &deployment("web", "2", "web:1", ""),
+                &deployment("web", "2", "web:2", ""),
+                &context
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_deleted_template_its_policy_preserves() {
+        let map = config_map("settings", "shop", "");
+        let before = fleet(&[("eu-1", &map), ("eu-2", &map)]);
+        let after = fleet(&[]);
+        let changes = diff(&before, &after, false);
+        let mut context = ReviewContext {
+            preserving: Some(BTreeMap::from([(
+                key("", "ConfigMap", "shop", "settings"),
+                "PropagationPolicy shop/keep".to_string(),
+            )])),
+            ..ReviewContext::default()
+        };
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::PreservedOnDeletion,
+                vec!["eu-1".into(), "eu-2".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(findings[0].message.contains("PropagationPolicy shop/keep"));
+        context.preserving = Some(BTreeMap::new());
+        assert!(review(&changes, &context).is_empty());
+        // A rendered tree as the base: what its policies said is not known, and the report says so.
+        context.preserving = None;
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::PreservedOnDeletion,
+                vec!["eu-1".into(), "eu-2".into()],
+                FindingLevel::Note
+            )]
+        );
+        assert!(
+            findings[0].message.contains("cannot be known"),
+            "{}",
+            findings[0].message
+        );
+    }
 }
