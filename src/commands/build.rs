@@ -213,7 +213,11 @@ fn write_trees(
             Some(settings) => {
                 let fleet = placed.fleet();
                 let autoscaled = output::gitops::hpa_targets(&fleet.templates);
-                layout.with_wiring(output::gitops::files(settings, &fleet.clusters, &autoscaled))
+                layout.with_wiring(output::gitops::files(
+                    settings,
+                    &fleet.clusters,
+                    &autoscaled,
+                ))
             }
             None => layout,
         };

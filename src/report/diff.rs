@@ -12,6 +12,7 @@ use serde_json::json;
 
 use crate::report::markdown;
 use fedrender_engine::diagnostics::printable;
+use fedrender_engine::diff::danger::{Finding, FindingLevel};
 use fedrender_engine::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
 use fedrender_engine::object::ObjectKey;
 
@@ -205,6 +206,7 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
         "clustersAdded": diff.clusters_added,
         "clustersRemoved": diff.clusters_removed,
         "replicaMoves": moves,
+        "findings": findings_json(diff),
         "groups": groups,
         "clusters": clusters,
     });
@@ -230,6 +232,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     }
     let grouped = diff.grouped();
     writeln!(head, "{}\n", one_line_summary(diff, &grouped)).unwrap();
+    head.push_str(&review(diff));
     head.push_str("| kind | added | changed | removed |\n|---|---:|---:|---:|\n");
     let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for change in diff.clusters.values().flatten() {
@@ -356,6 +359,67 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         )
         .unwrap();
     }
+    out
+}
+
+/// The danger findings for tools: each rule broken by each object, with its clusters.
+fn findings_json(diff: &FleetDiff) -> Vec<serde_json::Value> {
+    diff.findings
+        .iter()
+        .map(|finding| {
+            json!({
+                "lint": finding.lint.name(),
+                "level": finding.level.word(),
+                "group": finding.key.group,
+                "kind": finding.key.kind,
+                "namespace": finding.key.namespace,
+                "name": finding.key.name,
+                "clusters": finding.clusters,
+                "message": finding.message,
+                "argoCD": finding.argo_cd,
+                "flux": finding.flux,
+                "fix": finding.fix,
+                "loweredBy": finding.escaped_by,
+            })
+        })
+        .collect()
+}
+
+/// The "Review" section: what the change breaks or loses, errors (denied lints) first, then
+/// warnings, then notes, each with its object, clusters, what Argo CD and Flux do, and the fix.
+/// Empty without findings. The prose holds names from the fleet, so it is written as HTML text
+/// (entities for anything Markdown would read as markup), which renders as itself.
+fn review(diff: &FleetDiff) -> String {
+    if diff.findings.is_empty() {
+        return String::new();
+    }
+    let mut findings: Vec<&Finding> = diff.findings.iter().collect();
+    findings.sort_by_key(|finding| std::cmp::Reverse(finding.level));
+    let mut out = String::from("#### Review\n\n");
+    for finding in findings {
+        let clusters: Vec<&str> = finding.clusters.iter().map(String::as_str).collect();
+        let level = match finding.level {
+            FindingLevel::Denied => "**error**".to_string(),
+            FindingLevel::Warning => "**warning**".to_string(),
+            FindingLevel::Note => match &finding.escaped_by {
+                Some(by) => format!("note (lowered by {})", markdown::code(by)),
+                None => "note".to_string(),
+            },
+        };
+        writeln!(
+            out,
+            "- {level} `{}` {} on {}: {}.  \n  Argo CD: {}.  \n  Flux: {}.  \n  Fix: {}.",
+            finding.lint,
+            markdown::code(&finding.key.to_string()),
+            cluster_list_shown(&clusters, markdown::text),
+            markdown::html(&finding.message),
+            markdown::html(&finding.argo_cd),
+            markdown::html(&finding.flux),
+            markdown::html(&finding.fix),
+        )
+        .unwrap();
+    }
+    out.push('\n');
     out
 }
 

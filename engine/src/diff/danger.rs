@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde_json::Value;
 
 use super::{ChangeKind, FleetDiff, ObjectChange};
-use crate::lint::Lint;
+use crate::diagnostics::{Diagnostic, Origin, Severity};
+use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::quantity::quantity_from_json;
 use crate::yaml;
@@ -78,6 +79,43 @@ pub struct Finding {
     /// The annotation that lowers it to a note, when the object carries one.
     pub escaped_by: Option<String>,
     pub level: FindingLevel,
+}
+
+impl Finding {
+    /// The finding as a message, for `--message-format` and the log: a warning, or an error
+    /// when its lint is denied; pointed at the template when its origin is known.
+    pub fn diagnostic(&self, origin: Option<Origin>) -> Diagnostic {
+        let message = format!("{} {}", self.key, self.message);
+        let mut diagnostic = Diagnostic::warning(self.lint, origin, message)
+            .about_object(&self.key)
+            .about_clusters(self.clusters.clone())
+            .with_detail(format!(
+                "on {}\nArgo CD: {}\nFlux: {}\nfix: {}",
+                self.clusters.join(", "),
+                self.argo_cd,
+                self.flux,
+                self.fix
+            ));
+        if self.level == FindingLevel::Denied {
+            diagnostic.severity = Severity::Error;
+        }
+        diagnostic
+    }
+}
+
+/// Applies lint levels: an allowed lint's findings go, a denied lint's warnings become
+/// [`FindingLevel::Denied`] (its notes stay notes: an escape hatch was written on purpose).
+pub fn apply_levels(findings: &mut Vec<Finding>, levels: &LintLevels) {
+    findings.retain_mut(|finding| match levels.level(finding.lint) {
+        Level::Allow => false,
+        Level::Warn => true,
+        Level::Deny => {
+            if finding.level == FindingLevel::Warning {
+                finding.level = FindingLevel::Denied;
+            }
+            true
+        }
+    });
 }
 
 const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";

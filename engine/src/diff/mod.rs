@@ -176,6 +176,8 @@ pub struct FleetDiff {
     /// For each object whose replicas changed somewhere, its replicas summed over every
     /// cluster it is on (changed or not, added or removed), before and after.
     pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
+    /// What the change breaks or loses (see [`danger`]), with lint levels applied.
+    pub findings: Vec<danger::Finding>,
 }
 
 /// Where an object comes from: its template's file and line, what placed it and the
@@ -663,7 +665,15 @@ fn replicas_line(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
 
 /// `spec.replicas` of a manifest, when it has one.
 fn spec_replicas(text: &str) -> Option<i64> {
-    replicas_line(text).and_then(|(_, value)| value.trim().parse().ok())
+    replicas_line(text).and_then(|(_, value)| {
+        let value = value.trim();
+        value.parse().ok().or_else(|| {
+            value
+                .parse::<f64>()
+                .ok()
+                .and_then(|number| whole_number(&Value::from(number)))
+        })
+    })
 }
 
 /// The manifest with the value of `spec.replicas` written `…`.
@@ -695,11 +705,20 @@ fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)
             .and_then(|spec| spec.remove("replicas"))
     };
     let (old, new) = (take(&mut before), take(&mut after));
-    (before == after && old != new).then(|| {
-        (
-            old.as_ref().and_then(Value::as_i64),
-            new.as_ref().and_then(Value::as_i64),
-        )
+    let (old, new) = (
+        old.as_ref().and_then(whole_number),
+        new.as_ref().and_then(whole_number),
+    );
+    (before == after && old != new).then_some((old, new))
+}
+
+/// A count written as an integer or as a whole float (`3.0`), as the API server decodes it.
+fn whole_number(value: &Value) -> Option<i64> {
+    value.as_i64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|number| number.fract() == 0.0 && number.abs() < 9.0e15)
+            .map(|number| number as i64)
     })
 }
 
