@@ -387,8 +387,7 @@ fn findings_json(diff: &FleetDiff) -> Vec<serde_json::Value> {
 
 /// The "Review" section: what the change breaks or loses, errors (denied lints) first, then
 /// warnings, then notes, each with its object, clusters, what Argo CD and Flux do, and the fix.
-/// Empty without findings. The prose holds names from the fleet, so it is written as HTML text
-/// (entities for anything Markdown would read as markup), which renders as itself.
+/// Empty without findings.
 fn review(diff: &FleetDiff) -> String {
     if diff.findings.is_empty() {
         return String::new();
@@ -412,15 +411,50 @@ fn review(diff: &FleetDiff) -> String {
             finding.lint,
             markdown::code(&finding.key.to_string()),
             cluster_list_shown(&clusters, markdown::text),
-            markdown::html(&finding.message),
-            markdown::html(&finding.argo_cd),
-            markdown::html(&finding.flux),
-            markdown::html(&finding.fix),
+            prose(&finding.message),
+            prose(&finding.argo_cd),
+            prose(&finding.flux),
+            prose(&finding.fix),
         )
         .unwrap();
     }
     out.push('\n');
     out
+}
+
+/// A finding's prose in running Markdown text: as it is when nothing in it is markup (the
+/// finding's own words and Kubernetes names), else as HTML text, entities for anything Markdown
+/// would read as markup, since it holds names from the fleet.
+fn prose(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let plain = text.chars().all(|c| {
+        c.is_alphanumeric()
+            || matches!(
+                c,
+                ' ' | '.'
+                    | '-'
+                    | '/'
+                    | ':'
+                    | ','
+                    | '('
+                    | ')'
+                    | '='
+                    | '\''
+                    | '"'
+                    | ';'
+                    | '→'
+                    | '…'
+                    | '{'
+                    | '}'
+                    | '+'
+            )
+    }) && !lower.contains("www.")
+        && !lower.contains("://");
+    if plain {
+        text.to_string()
+    } else {
+        markdown::html(text)
+    }
 }
 
 /// `<b>changed</b> <code>Deployment.apps shop/web</code> on prod-eu-1 … prod-eu-9 (9 clusters)`:

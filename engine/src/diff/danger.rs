@@ -389,7 +389,7 @@ fn finding(
             "with selfHeal, every sync sets replicas back to the rendered value, fighting the autoscaler".to_string(),
             "every reconciliation sets replicas back to the rendered value, fighting the autoscaler".to_string(),
             format!(
-                "Argo CD: ignoreDifferences {{group: {group}, kind: {kind}, name: {name}, namespace: {namespace}, jsonPointers: [/spec/replicas]}} with the sync option RespectIgnoreDifferences=true (`fedrender build --gitops argocd` writes it); Flux: leave spec.replicas out of the template",
+                "Argo CD: an ignoreDifferences entry (group {group}, kind {kind}, namespace {namespace}, name {name}, jsonPointers /spec/replicas) with the sync option RespectIgnoreDifferences=true, which fedrender build --gitops argocd writes; Flux: leave spec.replicas out of the template",
                 group = if key.group.is_empty() { "\"\"" } else { &key.group },
                 kind = key.kind,
                 name = key.name,
@@ -1298,7 +1298,7 @@ mod tests {
                 FindingLevel::Warning
             )]
         );
-        assert!(findings[0].fix.contains("ignoreDifferences {group: apps, kind: Deployment, name: web, namespace: shop, jsonPointers: [/spec/replicas]}"), "{}", findings[0].fix);
+        assert!(findings[0].fix.contains("ignoreDifferences entry (group apps, kind Deployment, namespace shop, name web, jsonPointers /spec/replicas)"), "{}", findings[0].fix);
         // An image bump leaves the replicas alone: nothing new to fight over.
         assert!(
             findings_on(
