@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use fedrender_engine::check;
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
+use fedrender_engine::diff::ignore::{self, IgnoreRule};
 use fedrender_engine::diff::{self, danger};
 use fedrender_engine::lint::LintLevels;
 use fedrender_engine::object::ObjectKey;
@@ -108,7 +109,13 @@ pub fn run(args: &DiffArgs) -> i32 {
         }
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
-    let outcome = diff(&head, &base, &lints, args.show_secrets);
+    let ignores: Vec<IgnoreRule> = args
+        .ignore_field
+        .iter()
+        .chain(&args.ignore_resource)
+        .cloned()
+        .collect();
+    let outcome = diff(&head, &base, &lints, args.show_secrets, &ignores);
     progress.finish();
     let result = match report(outcome, &input.run, "nothing was compared") {
         Ok(result) => result,
@@ -197,15 +204,19 @@ pub enum DiffBase {
 }
 
 /// `fedrender diff`: the change from the base to the fleet, object by object.
+/// Changes `ignores` name are hidden (and counted) before anything reads the diff: they raise no
+/// finding either.
 pub fn diff(
     head: &FleetSource,
     base: &DiffBase,
     lints: &LintLevels,
     show_secrets: bool,
+    ignores: &[IgnoreRule],
 ) -> Outcome<diff::FleetDiff> {
     match base {
         DiffBase::Rendered(dir) => with_placed(head, lints, true, |head, layout| {
             let mut result = diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)?;
+            ignore::hide(&mut result, ignores);
             result.provenance = provenance(&head.plan, &result);
             // A rendered tree does not say what its policies were.
             result.findings = review(&head, &result, None, lints);
@@ -235,6 +246,7 @@ pub fn diff(
                 );
                 base_warnings = base.warnings;
                 let (mut result, preserving) = base.result?;
+                ignore::hide(&mut result, ignores);
                 result.provenance = provenance(&head.plan, &result);
                 result.findings = review(&head, &result, Some(preserving), lints);
                 Ok(result)

@@ -45,6 +45,9 @@ pub fn unified(diff: &FleetDiff) -> String {
         // Every line whole, so that nothing from the fleet ends it early or holds an escape.
         writeln!(out, "{style}{}{style:#}", printable(text)).unwrap();
     };
+    if let Some(hidden) = hidden_line(diff, plain) {
+        line(&format!("# {hidden}"));
+    }
     for (cluster, objects) in &grouped.new_clusters {
         line(&format!(
             "# new cluster {}: {} added",
@@ -134,7 +137,29 @@ pub fn stat(diff: &FleetDiff) -> String {
         diff.clusters.len()
     )
     .unwrap();
+    if let Some(hidden) = hidden_line(diff, plain) {
+        writeln!(out, "{hidden}").unwrap();
+    }
     out
+}
+
+/// `5 changes hidden: 3 by --ignore-field apps/Deployment=/spec/replicas, 2 by …`, each rule
+/// written by `shown`; `None` when nothing was hidden.
+fn hidden_line(diff: &FleetDiff, shown: Shown) -> Option<String> {
+    if diff.hidden.is_empty() {
+        return None;
+    }
+    let total: usize = diff.hidden.iter().map(|(_, count)| count).sum();
+    let rules: Vec<String> = diff
+        .hidden
+        .iter()
+        .map(|(rule, count)| format!("{count} by {}", shown(rule)))
+        .collect();
+    Some(format!(
+        "{total} change{} hidden: {}",
+        if total == 1 { "" } else { "s" },
+        rules.join(", ")
+    ))
 }
 
 pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
@@ -207,6 +232,9 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
         "clustersRemoved": diff.clusters_removed,
         "replicaMoves": moves,
         "findings": findings_json(diff),
+        "hidden": diff.hidden.iter().map(|(rule, changes)| json!({
+            "rule": rule, "changes": changes,
+        })).collect::<Vec<_>>(),
         "groups": groups,
         "clusters": clusters,
     });
@@ -228,10 +256,16 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     );
     if diff.is_empty() {
         head.push_str("No changes to the rendered fleet.\n");
+        if let Some(hidden) = hidden_line(diff, markdown::code) {
+            writeln!(head, "\n{hidden}").unwrap();
+        }
         return head;
     }
     let grouped = diff.grouped();
     writeln!(head, "{}\n", one_line_summary(diff, &grouped)).unwrap();
+    if let Some(hidden) = hidden_line(diff, markdown::code) {
+        writeln!(head, "{hidden}\n").unwrap();
+    }
     head.push_str(&review(diff));
     head.push_str("| kind | added | changed | removed |\n|---|---:|---:|---:|\n");
     let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();

@@ -3,6 +3,7 @@
 //! file is not a change). Pure; the reports are in `report::diff`.
 
 pub mod danger;
+pub mod ignore;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
@@ -178,6 +179,8 @@ pub struct FleetDiff {
     pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
     /// What the change breaks or loses (see [`danger`]), with lint levels applied.
     pub findings: Vec<danger::Finding>,
+    /// The changes `--ignore-field` and `--ignore-resource` hid, counted per rule as written.
+    pub hidden: Vec<(String, usize)>,
 }
 
 /// Where an object comes from: its template's file and line, what placed it and the
