@@ -311,3 +311,48 @@ fn the_argo_cd_wiring_leaves_an_autoscaled_workloads_replicas_to_its_hpa() {
     assert!(set.contains("- RespectIgnoreDifferences=true\n"), "{set}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[path = "../benches/support/fleet_generator.rs"]
+mod fleet_generator;
+
+/// The benchmark's fleet at 2,000 templates × 50 clusters and its next revision (new image tags
+/// on every 97th template, Divided ones among them): a routine change, nothing dangerous.
+#[test]
+fn an_image_bump_on_the_benchmark_fleet_raises_no_finding() {
+    let root = scratch("danger-bench-fleet");
+    let base = fleet_generator::generate(
+        &root.join("base"),
+        2000,
+        50,
+        0,
+        fleet_generator::Workload::Deployment,
+    );
+    let head = fleet_generator::generate(
+        &root.join("head"),
+        2000,
+        50,
+        1,
+        fleet_generator::Workload::Deployment,
+    );
+    let inventory = root.join("head/clusters.yaml");
+    let output = fedrender(&[
+        "diff",
+        head.to_str().unwrap(),
+        "--clusters",
+        inventory.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        report["summary"]["changed"].as_u64().unwrap() > 100,
+        "{}",
+        report["summary"]
+    );
+    assert_eq!(report["findings"], serde_json::json!([]));
+    std::fs::remove_dir_all(&root).unwrap();
+}
