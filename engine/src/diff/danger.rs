@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::{ChangeKind, FleetDiff, ObjectChange};
+use super::change::{ChangeKind, FleetDiff, ObjectChange};
+pub use super::change::{Finding, FindingLevel};
 use crate::diagnostics::{Diagnostic, Origin, Severity};
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
@@ -41,44 +42,6 @@ pub struct ReviewContext {
     /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`, with
     /// that policy; `None` when the base's policies are not known (a rendered tree).
     pub preserving: Option<BTreeMap<ObjectKey, String>>,
-}
-
-/// How a finding is reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum FindingLevel {
-    /// Lowered by an escape hatch the object carries, or something the run cannot know.
-    Note,
-    Warning,
-    /// Denied by a lint level: `diff` exits 2 after printing its report.
-    Denied,
-}
-
-impl FindingLevel {
-    pub fn word(self) -> &'static str {
-        match self {
-            FindingLevel::Note => "note",
-            FindingLevel::Warning => "warning",
-            FindingLevel::Denied => "error",
-        }
-    }
-}
-
-/// One rule broken by one object, on the clusters listed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub lint: Lint,
-    pub key: ObjectKey,
-    /// Sorted.
-    pub clusters: Vec<String>,
-    /// What the change does (`spec.selector changes`).
-    pub message: String,
-    /// What Argo CD and Flux do with it.
-    pub argo_cd: String,
-    pub flux: String,
-    pub fix: String,
-    /// The annotation that lowers it to a note, when the object carries one.
-    pub escaped_by: Option<String>,
-    pub level: FindingLevel,
 }
 
 impl Finding {

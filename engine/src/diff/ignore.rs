@@ -12,7 +12,7 @@ use std::fmt;
 use glob::Pattern;
 use serde_json::Value;
 
-use super::{ChangeKind, FleetDiff, ObjectChange};
+use super::change::{ChangeKind, FleetDiff, ObjectChange};
 use crate::object::ObjectKey;
 use crate::yaml;
 
