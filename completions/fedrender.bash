@@ -122,15 +122,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -199,7 +199,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -242,15 +242,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -294,6 +294,14 @@ _fedrender() {
                     return 0
                     ;;
                 --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-resource)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -478,15 +486,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -572,15 +580,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

@@ -90,6 +90,8 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand --format 'format'
             cand --title 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request''s'
             cand --max-bytes 'Largest Markdown output, in bytes; what does not fit is left out with a note'
+            cand --ignore-field 'Hide a changed object whose only differences are at this field, for the objects named (GROUP, KIND, NAMESPACE, NAME are globs; a pointer segment `*` matches any key or index); the report counts what each rule hid (repeatable)'
+            cand --ignore-resource 'Hide every change to the objects named (globs; GROUP:KIND:NAME for a cluster-scoped one); the report counts what each rule hid (repeatable)'
             cand --color 'Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE colours a pipe too)'
             cand --allow-exec 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet''s Config names. Off by default: a pull request could otherwise run code in CI'
             cand --allow-network 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'

@@ -61,7 +61,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -82,7 +89,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -103,7 +117,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -152,7 +173,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -173,7 +201,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -194,7 +229,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -210,6 +252,8 @@ json\t''
 stat\t''"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l title -d 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request\'s' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -d 'Largest Markdown output, in bytes; what does not fit is left out with a note' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l ignore-field -d 'Hide a changed object whose only differences are at this field, for the objects named (GROUP, KIND, NAMESPACE, NAME are globs; a pointer segment `*` matches any key or index); the report counts what each rule hid (repeatable)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l ignore-resource -d 'Hide every change to the objects named (globs; GROUP:KIND:NAME for a cluster-scoped one); the report counts what each rule hid (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE colours a pipe too)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -248,7 +292,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -269,7 +320,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -290,7 +348,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -337,7 +402,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -358,7 +430,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -379,7 +458,14 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+immutable-field\t'diff: a change Kubernetes refuses on update (a selector, a StatefulSet\'s claim templates, a binding\'s roleRef), so the GitOps sync stops'
+pvc-shrink\t'diff: a PersistentVolumeClaim\'s storage request made smaller, which Kubernetes refuses'
+replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had some'
+replica-shift\t'diff: replicas moving between clusters, each synced on its own'
+pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
+hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

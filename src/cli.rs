@@ -261,6 +261,23 @@ pub struct DiffArgs {
     /// Show Secret data values instead of redacting them.
     #[arg(long)]
     pub show_secrets: bool,
+    /// Hide a changed object whose only differences are at this field, for the objects named
+    /// (GROUP, KIND, NAMESPACE, NAME are globs; a pointer segment `*` matches any key or index);
+    /// the report counts what each rule hid (repeatable)
+    #[arg(
+        long,
+        value_name = "[GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER",
+        value_parser = fedrender_engine::diff::ignore::IgnoreRule::field
+    )]
+    pub ignore_field: Vec<fedrender_engine::diff::ignore::IgnoreRule>,
+    /// Hide every change to the objects named (globs; GROUP:KIND:NAME for a cluster-scoped
+    /// one); the report counts what each rule hid (repeatable)
+    #[arg(
+        long,
+        value_name = "GROUP:KIND:NAMESPACE/NAME",
+        value_parser = fedrender_engine::diff::ignore::IgnoreRule::resource
+    )]
+    pub ignore_resource: Vec<fedrender_engine::diff::ignore::IgnoreRule>,
     /// Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE
     /// colours a pipe too).
     #[arg(long, value_enum, default_value_t = Color::Auto)]

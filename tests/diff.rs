@@ -26,6 +26,7 @@ fn realistic() -> fedrender_engine::diff::FleetDiff {
         &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
         false,
+        &[],
     );
     assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
     outcome.result.unwrap()
@@ -55,6 +56,7 @@ fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
         &DiffBase::Input(Box::new(source("base"))),
         &LintLevels::default(),
         false,
+        &[],
     );
     assert!(outcome.result.unwrap().is_empty());
     let output = command()
@@ -94,6 +96,7 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
         &DiffBase::Rendered(out.clone()),
         &LintLevels::default(),
         false,
+        &[],
     );
     assert_eq!(against.result.unwrap(), realistic());
     std::fs::remove_dir_all(&out).unwrap();

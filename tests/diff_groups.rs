@@ -96,6 +96,7 @@ fn reports_from(
         &DiffBase::Input(Box::new(base)),
         &LintLevels::default(),
         false,
+        &[],
     );
     let diff = outcome.result.expect("both revisions render");
     let title = format!("Pull request: {case}");

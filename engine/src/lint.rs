@@ -32,10 +32,17 @@ pub enum Lint {
     DeprecatedApi,
     UncheckedKind,
     AssumedKubernetesVersion,
+    ImmutableField,
+    PvcShrink,
+    ReplicasZero,
+    ReplicaShift,
+    Pruned,
+    HpaOwnsReplicas,
+    PreservedOnDeletion,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 21] = [
+    pub const ALL: [Lint; 28] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -57,6 +64,13 @@ impl Lint {
         Lint::DeprecatedApi,
         Lint::UncheckedKind,
         Lint::AssumedKubernetesVersion,
+        Lint::ImmutableField,
+        Lint::PvcShrink,
+        Lint::ReplicasZero,
+        Lint::ReplicaShift,
+        Lint::Pruned,
+        Lint::HpaOwnsReplicas,
+        Lint::PreservedOnDeletion,
     ];
 
     pub fn name(self) -> &'static str {
@@ -82,6 +96,13 @@ impl Lint {
             Lint::DeprecatedApi => "deprecated-api",
             Lint::UncheckedKind => "unchecked-kind",
             Lint::AssumedKubernetesVersion => "assumed-kubernetes-version",
+            Lint::ImmutableField => "immutable-field",
+            Lint::PvcShrink => "pvc-shrink",
+            Lint::ReplicasZero => "replicas-zero",
+            Lint::ReplicaShift => "replica-shift",
+            Lint::Pruned => "pruned",
+            Lint::HpaOwnsReplicas => "hpa-owns-replicas",
+            Lint::PreservedOnDeletion => "preserved-on-deletion",
         }
     }
 
@@ -137,6 +158,25 @@ impl Lint {
             Lint::AssumedKubernetesVersion => {
                 "a cluster's Kubernetes version is unstated (an API removed in the assumed newest \
                  is this warning) or has no schemas in fedrender, so the nearest is used"
+            }
+            Lint::ImmutableField => {
+                "diff: a change Kubernetes refuses on update (a selector, a StatefulSet's claim templates, a binding's roleRef), so the GitOps sync stops"
+            }
+            Lint::PvcShrink => {
+                "diff: a PersistentVolumeClaim's storage request made smaller, which Kubernetes refuses"
+            }
+            Lint::ReplicasZero => {
+                "diff: a workload going to 0 replicas on a cluster where it had some"
+            }
+            Lint::ReplicaShift => "diff: replicas moving between clusters, each synced on its own",
+            Lint::Pruned => {
+                "diff: an object leaving a cluster while its template stays, which the wiring's prune deletes"
+            }
+            Lint::HpaOwnsReplicas => {
+                "diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight"
+            }
+            Lint::PreservedOnDeletion => {
+                "diff: a template deleted while its policy preserves what it placed, which the wiring's prune deletes anyway"
             }
         }
     }

@@ -211,7 +211,13 @@ fn write_trees(
     with_placed(&options.source, &options.lints, false, |placed, layout| {
         let layout = match &options.gitops {
             Some(settings) => {
-                layout.with_wiring(output::gitops::files(settings, &placed.fleet().clusters))
+                let fleet = placed.fleet();
+                let autoscaled = output::gitops::hpa_targets(&fleet.templates);
+                layout.with_wiring(output::gitops::files(
+                    settings,
+                    &fleet.clusters,
+                    &autoscaled,
+                ))
             }
             None => layout,
         };

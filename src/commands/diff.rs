@@ -3,7 +3,7 @@
 //! (`--base`), with where each changed object comes from; as a unified diff, Markdown, JSON or
 //! a summary.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,11 +11,13 @@ use rayon::prelude::*;
 
 use fedrender_engine::check;
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
-use fedrender_engine::diff;
+use fedrender_engine::diff::ignore::{self, IgnoreRule};
+use fedrender_engine::diff::{self, danger};
 use fedrender_engine::lint::LintLevels;
 use fedrender_engine::object::ObjectKey;
 use fedrender_engine::output::{self, TreeFile, TreeLayout};
 use fedrender_engine::render::{self, plan::PlanEntry};
+use fedrender_engine::yaml;
 
 use super::options::{confined, source};
 use super::terminal::{
@@ -107,7 +109,13 @@ pub fn run(args: &DiffArgs) -> i32 {
         }
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
-    let outcome = diff(&head, &base, &lints, args.show_secrets);
+    let ignores: Vec<IgnoreRule> = args
+        .ignore_field
+        .iter()
+        .chain(&args.ignore_resource)
+        .cloned()
+        .collect();
+    let outcome = diff(&head, &base, &lints, args.show_secrets, &ignores);
     progress.finish();
     let result = match report(outcome, &input.run, "nothing was compared") {
         Ok(result) => result,
@@ -138,11 +146,52 @@ pub fn run(args: &DiffArgs) -> i32 {
     if written != exit_code::OK {
         return written;
     }
+    // The findings as messages, after the report: a log shows them, the Action annotates them.
+    let messages: Vec<Diagnostic> = result
+        .findings
+        .iter()
+        .filter(|finding| finding.level != danger::FindingLevel::Note)
+        .map(|finding| finding.diagnostic(template_origin(&result, &finding.key)))
+        .collect();
+    let (denied, warned): (Vec<Diagnostic>, Vec<Diagnostic>) = messages
+        .into_iter()
+        .partition(|message| message.severity == fedrender_engine::diagnostics::Severity::Error);
+    if !input.run.quiet {
+        say(&messages::warnings_text(&warned, format, input.run.verbose));
+    }
+    if !denied.is_empty() {
+        // As a denied lint fails `build`, a denied finding fails `diff` (exit 2); the report
+        // is printed first, since a reviewer needs it most then.
+        say(&messages::errors_text(&denied, format));
+        say(&format!(
+            "fedrender: {} denied by a lint level; the report above is complete\n",
+            if denied.len() == 1 {
+                "1 danger finding".to_string()
+            } else {
+                format!("{} danger findings", denied.len())
+            }
+        ));
+        return exit_code::ERROR;
+    }
     if result.is_empty() {
         exit_code::OK
     } else {
         exit_code::DIFFERENCES
     }
+}
+
+/// The template's file and line, from the provenance (`file:line`), for an annotation.
+fn template_origin(
+    result: &diff::FleetDiff,
+    key: &ObjectKey,
+) -> Option<fedrender_engine::diagnostics::Origin> {
+    let origin = &result.provenance.get(key)?.origin;
+    let (file, line) = origin.rsplit_once(':')?;
+    Some(fedrender_engine::diagnostics::Origin::new(
+        file,
+        0,
+        line.parse().ok()?,
+    ))
 }
 
 /// What `fedrender diff` compares the fleet with.
@@ -155,40 +204,51 @@ pub enum DiffBase {
 }
 
 /// `fedrender diff`: the change from the base to the fleet, object by object.
+/// Changes `ignores` name are hidden (and counted) before anything reads the diff: they raise no
+/// finding either.
 pub fn diff(
     head: &FleetSource,
     base: &DiffBase,
     lints: &LintLevels,
     show_secrets: bool,
+    ignores: &[IgnoreRule],
 ) -> Outcome<diff::FleetDiff> {
     match base {
         DiffBase::Rendered(dir) => with_placed(head, lints, true, |head, layout| {
             let mut result = diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)?;
+            ignore::hide(&mut result, ignores);
             result.provenance = provenance(&head.plan, &result);
+            // A rendered tree does not say what its policies were.
+            result.findings = review(&head, &result, None, lints);
             Ok(result)
         }),
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
             let mut outcome = with_placed(head, lints, true, |head, head_layout| {
                 // Only the head is checked against schemas: the base is what is deployed.
+                // The base is explained too: what placed a template it has and the head has
+                // not says whether its objects were to be preserved.
                 let base = with_placed(
                     base_source,
                     &LintLevels::default().allowing(&check::LINTS),
-                    false,
+                    true,
                     |base, base_layout| {
-                        diff::diff_streamed(
+                        let result = diff::diff_streamed(
                             &base,
                             base_layout.clusters(),
                             &head,
                             head_layout.clusters(),
                             CHUNK,
                             show_secrets,
-                        )
+                        )?;
+                        Ok((result, preserving(&base)))
                     },
                 );
                 base_warnings = base.warnings;
-                let mut result = base.result?;
+                let (mut result, preserving) = base.result?;
+                ignore::hide(&mut result, ignores);
                 result.provenance = provenance(&head.plan, &result);
+                result.findings = review(&head, &result, Some(preserving), lints);
                 Ok(result)
             });
             outcome
@@ -303,6 +363,76 @@ fn diff_against_tree(
         .filter(|cluster| result.clusters.contains_key(cluster))
         .collect();
     Ok(result)
+}
+
+/// The danger lints of a diff, with the head's lint levels (the command line over the fleet's
+/// Config) applied.
+fn review(
+    head: &render::Placed<'_>,
+    result: &diff::FleetDiff,
+    preserving: Option<BTreeMap<ObjectKey, String>>,
+    lints: &LintLevels,
+) -> Vec<danger::Finding> {
+    let fleet = head.fleet();
+    let mut head_templates: HashMap<ObjectKey, Vec<String>> = head
+        .plan
+        .iter()
+        .map(|entry| (entry.key.clone(), entry.placed_by.clone()))
+        .collect();
+    for template in &fleet.templates {
+        head_templates.entry(template.key.clone()).or_default();
+    }
+    let context = danger::ReviewContext {
+        head_templates,
+        hpa_targets: output::gitops::hpa_targets(&fleet.templates),
+        preserving,
+    };
+    let mut findings = danger::review(result, &context);
+    danger::apply_levels(&mut findings, &lints.over(&fleet.lint_levels));
+    findings
+}
+
+/// The base's templates whose winning propagation policy sets
+/// `spec.preserveResourcesOnDeletion: true`, with that policy. The engine's policy model does
+/// not keep the flag (it changes nothing in a render), so each policy's document is read again
+/// from its file; a policy a tool generated has no file to read and counts as not preserving.
+fn preserving(base: &render::Placed<'_>) -> BTreeMap<ObjectKey, String> {
+    let mut files: HashMap<&str, Option<String>> = HashMap::new();
+    let preserving_policies: HashSet<String> = base
+        .fleet()
+        .propagations
+        .iter()
+        .filter(|policy| {
+            let origin = &policy.origin;
+            let text = files
+                .entry(&origin.file)
+                .or_insert_with(|| std::fs::read_to_string(&*origin.file).ok());
+            text.as_deref().is_some_and(|text| {
+                yaml::split_documents(text)
+                    .get(origin.document)
+                    .and_then(|document| yaml::parse_document(document, &origin.file).ok())
+                    .and_then(|value| {
+                        value
+                            .pointer("/spec/preserveResourcesOnDeletion")
+                            .and_then(serde_json::Value::as_bool)
+                    })
+                    .unwrap_or(false)
+            })
+        })
+        .map(|policy| policy.id.to_string())
+        .collect();
+    if preserving_policies.is_empty() {
+        return BTreeMap::new();
+    }
+    base.plan
+        .iter()
+        .filter_map(|entry| {
+            let winner = entry.placed_by.first()?;
+            preserving_policies
+                .contains(winner)
+                .then(|| (entry.key.clone(), winner.clone()))
+        })
+        .collect()
 }
 
 /// Where each object the diff shows comes from, from the head's plan: the template's file and

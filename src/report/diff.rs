@@ -12,6 +12,7 @@ use serde_json::json;
 
 use crate::report::markdown;
 use fedrender_engine::diagnostics::printable;
+use fedrender_engine::diff::danger::{Finding, FindingLevel};
 use fedrender_engine::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
 use fedrender_engine::object::ObjectKey;
 
@@ -44,6 +45,9 @@ pub fn unified(diff: &FleetDiff) -> String {
         // Every line whole, so that nothing from the fleet ends it early or holds an escape.
         writeln!(out, "{style}{}{style:#}", printable(text)).unwrap();
     };
+    if let Some(hidden) = hidden_line(diff, plain) {
+        line(&format!("# {hidden}"));
+    }
     for (cluster, objects) in &grouped.new_clusters {
         line(&format!(
             "# new cluster {}: {} added",
@@ -133,7 +137,29 @@ pub fn stat(diff: &FleetDiff) -> String {
         diff.clusters.len()
     )
     .unwrap();
+    if let Some(hidden) = hidden_line(diff, plain) {
+        writeln!(out, "{hidden}").unwrap();
+    }
     out
+}
+
+/// `5 changes hidden: 3 by --ignore-field apps/Deployment=/spec/replicas, 2 by …`, each rule
+/// written by `shown`; `None` when nothing was hidden.
+fn hidden_line(diff: &FleetDiff, shown: Shown) -> Option<String> {
+    if diff.hidden.is_empty() {
+        return None;
+    }
+    let total: usize = diff.hidden.iter().map(|(_, count)| count).sum();
+    let rules: Vec<String> = diff
+        .hidden
+        .iter()
+        .map(|(rule, count)| format!("{count} by {}", shown(rule)))
+        .collect();
+    Some(format!(
+        "{total} change{} hidden: {}",
+        if total == 1 { "" } else { "s" },
+        rules.join(", ")
+    ))
 }
 
 pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
@@ -205,6 +231,10 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
         "clustersAdded": diff.clusters_added,
         "clustersRemoved": diff.clusters_removed,
         "replicaMoves": moves,
+        "findings": findings_json(diff),
+        "hidden": diff.hidden.iter().map(|(rule, changes)| json!({
+            "rule": rule, "changes": changes,
+        })).collect::<Vec<_>>(),
         "groups": groups,
         "clusters": clusters,
     });
@@ -226,10 +256,17 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     );
     if diff.is_empty() {
         head.push_str("No changes to the rendered fleet.\n");
+        if let Some(hidden) = hidden_line(diff, markdown::code) {
+            writeln!(head, "\n{hidden}").unwrap();
+        }
         return head;
     }
     let grouped = diff.grouped();
     writeln!(head, "{}\n", one_line_summary(diff, &grouped)).unwrap();
+    if let Some(hidden) = hidden_line(diff, markdown::code) {
+        writeln!(head, "{hidden}\n").unwrap();
+    }
+    head.push_str(&review(diff));
     head.push_str("| kind | added | changed | removed |\n|---|---:|---:|---:|\n");
     let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for change in diff.clusters.values().flatten() {
@@ -357,6 +394,101 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         .unwrap();
     }
     out
+}
+
+/// The danger findings for tools: each rule broken by each object, with its clusters.
+fn findings_json(diff: &FleetDiff) -> Vec<serde_json::Value> {
+    diff.findings
+        .iter()
+        .map(|finding| {
+            json!({
+                "lint": finding.lint.name(),
+                "level": finding.level.word(),
+                "group": finding.key.group,
+                "kind": finding.key.kind,
+                "namespace": finding.key.namespace,
+                "name": finding.key.name,
+                "clusters": finding.clusters,
+                "message": finding.message,
+                "argoCD": finding.argo_cd,
+                "flux": finding.flux,
+                "fix": finding.fix,
+                "loweredBy": finding.escaped_by,
+            })
+        })
+        .collect()
+}
+
+/// The "Review" section: what the change breaks or loses, errors (denied lints) first, then
+/// warnings, then notes, each with its object, clusters, what Argo CD and Flux do, and the fix.
+/// Empty without findings.
+fn review(diff: &FleetDiff) -> String {
+    if diff.findings.is_empty() {
+        return String::new();
+    }
+    let mut findings: Vec<&Finding> = diff.findings.iter().collect();
+    findings.sort_by_key(|finding| std::cmp::Reverse(finding.level));
+    let mut out = String::from("#### Review\n\n");
+    for finding in findings {
+        let clusters: Vec<&str> = finding.clusters.iter().map(String::as_str).collect();
+        let level = match finding.level {
+            FindingLevel::Denied => "**error**".to_string(),
+            FindingLevel::Warning => "**warning**".to_string(),
+            FindingLevel::Note => match &finding.escaped_by {
+                Some(by) => format!("note (lowered by {})", markdown::code(by)),
+                None => "note".to_string(),
+            },
+        };
+        writeln!(
+            out,
+            "- {level} `{}` {} on {}: {}.  \n  Argo CD: {}.  \n  Flux: {}.  \n  Fix: {}.",
+            finding.lint,
+            markdown::code(&finding.key.to_string()),
+            cluster_list_shown(&clusters, markdown::text),
+            prose(&finding.message),
+            prose(&finding.argo_cd),
+            prose(&finding.flux),
+            prose(&finding.fix),
+        )
+        .unwrap();
+    }
+    out.push('\n');
+    out
+}
+
+/// A finding's prose in running Markdown text: as it is when nothing in it is markup (the
+/// finding's own words and Kubernetes names), else as HTML text, entities for anything Markdown
+/// would read as markup, since it holds names from the fleet.
+fn prose(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let plain = text.chars().all(|c| {
+        c.is_alphanumeric()
+            || matches!(
+                c,
+                ' ' | '.'
+                    | '-'
+                    | '/'
+                    | ':'
+                    | ','
+                    | '('
+                    | ')'
+                    | '='
+                    | '\''
+                    | '"'
+                    | ';'
+                    | '→'
+                    | '…'
+                    | '{'
+                    | '}'
+                    | '+'
+            )
+    }) && !lower.contains("www.")
+        && !lower.contains("://");
+    if plain {
+        text.to_string()
+    } else {
+        markdown::html(text)
+    }
 }
 
 /// `<b>changed</b> <code>Deployment.apps shop/web</code> on prod-eu-1 … prod-eu-9 (9 clusters)`:

@@ -3,10 +3,13 @@
 //! per cluster. Written under [`DIRECTORY`] with a kustomization of their own, so
 //! `kubectl apply -k <out>/_gitops` installs them; header-stamped and pruned like the trees.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 use crate::api::cluster::Cluster;
 use crate::manifest::HEADER;
+use crate::object::{ObjectKey, Template, api_group};
 use crate::yaml;
 
 /// Where the wiring goes in the output directory. `_` is not allowed in a cluster name, so no
@@ -37,13 +40,40 @@ pub fn kubeconfig_secret(cluster: &str) -> String {
     format!("{cluster}-kubeconfig")
 }
 
+/// The workloads a HorizontalPodAutoscaler among `templates` scales (its `scaleTargetRef`, in
+/// its namespace), each with the autoscaler's name.
+pub fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String> {
+    templates
+        .iter()
+        .filter(|template| {
+            template.key.group == "autoscaling" && template.key.kind == "HorizontalPodAutoscaler"
+        })
+        .filter_map(|hpa| {
+            let target = hpa.object.pointer("/spec/scaleTargetRef")?;
+            let text = |field: &str| target.get(field).and_then(Value::as_str);
+            let key = ObjectKey {
+                group: api_group(text("apiVersion")?).to_string(),
+                kind: text("kind")?.to_string(),
+                namespace: hpa.key.namespace.clone(),
+                name: text("name")?.to_string(),
+            };
+            Some((key, hpa.key.name.clone()))
+        })
+        .collect()
+}
+
 /// The wiring files, by path relative to the output directory, sorted, each with its text:
-/// the objects, then their kustomization.
-pub fn files(settings: &GitopsSettings, clusters: &[Cluster]) -> Vec<(String, String)> {
+/// the objects, then their kustomization. `autoscaled` are the workloads an HPA scales, whose
+/// `spec.replicas` Argo CD is told to leave alone.
+pub fn files(
+    settings: &GitopsSettings,
+    clusters: &[Cluster],
+    autoscaled: &BTreeMap<ObjectKey, String>,
+) -> Vec<(String, String)> {
     let objects: Vec<(String, Value)> = match settings.tool {
         GitopsTool::ArgoCd => vec![(
             "applicationset.yaml".to_string(),
-            application_set(settings, clusters),
+            application_set(settings, clusters, autoscaled),
         )],
         GitopsTool::Flux => {
             let mut objects = vec![("gitrepository.yaml".to_string(), git_repository(settings))];
@@ -90,7 +120,15 @@ fn tree_path(settings: &GitopsSettings, cluster: &str) -> String {
 /// One Application per cluster from a list generator: each element names the cluster's
 /// directory and its destination, the inventory's `spec.apiEndpoint` as the server when it
 /// has one, else the cluster's name as Argo CD knows it.
-fn application_set(settings: &GitopsSettings, clusters: &[Cluster]) -> Value {
+///
+/// An autoscaled workload's `spec.replicas` is the autoscaler's: the Applications ignore it
+/// when comparing and, with `RespectIgnoreDifferences`, when syncing, so that self-heal does
+/// not set it back to the rendered value.
+fn application_set(
+    settings: &GitopsSettings,
+    clusters: &[Cluster],
+    autoscaled: &BTreeMap<ObjectKey, String>,
+) -> Value {
     let elements: Vec<Value> = clusters
         .iter()
         .map(|cluster| {
@@ -104,7 +142,26 @@ fn application_set(settings: &GitopsSettings, clusters: &[Cluster]) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut sync_policy = json!({"automated": {"prune": true, "selfHeal": true}});
+    let ignored: Vec<Value> = autoscaled
+        .keys()
+        .map(|key| {
+            let mut entry = json!({
+                "group": key.group,
+                "kind": key.kind,
+                "name": key.name,
+                "jsonPointers": ["/spec/replicas"],
+            });
+            if !key.namespace.is_empty() {
+                entry["namespace"] = json!(key.namespace);
+            }
+            entry
+        })
+        .collect();
+    if !ignored.is_empty() {
+        sync_policy["syncOptions"] = json!(["RespectIgnoreDifferences=true"]);
+    }
+    let mut set = json!({
         "apiVersion": "argoproj.io/v1alpha1",
         "kind": "ApplicationSet",
         "metadata": {"name": "fedrender", "namespace": "argocd"},
@@ -122,11 +179,15 @@ fn application_set(settings: &GitopsSettings, clusters: &[Cluster]) -> Value {
                         "path": "{{.path}}",
                     },
                     "destination": {"server": "{{.server}}", "name": "{{.name}}"},
-                    "syncPolicy": {"automated": {"prune": true, "selfHeal": true}},
+                    "syncPolicy": sync_policy,
                 },
             },
         },
-    })
+    });
+    if !ignored.is_empty() {
+        set["spec"]["template"]["spec"]["ignoreDifferences"] = Value::Array(ignored);
+    }
+    set
 }
 
 fn git_repository(settings: &GitopsSettings) -> Value {
@@ -186,7 +247,7 @@ mod tests {
             cluster("eu-1", Some("https://eu-1.example.com")),
             cluster("us-1", None),
         ];
-        let files = files(&settings(GitopsTool::ArgoCd), &clusters);
+        let files = files(&settings(GitopsTool::ArgoCd), &clusters, &BTreeMap::new());
         let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
             paths,
@@ -206,11 +267,47 @@ mod tests {
             set.contains("repoURL: https://git.example.com/platform/fleet.git\n"),
             "{set}"
         );
+        assert!(!set.contains("ignoreDifferences"), "{set}");
+    }
+
+    #[test]
+    fn argo_cd_leaves_the_replicas_of_an_autoscaled_workload_to_its_autoscaler() {
+        let hpa: Template = Template {
+            origin: crate::diagnostics::Origin::new("hpa.yaml", 0, 1),
+            api_version: "autoscaling/v2".to_string(),
+            key: ObjectKey {
+                group: "autoscaling".to_string(),
+                kind: "HorizontalPodAutoscaler".to_string(),
+                namespace: "shop".to_string(),
+                name: "web".to_string(),
+            },
+            labels: Default::default(),
+            object: json!({"spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}}}),
+        };
+        let autoscaled = hpa_targets(&[hpa]);
+        let files = files(
+            &settings(GitopsTool::ArgoCd),
+            &[cluster("eu-1", None)],
+            &autoscaled,
+        );
+        let set = &files[0].1;
+        assert!(
+            set.contains("ignoreDifferences:\n      - group: apps\n        kind: Deployment\n        name: web\n        jsonPointers:\n        - /spec/replicas\n        namespace: shop\n"),
+            "{set}"
+        );
+        assert!(
+            set.contains("syncOptions:\n        - RespectIgnoreDifferences=true\n"),
+            "{set}"
+        );
     }
 
     #[test]
     fn flux_gets_a_git_repository_and_a_kustomization_per_cluster() {
-        let files = files(&settings(GitopsTool::Flux), &[cluster("eu-1", None)]);
+        let files = files(
+            &settings(GitopsTool::Flux),
+            &[cluster("eu-1", None)],
+            &BTreeMap::new(),
+        );
         let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
             paths,

@@ -2,6 +2,13 @@
 //! added, removed and changed, identified by kind, namespace and name (not by file, so a moved
 //! file is not a change). Pure; the reports are in `report::diff`.
 
+mod change;
+pub mod danger;
+pub mod ignore;
+
+pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
+use change::{spec_replicas, whole_number};
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
@@ -94,106 +101,6 @@ fn key_of(value: &Value) -> Option<ObjectKey> {
         namespace: text("/metadata/namespace").unwrap_or("").to_string(),
         name: text("/metadata/name")?.to_string(),
     })
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ChangeKind {
-    Added,
-    Changed,
-    Removed,
-}
-
-impl ChangeKind {
-    pub fn word(self) -> &'static str {
-        match self {
-            ChangeKind::Added => "added",
-            ChangeKind::Changed => "changed",
-            ChangeKind::Removed => "removed",
-        }
-    }
-}
-
-/// One object that differs, with both texts (secret values already redacted).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectChange {
-    pub key: ObjectKey,
-    pub kind: ChangeKind,
-    pub before: String,
-    pub after: String,
-}
-
-impl ObjectChange {
-    /// The diff's hunks alone, the same for the same change on any cluster.
-    pub fn hunks(&self) -> String {
-        similar::TextDiff::from_lines(&self.before, &self.after)
-            .unified_diff()
-            .context_radius(3)
-            .iter_hunks()
-            .map(|hunk| hunk.to_string())
-            .collect()
-    }
-
-    /// [`hunks`](Self::hunks) with the value of `spec.replicas` written `…` on both sides.
-    pub fn hunks_without_replicas(&self) -> String {
-        let (before, after) = (hide_replicas(&self.before), hide_replicas(&self.after));
-        similar::TextDiff::from_lines(&before, &after)
-            .unified_diff()
-            .context_radius(3)
-            .iter_hunks()
-            .map(|hunk| hunk.to_string())
-            .collect()
-    }
-
-    /// `spec.replicas` before and after (`None` on the side where the object is absent or has
-    /// none).
-    pub fn replicas(&self) -> (Option<i64>, Option<i64>) {
-        (spec_replicas(&self.before), spec_replicas(&self.after))
-    }
-
-    /// A unified diff of the two manifests with three lines of context.
-    pub fn unified(&self, cluster: &str) -> String {
-        let label = format!("{cluster}: {}", self.key);
-        similar::TextDiff::from_lines(&self.before, &self.after)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("a/{label}"), &format!("b/{label}"))
-            .to_string()
-    }
-}
-
-/// Every difference, by cluster (sorted), objects sorted by key.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct FleetDiff {
-    pub clusters: BTreeMap<String, Vec<ObjectChange>>,
-    /// Clusters the head has and the base has not, and the reverse: their objects are all
-    /// added (removed), and reports call the cluster out instead of listing each object.
-    pub clusters_added: BTreeSet<String>,
-    pub clusters_removed: BTreeSet<String>,
-    /// Where the head's changed objects come from, when known.
-    pub provenance: BTreeMap<ObjectKey, Provenance>,
-    /// For each object whose replicas changed somewhere, its replicas summed over every
-    /// cluster it is on (changed or not, added or removed), before and after.
-    pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
-}
-
-/// Where an object comes from: its template's file and line, what placed it and the
-/// override policies applied to it, each with the clusters it applies on.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Provenance {
-    pub origin: String,
-    pub placed_by: Vec<String>,
-    pub overridden_by: Vec<(String, BTreeSet<String>)>,
-}
-
-impl Provenance {
-    /// The override policies applied on at least one of `clusters`.
-    pub fn overridden_on(&self, clusters: &[&str]) -> Vec<&str> {
-        self.overridden_by
-            .iter()
-            .filter(|(_, on)| clusters.iter().any(|cluster| on.contains(*cluster)))
-            .map(|(policy, _)| policy.as_str())
-            .collect()
-    }
 }
 
 /// Changes that are the same on several clusters, shown once: the same object, the same kind
@@ -634,50 +541,6 @@ fn object_change(
     })
 }
 
-/// The line of `spec.replicas` in a manifest as fedrender writes it (`spec:` at the top level,
-/// its fields indented by two): its byte range and value.
-fn replicas_line(text: &str) -> Option<(std::ops::Range<usize>, &str)> {
-    let spec = if text.starts_with("spec:\n") {
-        0
-    } else {
-        text.find("\nspec:\n")? + 1
-    };
-    let mut at = spec + "spec:\n".len();
-    while at < text.len() {
-        let end = text[at..]
-            .find('\n')
-            .map_or(text.len(), |offset| at + offset);
-        let line = &text[at..end];
-        if !line.starts_with(' ') {
-            return None;
-        }
-        if let Some(value) = line.strip_prefix("  replicas: ") {
-            return Some((at..end, value));
-        }
-        at = end + 1;
-    }
-    None
-}
-
-/// `spec.replicas` of a manifest, when it has one.
-fn spec_replicas(text: &str) -> Option<i64> {
-    replicas_line(text).and_then(|(_, value)| value.trim().parse().ok())
-}
-
-/// The manifest with the value of `spec.replicas` written `…`.
-fn hide_replicas(text: &str) -> std::borrow::Cow<'_, str> {
-    match replicas_line(text) {
-        Some((range, _)) => {
-            let mut hidden = String::with_capacity(text.len());
-            hidden.push_str(&text[..range.start]);
-            hidden.push_str("  replicas: …");
-            hidden.push_str(&text[range.end..]);
-            std::borrow::Cow::Owned(hidden)
-        }
-        None => std::borrow::Cow::Borrowed(text),
-    }
-}
-
 /// The replicas before and after, when two manifests differ in `spec.replicas` alone.
 fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)> {
     let parse = |text: &str| {
@@ -693,12 +556,11 @@ fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)
             .and_then(|spec| spec.remove("replicas"))
     };
     let (old, new) = (take(&mut before), take(&mut after));
-    (before == after && old != new).then(|| {
-        (
-            old.as_ref().and_then(Value::as_i64),
-            new.as_ref().and_then(Value::as_i64),
-        )
-    })
+    let (old, new) = (
+        old.as_ref().and_then(whole_number),
+        new.as_ref().and_then(whole_number),
+    );
+    (before == after && old != new).then_some((old, new))
 }
 
 fn body(text: &str) -> String {

@@ -1,0 +1,1319 @@
+//! Danger lints: the changes of a fleet diff that break a deploy or lose something, found per
+//! cluster and reported once per rule and object with the clusters they happen on.
+//!
+//! Each rule reads the two manifests of one object on one cluster (parsed with the engine's
+//! YAML reader, numbers compared by value so `3` and `3.0` are the same), except the ones that
+//! need the whole change: replicas moving between clusters, a template deleted while its policy
+//! preserves what it placed. What Kubernetes refuses on update is taken from its validation
+//! code (k8s.io/kubernetes pkg/apis/{apps,batch,core,rbac,storage}/validation, the
+//! `Validate*Update` functions).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::change::{ChangeKind, FleetDiff, ObjectChange};
+pub use super::change::{Finding, FindingLevel};
+use crate::diagnostics::{Diagnostic, Origin, Severity};
+use crate::lint::{Level, Lint, LintLevels};
+use crate::object::ObjectKey;
+use crate::quantity::quantity_from_json;
+use crate::yaml;
+
+/// The lints `diff` raises.
+pub const LINTS: [Lint; 7] = [
+    Lint::ImmutableField,
+    Lint::PvcShrink,
+    Lint::ReplicasZero,
+    Lint::ReplicaShift,
+    Lint::Pruned,
+    Lint::HpaOwnsReplicas,
+    Lint::PreservedOnDeletion,
+];
+
+/// What the rules need beyond the diff: the head's templates, the HPAs that scale them, and
+/// the base's policies that preserve what they placed.
+#[derive(Debug, Default, Clone)]
+pub struct ReviewContext {
+    /// Every template of the head, with what placed it (its policies, by name).
+    pub head_templates: HashMap<ObjectKey, Vec<String>>,
+    /// Workloads an HPA of the head scales, with the HPA's name.
+    pub hpa_targets: BTreeMap<ObjectKey, String>,
+    /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`, with
+    /// that policy; `None` when the base's policies are not known (a rendered tree).
+    pub preserving: Option<BTreeMap<ObjectKey, String>>,
+}
+
+impl Finding {
+    /// The finding as a message, for `--message-format` and the log: a warning, or an error
+    /// when its lint is denied; pointed at the template when its origin is known.
+    pub fn diagnostic(&self, origin: Option<Origin>) -> Diagnostic {
+        let message = format!("{} {}", self.key, self.message);
+        let mut diagnostic = Diagnostic::warning(self.lint, origin, message)
+            .about_object(&self.key)
+            .about_clusters(self.clusters.clone())
+            .with_detail(format!(
+                "on {}\nArgo CD: {}\nFlux: {}\nfix: {}",
+                self.clusters.join(", "),
+                self.argo_cd,
+                self.flux,
+                self.fix
+            ));
+        if self.level == FindingLevel::Denied {
+            diagnostic.severity = Severity::Error;
+        }
+        diagnostic
+    }
+}
+
+/// Applies lint levels: an allowed lint's findings go, a denied lint's warnings become
+/// [`FindingLevel::Denied`] (its notes stay notes: an escape hatch was written on purpose).
+pub fn apply_levels(findings: &mut Vec<Finding>, levels: &LintLevels) {
+    findings.retain_mut(|finding| match levels.level(finding.lint) {
+        Level::Allow => false,
+        Level::Warn => true,
+        Level::Deny => {
+            if finding.level == FindingLevel::Warning {
+                finding.level = FindingLevel::Denied;
+            }
+            true
+        }
+    });
+}
+
+const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
+const FLUX_FORCE: &str = "kustomize.toolkit.fluxcd.io/force";
+const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
+
+/// A finding on one cluster before grouping: everything but the clusters.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Raw {
+    lint: Lint,
+    message: String,
+    escaped_by: Option<String>,
+}
+
+/// Every finding of a diff, one per rule, object and message, each with its clusters; sorted by
+/// rule, then object. Levels are [`FindingLevel::Warning`] (or `Note`) until the caller applies
+/// lint levels.
+pub fn review(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
+    let mut grouped: BTreeMap<(Lint, ObjectKey, Raw), BTreeSet<String>> = BTreeMap::new();
+    // The same two texts give the same findings on every cluster: a change spread over a fleet
+    // is read once.
+    let mut seen: HashMap<(&str, &str, ChangeKind), ObjectReading> = HashMap::new();
+    let mut moves: BTreeMap<&ObjectKey, Vec<(&str, f64, f64)>> = BTreeMap::new();
+    for (cluster, changes) in &diff.clusters {
+        // A whole cluster coming or going is reported as such; only its replicas count here.
+        let whole_cluster =
+            diff.clusters_added.contains(cluster) || diff.clusters_removed.contains(cluster);
+        for change in changes {
+            let reading = seen
+                .entry((&change.before, &change.after, change.kind))
+                .or_insert_with(|| object_findings(change, context));
+            if let Some((before, after)) = reading.replicas
+                && before != after
+            {
+                moves
+                    .entry(&change.key)
+                    .or_default()
+                    .push((cluster, before, after));
+            }
+            if whole_cluster {
+                continue;
+            }
+            for raw in &reading.raws {
+                grouped
+                    .entry((raw.lint, change.key.clone(), raw.clone()))
+                    .or_default()
+                    .insert(cluster.clone());
+            }
+        }
+    }
+    namespace_counts(diff, &mut grouped);
+    let mut findings: Vec<Finding> = grouped
+        .into_iter()
+        .map(|((lint, key, raw), clusters)| finding(lint, key, raw, clusters, context))
+        .collect();
+    findings.extend(replica_shifts(diff, moves));
+    findings.extend(deleted_templates(diff, context));
+    findings.sort_by(|a, b| (a.lint, &a.key, &a.clusters).cmp(&(b.lint, &b.key, &b.clusters)));
+    findings
+}
+
+fn parse(text: &str) -> Option<Value> {
+    if text.is_empty() {
+        return None;
+    }
+    yaml::split_documents(text)
+        .first()
+        .and_then(|document| yaml::parse_document(document, "").ok())
+}
+
+/// What one object's two manifests on one cluster say: the findings of the rules that read
+/// them alone, and its replicas before and after (0 on a side where it is absent), when it has
+/// some on either side.
+struct ObjectReading {
+    raws: Vec<Raw>,
+    replicas: Option<(f64, f64)>,
+}
+
+fn object_findings(change: &ObjectChange, context: &ReviewContext) -> ObjectReading {
+    let (before, after) = (parse(&change.before), parse(&change.after));
+    let replicas_of = |object: &Option<Value>| object.as_ref().and_then(replicas);
+    let replicas = match (replicas_of(&before), replicas_of(&after)) {
+        (None, None) => None,
+        (old, new) => Some((old.unwrap_or(0.0), new.unwrap_or(0.0))),
+    };
+    ObjectReading {
+        raws: object_rules(change, before, after, context),
+        replicas,
+    }
+}
+
+fn object_rules(
+    change: &ObjectChange,
+    before: Option<Value>,
+    after: Option<Value>,
+    context: &ReviewContext,
+) -> Vec<Raw> {
+    let mut raws = Vec::new();
+    let key = &change.key;
+    match change.kind {
+        ChangeKind::Changed => {
+            let (Some(before), Some(after)) = (before, after) else {
+                return raws;
+            };
+            let fields = immutable_changes(key, &before, &after);
+            if !fields.is_empty() {
+                raws.push(Raw {
+                    lint: Lint::ImmutableField,
+                    message: format!("{} cannot change on update", fields.join(", ")),
+                    escaped_by: force_annotation(&after),
+                });
+            }
+            if key.group.is_empty()
+                && key.kind == "PersistentVolumeClaim"
+                && let (Some(old), Some(new)) = (storage_request(&before), storage_request(&after))
+                && new.1 < old.1
+            {
+                raws.push(Raw {
+                    lint: Lint::PvcShrink,
+                    message: format!("storage request {} → {}", old.0, new.0),
+                    escaped_by: None,
+                });
+            }
+            let (old, new) = (replicas(&before), replicas(&after));
+            if let (Some(old), Some(new)) = (old, new)
+                && old > 0.0
+                && new == 0.0
+            {
+                raws.push(Raw {
+                    lint: Lint::ReplicasZero,
+                    message: format!("replicas {} → 0", number(old)),
+                    escaped_by: None,
+                });
+            }
+            if let Some(hpa) = context.hpa_targets.get(key)
+                && let Some(new) = new
+                && old != Some(new)
+            {
+                raws.push(hpa_raw(hpa, new));
+            }
+        }
+        ChangeKind::Added => {
+            if let Some(hpa) = context.hpa_targets.get(key)
+                && let Some(new) = after.as_ref().and_then(replicas)
+            {
+                raws.push(hpa_raw(hpa, new));
+            }
+        }
+        ChangeKind::Removed => {
+            if context.head_templates.contains_key(key) {
+                let escaped_by = before.as_ref().and_then(keep_annotation);
+                raws.push(Raw {
+                    lint: Lint::Pruned,
+                    message: pruned_message(key),
+                    escaped_by,
+                });
+            }
+        }
+    }
+    raws
+}
+
+fn hpa_raw(hpa: &str, replicas: f64) -> Raw {
+    Raw {
+        lint: Lint::HpaOwnsReplicas,
+        message: format!(
+            "spec.replicas is written ({}) while HorizontalPodAutoscaler {hpa} scales it",
+            number(replicas)
+        ),
+        escaped_by: None,
+    }
+}
+
+fn pruned_message(key: &ObjectKey) -> String {
+    match (key.group.as_str(), key.kind.as_str()) {
+        ("apps", "StatefulSet") => {
+            "leaves the cluster while its template stays: its pods go, and its volumes with them where persistentVolumeClaimRetentionPolicy.whenDeleted is Delete".to_string()
+        }
+        ("", "PersistentVolumeClaim") => {
+            "leaves the cluster while its template stays: the volume and its data go with it where the reclaim policy is Delete (the default for a provisioned volume)".to_string()
+        }
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
+            "leaves the cluster while its template stays: every custom resource of the definition on the cluster is deleted with it".to_string()
+        }
+        _ => "leaves the cluster while its template stays".to_string(),
+    }
+}
+
+/// A Namespace's pruned finding says how many of the diff's objects go with it on each
+/// cluster (and that what fedrender does not render goes too).
+fn namespace_counts(
+    diff: &FleetDiff,
+    grouped: &mut BTreeMap<(Lint, ObjectKey, Raw), BTreeSet<String>>,
+) {
+    let namespaces: Vec<(Lint, ObjectKey, Raw)> = grouped
+        .keys()
+        .filter(|(lint, key, _)| {
+            *lint == Lint::Pruned && key.group.is_empty() && key.kind == "Namespace"
+        })
+        .cloned()
+        .collect();
+    for entry in namespaces {
+        let clusters = grouped.remove(&entry).unwrap_or_default();
+        let (lint, key, raw) = entry;
+        let mut by_count: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+        for cluster in clusters {
+            let count = diff.clusters.get(&cluster).map_or(0, |changes| {
+                changes
+                    .iter()
+                    .filter(|change| {
+                        change.kind == ChangeKind::Removed && change.key.namespace == key.name
+                    })
+                    .count()
+            });
+            by_count.entry(count).or_default().insert(cluster);
+        }
+        for (count, clusters) in by_count {
+            let message = format!(
+                "leaves the cluster while its template stays: everything in it is deleted with it, the {} fedrender renders there and whatever else runs in it",
+                objects(count)
+            );
+            grouped.insert(
+                (
+                    lint,
+                    key.clone(),
+                    Raw {
+                        message,
+                        ..raw.clone()
+                    },
+                ),
+                clusters,
+            );
+        }
+    }
+}
+
+fn objects(count: usize) -> String {
+    if count == 1 {
+        "1 object".to_string()
+    } else {
+        format!("{count} objects")
+    }
+}
+
+fn finding(
+    lint: Lint,
+    key: ObjectKey,
+    raw: Raw,
+    clusters: BTreeSet<String>,
+    context: &ReviewContext,
+) -> Finding {
+    let (argo_cd, flux, fix) = match lint {
+        Lint::ImmutableField => (
+            "the sync fails with \"field is immutable\" and the Application stops there, out of sync".to_string(),
+            "the Kustomization fails to apply and stops there, not ready".to_string(),
+            format!(
+                "recreate the object: annotate it {ARGO_SYNC_OPTIONS}: Replace=true (or Force=true) for Argo CD, {FLUX_FORCE}: enabled for Flux; or delete it first, or give it a new name"
+            ),
+        ),
+        Lint::PvcShrink => (
+            "the sync fails: a claim's storage request cannot be made smaller".to_string(),
+            "the Kustomization fails to apply and stops there".to_string(),
+            "keep the request at least as large as it is; to shrink, move the data to a new, smaller claim".to_string(),
+        ),
+        Lint::ReplicasZero => (
+            "the sync scales the workload to 0 on these clusters".to_string(),
+            "the apply scales the workload to 0 on these clusters".to_string(),
+            "if the workload should keep running there, check the placement or the override that sets replicas".to_string(),
+        ),
+        Lint::HpaOwnsReplicas => (
+            "with selfHeal, every sync sets replicas back to the rendered value, fighting the autoscaler".to_string(),
+            "every reconciliation sets replicas back to the rendered value, fighting the autoscaler".to_string(),
+            format!(
+                "Argo CD: an ignoreDifferences entry (group {group}, kind {kind}, namespace {namespace}, name {name}, jsonPointers /spec/replicas) with the sync option RespectIgnoreDifferences=true, which fedrender build --gitops argocd writes; Flux: leave spec.replicas out of the template",
+                group = if key.group.is_empty() { "\"\"" } else { &key.group },
+                kind = key.kind,
+                name = key.name,
+                namespace = key.namespace,
+            ),
+        ),
+        _ => {
+            let placed_by = context
+                .head_templates
+                .get(&key)
+                .filter(|policies| !policies.is_empty())
+                .map(|policies| format!("the head places it by {}, no longer on these clusters", policies.join(", ")))
+                .unwrap_or_else(|| "the head's policies no longer place it on these clusters".to_string());
+            (
+                format!("an automated sync with prune (as fedrender's wiring sets it) deletes it; {placed_by}"),
+                "the Kustomization's prune (as fedrender's wiring sets it) deletes it".to_string(),
+                format!(
+                    "if it should stay, fix the placement; to keep it whatever the tree says, annotate it {ARGO_SYNC_OPTIONS}: Prune=false or {FLUX_PRUNE}: disabled"
+                ),
+            )
+        }
+    };
+    Finding {
+        lint,
+        key,
+        clusters: clusters.into_iter().collect(),
+        message: raw.message,
+        argo_cd,
+        flux,
+        fix,
+        level: if raw.escaped_by.is_some() {
+            FindingLevel::Note
+        } else {
+            FindingLevel::Warning
+        },
+        escaped_by: raw.escaped_by,
+    }
+}
+
+/// Replicas that move between clusters: some cluster loses some and another gains some (an
+/// object added or removed counts, with 0 on the other side).
+fn replica_shifts(
+    diff: &FleetDiff,
+    per_object: BTreeMap<&ObjectKey, Vec<(&str, f64, f64)>>,
+) -> Vec<Finding> {
+    per_object
+        .into_iter()
+        .filter(|(_, moves)| {
+            moves.iter().any(|(_, before, after)| after < before)
+                && moves.iter().any(|(_, before, after)| after > before)
+        })
+        .map(|(key, moves)| {
+            let mut parts: Vec<String> = moves
+                .iter()
+                .map(|(cluster, before, after)| {
+                    format!("{cluster} {} → {}", number(*before), number(*after))
+                })
+                .collect();
+            match diff.replica_totals.get(key) {
+                Some((before, after)) => parts.push(format!("total {before} → {after}")),
+                None => {
+                    let sum = |pick: fn(&(&str, f64, f64)) -> f64| moves.iter().map(pick).sum();
+                    parts.push(format!(
+                        "on these clusters {} → {}",
+                        number(sum(|m| m.1)),
+                        number(sum(|m| m.2))
+                    ));
+                }
+            }
+            Finding {
+                lint: Lint::ReplicaShift,
+                key: key.clone(),
+                clusters: moves.iter().map(|(cluster, _, _)| cluster.to_string()).collect(),
+                message: format!("replicas move between clusters: {}", parts.join(", ")),
+                argo_cd: "each cluster's Application syncs on its own: a cluster may scale down before another scales up".to_string(),
+                flux: "each cluster's Kustomization applies on its own: a cluster may scale down before another scales up".to_string(),
+                fix: "make sure the clusters that gain replicas have the capacity, and sync them first if the others must not lose capacity meanwhile".to_string(),
+                escaped_by: None,
+                level: FindingLevel::Warning,
+            }
+        })
+        .collect()
+}
+
+/// Templates the head deleted (gone from every cluster, no template left) whose base policy
+/// preserves what it placed: Karmada would leave the objects on the members, the wiring's
+/// prune deletes them.
+fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
+    let mut deleted: BTreeMap<&ObjectKey, BTreeSet<&str>> = BTreeMap::new();
+    for (cluster, changes) in &diff.clusters {
+        for change in changes {
+            if change.kind == ChangeKind::Removed
+                && !context.head_templates.contains_key(&change.key)
+            {
+                deleted.entry(&change.key).or_default().insert(cluster);
+            }
+        }
+    }
+    let prune_fix = format!(
+        "to keep them as Karmada would, annotate the objects {ARGO_SYNC_OPTIONS}: Prune=false or {FLUX_PRUNE}: disabled before deleting the template"
+    );
+    match &context.preserving {
+        Some(preserving) => deleted
+            .into_iter()
+            .filter_map(|(key, clusters)| {
+                let policy = preserving.get(key)?;
+                Some(Finding {
+                    lint: Lint::PreservedOnDeletion,
+                    key: key.clone(),
+                    clusters: clusters.into_iter().map(str::to_string).collect(),
+                    message: format!(
+                        "its template is deleted while {policy} sets preserveResourcesOnDeletion: true: Karmada would keep the objects on the members"
+                    ),
+                    argo_cd: "an automated sync with prune (as fedrender's wiring sets it) deletes them".to_string(),
+                    flux: "the Kustomization's prune (as fedrender's wiring sets it) deletes them".to_string(),
+                    fix: prune_fix.clone(),
+                    escaped_by: None,
+                    level: FindingLevel::Warning,
+                })
+            })
+            .collect(),
+        None if !deleted.is_empty() => {
+            let count = deleted.len();
+            let clusters: BTreeSet<&str> = deleted.values().flatten().copied().collect();
+            let (key, _) = deleted.into_iter().next().expect("not empty");
+            vec![Finding {
+                lint: Lint::PreservedOnDeletion,
+                key: key.clone(),
+                clusters: clusters.into_iter().map(str::to_string).collect(),
+                message: format!(
+                    "{} deleted; whether a base policy sets preserveResourcesOnDeletion cannot be known from a rendered tree (diff with --base to check)",
+                    if count == 1 { "1 template is".to_string() } else { format!("{count} templates are (this one first)") }
+                ),
+                argo_cd: "an automated sync with prune deletes the objects".to_string(),
+                flux: "the Kustomization's prune deletes the objects".to_string(),
+                fix: prune_fix,
+                escaped_by: Some("a rendered tree as the base".to_string()),
+                level: FindingLevel::Note,
+            }]
+        }
+        None => Vec::new(),
+    }
+}
+
+/// `spec.replicas` as a number (`3` and `3.0` alike).
+fn replicas(object: &Value) -> Option<f64> {
+    object.pointer("/spec/replicas").and_then(Value::as_f64)
+}
+
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        value.to_string()
+    }
+}
+
+/// A claim's `spec.resources.requests.storage`, as written and as a quantity.
+fn storage_request(object: &Value) -> Option<(String, crate::quantity::Quantity)> {
+    let value = object.pointer("/spec/resources/requests/storage")?;
+    let quantity = quantity_from_json(value).ok()?;
+    let written = match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    Some((written, quantity))
+}
+
+fn annotation<'v>(object: &'v Value, name: &str) -> Option<&'v str> {
+    object
+        .get("metadata")?
+        .get("annotations")?
+        .get(name)?
+        .as_str()
+}
+
+/// Whether Argo CD's sync options hold `option` (a comma-separated list).
+fn has_sync_option(object: &Value, option: &str) -> bool {
+    annotation(object, ARGO_SYNC_OPTIONS).is_some_and(|options| {
+        options
+            .split(',')
+            .any(|item| item.trim().eq_ignore_ascii_case(option))
+    })
+}
+
+/// The annotation that has Argo CD or Flux replace the object rather than patch it.
+fn force_annotation(object: &Value) -> Option<String> {
+    for option in ["Replace=true", "Force=true"] {
+        if has_sync_option(object, option) {
+            return Some(format!("{ARGO_SYNC_OPTIONS}: {option}"));
+        }
+    }
+    (annotation(object, FLUX_FORCE) == Some("enabled")).then(|| format!("{FLUX_FORCE}: enabled"))
+}
+
+/// The annotation that keeps the object when it leaves the tree.
+fn keep_annotation(object: &Value) -> Option<String> {
+    if has_sync_option(object, "Prune=false") {
+        return Some(format!("{ARGO_SYNC_OPTIONS}: Prune=false"));
+    }
+    (annotation(object, FLUX_PRUNE) == Some("disabled")).then(|| format!("{FLUX_PRUNE}: disabled"))
+}
+
+/// Equal as Kubernetes compares them after decoding: numbers by value (`3` and `3.0`), an
+/// absent field and `null` alike.
+fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None | Some(Value::Null), None | Some(Value::Null)) => true,
+        (Some(Value::Number(a)), Some(Value::Number(b))) => a.as_f64() == b.as_f64(),
+        (Some(Value::Array(a)), Some(Value::Array(b))) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(Some(a), Some(b)))
+        }
+        (Some(Value::Object(a)), Some(Value::Object(b))) => a
+            .keys()
+            .chain(b.keys())
+            .all(|field| same(a.get(field), b.get(field))),
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `object` without the listed top-level fields of `spec`.
+fn spec_without(object: &Value, mutable: &[&str]) -> Option<Value> {
+    let mut spec = object.get("spec")?.clone();
+    if let Some(fields) = spec.as_object_mut() {
+        for field in mutable {
+            fields.remove(*field);
+        }
+    }
+    Some(spec)
+}
+
+/// The fields that differ between two versions of `object` at these pointers.
+fn differing(before: &Value, after: &Value, pointers: &[&str]) -> Vec<String> {
+    pointers
+        .iter()
+        .filter(|pointer| !same(before.pointer(pointer), after.pointer(pointer)))
+        .map(|pointer| pointer.trim_start_matches('/').replace('/', "."))
+        .collect()
+}
+
+/// The top-level fields of `spec` that differ, once the mutable ones are set aside.
+fn spec_fields_differing(before: &Value, after: &Value, mutable: &[&str]) -> Vec<String> {
+    let (old, new) = (spec_without(before, mutable), spec_without(after, mutable));
+    let empty = serde_json::Map::new();
+    let old = old.as_ref().and_then(Value::as_object).unwrap_or(&empty);
+    let new = new.as_ref().and_then(Value::as_object).unwrap_or(&empty);
+    let fields: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    fields
+        .into_iter()
+        .filter(|field| !same(old.get(*field), new.get(*field)))
+        .map(|field| format!("spec.{field}"))
+        .collect()
+}
+
+/// The fields Kubernetes refuses to change on update, by kind.
+fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) -> Vec<String> {
+    match (key.group.as_str(), key.kind.as_str()) {
+        // ValidateDeploymentUpdate, ValidateReplicaSetUpdate, ValidateDaemonSetUpdate.
+        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
+            differing(before, after, &["/spec/selector"])
+        }
+        // ValidateStatefulSetUpdate: the spec with these fields reset must be equal.
+        ("apps", "StatefulSet") => spec_fields_differing(
+            before,
+            after,
+            &[
+                "replicas",
+                "ordinals",
+                "template",
+                "updateStrategy",
+                "persistentVolumeClaimRetentionPolicy",
+                "minReadySeconds",
+                "revisionHistoryLimit",
+            ],
+        ),
+        ("batch", "Job") => job_changes(before, after),
+        // ValidatePersistentVolumeClaimUpdate: only requests (a bound claim's resize) and the
+        // volume attributes class may change; a volume name may be set where none was.
+        ("", "PersistentVolumeClaim") => {
+            let mut fields =
+                spec_fields_differing(before, after, &["resources", "volumeAttributesClassName"]);
+            if before.pointer("/spec/volumeName").is_none() {
+                fields.retain(|field| field != "spec.volumeName");
+            }
+            let limits = differing(before, after, &["/spec/resources/limits"]);
+            fields.extend(limits);
+            fields
+        }
+        // ValidatePersistentVolumeUpdate: the volume source is immutable; node affinity too once
+        // set.
+        ("", "PersistentVolume") => {
+            let mut fields = spec_fields_differing(
+                before,
+                after,
+                &[
+                    "capacity",
+                    "accessModes",
+                    "claimRef",
+                    "persistentVolumeReclaimPolicy",
+                    "storageClassName",
+                    "mountOptions",
+                    "volumeAttributesClassName",
+                    "nodeAffinity",
+                ],
+            );
+            if before.pointer("/spec/nodeAffinity").is_some() {
+                fields.extend(differing(before, after, &["/spec/nodeAffinity"]));
+            }
+            fields
+        }
+        // ValidateServiceUpdate: a cluster IP, once set, stays (`None` included). Type changes
+        // to and from ExternalName are allowed since Kubernetes 1.20, which clears or
+        // allocates the IP, so they are not reported.
+        ("", "Service") => {
+            let set = |object: &Value, pointer: &str| {
+                object
+                    .pointer(pointer)
+                    .and_then(Value::as_str)
+                    .filter(|ip| !ip.is_empty())
+                    .map(str::to_string)
+            };
+            let mut fields = Vec::new();
+            if let (Some(old), Some(new)) = (
+                set(before, "/spec/clusterIP"),
+                set(after, "/spec/clusterIP"),
+            ) && old != new
+            {
+                fields.push("spec.clusterIP".to_string());
+            }
+            if let (Some(old), Some(new)) = (
+                set(before, "/spec/clusterIPs/0"),
+                set(after, "/spec/clusterIPs/0"),
+            ) && old != new
+            {
+                fields.push("spec.clusterIPs".to_string());
+            }
+            fields
+        }
+        // ValidateRoleBindingUpdate, ValidateClusterRoleBindingUpdate.
+        ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
+            differing(before, after, &["/roleRef"])
+        }
+        // ValidateSecretUpdate, ValidateConfigMapUpdate: an immutable one keeps its data and
+        // stays immutable.
+        ("", "Secret" | "ConfigMap") if before.get("immutable") == Some(&Value::Bool(true)) => {
+            differing(
+                before,
+                after,
+                &["/immutable", "/data", "/stringData", "/binaryData"],
+            )
+        }
+        // ValidateStorageClassUpdate.
+        ("storage.k8s.io", "StorageClass") => differing(
+            before,
+            after,
+            &[
+                "/provisioner",
+                "/parameters",
+                "/reclaimPolicy",
+                "/volumeBindingMode",
+            ],
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// ValidateJobSpecUpdate: the selector, completion mode and the pod template are immutable,
+/// except that a suspended Job's template may change its scheduling directives (node
+/// selector, affinity, tolerations, scheduling gates, labels, annotations), and an Indexed
+/// Job's completions may change together with parallelism to the same value.
+fn job_changes(before: &Value, after: &Value) -> Vec<String> {
+    let mut fields = differing(before, after, &["/spec/selector", "/spec/completionMode"]);
+    let suspended = before.pointer("/spec/suspend") == Some(&Value::Bool(true));
+    let template = |object: &Value| {
+        let mut template = object
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or(Value::Null);
+        if suspended {
+            for pointer in ["/metadata", "/spec"] {
+                if let Some(fields) = template.pointer_mut(pointer).and_then(Value::as_object_mut) {
+                    for field in [
+                        "labels",
+                        "annotations",
+                        "nodeSelector",
+                        "affinity",
+                        "tolerations",
+                        "schedulingGates",
+                    ] {
+                        fields.remove(field);
+                    }
+                }
+            }
+        }
+        template
+    };
+    if !same(Some(&template(before)), Some(&template(after))) {
+        fields.push("spec.template".to_string());
+    }
+    let indexed = after
+        .pointer("/spec/completionMode")
+        .and_then(Value::as_str)
+        == Some("Indexed");
+    let elastic = indexed
+        && same(
+            after.pointer("/spec/completions"),
+            after.pointer("/spec/parallelism"),
+        );
+    if !elastic
+        && !same(
+            before.pointer("/spec/completions"),
+            after.pointer("/spec/completions"),
+        )
+    {
+        fields.push("spec.completions".to_string());
+    }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::{FleetObjects, diff};
+    use crate::manifest::HEADER;
+
+    /// A fleet from (cluster, manifest) pairs.
+    fn fleet(objects: &[(&str, &str)]) -> FleetObjects {
+        let files: BTreeMap<String, String> = objects
+            .iter()
+            .enumerate()
+            .map(|(at, (cluster, body))| {
+                (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}"))
+            })
+            .collect();
+        FleetObjects::from_files(&files).unwrap()
+    }
+
+    /// The findings of going from `before` to `after`, on every cluster listed, with the
+    /// templates still in the head.
+    fn findings_on(
+        clusters: &[&str],
+        before: &str,
+        after: &str,
+        context: &ReviewContext,
+    ) -> Vec<Finding> {
+        let side = |text: &str| {
+            fleet(
+                &clusters
+                    .iter()
+                    .map(|cluster| (*cluster, text))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        review(&diff(&side(before), &side(after), false), context)
+    }
+
+    fn summary(findings: &[Finding]) -> Vec<(Lint, Vec<String>, FindingLevel)> {
+        findings
+            .iter()
+            .map(|finding| (finding.lint, finding.clusters.clone(), finding.level))
+            .collect()
+    }
+
+    fn deployment(selector: &str, replicas: &str, image: &str, annotations: &str) -> String {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  annotations: {{{annotations}}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {selector}}}}}\n  template:\n    metadata: {{labels: {{app: {selector}}}}}\n    spec: {{containers: [{{name: web, image: {image}}}]}}\n"
+        )
+    }
+
+    const CLUSTERS: [&str; 3] = ["eu-1", "eu-2", "eu-3"];
+
+    #[test]
+    fn a_deployment_selector_change_is_immutable_once_with_its_clusters() {
+        let findings = findings_on(
+            &CLUSTERS,
+            &deployment("web", "2", "web:1", ""),
+            &deployment("web-v2", "2", "web:1", ""),
+            &ReviewContext::default(),
+        );
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::ImmutableField,
+                vec!["eu-1".into(), "eu-2".into(), "eu-3".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert_eq!(findings[0].message, "spec.selector cannot change on update");
+    }
+
+    #[test]
+    fn an_image_bump_or_replicas_written_differently_raise_nothing() {
+        let context = ReviewContext::default();
+        for (before, after) in [
+            (
+                deployment("web", "2", "web:1", ""),
+                deployment("web", "2", "web:2", ""),
+            ),
+            // `3` and `3.0` are the same number to the API server.
+            (
+                deployment("web", "3", "web:1", ""),
+                deployment("web", "3.0", "web:1", ""),
+            ),
+        ] {
+            let findings = findings_on(&CLUSTERS, &before, &after, &context);
+            assert!(findings.is_empty(), "{after}: {findings:?}");
+        }
+    }
+
+    #[test]
+    fn replace_force_and_flux_force_lower_an_immutable_change_to_a_note() {
+        for annotation in [
+            "argocd.argoproj.io/sync-options: 'Validate=false,Replace=true'",
+            "argocd.argoproj.io/sync-options: Force=true",
+            "kustomize.toolkit.fluxcd.io/force: enabled",
+        ] {
+            let findings = findings_on(
+                &["eu-1"],
+                &deployment("web", "2", "web:1", annotation),
+                &deployment("web-v2", "2", "web:1", annotation),
+                &ReviewContext::default(),
+            );
+            assert_eq!(
+                summary(&findings),
+                [(
+                    Lint::ImmutableField,
+                    vec!["eu-1".into()],
+                    FindingLevel::Note
+                )],
+                "{annotation}"
+            );
+            assert!(findings[0].escaped_by.is_some());
+        }
+    }
+
+    fn stateful_set(claim_size: &str, image: &str, service: &str) -> String {
+        format!(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db, namespace: shop}}\nspec:\n  serviceName: {service}\n  replicas: 1\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec: {{containers: [{{name: db, image: {image}}}]}}\n  volumeClaimTemplates:\n  - metadata: {{name: data}}\n    spec: {{resources: {{requests: {{storage: {claim_size}}}}}}}\n"
+        )
+    }
+
+    /// Source: ValidateStatefulSetUpdate (k8s.io/kubernetes pkg/apis/apps/validation), which
+    /// lets replicas, ordinals, template, updateStrategy, persistentVolumeClaimRetentionPolicy,
+    /// minReadySeconds and revisionHistoryLimit change, and nothing else of the spec.
+    #[test]
+    fn a_stateful_set_may_change_its_template_but_not_its_claim_templates_or_service() {
+        let context = ReviewContext::default();
+        let base = stateful_set("1Gi", "db:1", "db");
+        assert!(
+            findings_on(
+                &CLUSTERS,
+                &base,
+                &stateful_set("1Gi", "db:2", "db"),
+                &context
+            )
+            .is_empty()
+        );
+        let findings = findings_on(
+            &["eu-2"],
+            &base,
+            &stateful_set("2Gi", "db:1", "db-headless"),
+            &context,
+        );
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::ImmutableField,
+                vec!["eu-2".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert_eq!(
+            findings[0].message,
+            "spec.serviceName, spec.volumeClaimTemplates cannot change on update"
+        );
+    }
+
+    fn claim(size: &str, class: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data, namespace: shop}}\nspec:\n  storageClassName: {class}\n  accessModes: [ReadWriteOnce]\n  resources: {{requests: {{storage: {size}}}}}\n"
+        )
+    }
+
+    #[test]
+    fn a_claim_may_grow_but_not_shrink_or_change_class() {
+        let context = ReviewContext::default();
+        // Grown, and the same size written in other units: silent.
+        assert!(
+            findings_on(
+                &CLUSTERS,
+                &claim("10Gi", "ssd"),
+                &claim("20Gi", "ssd"),
+                &context
+            )
+            .is_empty()
+        );
+        assert!(
+            findings_on(
+                &CLUSTERS,
+                &claim("1Gi", "ssd"),
+                &claim("1024Mi", "ssd"),
+                &context
+            )
+            .is_empty()
+        );
+        let shrunk = findings_on(
+            &["eu-1", "eu-3"],
+            &claim("10Gi", "ssd"),
+            &claim("5000Mi", "ssd"),
+            &context,
+        );
+        assert_eq!(
+            summary(&shrunk),
+            [(
+                Lint::PvcShrink,
+                vec!["eu-1".into(), "eu-3".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert_eq!(shrunk[0].message, "storage request 10Gi → 5000Mi");
+        let reclassed = findings_on(
+            &["eu-1"],
+            &claim("10Gi", "ssd"),
+            &claim("10Gi", "hdd"),
+            &context,
+        );
+        assert_eq!(reclassed.len(), 1);
+        assert_eq!(
+            reclassed[0].message,
+            "spec.storageClassName cannot change on update"
+        );
+    }
+
+    fn job(image: &str, suspend: bool, node: &str) -> String {
+        format!(
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: migrate, namespace: shop}}\nspec:\n  suspend: {suspend}\n  template:\n    spec:\n      nodeSelector: {{pool: {node}}}\n      restartPolicy: Never\n      containers: [{{name: m, image: {image}}}]\n"
+        )
+    }
+
+    /// Source: ValidateJobSpecUpdate (k8s.io/kubernetes pkg/apis/batch/validation): the pod
+    /// template is immutable, but a suspended Job's scheduling directives may change.
+    #[test]
+    fn a_job_template_is_immutable_unless_suspended_and_only_scheduling_changes() {
+        let context = ReviewContext::default();
+        let changed = findings_on(
+            &["eu-1"],
+            &job("m:1", false, "a"),
+            &job("m:2", false, "a"),
+            &context,
+        );
+        assert_eq!(changed.len(), 1);
+        assert_eq!(changed[0].message, "spec.template cannot change on update");
+        assert!(
+            findings_on(
+                &["eu-1"],
+                &job("m:1", true, "a"),
+                &job("m:1", true, "b"),
+                &context
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            findings_on(
+                &["eu-1"],
+                &job("m:1", true, "a"),
+                &job("m:2", true, "a"),
+                &context
+            )
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn services_bindings_immutable_config_maps_and_storage_classes() {
+        let context = ReviewContext::default();
+        let service = |ip: &str| {
+            format!(
+                "apiVersion: v1\nkind: Service\nmetadata: {{name: web, namespace: shop}}\nspec: {{clusterIP: \"{ip}\", ports: [{{port: 80}}]}}\n"
+            )
+        };
+        assert_eq!(
+            findings_on(
+                &["eu-1"],
+                &service("10.0.0.1"),
+                &service("10.0.0.2"),
+                &context
+            )
+            .len(),
+            1
+        );
+        // Setting an IP where none was written is allowed.
+        assert!(findings_on(&["eu-1"], &service(""), &service("10.0.0.2"), &context).is_empty());
+        let binding = |role: &str| {
+            format!(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: b, namespace: shop}}\nroleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: {role}}}\nsubjects: []\n"
+            )
+        };
+        assert_eq!(
+            findings_on(&["eu-1"], &binding("a"), &binding("b"), &context)[0].message,
+            "roleRef cannot change on update"
+        );
+        let map = |immutable: bool, value: &str| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: m, namespace: shop}}\nimmutable: {immutable}\ndata: {{k: {value}}}\n"
+            )
+        };
+        assert!(findings_on(&["eu-1"], &map(false, "a"), &map(false, "b"), &context).is_empty());
+        assert_eq!(
+            findings_on(&["eu-1"], &map(true, "a"), &map(true, "b"), &context)[0].message,
+            "data cannot change on update"
+        );
+        let class = |provisioner: &str| {
+            format!(
+                "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {{name: fast}}\nprovisioner: {provisioner}\nallowVolumeExpansion: true\n"
+            )
+        };
+        assert_eq!(
+            findings_on(&["eu-1"], &class("a"), &class("b"), &context).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn replicas_to_zero_and_replicas_moving_between_clusters() {
+        let context = ReviewContext::default();
+        let to_zero = findings_on(
+            &["eu-1"],
+            &deployment("web", "2", "web:1", ""),
+            &deployment("web", "0", "web:1", ""),
+            &context,
+        );
+        assert_eq!(
+            summary(&to_zero),
+            [(
+                Lint::ReplicasZero,
+                vec!["eu-1".into()],
+                FindingLevel::Warning
+            )]
+        );
+        // From 0 to 0 (written 0.0) is not a change of replicas.
+        assert!(
+            findings_on(
+                &["eu-1"],
+                &deployment("web", "0", "web:1", ""),
+                &deployment("web", "0.0", "web:1", ""),
+                &context
+            )
+            .is_empty()
+        );
+        let before = fleet(&[
+            ("eu-west", &deployment("web", "2", "web:1", "")),
+            ("us-east", &deployment("web", "2", "web:1", "")),
+            ("ap-1", &deployment("web", "1", "web:1", "")),
+        ]);
+        let after = fleet(&[
+            ("eu-west", &deployment("web", "0", "web:2", "")),
+            ("us-east", &deployment("web", "4", "web:2", "")),
+            ("ap-1", &deployment("web", "1", "web:2", "")),
+        ]);
+        let mut changes = diff(&before, &after, false);
+        let key = changes.clusters["eu-west"][0].key.clone();
+        changes.replica_totals.insert(key, (5, 5));
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [
+                (
+                    Lint::ReplicasZero,
+                    vec!["eu-west".into()],
+                    FindingLevel::Warning
+                ),
+                (
+                    Lint::ReplicaShift,
+                    vec!["eu-west".into(), "us-east".into()],
+                    FindingLevel::Warning
+                ),
+            ]
+        );
+        assert_eq!(
+            findings[1].message,
+            "replicas move between clusters: eu-west 2 → 0, us-east 2 → 4, total 5 → 5"
+        );
+    }
+
+    fn config_map(name: &str, namespace: &str, annotations: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, namespace: {namespace}, annotations: {{{annotations}}}}}\ndata: {{k: v}}\n"
+        )
+    }
+
+    fn key(group: &str, kind: &str, namespace: &str, name: &str) -> ObjectKey {
+        ObjectKey {
+            group: group.into(),
+            kind: kind.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn an_object_leaving_a_cluster_while_its_template_stays_is_pruned() {
+        let map = config_map("settings", "shop", "");
+        let before = fleet(&[("eu-1", &map), ("eu-2", &map), ("eu-3", &map)]);
+        let other = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, namespace: shop}\n";
+        // eu-1 and eu-3 keep a cluster directory: a cluster that goes whole is reported as such.
+        let after = fleet(&[("eu-1", other), ("eu-2", &map), ("eu-3", other)]);
+        let mut context = ReviewContext::default();
+        // The template is gone from the head: a deletion, not a pruning.
+        assert!(
+            review(&diff(&before, &after, false), &context)
+                .iter()
+                .all(|finding| finding.lint != Lint::Pruned)
+        );
+        context.head_templates.insert(
+            key("", "ConfigMap", "shop", "settings"),
+            vec!["PropagationPolicy shop/settings".into()],
+        );
+        let findings = review(&diff(&before, &after, false), &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::Pruned,
+                vec!["eu-1".into(), "eu-3".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(
+            findings[0]
+                .argo_cd
+                .contains("PropagationPolicy shop/settings"),
+            "{}",
+            findings[0].argo_cd
+        );
+        for annotation in [
+            "argocd.argoproj.io/sync-options: Prune=false",
+            "kustomize.toolkit.fluxcd.io/prune: disabled",
+        ] {
+            let kept = config_map("settings", "shop", annotation);
+            let findings = review(
+                &diff(
+                    &fleet(&[("eu-1", &kept)]),
+                    &fleet(&[("eu-1", other)]),
+                    false,
+                ),
+                &context,
+            );
+            assert_eq!(
+                summary(&findings),
+                [(Lint::Pruned, vec!["eu-1".into()], FindingLevel::Note)],
+                "{annotation}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pruned_namespace_counts_what_goes_with_it() {
+        let namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n";
+        let keep = config_map("keep", "other", "");
+        let before = fleet(&[
+            ("eu-1", namespace),
+            ("eu-1", &config_map("a", "shop", "")),
+            ("eu-1", &config_map("b", "shop", "")),
+            ("eu-1", &keep),
+        ]);
+        let after = fleet(&[("eu-1", &keep)]);
+        let mut context = ReviewContext {
+            preserving: Some(BTreeMap::new()),
+            ..ReviewContext::default()
+        };
+        context
+            .head_templates
+            .insert(key("", "Namespace", "", "shop"), Vec::new());
+        let findings = review(&diff(&before, &after, false), &context);
+        assert_eq!(
+            summary(&findings),
+            [(Lint::Pruned, vec!["eu-1".into()], FindingLevel::Warning)]
+        );
+        assert!(
+            findings[0]
+                .message
+                .contains("the 2 objects fedrender renders there"),
+            "{}",
+            findings[0].message
+        );
+    }
+
+    #[test]
+    fn an_autoscaled_workload_whose_replicas_are_written() {
+        let mut context = ReviewContext::default();
+        context
+            .hpa_targets
+            .insert(key("apps", "Deployment", "shop", "web"), "web".into());
+        let findings = findings_on(
+            &["eu-1"],
+            &deployment("web", "2", "web:1", ""),
+            &deployment("web", "3", "web:1", ""),
+            &context,
+        );
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::HpaOwnsReplicas,
+                vec!["eu-1".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(findings[0].fix.contains("ignoreDifferences entry (group apps, kind Deployment, namespace shop, name web, jsonPointers /spec/replicas)"), "{}", findings[0].fix);
+        // An image bump leaves the replicas alone: nothing new to fight over.
+        assert!(
+            findings_on(
+                &["eu-1"],
+                &deployment("web", "2", "web:1", ""),
+                &deployment("web", "2", "web:2", ""),
+                &context
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_deleted_template_its_policy_preserves() {
+        let map = config_map("settings", "shop", "");
+        let before = fleet(&[("eu-1", &map), ("eu-2", &map)]);
+        let after = fleet(&[]);
+        let changes = diff(&before, &after, false);
+        let mut context = ReviewContext {
+            preserving: Some(BTreeMap::from([(
+                key("", "ConfigMap", "shop", "settings"),
+                "PropagationPolicy shop/keep".to_string(),
+            )])),
+            ..ReviewContext::default()
+        };
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::PreservedOnDeletion,
+                vec!["eu-1".into(), "eu-2".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(findings[0].message.contains("PropagationPolicy shop/keep"));
+        context.preserving = Some(BTreeMap::new());
+        assert!(review(&changes, &context).is_empty());
+        // A rendered tree as the base: what its policies said is not known, and the report says so.
+        context.preserving = None;
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::PreservedOnDeletion,
+                vec!["eu-1".into(), "eu-2".into()],
+                FindingLevel::Note
+            )]
+        );
+        assert!(
+            findings[0].message.contains("cannot be known"),
+            "{}",
+            findings[0].message
+        );
+    }
+}
