@@ -130,14 +130,16 @@ fn each_rule_fires_once_on_exactly_its_clusters() {
 
 #[test]
 fn the_mutable_twins_raise_nothing() {
-    for name in [
-        "statefulset-template",
-        "pvc-grow",
-        "replicas-written-as-float",
+    // The first two still change something: the twin is a real change, just an allowed one.
+    // `3.0` is no change at all: Kubernetes' reader (YAMLToJSON) writes the float 3 as 3, so
+    // Karmada's Work, and fedrender's render, hold the same object on both sides.
+    for (name, exit) in [
+        ("statefulset-template", 1),
+        ("pvc-grow", 1),
+        ("replicas-written-as-float", 0),
     ] {
         let output = diff(name, &["--format", "json"]);
-        // Each still changes something: the twin is a real change, just an allowed one.
-        assert_eq!(output.status.code(), Some(1), "{name}: {output:?}");
+        assert_eq!(output.status.code(), Some(exit), "{name}: {output:?}");
         let (summary, _) = findings(&output);
         assert!(summary.is_empty(), "{name}: {summary:?}");
     }
