@@ -32,10 +32,11 @@ pub enum Lint {
     DeprecatedApi,
     UncheckedKind,
     AssumedKubernetesVersion,
+    PlaintextSecret,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 21] = [
+    pub const ALL: [Lint; 22] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -57,6 +58,7 @@ impl Lint {
         Lint::DeprecatedApi,
         Lint::UncheckedKind,
         Lint::AssumedKubernetesVersion,
+        Lint::PlaintextSecret,
     ];
 
     pub fn name(self) -> &'static str {
@@ -82,6 +84,7 @@ impl Lint {
             Lint::DeprecatedApi => "deprecated-api",
             Lint::UncheckedKind => "unchecked-kind",
             Lint::AssumedKubernetesVersion => "assumed-kubernetes-version",
+            Lint::PlaintextSecret => "plaintext-secret",
         }
     }
 
@@ -137,6 +140,9 @@ impl Lint {
             Lint::AssumedKubernetesVersion => {
                 "a cluster's Kubernetes version is unstated (an API removed in the assumed newest \
                  is this warning) or has no schemas in fedrender, so the nearest is used"
+            }
+            Lint::PlaintextSecret => {
+                "a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree"
             }
         }
     }
