@@ -359,7 +359,7 @@ fn refuse_sops_change(
     Err(Diagnostic::error(
         Some(at),
         format!(
-            "sops-modified: {} {field} would change {path} of {}, a SOPS-encrypted document from              {}: {covered}, so sops -d and Flux fail to decrypt it on {}; leave the document              out of the rule's resourceSelectors, or change the source and re-encrypt it",
+            "sops-modified: {} {field} would change {path} of {}, a SOPS-encrypted document from {}: {covered}, so sops -d and Flux fail to decrypt it on {}; leave the document out of the rule's resourceSelectors, or change the source and re-encrypt it",
             policy.id,
             template.key,
             template.origin,
