@@ -224,3 +224,60 @@ fn every_clusters_copy_of_a_sops_secret_decrypts_and_a_breaking_override_is_refu
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `plan` opens with the secrets, how each is protected and the clusters it reaches, from the
+/// plaintext-secret fixture: a SOPS Secret, one in the clear, a SealedSecret and an
+/// ExternalSecret on all three clusters; the token Secret (no values) and the unplaced one are
+/// not listed.
+#[test]
+fn plan_says_which_secrets_reach_which_clusters_and_how_each_is_protected() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/lint-plaintext-secret/input",
+        "--clusters",
+        "testdata/lint-plaintext-secret/clusters.yaml",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let section: Vec<&str> = text
+        .lines()
+        .skip_while(|line| !line.starts_with("secrets "))
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let all = "prod-eu-1, prod-eu-2, staging";
+    assert_eq!(
+        section,
+        [
+            "secrets (how each is protected, and where it goes):".to_string(),
+            format!("  Secret shop/db: SOPS-encrypted -> {all}"),
+            format!("  Secret shop/smtp: in the clear (plaintext-secret) -> {all}"),
+            format!("  SealedSecret.bitnami.com shop/registry: SealedSecret -> {all}"),
+            format!(
+                "  ExternalSecret.external-secrets.io shop/stripe: external secret store reference -> {all}"
+            ),
+        ]
+    );
+    assert!(text.contains("Secret shop/smtp (testdata/lint-plaintext-secret/input/secrets.yaml:7)\n  policy ClusterPropagationPolicy shop (priority 0, matched by name): won\n  placed by ClusterPropagationPolicy shop\n  secret: in the clear (plaintext-secret)\n"), "{text}");
+    assert!(!text.contains("hunter2"), "a value is shown: {text}");
+
+    let json = fedrender(&[
+        "plan",
+        "testdata/lint-plaintext-secret/input",
+        "--clusters",
+        "testdata/lint-plaintext-secret/clusters.yaml",
+        "--format",
+        "json",
+    ]);
+    assert!(json.status.success(), "{}", stderr(&json));
+    let entries: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let secret_of = |name: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry["name"] == name)
+            .map(|entry| entry["secret"].clone())
+    };
+    assert_eq!(secret_of("db"), Some(serde_json::json!("SOPS-encrypted")));
+    assert_eq!(secret_of("robot-token"), Some(serde_json::Value::Null));
+}

@@ -40,7 +40,7 @@ impl Protection {
             } => "SOPS-encrypted (MAC over encrypted values only)",
             Protection::Sealed => "SealedSecret",
             Protection::External => "external secret store reference",
-            Protection::Plaintext => "PLAINTEXT",
+            Protection::Plaintext => "in the clear (plaintext-secret)",
         }
     }
 }
