@@ -61,7 +61,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -82,7 +83,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -103,7 +105,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -152,7 +155,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -173,7 +177,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -194,7 +199,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -248,7 +254,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -269,7 +276,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -290,7 +298,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -337,7 +346,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -358,7 +368,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -379,7 +390,8 @@ pruned-field\t'a field a custom resource\'s CRD schema does not have, which the 
 removed-api\t'an apiVersion a cluster\'s Kubernetes version no longer serves'
 deprecated-api\t'an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces'
 unchecked-kind\t'custom resources whose CRD the run does not have, so unchecked'
-assumed-kubernetes-version\t'a cluster\'s Kubernetes version has no schemas in fedrender, so the nearest is used'"
+assumed-kubernetes-version\t'a cluster\'s Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

@@ -125,7 +125,7 @@ fn every_clusters_copy_of_a_sops_secret_decrypts_and_a_breaking_override_is_refu
         .lines()
         .filter(|line| line.starts_with("fpr:"))
         .filter_map(|line| line.split(':').nth(9))
-        .last()
+        .next_back()
         .unwrap()
         .to_string();
 

@@ -194,9 +194,16 @@ fn push_field(path: &mut String, field: &str) {
     }
 }
 
-/// Where `changed` differs from the SOPS document `original` in a way that breaks its MAC:
-/// the first such path (`metadata.labels.team`), or `None` when the MAC still holds. With
-/// `mac_only_encrypted`, only the encrypted values (in order) and the `sops` block count.
+/// Where `changed` differs from the SOPS document `original` in a way that breaks its MAC or
+/// its decryption: the first such path (`metadata.labels.team`), or `None` when it still
+/// decrypts. Without `mac_only_encrypted` every value counts, in order.
+///
+/// With `mac_only_encrypted`, SOPS hashes the values its encryption rules select
+/// (`encrypted_regex` and friends, matched against the keys of a value's path), and fails on a
+/// value they select that is not encrypted. fedrender does not evaluate those rules: it counts
+/// every value of a map or list that holds an encrypted value directly (under Flux's
+/// `encrypted_regex: ^(data|stringData)$`, all of `data`), which covers what the rules select
+/// and refuses, say, a plaintext key added to `data`; a label elsewhere is allowed.
 pub fn breaks_mac(original: &Value, changed: &Value) -> Option<String> {
     let sops = sops_metadata(original)?;
     if changed.get("sops") != original.get("sops") {
@@ -205,8 +212,8 @@ pub fn breaks_mac(original: &Value, changed: &Value) -> Option<String> {
     if mac_only_encrypted(sops) {
         let mut before = Vec::new();
         let mut after = Vec::new();
-        encrypted_values(original, &mut String::new(), &mut before);
-        encrypted_values(changed, &mut String::new(), &mut after);
+        covered_values(original, &mut String::new(), &mut before);
+        covered_values(changed, &mut String::new(), &mut after);
         let first = before
             .iter()
             .zip(&after)
@@ -221,25 +228,35 @@ pub fn breaks_mac(original: &Value, changed: &Value) -> Option<String> {
     first_difference(original, changed, &mut String::new())
 }
 
-/// The encrypted values in document order, with their paths.
-fn encrypted_values<'v>(value: &'v Value, path: &mut String, found: &mut Vec<(String, &'v str)>) {
-    if is_encrypted(value) {
-        found.push((path.clone(), value.as_str().unwrap_or_default()));
-        return;
-    }
+/// The values a `mac_only_encrypted` MAC may cover, in document order with their paths: every
+/// scalar of a map or list that holds an encrypted value directly, the `sops` block aside.
+fn covered_values<'v>(value: &'v Value, path: &mut String, found: &mut Vec<(String, &'v Value)>) {
     let length = path.len();
     match value {
         Value::Object(fields) => {
+            let covered = fields.values().any(is_encrypted);
             for (field, value) in fields {
+                if path.is_empty() && field == "sops" {
+                    continue;
+                }
                 push_field(path, field);
-                encrypted_values(value, path, found);
+                if value.is_object() || value.is_array() {
+                    covered_values(value, path, found);
+                } else if covered {
+                    found.push((path.clone(), value));
+                }
                 path.truncate(length);
             }
         }
         Value::Array(items) => {
+            let covered = items.iter().any(is_encrypted);
             for (index, item) in items.iter().enumerate() {
                 path.push_str(&format!("[{index}]"));
-                encrypted_values(item, path, found);
+                if item.is_object() || item.is_array() {
+                    covered_values(item, path, found);
+                } else if covered {
+                    found.push((path.clone(), item));
+                }
                 path.truncate(length);
             }
         }
@@ -379,6 +396,11 @@ mod tests {
             breaks_mac(&original, &replaced).as_deref(),
             Some("data.password")
         );
+        // A plaintext key added beside encrypted ones: SOPS's rules select it, and it is not
+        // encrypted, so decryption fails.
+        let mut added = original.clone();
+        added["data"]["extra"] = json!("cGxhaW4=");
+        assert_eq!(breaks_mac(&original, &added).as_deref(), Some("data.extra"));
     }
 
     #[test]
