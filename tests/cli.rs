@@ -914,11 +914,15 @@ fn plan_explains_policy_choice_filtering_replicas_and_overrides() {
 
 #[test]
 fn validate_reports_without_writing_and_strict_fails_on_warnings() {
+    // The diff fixture's Secret is in the clear on purpose (diff redacts its values), so its
+    // plaintext-secret warning is allowed here.
     let ok = fedrender(&[
         "validate",
         "testdata/diff/head/input",
         "--clusters",
         "testdata/diff/head/clusters.yaml",
+        "--allow",
+        "plaintext-secret",
     ]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     assert!(

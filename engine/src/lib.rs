@@ -40,6 +40,7 @@ pub mod namespace_sync;
 pub mod overrides;
 pub mod policy;
 pub mod schedule;
+pub mod secrets;
 
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
 pub mod interpret;

@@ -39,10 +39,11 @@ pub enum Lint {
     Pruned,
     HpaOwnsReplicas,
     PreservedOnDeletion,
+    PlaintextSecret,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 28] = [
+    pub const ALL: [Lint; 29] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -71,6 +72,7 @@ impl Lint {
         Lint::Pruned,
         Lint::HpaOwnsReplicas,
         Lint::PreservedOnDeletion,
+        Lint::PlaintextSecret,
     ];
 
     pub fn name(self) -> &'static str {
@@ -103,6 +105,7 @@ impl Lint {
             Lint::Pruned => "pruned",
             Lint::HpaOwnsReplicas => "hpa-owns-replicas",
             Lint::PreservedOnDeletion => "preserved-on-deletion",
+            Lint::PlaintextSecret => "plaintext-secret",
         }
     }
 
@@ -177,6 +180,9 @@ impl Lint {
             }
             Lint::PreservedOnDeletion => {
                 "diff: a template deleted while its policy preserves what it placed, which the wiring's prune deletes anyway"
+            }
+            Lint::PlaintextSecret => {
+                "a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree"
             }
         }
     }

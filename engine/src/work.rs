@@ -16,6 +16,7 @@ use crate::interpret::{self, Interpreter};
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, OverrideIndex, RuleRef};
 use crate::schedule::{Target, Targets};
+use crate::secrets;
 
 /// The object one cluster receives is built in three steps: [`revise`], the overrides, then
 /// [`prune`] — overrides after revision so that an override of the replica field wins, before
@@ -172,6 +173,9 @@ pub(crate) fn build_variants(
     }
     let passes = OverridePasses::new(override_index, template);
     let mut revisions = Revisions::new(&fleet.interpreter, template);
+    // A SOPS document goes out as it came in: pruning would break its MAC as surely as an
+    // override would (crate::secrets).
+    let sops = secrets::sops_metadata(&template.object).is_some();
     type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
     let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
     for target in targets.iter() {
@@ -215,10 +219,22 @@ pub(crate) fn build_variants(
             if !cluster_rules.is_empty() || !rules.is_empty() {
                 as_string_maps(fleet, template, &clusters, &mut object)?;
             }
-            prune(template, &mut object);
+            let all_rules: Vec<RuleRef> = cluster_rules.iter().chain(&rules).copied().collect();
+            if sops {
+                refuse_sops_change(
+                    fleet,
+                    template,
+                    &mut revisions,
+                    (replicas, completions),
+                    &all_rules,
+                    (&clusters, &object),
+                )?;
+            } else {
+                prune(template, &mut object);
+            }
             if let Some(checker) = checker {
-                let rules: Vec<RuleRef> = cluster_rules.iter().chain(&rules).copied().collect();
-                for (finding, on) in checker.check(&object, &clusters) {
+                let rules = all_rules;
+                for (finding, on) in secrets::check(checker, &object, &clusters) {
                     let written_by = rule_that_wrote(
                         fleet,
                         template,
@@ -278,7 +294,7 @@ fn rule_that_wrote(
             let _ = overrides::labels_annotations::as_string_maps(&mut object);
         }
         prune(template, &mut object);
-        checker.check_at(&object, version).contains(finding)
+        secrets::check_at(checker, &object, version).contains(finding)
     };
     let mut object = revisions.revise(replicas, completions).ok()?;
     if holds(&object, false) {
@@ -291,6 +307,68 @@ fn rule_that_wrote(
         }
     }
     None
+}
+
+/// Refuses an object built from a SOPS document whose MAC the override rules broke
+/// (`sops-modified`): that cluster's Flux would fail to decrypt it. The rules are replayed one
+/// at a time on the revised template to name the first that changes a value the MAC covers.
+fn refuse_sops_change(
+    fleet: &Fleet,
+    template: &Template,
+    revisions: &mut Revisions<'_>,
+    (replicas, completions): (Option<i64>, Option<i64>),
+    rules: &[RuleRef],
+    (clusters, object): (&[usize], &Value),
+) -> Result<(), Rejected> {
+    let Some(path) = secrets::breaks_mac(&template.object, object) else {
+        return Ok(());
+    };
+    let mut replayed = revisions
+        .revise(replicas, completions)
+        .unwrap_or_else(|_| template.object.clone());
+    let mut culprit = None;
+    for &rule in rules {
+        if apply_rules(fleet, template, &[rule], &[], &mut replayed).is_err() {
+            break;
+        }
+        if let Some(path) = secrets::breaks_mac(&template.object, &replayed) {
+            culprit = Some((rule, path));
+            break;
+        }
+    }
+    let (rule, path) = match culprit {
+        Some(found) => found,
+        // Only the rules' string conversion of labels and annotations is left to blame: the
+        // last rule asked for it.
+        None => match rules.last() {
+            Some(&rule) => (rule, path),
+            None => return Ok(()),
+        },
+    };
+    let policy = &fleet.overrides[rule.policy];
+    let field = &policy.rules[rule.rule].field;
+    let at = policy.fields.origin(&policy.origin, field);
+    let only_encrypted = secrets::sops_metadata(&template.object)
+        .and_then(|sops| sops.get("mac_only_encrypted"))
+        == Some(&Value::Bool(true));
+    let covered = if only_encrypted {
+        "its MAC covers every encrypted value and the sops block"
+    } else {
+        "its MAC covers every value, in order (mac_only_encrypted is not set)"
+    };
+    Err(Diagnostic::error(
+        Some(at),
+        format!(
+            "sops-modified: {} {field} would change {path} of {}, a SOPS-encrypted document from {}: {covered}, so sops -d and Flux fail to decrypt it on {}; leave the document out of the rule's resourceSelectors, or change the source and re-encrypt it",
+            policy.id,
+            template.key,
+            template.origin,
+            cluster_list(fleet, clusters)
+        ),
+    )
+    .about_object(&template.key)
+    .about_field(path)
+    .into())
 }
 
 /// The override policies of one template, for its two passes.

@@ -98,6 +98,39 @@ macro_rules! put_line {
     }};
 }
 
+/// Which secrets reach which clusters, and how each is protected on its way: the first thing a
+/// reviewer of a GitOps change looks for.
+fn secrets_section(out: &mut String, plan: &[PlanEntry], filter: &PlanFilter) {
+    let mut lines = Vec::new();
+    for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
+        let Some(protection) = entry.secret else {
+            continue;
+        };
+        let clusters: Vec<&str> = entry
+            .clusters
+            .iter()
+            .map(|cluster| cluster.name.as_str())
+            .filter(|cluster| filter.shows(cluster))
+            .collect();
+        if clusters.is_empty() {
+            continue;
+        }
+        lines.push(format!(
+            "  {}: {} -> {}",
+            entry.key,
+            protection.describe(),
+            clusters.join(", ")
+        ));
+    }
+    if !lines.is_empty() {
+        put_line!(out, "secrets (how each is protected, and where it goes):");
+        for line in lines {
+            put_line!(out, "{line}");
+        }
+        out.push('\n');
+    }
+}
+
 pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let (plan, sources) = (&summary.plan, &summary.sources);
     let mut out = String::new();
@@ -174,6 +207,7 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         out.push('\n');
     }
+    secrets_section(&mut out, plan, filter);
     for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
         put_line!(out, "{} ({})", entry.key, entry.origin);
         if entry.policies.is_empty() {
@@ -191,6 +225,9 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         for source in &entry.placed_by {
             put_line!(out, "  placed by {source}");
+        }
+        if let Some(protection) = entry.secret {
+            put_line!(out, "  secret: {}", protection.describe());
         }
         if let Some(copy) = &entry.host_copy {
             put_line!(
@@ -429,6 +466,7 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 })).collect::<Vec<_>>(),
                 "placedBy": entry.placed_by,
                 "hostCopy": entry.host_copy.as_ref().map(ToString::to_string),
+                "secret": entry.secret.map(|protection| protection.describe()),
                 "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
                     "operation": operation.field(),
                     "interpreter": supplier,

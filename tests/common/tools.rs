@@ -19,6 +19,8 @@ const TOOLS: &[(&str, &[&str], bool)] = &[
     ("tar", &["tar", "--version"], true),
     ("kubectl", &["kubectl", "version", "--client"], true),
     ("valgrind", &["valgrind", "--version"], true),
+    ("gpg", &["gpg", "--version"], true),
+    ("sops", &["sops", "--version"], true),
     (
         "kubernetes-validate",
         &["python3", "-c", "import kubernetes_validate"],

@@ -8,6 +8,7 @@
 mod findings;
 mod placement;
 pub mod plan;
+mod secret_warnings;
 mod warnings;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -167,6 +168,10 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     warnings.extend(propagation_warnings(fleet, &propagations_used, &placements));
     warnings.extend(override_warnings(fleet, &overrides_used, &placements));
     warnings.extend(undefined_namespace_warnings(fleet, &placements));
+    warnings.extend(secret_warnings::plaintext_secret_warnings(
+        fleet,
+        &placements,
+    ));
     let mut plan = Vec::new();
     if explain {
         plan = fleet
@@ -552,7 +557,9 @@ fn rendered_per_cluster(
         .map(|(mut variant, object)| {
             variant.clusters.sort_unstable();
             if let Some(checker) = checker {
-                for (finding, clusters) in checker.check(&object, &variant.clusters) {
+                for (finding, clusters) in
+                    crate::secrets::check(checker, &object, &variant.clusters)
+                {
                     found.entry(finding).or_default().extend(clusters);
                 }
             }

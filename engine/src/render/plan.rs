@@ -39,6 +39,8 @@ pub struct PlanEntry {
     pub ignored_operations: Vec<String>,
     /// The plain object beside a KubeFed Federated<Kind>: the host cluster's copy, not read.
     pub host_copy: Option<crate::diagnostics::Origin>,
+    /// How the secret material it holds is protected on its way; `None` when it holds none.
+    pub secret: Option<crate::secrets::Protection>,
 }
 
 #[derive(Debug, Clone)]
@@ -173,6 +175,7 @@ pub(super) fn plan_entry(
         policies,
         placed_by: placement.placed_by.clone(),
         host_copy: None,
+        secret: crate::secrets::protection(template.group(), template.kind(), &template.object),
         filtered: placement
             .filtered
             .iter()
@@ -208,6 +211,7 @@ pub(super) fn quota_plan_entry(
         policies: Vec::new(),
         placed_by: vec![quota.id.clone()],
         host_copy: None,
+        secret: None,
         filtered: Vec::new(),
         division: None,
         interpreted_by: Vec::new(),
@@ -229,6 +233,11 @@ pub(super) fn federated_plan_entry(
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
+        secret: crate::secrets::protection(
+            binding.template.group(),
+            binding.template.kind(),
+            &binding.template.object,
+        ),
         filtered: Vec::new(),
         division: None,
         interpreted_by: Vec::new(),
