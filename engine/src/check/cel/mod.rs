@@ -9,6 +9,7 @@
 //! small, and owning it makes the budget a count of steps, the same on every machine.
 
 mod eval;
+mod kubernetes;
 mod library;
 mod parse;
 mod regexp;

@@ -524,4 +524,4 @@ pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 }
 
 /// Nanoseconds in a second.
-const NANOS: i128 = 1_000_000_000;
+pub(super) const NANOS: i128 = 1_000_000_000;
