@@ -6,6 +6,8 @@
 pub mod builtin;
 mod cel;
 pub mod crd;
+mod field_path;
+mod formats;
 pub mod schema;
 
 use std::collections::BTreeMap;
