@@ -5,6 +5,7 @@
 
 pub mod builtin;
 mod cel;
+mod constraints;
 pub mod crd;
 mod field_path;
 mod formats;

@@ -1,0 +1,107 @@
+//! Two of a schema's constraints that are set up once with their CRD: an `enum`'s values and a
+//! `pattern`'s compiled expression; and a schema's `format` and `enum` as read from it.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::cel;
+use super::formats::describe;
+
+/// An `enum`'s values. A long one keeps its strings in order too, so that a string is looked
+/// up rather than compared with each value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Enumeration {
+    pub(super) values: Vec<Value>,
+    strings: Option<BTreeSet<String>>,
+}
+
+/// Enums longer than this look strings up; shorter ones compare.
+const SHORT_ENUM: usize = 16;
+
+/// How many of an enum's values a message lists before it counts the rest.
+const LISTED_VALUES: usize = 10;
+
+impl Enumeration {
+    pub(super) fn new(values: Vec<Value>) -> Enumeration {
+        let strings = (values.len() > SHORT_ENUM).then(|| {
+            values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        });
+        Enumeration { values, strings }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether `value` is one of the values, and the steps that took to learn.
+    pub(super) fn allows(&self, value: &Value) -> (bool, u64) {
+        match (&self.strings, value) {
+            (Some(strings), Value::String(text)) => (strings.contains(text), 1),
+            _ => (self.values.contains(value), self.values.len().max(1) as u64),
+        }
+    }
+
+    /// `"a", "b", "c"`; past [`LISTED_VALUES`], the first of them and how many more.
+    pub(super) fn listed(&self) -> String {
+        let shown: Vec<String> = self
+            .values
+            .iter()
+            .take(LISTED_VALUES)
+            .map(describe)
+            .collect();
+        match self.values.len() - shown.len() {
+            0 => shown.join(", "),
+            more => format!("{} and {more} more", shown.join(", ")),
+        }
+    }
+}
+
+/// A `pattern`, compiled once with its CRD.
+#[derive(Debug, Clone)]
+pub(super) struct Pattern {
+    pub(super) source: String,
+    pub(super) regex: Result<regex::Regex, String>,
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Pattern {
+    pub(super) fn new(source: &str) -> Pattern {
+        Pattern {
+            source: source.to_string(),
+            regex: cel::go_regexp(source),
+        }
+    }
+}
+
+/// A schema's `format` and `enum`. A null among the enum's values (the Kubernetes conversion
+/// lists it where the field is nullable) is left out: null is judged by the types.
+pub(super) fn format_and_enumeration(
+    object: &serde_json::Map<String, Value>,
+) -> (Option<String>, Enumeration) {
+    let format = object
+        .get("format")
+        .and_then(Value::as_str)
+        .map(String::from);
+    let enumeration = object
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|values| {
+            values
+                .iter()
+                .filter(|value| !value.is_null())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    (format, Enumeration::new(enumeration))
+}
