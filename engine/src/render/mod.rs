@@ -9,6 +9,7 @@ mod findings;
 mod placement;
 pub mod plan;
 mod secret_warnings;
+mod selects_nothing;
 mod warnings;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
