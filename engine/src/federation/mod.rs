@@ -6,11 +6,13 @@
 //! shared/spec/kubefed-fedv1.md rule by rule; section numbers below refer to it.
 
 pub mod binding;
+mod decode;
 pub mod fedv1;
 pub mod kubefed;
 pub mod overrides;
 pub mod planner;
 pub mod selector;
+pub mod type_config;
 
 use std::collections::BTreeSet;
 
