@@ -60,6 +60,9 @@ pub struct Propagation {
     /// Whether what a template references follows it (forced on when a selector names a
     /// ServiceImport, as Karmada's webhook does).
     pub propagate_deps: bool,
+    /// `spec.preserveResourcesOnDeletion`: Karmada keeps what the policy placed on the members
+    /// when the template is deleted. Nothing in a render depends on it; `diff` reads it.
+    pub preserves_on_deletion: bool,
 }
 
 impl Propagation {
@@ -246,6 +249,7 @@ pub fn admit_propagation(
                 .resource_selectors
                 .iter()
                 .any(|s| s.kind == "ServiceImport"),
+        preserves_on_deletion: spec.preserve_resources_on_deletion.unwrap_or(false),
     };
     admission.finish(propagation, warnings)
 }

@@ -17,7 +17,6 @@ use fedrender_engine::lint::LintLevels;
 use fedrender_engine::object::ObjectKey;
 use fedrender_engine::output::{self, TreeFile, TreeLayout};
 use fedrender_engine::render::{self, plan::PlanEntry};
-use fedrender_engine::yaml;
 
 use super::options::{confined, source};
 use super::terminal::{
@@ -393,32 +392,13 @@ fn review(
 }
 
 /// The base's templates whose winning propagation policy sets
-/// `spec.preserveResourcesOnDeletion: true`, with that policy. The engine's policy model does
-/// not keep the flag (it changes nothing in a render), so each policy's document is read again
-/// from its file; a policy a tool generated has no file to read and counts as not preserving.
+/// `spec.preserveResourcesOnDeletion: true`, with that policy.
 fn preserving(base: &render::Placed<'_>) -> BTreeMap<ObjectKey, String> {
-    let mut files: HashMap<&str, Option<String>> = HashMap::new();
     let preserving_policies: HashSet<String> = base
         .fleet()
         .propagations
         .iter()
-        .filter(|policy| {
-            let origin = &policy.origin;
-            let text = files
-                .entry(&origin.file)
-                .or_insert_with(|| std::fs::read_to_string(&*origin.file).ok());
-            text.as_deref().is_some_and(|text| {
-                yaml::split_documents(text)
-                    .get(origin.document)
-                    .and_then(|document| yaml::parse_document(document, &origin.file).ok())
-                    .and_then(|value| {
-                        value
-                            .pointer("/spec/preserveResourcesOnDeletion")
-                            .and_then(serde_json::Value::as_bool)
-                    })
-                    .unwrap_or(false)
-            })
-        })
+        .filter(|policy| policy.preserves_on_deletion)
         .map(|policy| policy.id.to_string())
         .collect();
     if preserving_policies.is_empty() {
