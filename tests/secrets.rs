@@ -251,7 +251,7 @@ fn plan_says_which_secrets_reach_which_clusters_and_how_each_is_protected() {
             "secrets (how each is protected, and where it goes):".to_string(),
             format!("  Secret shop/db: SOPS-encrypted -> {all}"),
             format!("  Secret shop/smtp: in the clear (plaintext-secret) -> {all}"),
-            format!("  SealedSecret.bitnami.com shop/registry: SealedSecret -> {all}"),
+            format!("  SealedSecret.bitnami.com shop/registry: SealedSecret, strict scope -> {all}"),
             format!(
                 "  ExternalSecret.external-secrets.io shop/stripe: external secret store reference -> {all}"
             ),
