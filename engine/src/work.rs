@@ -426,10 +426,14 @@ fn refuse_sealed_scope_change(
         }
         secrets::SealingScope::ClusterWide => "any name (cluster-wide scope)".to_string(),
     };
+    let wider = match secrets::sealing_scope(&template.object) {
+        secrets::SealingScope::Strict => "namespace-wide or cluster-wide",
+        _ => "cluster-wide",
+    };
     Err(Diagnostic::error(
         Some(at),
         format!(
-            "sealed-scope-broken: {} {field} would unseal {} from {} under {} on {}, but it was sealed for {}: the sealed-secrets controller decrypts only with the label it was sealed with, so it refuses this copy; leave the SealedSecret out of the rule's resourceSelectors, or seal a copy for that name and namespace (kubeseal), or seal it with a wider scope (kubeseal --scope namespace-wide or cluster-wide)",
+            "sealed-scope-broken: {} {field} would unseal {} from {} under {} on {}, but it was sealed for {}: the sealed-secrets controller decrypts only with the label it was sealed with, so it refuses this copy; leave the SealedSecret out of the rule's resourceSelectors, or seal a copy for that name and namespace (kubeseal), or seal it with a wider scope (kubeseal --scope {wider})",
             policy.id,
             template.key,
             template.origin,
