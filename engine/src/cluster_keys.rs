@@ -237,15 +237,21 @@ mod tests {
     use super::*;
     use crate::diagnostics::FieldLines;
 
-    fn cluster(name: &str, labels: &[(&str, &str)], annotations: &[(&str, &str)]) -> Located<Cluster> {
+    fn cluster(
+        name: &str,
+        labels: &[(&str, &str)],
+        annotations: &[(&str, &str)],
+    ) -> Located<Cluster> {
+        let map = |pairs: &[(&str, &str)]| -> serde_json::Map<String, serde_json::Value> {
+            pairs
+                .iter()
+                .map(|(key, value)| (key.to_string(), serde_json::json!(value)))
+                .collect()
+        };
         let value = serde_json::json!({
             "apiVersion": "cluster.karmada.io/v1alpha1",
             "kind": "Cluster",
-            "metadata": {
-                "name": name,
-                "labels": labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<serde_json::Map<_, _>>(),
-                "annotations": annotations.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<serde_json::Map<_, _>>(),
-            }
+            "metadata": {"name": name, "labels": map(labels), "annotations": map(annotations)}
         });
         Located {
             origin: Origin::new("clusters.yaml", 0, 1),
@@ -302,7 +308,7 @@ mod tests {
         assert_eq!(one.sops_recipients, ["age1one", "FPR1", "age1prod"]);
         assert_eq!(one.sealing_certificate, Fingerprint::parse(CERT_B).ok());
         let two = keys.of(1).unwrap();
-        assert_eq!(two.sops_recipients, ["age1prod"]);
+        assert_eq!(two.sops_recipients, ["age1prod", "FPR1"]);
         assert_eq!(two.sealing_certificate, Fingerprint::parse(CERT_A).ok());
         assert_eq!(keys.of(2), Some(&KeysOf::default()));
     }

@@ -549,6 +549,91 @@ mod tests {
     }
 
     #[test]
+    fn recipients_come_from_every_key_list_and_key_group() {
+        // Field names as SOPS writes its metadata (getsops/sops stores: `age[].recipient`,
+        // `pgp[].fp`, `kms[].arn`, `gcp_kms[].resource_id`, `azure_kv[]` and `hc_vault[]`).
+        let sops = json!({
+            "age": [{"recipient": "age1abc", "enc": "…"}],
+            "kms": [{"arn": "arn:aws:kms:eu-west-1:1:key/k"}],
+            "gcp_kms": [{"resource_id": "projects/p/locations/l/keyRings/r/cryptoKeys/k"}],
+            "azure_kv": [{"vault_url": "https://v.vault.azure.net/", "name": "k", "version": "1"}],
+            "hc_vault": [{"vault_address": "https://vault:8200", "engine_path": "sops", "key_name": "k"}],
+            "key_groups": [{"pgp": [{"fp": "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41"}]}],
+            "lastmodified": "x", "mac": "x"
+        });
+        let found: Vec<(&str, String)> = sops_recipients(sops.as_object().unwrap())
+            .into_iter()
+            .map(|recipient| (recipient.kind, recipient.id))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("age", "age1abc".to_string()),
+                ("kms", "arn:aws:kms:eu-west-1:1:key/k".to_string()),
+                ("gcp_kms", "projects/p/locations/l/keyRings/r/cryptoKeys/k".to_string()),
+                ("azure_kv", "https://v.vault.azure.net/keys/k/1".to_string()),
+                ("hc_vault", "https://vault:8200/v1/sops/keys/k".to_string()),
+                ("pgp", "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn pgp_keys_match_by_fingerprint_or_key_id_and_others_as_written() {
+        let pgp = Recipient {
+            kind: "pgp",
+            id: "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".into(),
+        };
+        assert!(is_recipient("4d87 79a3 d07b c980 4ddc  d3c9 7bf9 a2a8 0750 8a41", &pgp));
+        assert!(is_recipient("0x7BF9A2A807508A41", &pgp));
+        assert!(!is_recipient("07508A41", &pgp), "a short key ID is ambiguous");
+        assert!(!is_recipient("8BF9A2A807508A41", &pgp));
+        let age = Recipient {
+            kind: "age",
+            id: "age1abc".into(),
+        };
+        assert!(is_recipient("AGE1ABC", &age));
+        assert!(!is_recipient("age1abd", &age));
+        let vault = Recipient {
+            kind: "hc_vault",
+            id: "https://vault:8200/v1/sops/keys/k".into(),
+        };
+        assert!(is_recipient("https://vault:8200/v1/sops/keys/k/", &vault));
+    }
+
+    #[test]
+    fn the_sealing_label_follows_the_scope_annotations_of_the_object_itself() {
+        // labelFor and SecretScope in bitnami-labs/sealed-secrets
+        // pkg/apis/sealedsecrets/v1alpha1/sealedsecret_expansion.go: cluster-wide beats
+        // namespace-wide, and only the value "true" counts.
+        let sealed = |annotations: Value| {
+            json!({"metadata": {"name": "db", "namespace": "shop", "annotations": annotations},
+                   "spec": {"template": {"metadata": {"annotations": {
+                       "sealedsecrets.bitnami.com/cluster-wide": "true"}}}}})
+        };
+        assert_eq!(sealing_label(&sealed(json!({}))), "shop/db");
+        assert_eq!(
+            sealing_label(&sealed(
+                json!({"sealedsecrets.bitnami.com/namespace-wide": "true"})
+            )),
+            "shop"
+        );
+        assert_eq!(
+            sealing_label(&sealed(json!({
+                "sealedsecrets.bitnami.com/namespace-wide": "true",
+                "sealedsecrets.bitnami.com/cluster-wide": "true"
+            }))),
+            ""
+        );
+        assert_eq!(
+            sealing_label(&sealed(
+                json!({"sealedsecrets.bitnami.com/cluster-wide": "yes"})
+            )),
+            "shop/db"
+        );
+    }
+
+    #[test]
     fn protection_of_each_kind() {
         assert_eq!(
             protection("", "Secret", &sops_secret(true)),
