@@ -110,13 +110,25 @@ fn check_configs(configs: &[Located<SecretsConfig>], errors: &mut ErrorSink) {
             .sops
             .iter()
             .enumerate()
-            .map(|(index, entry)| (format!("spec.secrets.sops[{index}]"), &entry.cluster_selector))
-            .chain(config.item.sealed_secrets.iter().enumerate().map(|(index, entry)| {
+            .map(|(index, entry)| {
                 (
-                    format!("spec.secrets.sealedSecrets[{index}]"),
+                    format!("spec.secrets.sops[{index}]"),
                     &entry.cluster_selector,
                 )
-            }));
+            })
+            .chain(
+                config
+                    .item
+                    .sealed_secrets
+                    .iter()
+                    .enumerate()
+                    .map(|(index, entry)| {
+                        (
+                            format!("spec.secrets.sealedSecrets[{index}]"),
+                            &entry.cluster_selector,
+                        )
+                    }),
+            );
         for (field, selector) in selectors {
             for (path, problem) in selector.conversion_problems() {
                 let field = format!("{field}.clusterSelector.{path}");
@@ -280,7 +292,11 @@ mod tests {
             bare
         );
         assert_eq!(bare.short(), "abcdef0123456789");
-        assert!(Fingerprint::parse("abc").unwrap_err().contains("not a certificate fingerprint"));
+        assert!(
+            Fingerprint::parse("abc")
+                .unwrap_err()
+                .contains("not a certificate fingerprint")
+        );
     }
 
     #[test]
@@ -315,7 +331,11 @@ mod tests {
 
     #[test]
     fn two_certificates_for_one_cluster_are_an_error() {
-        let clusters = [cluster("prod-eu-1", &[("env", "prod"), ("region", "eu")], &[])];
+        let clusters = [cluster(
+            "prod-eu-1",
+            &[("env", "prod"), ("region", "eu")],
+            &[],
+        )];
         let configs = [config(serde_json::json!({
             "sealedSecrets": [
                 {"clusterSelector": {"matchLabels": {"env": "prod"}}, "certificate": CERT_A},

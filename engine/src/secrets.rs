@@ -169,9 +169,7 @@ pub fn is_recipient(key: &str, recipient: &Recipient) -> bool {
             (digits.len() >= 16 && digits.chars().all(|c| c.is_ascii_hexdigit())).then_some(digits)
         };
         return match (hex(key), hex(&recipient.id)) {
-            (Some(key), Some(recipient)) => {
-                key.ends_with(&recipient) || recipient.ends_with(&key)
-            }
+            (Some(key), Some(recipient)) => key.ends_with(&recipient) || recipient.ends_with(&key),
             _ => false,
         };
     }
@@ -570,10 +568,16 @@ mod tests {
             [
                 ("age", "age1abc".to_string()),
                 ("kms", "arn:aws:kms:eu-west-1:1:key/k".to_string()),
-                ("gcp_kms", "projects/p/locations/l/keyRings/r/cryptoKeys/k".to_string()),
+                (
+                    "gcp_kms",
+                    "projects/p/locations/l/keyRings/r/cryptoKeys/k".to_string()
+                ),
                 ("azure_kv", "https://v.vault.azure.net/keys/k/1".to_string()),
                 ("hc_vault", "https://vault:8200/v1/sops/keys/k".to_string()),
-                ("pgp", "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".to_string()),
+                (
+                    "pgp",
+                    "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".to_string()
+                ),
             ]
         );
     }
@@ -584,9 +588,15 @@ mod tests {
             kind: "pgp",
             id: "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".into(),
         };
-        assert!(is_recipient("4d87 79a3 d07b c980 4ddc  d3c9 7bf9 a2a8 0750 8a41", &pgp));
+        assert!(is_recipient(
+            "4d87 79a3 d07b c980 4ddc  d3c9 7bf9 a2a8 0750 8a41",
+            &pgp
+        ));
         assert!(is_recipient("0x7BF9A2A807508A41", &pgp));
-        assert!(!is_recipient("07508A41", &pgp), "a short key ID is ambiguous");
+        assert!(
+            !is_recipient("07508A41", &pgp),
+            "a short key ID is ambiguous"
+        );
         assert!(!is_recipient("8BF9A2A807508A41", &pgp));
         let age = Recipient {
             kind: "age",

@@ -75,9 +75,11 @@ pub(super) fn sops_no_recipient_warnings(
             .iter()
             .filter_map(|target| {
                 let keys = &fleet.cluster_keys.of(target.cluster)?.sops_recipients;
-                let opens = keys
-                    .iter()
-                    .any(|key| recipients.iter().any(|recipient| is_recipient(key, recipient)));
+                let opens = keys.iter().any(|key| {
+                    recipients
+                        .iter()
+                        .any(|recipient| is_recipient(key, recipient))
+                });
                 (!keys.is_empty() && !opens)
                     .then(|| (fleet.clusters[target.cluster].name(), keys.as_slice()))
             })
@@ -232,9 +234,11 @@ pub(super) fn key_notes(
             let keys = keys_of(target.cluster)
                 .map(|keys| keys.sops_recipients.as_slice())
                 .unwrap_or_default();
-            let opening = keys
-                .iter()
-                .find(|key| recipients.iter().any(|recipient| is_recipient(key, recipient)));
+            let opening = keys.iter().find(|key| {
+                recipients
+                    .iter()
+                    .any(|recipient| is_recipient(key, recipient))
+            });
             stated |= !keys.is_empty();
             let note = match (keys.is_empty(), opening) {
                 (true, _) => "no SOPS key stated".to_string(),
