@@ -243,7 +243,7 @@ pub(super) fn key_notes(
             let note = match (keys.is_empty(), opening) {
                 (true, _) => "no SOPS key stated".to_string(),
                 (false, Some(key)) => format!("decrypts with {key}"),
-                (false, None) => "no key of it is a recipient (sops-no-recipient)".to_string(),
+                (false, None) => "none of its keys is a recipient: sops-no-recipient".to_string(),
             };
             notes.push((fleet.clusters[target.cluster].name().to_string(), note));
         }
