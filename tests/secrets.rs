@@ -636,3 +636,47 @@ fn plan_says_each_clusters_certificate_group_and_sops_key() {
         "--cluster shows only that cluster's key"
     );
 }
+
+/// A sealing certificate that is no fingerprint is an error at its line, on a Cluster's
+/// annotation as in a Config (exit 2, nothing written).
+#[test]
+fn a_certificate_that_is_no_fingerprint_is_refused_at_its_line() {
+    let dir = empty_scratch("certificate-not-a-fingerprint");
+    let input = dir.join("input");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("config.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  secrets:\n    sealedSecrets:\n    \
+         - clusterSelector: {matchLabels: {env: prod}}\n      certificate: \"ab:cd\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("ns.yaml"),
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n",
+    )
+    .unwrap();
+    let inventory = dir.join("clusters.yaml");
+    std::fs::write(
+        &inventory,
+        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: prod\n  \
+         annotations:\n    fedrender.io/sealed-secrets-certificate: nope\n",
+    )
+    .unwrap();
+    let output = fedrender(&[
+        "build",
+        input.to_str().unwrap(),
+        "--clusters",
+        inventory.to_str().unwrap(),
+        "-o",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("config.yaml:7: Config: spec.secrets.sealedSecrets[0].certificate: \"ab:cd\" is not a certificate fingerprint")
+            && message.contains("clusters.yaml:6: Cluster prod: annotation fedrender.io/sealed-secrets-certificate: \"nope\" is not a certificate fingerprint"),
+        "{message}"
+    );
+    assert!(!dir.join("out").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,7 +13,7 @@ use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
 use crate::check::KubernetesVersion;
-use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Origin};
+use crate::diagnostics::{Diagnostic, ErrorSink, Located, Origin};
 use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
@@ -328,7 +328,8 @@ pub fn decode_cluster(
     Ok(Located {
         origin,
         item: cluster,
-        fields: FieldLines::default(),
+        // For a message about one annotation (cluster_keys.rs); an inventory is small.
+        fields: document.field_lines(files),
     })
 }
 
