@@ -69,7 +69,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -98,7 +100,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -127,7 +131,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -184,7 +190,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -213,7 +221,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -242,7 +252,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -306,7 +318,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -335,7 +349,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -364,7 +380,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -419,7 +437,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -448,7 +468,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -477,7 +499,9 @@ replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

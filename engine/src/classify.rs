@@ -13,7 +13,7 @@ use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
 use crate::check::KubernetesVersion;
-use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Origin};
+use crate::diagnostics::{Diagnostic, ErrorSink, Located, Origin};
 use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
@@ -41,6 +41,8 @@ pub struct Classified {
     pub flag_configs: Vec<(Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    /// Each Config's `spec.secrets`: the keys clusters open secrets with.
+    pub secret_keys: Vec<Located<crate::api::secret_keys::SecretsConfig>>,
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub kubefed_documents: Vec<RawDocument>,
@@ -326,7 +328,8 @@ pub fn decode_cluster(
     Ok(Located {
         origin,
         item: cluster,
-        fields: FieldLines::default(),
+        // For a message about one annotation (cluster_keys.rs); an inventory is small.
+        fields: document.field_lines(files),
     })
 }
 
@@ -420,6 +423,13 @@ fn interpreter_from(
             interpreter.declare_scope(api_group(&kind.api_version), &kind.kind, false);
         }
         let fields = document.field_lines(files);
+        if let Some(secrets) = &config.spec.secrets {
+            classified.secret_keys.push(Located {
+                origin: origin.clone(),
+                item: secrets.clone(),
+                fields: fields.clone(),
+            });
+        }
         if config.spec.sources.allow_exec {
             errors.push(Diagnostic::error(
                 Some(fields.origin(origin, "spec.sources.allowExec")),

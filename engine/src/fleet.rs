@@ -46,6 +46,8 @@ pub struct Fleet {
     /// What checks each rendered object against its cluster's schemas; `None` for a fleet
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
+    /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
+    pub cluster_keys: crate::cluster_keys::ClusterKeys,
 }
 
 /// One source, run.
@@ -153,7 +155,10 @@ pub fn assemble_parsed(
     fleet.flag_configs = classified.flag_configs;
     fleet.kubernetes_version = classified.kubernetes_version;
     check_unique_policies(&fleet, &mut errors);
-    fleet.clusters = unique_clusters(clusters, &mut errors);
+    let clusters = unique_clusters(clusters, &mut errors);
+    fleet.cluster_keys =
+        crate::cluster_keys::resolve(&clusters, &classified.secret_keys, &mut errors);
+    fleet.clusters = clusters.into_iter().map(|located| located.item).collect();
     let taint_policies: Vec<crate::cluster_taints::TaintPolicy> = classified
         .taint_policies
         .iter()
@@ -245,7 +250,10 @@ fn check_not_also_karmada(
     }
 }
 
-fn unique_clusters(clusters: Vec<Located<Cluster>>, errors: &mut ErrorSink) -> Vec<Cluster> {
+fn unique_clusters(
+    clusters: Vec<Located<Cluster>>,
+    errors: &mut ErrorSink,
+) -> Vec<Located<Cluster>> {
     let mut by_name: BTreeMap<String, Located<Cluster>> = BTreeMap::new();
     for cluster in clusters {
         match by_name.get(cluster.item.name()) {
@@ -262,7 +270,7 @@ fn unique_clusters(clusters: Vec<Located<Cluster>>, errors: &mut ErrorSink) -> V
             }
         }
     }
-    by_name.into_values().map(|located| located.item).collect()
+    by_name.into_values().collect()
 }
 
 fn check_unique_policies(fleet: &Fleet, errors: &mut ErrorSink) {

@@ -33,6 +33,7 @@ pub mod work;
 pub mod bind;
 pub mod check;
 pub mod cluster_filter;
+pub mod cluster_keys;
 pub mod cluster_taints;
 pub mod federated_quota;
 pub mod federation;

@@ -40,10 +40,12 @@ pub enum Lint {
     HpaOwnsReplicas,
     PreservedOnDeletion,
     PlaintextSecret,
+    SopsNoRecipient,
+    SealedSecretShared,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 29] = [
+    pub const ALL: [Lint; 31] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -73,6 +75,8 @@ impl Lint {
         Lint::HpaOwnsReplicas,
         Lint::PreservedOnDeletion,
         Lint::PlaintextSecret,
+        Lint::SopsNoRecipient,
+        Lint::SealedSecretShared,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +110,8 @@ impl Lint {
             Lint::HpaOwnsReplicas => "hpa-owns-replicas",
             Lint::PreservedOnDeletion => "preserved-on-deletion",
             Lint::PlaintextSecret => "plaintext-secret",
+            Lint::SopsNoRecipient => "sops-no-recipient",
+            Lint::SealedSecretShared => "sealed-secret-shared",
         }
     }
 
@@ -184,15 +190,25 @@ impl Lint {
             Lint::PlaintextSecret => {
                 "a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree"
             }
+            Lint::SopsNoRecipient => {
+                "a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it"
+            }
+            Lint::SealedSecretShared => {
+                "a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most"
+            }
         }
     }
 
     /// The level a lint has when nothing names it and `--strict` is off. What the API server
     /// rejects is an error; field validation's unknown fields too, as `kubectl apply` (strict
-    /// by default since 1.27) fails on them.
+    /// by default since 1.27) fails on them. A SOPS file no key of its cluster opens is one
+    /// too: Flux's kustomize-controller fails the whole Kustomization on it, so every object of
+    /// that sync stops, not only the Secret.
     pub fn default_level(self) -> Level {
         match self {
-            Lint::SchemaInvalid | Lint::UnknownField | Lint::RemovedApi => Level::Deny,
+            Lint::SchemaInvalid | Lint::UnknownField | Lint::RemovedApi | Lint::SopsNoRecipient => {
+                Level::Deny
+            }
             _ => Level::Warn,
         }
     }

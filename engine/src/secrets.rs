@@ -19,8 +19,9 @@ use crate::check::{Checker, Finding};
 pub enum Protection {
     /// Encrypted with SOPS; `mac_only_encrypted` when only encrypted values are authenticated.
     Sops { mac_only_encrypted: bool },
-    /// A Bitnami SealedSecret, which only the sealing controller can open.
-    Sealed,
+    /// A Bitnami SealedSecret, which only the sealing controller can open, under the name and
+    /// namespace its scope binds it to.
+    Sealed(SealingScope),
     /// A reference to an external store (ExternalSecret, SecretProviderClass and friends): no
     /// secret material in the repository.
     External,
@@ -38,7 +39,9 @@ impl Protection {
             Protection::Sops {
                 mac_only_encrypted: true,
             } => "SOPS-encrypted (MAC over encrypted values only)",
-            Protection::Sealed => "SealedSecret",
+            Protection::Sealed(SealingScope::Strict) => "SealedSecret, strict scope",
+            Protection::Sealed(SealingScope::NamespaceWide) => "SealedSecret, namespace-wide scope",
+            Protection::Sealed(SealingScope::ClusterWide) => "SealedSecret, cluster-wide scope",
             Protection::External => "external secret store reference",
             Protection::Plaintext => "in the clear (plaintext-secret)",
         }
@@ -64,7 +67,7 @@ pub fn protection(group: &str, kind: &str, object: &Value) -> Option<Protection>
         });
     }
     if group == "bitnami.com" && kind == "SealedSecret" {
-        return Some(Protection::Sealed);
+        return Some(Protection::Sealed(sealing_scope(object)));
     }
     if EXTERNAL_KINDS.contains(&(group, kind)) {
         return Some(Protection::External);
@@ -89,6 +92,146 @@ pub fn sops_metadata(object: &Value) -> Option<&Map<String, Value>> {
 
 fn mac_only_encrypted(sops: &Map<String, Value>) -> bool {
     sops.get("mac_only_encrypted") == Some(&Value::Bool(true))
+}
+
+/// One key a SOPS file's data key is encrypted to: its kind (`age`, `pgp`, `kms`, `gcp_kms`,
+/// `azure_kv`, `hc_vault`, as SOPS names its metadata lists) and the identifier a user writes
+/// for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recipient {
+    pub kind: &'static str,
+    pub id: String,
+}
+
+/// Every key a SOPS document's data key is encrypted to, from its metadata's lists and those of
+/// its `key_groups`: an age recipient, a PGP fingerprint, an AWS KMS ARN, a GCP KMS resource
+/// ID, an Azure Key Vault key as `{vault_url}/keys/{name}/{version}` and a HashiCorp Vault
+/// transit key as `{vault_address}/v1/{engine_path}/keys/{key_name}`, the URLs SOPS's own
+/// command line takes for them.
+pub fn sops_recipients(sops: &Map<String, Value>) -> Vec<Recipient> {
+    let mut found = Vec::new();
+    let groups = sops
+        .get("key_groups")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object);
+    for group in std::iter::once(sops).chain(groups) {
+        for (kind, entries) in group {
+            let Some(kind) = ["age", "pgp", "kms", "gcp_kms", "azure_kv", "hc_vault"]
+                .into_iter()
+                .find(|known| known == kind)
+            else {
+                continue;
+            };
+            for entry in entries.as_array().into_iter().flatten() {
+                let text = |field: &str| entry.get(field).and_then(Value::as_str).unwrap_or("");
+                let id = match kind {
+                    "age" => text("recipient").to_string(),
+                    "pgp" => text("fp").to_string(),
+                    "kms" => text("arn").to_string(),
+                    "gcp_kms" => text("resource_id").to_string(),
+                    "azure_kv" => format!(
+                        "{}/keys/{}/{}",
+                        text("vault_url").trim_end_matches('/'),
+                        text("name"),
+                        text("version")
+                    ),
+                    _ => format!(
+                        "{}/v1/{}/keys/{}",
+                        text("vault_address").trim_end_matches('/'),
+                        text("engine_path").trim_matches('/'),
+                        text("key_name")
+                    ),
+                };
+                if !id.is_empty() {
+                    found.push(Recipient { kind, id });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether `key`, as a cluster's keys list it, is `recipient`. PGP keys compare as hex digits
+/// (spaces and a `0x` aside, any case), a fingerprint matching the key ID that is its last 16
+/// digits or more, since users write either; every other key compares as written, case and a
+/// trailing slash aside.
+pub fn is_recipient(key: &str, recipient: &Recipient) -> bool {
+    if recipient.kind == "pgp" {
+        let hex = |text: &str| -> Option<String> {
+            let digits: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+            let digits = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+                .unwrap_or(&digits)
+                .to_ascii_uppercase();
+            (digits.len() >= 16 && digits.chars().all(|c| c.is_ascii_hexdigit())).then_some(digits)
+        };
+        return match (hex(key), hex(&recipient.id)) {
+            (Some(key), Some(recipient)) => key.ends_with(&recipient) || recipient.ends_with(&key),
+            _ => false,
+        };
+    }
+    key.trim_end_matches('/')
+        .eq_ignore_ascii_case(recipient.id.trim_end_matches('/'))
+}
+
+/// The encryption label of a SealedSecret as the sealed-secrets controller computes it when
+/// unsealing (`labelFor` in bitnami-labs/sealed-secrets
+/// pkg/apis/sealedsecrets/v1alpha1/sealedsecret_expansion.go): from the object's own
+/// `metadata.annotations`, `sealedsecrets.bitnami.com/cluster-wide: "true"` gives the empty
+/// label, else `sealedsecrets.bitnami.com/namespace-wide: "true"` the namespace, else (strict)
+/// `namespace/name`. RSA-OAEP only decrypts with the label the value was sealed with, so a copy
+/// whose label differs from the template's cannot be unsealed.
+pub fn sealing_label(object: &Value) -> String {
+    let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+    let namespace = text("/metadata/namespace").unwrap_or("");
+    match sealing_scope(object) {
+        SealingScope::ClusterWide => String::new(),
+        SealingScope::NamespaceWide => namespace.to_string(),
+        SealingScope::Strict => format!("{namespace}/{}", text("/metadata/name").unwrap_or("")),
+    }
+}
+
+/// How far a SealedSecret may move: the scope it was sealed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SealingScope {
+    /// Bound to its namespace and name (the default).
+    Strict,
+    /// Bound to its namespace; may be renamed.
+    NamespaceWide,
+    /// Unsealed under any name in any namespace.
+    ClusterWide,
+}
+
+impl SealingScope {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SealingScope::Strict => "strict scope",
+            SealingScope::NamespaceWide => "namespace-wide scope",
+            SealingScope::ClusterWide => "cluster-wide scope",
+        }
+    }
+}
+
+/// The scope the controller unseals a SealedSecret with, from the annotations of its own
+/// metadata (`SecretScope` in sealedsecret_expansion.go: cluster-wide first).
+pub fn sealing_scope(object: &Value) -> SealingScope {
+    let annotated = |name: &str| {
+        object
+            .pointer("/metadata/annotations")
+            .and_then(|annotations| annotations.get(name))
+            .and_then(Value::as_str)
+            == Some("true")
+    };
+    if annotated("sealedsecrets.bitnami.com/cluster-wide") {
+        SealingScope::ClusterWide
+    } else if annotated("sealedsecrets.bitnami.com/namespace-wide") {
+        SealingScope::NamespaceWide
+    } else {
+        SealingScope::Strict
+    }
 }
 
 /// A value SOPS encrypted: `ENC[AES256_GCM,data:…,iv:…,tag:…,type:…]`.
@@ -404,6 +547,103 @@ mod tests {
     }
 
     #[test]
+    fn recipients_come_from_every_key_list_and_key_group() {
+        // Field names as SOPS writes its metadata (getsops/sops stores: `age[].recipient`,
+        // `pgp[].fp`, `kms[].arn`, `gcp_kms[].resource_id`, `azure_kv[]` and `hc_vault[]`).
+        let sops = json!({
+            "age": [{"recipient": "age1abc", "enc": "…"}],
+            "kms": [{"arn": "arn:aws:kms:eu-west-1:1:key/k"}],
+            "gcp_kms": [{"resource_id": "projects/p/locations/l/keyRings/r/cryptoKeys/k"}],
+            "azure_kv": [{"vault_url": "https://v.vault.azure.net/", "name": "k", "version": "1"}],
+            "hc_vault": [{"vault_address": "https://vault:8200", "engine_path": "sops", "key_name": "k"}],
+            "key_groups": [{"pgp": [{"fp": "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41"}]}],
+            "lastmodified": "x", "mac": "x"
+        });
+        let found: Vec<(&str, String)> = sops_recipients(sops.as_object().unwrap())
+            .into_iter()
+            .map(|recipient| (recipient.kind, recipient.id))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("age", "age1abc".to_string()),
+                ("kms", "arn:aws:kms:eu-west-1:1:key/k".to_string()),
+                (
+                    "gcp_kms",
+                    "projects/p/locations/l/keyRings/r/cryptoKeys/k".to_string()
+                ),
+                ("azure_kv", "https://v.vault.azure.net/keys/k/1".to_string()),
+                ("hc_vault", "https://vault:8200/v1/sops/keys/k".to_string()),
+                (
+                    "pgp",
+                    "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn pgp_keys_match_by_fingerprint_or_key_id_and_others_as_written() {
+        let pgp = Recipient {
+            kind: "pgp",
+            id: "4D8779A3D07BC9804DDCD3C97BF9A2A807508A41".into(),
+        };
+        assert!(is_recipient(
+            "4d87 79a3 d07b c980 4ddc  d3c9 7bf9 a2a8 0750 8a41",
+            &pgp
+        ));
+        assert!(is_recipient("0x7BF9A2A807508A41", &pgp));
+        assert!(
+            !is_recipient("07508A41", &pgp),
+            "a short key ID is ambiguous"
+        );
+        assert!(!is_recipient("8BF9A2A807508A41", &pgp));
+        let age = Recipient {
+            kind: "age",
+            id: "age1abc".into(),
+        };
+        assert!(is_recipient("AGE1ABC", &age));
+        assert!(!is_recipient("age1abd", &age));
+        let vault = Recipient {
+            kind: "hc_vault",
+            id: "https://vault:8200/v1/sops/keys/k".into(),
+        };
+        assert!(is_recipient("https://vault:8200/v1/sops/keys/k/", &vault));
+    }
+
+    #[test]
+    fn the_sealing_label_follows_the_scope_annotations_of_the_object_itself() {
+        // labelFor and SecretScope in bitnami-labs/sealed-secrets
+        // pkg/apis/sealedsecrets/v1alpha1/sealedsecret_expansion.go: cluster-wide beats
+        // namespace-wide, and only the value "true" counts.
+        let sealed = |annotations: Value| {
+            json!({"metadata": {"name": "db", "namespace": "shop", "annotations": annotations},
+                   "spec": {"template": {"metadata": {"annotations": {
+                       "sealedsecrets.bitnami.com/cluster-wide": "true"}}}}})
+        };
+        assert_eq!(sealing_label(&sealed(json!({}))), "shop/db");
+        assert_eq!(
+            sealing_label(&sealed(
+                json!({"sealedsecrets.bitnami.com/namespace-wide": "true"})
+            )),
+            "shop"
+        );
+        assert_eq!(
+            sealing_label(&sealed(json!({
+                "sealedsecrets.bitnami.com/namespace-wide": "true",
+                "sealedsecrets.bitnami.com/cluster-wide": "true"
+            }))),
+            ""
+        );
+        assert_eq!(
+            sealing_label(&sealed(
+                json!({"sealedsecrets.bitnami.com/cluster-wide": "yes"})
+            )),
+            "shop/db"
+        );
+    }
+
+    #[test]
     fn protection_of_each_kind() {
         assert_eq!(
             protection("", "Secret", &sops_secret(true)),
@@ -420,7 +660,7 @@ mod tests {
         assert_eq!(protection("", "Secret", &empty), None);
         assert_eq!(
             protection("bitnami.com", "SealedSecret", &json!({})),
-            Some(Protection::Sealed)
+            Some(Protection::Sealed(SealingScope::Strict))
         );
         assert_eq!(
             protection("external-secrets.io", "ExternalSecret", &json!({})),

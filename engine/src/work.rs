@@ -176,6 +176,8 @@ pub(crate) fn build_variants(
     // A SOPS document goes out as it came in: pruning would break its MAC as surely as an
     // override would (crate::secrets).
     let sops = secrets::sops_metadata(&template.object).is_some();
+    // A SealedSecret unseals only under the name and namespace its scope binds it to.
+    let sealed = template.group() == "bitnami.com" && template.kind() == "SealedSecret";
     type FirstPass = (Option<i64>, Option<i64>, Vec<RuleRef>);
     let mut groups: BTreeMap<FirstPass, Vec<usize>> = BTreeMap::new();
     for target in targets.iter() {
@@ -231,6 +233,16 @@ pub(crate) fn build_variants(
                 )?;
             } else {
                 prune(template, &mut object);
+            }
+            if sealed {
+                refuse_sealed_scope_change(
+                    fleet,
+                    template,
+                    &mut revisions,
+                    (replicas, completions),
+                    &all_rules,
+                    (&clusters, &object),
+                )?;
             }
             if let Some(checker) = checker {
                 let rules = all_rules;
@@ -368,6 +380,69 @@ fn refuse_sops_change(
     )
     .about_object(&template.key)
     .about_field(path)
+    .into())
+}
+
+/// Refuses a copy of a SealedSecret whose name, namespace or scope annotations the override
+/// rules changed so that the controller's encryption label for it differs from the one it was
+/// sealed with (`sealed-scope-broken`): the controller cannot unseal that copy. The rules are
+/// replayed one at a time to name the first that changes it.
+fn refuse_sealed_scope_change(
+    fleet: &Fleet,
+    template: &Template,
+    revisions: &mut Revisions<'_>,
+    (replicas, completions): (Option<i64>, Option<i64>),
+    rules: &[RuleRef],
+    (clusters, object): (&[usize], &Value),
+) -> Result<(), Rejected> {
+    let sealed_for = secrets::sealing_label(&template.object);
+    let unsealed_as = secrets::sealing_label(object);
+    if sealed_for == unsealed_as {
+        return Ok(());
+    }
+    let mut replayed = revisions
+        .revise(replicas, completions)
+        .unwrap_or_else(|_| template.object.clone());
+    let mut culprit = rules.last().copied();
+    for &rule in rules {
+        if apply_rules(fleet, template, &[rule], &[], &mut replayed).is_err() {
+            break;
+        }
+        if secrets::sealing_label(&replayed) != sealed_for {
+            culprit = Some(rule);
+            break;
+        }
+    }
+    let Some(rule) = culprit else {
+        return Ok(());
+    };
+    let policy = &fleet.overrides[rule.policy];
+    let field = &policy.rules[rule.rule].field;
+    let at = policy.fields.origin(&policy.origin, field);
+    let bound = |object: &Value, label: &str| match secrets::sealing_scope(object) {
+        secrets::SealingScope::Strict => format!("the name {label} (strict scope)"),
+        secrets::SealingScope::NamespaceWide => {
+            format!("the namespace {label} (namespace-wide scope)")
+        }
+        secrets::SealingScope::ClusterWide => "any name (cluster-wide scope)".to_string(),
+    };
+    let wider = match secrets::sealing_scope(&template.object) {
+        secrets::SealingScope::Strict => "namespace-wide or cluster-wide",
+        _ => "cluster-wide",
+    };
+    Err(Diagnostic::error(
+        Some(at),
+        format!(
+            "sealed-scope-broken: {} {field} would unseal {} from {} under {} on {}, but it was sealed for {}: the sealed-secrets controller decrypts only with the label it was sealed with, so it refuses this copy; leave the SealedSecret out of the rule's resourceSelectors, or seal a copy for that name and namespace (kubeseal), or seal it with a wider scope (kubeseal --scope {wider})",
+            policy.id,
+            template.key,
+            template.origin,
+            bound(object, &unsealed_as),
+            cluster_list(fleet, clusters),
+            bound(&template.object, &sealed_for),
+        ),
+    )
+    .about_object(&template.key)
     .into())
 }
 

@@ -119,7 +119,7 @@ fn secrets_section(out: &mut String, plan: &[PlanEntry], filter: &PlanFilter) {
             "  {}: {} -> {}",
             entry.key,
             protection.describe(),
-            clusters.join(", ")
+            with_keys(&clusters, &entry.secret_keys)
         ));
     }
     if !lines.is_empty() {
@@ -129,6 +129,32 @@ fn secrets_section(out: &mut String, plan: &[PlanEntry], filter: &PlanFilter) {
         }
         out.push('\n');
     }
+}
+
+/// The clusters a secret reaches, each run of clusters with the same key note followed by it:
+/// `prod-eu-1, prod-eu-2 (certificate 3f2a…); staging (certificate 9b1c…)`.
+fn with_keys(clusters: &[&str], notes: &[(String, String)]) -> String {
+    if notes.is_empty() {
+        return clusters.join(", ");
+    }
+    let note_of = |cluster: &str| {
+        notes
+            .iter()
+            .find(|(name, _)| name == cluster)
+            .map_or("", |(_, note)| note.as_str())
+    };
+    let mut runs: Vec<(Vec<&str>, &str)> = Vec::new();
+    for &cluster in clusters {
+        let note = note_of(cluster);
+        match runs.last_mut() {
+            Some((names, last)) if *last == note => names.push(cluster),
+            _ => runs.push((vec![cluster], note)),
+        }
+    }
+    runs.iter()
+        .map(|(names, note)| format!("{} ({note})", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
@@ -467,6 +493,10 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 "placedBy": entry.placed_by,
                 "hostCopy": entry.host_copy.as_ref().map(ToString::to_string),
                 "secret": entry.secret.map(|protection| protection.describe()),
+                "secretKeys": entry.secret_keys.iter()
+                    .filter(|(cluster, _)| filter.shows(cluster))
+                    .map(|(cluster, note)| (cluster.clone(), json!(note)))
+                    .collect::<serde_json::Map<_, _>>(),
                 "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
                     "operation": operation.field(),
                     "interpreter": supplier,

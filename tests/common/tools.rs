@@ -21,6 +21,8 @@ const TOOLS: &[(&str, &[&str], bool)] = &[
     ("valgrind", &["valgrind", "--version"], true),
     ("gpg", &["gpg", "--version"], true),
     ("sops", &["sops", "--version"], true),
+    ("age", &["age", "--version"], true),
+    ("age-keygen", &["age-keygen", "--version"], true),
     (
         "kubernetes-validate",
         &["python3", "-c", "import kubernetes_validate"],

@@ -21,6 +21,9 @@
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
 //!   gitops: {tool: argocd, repoURL: https://git.example.com/fleet.git, revision: main, path: rendered}
+//!   secrets:                          # each cluster's keys (api/secret_keys.rs)
+//!     sops: [{clusterSelector: {matchLabels: {env: prod}}, recipients: [age1…]}]
+//!     sealedSecrets: [{clusterSelector: {matchLabels: {env: prod}}, certificate: "AB:CD:…"}]
 //! ```
 
 use std::collections::BTreeMap;
@@ -68,6 +71,9 @@ pub struct ConfigSpec {
     /// `build --gitops` settings when the command line gives none.
     #[serde(default)]
     pub gitops: Option<GitopsConfig>,
+    /// The keys each cluster opens secrets with, by cluster selector (docs/secrets.md).
+    #[serde(default)]
+    pub secrets: Option<super::secret_keys::SecretsConfig>,
 }
 
 impl ConfigSpec {

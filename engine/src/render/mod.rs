@@ -173,6 +173,14 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         fleet,
         &placements,
     ));
+    warnings.extend(secret_warnings::sops_no_recipient_warnings(
+        fleet,
+        &placements,
+    ));
+    warnings.extend(secret_warnings::sealed_secret_shared_warnings(
+        fleet,
+        &placements,
+    ));
     let mut plan = Vec::new();
     if explain {
         plan = fleet

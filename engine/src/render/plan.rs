@@ -41,6 +41,9 @@ pub struct PlanEntry {
     pub host_copy: Option<crate::diagnostics::Origin>,
     /// How the secret material it holds is protected on its way; `None` when it holds none.
     pub secret: Option<crate::secrets::Protection>,
+    /// What each cluster it reaches opens it with, by cluster name (a SealedSecret's
+    /// certificate group, the SOPS key that decrypts it); empty when no cluster states a key.
+    pub secret_keys: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -176,6 +179,7 @@ pub(super) fn plan_entry(
         placed_by: placement.placed_by.clone(),
         host_copy: None,
         secret: crate::secrets::protection(template.group(), template.kind(), &template.object),
+        secret_keys: super::secret_warnings::key_notes(fleet, template, placement),
         filtered: placement
             .filtered
             .iter()
@@ -212,6 +216,7 @@ pub(super) fn quota_plan_entry(
         placed_by: vec![quota.id.clone()],
         host_copy: None,
         secret: None,
+        secret_keys: Vec::new(),
         filtered: Vec::new(),
         division: None,
         interpreted_by: Vec::new(),
@@ -238,6 +243,7 @@ pub(super) fn federated_plan_entry(
             binding.template.kind(),
             &binding.template.object,
         ),
+        secret_keys: Vec::new(),
         filtered: Vec::new(),
         division: None,
         interpreted_by: Vec::new(),
