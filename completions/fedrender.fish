@@ -68,8 +68,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -97,8 +98,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -126,8 +128,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -183,8 +186,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -212,8 +216,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -241,8 +246,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -305,8 +311,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -334,8 +341,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -363,8 +371,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -418,8 +427,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -447,8 +457,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -476,8 +487,9 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
-plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'"
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
+plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

@@ -1139,6 +1139,52 @@ fn plan_names_the_taint_and_the_terms_of_a_failover_drill() {
     );
 }
 
+/// `plan` says what the trees cannot show of a template's life on the members
+/// (testdata/lifecycle-fields): kept on deletion, by its own policy or through the dependant
+/// that takes it along, and a Lazy policy's changes applied only when the template changes.
+#[test]
+fn plan_notes_preserved_and_lazily_activated_templates() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/lifecycle-fields/input",
+        "--clusters",
+        "testdata/lifecycle-fields/clusters.yaml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let notes = |name: &str| -> Vec<String> {
+        let entry = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {entries}"));
+        serde_json::from_value(entry["notes"].clone()).unwrap()
+    };
+    assert_eq!(
+        notes("web"),
+        [
+            "kept on the members when its template is deleted (preserveResourcesOnDeletion of PropagationPolicy shop/keep); build --gitops exempts it from pruning"
+        ]
+    );
+    assert!(
+        notes("web-config")[0].contains(
+            "PropagationPolicy shop/keep, through propagateDeps of Deployment.apps shop/web"
+        ),
+        "{:?}",
+        notes("web-config")
+    );
+    assert_eq!(
+        notes("batch"),
+        [
+            "PropagationPolicy shop/lazy is Lazy: Karmada applies a change of that policy to this template only when the template next changes"
+        ]
+    );
+    assert!(notes("shop").is_empty());
+}
+
 /// Diagnostics are coloured as cargo colours them, on a terminal that wants colour only: a pipe
 /// gets plain text, `CLICOLOR_FORCE` colours it anyway, `NO_COLOR` wins over both.
 #[test]

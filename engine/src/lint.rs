@@ -40,10 +40,11 @@ pub enum Lint {
     HpaOwnsReplicas,
     PreservedOnDeletion,
     PlaintextSecret,
+    LazyActivation,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 29] = [
+    pub const ALL: [Lint; 30] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -73,6 +74,7 @@ impl Lint {
         Lint::HpaOwnsReplicas,
         Lint::PreservedOnDeletion,
         Lint::PlaintextSecret,
+        Lint::LazyActivation,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +108,7 @@ impl Lint {
             Lint::HpaOwnsReplicas => "hpa-owns-replicas",
             Lint::PreservedOnDeletion => "preserved-on-deletion",
             Lint::PlaintextSecret => "plaintext-secret",
+            Lint::LazyActivation => "lazy-activation",
         }
     }
 
@@ -179,10 +182,13 @@ impl Lint {
                 "diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight"
             }
             Lint::PreservedOnDeletion => {
-                "diff: a template deleted while its policy preserves what it placed, which the wiring's prune deletes anyway"
+                "diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops's exemption"
             }
             Lint::PlaintextSecret => {
                 "a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree"
+            }
+            Lint::LazyActivation => {
+                "a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes"
             }
         }
     }

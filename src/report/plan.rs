@@ -229,6 +229,9 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         if let Some(protection) = entry.secret {
             put_line!(out, "  secret: {}", protection.describe());
         }
+        for note in &entry.notes {
+            put_line!(out, "  note: {note}");
+        }
         if let Some(copy) = &entry.host_copy {
             put_line!(
                 out,
@@ -467,6 +470,7 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 "placedBy": entry.placed_by,
                 "hostCopy": entry.host_copy.as_ref().map(ToString::to_string),
                 "secret": entry.secret.map(|protection| protection.describe()),
+                "notes": entry.notes,
                 "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
                     "operation": operation.field(),
                     "interpreter": supplier,

@@ -253,6 +253,20 @@ impl<'f> Placed<'f> {
         templates.chain(federated).chain(quotas).collect()
     }
 
+    /// The templates Karmada would keep on the members when they are deleted
+    /// (`preserveResourcesOnDeletion`), each with what makes it so; only those placed somewhere.
+    pub fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
+        self.fleet
+            .templates
+            .iter()
+            .zip(&self.placements)
+            .filter(|(_, placement)| !placement.targets.is_empty())
+            .filter_map(|(template, placement)| {
+                Some((template.key.clone(), placement.preserved_by.clone()?))
+            })
+            .collect()
+    }
+
     /// Every object's position in [`destinations`](Self::destinations), by its key.
     pub fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
         (0..self.object_count())

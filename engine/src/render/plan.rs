@@ -41,6 +41,9 @@ pub struct PlanEntry {
     pub host_copy: Option<crate::diagnostics::Origin>,
     /// How the secret material it holds is protected on its way; `None` when it holds none.
     pub secret: Option<crate::secrets::Protection>,
+    /// What a reviewer should know of its life on the members that the rendered tree does not
+    /// show: kept when deleted, applied lazily.
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -167,9 +170,23 @@ pub(super) fn plan_entry(
             })
         })
         .collect();
+    let mut notes = Vec::new();
+    if let Some(preserved_by) = &placement.preserved_by {
+        notes.push(format!(
+            "kept on the members when its template is deleted (preserveResourcesOnDeletion of \
+             {preserved_by}); build --gitops exempts it from pruning"
+        ));
+    }
+    if let Some(policy) = winner.filter(|policy| policy.lazy_activation) {
+        notes.push(format!(
+            "{} is Lazy: Karmada applies a change of that policy to this template only when the template next changes",
+            policy.id
+        ));
+    }
     PlanEntry {
         key: template.key.clone(),
         origin: template.origin.clone(),
+        notes,
         interpreted_by,
         ignored_operations,
         policies,
@@ -212,6 +229,7 @@ pub(super) fn quota_plan_entry(
         placed_by: vec![quota.id.clone()],
         host_copy: None,
         secret: None,
+        notes: Vec::new(),
         filtered: Vec::new(),
         division: None,
         interpreted_by: Vec::new(),
@@ -233,6 +251,7 @@ pub(super) fn federated_plan_entry(
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
+        notes: Vec::new(),
         secret: crate::secrets::protection(
             binding.template.group(),
             binding.template.kind(),

@@ -329,6 +329,7 @@ mod tests {
             placed_by: placed_by.iter().map(ToString::to_string).collect(),
             filtered: Vec::new(),
             division: None,
+            preserved_by: None,
         }
     }
 
