@@ -40,6 +40,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l tool-timeo
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -70,7 +71,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -100,7 +103,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -130,7 +135,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -158,6 +165,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l tool-timeou
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -188,7 +196,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -218,7 +228,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -248,7 +260,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -283,6 +297,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l tool-timeou
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -313,7 +328,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -343,7 +360,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -373,7 +392,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -399,6 +420,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l tool-ti
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -429,7 +451,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -459,7 +483,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -489,7 +515,9 @@ pruned\t'diff: an object leaving a cluster while its template stays, which the w
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
 preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
-lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'"
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

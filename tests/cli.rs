@@ -1433,3 +1433,36 @@ fn plan_explains_each_division() {
         .unwrap();
     assert_eq!((&eu1["weight"], &eu1["replicas"]), (&3.into(), &3.into()));
 }
+
+/// `--karmada-version` beats the Config's `spec.karmada.version`: the fixture that Karmada 1.19
+/// refuses (testdata/error-karmada-1.19-purge-modes) is admitted as Karmada 1.18 with a
+/// deprecated-field warning per old spelling; a release fedrender does not know is a usage
+/// error naming the ones it knows.
+#[test]
+fn the_karmada_version_flag_beats_the_config() {
+    let validate = |version: &str| {
+        fedrender(&[
+            "validate",
+            "testdata/error-karmada-1.19-purge-modes/input",
+            "--clusters",
+            "testdata/error-karmada-1.19-purge-modes/clusters.yaml",
+            "--karmada-version",
+            version,
+        ])
+    };
+    let older = validate("1.18");
+    assert_eq!(older.status.code(), Some(0), "{}", stderr(&older));
+    assert_eq!(
+        stderr(&older).matches("[deprecated-field]").count(),
+        2,
+        "{}",
+        stderr(&older)
+    );
+    let unknown = validate("1.8");
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
+    assert!(
+        stderr(&unknown).contains("--karmada-version: fedrender knows Karmada 1.12, 1.13, 1.14, 1.15, 1.16, 1.17, 1.18, 1.19, not 1.8"),
+        "{}",
+        stderr(&unknown)
+    );
+}

@@ -41,6 +41,8 @@ pub struct Classified {
     pub flag_configs: Vec<(Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    /// The Config's `spec.karmada`, where it is written.
+    pub karmada: Option<Located<crate::api::config::KarmadaConfig>>,
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub kubefed_documents: Vec<RawDocument>,
@@ -447,6 +449,27 @@ fn interpreter_from(
                     Some(_) => {}
                     None => classified.kubernetes_version = Some((version, at)),
                 },
+            }
+        }
+        if let Some(karmada) = &config.spec.karmada {
+            let at = fields.origin(origin, "spec.karmada");
+            match &classified.karmada {
+                // Two Configs would make the release depend on file order.
+                Some(first) if first.item != *karmada => errors.push(Diagnostic::error(
+                    Some(at),
+                    format!(
+                        "Config: spec.karmada differs here from the one at {}",
+                        first.origin
+                    ),
+                )),
+                Some(_) => {}
+                None => {
+                    classified.karmada = Some(Located {
+                        origin: origin.clone(),
+                        item: karmada.clone(),
+                        fields: fields.clone(),
+                    })
+                }
             }
         }
         for (name, level) in &config.spec.lints {

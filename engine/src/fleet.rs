@@ -43,6 +43,8 @@ pub struct Fleet {
     pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    /// The Config's `spec.karmada`: the release and gates policies are judged by.
+    pub karmada: Option<crate::diagnostics::Located<crate::api::config::KarmadaConfig>>,
     /// What checks each rendered object against its cluster's schemas; `None` for a fleet
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
@@ -152,6 +154,7 @@ pub fn assemble_parsed(
     fleet.lint_levels = classified.lint_levels;
     fleet.flag_configs = classified.flag_configs;
     fleet.kubernetes_version = classified.kubernetes_version;
+    fleet.karmada = classified.karmada;
     check_unique_policies(&fleet, &mut errors);
     fleet.clusters = unique_clusters(clusters, &mut errors);
     let taint_policies: Vec<crate::cluster_taints::TaintPolicy> = classified

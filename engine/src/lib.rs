@@ -36,6 +36,7 @@ pub mod cluster_filter;
 pub mod cluster_taints;
 pub mod federated_quota;
 pub mod federation;
+pub mod karmada_release;
 pub mod namespace_sync;
 pub mod overrides;
 pub mod policy;

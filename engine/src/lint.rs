@@ -41,10 +41,12 @@ pub enum Lint {
     PreservedOnDeletion,
     PlaintextSecret,
     LazyActivation,
+    FeatureGateOff,
+    DeprecatedField,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 30] = [
+    pub const ALL: [Lint; 32] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -75,6 +77,8 @@ impl Lint {
         Lint::PreservedOnDeletion,
         Lint::PlaintextSecret,
         Lint::LazyActivation,
+        Lint::FeatureGateOff,
+        Lint::DeprecatedField,
     ];
 
     pub fn name(self) -> &'static str {
@@ -109,6 +113,8 @@ impl Lint {
             Lint::PreservedOnDeletion => "preserved-on-deletion",
             Lint::PlaintextSecret => "plaintext-secret",
             Lint::LazyActivation => "lazy-activation",
+            Lint::FeatureGateOff => "feature-gate-off",
+            Lint::DeprecatedField => "deprecated-field",
         }
     }
 
@@ -189,6 +195,12 @@ impl Lint {
             }
             Lint::LazyActivation => {
                 "a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes"
+            }
+            Lint::FeatureGateOff => {
+                "a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config"
+            }
+            Lint::DeprecatedField => {
+                "a policy value the chosen Karmada release deprecates and a later one refuses"
             }
         }
     }

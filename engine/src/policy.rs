@@ -447,13 +447,7 @@ fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
             );
         }
     }
-    if placement.workload_affinity.is_some() {
-        admission.warning(
-            Lint::IgnoredField,
-            "spec.placement.workloadAffinity",
-            "has no effect: Karmada's WorkloadAffinity feature gate is alpha and off by default",
-        );
-    }
+    // workloadAffinity is judged with the Karmada release and its gates (karmada_release).
 }
 
 /// `clusterAffinities`: names are label-key-like, 1 to 32 characters and unique across the
