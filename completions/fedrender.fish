@@ -73,7 +73,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -105,7 +107,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -137,7 +141,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -198,7 +204,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -230,7 +238,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -262,7 +272,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -330,7 +342,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -362,7 +376,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -394,7 +410,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -453,7 +471,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -485,7 +505,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -517,7 +539,9 @@ preserved-on-deletion\t'diff: a template deleted while its policy preserves what
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
-deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'"
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

@@ -1466,3 +1466,41 @@ fn the_karmada_version_flag_beats_the_config() {
         stderr(&unknown)
     );
 }
+
+/// `plan` tells a MultiClusterService's story (testdata/multi-cluster-service; karmada
+/// pkg/controllers/multiclusterservice/mcs_controller.go `handleMultiClusterServiceCreateOrUpdate`):
+/// which Service it claims, the providers and consumers, that EndpointSlices move at run time,
+/// and that the Service's own policy lost to it.
+#[test]
+fn plan_says_what_a_multi_cluster_service_claims() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/multi-cluster-service/input",
+        "--clusters",
+        "testdata/multi-cluster-service/clusters.yaml",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("  note: claims Service demo/tutorial; providers: member1; consumers: member2; the providers' EndpointSlices are dispatched to the consumers at run time\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  note: claims Service demo/all-providers; providers: every cluster (member1, member2, member3); consumers: member2;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  policy PropagationPolicy demo/services (priority 0, matched by apiVersion and kind): lost: MultiClusterService demo/tutorial claims the Service\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  note: kept on Karmada's control plane: no member ever receives a MultiClusterService\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(
+            "MultiClusterService.networking.karmada.io demo/tutorial is rendered nowhere"
+        ),
+        "{text}"
+    );
+}

@@ -50,6 +50,19 @@ pub struct Fleet {
     pub checker: Option<Checker>,
 }
 
+impl Fleet {
+    /// Whether the Config turns a Karmada feature gate on. For gates off by default in every
+    /// release fedrender knows (MultiClusterService: karmada_release's table), this is whether
+    /// the gate is on, whatever the release.
+    pub fn feature_gate_turned_on(&self, gate: &str) -> bool {
+        self.karmada
+            .as_ref()
+            .and_then(|config| config.item.feature_gates.get(gate))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
 /// One source, run.
 #[derive(Debug, Clone)]
 pub struct SourceRun {

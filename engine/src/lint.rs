@@ -43,10 +43,12 @@ pub enum Lint {
     LazyActivation,
     FeatureGateOff,
     DeprecatedField,
+    McsNoService,
+    McsNoBackends,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 32] = [
+    pub const ALL: [Lint; 34] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -79,6 +81,8 @@ impl Lint {
         Lint::LazyActivation,
         Lint::FeatureGateOff,
         Lint::DeprecatedField,
+        Lint::McsNoService,
+        Lint::McsNoBackends,
     ];
 
     pub fn name(self) -> &'static str {
@@ -115,6 +119,8 @@ impl Lint {
             Lint::LazyActivation => "lazy-activation",
             Lint::FeatureGateOff => "feature-gate-off",
             Lint::DeprecatedField => "deprecated-field",
+            Lint::McsNoService => "mcs-no-service",
+            Lint::McsNoBackends => "mcs-no-backends",
         }
     }
 
@@ -201,6 +207,12 @@ impl Lint {
             }
             Lint::DeprecatedField => {
                 "a policy value the chosen Karmada release deprecates and a later one refuses"
+            }
+            Lint::McsNoService => {
+                "a MultiClusterService with no Service of its name and namespace in the fleet"
+            }
+            Lint::McsNoBackends => {
+                "a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints"
             }
         }
     }

@@ -6,6 +6,7 @@ pub mod config;
 pub mod karmada;
 pub mod kubefed;
 pub mod meta;
+pub mod networking;
 pub mod selector;
 pub mod source;
 pub mod type_meta;

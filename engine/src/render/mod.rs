@@ -10,6 +10,7 @@ mod placement;
 pub mod plan;
 mod secret_warnings;
 mod selects_nothing;
+mod services;
 mod warnings;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -140,6 +141,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         }
     }
     follow_dependencies(fleet, &mut placements, &mut warnings)?;
+    services::apply_multi_cluster_services(fleet, &cluster_index, &mut placements, &mut warnings)?;
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {

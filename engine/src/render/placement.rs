@@ -44,6 +44,10 @@ pub(super) struct Placement {
     /// What makes Karmada keep its objects on the members when the template is deleted
     /// (`preserveResourcesOnDeletion`): its own policy, or a dependant's.
     pub(super) preserved_by: Option<String>,
+    /// What `plan` says of it beyond placement (a MultiClusterService's story).
+    pub(super) notes: Vec<String>,
+    /// The MultiClusterService that took the template from its policies.
+    pub(super) claimed_by: Option<String>,
 }
 
 impl Placement {
@@ -85,6 +89,8 @@ pub(super) fn place_template(
         filtered: Vec::new(),
         division: None,
         preserved_by: None,
+        notes: Vec::new(),
+        claimed_by: None,
     };
     if let Some(reason) = bind::never_propagated(template) {
         placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));

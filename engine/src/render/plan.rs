@@ -119,7 +119,10 @@ pub(super) fn plan_entry(
                         )
                     }
                 }
-                None => "not used".to_string(),
+                None => match &placement.claimed_by {
+                    Some(claimer) => format!("lost: {claimer} claims the Service"),
+                    None => "not used".to_string(),
+                },
             };
             PolicyChoice {
                 policy: policy.id.to_string(),
@@ -170,7 +173,7 @@ pub(super) fn plan_entry(
             })
         })
         .collect();
-    let mut notes = Vec::new();
+    let mut notes = placement.notes.clone();
     if let Some(preserved_by) = &placement.preserved_by {
         notes.push(format!(
             "kept on the members when its template is deleted (preserveResourcesOnDeletion of \

@@ -330,6 +330,8 @@ mod tests {
             filtered: Vec::new(),
             division: None,
             preserved_by: None,
+            notes: Vec::new(),
+            claimed_by: None,
         }
     }
 
