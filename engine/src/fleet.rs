@@ -155,6 +155,8 @@ pub fn assemble_parsed(
         .filter(|(index, _)| !claimed.contains(index))
         .map(|(_, template)| template)
         .collect();
+    let derived = crate::derived_services::derived_services(&fleet.templates);
+    fleet.templates.extend(derived);
     check_single_claim(
         &fleet.templates,
         &federated,

@@ -34,6 +34,7 @@ pub mod bind;
 pub mod check;
 pub mod cluster_filter;
 pub mod cluster_taints;
+pub mod derived_services;
 pub mod federated_quota;
 pub mod federation;
 pub mod karmada_release;
