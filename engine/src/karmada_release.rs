@@ -101,7 +101,7 @@ const GATES_1_17: &[(&str, bool)] = &[
     ("ControllerPriorityQueue", true),
     ("WorkloadAffinity", false),
 ];
-/// v1.18 and v1.19 add SchedulingOvercommitProtection.
+/// v1.18 adds SchedulingOvercommitProtection.
 const GATES_1_18: &[(&str, bool)] = &[
     ("Failover", false),
     ("GracefulEviction", true),
@@ -112,6 +112,27 @@ const GATES_1_18: &[(&str, bool)] = &[
     ("ResourceQuotaEstimate", false),
     ("StatefulFailoverInjection", false),
     ("PriorityBasedScheduling", false),
+    ("FederatedQuotaEnforcement", false),
+    ("LoggingAlphaOptions", false),
+    ("LoggingBetaOptions", true),
+    ("ContextualLogging", true),
+    ("MultiplePodTemplatesScheduling", false),
+    ("ControllerPriorityQueue", true),
+    ("WorkloadAffinity", false),
+    ("SchedulingOvercommitProtection", false),
+];
+/// v1.19 turns PriorityBasedScheduling on (beta: commit 94814650c, "Move priority based
+/// scheduling feature to beta", after v1.19.0-rc.0).
+const GATES_1_19: &[(&str, bool)] = &[
+    ("Failover", false),
+    ("GracefulEviction", true),
+    ("PropagateDeps", true),
+    ("CustomizedClusterResourceModeling", true),
+    ("PropagationPolicyPreemption", false),
+    ("MultiClusterService", false),
+    ("ResourceQuotaEstimate", false),
+    ("StatefulFailoverInjection", false),
+    ("PriorityBasedScheduling", true),
     ("FederatedQuotaEnforcement", false),
     ("LoggingAlphaOptions", false),
     ("LoggingBetaOptions", true),
@@ -166,11 +187,13 @@ pub const RELEASES: &[Release] = &[
         commit: "18d5e4a39371",
         gates: GATES_1_18,
     },
+    // The newest Karmada in the mirror, and the one the oracle runs: v1.19.0-rc.0 and 18
+    // commits (`git describe`), which include the purge modes' removal and the gate change.
     Release {
         minor: 19,
-        tag: "v1.19.0-rc.0",
-        commit: "a957f64d5021",
-        gates: GATES_1_18,
+        tag: "v1.19.0-rc.0-18-gf8fdd02df",
+        commit: "f8fdd02df376",
+        gates: GATES_1_19,
     },
 ];
 
@@ -349,8 +372,20 @@ pub fn choose(
 pub fn judge(fleet: &Fleet, chosen: &Chosen) -> Result<Vec<Diagnostic>, Rejected> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
+    let priority_classes: std::collections::BTreeSet<&str> = fleet
+        .templates
+        .iter()
+        .filter(|t| t.group() == "scheduling.k8s.io" && t.kind() == "PriorityClass")
+        .map(|t| t.name())
+        .collect();
     for policy in &fleet.propagations {
-        judge_policy(policy, chosen, &mut errors, &mut warnings);
+        judge_policy(
+            policy,
+            chosen,
+            &priority_classes,
+            &mut errors,
+            &mut warnings,
+        );
     }
     for template in &fleet.templates {
         if let Some(gate) = gated_kind(template.group(), template.kind())
@@ -398,6 +433,7 @@ fn gate_off_message(chosen: &Chosen, gate: &str, consequence: &str) -> String {
 fn judge_policy(
     policy: &Propagation,
     chosen: &Chosen,
+    priority_classes: &std::collections::BTreeSet<&str>,
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
 ) {
@@ -504,6 +540,25 @@ fn judge_policy(
                 "no state is carried to the new cluster on failover",
             ));
         }
+    }
+    if let Some(class) = &fields.schedule_priority_class
+        && chosen.gates.get("PriorityBasedScheduling") == Some(&true)
+        && !priority_classes.contains(class.as_str())
+    {
+        // karmada pkg/detector/detector.go BuildResourceBinding: with the gate on, a
+        // KubePriorityClass is read from the control plane, and a missing one fails the binding.
+        warnings.push(Diagnostic::warning(
+            Lint::UnplacedTemplate,
+            Some(at("spec.schedulePriority.priorityClassName")),
+            format!(
+                "{}: spec.schedulePriority: Karmada {} (PriorityBasedScheduling on) reads \
+                 PriorityClass {class:?} from its control plane, and the fleet holds none: unless \
+                 the control plane has one, Karmada fails to build the binding and propagates \
+                 nothing this policy selects, while fedrender renders it as placed",
+                policy.id,
+                release.version()
+            ),
+        ));
     }
     if fields.schedule_priority {
         gated.push((
@@ -685,7 +740,7 @@ mod tests {
     fn the_release_table_is_ordered_and_complete() {
         let minors: Vec<u32> = RELEASES.iter().map(|release| release.minor).collect();
         assert_eq!(minors, (12..=19).collect::<Vec<_>>());
-        assert_eq!(newest().tag, "v1.19.0-rc.0");
+        assert_eq!(newest().tag, "v1.19.0-rc.0-18-gf8fdd02df");
         for release in RELEASES {
             let has = |gate: &str| release.gates.iter().any(|(name, _)| *name == gate);
             assert!(
@@ -747,7 +802,7 @@ mod tests {
             "resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment"}],
             "schedulePriority": {"priorityClassSource": "KubePriorityClass", "priorityClassName": "high"},
         }));
-        let off = choose(None, None).unwrap();
+        let off = choose(Some("1.18"), None).unwrap();
         let warnings = messages(judge(&fleet, &off));
         assert!(
             warnings
@@ -756,11 +811,21 @@ mod tests {
             "{warnings:?}"
         );
         let on = choose(
-            None,
+            Some("1.18"),
             Some(&config(None, &[("PriorityBasedScheduling", true)])),
         )
         .unwrap();
-        assert!(messages(judge(&fleet, &on)).is_empty());
+        // On, the PriorityClass it names is read from the control plane: the fleet has none.
+        let on_warnings = messages(judge(&fleet, &on));
+        assert_eq!(on_warnings.len(), 1, "{on_warnings:?}");
+        assert!(
+            on_warnings[0].contains("reads PriorityClass \"high\" from its control plane"),
+            "{on_warnings:?}"
+        );
+        // 1.19 has the gate on by default (features.go at f8fdd02).
+        let newest_warnings = messages(judge(&fleet, &choose(None, None).unwrap()));
+        assert_eq!(newest_warnings.len(), 1, "{newest_warnings:?}");
+        assert!(newest_warnings[0].contains("Karmada 1.19 (PriorityBasedScheduling on)"));
         let turned_off = choose(
             None,
             Some(&config(None, &[("PriorityBasedScheduling", false)])),

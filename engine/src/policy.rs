@@ -78,6 +78,8 @@ pub struct Propagation {
 pub struct ReleaseFields {
     pub failover: Option<crate::api::karmada::FailoverBehavior>,
     pub schedule_priority: bool,
+    /// The PriorityClass a `KubePriorityClass` schedule priority names.
+    pub schedule_priority_class: Option<String>,
     pub preemption_always: bool,
 }
 
@@ -270,6 +272,11 @@ pub fn admit_propagation(
         release_fields: ReleaseFields {
             failover: spec.failover.clone(),
             schedule_priority: spec.schedule_priority.is_some(),
+            schedule_priority_class: spec
+                .schedule_priority
+                .as_ref()
+                .filter(|p| p.priority_class_source.as_deref() == Some("KubePriorityClass"))
+                .and_then(|p| p.priority_class_name.clone()),
             preemption_always: spec.preemption == Some(PreemptionBehavior::Always),
         },
     };
