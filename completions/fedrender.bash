@@ -79,7 +79,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -117,20 +117,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --karmada-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --crds)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -199,7 +203,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -237,20 +241,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --karmada-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --crds)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -443,7 +451,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -481,20 +489,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --karmada-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --crds)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -537,7 +549,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__validate)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -575,20 +587,24 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --karmada-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --crds)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

@@ -40,6 +40,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l tool-timeo
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -68,10 +69,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -99,10 +105,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -130,10 +141,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -161,6 +177,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l tool-timeou
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -189,10 +206,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -220,10 +242,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -251,10 +278,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -289,6 +321,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l tool-timeou
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -317,10 +350,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -348,10 +386,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -379,10 +422,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -408,6 +456,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l tool-ti
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l max-tool-output -d 'How much one tool may print before it is killed: bytes, or with a unit (`512Mi`, `1Gi`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kustomize -d 'The command that builds kustomize directories, split on spaces; the directory is appended (default: `kustomize build`, else `kubectl kustomize`)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
@@ -436,10 +485,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -467,10 +521,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -498,10 +557,15 @@ replicas-zero\t'diff: a workload going to 0 replicas on a cluster where it had s
 replica-shift\t'diff: replicas moving between clusters, each synced on its own'
 pruned\t'diff: an object leaving a cluster while its template stays, which the wiring\'s prune deletes'
 hpa-owns-replicas\t'diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight'
-preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which the wiring\'s prune deletes anyway'
+preserved-on-deletion\t'diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops\'s exemption'
 plaintext-secret\t'a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree'
 sops-no-recipient\t'a SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it'
-sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'"
+sealed-secret-shared\t'a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most'
+lazy-activation\t'a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes'
+feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
+deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
+mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

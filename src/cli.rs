@@ -79,6 +79,11 @@ pub struct InputArgs {
     /// version fedrender knows.
     #[arg(long, value_name = "[CLUSTER=]VERSION", value_parser = VersionChoice::parse)]
     pub kubernetes_version: Vec<VersionChoice>,
+    /// Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are
+    /// errors, features behind its gates that are off are warnings. Otherwise the Config's
+    /// spec.karmada.version, else the newest release fedrender knows.
+    #[arg(long, value_name = "VERSION")]
+    pub karmada_version: Option<String>,
     /// A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get
     /// crds -o yaml`) to check custom resources against, besides the CRDs in the fleet
     /// (repeatable).

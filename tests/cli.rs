@@ -1139,6 +1139,52 @@ fn plan_names_the_taint_and_the_terms_of_a_failover_drill() {
     );
 }
 
+/// `plan` says what the trees cannot show of a template's life on the members
+/// (testdata/lifecycle-fields): kept on deletion, by its own policy or through the dependant
+/// that takes it along, and a Lazy policy's changes applied only when the template changes.
+#[test]
+fn plan_notes_preserved_and_lazily_activated_templates() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/lifecycle-fields/input",
+        "--clusters",
+        "testdata/lifecycle-fields/clusters.yaml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let notes = |name: &str| -> Vec<String> {
+        let entry = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {entries}"));
+        serde_json::from_value(entry["notes"].clone()).unwrap()
+    };
+    assert_eq!(
+        notes("web"),
+        [
+            "kept on the members when its template is deleted (preserveResourcesOnDeletion of PropagationPolicy shop/keep); build --gitops exempts it from pruning"
+        ]
+    );
+    assert!(
+        notes("web-config")[0].contains(
+            "PropagationPolicy shop/keep, through propagateDeps of Deployment.apps shop/web"
+        ),
+        "{:?}",
+        notes("web-config")
+    );
+    assert_eq!(
+        notes("batch"),
+        [
+            "PropagationPolicy shop/lazy is Lazy: Karmada applies a change of that policy to this template only when the template next changes"
+        ]
+    );
+    assert!(notes("shop").is_empty());
+}
+
 /// Diagnostics are coloured as cargo colours them, on a terminal that wants colour only: a pipe
 /// gets plain text, `CLICOLOR_FORCE` colours it anyway, `NO_COLOR` wins over both.
 #[test]
@@ -1386,4 +1432,75 @@ fn plan_explains_each_division() {
         .find(|cluster| cluster["cluster"] == "eu-1")
         .unwrap();
     assert_eq!((&eu1["weight"], &eu1["replicas"]), (&3.into(), &3.into()));
+}
+
+/// `--karmada-version` beats the Config's `spec.karmada.version`: the fixture that Karmada 1.19
+/// refuses (testdata/error-karmada-1.19-purge-modes) is admitted as Karmada 1.18 with a
+/// deprecated-field warning per old spelling; a release fedrender does not know is a usage
+/// error naming the ones it knows.
+#[test]
+fn the_karmada_version_flag_beats_the_config() {
+    let validate = |version: &str| {
+        fedrender(&[
+            "validate",
+            "testdata/error-karmada-1.19-purge-modes/input",
+            "--clusters",
+            "testdata/error-karmada-1.19-purge-modes/clusters.yaml",
+            "--karmada-version",
+            version,
+        ])
+    };
+    let older = validate("1.18");
+    assert_eq!(older.status.code(), Some(0), "{}", stderr(&older));
+    assert_eq!(
+        stderr(&older).matches("[deprecated-field]").count(),
+        2,
+        "{}",
+        stderr(&older)
+    );
+    let unknown = validate("1.8");
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
+    assert!(
+        stderr(&unknown).contains("--karmada-version: fedrender knows Karmada 1.12, 1.13, 1.14, 1.15, 1.16, 1.17, 1.18, 1.19, not 1.8"),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+/// `plan` tells a MultiClusterService's story (testdata/multi-cluster-service; karmada
+/// pkg/controllers/multiclusterservice/mcs_controller.go `handleMultiClusterServiceCreateOrUpdate`):
+/// which Service it claims, the providers and consumers, that EndpointSlices move at run time,
+/// and that the Service's own policy lost to it.
+#[test]
+fn plan_says_what_a_multi_cluster_service_claims() {
+    let output = fedrender(&[
+        "plan",
+        "testdata/multi-cluster-service/input",
+        "--clusters",
+        "testdata/multi-cluster-service/clusters.yaml",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("  note: claims Service demo/tutorial; providers: member1; consumers: member2; the providers' EndpointSlices are dispatched to the consumers at run time\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  note: claims Service demo/all-providers; providers: every cluster (member1, member2, member3); consumers: member2;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  policy PropagationPolicy demo/services (priority 0, matched by apiVersion and kind): lost: MultiClusterService demo/tutorial claims the Service\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  note: kept on Karmada's control plane: no member ever receives a MultiClusterService\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(
+            "MultiClusterService.networking.karmada.io demo/tutorial is rendered nowhere"
+        ),
+        "{text}"
+    );
 }

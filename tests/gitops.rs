@@ -247,3 +247,93 @@ fn the_fleets_config_gives_the_flags_a_team_always_passes_and_flags_win() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// `preserveResourcesOnDeletion: true` (testdata/lifecycle-fields): Karmada keeps web and the
+/// ConfigMap it takes along on the members when their templates are deleted, so the wiring
+/// patches each tool's documented "never prune" annotation onto them, and onto nothing else:
+/// Argo CD `argocd.argoproj.io/sync-options: Prune=false` (argo-cd
+/// docs/user-guide/sync-options.md, "No Prune Resources"), Flux
+/// `kustomize.toolkit.fluxcd.io/prune: disabled` (fluxcd.io/flux/components/kustomize/
+/// kustomizations, "Prune"). Where kubectl is installed, the patches are applied to a
+/// cluster's tree as the tools apply them (an overlay with the same `patches`) and the
+/// annotations checked on the objects that come out.
+#[test]
+fn preserved_objects_are_exempted_from_the_wirings_prune() {
+    let root = empty_scratch("gitops-preserved");
+    let out = root.join("rendered");
+    let fleet = "testdata/lifecycle-fields/input";
+    let clusters = "testdata/lifecycle-fields/clusters.yaml";
+    let build = |tool: &str| {
+        let built = fedrender(&[
+            "build",
+            fleet,
+            "--clusters",
+            clusters,
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+            "--gitops",
+            tool,
+            "--gitops-repo",
+            "https://git.example.com/platform/fleet.git",
+            "--gitops-path",
+            "rendered",
+        ]);
+        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    };
+    build("argocd");
+    let set = std::fs::read_to_string(out.join("_gitops/applicationset.yaml")).unwrap();
+    // web keeps its own sync option beside the exemption; batch's policy does not preserve.
+    assert!(
+        set.contains("argocd.argoproj.io/sync-options: ServerSideApply=true,Prune=false"),
+        "{set}"
+    );
+    assert_eq!(set.matches("- target:").count(), 2, "{set}");
+    assert!(set.contains("name: web-config\n"), "{set}");
+    assert!(!set.contains("name: batch\n"), "{set}");
+    build("flux");
+    let kustomization =
+        std::fs::read_to_string(out.join("_gitops/kustomization_member1.yaml")).unwrap();
+    assert_eq!(
+        kustomization
+            .matches("kustomize.toolkit.fluxcd.io/prune: disabled")
+            .count(),
+        2,
+        "{kustomization}"
+    );
+    if common::tools::require_for("kubectl", "kubectl kustomize of the prune exemptions") {
+        // The Flux Kustomization's patches, applied over member1's tree as kustomize does.
+        let parsed = yaml_document(&kustomization);
+        let overlay = root.join("overlay");
+        std::fs::create_dir_all(&overlay).unwrap();
+        let overlay_kustomization = serde_json::json!({
+            "resources": ["../rendered/member1"],
+            "patches": parsed["spec"]["patches"],
+        });
+        std::fs::write(
+            overlay.join("kustomization.yaml"),
+            serde_json::to_string(&overlay_kustomization).unwrap(),
+        )
+        .unwrap();
+        let built = Command::new("kubectl")
+            .arg("kustomize")
+            .arg(&overlay)
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "{}", stderr(&built));
+        let objects = String::from_utf8_lossy(&built.stdout);
+        for document in objects.split("\n---\n") {
+            let exempt = document.contains("kustomize.toolkit.fluxcd.io/prune: disabled");
+            let preserved =
+                document.contains("name: web\n") || document.contains("name: web-config\n");
+            assert_eq!(exempt, preserved, "{document}");
+        }
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A YAML file's one document as JSON, read as fedrender reads YAML.
+fn yaml_document(text: &str) -> serde_json::Value {
+    let documents = fedrender_engine::yaml::split_documents(text);
+    fedrender_engine::yaml::parse_document(&documents[0], "wiring").unwrap()
+}

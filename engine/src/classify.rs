@@ -43,6 +43,8 @@ pub struct Classified {
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
     /// Each Config's `spec.secrets`: the keys clusters open secrets with.
     pub secret_keys: Vec<Located<crate::api::secret_keys::SecretsConfig>>,
+    /// The Config's `spec.karmada`, where it is written.
+    pub karmada: Option<Located<crate::api::config::KarmadaConfig>>,
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub kubefed_documents: Vec<RawDocument>,
@@ -457,6 +459,27 @@ fn interpreter_from(
                     Some(_) => {}
                     None => classified.kubernetes_version = Some((version, at)),
                 },
+            }
+        }
+        if let Some(karmada) = &config.spec.karmada {
+            let at = fields.origin(origin, "spec.karmada");
+            match &classified.karmada {
+                // Two Configs would make the release depend on file order.
+                Some(first) if first.item != *karmada => errors.push(Diagnostic::error(
+                    Some(at),
+                    format!(
+                        "Config: spec.karmada differs here from the one at {}",
+                        first.origin
+                    ),
+                )),
+                Some(_) => {}
+                None => {
+                    classified.karmada = Some(Located {
+                        origin: origin.clone(),
+                        item: karmada.clone(),
+                        fields: fields.clone(),
+                    })
+                }
             }
         }
         for (name, level) in &config.spec.lints {

@@ -43,11 +43,26 @@ pub struct Fleet {
     pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
+    /// The Config's `spec.karmada`: the release and gates policies are judged by.
+    pub karmada: Option<crate::diagnostics::Located<crate::api::config::KarmadaConfig>>,
     /// What checks each rendered object against its cluster's schemas; `None` for a fleet
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
     pub cluster_keys: crate::cluster_keys::ClusterKeys,
+}
+
+impl Fleet {
+    /// Whether the Config turns a Karmada feature gate on. For gates off by default in every
+    /// release fedrender knows (MultiClusterService: karmada_release's table), this is whether
+    /// the gate is on, whatever the release.
+    pub fn feature_gate_turned_on(&self, gate: &str) -> bool {
+        self.karmada
+            .as_ref()
+            .and_then(|config| config.item.feature_gates.get(gate))
+            .copied()
+            .unwrap_or(false)
+    }
 }
 
 /// One source, run.
@@ -142,6 +157,8 @@ pub fn assemble_parsed(
         .filter(|(index, _)| !claimed.contains(index))
         .map(|(_, template)| template)
         .collect();
+    let derived = crate::derived_services::derived_services(&fleet.templates);
+    fleet.templates.extend(derived);
     check_single_claim(
         &fleet.templates,
         &federated,
@@ -154,6 +171,7 @@ pub fn assemble_parsed(
     fleet.lint_levels = classified.lint_levels;
     fleet.flag_configs = classified.flag_configs;
     fleet.kubernetes_version = classified.kubernetes_version;
+    fleet.karmada = classified.karmada;
     check_unique_policies(&fleet, &mut errors);
     let clusters = unique_clusters(clusters, &mut errors);
     fleet.cluster_keys =

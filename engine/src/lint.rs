@@ -42,10 +42,15 @@ pub enum Lint {
     PlaintextSecret,
     SopsNoRecipient,
     SealedSecretShared,
+    LazyActivation,
+    FeatureGateOff,
+    DeprecatedField,
+    McsNoService,
+    McsNoBackends,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 31] = [
+    pub const ALL: [Lint; 36] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -77,6 +82,11 @@ impl Lint {
         Lint::PlaintextSecret,
         Lint::SopsNoRecipient,
         Lint::SealedSecretShared,
+        Lint::LazyActivation,
+        Lint::FeatureGateOff,
+        Lint::DeprecatedField,
+        Lint::McsNoService,
+        Lint::McsNoBackends,
     ];
 
     pub fn name(self) -> &'static str {
@@ -112,6 +122,11 @@ impl Lint {
             Lint::PlaintextSecret => "plaintext-secret",
             Lint::SopsNoRecipient => "sops-no-recipient",
             Lint::SealedSecretShared => "sealed-secret-shared",
+            Lint::LazyActivation => "lazy-activation",
+            Lint::FeatureGateOff => "feature-gate-off",
+            Lint::DeprecatedField => "deprecated-field",
+            Lint::McsNoService => "mcs-no-service",
+            Lint::McsNoBackends => "mcs-no-backends",
         }
     }
 
@@ -185,7 +200,7 @@ impl Lint {
                 "diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight"
             }
             Lint::PreservedOnDeletion => {
-                "diff: a template deleted while its policy preserves what it placed, which the wiring's prune deletes anyway"
+                "diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops's exemption"
             }
             Lint::PlaintextSecret => {
                 "a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree"
@@ -195,6 +210,21 @@ impl Lint {
             }
             Lint::SealedSecretShared => {
                 "a SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most"
+            }
+            Lint::LazyActivation => {
+                "a propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes"
+            }
+            Lint::FeatureGateOff => {
+                "a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config"
+            }
+            Lint::DeprecatedField => {
+                "a policy value the chosen Karmada release deprecates and a later one refuses"
+            }
+            Lint::McsNoService => {
+                "a MultiClusterService with no Service of its name and namespace in the fleet"
+            }
+            Lint::McsNoBackends => {
+                "a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints"
             }
         }
     }

@@ -7,8 +7,9 @@
 use std::fmt;
 
 use crate::api::karmada::{
-    ClusterAffinity, FieldSelector, OverridePolicy, Overriders, Placement, PreemptionBehavior,
-    PropagationPolicy, ResourceSelector, SpreadConstraint, Suspension,
+    ActivationPreference, ClusterAffinity, FieldSelector, OverridePolicy, Overriders, Placement,
+    PreemptionBehavior, PropagationPolicy, PropagationSpec, ResourceSelector, SpreadConstraint,
+    Suspension,
 };
 use crate::api::meta::{
     LabelSelector, NodeSelectorRequirement, SelectorOperator, TolerationOperator,
@@ -61,8 +62,25 @@ pub struct Propagation {
     /// ServiceImport, as Karmada's webhook does).
     pub propagate_deps: bool,
     /// `spec.preserveResourcesOnDeletion`: Karmada keeps what the policy placed on the members
-    /// when the template is deleted. Nothing in a render depends on it; `diff` reads it.
+    /// when the template is deleted. Nothing in a render depends on it; the GitOps wiring
+    /// exempts those objects from pruning, `plan` says so and `diff` reads it.
     pub preserves_on_deletion: bool,
+    /// `spec.activationPreference: Lazy`: Karmada applies the policy to a template only when
+    /// the template next changes; `plan` says so beside each template it places.
+    pub lazy_activation: bool,
+    /// The fields only Karmada's release decides about (see `karmada_release`).
+    pub release_fields: ReleaseFields,
+}
+
+/// What a policy writes that exists only from some Karmada release on, or only behind a
+/// feature gate: kept past admission for `karmada_release` to judge against the chosen release.
+#[derive(Debug, Clone, Default)]
+pub struct ReleaseFields {
+    pub failover: Option<crate::api::karmada::FailoverBehavior>,
+    pub schedule_priority: bool,
+    /// The PriorityClass a `KubePriorityClass` schedule priority names.
+    pub schedule_priority_class: Option<String>,
+    pub preemption_always: bool,
 }
 
 impl Propagation {
@@ -206,7 +224,7 @@ pub fn admit_propagation(
     if spec
         .failover
         .as_ref()
-        .is_some_and(|failover| failover.get("application").is_some())
+        .is_some_and(|failover| failover.application.is_some())
         && !spec.propagate_deps
     {
         admission.error(
@@ -250,8 +268,61 @@ pub fn admit_propagation(
                 .iter()
                 .any(|s| s.kind == "ServiceImport"),
         preserves_on_deletion: spec.preserve_resources_on_deletion.unwrap_or(false),
+        lazy_activation: spec.activation_preference == Some(ActivationPreference::Lazy),
+        release_fields: ReleaseFields {
+            failover: spec.failover.clone(),
+            schedule_priority: spec.schedule_priority.is_some(),
+            schedule_priority_class: spec
+                .schedule_priority
+                .as_ref()
+                .filter(|p| p.priority_class_source.as_deref() == Some("KubePriorityClass"))
+                .and_then(|p| p.priority_class_name.clone()),
+            preemption_always: spec.preemption == Some(PreemptionBehavior::Always),
+        },
     };
+    admit_lifecycle(&mut admission, spec);
     admission.finish(propagation, warnings)
+}
+
+/// The fields about a template's life on the members that no render can show: said at their
+/// line, never silently dropped. `preserveResourcesOnDeletion` needs no word here: the GitOps
+/// wiring honours it and `plan` says so.
+fn admit_lifecycle(admission: &mut Admission<'_>, spec: &PropagationSpec) {
+    if spec.activation_preference == Some(ActivationPreference::Lazy) {
+        // karmada pkg/detector/detector.go ApplyPolicy: a Lazy policy's change is not applied to the templates it
+        // already placed; each is propagated by it when it is next created or updated.
+        admission.warning(
+            Lint::LazyActivation,
+            "spec.activationPreference",
+            "Lazy: Karmada applies this policy, and every later change to it, to a template only \
+             when that template is next created or updated; fedrender renders every template by \
+             the policy as written, so a review sees the change at once where Karmada's members \
+             would keep the previous placement until each template is edited",
+        );
+    }
+    if let Some(resolution) = spec.conflict_resolution {
+        // karmada pkg/util/objectwatcher/objectwatcher.go: consulted only when the member
+        // already holds an object of that name that Karmada does not manage.
+        admission.warning(
+            Lint::NotModelled,
+            "spec.conflictResolution",
+            format!(
+                "{resolution:?} decides what happens when a member already holds an object of \
+                 the same name that Karmada did not create, which no offline render can know; \
+                 fedrender renders the object as if the member held none"
+            ),
+        );
+    }
+    if spec.schedule_priority.is_some() {
+        // karmada pkg/scheduler/event_handler.go: the binding's priority orders the
+        // scheduler's queue; where each template goes does not depend on it.
+        admission.warning(
+            Lint::NotModelled,
+            "spec.schedulePriority",
+            "orders Karmada's scheduling queue (which template is scheduled first), not where a \
+             template goes; an offline render has no queue, so it changes nothing here",
+        );
+    }
 }
 
 fn check_policy_name(admission: &mut Admission<'_>, name: &str) {
@@ -383,13 +454,7 @@ fn admit_placement(admission: &mut Admission<'_>, placement: &Placement) {
             );
         }
     }
-    if placement.workload_affinity.is_some() {
-        admission.warning(
-            Lint::IgnoredField,
-            "spec.placement.workloadAffinity",
-            "has no effect: Karmada's WorkloadAffinity feature gate is alpha and off by default",
-        );
-    }
+    // workloadAffinity is judged with the Karmada release and its gates (karmada_release).
 }
 
 /// `clusterAffinities`: names are label-key-like, 1 to 32 characters and unique across the

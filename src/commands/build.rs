@@ -213,10 +213,13 @@ fn write_trees(
             Some(settings) => {
                 let fleet = placed.fleet();
                 let autoscaled = output::gitops::hpa_targets(&fleet.templates);
+                let preserved =
+                    output::gitops::preserved(&fleet.templates, &placed.preserved_on_deletion());
                 layout.with_wiring(output::gitops::files(
                     settings,
                     &fleet.clusters,
                     &autoscaled,
+                    &preserved,
                 ))
             }
             None => layout,

@@ -391,28 +391,10 @@ fn review(
     findings
 }
 
-/// The base's templates whose winning propagation policy sets
-/// `spec.preserveResourcesOnDeletion: true`, with that policy.
+/// The base's templates Karmada keeps on the members when they are deleted
+/// (`preserveResourcesOnDeletion`, their own policy's or a dependant's), with what makes it so.
 fn preserving(base: &render::Placed<'_>) -> BTreeMap<ObjectKey, String> {
-    let preserving_policies: HashSet<String> = base
-        .fleet()
-        .propagations
-        .iter()
-        .filter(|policy| policy.preserves_on_deletion)
-        .map(|policy| policy.id.to_string())
-        .collect();
-    if preserving_policies.is_empty() {
-        return BTreeMap::new();
-    }
-    base.plan
-        .iter()
-        .filter_map(|entry| {
-            let winner = entry.placed_by.first()?;
-            preserving_policies
-                .contains(winner)
-                .then(|| (entry.key.clone(), winner.clone()))
-        })
-        .collect()
+    base.preserved_on_deletion()
 }
 
 /// Where each object the diff shows comes from, from the head's plan: the template's file and

@@ -11,7 +11,7 @@ use fedrender_engine::output::gitops::GitopsSettings;
 
 use crate::cli::{BuildArgs, ClusterArgs, GitopsTool, InputArgs};
 use crate::source::command_defaults::CommandDefaults;
-use crate::source::fleet::{FleetSource, Inventory, SchemaOptions, ToolOptions};
+use crate::source::fleet::{FleetSource, Inventory, KarmadaOptions, SchemaOptions, ToolOptions};
 
 impl InputArgs {
     /// The lint levels the flags ask for. A lint given two levels is a usage error: which one
@@ -76,6 +76,9 @@ impl InputArgs {
             schemas: SchemaOptions {
                 kubernetes_versions: self.kubernetes_version.clone(),
                 crds: self.crds.clone(),
+            },
+            karmada: KarmadaOptions {
+                version: self.karmada_version.clone(),
             },
             ..source
         })
@@ -257,5 +260,6 @@ pub fn source(
         tools,
         cluster_filter: ClusterFilter::default(),
         schemas: SchemaOptions::default(),
+        karmada: KarmadaOptions::default(),
     })
 }

@@ -255,6 +255,9 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         if let Some(protection) = entry.secret {
             put_line!(out, "  secret: {}", protection.describe());
         }
+        for note in &entry.notes {
+            put_line!(out, "  note: {note}");
+        }
         if let Some(copy) = &entry.host_copy {
             put_line!(
                 out,
@@ -497,6 +500,7 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                     .filter(|(cluster, _)| filter.shows(cluster))
                     .map(|(cluster, note)| (cluster.clone(), json!(note)))
                     .collect::<serde_json::Map<_, _>>(),
+                "notes": entry.notes,
                 "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
                     "operation": operation.field(),
                     "interpreter": supplier,

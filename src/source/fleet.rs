@@ -16,6 +16,7 @@ use fedrender_engine::cluster_filter::ClusterFilter;
 use fedrender_engine::diagnostics::{Diagnostic, Origin, Rejected};
 use fedrender_engine::documents::{self, RawDocument, SourceFile};
 use fedrender_engine::fleet::{self, Fleet, SourceRun};
+use fedrender_engine::karmada_release;
 
 /// Where the inventory comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +37,14 @@ pub struct FleetSource {
     /// Which clusters' trees are emitted (all are scheduled).
     pub cluster_filter: ClusterFilter,
     pub schemas: SchemaOptions,
+    pub karmada: KarmadaOptions,
+}
+
+/// The command line's say on the Karmada release policies are judged by.
+#[derive(Debug, Clone, Default)]
+pub struct KarmadaOptions {
+    /// `--karmada-version`: beats the Config's `spec.karmada.version`.
+    pub version: Option<String>,
 }
 
 /// The command line's say on schema checks.
@@ -59,6 +68,7 @@ impl FleetSource {
             tools: ToolOptions::default(),
             cluster_filter: ClusterFilter::default(),
             schemas: SchemaOptions::default(),
+            karmada: KarmadaOptions::default(),
         }
     }
 }
@@ -144,6 +154,9 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
         fleet::assemble_parsed(&files, input_file_count, documents, parse_errors)?;
     fleet.sources = runs;
     fleet::check_flag_configs_are_on_top(&fleet, &source.input)?;
+    let release =
+        karmada_release::choose(source.karmada.version.as_deref(), fleet.karmada.as_ref())?;
+    let release_warnings = karmada_release::judge(&fleet, &release)?;
     let crds = read_crds(&source.schemas.crds)?;
     let (checker, schema_warnings) =
         fleet::schema_checker(&fleet, &source.schemas.kubernetes_versions, &crds)?;
@@ -154,6 +167,7 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             .into_iter()
             .chain(hook_warnings)
             .chain(warnings)
+            .chain(release_warnings)
             .chain(schema_warnings)
             .collect(),
     ))

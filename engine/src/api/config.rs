@@ -17,6 +17,9 @@
 //!   sources:
 //!     kustomize: [kustomize, build]   # builds kustomize directories (runs only with --allow-exec)
 //!   kubernetesVersion: "1.33"         # checks clusters that state no status.kubernetesVersion
+//!   karmada:                          # the release policies are judged by, and its gates
+//!     version: "1.19"
+//!     featureGates: {MultiClusterService: true}
 //!   # Flags a team always passes, read from a Config directly in FLEET_DIR; flags win.
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
@@ -74,6 +77,20 @@ pub struct ConfigSpec {
     /// The keys each cluster opens secrets with, by cluster selector (docs/secrets.md).
     #[serde(default)]
     pub secrets: Option<super::secret_keys::SecretsConfig>,
+    /// The Karmada release and feature gates policies are judged by.
+    #[serde(default)]
+    pub karmada: Option<KarmadaConfig>,
+}
+
+/// `spec.karmada`: the release (`--karmada-version` beats it; default: the newest fedrender
+/// knows) and the feature gates turned on or off, as Karmada's `--feature-gates` takes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct KarmadaConfig {
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub feature_gates: BTreeMap<String, bool>,
 }
 
 impl ConfigSpec {

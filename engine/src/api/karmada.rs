@@ -44,7 +44,7 @@ pub struct PropagationSpec {
     #[serde(default)]
     pub scheduler_name: Option<String>,
     #[serde(default)]
-    pub failover: Option<Value>,
+    pub failover: Option<FailoverBehavior>,
     #[serde(default)]
     pub conflict_resolution: Option<ConflictResolution>,
     #[serde(default)]
@@ -54,7 +54,74 @@ pub struct PropagationSpec {
     #[serde(default)]
     pub preserve_resources_on_deletion: Option<bool>,
     #[serde(default)]
-    pub schedule_priority: Option<Value>,
+    pub schedule_priority: Option<SchedulePriority>,
+}
+
+/// `spec.failover` (karmada propagation_types.go `FailoverBehavior`): read so that Karmada's
+/// release can judge its purge modes; failover itself happens only in a live control plane.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FailoverBehavior {
+    #[serde(default)]
+    pub application: Option<ApplicationFailoverBehavior>,
+    #[serde(default)]
+    pub cluster: Option<ClusterFailoverBehavior>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ApplicationFailoverBehavior {
+    #[serde(default)]
+    pub decision_conditions: Option<DecisionConditions>,
+    /// Kept as written: which spellings a release accepts is the release's (see
+    /// `karmada_release`), not serde's.
+    #[serde(default)]
+    pub purge_mode: Option<String>,
+    #[serde(default)]
+    pub grace_period_seconds: Option<i32>,
+    #[serde(default)]
+    pub state_preservation: Option<StatePreservation>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClusterFailoverBehavior {
+    #[serde(default)]
+    pub purge_mode: Option<String>,
+    #[serde(default)]
+    pub state_preservation: Option<StatePreservation>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DecisionConditions {
+    #[serde(default)]
+    pub toleration_seconds: Option<i32>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StatePreservation {
+    pub rules: Vec<StatePreservationRule>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StatePreservationRule {
+    pub alias_label_name: String,
+    #[serde(rename = "jsonPath")]
+    pub json_path: String,
+}
+
+/// `spec.schedulePriority` (karmada propagation_types.go `SchedulePriority`, since v1.13):
+/// the order bindings wait in the scheduler's queue, which an offline render has no queue for.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SchedulePriority {
+    #[serde(default)]
+    pub priority_class_source: Option<String>,
+    #[serde(default)]
+    pub priority_class_name: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -7,6 +7,7 @@ pub mod karmada;
 pub mod kubefed;
 pub mod meta;
 pub mod secret_keys;
+pub mod networking;
 pub mod selector;
 pub mod source;
 pub mod type_meta;

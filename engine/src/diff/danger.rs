@@ -17,6 +17,7 @@ pub use super::change::{Finding, FindingLevel};
 use crate::diagnostics::{Diagnostic, Origin, Severity};
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
+use crate::output::gitops::{ARGO_SYNC_OPTIONS, FLUX_PRUNE};
 use crate::quantity::quantity_from_json;
 use crate::yaml;
 
@@ -81,9 +82,7 @@ pub fn apply_levels(findings: &mut Vec<Finding>, levels: &LintLevels) {
     });
 }
 
-const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
 const FLUX_FORCE: &str = "kustomize.toolkit.fluxcd.io/force";
-const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
 
 /// A finding on one cluster before grouping: everything but the clusters.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -438,8 +437,8 @@ fn replica_shifts(
 }
 
 /// Templates the head deleted (gone from every cluster, no template left) whose base policy
-/// preserves what it placed: Karmada would leave the objects on the members, the wiring's
-/// prune deletes them.
+/// preserves what it placed: Karmada would leave the objects on the members; a prune deletes
+/// them unless the live objects already carry the exemption `build --gitops` patches on.
 fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
     let mut deleted: BTreeMap<&ObjectKey, BTreeSet<&str>> = BTreeMap::new();
     for (cluster, changes) in &diff.clusters {
@@ -466,8 +465,8 @@ fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> 
                     message: format!(
                         "its template is deleted while {policy} sets preserveResourcesOnDeletion: true: Karmada would keep the objects on the members"
                     ),
-                    argo_cd: "an automated sync with prune (as fedrender's wiring sets it) deletes them".to_string(),
-                    flux: "the Kustomization's prune (as fedrender's wiring sets it) deletes them".to_string(),
+                    argo_cd: format!("an automated sync with prune deletes them unless the live objects carry {ARGO_SYNC_OPTIONS}: Prune=false, which build --gitops argocd patches onto them while the template lives"),
+                    flux: format!("the Kustomization's prune deletes them unless the live objects carry {FLUX_PRUNE}: disabled, which build --gitops flux patches onto them while the template lives"),
                     fix: prune_fix.clone(),
                     escaped_by: None,
                     level: FindingLevel::Warning,

@@ -12,6 +12,13 @@ use crate::manifest::HEADER;
 use crate::object::{ObjectKey, Template, api_group};
 use crate::yaml;
 
+/// Argo CD's per-object sync options; `Prune=false` among them keeps the object when it leaves
+/// Git (argo-cd docs/user-guide/sync-options.md, "No Prune Resources").
+pub const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
+/// Flux's per-object prune switch; `disabled` keeps the object when it leaves Git (fluxcd.io
+/// flux/components/kustomize/kustomizations, "Prune").
+pub const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
+
 /// Where the wiring goes in the output directory. `_` is not allowed in a cluster name, so no
 /// cluster's directory can be this one.
 pub const DIRECTORY: &str = "_gitops";
@@ -62,25 +69,101 @@ pub fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String> {
         .collect()
 }
 
+/// An object Karmada keeps on the members when its template is deleted
+/// (`preserveResourcesOnDeletion`), which the wiring must therefore never prune.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preserved {
+    pub key: ObjectKey,
+    /// The template's own `argocd.argoproj.io/sync-options`, which the exemption extends
+    /// rather than replaces.
+    pub argo_sync_options: Option<String>,
+}
+
+/// The preserved templates among `templates`, in key order.
+pub fn preserved(templates: &[Template], keys: &BTreeMap<ObjectKey, String>) -> Vec<Preserved> {
+    let mut preserved: Vec<Preserved> = templates
+        .iter()
+        .filter(|template| keys.contains_key(&template.key))
+        .map(|template| Preserved {
+            key: template.key.clone(),
+            argo_sync_options: template
+                .object
+                .pointer("/metadata/annotations")
+                .and_then(|annotations| annotations.get(ARGO_SYNC_OPTIONS))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+        .collect();
+    preserved.sort_by(|a, b| a.key.cmp(&b.key));
+    preserved
+}
+
+/// The kustomize patches that put the prune exemption of `tool` on each preserved object, as
+/// both Argo CD (`spec.source.kustomize.patches`, Argo CD 2.9 and later) and Flux
+/// (`spec.patches`) take them. A strategic-merge patch with a target applies to whatever the
+/// target selects, whatever the patch's own kind and name, and a target that selects nothing in
+/// a cluster's tree is no error: one list serves every cluster. Leaving the tree itself as
+/// Karmada would render it keeps `build` without `--gitops` byte for byte the same.
+fn prune_exemptions(tool: GitopsTool, preserved: &[Preserved]) -> Vec<Value> {
+    preserved
+        .iter()
+        .map(|object| {
+            let (annotation, value) = match tool {
+                GitopsTool::ArgoCd => {
+                    let value = match object.argo_sync_options.as_deref() {
+                        Some(options) if options.split(',').any(|o| o.trim() == "Prune=false") => {
+                            options.to_string()
+                        }
+                        Some(options) if !options.trim().is_empty() => {
+                            format!("{options},Prune=false")
+                        }
+                        _ => "Prune=false".to_string(),
+                    };
+                    (ARGO_SYNC_OPTIONS, value)
+                }
+                GitopsTool::Flux => (FLUX_PRUNE, "disabled".to_string()),
+            };
+            let patch = json!({
+                "apiVersion": "fedrender.io/v1alpha1",
+                "kind": "PreservedOnDeletion",
+                "metadata": {"name": "preserved", "annotations": {annotation: value}},
+            });
+            let key = &object.key;
+            let mut target = serde_json::Map::new();
+            if !key.group.is_empty() {
+                target.insert("group".to_string(), json!(key.group));
+            }
+            target.insert("kind".to_string(), json!(key.kind));
+            if !key.namespace.is_empty() {
+                target.insert("namespace".to_string(), json!(key.namespace));
+            }
+            target.insert("name".to_string(), json!(key.name));
+            json!({"target": target, "patch": yaml::to_yaml(&patch)})
+        })
+        .collect()
+}
+
 /// The wiring files, by path relative to the output directory, sorted, each with its text:
 /// the objects, then their kustomization. `autoscaled` are the workloads an HPA scales, whose
-/// `spec.replicas` Argo CD is told to leave alone.
+/// `spec.replicas` Argo CD is told to leave alone; `preserved` are exempted from pruning.
 pub fn files(
     settings: &GitopsSettings,
     clusters: &[Cluster],
     autoscaled: &BTreeMap<ObjectKey, String>,
+    preserved: &[Preserved],
 ) -> Vec<(String, String)> {
+    let exemptions = prune_exemptions(settings.tool, preserved);
     let objects: Vec<(String, Value)> = match settings.tool {
         GitopsTool::ArgoCd => vec![(
             "applicationset.yaml".to_string(),
-            application_set(settings, clusters, autoscaled),
+            application_set(settings, clusters, autoscaled, &exemptions),
         )],
         GitopsTool::Flux => {
             let mut objects = vec![("gitrepository.yaml".to_string(), git_repository(settings))];
             objects.extend(clusters.iter().map(|cluster| {
                 (
                     format!("kustomization_{}.yaml", cluster.name()),
-                    flux_kustomization(settings, cluster.name()),
+                    flux_kustomization(settings, cluster.name(), &exemptions),
                 )
             }));
             objects
@@ -128,6 +211,7 @@ fn application_set(
     settings: &GitopsSettings,
     clusters: &[Cluster],
     autoscaled: &BTreeMap<ObjectKey, String>,
+    exemptions: &[Value],
 ) -> Value {
     let elements: Vec<Value> = clusters
         .iter()
@@ -187,6 +271,9 @@ fn application_set(
     if !ignored.is_empty() {
         set["spec"]["template"]["spec"]["ignoreDifferences"] = Value::Array(ignored);
     }
+    if !exemptions.is_empty() {
+        set["spec"]["template"]["spec"]["source"]["kustomize"] = json!({"patches": exemptions});
+    }
     set
 }
 
@@ -203,8 +290,8 @@ fn git_repository(settings: &GitopsSettings) -> Value {
     })
 }
 
-fn flux_kustomization(settings: &GitopsSettings, cluster: &str) -> Value {
-    json!({
+fn flux_kustomization(settings: &GitopsSettings, cluster: &str, exemptions: &[Value]) -> Value {
+    let mut kustomization = json!({
         "apiVersion": "kustomize.toolkit.fluxcd.io/v1",
         "kind": "Kustomization",
         "metadata": {"name": format!("fedrender-{cluster}"), "namespace": "flux-system"},
@@ -215,7 +302,11 @@ fn flux_kustomization(settings: &GitopsSettings, cluster: &str) -> Value {
             "prune": true,
             "kubeConfig": {"secretRef": {"name": kubeconfig_secret(cluster)}},
         },
-    })
+    });
+    if !exemptions.is_empty() {
+        kustomization["spec"]["patches"] = Value::Array(exemptions.to_vec());
+    }
+    kustomization
 }
 
 #[cfg(test)]
@@ -247,7 +338,12 @@ mod tests {
             cluster("eu-1", Some("https://eu-1.example.com")),
             cluster("us-1", None),
         ];
-        let files = files(&settings(GitopsTool::ArgoCd), &clusters, &BTreeMap::new());
+        let files = files(
+            &settings(GitopsTool::ArgoCd),
+            &clusters,
+            &BTreeMap::new(),
+            &[],
+        );
         let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
             paths,
@@ -289,6 +385,7 @@ mod tests {
             &settings(GitopsTool::ArgoCd),
             &[cluster("eu-1", None)],
             &autoscaled,
+            &[],
         );
         let set = &files[0].1;
         assert!(
@@ -307,6 +404,7 @@ mod tests {
             &settings(GitopsTool::Flux),
             &[cluster("eu-1", None)],
             &BTreeMap::new(),
+            &[],
         );
         let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
@@ -330,6 +428,92 @@ mod tests {
             files[1]
                 .1
                 .contains("- gitrepository.yaml\n- kustomization_eu-1.yaml\n")
+        );
+    }
+
+    fn preserved_deployment(sync_options: Option<&str>) -> Vec<Preserved> {
+        vec![Preserved {
+            key: ObjectKey {
+                group: "apps".to_string(),
+                kind: "Deployment".to_string(),
+                namespace: "shop".to_string(),
+                name: "web".to_string(),
+            },
+            argo_sync_options: sync_options.map(str::to_string),
+        }]
+    }
+
+    /// The annotations are the ones each tool documents for "never prune this object":
+    /// Argo CD `argocd.argoproj.io/sync-options: Prune=false` (argo-cd
+    /// docs/user-guide/sync-options.md, "No Prune Resources"), Flux
+    /// `kustomize.toolkit.fluxcd.io/prune: disabled` (fluxcd.io/flux/components/kustomize/
+    /// kustomizations, "Prune"); the patches are where each takes kustomize patches (Argo CD
+    /// docs/user-guide/kustomize.md "Patches", `spec.source.kustomize.patches`; Flux's
+    /// Kustomization `spec.patches`).
+    #[test]
+    fn a_preserved_object_is_exempted_from_each_tools_prune() {
+        let clusters = [cluster("eu-1", None)];
+        let argo = files(
+            &settings(GitopsTool::ArgoCd),
+            &clusters,
+            &BTreeMap::new(),
+            &preserved_deployment(None),
+        );
+        let set = &argo[0].1;
+        assert!(
+            set.contains("      kustomize:\n          patches:\n          - target:\n              group: apps\n              kind: Deployment\n              namespace: shop\n              name: web\n"),
+            "{set}"
+        );
+        assert!(
+            set.contains("argocd.argoproj.io/sync-options: Prune=false\n"),
+            "{set}"
+        );
+        let flux = files(
+            &settings(GitopsTool::Flux),
+            &clusters,
+            &BTreeMap::new(),
+            &preserved_deployment(None),
+        );
+        let kustomization = &flux[2].1;
+        assert!(
+            kustomization
+                .contains("  patches:\n  - target:\n      group: apps\n      kind: Deployment\n"),
+            "{kustomization}"
+        );
+        assert!(
+            kustomization.contains("kustomize.toolkit.fluxcd.io/prune: disabled\n"),
+            "{kustomization}"
+        );
+        // Nothing preserved: no patches at all.
+        let plain = files(
+            &settings(GitopsTool::Flux),
+            &clusters,
+            &BTreeMap::new(),
+            &[],
+        );
+        assert!(!plain[2].1.contains("patches"), "{}", plain[2].1);
+    }
+
+    /// Argo CD reads one comma-separated annotation: a template's own options are kept.
+    #[test]
+    fn the_argo_cd_exemption_extends_the_templates_own_sync_options() {
+        let exemptions = prune_exemptions(
+            GitopsTool::ArgoCd,
+            &preserved_deployment(Some("ServerSideApply=true")),
+        );
+        let patch = exemptions[0]["patch"].as_str().unwrap();
+        assert!(
+            patch.contains("argocd.argoproj.io/sync-options: ServerSideApply=true,Prune=false\n"),
+            "{patch}"
+        );
+        let already = prune_exemptions(
+            GitopsTool::ArgoCd,
+            &preserved_deployment(Some("Prune=false, Validate=false")),
+        );
+        let patch = already[0]["patch"].as_str().unwrap();
+        assert!(
+            patch.contains("sync-options: Prune=false, Validate=false\n"),
+            "{patch}"
         );
     }
 }

@@ -10,6 +10,7 @@ mod placement;
 pub mod plan;
 mod secret_warnings;
 mod selects_nothing;
+mod services;
 mod warnings;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -140,6 +141,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         }
     }
     follow_dependencies(fleet, &mut placements, &mut warnings)?;
+    services::apply_multi_cluster_services(fleet, &cluster_index, &mut placements, &mut warnings)?;
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {
@@ -259,6 +261,20 @@ impl<'f> Placed<'f> {
             }
         });
         templates.chain(federated).chain(quotas).collect()
+    }
+
+    /// The templates Karmada would keep on the members when they are deleted
+    /// (`preserveResourcesOnDeletion`), each with what makes it so; only those placed somewhere.
+    pub fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
+        self.fleet
+            .templates
+            .iter()
+            .zip(&self.placements)
+            .filter(|(_, placement)| !placement.targets.is_empty())
+            .filter_map(|(template, placement)| {
+                Some((template.key.clone(), placement.preserved_by.clone()?))
+            })
+            .collect()
     }
 
     /// Every object's position in [`destinations`](Self::destinations), by its key.

@@ -41,6 +41,13 @@ pub(super) struct Placement {
     pub(super) filtered: Vec<(String, Filtered)>,
     /// How the scheduler divided the replicas of a Divided workload (kept only to explain).
     pub(super) division: Option<schedule::divide::Division>,
+    /// What makes Karmada keep its objects on the members when the template is deleted
+    /// (`preserveResourcesOnDeletion`): its own policy, or a dependant's.
+    pub(super) preserved_by: Option<String>,
+    /// What `plan` says of it beyond placement (a MultiClusterService's story).
+    pub(super) notes: Vec<String>,
+    /// The MultiClusterService that took the template from its policies.
+    pub(super) claimed_by: Option<String>,
 }
 
 impl Placement {
@@ -81,6 +88,9 @@ pub(super) fn place_template(
         placed_by: Vec::new(),
         filtered: Vec::new(),
         division: None,
+        preserved_by: None,
+        notes: Vec::new(),
+        claimed_by: None,
     };
     if let Some(reason) = bind::never_propagated(template) {
         placement.nowhere = Some(format!("{} is rendered nowhere: {reason}", template.key));
@@ -118,6 +128,7 @@ pub(super) fn place_template(
                 placement.redirect(dispatched);
             }
             placement.winner = Some(binding.policy);
+            placement.preserved_by = policy.preserves_on_deletion.then(|| policy.id.to_string());
             if explain {
                 placement.filtered = schedule.filtered;
                 placement.division = schedule.division;
@@ -245,9 +256,24 @@ pub(super) fn follow_dependencies(
             .iter()
             .flat_map(|&parent| placements[parent].scheduled().iter())
             .collect();
+        // A binding the dependencies distributor made (no policy of its own) preserves when
+        // any parent's does (karmada dependenciesdistributor/policy_utils.go
+        // `detectAndResolvePreserveOnDeletion`: any true wins).
+        let preserving_parent = parents.iter().find_map(|&parent| {
+            let policy = &fleet.propagations[placements[parent].winner?];
+            policy.preserves_on_deletion.then(|| {
+                format!(
+                    "{}, through propagateDeps of {}",
+                    policy.id, fleet.templates[parent].key
+                )
+            })
+        });
         let placement = &mut placements[dependent];
         placement.placed_by.extend(notes);
         let own_policy = placement.winner.map(|policy| &fleet.propagations[policy]);
+        if own_policy.is_none() {
+            placement.preserved_by = preserving_parent;
+        }
         let mut targets: Vec<Target> = if own_policy.is_some() {
             placement.scheduled().iter().collect()
         } else {

@@ -44,6 +44,9 @@ pub struct PlanEntry {
     /// What each cluster it reaches opens it with, by cluster name (a SealedSecret's
     /// certificate group, the SOPS key that decrypts it); empty when no cluster states a key.
     pub secret_keys: Vec<(String, String)>,
+    /// What a reviewer should know of its life on the members that the rendered tree does not
+    /// show: kept when deleted, applied lazily.
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -119,7 +122,10 @@ pub(super) fn plan_entry(
                         )
                     }
                 }
-                None => "not used".to_string(),
+                None => match &placement.claimed_by {
+                    Some(claimer) => format!("lost: {claimer} claims the Service"),
+                    None => "not used".to_string(),
+                },
             };
             PolicyChoice {
                 policy: policy.id.to_string(),
@@ -170,9 +176,23 @@ pub(super) fn plan_entry(
             })
         })
         .collect();
+    let mut notes = placement.notes.clone();
+    if let Some(preserved_by) = &placement.preserved_by {
+        notes.push(format!(
+            "kept on the members when its template is deleted (preserveResourcesOnDeletion of \
+             {preserved_by}); build --gitops exempts it from pruning"
+        ));
+    }
+    if let Some(policy) = winner.filter(|policy| policy.lazy_activation) {
+        notes.push(format!(
+            "{} is Lazy: Karmada applies a change of that policy to this template only when the template next changes",
+            policy.id
+        ));
+    }
     PlanEntry {
         key: template.key.clone(),
         origin: template.origin.clone(),
+        notes,
         interpreted_by,
         ignored_operations,
         policies,
@@ -217,6 +237,7 @@ pub(super) fn quota_plan_entry(
         host_copy: None,
         secret: None,
         secret_keys: Vec::new(),
+        notes: Vec::new(),
         filtered: Vec::new(),
         division: None,
         interpreted_by: Vec::new(),
@@ -238,6 +259,7 @@ pub(super) fn federated_plan_entry(
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
+        notes: Vec::new(),
         secret: crate::secrets::protection(
             binding.template.group(),
             binding.template.kind(),

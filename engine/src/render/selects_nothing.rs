@@ -329,6 +329,9 @@ mod tests {
             placed_by: placed_by.iter().map(ToString::to_string).collect(),
             filtered: Vec::new(),
             division: None,
+            preserved_by: None,
+            notes: Vec::new(),
+            claimed_by: None,
         }
     }
 
