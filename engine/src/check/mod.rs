@@ -9,6 +9,7 @@ mod constraints;
 pub mod crd;
 mod field_path;
 mod formats;
+mod object_meta;
 pub mod schema;
 
 use std::collections::BTreeMap;
@@ -446,7 +447,8 @@ impl Checker {
 
     fn check_custom(&self, object: &Value, gvk: &GroupVersionKind) -> Vec<Finding> {
         match self.custom.lookup(gvk) {
-            Lookup::Unknown | Lookup::Unchecked => Vec::new(),
+            Lookup::Unknown => Vec::new(),
+            Lookup::Unchecked => object_meta::check(object),
             Lookup::NotServed { crd, served } => vec![Finding {
                 lint: Lint::SchemaInvalid,
                 path: "apiVersion".to_string(),
@@ -464,9 +466,13 @@ impl Checker {
                 crd,
                 origin,
                 schema,
-            } => validate(schema, object, &NoDefinitions, || {
-                format!("the CRD {}", crd::named(crd, origin))
-            }),
+            } => {
+                let mut findings = object_meta::check(object);
+                findings.extend(validate(schema, object, &NoDefinitions, || {
+                    format!("the CRD {}", crd::named(crd, origin))
+                }));
+                findings
+            }
         }
     }
 

@@ -364,8 +364,22 @@ impl Schema {
         }
         if root {
             // apiVersion, kind and metadata are the API server's own, whatever the schema says:
-            // `metadata: {type: object}`, which every kubebuilder CRD has, prunes no name.
-            for field in ["apiVersion", "kind", "metadata"] {
+            // `metadata: {type: object}`, which every kubebuilder CRD has, prunes no name. A CRD
+            // may only narrow metadata's name and generateName (apiextensions
+            // validateStructuralMetadataInvariants), which the API server's schema validation
+            // then applies; the rest of metadata is ObjectMeta's ([`super::object_meta`]).
+            let narrowed = schema
+                .properties
+                .remove("metadata")
+                .map(|metadata| metadata.properties)
+                .unwrap_or_default();
+            let mut metadata = Schema::default();
+            metadata.properties = narrowed
+                .into_iter()
+                .filter(|(field, _)| field == "name" || field == "generateName")
+                .collect();
+            schema.properties.insert("metadata".to_string(), metadata);
+            for field in ["apiVersion", "kind"] {
                 schema
                     .properties
                     .insert(field.to_string(), Schema::default());
@@ -1410,6 +1424,33 @@ mod tests {
                 "is not in the CRD's schema: the API server drops it".to_string()
             )]
         );
+    }
+
+    /// A CRD may narrow metadata's name and generateName (apiextensions'
+    /// validateStructuralMetadataInvariants allows nothing else there), and the API server's
+    /// schema validation applies the narrowing; the rest of metadata is still never pruned.
+    #[test]
+    fn a_crd_may_narrow_the_name_and_nothing_else_of_metadata() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "metadata": {"type": "object", "properties": {
+                "name": {"type": "string", "maxLength": 12, "pattern": "^[a-z]+(-[a-z]+)*$"},
+                "generateName": {"type": "string", "maxLength": 6},
+            }},
+        }}));
+        let object = |name: &str| {
+            json!({"apiVersion": "example.io/v1", "kind": "Widget",
+                "metadata": {"name": name, "generateName": "web-", "labels": {"a": "b"}}})
+        };
+        assert_eq!(findings(&schema, object("web-tls")), []);
+        assert_eq!(
+            findings(&schema, object("web-tls-certificate")),
+            [(
+                FindingKind::Invalid,
+                "metadata.name".to_string(),
+                "\"web-tls-certificate\" is longer than 12 characters".to_string()
+            )]
+        );
+        assert_eq!(findings(&schema, object("web2")).len(), 1);
     }
 
     /// A schema whose anyOf choices are each the same anyOf, `levels` deep, `width` wide, over
