@@ -122,15 +122,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -242,15 +242,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -486,15 +486,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)
@@ -580,15 +580,15 @@ _fedrender() {
                     return 0
                     ;;
                 --deny)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --warn)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion plaintext-secret" -- "${cur}"))
                     return 0
                     ;;
                 --jobs)

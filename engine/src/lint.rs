@@ -32,6 +32,7 @@ pub enum Lint {
     DeprecatedApi,
     UncheckedKind,
     AssumedKubernetesVersion,
+    DisabledApi,
     ImmutableField,
     PvcShrink,
     ReplicasZero,
@@ -43,7 +44,7 @@ pub enum Lint {
 }
 
 impl Lint {
-    pub const ALL: [Lint; 29] = [
+    pub const ALL: [Lint; 30] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -65,6 +66,7 @@ impl Lint {
         Lint::DeprecatedApi,
         Lint::UncheckedKind,
         Lint::AssumedKubernetesVersion,
+        Lint::DisabledApi,
         Lint::ImmutableField,
         Lint::PvcShrink,
         Lint::ReplicasZero,
@@ -98,6 +100,7 @@ impl Lint {
             Lint::DeprecatedApi => "deprecated-api",
             Lint::UncheckedKind => "unchecked-kind",
             Lint::AssumedKubernetesVersion => "assumed-kubernetes-version",
+            Lint::DisabledApi => "disabled-api",
             Lint::ImmutableField => "immutable-field",
             Lint::PvcShrink => "pvc-shrink",
             Lint::ReplicasZero => "replicas-zero",
@@ -161,6 +164,9 @@ impl Lint {
             Lint::AssumedKubernetesVersion => {
                 "a cluster's Kubernetes version is unstated (an API removed in the assumed newest \
                  is this warning) or has no schemas in fedrender, so the nearest is used"
+            }
+            Lint::DisabledApi => {
+                "an alpha API, or a beta API new since 1.24, that a cluster serves only when enabled, and the inventory does not list its apiEnablements"
             }
             Lint::ImmutableField => {
                 "diff: a change Kubernetes refuses on update (a selector, a StatefulSet's claim templates, a binding's roleRef), so the GitOps sync stops"

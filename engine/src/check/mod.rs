@@ -11,6 +11,7 @@ mod field_path;
 mod formats;
 mod object_meta;
 pub mod schema;
+mod served_by_default;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -26,7 +27,7 @@ use crd::{CustomResources, Lookup};
 use schema::{Definitions, FindingKind, OverBudget};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
-pub const LINTS: [Lint; 7] = [
+pub const LINTS: [Lint; 8] = [
     Lint::SchemaInvalid,
     Lint::UnknownField,
     Lint::PrunedField,
@@ -34,6 +35,7 @@ pub const LINTS: [Lint; 7] = [
     Lint::DeprecatedApi,
     Lint::UncheckedKind,
     Lint::AssumedKubernetesVersion,
+    Lint::DisabledApi,
 ];
 
 /// Something a cluster's API server would say of an object.
@@ -217,6 +219,9 @@ fn clusters_phrase(names: &[&str], one: &str, many: &str) -> String {
 pub struct Checker {
     /// Per cluster of the inventory, by position.
     versions: Vec<ClusterVersion>,
+    /// Per cluster of the inventory, by position, its `status.apiEnablements` (group version
+    /// and kinds) where the inventory lists them.
+    enablements: Vec<Option<Vec<(String, Vec<String>)>>>,
     custom: CustomResources,
     builtin: &'static Builtin,
 }
@@ -243,6 +248,7 @@ impl Checker {
         }
         Checker {
             versions,
+            enablements: Vec::new(),
             custom,
             builtin: builtin(),
         }
@@ -275,10 +281,22 @@ impl Checker {
         }
         let checker = Checker {
             versions,
+            enablements: Vec::new(),
             custom,
             builtin: builtin(),
         };
         Ok((checker, warnings))
+    }
+
+    /// The APIs each cluster of the inventory (by position) serves, where its
+    /// `status.apiEnablements` lists them: they decide whether an API that is off by default is
+    /// served there.
+    pub fn with_api_enablements(
+        mut self,
+        enablements: Vec<Option<Vec<(String, Vec<String>)>>>,
+    ) -> Checker {
+        self.enablements = enablements;
+        self
     }
 
     /// The version a cluster (a position in the inventory) is checked against.
@@ -310,12 +328,69 @@ impl Checker {
             for finding in self.check_at(object, version) {
                 found.entry(finding).or_default().extend(&clusters);
             }
+            if !custom {
+                for (finding, cluster) in self.not_enabled(object, version, &clusters) {
+                    found.entry(finding).or_default().push(cluster);
+                }
+            }
         }
         found
             .into_iter()
             .map(|(finding, mut clusters)| {
                 clusters.sort_unstable();
                 (finding, clusters)
+            })
+            .collect()
+    }
+
+    /// Of a built-in object whose API `version` serves only when enabled, what each of
+    /// `clusters` says: where the inventory lists the cluster's `apiEnablements` they decide
+    /// (not listed, it is not served); elsewhere a [`Lint::DisabledApi`] warning names what
+    /// enables it.
+    fn not_enabled(
+        &self,
+        object: &Value,
+        version: KubernetesVersion,
+        clusters: &[usize],
+    ) -> Vec<(Finding, usize)> {
+        let (Some(api_version), Some(kind)) = (
+            object.get("apiVersion").and_then(Value::as_str),
+            object.get("kind").and_then(Value::as_str),
+        ) else {
+            return Vec::new();
+        };
+        let gvk = GroupVersionKind::of(api_version, kind);
+        let schemas = self.builtin.at(version).expect("within the embedded");
+        if self.builtin.kind(schemas, &gvk).is_none() {
+            // Not served at all: removed-api says so.
+            return Vec::new();
+        }
+        let Some(problem) = served_by_default::off_by_default(&gvk, version) else {
+            return Vec::new();
+        };
+        clusters
+            .iter()
+            .filter_map(|&cluster| {
+                let finding = match self.enablements.get(cluster).and_then(Option::as_ref) {
+                    Some(listed) if served_by_default::enabled(listed, &gvk) => return None,
+                    Some(_) => Finding {
+                        lint: Lint::SchemaInvalid,
+                        path: "apiVersion".to_string(),
+                        problem: format!(
+                            "{gvk} is not in the cluster's status.apiEnablements, so its API \
+                             server does not serve it ({problem})"
+                        ),
+                    },
+                    None => Finding {
+                        lint: Lint::DisabledApi,
+                        path: "apiVersion".to_string(),
+                        problem: format!(
+                            "{problem}; the inventory lists no status.apiEnablements for the \
+                             cluster to say whether it does"
+                        ),
+                    },
+                };
+                Some((finding, cluster))
             })
             .collect()
     }
@@ -803,6 +878,46 @@ mod tests {
         assert_eq!(
             warnings[0].message,
             "example.io/v1 Gadget: 2 objects not checked: the fleet and --crds have no CRD for the kind"
+        );
+    }
+
+    /// resource.k8s.io/v1beta1 is off by default (KEP-3136; Kubernetes 1.32 release notes):
+    /// a cluster whose apiEnablements list it serves it, one whose list lacks it does not, and
+    /// one with no list is warned of.
+    #[test]
+    fn api_enablements_decide_whether_an_api_off_by_default_is_served() {
+        let stated = ClusterVersion {
+            version: v(33),
+            source: VersionSource::Inventory,
+        };
+        let enabled = vec![(
+            "resource.k8s.io/v1beta1".to_string(),
+            vec!["DeviceClass".to_string()],
+        )];
+        let checker = Checker::new(vec![stated; 3], []).with_api_enablements(vec![
+            Some(enabled),
+            Some(Vec::new()),
+            None,
+        ]);
+        let class = json!({"apiVersion": "resource.k8s.io/v1beta1", "kind": "DeviceClass",
+            "metadata": {"name": "gpu"}, "spec": {}});
+        let found: Vec<(Lint, Vec<usize>)> = checker
+            .check(&class, &[0, 1, 2])
+            .into_iter()
+            .filter(|(finding, _)| finding.lint != Lint::DeprecatedApi)
+            .map(|(finding, clusters)| (finding.lint, clusters))
+            .collect();
+        assert_eq!(
+            found,
+            [(Lint::SchemaInvalid, vec![1]), (Lint::DisabledApi, vec![2])]
+        );
+        let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "d"}, "spec": {"selector": {}, "template": {}}});
+        assert!(
+            checker
+                .check(&deployment, &[0, 1, 2])
+                .iter()
+                .all(|(finding, _)| finding.lint != Lint::DisabledApi)
         );
     }
 
