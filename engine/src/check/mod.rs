@@ -9,6 +9,7 @@ mod constraints;
 pub mod crd;
 mod field_path;
 mod formats;
+mod list_type;
 mod object_meta;
 pub mod schema;
 mod served_by_default;

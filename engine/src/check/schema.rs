@@ -16,6 +16,7 @@ use super::cel::{self, Rule, Shape, Verdict};
 use super::constraints::{Enumeration, Pattern, format_and_enumeration};
 use super::field_path::{FieldPath, Step};
 use super::formats::{check_format, describe};
+use super::list_type::ListType;
 
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -722,7 +723,11 @@ impl Schema {
                     if !walk.spend(count) {
                         return;
                     }
-                    self.list_type.check_unique(items, path, out);
+                    for (index, problem) in self.list_type.duplicates(items) {
+                        path.steps.push(Step::Index(index));
+                        out.invalid(path, || problem);
+                        path.steps.pop();
+                    }
                 }
                 if let Some(schema) = &self.items {
                     for (index, item) in items.iter().enumerate() {
@@ -911,56 +916,6 @@ impl Shape for Schema {
 
     fn format(&self) -> Option<&str> {
         self.format.as_deref()
-    }
-}
-
-/// `x-kubernetes-list-type`.
-#[derive(Debug, Clone, PartialEq)]
-enum ListType {
-    /// The list is one value (the default): items may repeat.
-    Atomic,
-    /// Each item is unique.
-    Set,
-    /// Each item is an object unique by the values of these fields.
-    Map(Vec<String>),
-}
-
-impl ListType {
-    /// Refuses the items of a set or map that repeat an earlier one, as the API server does
-    /// ("Duplicate value").
-    fn check_unique(&self, items: &[Value], path: &mut FieldPath<'_>, out: &mut Out<'_>) {
-        let mut seen: std::collections::HashMap<String, usize> = Default::default();
-        for (index, item) in items.iter().enumerate() {
-            let key = match self {
-                ListType::Atomic => return,
-                ListType::Set => item.to_string(),
-                ListType::Map(keys) => {
-                    let key: serde_json::Map<String, Value> = keys
-                        .iter()
-                        .filter_map(|key| Some((key.clone(), item.get(key)?.clone())))
-                        .collect();
-                    Value::Object(key).to_string()
-                }
-            };
-            if let Some(first) = seen.get(&key) {
-                path.steps.push(Step::Index(index));
-                let first = *first;
-                out.invalid(path, || match self {
-                    ListType::Map(keys) => format!(
-                        "Duplicate value: {key}: the list is a map keyed by {}, and item {first} \
-                         has the same key",
-                        keys.join(", ")
-                    ),
-                    _ => format!(
-                        "Duplicate value: {}: the list is a set, and item {first} is the same",
-                        describe(item)
-                    ),
-                });
-                path.steps.pop();
-            } else {
-                seen.insert(key, index);
-            }
-        }
     }
 }
 
