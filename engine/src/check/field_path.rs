@@ -28,6 +28,7 @@ impl FieldPath<'_> {
         let base = self.written(None);
         let relative = relative.trim_start_matches('.');
         match (base.is_empty(), relative.starts_with('[')) {
+            (_, _) if relative.is_empty() => base,
             (true, _) => relative.to_string(),
             (false, true) => format!("{base}{relative}"),
             (false, false) => format!("{base}.{relative}"),

@@ -13,6 +13,7 @@ mod list_type;
 mod object_meta;
 pub mod schema;
 mod served_by_default;
+mod transition;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -550,6 +551,37 @@ impl Checker {
                 findings
             }
         }
+    }
+
+    /// What the API server says of the update of a custom resource from `old` (the base's
+    /// object in `diff`) to `new`: the failures of its CRD's transition rules (those reading
+    /// `oldSelf`, which a build cannot judge), each at its field with the rule's message.
+    /// Nothing for built-in kinds, for objects whose CRD the run lacks, and across a change of
+    /// apiVersion (the API server would convert the old object first).
+    pub fn check_transition(&self, old: &Value, new: &Value) -> Vec<Finding> {
+        let (Some(api_version), Some(kind)) = (
+            new.get("apiVersion").and_then(Value::as_str),
+            new.get("kind").and_then(Value::as_str),
+        ) else {
+            return Vec::new();
+        };
+        let gvk = GroupVersionKind::of(api_version, kind);
+        if self.is_builtin(&gvk.group)
+            || old.get("apiVersion").and_then(Value::as_str) != Some(api_version)
+        {
+            return Vec::new();
+        }
+        let Lookup::Schema { schema, .. } = self.custom.lookup(&gvk) else {
+            return Vec::new();
+        };
+        transition::failures(schema, old, new, FINDINGS_PER_LINT)
+            .into_iter()
+            .map(|(path, problem)| Finding {
+                lint: Lint::SchemaInvalid,
+                path,
+                problem,
+            })
+            .collect()
     }
 
     /// The kinds of `objects` that are checked against nothing: custom resources whose CRD is

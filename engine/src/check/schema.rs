@@ -830,6 +830,20 @@ impl Schema {
         }
     }
 
+    /// This node's CEL rules.
+    pub(super) fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The schema of a list's items.
+    pub(super) fn items(&self) -> Option<&Schema> {
+        self.items.as_deref()
+    }
+
+    pub(super) fn list_type(&self) -> &ListType {
+        &self.list_type
+    }
+
     /// Whether this node or one below it has a CEL rule that reads `oldSelf`: rules a build
     /// cannot judge, having no object before the change.
     pub fn transition_rules(&self) -> usize {
@@ -851,7 +865,7 @@ impl Schema {
     }
 
     /// The schema of field `name` of an object of this schema.
-    fn field(&self, name: &str) -> Option<&Schema> {
+    pub(super) fn field(&self, name: &str) -> Option<&Schema> {
         match (self.properties.get(name), &self.extra) {
             (Some(schema), _) => Some(schema),
             (None, Extra::Schema(schema)) => Some(schema),
@@ -862,7 +876,7 @@ impl Schema {
     /// Sets the schema's defaults in `value` where it lacks the field, as the API server's
     /// structural defaulting does before validating: an absent field (or a null one the schema
     /// does not allow null in) with a default gets it, at every depth, in defaults too.
-    fn apply_defaults(&self, value: &mut Value) {
+    pub(super) fn apply_defaults(&self, value: &mut Value) {
         if !self.defaults_within {
             return;
         }
