@@ -217,13 +217,17 @@ fn clusters_phrase(names: &[&str], one: &str, many: &str) -> String {
     }
 }
 
+/// A cluster's `status.apiEnablements`, as Karmada lists them: each group version with the
+/// kinds of its resources.
+pub type ApiEnablements = Vec<(String, Vec<String>)>;
+
 /// Checks objects for the clusters that receive them.
 pub struct Checker {
     /// Per cluster of the inventory, by position.
     versions: Vec<ClusterVersion>,
     /// Per cluster of the inventory, by position, its `status.apiEnablements` (group version
     /// and kinds) where the inventory lists them.
-    enablements: Vec<Option<Vec<(String, Vec<String>)>>>,
+    enablements: Vec<Option<ApiEnablements>>,
     custom: CustomResources,
     builtin: &'static Builtin,
 }
@@ -293,10 +297,7 @@ impl Checker {
     /// The APIs each cluster of the inventory (by position) serves, where its
     /// `status.apiEnablements` lists them: they decide whether an API that is off by default is
     /// served there.
-    pub fn with_api_enablements(
-        mut self,
-        enablements: Vec<Option<Vec<(String, Vec<String>)>>>,
-    ) -> Checker {
+    pub fn with_api_enablements(mut self, enablements: Vec<Option<ApiEnablements>>) -> Checker {
         self.enablements = enablements;
         self
     }
@@ -361,6 +362,10 @@ impl Checker {
         ) else {
             return Vec::new();
         };
+        if api_stability(api_version.rsplit('/').next().unwrap_or_default()) == 0 {
+            // GA: served by default; the common case, decided before anything is looked up.
+            return Vec::new();
+        }
         let gvk = GroupVersionKind::of(api_version, kind);
         let schemas = self.builtin.at(version).expect("within the embedded");
         if self.builtin.kind(schemas, &gvk).is_none() {

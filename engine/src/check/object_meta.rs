@@ -36,6 +36,10 @@ const OBJECT_META_FIELDS: [&str; 15] = [
 /// apimachinery pkg/api/validation/objectmeta.go `TotalAnnotationSizeLimitB`, 256 KiB.
 const ANNOTATIONS_LIMIT: usize = 256 * 1024;
 
+/// Problems of a map's entries: `(Some(key), problem)` for a key or its value, `(None, problem)`
+/// for the map as a whole.
+type Problems = Vec<(Option<String>, String)>;
+
 /// What the API server says of a custom resource's `metadata`.
 pub fn check(object: &Value) -> Vec<Finding> {
     let mut findings = Vec::new();
@@ -147,12 +151,12 @@ fn name_problem(name: &str, prefix: bool) -> Option<String> {
 fn string_map(
     metadata: &Map<String, Value>,
     field: &str,
-    problems_of: fn(&Map<String, Value>) -> Vec<(Option<String>, String)>,
-) -> Vec<(Option<String>, String)> {
+    problems_of: fn(&Map<String, Value>) -> Problems,
+) -> Problems {
     match metadata.get(field) {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Object(map)) => {
-            let mut problems: Vec<(Option<String>, String)> = map
+            let mut problems: Problems = map
                 .iter()
                 .filter(|(_, value)| !value.is_string())
                 .map(|(key, _)| (Some(key.clone()), "must be a string".to_string()))
@@ -165,7 +169,7 @@ fn string_map(
 }
 
 /// apimachinery `ValidateLabels`: each key a qualified name, each value a label value.
-fn label_problems(labels: &Map<String, Value>) -> Vec<(Option<String>, String)> {
+fn label_problems(labels: &Map<String, Value>) -> Problems {
     let mut problems = Vec::new();
     for (key, value) in labels {
         if let Some(problem) = names::qualified_name_problem(key) {
@@ -188,7 +192,7 @@ fn label_problems(labels: &Map<String, Value>) -> Vec<(Option<String>, String)> 
 
 /// apimachinery `ValidateAnnotations`: each key, lowercased, a qualified name, and keys and
 /// values together at most 256 KiB.
-fn annotation_problems(annotations: &Map<String, Value>) -> Vec<(Option<String>, String)> {
+fn annotation_problems(annotations: &Map<String, Value>) -> Problems {
     let mut problems = Vec::new();
     let mut size = 0;
     for (key, value) in annotations {

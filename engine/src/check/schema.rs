@@ -374,11 +374,13 @@ impl Schema {
                 .remove("metadata")
                 .map(|metadata| metadata.properties)
                 .unwrap_or_default();
-            let mut metadata = Schema::default();
-            metadata.properties = narrowed
-                .into_iter()
-                .filter(|(field, _)| field == "name" || field == "generateName")
-                .collect();
+            let metadata = Schema {
+                properties: narrowed
+                    .into_iter()
+                    .filter(|(field, _)| field == "name" || field == "generateName")
+                    .collect(),
+                ..Schema::default()
+            };
             schema.properties.insert("metadata".to_string(), metadata);
             for field in ["apiVersion", "kind"] {
                 schema

@@ -171,9 +171,9 @@ fn covers(listed: &str, kinds: &[&str], api_version: &str, kind: &str) -> bool {
 /// kinds of its resources), serve `gvk`.
 pub fn enabled(enablements: &[(String, Vec<String>)], gvk: &GroupVersionKind) -> bool {
     let api_version = gvk.api_version();
-    enablements.iter().any(|(group_version, kinds)| {
-        *group_version == api_version && kinds.iter().any(|kind| *kind == gvk.kind)
-    })
+    enablements
+        .iter()
+        .any(|(group_version, kinds)| *group_version == api_version && kinds.contains(&gvk.kind))
 }
 
 #[cfg(test)]
