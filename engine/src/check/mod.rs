@@ -530,7 +530,7 @@ impl Checker {
     fn check_custom(&self, object: &Value, gvk: &GroupVersionKind) -> Vec<Finding> {
         match self.custom.lookup(gvk) {
             Lookup::Unknown => Vec::new(),
-            Lookup::Unchecked => object_meta::check(object),
+            Lookup::Unchecked => metadata_findings(object),
             Lookup::NotServed { crd, served } => vec![Finding {
                 lint: Lint::SchemaInvalid,
                 path: "apiVersion".to_string(),
@@ -549,7 +549,7 @@ impl Checker {
                 origin,
                 schema,
             } => {
-                let mut findings = object_meta::check(object);
+                let mut findings = metadata_findings(object);
                 findings.extend(validate(schema, object, &NoDefinitions, || {
                     format!("the CRD {}", crd::named(crd, origin))
                 }));
@@ -628,6 +628,18 @@ impl Checker {
             })
             .collect()
     }
+}
+
+/// What the API server says of a custom resource's metadata ([`object_meta`]).
+fn metadata_findings(object: &Value) -> Vec<Finding> {
+    object_meta::check(object)
+        .into_iter()
+        .map(|(lint, path, problem)| Finding {
+            lint,
+            path,
+            problem,
+        })
+        .collect()
 }
 
 /// Groups Kubernetes served before 1.25 and serves no more.

@@ -8,7 +8,6 @@
 
 use serde_json::{Map, Value};
 
-use super::Finding;
 use crate::lint::Lint;
 use crate::names;
 
@@ -40,16 +39,12 @@ const ANNOTATIONS_LIMIT: usize = 256 * 1024;
 /// for the map as a whole.
 type Problems = Vec<(Option<String>, String)>;
 
-/// What the API server says of a custom resource's `metadata`.
-pub fn check(object: &Value) -> Vec<Finding> {
+/// What the API server says of a custom resource's `metadata`: each finding's lint, field path
+/// and problem.
+pub fn check(object: &Value) -> Vec<(Lint, String, String)> {
     let mut findings = Vec::new();
-    let mut invalid = |path: String, problem: String| {
-        findings.push(Finding {
-            lint: Lint::SchemaInvalid,
-            path,
-            problem,
-        })
-    };
+    let mut invalid =
+        |path: String, problem: String| findings.push((Lint::SchemaInvalid, path, problem));
     let metadata = match object.get("metadata") {
         None | Some(Value::Null) => return findings,
         Some(Value::Object(metadata)) => metadata,
@@ -122,11 +117,11 @@ pub fn check(object: &Value) -> Vec<Finding> {
     }
     for field in metadata.keys() {
         if !OBJECT_META_FIELDS.contains(&field.as_str()) {
-            findings.push(Finding {
-                lint: Lint::PrunedField,
-                path: format!("metadata.{field}"),
-                problem: "is not a field of ObjectMeta: the API server drops it".to_string(),
-            });
+            findings.push((
+                Lint::PrunedField,
+                format!("metadata.{field}"),
+                "is not a field of ObjectMeta: the API server drops it".to_string(),
+            ));
         }
     }
     findings
@@ -224,7 +219,7 @@ mod tests {
     fn found(metadata: Value) -> Vec<String> {
         check(&json!({"apiVersion": "example.io/v1", "kind": "Widget", "metadata": metadata}))
             .into_iter()
-            .map(|finding| format!("{} {}: {}", finding.lint, finding.path, finding.problem))
+            .map(|(lint, path, problem)| format!("{lint} {path}: {problem}"))
             .collect()
     }
 
