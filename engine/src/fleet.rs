@@ -356,6 +356,30 @@ pub fn schema_checker(
     let command_line_crds = crds.iter().map(|(crd, origin)| (crd, origin));
     let (checker, conflicts) =
         Checker::with_crds(versions, fleet_crds, command_line_crds).map_err(Rejected::from)?;
+    let enablements = fleet
+        .clusters
+        .iter()
+        .map(|cluster| {
+            let listed = cluster
+                .status
+                .as_ref()
+                .and_then(|status| status.api_enablements.as_ref())?;
+            Some(
+                listed
+                    .iter()
+                    .map(|enablement| {
+                        let kinds = enablement
+                            .resources
+                            .iter()
+                            .map(|resource| resource.kind.clone())
+                            .collect();
+                        (enablement.group_version.clone(), kinds)
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let checker = checker.with_api_enablements(enablements);
     warnings.extend(conflicts);
     let objects = fleet
         .templates

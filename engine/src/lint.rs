@@ -32,6 +32,7 @@ pub enum Lint {
     DeprecatedApi,
     UncheckedKind,
     AssumedKubernetesVersion,
+    DisabledApi,
     ImmutableField,
     PvcShrink,
     ReplicasZero,
@@ -50,7 +51,7 @@ pub enum Lint {
 }
 
 impl Lint {
-    pub const ALL: [Lint; 36] = [
+    pub const ALL: [Lint; 37] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -72,6 +73,7 @@ impl Lint {
         Lint::DeprecatedApi,
         Lint::UncheckedKind,
         Lint::AssumedKubernetesVersion,
+        Lint::DisabledApi,
         Lint::ImmutableField,
         Lint::PvcShrink,
         Lint::ReplicasZero,
@@ -112,6 +114,7 @@ impl Lint {
             Lint::DeprecatedApi => "deprecated-api",
             Lint::UncheckedKind => "unchecked-kind",
             Lint::AssumedKubernetesVersion => "assumed-kubernetes-version",
+            Lint::DisabledApi => "disabled-api",
             Lint::ImmutableField => "immutable-field",
             Lint::PvcShrink => "pvc-shrink",
             Lint::ReplicasZero => "replicas-zero",
@@ -182,6 +185,9 @@ impl Lint {
             Lint::AssumedKubernetesVersion => {
                 "a cluster's Kubernetes version is unstated (an API removed in the assumed newest \
                  is this warning) or has no schemas in fedrender, so the nearest is used"
+            }
+            Lint::DisabledApi => {
+                "an alpha API, or a beta API new since 1.24, that a cluster serves only when enabled, and the inventory does not list its apiEnablements"
             }
             Lint::ImmutableField => {
                 "diff: a change Kubernetes refuses on update (a selector, a StatefulSet's claim templates, a binding's roleRef), so the GitOps sync stops"

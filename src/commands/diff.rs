@@ -387,8 +387,60 @@ fn review(
         preserving,
     };
     let mut findings = danger::review(result, &context);
+    findings.extend(transition_findings(head, result));
     danger::apply_levels(&mut findings, &lints.over(&fleet.lint_levels));
     findings
+}
+
+/// The CRDs' transition rules (those reading `oldSelf`), which a build cannot judge, judged on
+/// each changed custom resource with the base's object as the old one: one finding per rule's
+/// failure at a field, with the clusters it fails on.
+fn transition_findings(
+    head: &render::Placed<'_>,
+    result: &diff::FleetDiff,
+) -> Vec<danger::Finding> {
+    let Some(checker) = head.checker() else {
+        return Vec::new();
+    };
+    let parse = |text: &str| {
+        let documents = fedrender_engine::yaml::split_documents(text);
+        fedrender_engine::yaml::parse_document(documents.first()?, "").ok()
+    };
+    let mut failing: BTreeMap<(ObjectKey, String), Vec<String>> = BTreeMap::new();
+    for (cluster, changes) in &result.clusters {
+        for change in changes {
+            if change.kind != diff::ChangeKind::Changed {
+                continue;
+            }
+            let (Some(old), Some(new)) = (parse(&change.before), parse(&change.after)) else {
+                continue;
+            };
+            for finding in checker.check_transition(&old, &new) {
+                let message = format!(
+                    "{}: {} (a transition rule of its CRD, judged on the change from the base)",
+                    finding.path, finding.problem
+                );
+                failing
+                    .entry((change.key.clone(), message))
+                    .or_default()
+                    .push(cluster.clone());
+            }
+        }
+    }
+    failing
+        .into_iter()
+        .map(|((key, message), clusters)| danger::Finding {
+            lint: fedrender_engine::lint::Lint::SchemaInvalid,
+            key,
+            clusters,
+            message,
+            argo_cd: "the sync fails: the API server refuses the update".to_string(),
+            flux: "the Kustomization fails to apply and stops there".to_string(),
+            fix: "keep what the rule protects as it is, or recreate the object if the change is meant".to_string(),
+            escaped_by: None,
+            level: diff::FindingLevel::Warning,
+        })
+        .collect()
 }
 
 /// The base's templates Karmada keeps on the members when they are deleted

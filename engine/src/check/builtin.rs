@@ -308,6 +308,14 @@ impl Builtin {
             .collect()
     }
 
+    /// Every kind `schemas`' version serves.
+    pub fn served_kinds<'b>(
+        &self,
+        schemas: &'b VersionSchemas,
+    ) -> impl Iterator<Item = &'b GroupVersionKind> {
+        schemas.kinds.keys()
+    }
+
     /// The kinds of a group in any embedded version, for "did you mean".
     pub fn kinds_of_group(&self, group: &str) -> BTreeSet<&str> {
         self.versions

@@ -194,8 +194,8 @@ fn transition_rules_skipped(definition: &Definition) -> Option<Diagnostic> {
             definition.origin.clone(),
             format!(
                 "the CRD {} has {count} transition {} (x-kubernetes-validations reading \
-                 oldSelf): a build has no object before the change, so {} not judged; the API \
-                 server judges {} on every update",
+                 oldSelf): a build has no object before the change, so {} not judged here; \
+                 `fedrender diff` judges {} against its base, the API server on every update",
                 definition.name,
                 if count == 1 { "rule" } else { "rules" },
                 if count == 1 { "it is" } else { "they are" },
@@ -337,8 +337,8 @@ mod tests {
         assert_eq!(
             warnings[0].message,
             "the CRD widgets.example.io has 1 transition rule (x-kubernetes-validations \
-             reading oldSelf): a build has no object before the change, so it is not judged; \
-             the API server judges it on every update"
+             reading oldSelf): a build has no object before the change, so it is not judged \
+             here; `fedrender diff` judges it against its base, the API server on every update"
         );
         let plain = json!({"type": "integer", "x-kubernetes-validations": [{"rule": "self >= 0"}]});
         assert_eq!(

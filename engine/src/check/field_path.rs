@@ -27,6 +27,9 @@ impl FieldPath<'_> {
     pub(super) fn shown_with(&self, relative: &str) -> String {
         let base = self.written(None);
         let relative = relative.trim_start_matches('.');
+        if relative.is_empty() {
+            return base;
+        }
         match (base.is_empty(), relative.starts_with('[')) {
             (true, _) => relative.to_string(),
             (false, true) => format!("{base}{relative}"),

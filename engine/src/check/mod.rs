@@ -9,7 +9,11 @@ mod constraints;
 pub mod crd;
 mod field_path;
 mod formats;
+mod list_type;
+mod object_meta;
 pub mod schema;
+mod served_by_default;
+mod transition;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -25,7 +29,7 @@ use crd::{CustomResources, Lookup};
 use schema::{Definitions, FindingKind, OverBudget};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
-pub const LINTS: [Lint; 7] = [
+pub const LINTS: [Lint; 8] = [
     Lint::SchemaInvalid,
     Lint::UnknownField,
     Lint::PrunedField,
@@ -33,6 +37,7 @@ pub const LINTS: [Lint; 7] = [
     Lint::DeprecatedApi,
     Lint::UncheckedKind,
     Lint::AssumedKubernetesVersion,
+    Lint::DisabledApi,
 ];
 
 /// Something a cluster's API server would say of an object.
@@ -212,10 +217,17 @@ fn clusters_phrase(names: &[&str], one: &str, many: &str) -> String {
     }
 }
 
+/// A cluster's `status.apiEnablements`, as Karmada lists them: each group version with the
+/// kinds of its resources.
+pub type ApiEnablements = Vec<(String, Vec<String>)>;
+
 /// Checks objects for the clusters that receive them.
 pub struct Checker {
     /// Per cluster of the inventory, by position.
     versions: Vec<ClusterVersion>,
+    /// Per cluster of the inventory, by position, its `status.apiEnablements` (group version
+    /// and kinds) where the inventory lists them.
+    enablements: Vec<Option<ApiEnablements>>,
     custom: CustomResources,
     builtin: &'static Builtin,
 }
@@ -242,6 +254,7 @@ impl Checker {
         }
         Checker {
             versions,
+            enablements: Vec::new(),
             custom,
             builtin: builtin(),
         }
@@ -274,10 +287,19 @@ impl Checker {
         }
         let checker = Checker {
             versions,
+            enablements: Vec::new(),
             custom,
             builtin: builtin(),
         };
         Ok((checker, warnings))
+    }
+
+    /// The APIs each cluster of the inventory (by position) serves, where its
+    /// `status.apiEnablements` lists them: they decide whether an API that is off by default is
+    /// served there.
+    pub fn with_api_enablements(mut self, enablements: Vec<Option<ApiEnablements>>) -> Checker {
+        self.enablements = enablements;
+        self
     }
 
     /// The version a cluster (a position in the inventory) is checked against.
@@ -309,12 +331,73 @@ impl Checker {
             for finding in self.check_at(object, version) {
                 found.entry(finding).or_default().extend(&clusters);
             }
+            if !custom {
+                for (finding, cluster) in self.not_enabled(object, version, &clusters) {
+                    found.entry(finding).or_default().push(cluster);
+                }
+            }
         }
         found
             .into_iter()
             .map(|(finding, mut clusters)| {
                 clusters.sort_unstable();
                 (finding, clusters)
+            })
+            .collect()
+    }
+
+    /// Of a built-in object whose API `version` serves only when enabled, what each of
+    /// `clusters` says: where the inventory lists the cluster's `apiEnablements` they decide
+    /// (not listed, it is not served); elsewhere a [`Lint::DisabledApi`] warning names what
+    /// enables it.
+    fn not_enabled(
+        &self,
+        object: &Value,
+        version: KubernetesVersion,
+        clusters: &[usize],
+    ) -> Vec<(Finding, usize)> {
+        let (Some(api_version), Some(kind)) = (
+            object.get("apiVersion").and_then(Value::as_str),
+            object.get("kind").and_then(Value::as_str),
+        ) else {
+            return Vec::new();
+        };
+        if api_stability(api_version.rsplit('/').next().unwrap_or_default()) == 0 {
+            // GA: served by default; the common case, decided before anything is looked up.
+            return Vec::new();
+        }
+        let gvk = GroupVersionKind::of(api_version, kind);
+        let schemas = self.builtin.at(version).expect("within the embedded");
+        if self.builtin.kind(schemas, &gvk).is_none() {
+            // Not served at all: removed-api says so.
+            return Vec::new();
+        }
+        let Some(problem) = served_by_default::off_by_default(&gvk, version) else {
+            return Vec::new();
+        };
+        clusters
+            .iter()
+            .filter_map(|&cluster| {
+                let finding = match self.enablements.get(cluster).and_then(Option::as_ref) {
+                    Some(listed) if served_by_default::enabled(listed, &gvk) => return None,
+                    Some(_) => Finding {
+                        lint: Lint::SchemaInvalid,
+                        path: "apiVersion".to_string(),
+                        problem: format!(
+                            "{gvk} is not in the cluster's status.apiEnablements, so its API \
+                             server does not serve it ({problem})"
+                        ),
+                    },
+                    None => Finding {
+                        lint: Lint::DisabledApi,
+                        path: "apiVersion".to_string(),
+                        problem: format!(
+                            "{problem}; the inventory lists no status.apiEnablements for the \
+                             cluster to say whether it does"
+                        ),
+                    },
+                };
+                Some((finding, cluster))
             })
             .collect()
     }
@@ -446,7 +529,8 @@ impl Checker {
 
     fn check_custom(&self, object: &Value, gvk: &GroupVersionKind) -> Vec<Finding> {
         match self.custom.lookup(gvk) {
-            Lookup::Unknown | Lookup::Unchecked => Vec::new(),
+            Lookup::Unknown => Vec::new(),
+            Lookup::Unchecked => metadata_findings(object),
             Lookup::NotServed { crd, served } => vec![Finding {
                 lint: Lint::SchemaInvalid,
                 path: "apiVersion".to_string(),
@@ -464,10 +548,45 @@ impl Checker {
                 crd,
                 origin,
                 schema,
-            } => validate(schema, object, &NoDefinitions, || {
-                format!("the CRD {}", crd::named(crd, origin))
-            }),
+            } => {
+                let mut findings = metadata_findings(object);
+                findings.extend(validate(schema, object, &NoDefinitions, || {
+                    format!("the CRD {}", crd::named(crd, origin))
+                }));
+                findings
+            }
         }
+    }
+
+    /// What the API server says of the update of a custom resource from `old` (the base's
+    /// object in `diff`) to `new`: the failures of its CRD's transition rules (those reading
+    /// `oldSelf`, which a build cannot judge), each at its field with the rule's message.
+    /// Nothing for built-in kinds, for objects whose CRD the run lacks, and across a change of
+    /// apiVersion (the API server would convert the old object first).
+    pub fn check_transition(&self, old: &Value, new: &Value) -> Vec<Finding> {
+        let (Some(api_version), Some(kind)) = (
+            new.get("apiVersion").and_then(Value::as_str),
+            new.get("kind").and_then(Value::as_str),
+        ) else {
+            return Vec::new();
+        };
+        let gvk = GroupVersionKind::of(api_version, kind);
+        if self.is_builtin(&gvk.group)
+            || old.get("apiVersion").and_then(Value::as_str) != Some(api_version)
+        {
+            return Vec::new();
+        }
+        let Lookup::Schema { schema, .. } = self.custom.lookup(&gvk) else {
+            return Vec::new();
+        };
+        transition::failures(schema, old, new, FINDINGS_PER_LINT)
+            .into_iter()
+            .map(|(path, problem)| Finding {
+                lint: Lint::SchemaInvalid,
+                path,
+                problem,
+            })
+            .collect()
     }
 
     /// The kinds of `objects` that are checked against nothing: custom resources whose CRD is
@@ -509,6 +628,18 @@ impl Checker {
             })
             .collect()
     }
+}
+
+/// What the API server says of a custom resource's metadata ([`object_meta`]).
+fn metadata_findings(object: &Value) -> Vec<Finding> {
+    object_meta::check(object)
+        .into_iter()
+        .map(|(lint, path, problem)| Finding {
+            lint,
+            path,
+            problem,
+        })
+        .collect()
 }
 
 /// Groups Kubernetes served before 1.25 and serves no more.
@@ -797,6 +928,46 @@ mod tests {
         assert_eq!(
             warnings[0].message,
             "example.io/v1 Gadget: 2 objects not checked: the fleet and --crds have no CRD for the kind"
+        );
+    }
+
+    /// resource.k8s.io/v1beta1 is off by default (KEP-3136; Kubernetes 1.32 release notes):
+    /// a cluster whose apiEnablements list it serves it, one whose list lacks it does not, and
+    /// one with no list is warned of.
+    #[test]
+    fn api_enablements_decide_whether_an_api_off_by_default_is_served() {
+        let stated = ClusterVersion {
+            version: v(33),
+            source: VersionSource::Inventory,
+        };
+        let enabled = vec![(
+            "resource.k8s.io/v1beta1".to_string(),
+            vec!["DeviceClass".to_string()],
+        )];
+        let checker = Checker::new(vec![stated; 3], []).with_api_enablements(vec![
+            Some(enabled),
+            Some(Vec::new()),
+            None,
+        ]);
+        let class = json!({"apiVersion": "resource.k8s.io/v1beta1", "kind": "DeviceClass",
+            "metadata": {"name": "gpu"}, "spec": {}});
+        let found: Vec<(Lint, Vec<usize>)> = checker
+            .check(&class, &[0, 1, 2])
+            .into_iter()
+            .filter(|(finding, _)| finding.lint != Lint::DeprecatedApi)
+            .map(|(finding, clusters)| (finding.lint, clusters))
+            .collect();
+        assert_eq!(
+            found,
+            [(Lint::SchemaInvalid, vec![1]), (Lint::DisabledApi, vec![2])]
+        );
+        let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "d"}, "spec": {"selector": {}, "template": {}}});
+        assert!(
+            checker
+                .check(&deployment, &[0, 1, 2])
+                .iter()
+                .all(|(finding, _)| finding.lint != Lint::DisabledApi)
         );
     }
 

@@ -16,6 +16,7 @@ use super::cel::{self, Rule, Shape, Verdict};
 use super::constraints::{Enumeration, Pattern, format_and_enumeration};
 use super::field_path::{FieldPath, Step};
 use super::formats::{check_format, describe};
+use super::list_type::ListType;
 
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -364,8 +365,24 @@ impl Schema {
         }
         if root {
             // apiVersion, kind and metadata are the API server's own, whatever the schema says:
-            // `metadata: {type: object}`, which every kubebuilder CRD has, prunes no name.
-            for field in ["apiVersion", "kind", "metadata"] {
+            // `metadata: {type: object}`, which every kubebuilder CRD has, prunes no name. A CRD
+            // may only narrow metadata's name and generateName (apiextensions
+            // validateStructuralMetadataInvariants), which the API server's schema validation
+            // then applies; the rest of metadata is ObjectMeta's ([`super::object_meta`]).
+            let narrowed = schema
+                .properties
+                .remove("metadata")
+                .map(|metadata| metadata.properties)
+                .unwrap_or_default();
+            let metadata = Schema {
+                properties: narrowed
+                    .into_iter()
+                    .filter(|(field, _)| field == "name" || field == "generateName")
+                    .collect(),
+                ..Schema::default()
+            };
+            schema.properties.insert("metadata".to_string(), metadata);
+            for field in ["apiVersion", "kind"] {
                 schema
                     .properties
                     .insert(field.to_string(), Schema::default());
@@ -708,7 +725,11 @@ impl Schema {
                     if !walk.spend(count) {
                         return;
                     }
-                    self.list_type.check_unique(items, path, out);
+                    for (index, problem) in self.list_type.duplicates(items) {
+                        path.steps.push(Step::Index(index));
+                        out.invalid(path, || problem);
+                        path.steps.pop();
+                    }
                 }
                 if let Some(schema) = &self.items {
                     for (index, item) in items.iter().enumerate() {
@@ -811,6 +832,20 @@ impl Schema {
         }
     }
 
+    /// This node's CEL rules.
+    pub(super) fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The schema of a list's items.
+    pub(super) fn items(&self) -> Option<&Schema> {
+        self.items.as_deref()
+    }
+
+    pub(super) fn list_type(&self) -> &ListType {
+        &self.list_type
+    }
+
     /// Whether this node or one below it has a CEL rule that reads `oldSelf`: rules a build
     /// cannot judge, having no object before the change.
     pub fn transition_rules(&self) -> usize {
@@ -832,7 +867,7 @@ impl Schema {
     }
 
     /// The schema of field `name` of an object of this schema.
-    fn field(&self, name: &str) -> Option<&Schema> {
+    pub(super) fn field(&self, name: &str) -> Option<&Schema> {
         match (self.properties.get(name), &self.extra) {
             (Some(schema), _) => Some(schema),
             (None, Extra::Schema(schema)) => Some(schema),
@@ -843,7 +878,7 @@ impl Schema {
     /// Sets the schema's defaults in `value` where it lacks the field, as the API server's
     /// structural defaulting does before validating: an absent field (or a null one the schema
     /// does not allow null in) with a default gets it, at every depth, in defaults too.
-    fn apply_defaults(&self, value: &mut Value) {
+    pub(super) fn apply_defaults(&self, value: &mut Value) {
         if !self.defaults_within {
             return;
         }
@@ -897,56 +932,6 @@ impl Shape for Schema {
 
     fn format(&self) -> Option<&str> {
         self.format.as_deref()
-    }
-}
-
-/// `x-kubernetes-list-type`.
-#[derive(Debug, Clone, PartialEq)]
-enum ListType {
-    /// The list is one value (the default): items may repeat.
-    Atomic,
-    /// Each item is unique.
-    Set,
-    /// Each item is an object unique by the values of these fields.
-    Map(Vec<String>),
-}
-
-impl ListType {
-    /// Refuses the items of a set or map that repeat an earlier one, as the API server does
-    /// ("Duplicate value").
-    fn check_unique(&self, items: &[Value], path: &mut FieldPath<'_>, out: &mut Out<'_>) {
-        let mut seen: std::collections::HashMap<String, usize> = Default::default();
-        for (index, item) in items.iter().enumerate() {
-            let key = match self {
-                ListType::Atomic => return,
-                ListType::Set => item.to_string(),
-                ListType::Map(keys) => {
-                    let key: serde_json::Map<String, Value> = keys
-                        .iter()
-                        .filter_map(|key| Some((key.clone(), item.get(key)?.clone())))
-                        .collect();
-                    Value::Object(key).to_string()
-                }
-            };
-            if let Some(first) = seen.get(&key) {
-                path.steps.push(Step::Index(index));
-                let first = *first;
-                out.invalid(path, || match self {
-                    ListType::Map(keys) => format!(
-                        "Duplicate value: {key}: the list is a map keyed by {}, and item {first} \
-                         has the same key",
-                        keys.join(", ")
-                    ),
-                    _ => format!(
-                        "Duplicate value: {}: the list is a set, and item {first} is the same",
-                        describe(item)
-                    ),
-                });
-                path.steps.pop();
-            } else {
-                seen.insert(key, index);
-            }
-        }
     }
 }
 
@@ -1410,6 +1395,33 @@ mod tests {
                 "is not in the CRD's schema: the API server drops it".to_string()
             )]
         );
+    }
+
+    /// A CRD may narrow metadata's name and generateName (apiextensions'
+    /// validateStructuralMetadataInvariants allows nothing else there), and the API server's
+    /// schema validation applies the narrowing; the rest of metadata is still never pruned.
+    #[test]
+    fn a_crd_may_narrow_the_name_and_nothing_else_of_metadata() {
+        let schema = crd(json!({"type": "object", "properties": {
+            "metadata": {"type": "object", "properties": {
+                "name": {"type": "string", "maxLength": 12, "pattern": "^[a-z]+(-[a-z]+)*$"},
+                "generateName": {"type": "string", "maxLength": 6},
+            }},
+        }}));
+        let object = |name: &str| {
+            json!({"apiVersion": "example.io/v1", "kind": "Widget",
+                "metadata": {"name": name, "generateName": "web-", "labels": {"a": "b"}}})
+        };
+        assert_eq!(findings(&schema, object("web-tls")), []);
+        assert_eq!(
+            findings(&schema, object("web-tls-certificate")),
+            [(
+                FindingKind::Invalid,
+                "metadata.name".to_string(),
+                "\"web-tls-certificate\" is longer than 12 characters".to_string()
+            )]
+        );
+        assert_eq!(findings(&schema, object("web2")).len(), 1);
     }
 
     /// A schema whose anyOf choices are each the same anyOf, `levels` deep, `width` wide, over

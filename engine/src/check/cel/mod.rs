@@ -85,6 +85,28 @@ impl Rule {
 
     /// Judges `value` (of `schema`), spending from `left`, the object's CEL budget.
     pub fn judge(&self, value: &Value, schema: &dyn Shape, left: &mut u64) -> Verdict {
+        self.judge_with(value, None, schema, left)
+    }
+
+    /// Judges the change of a value from `old` to `value` (of `schema`), `oldSelf` bound to
+    /// `old`, as the API server judges an update; spends from `left`.
+    pub fn judge_change(
+        &self,
+        value: &Value,
+        old: &Value,
+        schema: &dyn Shape,
+        left: &mut u64,
+    ) -> Verdict {
+        self.judge_with(value, Some(old), schema, left)
+    }
+
+    fn judge_with(
+        &self,
+        value: &Value,
+        old: Option<&Value>,
+        schema: &dyn Shape,
+        left: &mut u64,
+    ) -> Verdict {
         let program = match &self.program {
             Ok(program) => program,
             Err(problem) => {
@@ -99,7 +121,7 @@ impl Rule {
             }
         };
         let budget = CALL_BUDGET.min(*left);
-        let (outcome, spent) = evaluate(program, value, schema, budget);
+        let (outcome, spent) = evaluate(program, (value, old), schema, budget);
         *left -= spent;
         let failed = |problem: String| Verdict::Fails {
             field: self.field_path.clone(),
@@ -107,7 +129,9 @@ impl Rule {
         };
         match outcome {
             Ok(Val::Bool(true)) => Verdict::Holds,
-            Ok(Val::Bool(false)) => failed(self.reason_said(self.message(value, schema, left))),
+            Ok(Val::Bool(false)) => {
+                failed(self.reason_said(self.message((value, old), schema, left)))
+            }
             Ok(other) => failed(format!(
                 "the rule `{}` gives a {}, not a bool",
                 self.source,
@@ -128,10 +152,15 @@ impl Rule {
 
     /// The message of a failure: the evaluated `messageExpression` when it gives a
     /// non-empty string of one line, else `message`, else the rule.
-    fn message(&self, value: &Value, schema: &dyn Shape, left: &mut u64) -> String {
+    fn message(
+        &self,
+        values: (&Value, Option<&Value>),
+        schema: &dyn Shape,
+        left: &mut u64,
+    ) -> String {
         if let Some(Ok(expression)) = &self.message_expression {
             let budget = CALL_BUDGET.min(*left);
-            let (outcome, spent) = evaluate(expression, value, schema, budget);
+            let (outcome, spent) = evaluate(expression, values, schema, budget);
             *left -= spent;
             if let Ok(Val::Str(text)) = outcome
                 && !text.trim().is_empty()
@@ -157,15 +186,20 @@ impl Rule {
     }
 }
 
-/// Evaluates `program` with `self` bound to `value`: its value and the steps spent.
+/// Evaluates `program` with `self` bound to the value, and `oldSelf` to the old one when it
+/// judges a change: its value and the steps spent.
 fn evaluate<'a>(
     program: &'a Expr,
-    value: &'a Value,
+    (value, old): (&'a Value, Option<&'a Value>),
     schema: &'a dyn Shape,
     budget: u64,
 ) -> (value::Result<Val<'a>>, u64) {
+    let mut variables = vec![("self", Val::of_json(value, Some(schema)))];
+    if let Some(old) = old {
+        variables.push(("oldSelf", Val::of_json(old, Some(schema))));
+    }
     let mut evaluation = Evaluation {
-        variables: vec![("self", Val::of_json(value, Some(schema)))],
+        variables,
         left: budget,
     };
     let outcome = evaluation.eval(program);
