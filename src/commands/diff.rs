@@ -38,10 +38,11 @@ use crate::source::fleet::FleetSource;
 pub fn run(args: &DiffArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
-    let (head, lints) = match input
-        .defaults()
-        .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
-    {
+    let defaults = match input.defaults() {
+        Ok(defaults) => defaults,
+        Err(message) => return usage_error(&message, format),
+    };
+    let (head, lints) = match input.fleet_source_and_lints_for(&args.clusters, &defaults) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };
@@ -108,9 +109,12 @@ pub fn run(args: &DiffArgs) -> i32 {
         }
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
-    let ignores: Vec<IgnoreRule> = args
-        .ignore_field
+    // The head's Config hides what its team chose to (the report counts it by rule), and the
+    // flags hide more.
+    let ignores: Vec<IgnoreRule> = defaults
+        .diff_ignores
         .iter()
+        .chain(&args.ignore_field)
         .chain(&args.ignore_resource)
         .cloned()
         .collect();

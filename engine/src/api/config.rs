@@ -21,6 +21,9 @@
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
 //!   gitops: {tool: argocd, repoURL: https://git.example.com/fleet.git, revision: main, path: rendered}
+//!   diff:                             # diff --ignore-field / --ignore-resource, added to the flags
+//!     ignoreFields: [apps/Deployment=/spec/replicas]
+//!     ignoreResources: [":ConfigMap:*/generated-*"]
 //! ```
 
 use std::collections::BTreeMap;
@@ -68,6 +71,9 @@ pub struct ConfigSpec {
     /// `build --gitops` settings when the command line gives none.
     #[serde(default)]
     pub gitops: Option<GitopsConfig>,
+    /// What `diff` hides, as its flags would.
+    #[serde(default)]
+    pub diff: Option<DiffConfig>,
 }
 
 impl ConfigSpec {
@@ -77,11 +83,25 @@ impl ConfigSpec {
             ("clusters", self.clusters.is_some()),
             ("output", self.output.is_some()),
             ("gitops", self.gitops.is_some()),
+            ("diff", self.diff.is_some()),
         ]
         .into_iter()
         .filter_map(|(field, set)| set.then_some(field))
         .collect()
     }
+}
+
+/// `diff --ignore-field` and `--ignore-resource` in a Config, written as the flags are: the
+/// Config's rules and the command line's all apply.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffConfig {
+    /// `[GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER`, each.
+    #[serde(default)]
+    pub ignore_fields: Vec<String>,
+    /// `GROUP:KIND:NAMESPACE/NAME`, each.
+    #[serde(default)]
+    pub ignore_resources: Vec<String>,
 }
 
 /// `build --gitops`, `--gitops-repo`, `--gitops-revision` and `--gitops-path` in a Config.
