@@ -228,3 +228,46 @@ fn a_scale_counts_every_cluster_the_object_is_on() {
         "{markdown}"
     );
 }
+
+/// One change read once (issue 35, item 2): an image bump and 6 → 17 replicas on a Divided
+/// Deployment spread from 6 to 12 clusters, whose clusters also differ by a regional registry
+/// mirror and region labels (OverridePolicies; testdata/diff-one-change). The comment says the
+/// image change once with its registries, the replica totals, and the clusters it newly reaches
+/// as one it was on but for what differs: under 6 KB (8.4 KB grouped by identical hunks), the
+/// new image at most three times. The real binary, as the Action runs it.
+#[test]
+fn an_image_bump_and_a_spread_read_once_by_what_changed() {
+    let output = common::fedrender(&[
+        "diff",
+        "testdata/diff-one-change/head",
+        "--clusters",
+        "testdata/diff-one-change/clusters.yaml",
+        "--base",
+        "testdata/diff-one-change/base",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let markdown = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        markdown.len() < 6 * 1024,
+        "{} bytes:\n{markdown}",
+        markdown.len()
+    );
+    assert!(
+        markdown.matches("9.9.9").count() <= 3,
+        "the new image {} times:\n{markdown}",
+        markdown.matches("9.9.9").count()
+    );
+    assert!(markdown.contains("6 → 17"), "{markdown}");
+    assert!(
+        markdown.contains("image <code>content-tracker-worker</code> 2.29.4 → 9.9.9 on 12 clusters (registry by cluster: "),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("replicas 6 → 17 over 6 → 12 clusters"),
+        "{markdown}"
+    );
+    common::snapshot_settings("testdata/diff-one-change")
+        .bind(|| insta::assert_snapshot!("one-change-markdown", markdown));
+}

@@ -4,6 +4,7 @@
 
 mod change;
 pub mod danger;
+pub mod describe;
 pub mod ignore;
 
 pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
@@ -305,19 +306,22 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
         .collect();
     // Totals for the objects whose replicas changed somewhere, over every cluster they are on.
     let scaled = scaled_objects(&result);
-    let total = |fleet: &FleetObjects, key: &ObjectKey| -> i64 {
+    let replicas = |fleet: &FleetObjects, key: &ObjectKey| -> Vec<i64> {
         fleet
             .clusters
             .values()
             .filter_map(|objects| objects.get(key))
             .filter_map(|text| spec_replicas(text))
-            .sum()
+            .collect()
     };
-    let totals: BTreeMap<ObjectKey, (i64, i64)> = scaled
-        .into_iter()
-        .map(|key| (key.clone(), (total(before, key), total(after, key))))
-        .collect();
+    let (mut totals, mut on_clusters) = (BTreeMap::new(), BTreeMap::new());
+    for key in scaled {
+        let (old, new) = (replicas(before, key), replicas(after, key));
+        totals.insert(key.clone(), (old.iter().sum(), new.iter().sum()));
+        on_clusters.insert(key.clone(), (old.len(), new.len()));
+    }
     result.replica_totals = totals;
+    result.replica_clusters = on_clusters;
     result
 }
 
@@ -445,6 +449,7 @@ pub fn diff_streamed(
     let scaled = scaled_objects(&result);
     let head_positions = head.positions_by_key();
     let mut totals: BTreeMap<ObjectKey, (i64, i64)> = BTreeMap::new();
+    let mut on_clusters: BTreeMap<ObjectKey, (usize, usize)> = BTreeMap::new();
     for (side, placed, positions) in [(0, base, &base_positions), (1, head, &head_positions)] {
         let wanted: BTreeMap<usize, &ObjectKey> = scaled
             .iter()
@@ -459,17 +464,27 @@ pub fn diff_streamed(
                         spec_replicas(&variant.manifest).map(|n| n * variant.clusters.len() as i64)
                     })
                     .sum();
+                let clusters: usize = template
+                    .variants
+                    .iter()
+                    .filter(|variant| spec_replicas(&variant.manifest).is_some())
+                    .map(|variant| variant.clusters.len())
+                    .sum();
                 let entry = totals.entry(wanted[&position].clone()).or_default();
+                let count = on_clusters.entry(wanted[&position].clone()).or_default();
                 if side == 0 {
                     entry.0 += replicas;
+                    count.0 += clusters;
                 } else {
                     entry.1 += replicas;
+                    count.1 += clusters;
                 }
             }
             Ok(())
         })?;
     }
     result.replica_totals = totals;
+    result.replica_clusters = on_clusters;
     Ok(result)
 }
 
