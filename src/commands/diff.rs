@@ -217,24 +217,26 @@ pub fn diff(
     ignores: &[IgnoreRule],
 ) -> Outcome<diff::FleetDiff> {
     match base {
-        DiffBase::Rendered(dir) => with_placed(head, lints, true, |head, layout| {
+        // Nothing is explained whole (the plan of every template on every cluster is the
+        // largest thing a run would hold): only the objects the diff shows, at the end.
+        DiffBase::Rendered(dir) => with_placed(head, lints, false, |head, layout| {
             let mut result = diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)?;
             ignore::hide(&mut result, ignores);
-            result.provenance = provenance(&head.plan, &result);
+            result.provenance = provenance(&head, &result);
             // A rendered tree does not say what its policies were.
             result.findings = review(&head, &result, None, lints);
             Ok(result)
         }),
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
-            let mut outcome = with_placed(head, lints, true, |head, head_layout| {
+            let mut outcome = with_placed(head, lints, false, |head, head_layout| {
                 // Only the head is checked against schemas: the base is what is deployed.
-                // The base is explained too: what placed a template it has and the head has
-                // not says whether its objects were to be preserved.
+                // What placed the base's templates (not their whole story) says whether their
+                // objects were to be preserved.
                 let base = with_placed(
                     base_source,
                     &LintLevels::default().allowing(&check::LINTS),
-                    true,
+                    false,
                     |base, base_layout| {
                         let result = diff::diff_streamed(
                             &base,
@@ -250,7 +252,7 @@ pub fn diff(
                 base_warnings = base.warnings;
                 let (mut result, preserving) = base.result?;
                 ignore::hide(&mut result, ignores);
-                result.provenance = provenance(&head.plan, &result);
+                result.provenance = provenance(&head, &result);
                 result.findings = review(&head, &result, Some(preserving), lints);
                 Ok(result)
             });
@@ -377,14 +379,11 @@ fn review(
     lints: &LintLevels,
 ) -> Vec<danger::Finding> {
     let fleet = head.fleet();
-    let mut head_templates: HashMap<ObjectKey, Vec<String>> = head
-        .plan
-        .iter()
-        .map(|entry| (entry.key.clone(), entry.placed_by.clone()))
+    let head_templates: HashMap<ObjectKey, Vec<String>> = head
+        .positions_by_key()
+        .into_iter()
+        .map(|(key, position)| (key.clone(), head.placed_by(position)))
         .collect();
-    for template in &fleet.templates {
-        head_templates.entry(template.key.clone()).or_default();
-    }
     let context = danger::ReviewContext {
         head_templates,
         hpa_targets: output::gitops::hpa_targets(&fleet.templates),
@@ -408,21 +407,22 @@ fn preserving(base: &render::Placed<'_>) -> BTreeMap<ObjectKey, String> {
     if preserving_policies.is_empty() {
         return BTreeMap::new();
     }
-    base.plan
-        .iter()
-        .filter_map(|entry| {
-            let winner = entry.placed_by.first()?;
+    base.positions_by_key()
+        .into_iter()
+        .filter_map(|(key, position)| {
+            let winner = base.placed_by(position).into_iter().next()?;
             preserving_policies
-                .contains(winner)
-                .then(|| (entry.key.clone(), winner.clone()))
+                .contains(&winner)
+                .then(|| (key.clone(), winner))
         })
         .collect()
 }
 
-/// Where each object the diff shows comes from, from the head's plan: the template's file and
-/// line, what placed it, and the override policies applied on any cluster.
+/// Where each object the diff shows comes from, from the head's plan of those objects alone:
+/// the template's file and line, what placed it, and the override policies applied on any
+/// cluster.
 fn provenance(
-    plan: &[PlanEntry],
+    head: &render::Placed<'_>,
     diff: &diff::FleetDiff,
 ) -> std::collections::BTreeMap<ObjectKey, diff::Provenance> {
     let shown: HashSet<&ObjectKey> = diff
@@ -431,8 +431,10 @@ fn provenance(
         .flatten()
         .map(|change| &change.key)
         .collect();
+    let positions = head.positions_by_key();
+    let plan: Vec<PlanEntry> =
+        head.explain_only(shown.iter().filter_map(|key| positions.get(key).copied()));
     plan.iter()
-        .filter(|entry| shown.contains(&entry.key))
         .map(|entry| {
             let mut overridden_by: std::collections::BTreeMap<String, BTreeSet<String>> =
                 std::collections::BTreeMap::new();
