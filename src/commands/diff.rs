@@ -25,7 +25,7 @@ use super::terminal::{
 use crate::beneath;
 use crate::cli::{Color, DiffArgs, DiffFormat};
 use crate::exit_code;
-use crate::pipeline::{CHUNK, Outcome, with_placed};
+use crate::pipeline::{Outcome, with_placed};
 use crate::report::diff as diff_report;
 use crate::report::messages;
 use crate::report::progress::Progress;
@@ -196,6 +196,10 @@ fn template_origin(
         line.parse().ok()?,
     ))
 }
+
+/// Templates rendered at a time by `diff`: a quarter of `build`'s chunk, since a diff holds two
+/// fleets where a build holds one; at 2 to 64 cores still many templates per core.
+const CHUNK: usize = crate::pipeline::CHUNK / 4;
 
 /// What `fedrender diff` compares the fleet with.
 #[derive(Debug, Clone)]
