@@ -67,8 +67,11 @@ pub struct AddedLike<'d> {
     pub like: &'d str,
     /// Fields whose value differs from `like`'s, each with its values by cluster; the image's
     /// registry and the replicas are named only, said above.
-    pub except: Vec<(String, Vec<(String, Vec<&'d str>)>)>,
+    pub except: Vec<(String, ValuesOn<'d>)>,
 }
+
+/// Each value with the clusters that have it (an empty value: named only).
+pub type ValuesOn<'d> = Vec<(String, Vec<&'d str>)>;
 
 /// The objects whose change reads differently from cluster to cluster, described; `keys` says
 /// which (the report's groups tell it).
