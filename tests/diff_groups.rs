@@ -203,7 +203,9 @@ fn an_image_bump_on_a_divided_workload_is_one_change_with_its_replicas() {
     );
     assert!(
         markdown.contains("<b>changed</b> <code>Deployment.apps shop/api</code> on prod-1, prod-2, prod-26 (3 clusters)")
-            && markdown.contains("Replicas per cluster: prod-1 21, prod-2 20, prod-26 20."),
+            && markdown.contains(
+                "Replicas per cluster: prod-1 21, prod-2 20, prod-26 20 (61 on these 3 clusters)."
+            ),
         "{markdown}"
     );
     snapshot("groups-divided-image-bump-markdown", &markdown);

@@ -885,9 +885,11 @@ fn objects_word(count: usize) -> String {
 
 /// `eu-1 2 → 3, eu-2 4 → 5` for a change whose clusters differ in their replicas; a cluster
 /// whose replicas did not change shows one number.
+/// Ends with the sum over these clusters (`(61 on these 3 clusters)`): a Divided workload's
+/// total is always shown, not only when its replicas change.
 fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
-    group
+    let each = group
         .replicas
         .iter()
         .map(|(cluster, before, after)| {
@@ -899,7 +901,20 @@ fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
             }
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    let sum = |pick: fn(&(&str, Option<i64>, Option<i64>)) -> Option<i64>| -> i64 {
+        group.replicas.iter().filter_map(pick).sum()
+    };
+    let (before, after) = (sum(|on| on.1), sum(|on| on.2));
+    let total = if before == after {
+        after.to_string()
+    } else {
+        format!("{before} → {after}")
+    };
+    format!(
+        "{each} ({total} on these {} clusters)",
+        group.replicas.len()
+    )
 }
 
 /// `prod-eu-1 3 → 4, prod-us-1 3 → 2 (6 in all, before and after)`.
