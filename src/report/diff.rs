@@ -14,7 +14,9 @@ use crate::report::markdown;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::diff::danger::{Finding, FindingLevel};
 use fedrender_engine::diff::describe::{self, Described, FieldChange};
-use fedrender_engine::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
+use fedrender_engine::diff::{
+    ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove, ReplicasOn,
+};
 use fedrender_engine::object::ObjectKey;
 
 /// How a name is written in one form of the report.
@@ -902,7 +904,7 @@ fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let sum = |pick: fn(&(&str, Option<i64>, Option<i64>)) -> Option<i64>| -> i64 {
+    let sum = |pick: fn(&ReplicasOn<'_>) -> Option<i64>| -> i64 {
         group.replicas.iter().filter_map(pick).sum()
     };
     let (before, after) = (sum(|on| on.1), sum(|on| on.2));
