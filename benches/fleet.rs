@@ -334,6 +334,27 @@ fn cel_cost(templates: usize, clusters: usize, gates: usize) {
     );
 }
 
+/// The two revisions differ by image tags alone (and a ConfigMap's text): a change that breaks
+/// or loses nothing, so the danger lints of `diff` must find nothing in it.
+fn assert_no_danger_finding(next: &Path, inventory: &Path, fleet: &Path) {
+    let output = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args(["diff", next.to_str().unwrap(), "--clusters"])
+        .arg(inventory)
+        .arg("--base")
+        .arg(fleet)
+        .args(["--format", "json", "--quiet"])
+        .output()
+        .expect("the program runs");
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("diff --format json prints JSON");
+    assert_eq!(
+        report["findings"],
+        serde_json::json!([]),
+        "an image-only change raised danger findings"
+    );
+    assert!(report["summary"]["changed"].as_u64() > Some(0), "{report}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == "--floor") {
@@ -465,13 +486,14 @@ fn main() {
             "--format",
             "stat",
         ]);
-        settle_disk();
-        let floor = floor_in_child(&out, &dir.join("floor"));
         assert!(
             diff.code == 0 || diff.code == 1,
             "diff failed with exit code {}",
             diff.code
         );
+        assert_no_danger_finding(&next, &inventory, &fleet);
+        settle_disk();
+        let floor = floor_in_child(&out, &dir.join("floor"));
         println!(
             "| {templates} × {clusters} | {objects} | {} | {} | {:.2}× | {} | {} | {:.2} s | {:.1}× |",
             cold.cell(),

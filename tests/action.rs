@@ -408,6 +408,83 @@ fn a_stale_tree_fails_the_check_and_an_error_exits_two() {
     assert!(broken.stderr().contains("::error::"), "{}", broken.stderr());
 }
 
+/// A danger finding denied by a lint level (`args: --deny pruned`) fails the step (exit 2, as
+/// fedrender's own exit), but only after the comment with its Review section is posted: the
+/// reviewer needs it most then. An error that prints no report still posts nothing.
+#[test]
+fn a_denied_danger_finding_posts_the_review_then_fails_the_step() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("denied");
+    // Prometheus down to 0 replicas: Karmada places it nowhere, so it leaves every cluster
+    // while its template stays (`pruned`).
+    let file = repo.dir.join("fleet/monitoring/prometheus.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let at = text
+        .find("replicas: ")
+        .expect("prometheus has a replica count");
+    let digits = text[at + "replicas: ".len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .count();
+    let zero = format!(
+        "{}replicas: 0{}",
+        &text[..at],
+        &text[at + "replicas: ".len() + digits..]
+    );
+    std::fs::write(&file, zero).unwrap();
+    let build = [
+        "build",
+        "fleet",
+        "--clusters",
+        "clusters.yaml",
+        "--out",
+        "rendered",
+    ];
+    assert!(fedrender_in(&repo.dir, &build).status.success());
+    git(&repo.dir, &["commit", "-q", "-am", "prometheus to zero"]);
+
+    let run = run_action(
+        &repo,
+        &repo.base,
+        "acme/fleet",
+        &[("ARGS", "--deny pruned")],
+    );
+    assert_eq!(run.code(), Some(2), "{}", run.stderr());
+    assert!(run.outputs.contains("exit-code=2"), "{}", run.outputs);
+    assert!(run.outputs.contains("changed=true"), "{}", run.outputs);
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "the review is posted: {posted:?}");
+    let body = &posted[0].1;
+    assert!(body.contains("#### Review"), "{body}");
+    assert!(
+        body.contains("`pruned` `Deployment.apps monitoring/prometheus`"),
+        "{body}"
+    );
+    assert!(run.summary.contains("#### Review"), "{}", run.summary);
+    let printed = log(&run.output);
+    assert!(
+        printed.contains("::error::fedrender diff: a danger finding is denied"),
+        "{printed}"
+    );
+
+    // Cut to fit a small comment: still posted, still failing.
+    let cut = run_action(
+        &repo,
+        &repo.base,
+        "acme/fleet",
+        &[("ARGS", "--deny pruned"), ("MAX_COMMENT_BYTES", "1500")],
+    );
+    assert_eq!(cut.code(), Some(2), "{}", cut.stderr());
+    assert!(cut.outputs.contains("truncated=true"), "{}", cut.outputs);
+    assert!(
+        comments(&repo)[0].1.contains("`pruned`"),
+        "{:?}",
+        comments(&repo)
+    );
+}
+
 #[test]
 fn a_diff_too_long_for_a_comment_is_cut_with_a_link_to_the_whole_report() {
     if !tools_present() {

@@ -203,7 +203,9 @@ fn an_image_bump_on_a_divided_workload_is_one_change_with_its_replicas() {
     );
     assert!(
         markdown.contains("<b>changed</b> <code>Deployment.apps shop/api</code> on prod-1, prod-2, prod-26 (3 clusters)")
-            && markdown.contains("Replicas per cluster: prod-1 21, prod-2 20, prod-26 20."),
+            && markdown.contains(
+                "Replicas per cluster: prod-1 21, prod-2 20, prod-26 20 (61 on these 3 clusters)."
+            ),
         "{markdown}"
     );
     snapshot("groups-divided-image-bump-markdown", &markdown);
@@ -227,4 +229,47 @@ fn a_scale_counts_every_cluster_the_object_is_on() {
         ),
         "{markdown}"
     );
+}
+
+/// One change read once (issue 35, item 2): an image bump and 6 → 17 replicas on a Divided
+/// Deployment spread from 6 to 12 clusters, whose clusters also differ by a regional registry
+/// mirror and region labels (OverridePolicies; testdata/diff-one-change). The comment says the
+/// image change once with its registries, the replica totals, and the clusters it newly reaches
+/// as one it was on but for what differs: under 6 KB (8.4 KB grouped by identical hunks), the
+/// new image at most three times. The real binary, as the Action runs it.
+#[test]
+fn an_image_bump_and_a_spread_read_once_by_what_changed() {
+    let output = common::fedrender(&[
+        "diff",
+        "testdata/diff-one-change/head",
+        "--clusters",
+        "testdata/diff-one-change/clusters.yaml",
+        "--base",
+        "testdata/diff-one-change/base",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let markdown = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        markdown.len() < 6 * 1024,
+        "{} bytes:\n{markdown}",
+        markdown.len()
+    );
+    assert!(
+        markdown.matches("9.9.9").count() <= 3,
+        "the new image {} times:\n{markdown}",
+        markdown.matches("9.9.9").count()
+    );
+    assert!(markdown.contains("6 → 17"), "{markdown}");
+    assert!(
+        markdown.contains("image <code>content-tracker-worker</code> 2.29.4 → 9.9.9 on 12 clusters (registry by cluster: "),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("replicas 6 → 17 over 6 → 12 clusters"),
+        "{markdown}"
+    );
+    common::snapshot_settings("testdata/diff-one-change")
+        .bind(|| insta::assert_snapshot!("one-change-markdown", markdown));
 }

@@ -3,7 +3,7 @@
 //! and a diff left with hidden changes only exits 0. Fixtures: testdata/diff-danger/.
 
 mod common;
-use common::fedrender;
+use common::{copy_tree, empty_scratch, fedrender};
 
 fn diff(name: &str, flags: &[&str]) -> std::process::Output {
     let head = format!("testdata/diff-danger/{name}/head");
@@ -97,4 +97,110 @@ fn a_malformed_rule_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("JSON_POINTER"), "{stderr}");
+}
+
+/// The head of `name` with a Config directly in it holding `config` (the YAML of its `spec`),
+/// in a scratch directory.
+fn head_with_config(name: &str, config: &str) -> std::path::PathBuf {
+    // Unique per call: the tests run in parallel in one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = empty_scratch(&format!("diff-ignore-config-{name}-{call}")).join("head");
+    copy_tree(
+        std::path::Path::new(&format!("testdata/diff-danger/{name}/head")),
+        &dir,
+    );
+    std::fs::write(
+        dir.join("fedrender.yaml"),
+        format!("apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n{config}"),
+    )
+    .unwrap();
+    dir
+}
+
+fn diff_head(head: &std::path::Path, name: &str, flags: &[&str]) -> std::process::Output {
+    let base = format!("testdata/diff-danger/{name}/base");
+    let mut args = vec![
+        "diff",
+        head.to_str().unwrap(),
+        "--clusters",
+        "testdata/diff-danger/clusters.yaml",
+        "--base",
+        base.as_str(),
+    ];
+    args.extend_from_slice(flags);
+    fedrender(&args)
+}
+
+/// The rules in the head's Config hide as the flags do, named with their file and line; flags
+/// add to them.
+#[test]
+fn a_config_s_rules_hide_as_the_flags_do_and_are_named_where_written() {
+    let head = head_with_config(
+        "pruned",
+        "  diff:\n    ignoreResources:\n    - core:ConfigMap:shop/set*\n",
+    );
+    let output = diff_head(&head, "pruned", &["--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let written = format!("{}:6", head.join("fedrender.yaml").display());
+    assert_eq!(
+        report["hidden"],
+        serde_json::json!([{
+            "rule": format!("spec.diff.ignoreResources core:ConfigMap:shop/set* ({written})"),
+            "changes": 2
+        }])
+    );
+    assert_eq!(report["findings"], serde_json::json!([]));
+
+    std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
+
+    // A Config's rule that names other objects hides nothing and is not listed; a flag still
+    // adds its own.
+    let head = head_with_config(
+        "replicas-zero",
+        "  diff:\n    ignoreFields: [apps/Deployment/other/*=/spec/replicas]\n",
+    );
+    let shown = diff_head(&head, "replicas-zero", &["--format", "stat"]);
+    assert_eq!(shown.status.code(), Some(1), "{shown:?}");
+    let flagged = diff_head(
+        &head,
+        "replicas-zero",
+        &["--format", "stat", "--ignore-field", "/spec/replicas"],
+    );
+    assert_eq!(flagged.status.code(), Some(0), "{flagged:?}");
+    assert!(
+        String::from_utf8_lossy(&flagged.stdout)
+            .ends_with("3 changes hidden: 3 by --ignore-field /spec/replicas\n"),
+        "{flagged:?}"
+    );
+    std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
+}
+
+/// A rule that does not parse is an error at its line; a field the Config does not know is
+/// refused, as everywhere in the Config.
+#[test]
+fn a_config_s_malformed_rule_or_unknown_field_is_an_error_at_its_line() {
+    let head = head_with_config(
+        "pruned",
+        "  diff:\n    ignoreFields:\n    - /metadata/labels\n    - spec.replicas\n",
+    );
+    let output = diff_head(&head, "pruned", &[]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("fedrender.yaml:7: Config: spec.diff.ignoreFields: \"spec.replicas\""),
+        "{stderr}"
+    );
+
+    std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
+    let head = head_with_config("pruned", "  diff:\n    ignoreField: [/spec/replicas]\n");
+    let output = diff_head(&head, "pruned", &[]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("fedrender.yaml:5: unknown field `ignoreField`"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
 }

@@ -12,7 +12,8 @@
 # BUILD_ARGS, MESSAGE_FORMAT, MAX_COMMENT_BYTES, COMMENT_AUTHOR, GH_TOKEN; and GitHub's own
 # (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY,
 # GITHUB_SERVER_URL, GITHUB_RUN_ID, RUNNER_TEMP). Outputs: changed (true/false), exit-code,
-# truncated, comment-dir. Exit status: 0 clean, 1 a stale tree, 2 an error.
+# truncated, comment-dir. Exit status: 0 clean, 1 a stale tree, 2 an error or a danger finding
+# denied by a lint level (the comment and the summary are written first).
 #
 # What the pull request controls never reaches the log raw: every message this script prints
 # is its own words (escaped as workflow commands need), and fedrender prints its diagnostics in
@@ -401,11 +402,16 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     --message-format "$format"
     ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"})
   # diff_report MAX_BYTES: the Markdown report, with a line under its heading where the base
-  # has no fleet yet. Its exit status is fedrender's.
+  # has no fleet yet. Its exit status is fedrender's, except 3 for a danger finding denied by a
+  # lint level: fedrender then exits 2 as for an error, but only after printing the whole
+  # report (an error prints none), and the reviewer needs that report most.
   diff_report() {
     local code=0
     fedrender "${diff_args[@]}" --max-bytes "$1" >"$work/report.md" || code=$?
-    if [ "$adopting" = true ] && [ "$code" -le 1 ]; then
+    if [ "$code" -eq 2 ] && [ -s "$work/report.md" ]; then
+      code=3
+    fi
+    if [ "$adopting" = true ] && { [ "$code" -le 1 ] || [ "$code" -eq 3 ]; }; then
       head -n 1 "$work/report.md"
       # shellcheck disable=SC2016 # the backquotes are Markdown's
       printf '\nThe base branch has no fleet at `%s` yet (or no inventory for it): this pull request adopts fedrender, so every object is added.\n' "${fleet//\`/}"
@@ -419,9 +425,14 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
   diff_report 100000000 >"$work/diff.md"
   diffed=$?
   set -e
+  denied=false
   case $diffed in
     0) ;;
     1) changed=true ;;
+    3)
+      changed=true
+      denied=true
+      ;;
     *) fail "fedrender diff failed" ;;
   esac
   mkdir -p "$work/comment"
@@ -445,7 +456,7 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     diff_report "$((max_comment - 200))" >>"$body"
     cut=$?
     set -e
-    [ "$cut" -le 1 ] || fail "fedrender diff failed"
+    [ "$cut" -le 1 ] || [ "$cut" -eq 3 ] || fail "fedrender diff failed"
     # shellcheck disable=SC2016 # the backquotes are Markdown's
     printf '\nThe whole report is the artifact `fedrender-diff` of %s.\n' "$run" >>"$body"
     output truncated true
@@ -470,6 +481,11 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     else
       echo "::notice::a pull request from a fork: its token cannot comment; the comment is left as the artifact fedrender-comment for a workflow_run job"
     fi
+  fi
+  # The review is posted first; then the step fails, as the lint level asks.
+  if [ "$denied" = true ]; then
+    echo "::error::fedrender diff: a danger finding is denied by a lint level (see the Review section of the comment)"
+    status=2
   fi
 fi
 

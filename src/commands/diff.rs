@@ -25,7 +25,7 @@ use super::terminal::{
 use crate::beneath;
 use crate::cli::{Color, DiffArgs, DiffFormat};
 use crate::exit_code;
-use crate::pipeline::{CHUNK, Outcome, with_placed};
+use crate::pipeline::{Outcome, with_placed};
 use crate::report::diff as diff_report;
 use crate::report::messages;
 use crate::report::progress::Progress;
@@ -38,10 +38,11 @@ use crate::source::fleet::FleetSource;
 pub fn run(args: &DiffArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
-    let (head, lints) = match input
-        .defaults()
-        .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
-    {
+    let defaults = match input.defaults() {
+        Ok(defaults) => defaults,
+        Err(message) => return usage_error(&message, format),
+    };
+    let (head, lints) = match input.fleet_source_and_lints_for(&args.clusters, &defaults) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };
@@ -108,9 +109,12 @@ pub fn run(args: &DiffArgs) -> i32 {
         }
     };
     let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
-    let ignores: Vec<IgnoreRule> = args
-        .ignore_field
+    // The head's Config hides what its team chose to (the report counts it by rule), and the
+    // flags hide more.
+    let ignores: Vec<IgnoreRule> = defaults
+        .diff_ignores
         .iter()
+        .chain(&args.ignore_field)
         .chain(&args.ignore_resource)
         .cloned()
         .collect();
@@ -193,6 +197,10 @@ fn template_origin(
     ))
 }
 
+/// Templates rendered at a time by `diff`: a quarter of `build`'s chunk, since a diff holds two
+/// fleets where a build holds one; at 2 to 64 cores still many templates per core.
+const CHUNK: usize = crate::pipeline::CHUNK / 4;
+
 /// What `fedrender diff` compares the fleet with.
 #[derive(Debug, Clone)]
 pub enum DiffBase {
@@ -213,24 +221,26 @@ pub fn diff(
     ignores: &[IgnoreRule],
 ) -> Outcome<diff::FleetDiff> {
     match base {
-        DiffBase::Rendered(dir) => with_placed(head, lints, true, |head, layout| {
+        // Nothing is explained whole (the plan of every template on every cluster is the
+        // largest thing a run would hold): only the objects the diff shows, at the end.
+        DiffBase::Rendered(dir) => with_placed(head, lints, false, |head, layout| {
             let mut result = diff_against_tree(&head, &layout, dir, CHUNK, show_secrets)?;
             ignore::hide(&mut result, ignores);
-            result.provenance = provenance(&head.plan, &result);
+            result.provenance = provenance(&head, &result);
             // A rendered tree does not say what its policies were.
             result.findings = review(&head, &result, None, lints);
             Ok(result)
         }),
         DiffBase::Input(base_source) => {
             let mut base_warnings = Vec::new();
-            let mut outcome = with_placed(head, lints, true, |head, head_layout| {
+            let mut outcome = with_placed(head, lints, false, |head, head_layout| {
                 // Only the head is checked against schemas: the base is what is deployed.
-                // The base is explained too: what placed a template it has and the head has
-                // not says whether its objects were to be preserved.
+                // What placed the base's templates (not their whole story) says whether their
+                // objects were to be preserved.
                 let base = with_placed(
                     base_source,
                     &LintLevels::default().allowing(&check::LINTS),
-                    true,
+                    false,
                     |base, base_layout| {
                         let result = diff::diff_streamed(
                             &base,
@@ -246,7 +256,7 @@ pub fn diff(
                 base_warnings = base.warnings;
                 let (mut result, preserving) = base.result?;
                 ignore::hide(&mut result, ignores);
-                result.provenance = provenance(&head.plan, &result);
+                result.provenance = provenance(&head, &result);
                 result.findings = review(&head, &result, Some(preserving), lints);
                 Ok(result)
             });
@@ -373,14 +383,11 @@ fn review(
     lints: &LintLevels,
 ) -> Vec<danger::Finding> {
     let fleet = head.fleet();
-    let mut head_templates: HashMap<ObjectKey, Vec<String>> = head
-        .plan
-        .iter()
-        .map(|entry| (entry.key.clone(), entry.placed_by.clone()))
+    let head_templates: HashMap<ObjectKey, Vec<String>> = head
+        .positions_by_key()
+        .into_iter()
+        .map(|(key, position)| (key.clone(), head.placed_by(position)))
         .collect();
-    for template in &fleet.templates {
-        head_templates.entry(template.key.clone()).or_default();
-    }
     let context = danger::ReviewContext {
         head_templates,
         hpa_targets: output::gitops::hpa_targets(&fleet.templates),
@@ -449,10 +456,11 @@ fn preserving(base: &render::Placed<'_>) -> BTreeMap<ObjectKey, String> {
     base.preserved_on_deletion()
 }
 
-/// Where each object the diff shows comes from, from the head's plan: the template's file and
-/// line, what placed it, and the override policies applied on any cluster.
+/// Where each object the diff shows comes from, from the head's plan of those objects alone:
+/// the template's file and line, what placed it, and the override policies applied on any
+/// cluster.
 fn provenance(
-    plan: &[PlanEntry],
+    head: &render::Placed<'_>,
     diff: &diff::FleetDiff,
 ) -> std::collections::BTreeMap<ObjectKey, diff::Provenance> {
     let shown: HashSet<&ObjectKey> = diff
@@ -461,8 +469,10 @@ fn provenance(
         .flatten()
         .map(|change| &change.key)
         .collect();
+    let positions = head.positions_by_key();
+    let plan: Vec<PlanEntry> =
+        head.explain_only(shown.iter().filter_map(|key| positions.get(key).copied()));
     plan.iter()
-        .filter(|entry| shown.contains(&entry.key))
         .map(|entry| {
             let mut overridden_by: std::collections::BTreeMap<String, BTreeSet<String>> =
                 std::collections::BTreeMap::new();

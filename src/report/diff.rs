@@ -13,7 +13,10 @@ use serde_json::json;
 use crate::report::markdown;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::diff::danger::{Finding, FindingLevel};
-use fedrender_engine::diff::{ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove};
+use fedrender_engine::diff::describe::{self, Described, FieldChange};
+use fedrender_engine::diff::{
+    ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove, ReplicasOn,
+};
 use fedrender_engine::object::ObjectKey;
 
 /// How a name is written in one form of the report.
@@ -262,7 +265,13 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         return head;
     }
     let grouped = diff.grouped();
-    writeln!(head, "{}\n", one_line_summary(diff, &grouped)).unwrap();
+    let entries = entries(diff, &grouped);
+    writeln!(
+        head,
+        "{}\n",
+        one_line_summary(diff, &grouped, entries.len())
+    )
+    .unwrap();
     if let Some(hidden) = hidden_line(diff, markdown::code) {
         writeln!(head, "{hidden}\n").unwrap();
     }
@@ -328,30 +337,13 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     let (mut without_diff, mut left_out) = (0usize, 0usize);
     // Every change gets its line before any gets its diff: what is left after all the lines
     // goes to diffs, largest blast radius first.
-    let lines: Vec<String> = grouped
-        .groups
-        .iter()
-        .map(|group| format!("- {}\n", group_summary(group)))
-        .collect();
-    let all_lines: usize = lines.iter().map(String::len).sum();
+    let lines: Vec<&String> = entries.iter().map(|entry| &entry.line).collect();
+    let all_lines: usize = lines.iter().map(|line| line.len()).sum();
     let mut room_for_diffs = budget.saturating_sub(out.len() + all_lines);
     let lines_fit = out.len() + all_lines <= budget;
-    for (group, line) in grouped.groups.iter().zip(&lines) {
+    for (entry, line) in entries.iter().zip(lines) {
         if lines_fit {
-            let replicas = if group.replicas.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "Replicas per cluster: {}.\n\n",
-                    replicas_per_cluster(group, markdown::text)
-                )
-            };
-            let block = format!(
-                "<details>\n<summary>{}</summary>\n\n{}{replicas}{}\n</details>\n\n",
-                group_summary(group),
-                source_line(diff, group),
-                markdown::fenced(&group.hunks, "diff")
-            );
+            let block = entry.block.clone();
             // A blank line ends a run of list items before the block.
             let block = if out.ends_with("</details>\n\n") || out.ends_with("\n\n") {
                 block
@@ -502,8 +494,230 @@ fn group_summary(group: &ChangeGroup<'_>) -> String {
     )
 }
 
-fn source_line(diff: &FleetDiff, group: &ChangeGroup<'_>) -> String {
-    let Some(provenance) = diff.provenance.get(&group.change.key) else {
+/// One change of the comment: its line (always shown) and its block with the diff (shown while
+/// there is room), with how many clusters it reaches, to put the widest first.
+struct Entry {
+    line: String,
+    block: String,
+    clusters: usize,
+}
+
+/// The comment's changes: an object whose change reads the same on its clusters (but for the
+/// replicas) as one group, and one whose change differs from cluster to cluster described once
+/// by what changed (see [`describe`]) with one cluster's diff.
+fn entries(diff: &FleetDiff, grouped: &GroupedDiff<'_>) -> Vec<Entry> {
+    // Per object, its groups and whether one is a change (not only added or removed: an
+    // object that moves reads best as its two bodies).
+    let mut groups_of: BTreeMap<&ObjectKey, (usize, bool)> = BTreeMap::new();
+    for group in &grouped.groups {
+        let (groups, changed) = groups_of.entry(&group.change.key).or_default();
+        *groups += 1;
+        *changed |= group.change.kind == ChangeKind::Changed;
+    }
+    let several: BTreeSet<&ObjectKey> = groups_of
+        .into_iter()
+        .filter_map(|(key, (groups, changed))| (groups > 1 && changed).then_some(key))
+        .collect();
+    let mut entries: Vec<Entry> = describe::describe(diff, &several)
+        .iter()
+        .map(|described| described_entry(diff, described))
+        .collect();
+    for group in &grouped.groups {
+        if several.contains(&group.change.key) {
+            continue;
+        }
+        let replicas = if group.replicas.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "Replicas per cluster: {}.\n\n",
+                replicas_per_cluster(group, markdown::text)
+            )
+        };
+        entries.push(Entry {
+            line: format!("- {}\n", group_summary(group)),
+            block: format!(
+                "<details>\n<summary>{}</summary>\n\n{}{replicas}{}\n</details>\n\n",
+                group_summary(group),
+                source_line(diff, &group.change.key, &group.clusters),
+                markdown::fenced(&group.hunks, "diff")
+            ),
+            clusters: group.clusters.len(),
+        });
+    }
+    // Largest blast radius first; a stable sort keeps object order among equals.
+    entries.sort_by_key(|entry| std::cmp::Reverse(entry.clusters));
+    entries
+}
+
+/// A value from the fleet in a line of the comment, cut to a readable length.
+fn value_shown(value: Option<&str>) -> String {
+    const LONGEST: usize = 60;
+    match value {
+        None => "(absent)".to_string(),
+        Some(value) if value.chars().count() > LONGEST => {
+            let cut: String = value.chars().take(LONGEST).collect();
+            format!("<code>{}…</code>", markdown::html(&cut))
+        }
+        Some(value) => format!("<code>{}</code>", markdown::html(value)),
+    }
+}
+
+/// `prod-eu-1 … prod-eu-3 (3 clusters)` in a line of HTML.
+fn clusters_html(clusters: &[&str]) -> String {
+    cluster_list_shown(clusters, markdown::html)
+}
+
+/// An object described by what changed: a line per field, the replica totals, and the clusters
+/// it newly reaches as one it was on but for what differs; then one cluster's diff.
+fn described_entry(diff: &FleetDiff, described: &Described<'_>) -> Entry {
+    let mut line = format!(
+        "- <code>{}</code>:",
+        markdown::html(&described.key.to_string())
+    );
+    let mut parts = Vec::new();
+    for (kind, clusters) in [
+        (ChangeKind::Changed, &described.changed_on),
+        (ChangeKind::Added, &described.added_on),
+        (ChangeKind::Removed, &described.removed_on),
+    ] {
+        if !clusters.is_empty() {
+            parts.push(format!("<b>{}</b> on {}", kind.word(), clusters.len()));
+        }
+    }
+    let all = described.changed_on.len() + described.added_on.len() + described.removed_on.len();
+    writeln!(line, " {} of {all} clusters", parts.join(", ")).unwrap();
+    for field in &described.fields {
+        match field {
+            FieldChange::Image {
+                before,
+                after,
+                clusters,
+                registries,
+                ..
+            } => {
+                let (old_repository, old_tag) = before.rsplit_once(':').unwrap_or((before, ""));
+                let (new_repository, new_tag) = after.rsplit_once(':').unwrap_or((after, ""));
+                let change = if old_repository == new_repository {
+                    let name = new_repository.rsplit('/').next().unwrap_or(new_repository);
+                    format!(
+                        "image <code>{}</code> {} → {}",
+                        markdown::html(name),
+                        markdown::html(old_tag),
+                        markdown::html(new_tag)
+                    )
+                } else {
+                    format!(
+                        "image {} → {}",
+                        value_shown(Some(before)),
+                        value_shown(Some(after))
+                    )
+                };
+                write!(line, "  - {change} on {clusters} clusters").unwrap();
+                if !registries.is_empty() {
+                    let each: Vec<String> = registries
+                        .iter()
+                        .map(|(registry, on)| {
+                            format!("{} on {}", value_shown(Some(registry)), clusters_html(on))
+                        })
+                        .collect();
+                    write!(line, " (registry by cluster: {})", each.join("; ")).unwrap();
+                }
+                line.push('\n');
+            }
+            FieldChange::Values { path, changes } => {
+                for (before, after, on) in changes {
+                    writeln!(
+                        line,
+                        "  - <code>{}</code> {} → {} on {}",
+                        markdown::html(path),
+                        value_shown(before.as_deref()),
+                        value_shown(after.as_deref()),
+                        clusters_html(on)
+                    )
+                    .unwrap();
+                }
+            }
+        }
+    }
+    if let Some(replicas) = &described.replicas {
+        let (before, after) = replicas.total;
+        let (old, new) = replicas.clusters;
+        let each: Vec<String> = replicas
+            .after
+            .iter()
+            .map(|(count, on)| format!("{count} on {}", clusters_html(on)))
+            .collect();
+        writeln!(
+            line,
+            "  - replicas {before} → {after} over {old} → {new} clusters (now {})",
+            each.join("; ")
+        )
+        .unwrap();
+    }
+    if let Some(like) = &described.added_like {
+        let except: Vec<String> = like
+            .except
+            .iter()
+            .map(|(path, values)| match &values[..] {
+                [(value, _)] if value.is_empty() => format!("the {path}"),
+                _ => {
+                    let each: Vec<String> = values
+                        .iter()
+                        .map(|(value, on)| {
+                            format!("{} on {}", value_shown(Some(value)), clusters_html(on))
+                        })
+                        .collect();
+                    format!(
+                        "<code>{}</code> ({})",
+                        markdown::html(path),
+                        each.join("; ")
+                    )
+                }
+            })
+            .collect();
+        write!(
+            line,
+            "  - <b>added</b> on {}, as on {}",
+            clusters_html(&described.added_on),
+            markdown::html(like.like)
+        )
+        .unwrap();
+        if !except.is_empty() {
+            write!(line, " except {}", except.join(", ")).unwrap();
+        }
+        line.push('\n');
+    }
+    if !described.removed_on.is_empty() {
+        writeln!(
+            line,
+            "  - <b>removed</b> from {}",
+            clusters_html(&described.removed_on)
+        )
+        .unwrap();
+    }
+    let clusters: Vec<&str> = described
+        .changed_on
+        .iter()
+        .chain(&described.added_on)
+        .chain(&described.removed_on)
+        .copied()
+        .collect();
+    let block = format!(
+        "{line}\n<details>\n<summary>The diff on {}, one of {all} clusters (each cluster's: <code>fedrender diff --format unified</code> or <code>--format json</code>)</summary>\n\n{}{}\n</details>\n\n",
+        markdown::html(described.sample_cluster),
+        source_line(diff, &described.sample.key, &clusters),
+        markdown::fenced(&described.sample.hunks(), "diff")
+    );
+    Entry {
+        line,
+        block,
+        clusters: all,
+    }
+}
+
+fn source_line(diff: &FleetDiff, key: &ObjectKey, clusters: &[&str]) -> String {
+    let Some(provenance) = diff.provenance.get(key) else {
         return String::new();
     };
     let listed = |names: &[&str]| -> String {
@@ -519,7 +733,7 @@ fn source_line(diff: &FleetDiff, group: &ChangeGroup<'_>) -> String {
         write!(line, ", placed by {}", listed(&placed_by)).unwrap();
     }
     // Only the policies that override the object on the clusters of this change.
-    let overridden = provenance.overridden_on(&group.clusters);
+    let overridden = provenance.overridden_on(clusters);
     if !overridden.is_empty() {
         write!(line, ", overridden by {}", listed(&overridden)).unwrap();
     }
@@ -612,8 +826,9 @@ fn changed_placement(diff: &FleetDiff) -> String {
     out
 }
 
-fn one_line_summary(diff: &FleetDiff, grouped: &GroupedDiff<'_>) -> String {
-    let changes = grouped.groups.len() + grouped.replica_moves.len();
+/// `entries`: the changes listed, an object described by field counting once.
+fn one_line_summary(diff: &FleetDiff, grouped: &GroupedDiff<'_>, entries: usize) -> String {
+    let changes = entries + grouped.replica_moves.len();
     let mut clusters: BTreeSet<&str> = BTreeSet::new();
     for group in &grouped.groups {
         clusters.extend(group.clusters.iter().copied());
@@ -672,9 +887,11 @@ fn objects_word(count: usize) -> String {
 
 /// `eu-1 2 → 3, eu-2 4 → 5` for a change whose clusters differ in their replicas; a cluster
 /// whose replicas did not change shows one number.
+/// Ends with the sum over these clusters (`(61 on these 3 clusters)`): a Divided workload's
+/// total is always shown, not only when its replicas change.
 fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
-    group
+    let each = group
         .replicas
         .iter()
         .map(|(cluster, before, after)| {
@@ -686,7 +903,20 @@ fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
             }
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    let sum = |pick: fn(&ReplicasOn<'_>) -> Option<i64>| -> i64 {
+        group.replicas.iter().filter_map(pick).sum()
+    };
+    let (before, after) = (sum(|on| on.1), sum(|on| on.2));
+    let total = if before == after {
+        after.to_string()
+    } else {
+        format!("{before} → {after}")
+    };
+    format!(
+        "{each} ({total} on these {} clusters)",
+        group.replicas.len()
+    )
 }
 
 /// `prod-eu-1 3 → 4, prod-us-1 3 → 2 (6 in all, before and after)`.

@@ -8,6 +8,7 @@ use crate::confine::Confinement;
 use crate::source::files;
 use fedrender_engine::api::config::CONFIG_API_VERSION;
 use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
+use fedrender_engine::diff::ignore::IgnoreRule;
 use fedrender_engine::documents::{self, RawDocument, SourceFile};
 
 /// What the Configs directly in `FLEET_DIR` say in place of flags: the inventory, the output
@@ -18,6 +19,8 @@ pub struct CommandDefaults {
     pub clusters: Option<PathBuf>,
     pub output: Option<PathBuf>,
     pub gitops: Option<fedrender_engine::api::config::GitopsConfig>,
+    /// `spec.diff`'s ignore rules, each with the Config's file and line.
+    pub diff_ignores: Vec<IgnoreRule>,
 }
 
 pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Rejected> {
@@ -69,6 +72,9 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
                 }
             }
         }
+        defaults
+            .diff_ignores
+            .extend(diff_ignores(&config.spec, document, &files, &mut errors));
         let spec = confine_config_paths(
             config.spec,
             document,
@@ -83,6 +89,43 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
     }
     errors.finish()?;
     Ok(defaults)
+}
+
+/// `spec.diff.ignoreFields` and `spec.diff.ignoreResources`, read as the flags are; one that
+/// does not parse is an error at its line, as the flag's would be.
+fn diff_ignores(
+    spec: &fedrender_engine::api::config::ConfigSpec,
+    document: &RawDocument,
+    files: &[SourceFile],
+    errors: &mut ErrorSink,
+) -> Vec<IgnoreRule> {
+    let Some(diff) = &spec.diff else {
+        return Vec::new();
+    };
+    let field_lines = document.field_lines(files);
+    let fields = diff.ignore_fields.iter().map(|text| {
+        let parsed: fn(&str) -> Result<IgnoreRule, String> = IgnoreRule::field;
+        ("ignoreFields", text, parsed)
+    });
+    let resources = diff.ignore_resources.iter().map(|text| {
+        let parsed: fn(&str) -> Result<IgnoreRule, String> = IgnoreRule::resource;
+        ("ignoreResources", text, parsed)
+    });
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut rules = Vec::new();
+    for (field, text, parse) in fields.chain(resources) {
+        let at = index.entry(field).or_default();
+        let origin = field_lines.origin(&document.origin, &format!("spec.diff.{field}[{at}]"));
+        *at += 1;
+        match parse(text) {
+            Ok(rule) => rules.push(rule.in_config(&origin)),
+            Err(problem) => errors.push(Diagnostic::error(
+                Some(origin),
+                format!("Config: spec.diff.{field}: {problem}"),
+            )),
+        }
+    }
+    rules
 }
 
 /// A Config's `spec` with the paths it names checked, those that stand for files made usable

@@ -27,6 +27,9 @@
 //!   secrets:                          # each cluster's keys (api/secret_keys.rs)
 //!     sops: [{clusterSelector: {matchLabels: {env: prod}}, recipients: [age1…]}]
 //!     sealedSecrets: [{clusterSelector: {matchLabels: {env: prod}}, certificate: "AB:CD:…"}]
+//!   diff:                             # diff --ignore-field / --ignore-resource, added to the flags
+//!     ignoreFields: [apps/Deployment=/spec/replicas]
+//!     ignoreResources: [":ConfigMap:*/generated-*"]
 //! ```
 
 use std::collections::BTreeMap;
@@ -77,6 +80,9 @@ pub struct ConfigSpec {
     /// The keys each cluster opens secrets with, by cluster selector (docs/secrets.md).
     #[serde(default)]
     pub secrets: Option<super::secret_keys::SecretsConfig>,
+    /// What `diff` hides, as its flags would.
+    #[serde(default)]
+    pub diff: Option<DiffConfig>,
     /// The Karmada release and feature gates policies are judged by.
     #[serde(default)]
     pub karmada: Option<KarmadaConfig>,
@@ -100,11 +106,25 @@ impl ConfigSpec {
             ("clusters", self.clusters.is_some()),
             ("output", self.output.is_some()),
             ("gitops", self.gitops.is_some()),
+            ("diff", self.diff.is_some()),
         ]
         .into_iter()
         .filter_map(|(field, set)| set.then_some(field))
         .collect()
     }
+}
+
+/// `diff --ignore-field` and `--ignore-resource` in a Config, written as the flags are: the
+/// Config's rules and the command line's all apply.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffConfig {
+    /// `[GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER`, each.
+    #[serde(default)]
+    pub ignore_fields: Vec<String>,
+    /// `GROUP:KIND:NAMESPACE/NAME`, each.
+    #[serde(default)]
+    pub ignore_resources: Vec<String>,
 }
 
 /// `build --gitops`, `--gitops-repo`, `--gitops-revision` and `--gitops-path` in a Config.

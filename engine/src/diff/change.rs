@@ -86,6 +86,9 @@ pub struct FleetDiff {
     /// For each object whose replicas changed somewhere, its replicas summed over every
     /// cluster it is on (changed or not, added or removed), before and after.
     pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
+    /// For the same objects, how many clusters they are on with a `spec.replicas`, before and
+    /// after: `replicas 6 → 17 over 6 → 12 clusters`.
+    pub replica_clusters: BTreeMap<ObjectKey, (usize, usize)>,
     /// What the change breaks or loses (see [`super::danger`]), with lint levels applied.
     pub findings: Vec<Finding>,
     /// The changes `--ignore-field` and `--ignore-resource` hid, counted per rule as written.

@@ -59,18 +59,31 @@ pub struct IgnoreRule {
     objects: Option<Objects>,
     /// The field's pointer, split into unescaped segments; `None` for a whole resource.
     field: Option<Vec<String>>,
+    /// The Config's file and line (`fleet/fedrender.yaml:7`) for a rule a Config gives; `None`
+    /// for a flag. The report names where each hiding rule is written.
+    config_origin: Option<String>,
 }
 
 impl fmt::Display for IgnoreRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.field {
-            Some(_) => write!(f, "--ignore-field {}", self.written),
-            None => write!(f, "--ignore-resource {}", self.written),
+        match (&self.field, &self.config_origin) {
+            (Some(_), None) => write!(f, "--ignore-field {}", self.written),
+            (None, None) => write!(f, "--ignore-resource {}", self.written),
+            (Some(_), Some(at)) => write!(f, "spec.diff.ignoreFields {} ({at})", self.written),
+            (None, Some(at)) => write!(f, "spec.diff.ignoreResources {} ({at})", self.written),
         }
     }
 }
 
 impl IgnoreRule {
+    /// The rule as a Config's `spec.diff` gives it, written at `origin` (file and line).
+    pub fn in_config(self, origin: impl fmt::Display) -> IgnoreRule {
+        IgnoreRule {
+            config_origin: Some(origin.to_string()),
+            ..self
+        }
+    }
+
     /// `[GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER`.
     pub fn field(text: &str) -> Result<IgnoreRule, String> {
         let (objects, pointer) = match text.find("=/") {
@@ -104,6 +117,7 @@ impl IgnoreRule {
             written: text.to_string(),
             objects,
             field: Some(segments),
+            config_origin: None,
         })
     }
 
@@ -120,6 +134,7 @@ impl IgnoreRule {
             written: text.to_string(),
             objects: Some(Objects::parse(group, kind, Some((namespace, name)))?),
             field: None,
+            config_origin: None,
         })
     }
 

@@ -4,6 +4,7 @@
 
 mod change;
 pub mod danger;
+pub mod describe;
 pub mod ignore;
 
 pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
@@ -305,19 +306,22 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
         .collect();
     // Totals for the objects whose replicas changed somewhere, over every cluster they are on.
     let scaled = scaled_objects(&result);
-    let total = |fleet: &FleetObjects, key: &ObjectKey| -> i64 {
+    let replicas = |fleet: &FleetObjects, key: &ObjectKey| -> Vec<i64> {
         fleet
             .clusters
             .values()
             .filter_map(|objects| objects.get(key))
             .filter_map(|text| spec_replicas(text))
-            .sum()
+            .collect()
     };
-    let totals: BTreeMap<ObjectKey, (i64, i64)> = scaled
-        .into_iter()
-        .map(|key| (key.clone(), (total(before, key), total(after, key))))
-        .collect();
+    let (mut totals, mut on_clusters) = (BTreeMap::new(), BTreeMap::new());
+    for key in scaled {
+        let (old, new) = (replicas(before, key), replicas(after, key));
+        totals.insert(key.clone(), (old.iter().sum(), new.iter().sum()));
+        on_clusters.insert(key.clone(), (old.len(), new.len()));
+    }
     result.replica_totals = totals;
+    result.replica_clusters = on_clusters;
     result
 }
 
@@ -344,15 +348,19 @@ pub fn diff_streamed(
     // The base: per cluster, each object's position and fingerprint.
     // A key chosen afresh for every run: nobody can prepare two manifests that collide.
     let hashing = RandomState::new();
-    let mut fingerprints: Vec<HashMap<usize, u64>> = vec![HashMap::new(); base_clusters.len()];
+    let mut fingerprints: Vec<BaseObjects> = Vec::new();
+    fingerprints.resize_with(base_clusters.len(), BaseObjects::default);
     base.render_chunks(chunk, |rendered| {
         for (position, variant, fingerprint) in fingerprinted(&rendered, &hashing) {
             for &cluster in &variant.clusters {
-                fingerprints[cluster].insert(position, fingerprint);
+                fingerprints[cluster].push(position, fingerprint);
             }
         }
         Ok(())
     })?;
+    for objects in &mut fingerprints {
+        objects.finish();
+    }
 
     // The head, compared object by object; what differs waits for the base's text.
     let mut differing: Vec<Difference> = Vec::new();
@@ -366,7 +374,7 @@ pub fn diff_streamed(
                     .get(name.as_str())
                     .and_then(|&base_cluster| {
                         let position = base_position?;
-                        let fingerprint = fingerprints[base_cluster].remove(&position)?;
+                        let fingerprint = fingerprints[base_cluster].take(position)?;
                         Some((base_cluster, position, fingerprint))
                     });
                 if before.is_some_and(|(_, _, before)| before == fingerprint) {
@@ -384,7 +392,7 @@ pub fn diff_streamed(
     })?;
     // What the head did not match is gone.
     for (cluster, remaining) in fingerprints.into_iter().enumerate() {
-        for position in remaining.into_keys() {
+        for position in remaining.unmatched() {
             differing.push(Difference {
                 cluster: base_clusters[cluster].clone(),
                 key: base.key(position).clone(),
@@ -445,6 +453,7 @@ pub fn diff_streamed(
     let scaled = scaled_objects(&result);
     let head_positions = head.positions_by_key();
     let mut totals: BTreeMap<ObjectKey, (i64, i64)> = BTreeMap::new();
+    let mut on_clusters: BTreeMap<ObjectKey, (usize, usize)> = BTreeMap::new();
     for (side, placed, positions) in [(0, base, &base_positions), (1, head, &head_positions)] {
         let wanted: BTreeMap<usize, &ObjectKey> = scaled
             .iter()
@@ -459,17 +468,27 @@ pub fn diff_streamed(
                         spec_replicas(&variant.manifest).map(|n| n * variant.clusters.len() as i64)
                     })
                     .sum();
+                let clusters: usize = template
+                    .variants
+                    .iter()
+                    .filter(|variant| spec_replicas(&variant.manifest).is_some())
+                    .map(|variant| variant.clusters.len())
+                    .sum();
                 let entry = totals.entry(wanted[&position].clone()).or_default();
+                let count = on_clusters.entry(wanted[&position].clone()).or_default();
                 if side == 0 {
                     entry.0 += replicas;
+                    count.0 += clusters;
                 } else {
                     entry.1 += replicas;
+                    count.1 += clusters;
                 }
             }
             Ok(())
         })?;
     }
     result.replica_totals = totals;
+    result.replica_clusters = on_clusters;
     Ok(result)
 }
 
@@ -484,6 +503,65 @@ fn scaled_objects(diff: &FleetDiff) -> BTreeSet<&ObjectKey> {
         })
         .map(|change| &change.key)
         .collect()
+}
+
+/// One base cluster's objects as `diff --base` holds them while the head renders: each
+/// object's position and the fingerprint of its manifest, in position order, and whether the
+/// head has matched it. 13 bytes an object, where a hash map's entry takes 17 to 34: at a
+/// million objects the largest thing a diff holds besides the two fleets.
+#[derive(Debug, Default)]
+struct BaseObjects {
+    positions: Vec<u32>,
+    fingerprints: Vec<u64>,
+    matched: Vec<bool>,
+}
+
+impl BaseObjects {
+    fn push(&mut self, position: usize, fingerprint: u64) {
+        let position = u32::try_from(position).expect("fewer than 2^32 objects in a fleet");
+        self.positions.push(position);
+        self.fingerprints.push(fingerprint);
+    }
+
+    /// Once every object is in: sorted by position (rendering goes in position order, so they
+    /// already are), and no spare room kept.
+    fn finish(&mut self) {
+        if !self.positions.is_sorted() {
+            let mut pairs: Vec<(u32, u64)> = self
+                .positions
+                .iter()
+                .copied()
+                .zip(self.fingerprints.iter().copied())
+                .collect();
+            pairs.sort_unstable();
+            (self.positions, self.fingerprints) = pairs.into_iter().unzip();
+        }
+        self.positions.shrink_to_fit();
+        self.fingerprints.shrink_to_fit();
+        self.matched = vec![false; self.positions.len()];
+    }
+
+    /// The fingerprint of the object at `position`, which the head now matches; `None` when
+    /// this cluster had none there (or it was matched already).
+    fn take(&mut self, position: usize) -> Option<u64> {
+        let at = self
+            .positions
+            .binary_search(&u32::try_from(position).ok()?)
+            .ok()?;
+        if std::mem::replace(&mut self.matched[at], true) {
+            return None;
+        }
+        Some(self.fingerprints[at])
+    }
+
+    /// The positions the head did not match: objects gone from this cluster.
+    fn unmatched(self) -> impl Iterator<Item = usize> {
+        self.positions
+            .into_iter()
+            .zip(self.matched)
+            .filter(|(_, matched)| !matched)
+            .map(|(position, _)| position as usize)
+    }
 }
 
 /// An object of one cluster that is not the same in head and base: where it was in the base

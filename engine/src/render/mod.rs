@@ -277,6 +277,45 @@ impl<'f> Placed<'f> {
             .collect()
     }
 
+    /// The plan's entries of the objects at `positions` (in [`destinations`](Self::destinations))
+    /// alone, sorted by object, as [`place`] with `explain` writes them: for a report that
+    /// explains a few objects (a diff's changed ones) without holding the whole fleet's story.
+    pub fn explain_only(&self, positions: impl IntoIterator<Item = usize>) -> Vec<PlanEntry> {
+        let fleet = self.fleet;
+        let index = PolicyIndex::new(&fleet.propagations);
+        let mut plan: Vec<PlanEntry> = positions
+            .into_iter()
+            .map(|position| match self.lane(position) {
+                Lane::Template(at) => plan_entry(
+                    fleet,
+                    &index,
+                    &self.overrides,
+                    &fleet.templates[at],
+                    &self.placements[at],
+                ),
+                Lane::Federated(at) => {
+                    federated_plan_entry(&fleet.federated[at], &self.federated[at])
+                }
+                Lane::Quota(at) => {
+                    quota_plan_entry(&fleet.federated_quotas[at], &self.cluster_index)
+                }
+            })
+            .collect();
+        plan.sort_by(|a, b| a.key.cmp(&b.key));
+        plan
+    }
+
+    /// What placed the object at `position`, as the plan says it (`placed_by`), without
+    /// explaining the rest.
+    pub fn placed_by(&self, position: usize) -> Vec<String> {
+        let fleet = self.fleet;
+        match self.lane(position) {
+            Lane::Template(at) => self.placements[at].placed_by.clone(),
+            Lane::Federated(at) => vec![fleet.federated[at].source_name.clone()],
+            Lane::Quota(at) => vec![fleet.federated_quotas[at].id.clone()],
+        }
+    }
+
     /// Every object's position in [`destinations`](Self::destinations), by its key.
     pub fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
         (0..self.object_count())
