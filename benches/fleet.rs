@@ -1,16 +1,20 @@
-//! Fleet-scale benchmark: generates a realistic fleet deterministically, then measures the
+//! Fleet-scale benchmark: generates two fleets deterministically — the benchmark's own
+//! (`synthetic`) and one shaped as platform repositories are (`platform`, see
+//! support/platform_fleet.rs) — then measures on each the
 //! release binary — a cold build into an empty directory, a rebuild with nothing changed,
 //! `diff` between two nearby revisions and the whole render on standard output — with wall
 //! time, CPU time and peak memory, next to two floors measured in the same run: only
 //! serialising and writing the same output objects, and `cp -r` of the rendered tree. Then the
 //! same objects rendered by `fedrender build --stdout` and by `kubectl kustomize` per cluster
-//! on a 1,000 × 20 fleet, where kubectl is installed.
+//! on a 1,000 × 20 fleet of each shape, where kubectl is installed, and the CPU time of the
+//! stream with one thread for each rendered object.
 //!
 //! cargo bench --bench fleet                      # 200×10 and 2000×50
 //! cargo bench --bench fleet -- 2000x50 10000x200 # any sizes, templates×clusters
 //! cargo bench --bench fleet -- 2000x50 --cloneset  # the workloads as OpenKruise CloneSets,
 //!                                                  # interpreted by Karmada's Lua scripts
-//! cargo bench --bench fleet -- --generate DIR 10000x200  # only write a fleet, to profile
+//! cargo bench --bench fleet -- 2000x50 --platform  # only the platform fleet
+//! cargo bench --bench fleet -- --generate DIR 10000x200 [--platform]  # only write a fleet
 //!
 //! Cold builds run with schema checks and without (every schema lint allowed), interleaved, so
 //! the cost of checking is measured side by side.
@@ -26,7 +30,37 @@ use std::time::{Duration, Instant};
 #[path = "support/fleet_generator.rs"]
 mod fleet_generator;
 
+#[path = "support/platform_fleet.rs"]
+mod platform_fleet;
+
 use fleet_generator::{ENVIRONMENTS, REGIONS, Workload, generate};
+
+/// The two fleets every run reports: the benchmark's own (`synthetic`, tuned over the rounds)
+/// and one shaped as platform repositories are (`platform`), which nobody tuned for.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    Synthetic(Workload),
+    Platform,
+}
+
+impl Shape {
+    fn generate(self, dir: &Path, templates: usize, clusters: usize, revision: u64) -> PathBuf {
+        match self {
+            Shape::Synthetic(workload) => generate(dir, templates, clusters, revision, workload),
+            Shape::Platform => {
+                platform_fleet::generate_platform(dir, templates, clusters, revision)
+            }
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Shape::Synthetic(Workload::Deployment) => "synthetic",
+            Shape::Synthetic(Workload::CloneSet) => "synthetic, CloneSets",
+            Shape::Platform => "platform",
+        }
+    }
+}
 
 /// Wall time, CPU time (user + system, of the child) and peak resident memory of one run.
 struct Measure {
@@ -107,13 +141,13 @@ fn kubectl_available() -> bool {
 /// cluster from the templates; per-cluster kustomize overlays (here the rendered tree, whose
 /// cluster directories are kustomizations listing their files) take `kubectl kustomize` once
 /// per cluster, two at a time on two cores. Both print every object of every cluster.
-fn kustomize_comparison(root: &Path) -> Option<String> {
+fn kustomize_comparison(root: &Path, shape: Shape) -> Option<String> {
     if !kubectl_available() {
         return Some("kubectl is not installed: no kustomize comparison".to_string());
     }
     let (templates, clusters) = (1000, 20);
-    let dir = root.join(format!("{templates}x{clusters}"));
-    let fleet = generate(&dir, templates, clusters, 0, Workload::Deployment);
+    let dir = root.join(format!("{}-{templates}x{clusters}", shape.name()));
+    let fleet = shape.generate(&dir, templates, clusters, 0);
     let inventory = dir.join("clusters.yaml");
     let out = dir.join("overlays");
     let _ = std::fs::remove_dir_all(&out);
@@ -134,6 +168,11 @@ fn kustomize_comparison(root: &Path) -> Option<String> {
         "--stdout",
     ];
     let streamed = median(5, |_| run(&stream_args));
+    let one_thread = median(5, |_| {
+        let mut args = stream_args.to_vec();
+        args.extend(["--jobs", "1"]);
+        run(&args)
+    });
     let mut overlays: Vec<PathBuf> = std::fs::read_dir(&out)
         .ok()?
         .map(|entry| entry.unwrap().path())
@@ -184,11 +223,15 @@ fn kustomize_comparison(root: &Path) -> Option<String> {
         kustomized, documents,
         "kustomize and fedrender print the same objects"
     );
+    let _ = std::fs::remove_dir_all(&dir);
     Some(format!(
-        "{templates} × {clusters}, {documents} objects: `fedrender build --stdout` {} against `kubectl kustomize` on each cluster's overlay, two at a time, {:.2} s: {:.0}× faster",
+        "{} fleet, {templates} × {clusters}, {documents} objects: `fedrender build --stdout` {} against `kubectl kustomize` on each cluster's overlay, two at a time, {:.2} s: {:.0}× faster; with one thread (`--jobs 1`) {}, {:.1} µs of CPU an object",
+        shape.name(),
         streamed.cell(),
         kustomize.as_secs_f64(),
-        kustomize.as_secs_f64() / streamed.wall.as_secs_f64()
+        kustomize.as_secs_f64() / streamed.wall.as_secs_f64(),
+        one_thread.cell(),
+        one_thread.cpu.as_secs_f64() * 1e6 / documents as f64,
     ))
 }
 
@@ -373,12 +416,16 @@ fn main() {
     }
     if let Some(at) = args.iter().position(|arg| arg == "--generate") {
         let (templates, clusters) = args[at + 2].split_once('x').expect("a size: 2000x50");
-        let fleet = generate(
+        let shape = if args.iter().any(|arg| arg == "--platform") {
+            Shape::Platform
+        } else {
+            Shape::Synthetic(Workload::Deployment)
+        };
+        let fleet = shape.generate(
             Path::new(&args[at + 1]),
             templates.parse().expect("templates"),
             clusters.parse().expect("clusters"),
             0,
-            Workload::Deployment,
         );
         println!("{}", fleet.display());
         return;
@@ -400,24 +447,29 @@ fn main() {
             })
             .collect()
     };
-    let workload = if args.iter().any(|arg| arg == "--cloneset") {
-        Workload::CloneSet
+    let shapes = if args.iter().any(|arg| arg == "--cloneset") {
+        vec![Shape::Synthetic(Workload::CloneSet)]
+    } else if args.iter().any(|arg| arg == "--platform") {
+        vec![Shape::Platform]
     } else {
-        Workload::Deployment
+        vec![Shape::Synthetic(Workload::Deployment), Shape::Platform]
     };
     let root = std::env::temp_dir().join("fedrender-bench");
     println!(
-        "| templates × clusters | objects | cold build | cold build, no schema checks | checked / unchecked | rebuild, nothing changed | diff of two revisions | floor (serialise + write) | cold / floor |"
+        "| fleet | templates × clusters | objects | cold build | cold build, no schema checks | checked / unchecked | rebuild, nothing changed | diff of two revisions | floor (serialise + write) | cold / floor |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut floors = Vec::new();
     let mut scratch = Vec::new();
-    for (templates, clusters) in sizes {
+    for (shape, (templates, clusters)) in shapes
+        .iter()
+        .flat_map(|&shape| sizes.iter().map(move |&size| (shape, size)))
+    {
         // A million files take a minute to write on this disk: one run of each is enough there.
         let runs = if templates * clusters > 200_000 { 1 } else { 3 };
-        let dir = root.join(format!("{templates}x{clusters}"));
-        let fleet = generate(&dir, templates, clusters, 0, workload);
-        let next = generate(&dir.join("next"), templates, clusters, 1, workload);
+        let dir = root.join(format!("{}-{templates}x{clusters}", shape.name()));
+        let fleet = shape.generate(&dir, templates, clusters, 0);
+        let next = shape.generate(&dir.join("next"), templates, clusters, 1);
         let inventory = dir.join("clusters.yaml");
         let out = dir.join("rendered");
         let _ = std::fs::remove_dir_all(&out);
@@ -495,7 +547,8 @@ fn main() {
         settle_disk();
         let floor = floor_in_child(&out, &dir.join("floor"));
         println!(
-            "| {templates} × {clusters} | {objects} | {} | {} | {:.2}× | {} | {} | {:.2} s | {:.1}× |",
+            "| {} | {templates} × {clusters} | {objects} | {} | {} | {:.2}× | {} | {} | {:.2} s | {:.1}× |",
+            shape.name(),
             cold.cell(),
             cold_unchecked.cell(),
             cold.wall.as_secs_f64() / cold_unchecked.wall.as_secs_f64(),
@@ -513,7 +566,8 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         let ratio = |measure: &Measure| measure.wall.as_secs_f64() / copy.wall.as_secs_f64();
         floors.push(format!(
-            "| {templates} × {clusters} | {objects} | {} | {} | {:.2}× | {} | {:.2}× | {} |",
+            "| {} | {templates} × {clusters} | {objects} | {} | {} | {:.2}× | {} | {:.2}× | {} |",
+            shape.name(),
             copy.cell(),
             cold.cell(),
             ratio(&cold),
@@ -524,15 +578,17 @@ fn main() {
     }
     println!();
     println!(
-        "| templates × clusters | objects | `cp -r` of the tree | cold build | cold / `cp -r` | rebuild, nothing changed | rebuild / `cp -r` | `--stdout` |"
+        "| fleet | templates × clusters | objects | `cp -r` of the tree | cold build | cold / `cp -r` | rebuild, nothing changed | rebuild / `cp -r` | `--stdout` |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for row in floors {
         println!("{row}");
     }
     println!();
-    if let Some(line) = kustomize_comparison(&root) {
-        println!("{line}");
+    for &shape in &shapes {
+        if let Some(line) = kustomize_comparison(&root, shape) {
+            println!("{line}");
+        }
     }
     let _ = std::fs::remove_dir_all(&root);
     for line in scratch {

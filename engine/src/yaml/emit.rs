@@ -50,6 +50,10 @@ fn write_entries(
                 out.push('\n');
                 write_items(out, items, indent, false)?;
             }
+            Value::String(text) if text.contains('\n') => {
+                out.push(' ');
+                write_literal(out, text, indent + 2)?;
+            }
             leaf => {
                 out.push(' ');
                 write_leaf(out, leaf)?;
@@ -58,6 +62,47 @@ fn write_entries(
         }
     }
     Some(())
+}
+
+/// A value with line breaks as serde-saphyr writes it under a key: a literal block scalar,
+/// its lines at `column` (empty lines bare), `|-` without a final line break, `|` with one,
+/// `|+` and empty lines with more. Text that needs an indentation indicator (a first line
+/// starting with a space), that starts with a tab (`to_yaml` double-quotes it, for Go's
+/// reader), holds characters a block cannot (or that serde-saphyr escapes
+/// instead: carriage return, NEL, the separators, BOM), or is only line breaks, is left to
+/// serde-saphyr.
+fn write_literal(out: &mut String, text: &str, column: usize) -> Option<()> {
+    let content = text.trim_end_matches('\n');
+    if content.is_empty() || content.starts_with([' ', '\n', '\t']) || !text.chars().all(block_safe)
+    {
+        return None;
+    }
+    let trailing = text.len() - content.len();
+    out.push_str(match trailing {
+        0 => "|-",
+        1 => "|",
+        _ => "|+",
+    });
+    out.push('\n');
+    for line in content.split('\n') {
+        if !line.is_empty() {
+            push_indent(out, column);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.extend(std::iter::repeat_n('\n', trailing.saturating_sub(1)));
+    Some(())
+}
+
+/// A character a literal block holds as it is: a tab or a printable one (serde-saphyr's
+/// `is_block_scalar_content_safe`, over YAML's printable set).
+fn block_safe(c: char) -> bool {
+    matches!(c, '\n' | '\t')
+        || matches!(
+            u32::from(c),
+            0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x1_0000..=0x10_FFFF
+        ) && c != '\u{feff}'
 }
 
 /// A sequence's items, each dash at `indent`; with `inline_first`, the first dash continues
@@ -100,18 +145,66 @@ fn write_leaf(out: &mut String, value: &Value) -> Option<()> {
 
 /// A string as serde-saphyr writes it in block style: plain when no YAML reader could take it
 /// for anything but that string, double-quoted when a YAML 1.1 or 1.2 reader would take it for
-/// a boolean, null or number; `None` for every other string.
+/// a boolean, null or number; a value also when it cannot be plain (see [`is_never_plain`]),
+/// escaped; `.`, `#` and `-` alone single-quoted, as serde-saphyr does; `None` for every other
+/// string.
 fn write_scalar_text(out: &mut String, text: &str, position: Position) -> Option<()> {
+    let value = position == Position::Value;
     if is_plain_word(text, position) {
         out.push_str(text);
-    } else if is_quoted_word(text) {
+    } else if is_quoted_word(text, position) {
         out.push('"');
         out.push_str(text);
+        out.push('"');
+    } else if value && matches!(text, "." | "#" | "-") {
+        out.push('\'');
+        out.push_str(text);
+        out.push('\'');
+    } else if value && is_never_plain(text) {
+        out.push('"');
+        for c in text.chars() {
+            if matches!(c, '"' | '\\') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
         out.push('"');
     } else {
         return None;
     }
     Some(())
+}
+
+/// A printable ASCII value of two characters or more that YAML cannot hold plain: it starts
+/// with an indicator, has a space at an end, or holds `: ` or ` #` or ends in `:`. serde-saphyr
+/// double-quotes these, escaping only `"` and `\` among these characters (JSON held in a
+/// ConfigMap is the common case).
+fn is_never_plain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 2
+        && bytes.iter().all(|byte| (0x20..=0x7E).contains(byte))
+        && (matches!(
+            bytes[0],
+            b',' | b':'
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b' '
+        ) || text.ends_with([' ', ':'])
+            || text.contains(": ")
+            || text.contains(" #"))
 }
 
 fn push_indent(out: &mut String, indent: usize) {
@@ -170,7 +263,7 @@ mod tests {
         other["spec"]["replicas"] = json!(1.5);
         assert!(!agrees(&other));
         let mut other = deployment.clone();
-        other["metadata"]["annotations"]["note"] = json!("see #4");
+        other["metadata"]["annotations"]["note"] = json!("tab\tthen text");
         assert!(!agrees(&other));
         assert!(agrees(&json!({})));
         assert!(agrees(&json!([[1], [[2]], {"a": [{"b": []}]}])));
@@ -218,7 +311,13 @@ mod tests {
             ("-nan", false),
             ("-inf", false),
             ("---", false),
-            ("%x", false),
+            ("%x", true),
+            ("{\"rps\": 100}", true),
+            ("see #4", true),
+            ("trailing: ", true),
+            ("-", true),
+            (".", true),
+            ("a\tb", false),
             ("/ready", true),
             ("/", true),
             ("1024Mi", true),
@@ -227,7 +326,22 @@ mod tests {
             ("30s", true),
             ("1e", true),
             ("1E", true),
-            ("0xff", false),
+            ("0xff", true),
+            ("0x1F", true),
+            ("0o17", true),
+            ("0b101", true),
+            ("1e3", true),
+            ("2.5E-3", true),
+            ("+1", true),
+            ("1_000", true),
+            (".5", true),
+            ("1.", true),
+            ("1.2.3", true),
+            ("12:30", true),
+            ("1:2:3", true),
+            ("12:60", false),
+            ("~", true),
+            ("2024-01-01", false),
             ("0o7x", false),
             ("0b", false),
             ("1.e", false),
@@ -238,6 +352,41 @@ mod tests {
             assert_eq!(agrees(&json!({ "key": word })), taken, "{word}");
             assert!(!agrees(&json!({ word: 1 })), "{word}");
         }
+    }
+
+    /// ConfigMaps' files and scripts: written as serde-saphyr writes them (a literal block,
+    /// its chomping by the final line breaks), under a key at any depth and in a sequence's map.
+    #[test]
+    fn values_with_line_breaks_are_written_as_serde_saphyr_writes_them() {
+        for text in [
+            "server:\n  port: 8080\n",
+            "#!/bin/sh\necho \"a: b\" # c\n",
+            "no final break",
+            "two\nfinal breaks\n\n",
+            "inner\n\nblank lines\n",
+            "trailing spaces \nand\ttabs\t\n",
+            "- looks like\n- a list\n",
+            "é and ü\n",
+        ] {
+            for value in [
+                json!({ "data": { "file": text } }),
+                json!({ "items": [{ "name": "a", "file": text }] }),
+                json!({ "file": text, "after": 1 }),
+            ] {
+                assert!(agrees(&value), "{value}");
+            }
+        }
+        for text in [
+            "  indented first line\n",
+            "\tall: build\n",
+            "\nleading break",
+            "\n\n",
+            "cr\r\n",
+            "nel\u{85}\n",
+        ] {
+            assert!(!agrees(&json!({ "file": text })), "{text:?}");
+        }
+        assert!(!agrees(&json!({ "list": ["a\nb\n"] })));
     }
 
     impl Random {
@@ -334,8 +483,22 @@ mod tests {
             "a", "Z", "0", "7", "-", "--", ".", "/", ":", " ", "_", "%", "on", "No", "y", "NULL",
             "true", "inf", "web", "v1.2", "e3", "Mi", "x", "0x", "=", "+", ",", "@",
         ];
+        // What YAML 1.1 reads as numbers, and the lines of multi-line values.
+        const NUMBERS: &[&str] = &[
+            "0", "1", "7", "9", "e", "E", "x", "o", "b", "f", ".", "_", ":", "+", "-", "~", "60",
+            "a",
+        ];
+        const LINES: &[&str] = &[
+            "line", "a: b", "- x", "# c", " ", "  ", "\n", "\n", "\n\n", "\t", "é", "\"", "'",
+            "\u{85}", "\r", "|", "...",
+        ];
         let mut random = Random(0x2545_f491_4f6c_dd1d);
-        for (pieces, floats, least_taken) in [(INDICATORS, true, 300), (NAMES, false, 2_000)] {
+        for (pieces, floats, least_taken) in [
+            (INDICATORS, true, 300),
+            (NAMES, false, 2_000),
+            (NUMBERS, false, 2_000),
+            (LINES, false, 200),
+        ] {
             let mut taken = 0;
             for _ in 0..20_000 {
                 let document = Value::Object(

@@ -20,9 +20,13 @@ pub(super) fn simple_document(document: &str) -> Option<Value> {
     if document.chars().any(left_to_general_reader) {
         return None;
     }
+    let raw: Vec<&str> = document.split('\n').collect();
     let mut lines = Vec::new();
+    let mut blocks = Vec::new();
     let mut seen_content = false;
-    for text in document.split('\n') {
+    let mut at = 0;
+    while let Some(&text) = raw.get(at) {
+        at += 1;
         let content = text.trim_start_matches(' ');
         if content.is_empty() || content.starts_with('#') {
             continue;
@@ -38,15 +42,119 @@ pub(super) fn simple_document(document: &str) -> Option<Value> {
         if content.contains('#') {
             return None;
         }
+        let indent = text.len() - text.trim_start_matches(' ').len();
+        let block = match literal_header(content) {
+            Some(chomp) => {
+                let (value, next) = literal_block(&raw, at, key_column(indent, content), chomp)?;
+                at = next;
+                blocks.push(Some(Value::String(value)));
+                Some(blocks.len() - 1)
+            }
+            None => None,
+        };
         lines.push(Line {
-            indent: text.len() - text.trim_start_matches(' ').len(),
+            indent,
             content,
+            block,
         });
     }
-    let mut reader = Reader { lines, at: 0 };
+    let mut reader = Reader {
+        lines,
+        blocks,
+        at: 0,
+    };
     let first = reader.lines.first()?.indent;
     let value = reader.block(first, 0)?;
     (reader.at == reader.lines.len()).then_some(value)
+}
+
+/// How a literal block scalar ends: `|` keeps its last line break, `|-` drops it. `|+`, an
+/// indentation indicator and the folded style are left to the general reader.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chomp {
+    Clip,
+    Strip,
+}
+
+/// The chomping of a `key: |` or `key: |-` line, whose value is the literal block below it.
+fn literal_header(content: &str) -> Option<Chomp> {
+    if content.ends_with(": |") {
+        Some(Chomp::Clip)
+    } else if content.ends_with(": |-") {
+        Some(Chomp::Strip)
+    } else {
+        None
+    }
+}
+
+/// The column of the key on a line at `indent` (past any `- ` dashes before it): the block
+/// scalar below it must be indented deeper.
+fn key_column(indent: usize, content: &str) -> usize {
+    let mut rest = content;
+    while let Some(after) = rest
+        .strip_prefix('-')
+        .filter(|after| after.starts_with(' '))
+    {
+        rest = after.trim_start_matches(' ');
+    }
+    indent + content.len() - rest.len()
+}
+
+/// The text of a literal block scalar whose lines start at `raw[from]`, under a key at
+/// `key_column`, and the index of the first line after it: each line without the block's
+/// indentation (set by its first non-empty line), empty lines kept inside, trailing ones
+/// dropped, and the last line break kept or not by `chomp` (YAML 1.2 §8.1.1.2, as libyaml and
+/// so Go's reader apply it). A block that is empty, whose first lines are deeper blanks, or
+/// which has a blank line longer than its indentation (content or not, by who reads it) or a
+/// line between the key's column and its own is left to the general reader.
+fn literal_block(
+    raw: &[&str],
+    from: usize,
+    key_column: usize,
+    chomp: Chomp,
+) -> Option<(String, usize)> {
+    let indent_of = |text: &str| text.len() - text.trim_start_matches(' ').len();
+    let is_blank = |text: &str| text.bytes().all(|byte| byte == b' ');
+    let first = raw[from..].iter().find(|text| !is_blank(text))?;
+    let indent = indent_of(first);
+    if indent <= key_column {
+        return None;
+    }
+    let mut end = from;
+    let mut last_content = None;
+    while let Some(text) = raw.get(end) {
+        if is_blank(text) {
+            if text.len() > indent {
+                return None;
+            }
+        } else if indent_of(text) < indent {
+            if indent_of(text) > key_column {
+                return None;
+            }
+            break;
+        } else {
+            last_content = Some(end);
+        }
+        end += 1;
+    }
+    let last = last_content?;
+    // The last line's break is in the document only when another line follows it.
+    if chomp == Chomp::Clip && last + 1 == raw.len() {
+        return None;
+    }
+    let mut value = String::new();
+    for (index, text) in raw[from..=last].iter().enumerate() {
+        if index > 0 {
+            value.push('\n');
+        }
+        if !is_blank(text) {
+            value.push_str(&text[indent..]);
+        }
+    }
+    if chomp == Chomp::Clip {
+        value.push('\n');
+    }
+    Some((value, end))
 }
 
 /// Characters this reader leaves to the general reader: control characters (tabs among them),
@@ -80,10 +188,13 @@ struct Line<'a> {
     indent: usize,
     /// Without its indentation and trailing spaces.
     content: &'a str,
+    /// The literal block scalar that is this line's value, read when the lines were split.
+    block: Option<usize>,
 }
 
 struct Reader<'a> {
     lines: Vec<Line<'a>>,
+    blocks: Vec<Option<Value>>,
     at: usize,
 }
 
@@ -119,7 +230,13 @@ impl<'a> Reader<'a> {
             }
             let (key, rest) = split_entry(line.content)?;
             self.at += 1;
-            let value = if rest.is_empty() {
+            let value = if let Some(block) = line.block {
+                // The header matched the line's end; the value must be that whole rest.
+                if !matches!(rest, "|" | "|-") {
+                    return None;
+                }
+                self.blocks[block].take()?
+            } else if rest.is_empty() {
                 match self.peek() {
                     Some(next) if next.indent > indent => self.block(next.indent, depth + 1)?,
                     // A sequence under a key may start at the key's column.
@@ -160,6 +277,7 @@ impl<'a> Reader<'a> {
                 self.lines[self.at] = Line {
                     indent: column,
                     content: rest,
+                    block: line.block,
                 };
                 items.push(self.block(column, depth + 1)?);
             } else {
@@ -328,6 +446,26 @@ mod tests {
         assert_eq!(simple_document(text).unwrap()["spec"]["replicas"], 3);
     }
 
+    /// Literal block scalars as ConfigMaps carry files: the general reader (Go's reading)
+    /// gives each the same text — lines without the block's indentation, a `#` line kept,
+    /// blank lines inside kept and at the end dropped, the last line break by the chomping.
+    #[test]
+    fn literal_block_scalars_read_as_the_general_reader_reads_them() {
+        for text in [
+            "data:\n  app.yaml: |\n    server:\n      port: 8080\n    # a comment\n\n    name: x\n  b: c\n",
+            "data:\n  script: |-\n    #!/bin/sh\n    echo \"a: b\" # c\n\n\nkind: ConfigMap\n",
+            "a: |\n  x\n  \n   y\nb: 1\n",
+            "items:\n- name: a\n  text: |\n    one\n    two\n- text: |-\n    three\n",
+            "a: |\n  ends here\n",
+            "a: |-\n  ends here",
+        ] {
+            assert!(agrees(text), "{text:?}");
+        }
+        let value = simple_document("a: |\n  x\n\n  y\n\n\nb: |-\n  z\n").unwrap();
+        assert_eq!(value["a"], "x\n\ny\n");
+        assert_eq!(value["b"], "z");
+    }
+
     /// What this reader leaves to the general reader, valid YAML or not.
     #[test]
     fn anything_else_is_left_to_serde_saphyr() {
@@ -337,7 +475,16 @@ mod tests {
             "a: 0755\n",
             "a: 1.5\n",
             "a: b # note\n",
-            "a: |\n  text\n",
+            "a: |+\n  text\n",
+            "a: >\n  text\n",
+            "a: |2\n  text\n",
+            "a: | # note\n  text\n",
+            "a: |\n    x\n  y\n",
+            "a: |\n      \n    x\n",
+            "a: |\n  x\n     \n",
+            "a: |\nb: c\n",
+            "a: |\n  x",
+            "a: b: |\n  x\n",
             "a: &x 1\nb: *x\n",
             "a: !!str 1\n",
             "a: first\n  second\n",
@@ -451,6 +598,25 @@ mod tests {
             }
         }
 
+        /// ` |` or ` |-` and a literal block's lines at `indent`: words, blank lines (some
+        /// with spaces), deeper lines, comment-like lines.
+        fn literal(&mut self, indent: usize) -> String {
+            let mut out = String::from(if self.below(2) == 0 { " |\n" } else { " |-\n" });
+            for _ in 0..1 + self.below(4) {
+                match self.below(6) {
+                    0 => out.push('\n'),
+                    1 => {
+                        let spaces = self.below(indent + 2);
+                        out.push_str(&format!("{}\n", " ".repeat(spaces)));
+                    }
+                    2 => out.push_str(&format!("{}# {}\n", " ".repeat(indent), self.word())),
+                    3 => out.push_str(&format!("{}  {}\n", " ".repeat(indent), self.word())),
+                    _ => out.push_str(&format!("{}{}\n", " ".repeat(indent), self.word())),
+                }
+            }
+            out
+        }
+
         /// A flow mapping or sequence of scalars.
         fn flow(&mut self) -> String {
             let count = self.below(4);
@@ -480,6 +646,11 @@ mod tests {
                     out.push_str(&format!("{pad}{}:", self.word()));
                 }
                 match self.below(if depth == 0 { 3 } else { 5 }) {
+                    0 if !sequence && self.below(2) == 0 => {
+                        let deeper = indent + 1 + self.below(3);
+                        let literal = self.literal(deeper);
+                        out.push_str(&literal);
+                    }
                     0 | 1 => {
                         if !sequence {
                             out.push(' ');
@@ -518,7 +689,7 @@ mod tests {
     #[test]
     fn random_documents_and_their_mutants_read_as_serde_saphyr_reads_them() {
         let mut random = Random(0x9e37_79b9_7f4a_7c15);
-        let mut taken = 0;
+        let (mut taken, mut literals_taken) = (0, 0);
         const CHANGES: &[&str] = &[
             "#", ":", " ", "-", "\t", "\"", "'", "\n", "  ", ",", "{", "[",
         ];
@@ -528,7 +699,9 @@ mod tests {
                 text.push_str("---\n");
             }
             random.block(&mut text, 0, 3);
-            taken += usize::from(agrees(&text));
+            let took = agrees(&text);
+            taken += usize::from(took);
+            literals_taken += usize::from(took && text.contains(" |"));
             for _ in 0..4 {
                 let mut mutant = text.clone();
                 let mut at = random.below(mutant.len() + 1);
@@ -548,5 +721,9 @@ mod tests {
             }
         }
         assert!(taken > 1_000, "only {taken} of 10000 taken");
+        assert!(
+            literals_taken > 100,
+            "only {literals_taken} with a literal block taken"
+        );
     }
 }

@@ -74,15 +74,74 @@ pub(super) fn is_reserved_word(text: &str) -> bool {
         .any(|word| text.eq_ignore_ascii_case(word))
 }
 
-/// A reserved word, or a decimal integer or fraction: quoted, and nothing in it to escape.
-pub(super) fn is_quoted_word(text: &str) -> bool {
+/// A reserved word, or a decimal integer or fraction: quoted, and nothing in it to escape. A
+/// value is also quoted when YAML 1.1 (Go's reader among them) reads it as a number or null:
+/// see [`is_yaml11_number`].
+pub(super) fn is_quoted_word(text: &str, position: Position) -> bool {
     if is_reserved_word(text) {
         return true;
     }
     let unsigned = text.strip_prefix('-').unwrap_or(text);
     let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
-    match unsigned.split_once('.') {
+    let decimal = match unsigned.split_once('.') {
         Some((whole, fraction)) => digits(whole) && digits(fraction),
         None => digits(unsigned),
+    };
+    decimal || position == Position::Value && (text == "~" || is_yaml11_number(text))
+}
+
+/// What YAML 1.1 reads as a number and YAML 1.2 may not, as ConfigMaps and environment
+/// variables hold them quoted: a sign (`+1`), leading zeros (`0755`, `08`), underscores, which
+/// Go's reader drops before it resolves (`1_000`), a radix (`0x1F`, `0o17`, `0b101`), an
+/// exponent (`1e3`, `2.5E-3`), dots (`.5`, `1.`, `1.2.3`: YAML 1.1's float allows more dots in
+/// the fraction), base 60 (`12:30`). Each holds a digit; timestamps and spellings with no digit
+/// are left to serde-saphyr.
+fn is_yaml11_number(text: &str) -> bool {
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        || !unsigned.bytes().any(|byte| byte.is_ascii_digit())
+    {
+        return false;
+    }
+    let all = |part: &str, radix: u32| !part.is_empty() && part.chars().all(|c| c.is_digit(radix));
+    if unsigned.contains(':') {
+        let mut parts = unsigned.split(':');
+        let first = parts.next().unwrap_or_default();
+        return all(first, 10)
+            && !first.starts_with('0')
+            && parts.all(|part| match part.as_bytes() {
+                [digit] => digit.is_ascii_digit(),
+                [tens, units] => matches!(tens, b'0'..=b'5') && units.is_ascii_digit(),
+                _ => false,
+            });
+    }
+    let unsigned = unsigned.replace('_', "");
+    for prefix in ["0x", "0X", "0o", "0O", "0b", "0B"] {
+        if let Some(digits) = unsigned.strip_prefix(prefix) {
+            let radix = match prefix.as_bytes()[1].to_ascii_lowercase() {
+                b'x' => 16,
+                b'o' => 8,
+                _ => 2,
+            };
+            return all(digits, radix);
+        }
+    }
+    let mantissa = match unsigned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => {
+            if !all(exponent.strip_prefix(['+', '-']).unwrap_or(exponent), 10) {
+                return false;
+            }
+            mantissa
+        }
+        None => &unsigned,
+    };
+    match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            (whole.is_empty() || all(whole, 10))
+                && fraction
+                    .bytes()
+                    .all(|byte| byte.is_ascii_digit() || byte == b'.')
+        }
+        None => all(mantissa, 10),
     }
 }
