@@ -108,9 +108,9 @@ fn inventory(clusters: usize, rng: &mut Rng) -> String {
         writeln!(
             text,
             "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: {name}\n  labels:\n    region: {region}\n    environment: {environment}\n    network: {}\n    gpu: \"{}\"\nspec:\n  syncMode: {}\n  provider: {}\n  region: {region}\n  zones: [{region}-1a, {region}-1b, {region}-1c]\nstatus:\n  kubernetesVersion: v1.{}.{}\n  resourceSummary:\n    allocatable: {{cpu: \"96\", memory: 384Gi, pods: \"1650\"}}\n    allocated: {{cpu: \"{}\", memory: {}Gi, pods: \"{}\"}}",
-            if index % 3 == 0 { "private" } else { "public" },
-            index % 4 == 0,
-            if index % 2 == 0 { "Push" } else { "Pull" },
+            if index.is_multiple_of(3) { "private" } else { "public" },
+            index.is_multiple_of(4),
+            if index.is_multiple_of(2) { "Push" } else { "Pull" },
             ["aws", "gcp", "azure"][index % 3],
             30 + index % 3,
             rng.below(8),
@@ -242,8 +242,8 @@ fn application(
     rng: &mut Rng,
 ) -> String {
     let component = rng.pick(&["web", "api", "worker"]);
-    let divided = index % 2 == 0;
-    let tag = if revision > 0 && index % 97 == 0 {
+    let divided = index.is_multiple_of(2);
+    let tag = if revision > 0 && index.is_multiple_of(97) {
         format!("2.{}.0", revision + 4)
     } else {
         format!("2.{}.{}", 3 + index % 5, index % 11)
@@ -251,12 +251,12 @@ fn application(
     let mut labels = format!(
         "    app.kubernetes.io/name: {name}\n    app.kubernetes.io/part-of: {team}\n    app.kubernetes.io/component: {component}\n    app.kubernetes.io/managed-by: fedrender\n"
     );
-    if index % 13 == 0 {
+    if index.is_multiple_of(13) {
         labels.push_str("    fleet.example.com/placement: team\n");
     }
     let mut text = String::new();
     writeln!(text, "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  labels:\n{labels}  annotations:\n    eks.amazonaws.com/role-arn: arn:aws:iam::123456789012:role/{name}").unwrap();
-    let shared = if index % 7 == 0 {
+    let shared = if index.is_multiple_of(7) {
         "    fleet.example.com/shared: \"true\"\n"
     } else {
         ""
@@ -273,7 +273,7 @@ fn application(
         writeln!(text, "  {key}: {}", rng.pick(QUOTED_VALUES)).unwrap();
     }
     writeln!(text, "  LOG_FORMAT: json\n  UPSTREAM_URL: http://{name}.{namespace}.svc.cluster.local:8080\n  application.yaml: |\n    server:\n      port: 8080\n      shutdown: graceful\n    management:\n      endpoints:\n        web:\n          exposure:\n            include: \"health,info,prometheus\"\n    app:\n      name: {name}\n      retries: {}\n      timeout: 30s\n  logback.xml: |\n    <configuration>\n      <appender name=\"STDOUT\" class=\"ch.qos.logback.core.ConsoleAppender\">\n        <encoder class=\"net.logstash.logback.encoder.LogstashEncoder\"/>\n      </appender>\n      <root level=\"INFO\"><appender-ref ref=\"STDOUT\"/></root>\n    </configuration>\n  limits.json: '{{\"rps\": {}, \"burst\": {}, \"enabled\": true}}'", 1 + rng.below(5), 100 + rng.below(900), rng.below(50)).unwrap();
-    let gpu = if component == "worker" && index % 11 == 0 {
+    let gpu = if component == "worker" && index.is_multiple_of(11) {
         "    fleet.example.com/gpu: \"true\"\n"
     } else {
         ""
@@ -285,7 +285,7 @@ fn application(
     };
     write!(text, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  namespace: {namespace}\n  labels:\n{labels}{gpu}{division}  annotations:\n    fleet.example.com/owner: team-{team}@example.com\n    fleet.example.com/runbook: https://runbooks.example.com/{team}/{name}\nspec:\n  replicas: {}\n  revisionHistoryLimit: 5\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: {name}\n  strategy:\n    type: RollingUpdate\n    rollingUpdate: {{maxSurge: 25%, maxUnavailable: 0}}\n  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: {name}\n        app.kubernetes.io/component: {component}\n      annotations:\n        prometheus.io/scrape: \"true\"\n        prometheus.io/port: \"9090\"\n    spec:\n      serviceAccountName: {name}\n      securityContext: {{runAsNonRoot: true, runAsUser: 10001, fsGroup: 10001}}\n      topologySpreadConstraints:\n      - maxSkew: 1\n        topologyKey: topology.kubernetes.io/zone\n        whenUnsatisfiable: ScheduleAnyway\n        labelSelector:\n          matchLabels: {{app.kubernetes.io/name: {name}}}\n      containers:\n", 2 + rng.below(10)).unwrap();
     let containers = [("app", name), ("proxy", "envoy")];
-    for (container, image) in &containers[..1 + usize::from(index % 3 == 0)] {
+    for (container, image) in &containers[..1 + usize::from(index.is_multiple_of(3))] {
         write!(text, "      - name: {container}\n        image: registry.example.com/{team}/{image}:{tag}\n        imagePullPolicy: IfNotPresent\n        args: [\"--config=/etc/{name}/application.yaml\", \"--port=8080\"]\n        ports:\n        - {{name: http, containerPort: 8080}}\n        - {{name: metrics, containerPort: 9090}}\n        env:\n        - name: ENVIRONMENT_NAME\n          value: \"{}\"\n        - name: GOMAXPROCS\n          valueFrom:\n            resourceFieldRef: {{resource: limits.cpu}}\n        - name: POD_IP\n          valueFrom:\n            fieldRef: {{fieldPath: status.podIP}}\n        envFrom:\n        - configMapRef: {{name: {name}-config}}\n        resources:\n          requests: {{cpu: {}m, memory: {}Mi}}\n          limits: {{cpu: \"2\", memory: {}Mi}}\n        readinessProbe:\n          httpGet: {{path: /healthz/ready, port: http}}\n          periodSeconds: 5\n          failureThreshold: 3\n        livenessProbe:\n          httpGet: {{path: /healthz/live, port: http}}\n          initialDelaySeconds: 15\n        securityContext:\n          allowPrivilegeEscalation: false\n          readOnlyRootFilesystem: true\n          capabilities:\n            drop:\n            - ALL\n        volumeMounts:\n        - {{name: config, mountPath: /etc/{name}, readOnly: true}}\n        - {{name: tmp, mountPath: /tmp}}\n", rng.pick(QUOTED_VALUES).trim_matches('"'), 50 + rng.below(950), 128 + rng.below(900), 1024 + rng.below(3072)).unwrap();
     }
     writeln!(text, "      volumes:\n      - name: config\n        configMap: {{name: {name}-config}}\n      - name: tmp\n        emptyDir: {{sizeLimit: 256Mi}}").unwrap();
