@@ -335,19 +335,14 @@ fn refuse_sops_change(
     let Some(path) = secrets::breaks_mac(&template.object, object) else {
         return Ok(());
     };
-    let mut replayed = revisions
-        .revise(replicas, completions)
-        .unwrap_or_else(|_| template.object.clone());
-    let mut culprit = None;
-    for &rule in rules {
-        if apply_rules(fleet, template, &[rule], &[], &mut replayed).is_err() {
-            break;
-        }
-        if let Some(path) = secrets::breaks_mac(&template.object, &replayed) {
-            culprit = Some((rule, path));
-            break;
-        }
-    }
+    let culprit = first_rule_that(
+        fleet,
+        template,
+        revisions,
+        (replicas, completions),
+        rules,
+        |replayed| secrets::breaks_mac(&template.object, replayed),
+    );
     let (rule, path) = match culprit {
         Some(found) => found,
         // Only the rules' string conversion of labels and annotations is left to blame: the
@@ -383,6 +378,29 @@ fn refuse_sops_change(
     .into())
 }
 
+/// The first of `rules` after which `finds` finds something, the rules replayed one at a time on
+/// the revised template, with what it found; `None` when no rule does (a rule that fails to
+/// apply ends the replay). Names the rule to blame for a change only the whole set showed.
+fn first_rule_that<T>(
+    fleet: &Fleet,
+    template: &Template,
+    revisions: &mut Revisions<'_>,
+    (replicas, completions): (Option<i64>, Option<i64>),
+    rules: &[RuleRef],
+    mut finds: impl FnMut(&Value) -> Option<T>,
+) -> Option<(RuleRef, T)> {
+    let mut replayed = revisions
+        .revise(replicas, completions)
+        .unwrap_or_else(|_| template.object.clone());
+    for &rule in rules {
+        apply_rules(fleet, template, &[rule], &[], &mut replayed).ok()?;
+        if let Some(found) = finds(&replayed) {
+            return Some((rule, found));
+        }
+    }
+    None
+}
+
 /// Refuses a copy of a SealedSecret whose name, namespace or scope annotations the override
 /// rules changed so that the controller's encryption label for it differs from the one it was
 /// sealed with (`sealed-scope-broken`): the controller cannot unseal that copy. The rules are
@@ -400,19 +418,17 @@ fn refuse_sealed_scope_change(
     if sealed_for == unsealed_as {
         return Ok(());
     }
-    let mut replayed = revisions
-        .revise(replicas, completions)
-        .unwrap_or_else(|_| template.object.clone());
-    let mut culprit = rules.last().copied();
-    for &rule in rules {
-        if apply_rules(fleet, template, &[rule], &[], &mut replayed).is_err() {
-            break;
-        }
-        if secrets::sealing_label(&replayed) != sealed_for {
-            culprit = Some(rule);
-            break;
-        }
-    }
+    let culprit = first_rule_that(
+        fleet,
+        template,
+        revisions,
+        (replicas, completions),
+        rules,
+        |replayed| (secrets::sealing_label(replayed) != sealed_for).then_some(()),
+    )
+    .map(|(rule, ())| rule)
+    // Only the rules' string conversion of labels and annotations is left to blame.
+    .or(rules.last().copied());
     let Some(rule) = culprit else {
         return Ok(());
     };
