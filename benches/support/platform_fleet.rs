@@ -12,6 +12,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::fleet_generator::Rng;
+
 const REGIONS: &[&str] = &["eu-west", "eu-central", "us-east", "us-west", "ap-south"];
 const TEAMS: &[&str] = &[
     "checkout", "catalog", "identity", "payments", "search", "media", "ledger", "notify",
@@ -39,26 +41,6 @@ const QUOTED_VALUES: &[&str] = &[
     "\"08\"",
     "\"y\"",
 ];
-
-/// A small deterministic generator (xorshift64*), so every run builds the same fleet.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
 
 /// Writes a platform fleet of about `templates` templates (whole applications, so a few more)
 /// and `clusters` clusters under `dir`; returns the fleet directory (the inventory is
