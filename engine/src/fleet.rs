@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::api::cluster::Cluster;
+use crate::api::networking::{MULTI_CLUSTER_SERVICE, NETWORKING_GROUP};
 use crate::check::{Checker, KubernetesVersion, VersionChoice};
 use crate::classify;
 use crate::diagnostics::Located;
@@ -381,9 +382,14 @@ pub fn schema_checker(
         .collect();
     let checker = checker.with_api_enablements(enablements);
     warnings.extend(conflicts);
+    // A MultiClusterService stays on Karmada's control plane: no member's API server ever
+    // checks it, so no schema is missing for it.
     let objects = fleet
         .templates
         .iter()
+        .filter(|template| {
+            !(template.group() == NETWORKING_GROUP && template.kind() == MULTI_CLUSTER_SERVICE)
+        })
         .map(|template| (&template.object, &template.origin))
         .chain(
             fleet
