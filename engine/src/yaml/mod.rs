@@ -11,6 +11,7 @@
 
 mod emit;
 mod exact;
+mod go_key_order;
 pub mod go_marshal;
 mod load;
 #[cfg(test)]
