@@ -775,20 +775,9 @@ fn job_changes(before: &Value, after: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::{FleetObjects, diff};
-    use crate::manifest::HEADER;
+    use crate::diff::diff;
 
-    /// A fleet from (cluster, manifest) pairs.
-    fn fleet(objects: &[(&str, &str)]) -> FleetObjects {
-        let files: BTreeMap<String, String> = objects
-            .iter()
-            .enumerate()
-            .map(|(at, (cluster, body))| {
-                (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}"))
-            })
-            .collect();
-        FleetObjects::from_files(&files).unwrap()
-    }
+    use crate::diff::fleet_of as fleet;
 
     /// The findings of going from `before` to `after`, on every cluster listed, with the
     /// templates still in the head.

@@ -265,20 +265,9 @@ pub fn hide(diff: &mut FleetDiff, rules: &[IgnoreRule]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::{FleetObjects, diff};
-    use crate::manifest::HEADER;
-    use std::collections::BTreeMap;
+    use crate::diff::diff;
 
-    fn fleet(objects: &[(&str, &str)]) -> FleetObjects {
-        let files: BTreeMap<String, String> = objects
-            .iter()
-            .enumerate()
-            .map(|(at, (cluster, body))| {
-                (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}"))
-            })
-            .collect();
-        FleetObjects::from_files(&files).unwrap()
-    }
+    use crate::diff::fleet_of as fleet;
 
     fn deployment(name: &str, replicas: u32, image: &str) -> String {
         format!(

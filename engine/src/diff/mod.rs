@@ -695,6 +695,18 @@ fn redact_field(object: &mut Option<Value>, field: &str, previous: Option<&Value
     }
 }
 
+/// A fleet from (cluster, manifest) pairs, each manifest its own file: for the tests of the
+/// diff's rules.
+#[cfg(test)]
+pub(super) fn fleet_of(objects: &[(&str, &str)]) -> FleetObjects {
+    let files: BTreeMap<String, String> = objects
+        .iter()
+        .enumerate()
+        .map(|(at, (cluster, body))| (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}")))
+        .collect();
+    FleetObjects::from_files(&files).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
