@@ -15,6 +15,7 @@
 //!                                                  # interpreted by Karmada's Lua scripts
 //! cargo bench --bench fleet -- 2000x50 --platform  # only the platform fleet
 //! cargo bench --bench fleet -- --generate DIR 10000x200 [--platform]  # only write a fleet
+//!                                                  # and the revision `diff` compares
 //!
 //! Cold builds run with schema checks and without (every schema lint allowed), interleaved, so
 //! the cost of checking is measured side by side.
@@ -421,13 +422,15 @@ fn main() {
         } else {
             Shape::Synthetic(Workload::Deployment)
         };
-        let fleet = shape.generate(
-            Path::new(&args[at + 1]),
+        let (templates, clusters) = (
             templates.parse().expect("templates"),
             clusters.parse().expect("clusters"),
-            0,
         );
-        println!("{}", fleet.display());
+        // The fleet and the revision the benchmark's `diff` compares it with.
+        let dir = Path::new(&args[at + 1]);
+        println!("{}", shape.generate(dir, templates, clusters, 0).display());
+        let next = shape.generate(&dir.join("next"), templates, clusters, 1);
+        println!("{}", next.display());
         return;
     }
     let sizes: Vec<(usize, usize)> = {

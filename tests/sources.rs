@@ -594,6 +594,25 @@ fn every_command_reads_the_fleet_from_standard_input() {
             .join("member1/default/configmap_piped.yaml")
             .exists()
     );
+    // Against another input the piped head is placed twice (one fleet in memory at a time):
+    // standard input is read once and both passes see it.
+    let base = root.join("base");
+    write(
+        &base.join("fleet.yaml"),
+        &format!("{fleet_text}data:\n  greeting: hello\n"),
+    );
+    let output = run(
+        &["diff", "-", "--base", base.to_str().unwrap(), "--format", "stat"],
+        None,
+        &fleet_text,
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("~ ConfigMap default/piped on member1")
+            && stdout(&output).contains("0 added, 1 changed, 0 removed"),
+        "{}",
+        stdout(&output)
+    );
     std::fs::remove_dir_all(&root).unwrap();
 }
 

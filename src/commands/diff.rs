@@ -197,8 +197,8 @@ fn template_origin(
     ))
 }
 
-/// Templates rendered at a time by `diff`: a quarter of `build`'s chunk, since a diff holds two
-/// fleets where a build holds one; at 2 to 64 cores still many templates per core.
+/// Templates rendered at a time by `diff`: a quarter of `build`'s chunk, since a diff holds what
+/// differs besides the chunk; at 2 to 64 cores still many templates per core.
 const CHUNK: usize = crate::pipeline::CHUNK / 4;
 
 /// What `fedrender diff` compares the fleet with.
@@ -231,44 +231,75 @@ pub fn diff(
             result.findings = review(&head, &result, None, lints);
             Ok(result)
         }),
-        DiffBase::Input(base_source) => {
-            let mut base_warnings = Vec::new();
-            let mut outcome = with_placed(head, lints, false, |head, head_layout| {
-                // Only the head is checked against schemas: the base is what is deployed.
-                // What placed the base's templates (not their whole story) says whether their
-                // objects were to be preserved.
-                let base = with_placed(
-                    base_source,
-                    &LintLevels::default().allowing(&check::LINTS),
-                    false,
-                    |base, base_layout| {
-                        let result = diff::diff_streamed(
-                            &base,
-                            base_layout.clusters(),
-                            &head,
-                            head_layout.clusters(),
-                            CHUNK,
-                            show_secrets,
-                        )?;
-                        Ok((result, preserving(&base)))
-                    },
-                );
-                base_warnings = base.warnings;
-                let (mut result, preserving) = base.result?;
+        DiffBase::Input(base_source) => diff_against_input(
+            head,
+            base_source,
+            lints,
+            CHUNK,
+            show_secrets,
+            |head, mut result, preserving| {
                 ignore::hide(&mut result, ignores);
-                result.provenance = provenance(&head, &result);
-                result.findings = review(&head, &result, Some(preserving), lints);
+                result.provenance = provenance(head, &result);
+                result.findings = review(head, &result, Some(preserving), lints);
                 Ok(result)
-            });
-            outcome
-                .warnings
-                .extend(base_warnings.into_iter().map(|mut warning| {
-                    warning.message = format!("(base) {}", warning.message);
-                    warning
-                }));
-            outcome
-        }
+            },
+        ),
     }
+}
+
+/// `diff --base`, holding one fleet at a time (each is most of what a run holds): the head
+/// placed and reduced to fingerprints, then the base placed and compared with them, then the
+/// head placed again for its text of what differs, and handed to `then` with the diff and what
+/// the base preserves on deletion. The head's warnings are those of its first pass (the
+/// second renders only what differs).
+fn diff_against_input<T>(
+    head_source: &FleetSource,
+    base_source: &FleetSource,
+    lints: &LintLevels,
+    chunk: usize,
+    show_secrets: bool,
+    then: impl FnOnce(
+        &render::Placed<'_>,
+        diff::FleetDiff,
+        BTreeMap<ObjectKey, String>,
+    ) -> Result<T, Rejected>,
+) -> Outcome<T> {
+    let first = with_placed(head_source, lints, false, |head, layout| {
+        diff::streamed::fingerprint_head(&head, layout.clusters(), chunk)
+    });
+    let mut warnings = first.warnings;
+    let head = match first.result {
+        Ok(head) => head,
+        Err(rejected) => {
+            return Outcome {
+                result: Err(rejected),
+                warnings,
+            };
+        }
+    };
+    // Only the head is checked against schemas: the base is what is deployed. What placed the
+    // base's templates (not their whole story) says whether their objects were to be preserved.
+    let base = with_placed(
+        base_source,
+        &LintLevels::default().allowing(&check::LINTS),
+        false,
+        |base, layout| {
+            let compared = diff::streamed::compare_base(head, &base, layout.clusters(), chunk)?;
+            Ok((compared, preserving(&base)))
+        },
+    );
+    warnings.extend(base.warnings.into_iter().map(|mut warning| {
+        warning.message = format!("(base) {}", warning.message);
+        warning
+    }));
+    let result = base.result.and_then(|(compared, preserving)| {
+        with_placed(head_source, lints, false, |head, _| {
+            let result = diff::streamed::complete_with_head(compared, &head, chunk, show_secrets)?;
+            then(&head, result, preserving)
+        })
+        .result
+    });
+    Outcome { result, warnings }
 }
 
 /// `diff --against DIR` without holding either side whole: each rendered object is compared
@@ -528,28 +559,13 @@ mod tests {
         let expected = diff_of_whole_renders();
         assert!(expected.clusters.len() > 1, "{expected:?}");
         for chunk in [1, 2, usize::MAX] {
-            let streamed = with_placed(
+            let streamed = diff_against_input(
                 &diff_side("head"),
+                &diff_side("base"),
                 &LintLevels::default(),
+                chunk,
                 false,
-                |head, head_layout| {
-                    with_placed(
-                        &diff_side("base"),
-                        &LintLevels::default(),
-                        false,
-                        |base, base_layout| {
-                            diff::diff_streamed(
-                                &base,
-                                base_layout.clusters(),
-                                &head,
-                                head_layout.clusters(),
-                                chunk,
-                                false,
-                            )
-                        },
-                    )
-                    .result
-                },
+                |_, result, _| Ok(result),
             );
             assert_eq!(streamed.result.unwrap(), expected, "chunk {chunk}");
         }

@@ -367,15 +367,21 @@ fn input_kind(source: &FleetSource) -> Result<InputKind, Rejected> {
     Ok(kind)
 }
 
+/// Standard input, read once: `diff --base` reads a fleet more than once (one fleet placed at a
+/// time), and standard input can feed only one of its inputs.
 fn read_stdin(what: &str) -> Result<String, Rejected> {
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|error| {
-            Rejected::from(Diagnostic::error(
-                None,
-                format!("cannot read {what} from standard input: {error}"),
-            ))
-        })?;
-    Ok(text)
+    static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    let read = STDIN.get_or_init(|| {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map(|_| text)
+            .map_err(|error| error.to_string())
+    });
+    read.clone().map_err(|error| {
+        Rejected::from(Diagnostic::error(
+            None,
+            format!("cannot read {what} from standard input: {error}"),
+        ))
+    })
 }

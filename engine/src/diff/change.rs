@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::lint::Lint;
+use crate::manifest::HEADER;
 use crate::object::ObjectKey;
+use crate::yaml;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChangeKind {
@@ -213,4 +215,100 @@ pub(super) fn whole_number(value: &Value) -> Option<i64> {
             .filter(|number| number.fract() == 0.0 && number.abs() < 9.0e15)
             .map(|number| number as i64)
     })
+}
+
+/// The objects whose `spec.replicas` changed on some cluster.
+pub(super) fn scaled_objects(diff: &FleetDiff) -> BTreeSet<&ObjectKey> {
+    diff.clusters
+        .values()
+        .flatten()
+        .filter(|change| {
+            change.kind == ChangeKind::Changed
+                && spec_replicas(&change.before) != spec_replicas(&change.after)
+        })
+        .map(|change| &change.key)
+        .collect()
+}
+
+/// How one object differs between two manifests (`None`: absent), if it does. Manifests
+/// written differently but equal as objects do not differ.
+pub(super) fn object_change(
+    key: &ObjectKey,
+    before: Option<&str>,
+    after: Option<&str>,
+    show_secrets: bool,
+) -> Option<ObjectChange> {
+    let (kind, before_text, after_text) = match (before, after) {
+        (Some(a), Some(b)) if a == b || same_object(a, b) => return None,
+        (Some(a), Some(b)) => (ChangeKind::Changed, body(a), body(b)),
+        (None, Some(b)) => (ChangeKind::Added, String::new(), body(b)),
+        (Some(a), None) => (ChangeKind::Removed, body(a), String::new()),
+        (None, None) => return None,
+    };
+    let (before_text, after_text) = if key.group.is_empty() && key.kind == "Secret" && !show_secrets
+    {
+        redact_secrets(&before_text, &after_text)
+    } else {
+        (before_text, after_text)
+    };
+    Some(ObjectChange {
+        key: key.clone(),
+        kind,
+        before: before_text,
+        after: after_text,
+    })
+}
+
+fn body(text: &str) -> String {
+    text.strip_prefix(HEADER).unwrap_or(text).to_string()
+}
+
+/// Equal as objects although written differently (key order, quoting, comments).
+fn same_object(a: &str, b: &str) -> bool {
+    let parse = |text: &str| {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    match (parse(a), parse(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Replaces every value of `data` and `stringData` by a marker that says whether it changed,
+/// so a pull-request comment never shows a secret.
+fn redact_secrets(before: &str, after: &str) -> (String, String) {
+    let parse = |text: &str| -> Option<Value> {
+        yaml::split_documents(text)
+            .first()
+            .and_then(|document| yaml::parse_document(document, "").ok())
+    };
+    let (mut old, mut new) = (parse(before), parse(after));
+    for field in ["data", "stringData"] {
+        let old_values = old.as_ref().and_then(|value| value.get(field)).cloned();
+        redact_field(&mut old, field, None);
+        redact_field(&mut new, field, old_values.as_ref());
+    }
+    let text = |value: Option<Value>, original: &str| match value {
+        Some(value) if !original.is_empty() => yaml::to_yaml(&value),
+        _ => original.to_string(),
+    };
+    (text(old, before), text(new, after))
+}
+
+/// Marks each value `<redacted>`, or `<redacted, changed>` when it differs from `previous`.
+fn redact_field(object: &mut Option<Value>, field: &str, previous: Option<&Value>) {
+    let Some(Value::Object(values)) = object.as_mut().and_then(|object| object.get_mut(field))
+    else {
+        return;
+    };
+    for (key, value) in values.iter_mut() {
+        let changed = previous.is_some_and(|previous| previous.get(key) != Some(&*value));
+        *value = Value::from(if changed {
+            "<redacted, changed>"
+        } else {
+            "<redacted>"
+        });
+    }
 }

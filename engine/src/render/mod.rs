@@ -324,7 +324,7 @@ impl<'f> Placed<'f> {
     }
 
     /// How many objects [`destinations`](Self::destinations) lists.
-    fn object_count(&self) -> usize {
+    pub(crate) fn object_count(&self) -> usize {
         let fleet = self.fleet;
         fleet.templates.len() + fleet.federated.len() + fleet.federated_quotas.len()
     }
