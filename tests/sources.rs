@@ -602,7 +602,14 @@ fn every_command_reads_the_fleet_from_standard_input() {
         &format!("{fleet_text}data:\n  greeting: hello\n"),
     );
     let output = run(
-        &["diff", "-", "--base", base.to_str().unwrap(), "--format", "stat"],
+        &[
+            "diff",
+            "-",
+            "--base",
+            base.to_str().unwrap(),
+            "--format",
+            "stat",
+        ],
         None,
         &fleet_text,
     );

@@ -90,33 +90,46 @@ fn default_job_completions(object: &mut Value) {
 }
 
 /// A template's revised objects by replicas and completions: the clusters with the same share
-/// receive the same revision, worked out once (for a custom resource it is a Lua call).
+/// receive the same revision, worked out once when a Lua script works it out. A native or
+/// declared revision is a copy of the template with one field set, as cheap as a copy of a
+/// remembered one, so it is not remembered.
 pub struct Revisions<'a> {
     interpreter: &'a Interpreter,
     template: &'a Template,
-    revised: BTreeMap<(Option<i64>, Option<i64>), Value>,
+    /// `None` when revisions are not remembered.
+    revised: Option<BTreeMap<Share, Value>>,
 }
+
+/// A cluster's replicas and completions.
+type Share = (Option<i64>, Option<i64>);
 
 impl<'a> Revisions<'a> {
     pub fn new(interpreter: &'a Interpreter, template: &'a Template) -> Self {
+        let by_script = matches!(
+            interpreter.supplier(template, interpret::Operation::ReplicaRevision),
+            Some(interpret::Supplier::BuiltIn | interpret::Supplier::Customization { .. })
+        );
         Revisions {
             interpreter,
             template,
-            revised: BTreeMap::new(),
+            revised: by_script.then(BTreeMap::new),
         }
     }
 
-    /// [`revise`], remembered.
+    /// [`revise`], remembered when a script revises.
     pub fn revise(
         &mut self,
         replicas: Option<i64>,
         completions: Option<i64>,
     ) -> Result<Value, String> {
-        if let Some(object) = self.revised.get(&(replicas, completions)) {
+        let Some(revised) = &mut self.revised else {
+            return revise(self.interpreter, self.template, replicas, completions);
+        };
+        if let Some(object) = revised.get(&(replicas, completions)) {
             return Ok(object.clone());
         }
         let object = revise(self.interpreter, self.template, replicas, completions)?;
-        self.revised.insert((replicas, completions), object.clone());
+        revised.insert((replicas, completions), object.clone());
         Ok(object)
     }
 }

@@ -635,7 +635,9 @@ impl Schema {
                 out.invalid(path, || format!("{number} is above the maximum {bound}"));
             }
         }
-        if let Some(text) = value.as_str() {
+        if let Some(text) = value.as_str()
+            && (self.min_length.is_some() || self.max_length.is_some())
+        {
             let length = text.chars().count() as u64;
             if let Some(minimum) = self.min_length.filter(|&minimum| length < minimum) {
                 out.invalid(path, || {

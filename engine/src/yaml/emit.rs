@@ -208,7 +208,14 @@ fn is_never_plain(text: &str) -> bool {
 }
 
 fn push_indent(out: &mut String, indent: usize) {
-    out.extend(std::iter::repeat_n(' ', indent));
+    // One copy of a slice of spaces rather than a character at a time.
+    const SPACES: &str = "                                                                ";
+    let mut left = indent;
+    while left > 0 {
+        let now = left.min(SPACES.len());
+        out.push_str(&SPACES[..now]);
+        left -= now;
+    }
 }
 
 #[cfg(test)]

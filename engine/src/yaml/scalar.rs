@@ -35,15 +35,32 @@ pub(super) fn is_plain_word(text: &str, position: Position) -> bool {
         b'0'..=b'9' => value && (text.contains('%') || is_quantity(text)),
         _ => false,
     };
+    let allowed = if value { IN_WORD | IN_VALUE } else { IN_WORD };
     well_begun
         && !matches!(last, b':' | b' ')
-        && bytes.iter().all(|&byte| match byte {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'_' | b'/' | b'-' => true,
-            b':' | b' ' | b'%' | b'=' | b',' | b'@' | b'+' => value,
-            _ => false,
-        })
+        && bytes
+            .iter()
+            .all(|&byte| WORD_BYTES[usize::from(byte)] & allowed != 0)
         && !(value && text.contains(": "))
 }
+
+/// What each byte may be in a plain word: [`IN_WORD`] anywhere, [`IN_VALUE`] in a value only. A
+/// table, since every key and value written is looked at byte by byte.
+const WORD_BYTES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = match byte as u8 {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'_' | b'/' | b'-' => IN_WORD,
+            b':' | b' ' | b'%' | b'=' | b',' | b'@' | b'+' => IN_VALUE,
+            _ => 0,
+        };
+        byte += 1;
+    }
+    table
+};
+const IN_WORD: u8 = 1;
+const IN_VALUE: u8 = 2;
 
 /// Digits, maybe a fraction, then letters — `1024Mi`, `0.5Gi`, `250m`, `30s` — and no radix
 /// prefix (`0x`, `0o`, `0b`).
