@@ -71,6 +71,18 @@ struct Measure {
     code: i32,
 }
 
+/// `fedrender build FLEET --clusters INVENTORY` with `rest`, measured.
+fn build_fleet(fleet: &Path, inventory: &Path, rest: &[&str]) -> Measure {
+    let mut args = vec![
+        "build",
+        fleet.to_str().unwrap(),
+        "--clusters",
+        inventory.to_str().unwrap(),
+    ];
+    args.extend_from_slice(rest);
+    run(&args)
+}
+
 /// Runs the release binary and measures that one process: wall time, and from `wait4` its own
 /// CPU time and peak resident memory.
 fn run(args: &[&str]) -> Measure {
@@ -161,14 +173,7 @@ fn kustomize_comparison(root: &Path, shape: Shape) -> Option<String> {
         } else {
             dir.join("trees").join(run_index.to_string())
         };
-        let built = run(&[
-            "build",
-            fleet.to_str().unwrap(),
-            "--clusters",
-            inventory.to_str().unwrap(),
-            "--out",
-            into.to_str().unwrap(),
-        ]);
+        let built = build_fleet(&fleet, &inventory, &["--out", into.to_str().unwrap()]);
         assert_eq!(built.code, 0, "the overlays build failed");
         built
     });
@@ -490,16 +495,9 @@ fn main() {
         let out = dir.join("rendered");
         let _ = std::fs::remove_dir_all(&out);
         let build_with = |out: &Path, extra: &[&str]| {
-            let mut args = vec![
-                "build",
-                fleet.to_str().unwrap(),
-                "--clusters",
-                inventory.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-            ];
+            let mut args = vec!["--out", out.to_str().unwrap()];
             args.extend_from_slice(extra);
-            run(&args)
+            build_fleet(&fleet, &inventory, &args)
         };
         let build = |out: &Path| build_with(out, &[]);
         let unchecked: Vec<&str> = fedrender_engine::check::LINTS
@@ -533,15 +531,7 @@ fn main() {
             - clusters;
         settle_disk();
         let rebuild = median(3, |_| build(&out));
-        let stream = median(3, |_| {
-            run(&[
-                "build",
-                fleet.to_str().unwrap(),
-                "--clusters",
-                inventory.to_str().unwrap(),
-                "--stdout",
-            ])
-        });
+        let stream = median(3, |_| build_fleet(&fleet, &inventory, &["--stdout"]));
         assert_eq!(stream.code, 0, "--stdout failed");
         let copy = median(runs, |_| copy_tree(&out, &dir.join("copy")));
         let diff = run(&[
