@@ -1,7 +1,7 @@
 //! The engine run over a fleet read from disk, as every command starts: read the fleet (and run
 //! its tools), place every template, lay out the output tree, judge the warnings by their lint
 //! levels; then hand the placement to the command ([`with_placed`]). A fleet rendered into
-//! memory ([`render_fleet`]) and a fleet explained ([`explain_fleet`]) are the two ways every
+//! memory ([`render_fleet`]) and a fleet summarised ([`summarise_fleet`]) are the two ways every
 //! command shares.
 
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
@@ -140,10 +140,16 @@ pub struct FleetSummary {
     pub kubernetes_versions: std::collections::BTreeMap<String, check::ClusterVersion>,
 }
 
-/// `fedrender validate` and `plan`: every check `build` makes, with the plan, holding no
-/// rendered object longer than it takes to build it.
-pub fn explain_fleet(source: &FleetSource, lints: &LintLevels) -> Outcome<FleetSummary> {
-    with_placed(source, lints, true, |placed, layout| {
+/// `fedrender validate` and `plan`: every check `build` makes, holding no rendered object
+/// longer than it takes to build it; with `explain`, the plan too (every template's story on
+/// every cluster, the largest thing a run can hold: `validate`, which prints a count, does not
+/// ask for it).
+pub fn summarise_fleet(
+    source: &FleetSource,
+    lints: &LintLevels,
+    explain: bool,
+) -> Outcome<FleetSummary> {
+    with_placed(source, lints, explain, |placed, layout| {
         placed.render_chunks(CHUNK, |_| Ok(()))?;
         Ok(FleetSummary {
             clusters: layout.clusters().len(),

@@ -5,7 +5,7 @@
 use super::terminal::{message_format, report, say, usage_error, write_stdout};
 use crate::cli::{PlanArgs, PlanFormat};
 use crate::exit_code;
-use crate::pipeline::explain_fleet;
+use crate::pipeline::summarise_fleet;
 use crate::report::messages;
 use crate::report::plan as plan_report;
 
@@ -21,7 +21,7 @@ pub fn run(args: &PlanArgs) -> i32 {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };
-    let outcome = explain_fleet(&source, &lints);
+    let outcome = summarise_fleet(&source, &lints, true);
     let rendered = match report(outcome, &input.run, "nothing was planned") {
         Ok(rendered) => rendered,
         Err(code) => return code,

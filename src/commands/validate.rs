@@ -4,7 +4,7 @@
 use super::terminal::{message_format, plural, report, say, usage_error};
 use crate::cli::ValidateArgs;
 use crate::exit_code;
-use crate::pipeline::explain_fleet;
+use crate::pipeline::summarise_fleet;
 
 /// The flags become the options; every check runs, and one line says what was checked.
 pub fn run(args: &ValidateArgs) -> i32 {
@@ -13,7 +13,7 @@ pub fn run(args: &ValidateArgs) -> i32 {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, message_format(&input.run)),
     };
-    let outcome = explain_fleet(&source, &lints);
+    let outcome = summarise_fleet(&source, &lints, false);
     let warnings = outcome.warnings.len();
     match report(outcome, &input.run, "nothing was written") {
         Ok(summary) => {
