@@ -231,6 +231,46 @@ fn a_scale_counts_every_cluster_the_object_is_on() {
     );
 }
 
+/// The same scale against the committed tree of the base (`--against`), where only the files
+/// that differ are read back: the total still counts the clusters whose file did not change.
+#[test]
+fn a_scale_against_a_rendered_tree_counts_every_cluster_the_object_is_on() {
+    let root = PathBuf::from("target/diff-groups/scale-against-tree");
+    let base = write_fleet(&root.join("base"), &BASE);
+    let committed = root.join("rendered");
+    fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
+        source: base,
+        out: committed.clone(),
+        lints: LintLevels::default(),
+        gitops: None,
+    })
+    .result
+    .expect("the base builds");
+    let head = write_fleet(
+        &root.join("head"),
+        &Fleet {
+            api_replicas: 61,
+            ..BASE
+        },
+    );
+    let outcome = fedrender::commands::diff::diff(
+        &head,
+        &DiffBase::Rendered(committed),
+        &LintLevels::default(),
+        false,
+        &[],
+    );
+    let diff = outcome.result.expect("the head renders");
+    let markdown = diff_report::markdown(&diff, 65536, None);
+    std::fs::remove_dir_all(&root).unwrap();
+    assert!(
+        markdown.contains(
+            "- **Replicas moved** `Deployment.apps shop/api`: prod-1 20 → 21 (60 → 61 in all)"
+        ),
+        "{markdown}"
+    );
+}
+
 /// One change read once (issue 35, item 2): an image bump and 6 → 17 replicas on a Divided
 /// Deployment spread from 6 to 12 clusters, whose clusters also differ by a regional registry
 /// mirror and region labels (OverridePolicies; testdata/diff-one-change). The comment says the

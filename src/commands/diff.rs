@@ -378,8 +378,16 @@ fn diff_against_tree(
         });
     }
     let mut result = diff::diff(&before, &after, show_secrets);
-    // `before` and `after` hold only what differs; which clusters come and go is known from
-    // the tree's directories and the layout.
+    // `before` and `after` hold only what differs: an object that scaled is counted again over
+    // every cluster it is on, and which clusters come and go is known from the tree's
+    // directories and the layout.
+    diff::replica_totals_over_tree(
+        &mut result,
+        head,
+        &before,
+        |cluster, position| matched.contains(&TreeFile::object(cluster, position)),
+        chunk,
+    )?;
     let on_disk: BTreeSet<String> = std::fs::read_dir(dir)
         .map_err(|error| Diagnostic::error(None, format!("{}: {error}", dir.display())))?
         .filter_map(Result::ok)

@@ -20,6 +20,7 @@ use crate::diagnostics::{Diagnostic, Rejected};
 use crate::manifest::HEADER;
 use crate::object::{ObjectKey, api_group};
 use crate::output::OutputTree;
+use crate::render::Placed;
 use crate::yaml;
 
 /// The objects of a rendered fleet: cluster → object → its manifest text.
@@ -319,6 +320,49 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
     result.replica_totals = totals;
     result.replica_clusters = on_clusters;
     result
+}
+
+/// `diff --against DIR` compares only the objects whose files differ, so the replica totals of
+/// an object that scaled are completed over every cluster it is on: the head's templates of those
+/// objects rendered again (`chunk` at a time), and on each cluster where the tree's file was the
+/// same as the head's (`unchanged(cluster, position)`), the head's replicas stand for the tree's.
+pub fn replica_totals_over_tree(
+    result: &mut FleetDiff,
+    head: &Placed<'_>,
+    before: &FleetObjects,
+    unchanged: impl Fn(usize, usize) -> bool,
+    chunk: usize,
+) -> Result<(), Rejected> {
+    let positions = head.positions_by_key();
+    let scaled: BTreeMap<usize, ObjectKey> = (result.replica_totals.keys())
+        .filter_map(|key| Some((*positions.get(key)?, key.clone())))
+        .collect();
+    head.render_only(scaled.keys().copied(), chunk, |rendered| {
+        for (position, template) in rendered {
+            let key = &scaled[&position];
+            // (replicas, clusters) before and after.
+            let (mut old, mut new) = ((0, 0), (0, 0));
+            for variant in &template.variants {
+                let Some(replicas) = spec_replicas(&variant.manifest) else {
+                    continue;
+                };
+                for &cluster in &variant.clusters {
+                    new = (new.0 + replicas, new.1 + 1);
+                    if unchanged(cluster, position) {
+                        old = (old.0 + replicas, old.1 + 1);
+                    }
+                }
+            }
+            for objects in before.clusters.values() {
+                if let Some(replicas) = objects.get(key).and_then(|text| spec_replicas(text)) {
+                    old = (old.0 + replicas, old.1 + 1);
+                }
+            }
+            result.replica_totals.insert(key.clone(), (old.0, new.0));
+            result.replica_clusters.insert(key.clone(), (old.1, new.1));
+        }
+        Ok(())
+    })
 }
 
 /// The replicas before and after, when two manifests differ in `spec.replicas` alone.
