@@ -235,40 +235,25 @@ pub(crate) fn build_variants(
                 as_string_maps(fleet, template, &clusters, &mut object)?;
             }
             let all_rules: Vec<RuleRef> = cluster_rules.iter().chain(&rules).copied().collect();
+            let mut replay = Replay {
+                fleet,
+                template,
+                revisions: &mut revisions,
+                share: (replicas, completions),
+                rules: &all_rules,
+            };
             if sops {
-                refuse_sops_change(
-                    fleet,
-                    template,
-                    &mut revisions,
-                    (replicas, completions),
-                    &all_rules,
-                    (&clusters, &object),
-                )?;
+                refuse_sops_change(&mut replay, &clusters, &object)?;
             } else {
                 prune(template, &mut object);
             }
             if sealed {
-                refuse_sealed_scope_change(
-                    fleet,
-                    template,
-                    &mut revisions,
-                    (replicas, completions),
-                    &all_rules,
-                    (&clusters, &object),
-                )?;
+                refuse_sealed_scope_change(&mut replay, &clusters, &object)?;
             }
             if let Some(checker) = checker {
-                let rules = all_rules;
                 for (finding, on) in secrets::check(checker, &object, &clusters) {
-                    let written_by = rule_that_wrote(
-                        fleet,
-                        template,
-                        &mut revisions,
-                        (replicas, completions),
-                        &rules,
-                        (checker, checker.version_of(on[0]).version),
-                        &finding,
-                    );
+                    let version = checker.version_of(on[0]).version;
+                    let written_by = rule_that_wrote(&mut replay, (checker, version), &finding);
                     found.entry((finding, written_by)).or_default().extend(on);
                 }
             }
@@ -297,21 +282,50 @@ pub(crate) fn build_variants(
     }))
 }
 
-/// The override rule after which `finding` first holds, the rules replayed one at a time on
-/// the revised template; `None` when the template itself has it. Run only for a finding, so
-/// the replay costs nothing on a valid fleet.
+/// A variant's override rules, replayed one at a time on its revised template to name the rule
+/// to blame for what only the whole set showed. Used only when something is wrong, so the
+/// replay costs nothing on a valid fleet.
+struct Replay<'r, 'a> {
+    fleet: &'a Fleet,
+    template: &'a Template,
+    revisions: &'r mut Revisions<'a>,
+    share: Share,
+    rules: &'r [RuleRef],
+}
+
+impl Replay<'_, '_> {
+    /// The first rule after which `finds` finds something, with what it found; `None` when no
+    /// rule does (a rule that fails to apply ends the replay).
+    fn first_rule_that<T>(
+        &mut self,
+        mut finds: impl FnMut(&Value) -> Option<T>,
+    ) -> Option<(RuleRef, T)> {
+        let (replicas, completions) = self.share;
+        let mut replayed = self
+            .revisions
+            .revise(replicas, completions)
+            .unwrap_or_else(|_| self.template.object.clone());
+        for &rule in self.rules {
+            apply_rules(self.fleet, self.template, &[rule], &[], &mut replayed).ok()?;
+            if let Some(found) = finds(&replayed) {
+                return Some((rule, found));
+            }
+        }
+        None
+    }
+}
+
+/// The override rule after which `finding` first holds; `None` when the revised template itself
+/// has it.
 fn rule_that_wrote(
-    fleet: &Fleet,
-    template: &Template,
-    revisions: &mut Revisions<'_>,
-    (replicas, completions): (Option<i64>, Option<i64>),
-    rules: &[RuleRef],
+    replay: &mut Replay<'_, '_>,
     (checker, version): (&Checker, KubernetesVersion),
     finding: &Finding,
 ) -> Option<RuleRef> {
-    if rules.is_empty() {
+    if replay.rules.is_empty() {
         return None;
     }
+    let template = replay.template;
     let holds = |object: &Value, overridden: bool| {
         let mut object = object.clone();
         if overridden {
@@ -321,46 +335,34 @@ fn rule_that_wrote(
         prune(template, &mut object);
         secrets::check_at(checker, &object, version).contains(finding)
     };
-    let mut object = revisions.revise(replicas, completions).ok()?;
-    if holds(&object, false) {
+    let (replicas, completions) = replay.share;
+    if holds(&replay.revisions.revise(replicas, completions).ok()?, false) {
         return None;
     }
-    for &rule in rules {
-        apply_rules(fleet, template, &[rule], &[], &mut object).ok()?;
-        if holds(&object, true) {
-            return Some(rule);
-        }
-    }
-    None
+    replay
+        .first_rule_that(|replayed| holds(replayed, true).then_some(()))
+        .map(|(rule, ())| rule)
 }
 
 /// Refuses an object built from a SOPS document whose MAC the override rules broke
 /// (`sops-modified`): that cluster's Flux would fail to decrypt it. The rules are replayed one
 /// at a time on the revised template to name the first that changes a value the MAC covers.
 fn refuse_sops_change(
-    fleet: &Fleet,
-    template: &Template,
-    revisions: &mut Revisions<'_>,
-    (replicas, completions): (Option<i64>, Option<i64>),
-    rules: &[RuleRef],
-    (clusters, object): (&[usize], &Value),
+    replay: &mut Replay<'_, '_>,
+    clusters: &[usize],
+    object: &Value,
 ) -> Result<(), Rejected> {
+    let (fleet, template) = (replay.fleet, replay.template);
     let Some(path) = secrets::breaks_mac(&template.object, object) else {
         return Ok(());
     };
-    let culprit = first_rule_that(
-        fleet,
-        template,
-        revisions,
-        (replicas, completions),
-        rules,
-        |replayed| secrets::breaks_mac(&template.object, replayed),
-    );
+    let culprit =
+        replay.first_rule_that(|replayed| secrets::breaks_mac(&template.object, replayed));
     let (rule, path) = match culprit {
         Some(found) => found,
         // Only the rules' string conversion of labels and annotations is left to blame: the
         // last rule asked for it.
-        None => match rules.last() {
+        None => match replay.rules.last() {
             Some(&rule) => (rule, path),
             None => return Ok(()),
         },
@@ -391,57 +393,26 @@ fn refuse_sops_change(
     .into())
 }
 
-/// The first of `rules` after which `finds` finds something, the rules replayed one at a time on
-/// the revised template, with what it found; `None` when no rule does (a rule that fails to
-/// apply ends the replay). Names the rule to blame for a change only the whole set showed.
-fn first_rule_that<T>(
-    fleet: &Fleet,
-    template: &Template,
-    revisions: &mut Revisions<'_>,
-    (replicas, completions): (Option<i64>, Option<i64>),
-    rules: &[RuleRef],
-    mut finds: impl FnMut(&Value) -> Option<T>,
-) -> Option<(RuleRef, T)> {
-    let mut replayed = revisions
-        .revise(replicas, completions)
-        .unwrap_or_else(|_| template.object.clone());
-    for &rule in rules {
-        apply_rules(fleet, template, &[rule], &[], &mut replayed).ok()?;
-        if let Some(found) = finds(&replayed) {
-            return Some((rule, found));
-        }
-    }
-    None
-}
-
 /// Refuses a copy of a SealedSecret whose name, namespace or scope annotations the override
 /// rules changed so that the controller's encryption label for it differs from the one it was
 /// sealed with (`sealed-scope-broken`): the controller cannot unseal that copy. The rules are
 /// replayed one at a time to name the first that changes it.
 fn refuse_sealed_scope_change(
-    fleet: &Fleet,
-    template: &Template,
-    revisions: &mut Revisions<'_>,
-    (replicas, completions): (Option<i64>, Option<i64>),
-    rules: &[RuleRef],
-    (clusters, object): (&[usize], &Value),
+    replay: &mut Replay<'_, '_>,
+    clusters: &[usize],
+    object: &Value,
 ) -> Result<(), Rejected> {
+    let (fleet, template) = (replay.fleet, replay.template);
     let sealed_for = secrets::sealing_label(&template.object);
     let unsealed_as = secrets::sealing_label(object);
     if sealed_for == unsealed_as {
         return Ok(());
     }
-    let culprit = first_rule_that(
-        fleet,
-        template,
-        revisions,
-        (replicas, completions),
-        rules,
-        |replayed| (secrets::sealing_label(replayed) != sealed_for).then_some(()),
-    )
-    .map(|(rule, ())| rule)
-    // Only the rules' string conversion of labels and annotations is left to blame.
-    .or(rules.last().copied());
+    let culprit = replay
+        .first_rule_that(|replayed| (secrets::sealing_label(replayed) != sealed_for).then_some(()))
+        .map(|(rule, ())| rule)
+        // Only the rules' string conversion of labels and annotations is left to blame.
+        .or(replay.rules.last().copied());
     let Some(rule) = culprit else {
         return Ok(());
     };
