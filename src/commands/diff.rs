@@ -448,17 +448,16 @@ fn transition_findings(
     let Some(checker) = head.checker() else {
         return Vec::new();
     };
-    let parse = |text: &str| {
-        let documents = fedrender_engine::yaml::split_documents(text);
-        fedrender_engine::yaml::parse_document(documents.first()?, "").ok()
-    };
     let mut failing: BTreeMap<(ObjectKey, String), Vec<String>> = BTreeMap::new();
     for (cluster, changes) in &result.clusters {
         for change in changes {
             if change.kind != diff::ChangeKind::Changed {
                 continue;
             }
-            let (Some(old), Some(new)) = (parse(&change.before), parse(&change.after)) else {
+            let (Some(old), Some(new)) = (
+                diff::parse_object(&change.before),
+                diff::parse_object(&change.after),
+            ) else {
                 continue;
             };
             for finding in checker.check_transition(&old, &new) {

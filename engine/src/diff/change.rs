@@ -259,18 +259,24 @@ pub(super) fn object_change(
     })
 }
 
+/// A manifest as the diff keeps it (one document), read back as an object; `None` for an absent
+/// side (the empty text) or one that does not parse.
+pub fn parse_object(text: &str) -> Option<Value> {
+    if text.is_empty() {
+        return None;
+    }
+    yaml::split_documents(text)
+        .first()
+        .and_then(|document| yaml::parse_document(document, "").ok())
+}
+
 fn body(text: &str) -> String {
     text.strip_prefix(HEADER).unwrap_or(text).to_string()
 }
 
 /// Equal as objects although written differently (key order, quoting, comments).
 fn same_object(a: &str, b: &str) -> bool {
-    let parse = |text: &str| {
-        yaml::split_documents(text)
-            .first()
-            .and_then(|document| yaml::parse_document(document, "").ok())
-    };
-    match (parse(a), parse(b)) {
+    match (parse_object(a), parse_object(b)) {
         (Some(a), Some(b)) => a == b,
         _ => false,
     }
@@ -279,12 +285,7 @@ fn same_object(a: &str, b: &str) -> bool {
 /// Replaces every value of `data` and `stringData` by a marker that says whether it changed,
 /// so a pull-request comment never shows a secret.
 fn redact_secrets(before: &str, after: &str) -> (String, String) {
-    let parse = |text: &str| -> Option<Value> {
-        yaml::split_documents(text)
-            .first()
-            .and_then(|document| yaml::parse_document(document, "").ok())
-    };
-    let (mut old, mut new) = (parse(before), parse(after));
+    let (mut old, mut new) = (parse_object(before), parse_object(after));
     for field in ["data", "stringData"] {
         let old_values = old.as_ref().and_then(|value| value.get(field)).cloned();
         redact_field(&mut old, field, None);

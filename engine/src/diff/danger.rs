@@ -12,14 +12,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::change::{ChangeKind, FleetDiff, ObjectChange};
+use super::change::{ChangeKind, FleetDiff, ObjectChange, parse_object};
 pub use super::change::{Finding, FindingLevel};
 use crate::diagnostics::{Diagnostic, Origin, Severity};
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::output::gitops::{ARGO_SYNC_OPTIONS, FLUX_PRUNE};
 use crate::quantity::quantity_from_json;
-use crate::yaml;
 
 /// The lints `diff` raises.
 pub const LINTS: [Lint; 7] = [
@@ -139,15 +138,6 @@ pub fn review(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
     findings
 }
 
-fn parse(text: &str) -> Option<Value> {
-    if text.is_empty() {
-        return None;
-    }
-    yaml::split_documents(text)
-        .first()
-        .and_then(|document| yaml::parse_document(document, "").ok())
-}
-
 /// What one object's two manifests on one cluster say: the findings of the rules that read
 /// them alone, and its replicas before and after (0 on a side where it is absent), when it has
 /// some on either side.
@@ -157,7 +147,7 @@ struct ObjectReading {
 }
 
 fn object_findings(change: &ObjectChange, context: &ReviewContext) -> ObjectReading {
-    let (before, after) = (parse(&change.before), parse(&change.after));
+    let (before, after) = (parse_object(&change.before), parse_object(&change.after));
     let replicas_of = |object: &Option<Value>| object.as_ref().and_then(replicas);
     let replicas = match (replicas_of(&before), replicas_of(&after)) {
         (None, None) => None,

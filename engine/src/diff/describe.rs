@@ -7,9 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::change::{ChangeKind, FleetDiff, ObjectChange};
+use super::change::{ChangeKind, FleetDiff, ObjectChange, parse_object};
 use crate::object::ObjectKey;
-use crate::yaml;
 
 /// An object's change over every cluster it changes on, by field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,13 +256,7 @@ type Leaves = BTreeMap<String, String>;
 
 fn leaves_of(text: &str) -> Leaves {
     let mut leaves = Leaves::new();
-    if text.is_empty() {
-        return leaves;
-    }
-    if let Some(value) = yaml::split_documents(text)
-        .first()
-        .and_then(|document| yaml::parse_document(document, "").ok())
-    {
+    if let Some(value) = parse_object(text) {
         flatten(&value, String::new(), &mut leaves);
     }
     leaves

@@ -12,9 +12,8 @@ use std::fmt;
 use glob::Pattern;
 use serde_json::Value;
 
-use super::change::{ChangeKind, FleetDiff, ObjectChange};
+use super::change::{ChangeKind, FleetDiff, ObjectChange, parse_object};
 use crate::object::ObjectKey;
-use crate::yaml;
 
 /// Which objects a rule is about.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,12 +201,6 @@ fn remove(value: &mut Value, segments: &[String]) -> bool {
     }
 }
 
-fn parse(text: &str) -> Option<Value> {
-    yaml::split_documents(text)
-        .first()
-        .and_then(|document| yaml::parse_document(document, "").ok())
-}
-
 /// The rule that hides `change`, if one does: a resource rule naming the object, or field rules
 /// whose fields are all that differ (counted under the first of them that removed a value).
 fn hiding<'r>(change: &ObjectChange, rules: &'r [IgnoreRule]) -> Option<&'r IgnoreRule> {
@@ -221,7 +214,7 @@ fn hiding<'r>(change: &ObjectChange, rules: &'r [IgnoreRule]) -> Option<&'r Igno
     if change.kind != ChangeKind::Changed || applying.is_empty() {
         return None;
     }
-    let (mut before, mut after) = (parse(&change.before)?, parse(&change.after)?);
+    let (mut before, mut after) = (parse_object(&change.before)?, parse_object(&change.after)?);
     let mut first = None;
     for rule in applying {
         let segments = rule.field.as_deref().unwrap_or_default();

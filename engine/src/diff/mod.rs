@@ -8,7 +8,9 @@ pub mod describe;
 pub mod ignore;
 pub mod streamed;
 
-pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
+pub use change::{
+    ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance, parse_object,
+};
 use change::{object_change, scaled_objects, spec_replicas, whole_number};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -367,12 +369,7 @@ pub fn replica_totals_over_tree(
 
 /// The replicas before and after, when two manifests differ in `spec.replicas` alone.
 fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)> {
-    let parse = |text: &str| {
-        yaml::split_documents(text)
-            .first()
-            .and_then(|document| yaml::parse_document(document, "").ok())
-    };
-    let (mut before, mut after) = (parse(before)?, parse(after)?);
+    let (mut before, mut after) = (parse_object(before)?, parse_object(after)?);
     let take = |object: &mut Value| {
         object
             .get_mut("spec")
