@@ -75,6 +75,20 @@ fn succeeded(output: &Output, what: &str) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
+/// `fedrender build INPUT --clusters INVENTORY -o OUT` with `flags`.
+fn build_into(input: &Path, inventory: &Path, out: &Path, flags: &[&str]) -> Output {
+    let mut args = vec![
+        "build",
+        input.to_str().unwrap(),
+        "--clusters",
+        inventory.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(flags);
+    fedrender(&args)
+}
+
 /// The encrypted value of `field` under `data:` in a file sops wrote (which folds long values
 /// onto the next line).
 fn encrypted_value(encrypted: &str, field: &str) -> String {
@@ -92,42 +106,7 @@ fn every_clusters_copy_of_a_sops_secret_decrypts_and_a_breaking_override_is_refu
         return;
     }
     let dir = empty_scratch("sops-real");
-    let gnupg = dir.join("gnupg");
-    std::fs::create_dir_all(&gnupg).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&gnupg, std::fs::Permissions::from_mode(0o700)).unwrap();
-    }
-    succeeded(
-        &run(
-            "gpg",
-            &[
-                "--batch",
-                "--passphrase",
-                "",
-                "--quick-gen-key",
-                "fedrender test run <test@fedrender.invalid>",
-                "future-default",
-                "default",
-                "never",
-            ],
-            &gnupg,
-        ),
-        "gpg --quick-gen-key",
-    );
-    let keys = succeeded(
-        &run("gpg", &["--list-keys", "--with-colons"], &gnupg),
-        "gpg --list-keys",
-    );
-    // The encryption subkey's fingerprint: the last fpr line.
-    let fingerprint = keys
-        .lines()
-        .filter(|line| line.starts_with("fpr:"))
-        .filter_map(|line| line.split(':').nth(9))
-        .next_back()
-        .unwrap()
-        .to_string();
+    let (gnupg, fingerprint) = gnupg_home(&dir, "gnupg");
 
     // Python's sops encrypts every value, so only data goes through it; the identifying fields
     // are added in the clear afterwards, which its MAC (over ENC[...] values) leaves out.
@@ -162,14 +141,7 @@ fn every_clusters_copy_of_a_sops_secret_decrypts_and_a_breaking_override_is_refu
     assert!(expected.contains("aHVudGVyMg=="), "{expected}");
 
     let out = dir.join("out");
-    let output = fedrender(&[
-        "build",
-        input.to_str().unwrap(),
-        "--clusters",
-        inventory.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let output = build_into(&input, &inventory, &out, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         !stderr(&output).contains("warning"),
@@ -207,14 +179,7 @@ fn every_clusters_copy_of_a_sops_secret_decrypts_and_a_breaking_override_is_refu
         SWAPPING_OVERRIDE.replace("USERNAME", &username),
     )
     .unwrap();
-    let refused = fedrender(&[
-        "build",
-        input.to_str().unwrap(),
-        "--clusters",
-        inventory.to_str().unwrap(),
-        "-o",
-        dir.join("refused").to_str().unwrap(),
-    ]);
+    let refused = build_into(&input, &inventory, &dir.join("refused"), &[]);
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     let message = stderr(&refused);
     assert!(
@@ -528,16 +493,7 @@ fn an_age_recipient_missing_for_one_cluster_is_named_and_age_agrees() {
     )
     .unwrap();
     let out = dir.join("out");
-    let output = fedrender(&[
-        "build",
-        input.to_str().unwrap(),
-        "--clusters",
-        inventory.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--warn",
-        "sops-no-recipient",
-    ]);
+    let output = build_into(&input, &inventory, &out, &["--warn", "sops-no-recipient"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let message = stderr(&output);
     assert!(
@@ -662,14 +618,7 @@ fn a_certificate_that_is_no_fingerprint_is_refused_at_its_line() {
          annotations:\n    fedrender.io/sealed-secrets-certificate: nope\n",
     )
     .unwrap();
-    let output = fedrender(&[
-        "build",
-        input.to_str().unwrap(),
-        "--clusters",
-        inventory.to_str().unwrap(),
-        "-o",
-        dir.join("out").to_str().unwrap(),
-    ]);
+    let output = build_into(&input, &inventory, &dir.join("out"), &[]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     let message = stderr(&output);
     assert!(
