@@ -10,6 +10,17 @@ use std::process::{Command, Output};
 mod common;
 use common::{copy_tree, empty_scratch, fedrender_in};
 
+/// The build the Action's fixture repositories commit: `fleet` with `clusters.yaml` into
+/// `rendered`.
+const BUILD_RENDERED: [&str; 6] = [
+    "build",
+    "fleet",
+    "--clusters",
+    "clusters.yaml",
+    "--out",
+    "rendered",
+];
+
 /// Whether bash, git and jq run here; a test without them is reported skipped (a failure
 /// under CI).
 fn tools_present() -> bool {
@@ -102,14 +113,7 @@ fn repository(name: &str) -> Repo {
     let dir = root.join("repo");
     copy_tree(Path::new("examples/fleet"), &dir.join("fleet"));
     std::fs::copy("examples/clusters.yaml", dir.join("clusters.yaml")).unwrap();
-    let build = [
-        "build",
-        "fleet",
-        "--clusters",
-        "clusters.yaml",
-        "--out",
-        "rendered",
-    ];
+    let build = BUILD_RENDERED;
     assert!(fedrender_in(&dir, &build).status.success());
     git(&dir, &["init", "-q"]);
     git(&dir, &["add", "-A"]);
@@ -434,14 +438,7 @@ fn a_denied_danger_finding_posts_the_review_then_fails_the_step() {
         &text[at + "replicas: ".len() + digits..]
     );
     std::fs::write(&file, zero).unwrap();
-    let build = [
-        "build",
-        "fleet",
-        "--clusters",
-        "clusters.yaml",
-        "--out",
-        "rendered",
-    ];
+    let build = BUILD_RENDERED;
     assert!(fedrender_in(&repo.dir, &build).status.success());
     git(&repo.dir, &["commit", "-q", "-am", "prometheus to zero"]);
 
@@ -506,14 +503,7 @@ fn a_diff_too_long_for_a_comment_is_cut_with_a_link_to_the_whole_report() {
             std::fs::write(entry.path(), changed.join("\n") + "\n").unwrap();
         }
     }
-    let build = [
-        "build",
-        "fleet",
-        "--clusters",
-        "clusters.yaml",
-        "--out",
-        "rendered",
-    ];
+    let build = BUILD_RENDERED;
     let built = fedrender_in(&repo.dir, &build);
     assert!(built.status.success(), "{built:?}");
     let run = run_action(
@@ -855,14 +845,7 @@ fn the_note_beside_a_cut_comment_adds_no_markdown_of_its_own() {
             std::fs::write(entry.path(), changed).unwrap();
         }
     }
-    let build = [
-        "build",
-        "fleet",
-        "--clusters",
-        "clusters.yaml",
-        "--out",
-        "rendered",
-    ];
+    let build = BUILD_RENDERED;
     assert!(fedrender_in(&repo.dir, &build).status.success());
     let run = run_action(
         &repo,
@@ -1112,14 +1095,7 @@ fn an_adopting_pull_request_shows_every_object_as_added() {
     if !tools_present() {
         return;
     }
-    let build = [
-        "build",
-        "fleet",
-        "--clusters",
-        "clusters.yaml",
-        "--out",
-        "rendered",
-    ];
+    let build = BUILD_RENDERED;
     let repo = adopting_repository("adopting", |_| {}, &build);
     let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
     assert_eq!(run.code(), Some(0), "{}", run.stderr());

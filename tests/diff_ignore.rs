@@ -5,19 +5,10 @@
 mod common;
 use common::{copy_tree, empty_scratch, fedrender};
 
+/// `fedrender diff` of a fixture of testdata/diff-danger, head against base, with `flags`.
 fn diff(name: &str, flags: &[&str]) -> std::process::Output {
     let head = format!("testdata/diff-danger/{name}/head");
-    let base = format!("testdata/diff-danger/{name}/base");
-    let mut args = vec![
-        "diff",
-        head.as_str(),
-        "--clusters",
-        "testdata/diff-danger/clusters.yaml",
-        "--base",
-        base.as_str(),
-    ];
-    args.extend_from_slice(flags);
-    fedrender(&args)
+    diff_head(std::path::Path::new(&head), name, flags)
 }
 
 #[test]
@@ -118,6 +109,7 @@ fn head_with_config(name: &str, config: &str) -> std::path::PathBuf {
     dir
 }
 
+/// `fedrender diff` of `head` against the base of a fixture of testdata/diff-danger.
 fn diff_head(head: &std::path::Path, name: &str, flags: &[&str]) -> std::process::Output {
     let base = format!("testdata/diff-danger/{name}/base");
     let mut args = vec![
