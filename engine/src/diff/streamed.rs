@@ -106,9 +106,13 @@ pub fn compare_base(
     let mut base_replicas = HashMap::new();
     base.render_chunks(chunk, |rendered| {
         let mut differing: HashSet<usize> = HashSet::new();
+        // Where the head has each template: looked up once a template, not once a variant.
+        let in_head: HashMap<usize, Option<usize>> = (rendered.iter())
+            .map(|(position, template)| (*position, head.positions.get(&template.key).copied()))
+            .collect();
         for (position, variant, fingerprint) in fingerprinted(&rendered, &head.hashing) {
             let key = base.key(position);
-            let head_position = head.positions.get(key).copied();
+            let head_position = in_head[&position];
             for &cluster in &variant.clusters {
                 let name = &base_clusters[cluster];
                 let after = head_cluster_index
