@@ -1028,6 +1028,31 @@ mod tests {
         assert_eq!(checker.check_at(&widget(strings), v(33)), []);
     }
 
+    /// An object is first checked within the base budget alone, and counted for its whole budget
+    /// only when that runs out: one that needs more than the base but fits its own budget is
+    /// still checked in full.
+    #[test]
+    fn an_object_past_the_base_budget_but_within_its_own_is_checked() {
+        let mut fan_out = json!({"type": "string"});
+        for _ in 0..2 {
+            fan_out = json!({"anyOf": vec![fan_out; 8]});
+        }
+        let crd = widget_crd(json!({"type": "array", "items": fan_out}));
+        let checker = Checker::new(Vec::new(), [&crd]);
+        // 73 steps an integer, 730,000 in all: past the base of 250,000, within the 1,250,600
+        // of an object of 10,006 values.
+        let findings = checker.check_at(&widget(json!(vec![7; 10_000])), v(33));
+        assert_eq!(findings.len(), 21, "{findings:?}");
+        assert_eq!(findings[0].lint, Lint::SchemaInvalid);
+        assert_eq!(findings[0].path, "spec[0]");
+        assert!(
+            findings
+                .iter()
+                .all(|finding| finding.lint == Lint::SchemaInvalid),
+            "{findings:?}"
+        );
+    }
+
     /// 100,000 missing required fields are 20 findings and one that counts the rest; each lint
     /// keeps its own, so a denied one still fails the run.
     #[test]

@@ -225,6 +225,16 @@ mod tests {
 
     use crate::yaml::random::Random;
 
+    /// Indentation deeper than the slice of spaces it is copied from is copied in pieces.
+    #[test]
+    fn indentation_of_any_depth_is_that_many_spaces() {
+        for indent in [0, 1, 63, 64, 65, 130] {
+            let mut out = String::from("x");
+            push_indent(&mut out, indent);
+            assert_eq!(out, format!("x{}", " ".repeat(indent)), "{indent}");
+        }
+    }
+
     fn by_serde_saphyr(value: &Value) -> String {
         let mut text = serde_saphyr::to_string_with_options(
             value,

@@ -1585,6 +1585,20 @@ pub(crate) mod tests {
         );
     }
 
+    /// NEL, LS and PS are line breaks wherever they stand (here past the first 64-byte block the
+    /// fast path looks at), and the other characters that share their first byte (`¢`, `€`)
+    /// are left as they are.
+    #[test]
+    fn nel_ls_and_ps_are_line_breaks_past_the_first_block_and_their_neighbours_are_not() {
+        let padding = "x".repeat(70);
+        assert_eq!(
+            normalize_line_breaks(format!("{padding}a\u{85}b\u{2028}c\u{2029}d")),
+            format!("{padding}a\nb\nc\nd")
+        );
+        let prices = format!("{padding}a: ¢5 or €5\n");
+        assert_eq!(normalize_line_breaks(prices.clone()), prices);
+    }
+
     #[test]
     fn unknown_field_messages_suggest_the_nearest_name() {
         let message = with_field_hint(
