@@ -224,9 +224,11 @@ fn indent_quoted_continuations(text: &str) -> Option<String> {
         let bytes = rest.as_bytes();
         while at < bytes.len() {
             let byte = bytes[at];
-            let before = rest[..at].trim_end();
+            // `at` walks bytes and may sit inside a multi-byte character, so what comes before
+            // it is looked at as bytes: every byte that matters here is ASCII.
+            let before = bytes[..at].trim_ascii_end();
             let starts_value = before.is_empty() && offset + at == indent
-                || before.ends_with([':', '-', '?', '[', '{', ','])
+                || matches!(before.last(), Some(b':' | b'-' | b'?' | b'[' | b'{' | b','))
                 || (before.is_empty() && offset == 0);
             match byte {
                 b'#' if at == 0 || bytes[at - 1] == b' ' => break,
@@ -1146,6 +1148,25 @@ pub(crate) mod tests {
         assert!(indented.contains("\n   second line"), "{indented}");
         assert!(indented.contains("\n    'not\n"), "{indented}");
         assert_eq!(indent_quoted_continuations("a: 'one'\nb: \"two\"\n"), None);
+    }
+
+    /// The scan for quoted scalars walks bytes; a line holding a multi-byte character before
+    /// or after its quotes once cut a `str` inside that character and panicked (issue 48: 8 of
+    /// 2,300 random documents). Go's reading of the text is recorded.
+    #[test]
+    fn quoted_scalars_continued_at_column_zero_beside_non_ascii_text() {
+        let (text, go) = go_reading("quoted scalar continued at column 0 beside non-ASCII text");
+        assert!(!text.is_ascii());
+        let value: Value = from_yaml(&text, reader_options()).unwrap();
+        assert_eq!(value, go);
+        let documents = split_documents(&text);
+        assert_eq!(parse_document(&documents[0], "t.yaml").unwrap(), go);
+        // Every byte offset of every line, whatever character it falls in.
+        for cut in 0..=text.len() {
+            if text.is_char_boundary(cut) {
+                indent_quoted_continuations(&text[..cut]);
+            }
+        }
     }
     use serde_json::json;
 
