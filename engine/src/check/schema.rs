@@ -924,6 +924,10 @@ impl Shape for Schema {
         Schema::field(self, name).map(|schema| schema as &dyn Shape)
     }
 
+    fn declares_properties(&self) -> bool {
+        !self.properties.is_empty()
+    }
+
     fn item(&self) -> Option<&dyn Shape> {
         self.items.as_deref().map(|schema| schema as &dyn Shape)
     }
@@ -1236,6 +1240,49 @@ mod tests {
             defaulted,
             json!({"spec": {"ports": [{"protocol": "UDP"}, {"protocol": "TCP"}],
                 "replicas": 1, "mode": "fast"}})
+        );
+    }
+
+    /// A rule reaches a property whose name CEL reserves or cannot spell through its escaped
+    /// name (apiserver pkg/cel/escaping.go): Gateway API's HTTPRoute refuses two parentRefs
+    /// naming one Gateway, comparing `__namespace__` too, so same-named Gateways in two
+    /// namespaces are two parents. The keys of a map are not escaped.
+    #[test]
+    fn rules_select_escaped_property_names() {
+        let parent = json!({"type": "object", "properties": {
+            "name": {"type": "string"}, "namespace": {"type": "string"},
+            "x-port": {"type": "integer"}}});
+        let schema = crd(json!({"type": "object", "properties": {"parentRefs": {
+            "type": "array", "items": parent,
+            "x-kubernetes-validations": [{"rule": "self.all(p1, self.exists_one(p2, \
+                p1.name == p2.name && (has(p1.__namespace__) ? p1.__namespace__ : '') == \
+                (has(p2.__namespace__) ? p2.__namespace__ : '')))",
+                "message": "sectionName or port must be unique"}]},
+            "ports": {"type": "object", "properties": {"x-port": {"type": "integer"}},
+                "x-kubernetes-validations": [{"rule": "!has(self.x__dash__port) || self.x__dash__port > 0"}]},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"},
+                "x-kubernetes-validations": [{"rule": "!has(self.__namespace__)"}]},
+        }}));
+        let two_namespaces = json!({"parentRefs": [
+            {"name": "gw", "namespace": "a"}, {"name": "gw", "namespace": "b"}]});
+        assert!(findings(&schema, two_namespaces).is_empty());
+        let repeated = json!({"parentRefs": [
+            {"name": "gw", "namespace": "a"}, {"name": "gw", "namespace": "a"}]});
+        assert_eq!(
+            findings(&schema, repeated),
+            [(
+                FindingKind::Invalid,
+                "parentRefs".to_string(),
+                "sectionName or port must be unique".to_string()
+            )]
+        );
+        assert_eq!(findings(&schema, json!({"ports": {"x-port": 0}})).len(), 1);
+        assert!(findings(&schema, json!({"ports": {"x-port": 1}})).is_empty());
+        // A map's key `__namespace__` is the key itself, not `namespace`.
+        assert!(findings(&schema, json!({"labels": {"namespace": "x"}})).is_empty());
+        assert_eq!(
+            findings(&schema, json!({"labels": {"__namespace__": "x"}})).len(),
+            1
         );
     }
 

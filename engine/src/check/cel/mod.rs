@@ -8,6 +8,7 @@
 //! libraries, which would be written here either way; the subset Kubernetes' rules use is
 //! small, and owning it makes the budget a count of steps, the same on every machine.
 
+mod escape;
 mod eval;
 mod kubernetes;
 mod library;

@@ -5,6 +5,9 @@
 pub trait Shape: std::fmt::Debug {
     /// The schema of an object's field `name`.
     fn field(&self, name: &str) -> Option<&dyn Shape>;
+    /// Whether the node declares properties: CEL then sees an object whose fields are
+    /// selected by their escaped names ([`super::escape`]), not a map selected by its keys.
+    fn declares_properties(&self) -> bool;
     /// The schema of a list's items.
     fn item(&self) -> Option<&dyn Shape>;
     /// Whether a number here may have a fraction (a double).

@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::escape;
 use super::shape::Shape;
 
 #[derive(Debug, Clone)]
@@ -180,6 +181,13 @@ impl<'a> Val<'a> {
     /// without making a key.
     pub fn field(&self, name: &str) -> Option<Val<'a>> {
         match self {
+            Val::Json(Value::Object(fields), Some(schema)) if schema.declares_properties() => {
+                let property = escape::unescape(name)?;
+                Some(Val::of_json(
+                    fields.get(property.as_str())?,
+                    schema.field(&property),
+                ))
+            }
             Val::Json(Value::Object(fields), schema) => Some(Val::of_json(
                 fields.get(name)?,
                 schema.and_then(|schema| schema.field(name)),
