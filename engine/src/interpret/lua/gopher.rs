@@ -18,6 +18,16 @@ pub fn is_integer(number: f64) -> bool {
     go_int64(number) as f64 == number
 }
 
+/// gopher-lua's `%` (vm.go `luaModulo`): Go's `math.Mod`, moved to the divisor's sign.
+pub fn lua_modulo(left: f64, right: f64) -> f64 {
+    let remainder = left % right;
+    if (right > 0.0 && remainder < 0.0) || (right < 0.0 && remainder > 0.0) {
+        remainder + right
+    } else {
+        remainder
+    }
+}
+
 /// Go's `int64(f)` on amd64: a value out of range (or NaN) becomes the smallest int64.
 pub fn go_int64(number: f64) -> i64 {
     const LIMIT: f64 = 9_223_372_036_854_775_808.0;

@@ -81,6 +81,7 @@ impl Script {
             concat: strings::CONCAT,
             modulo: strings::MODULO,
             power: strings::POWER,
+            negative_zero: strings::NEGATIVE_ZERO,
         };
         let source = concat::rewrite(source, &functions).unwrap_or_else(|| source.to_string());
         Script {

@@ -229,8 +229,12 @@ pub const MODULO: &str = "__fedrender_modulo";
 /// The global the rewritten scripts call for `^` (concat.rs).
 pub const POWER: &str = "__fedrender_power";
 
+/// The global holding `-0.0` that the rewritten scripts read where gopher-lua's constant is a
+/// negative zero (concat.rs).
+pub const NEGATIVE_ZERO: &str = "__fedrender_negative_zero";
+
 /// The functions of this module outside the string library: `tostring`, `tonumber`, and
-/// [`CONCAT`], [`MODULO`] and [`POWER`], for a call's globals.
+/// [`CONCAT`], [`MODULO`] and [`POWER`], for a call's globals, and [`NEGATIVE_ZERO`].
 pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
     let identities = Rc::clone(&messages.identities);
     let tostring = lua.create_function(move |lua, arguments: MultiValue| {
@@ -359,6 +363,7 @@ pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Valu
             Value::Function(messages.wrap(tonumber)?),
         ),
         (CONCAT.to_string(), Value::Function(concat)),
+        (NEGATIVE_ZERO.to_string(), Value::Number(-0.0)),
     ])
 }
 
@@ -624,14 +629,18 @@ pub fn install_string_arithmetic(lua: &Lua) -> mlua::Result<()> {
     ))
 }
 
-/// gopher-lua's math library reads its arguments with `CheckNumber`: a string through
-/// `parseNumber` (Go's reading, where C Lua's `strtod` reads `"0x.8"` and `"1e400"`), and
-/// `math.modf` is Go's `math.Modf` (`-Inf` splits into `-Inf` and NaN).
+/// gopher-lua's math library (mathlib.go) reads its arguments with `CheckNumber`: a string
+/// through `parseNumber` (Go's reading, where C Lua's `strtod` reads `"0x.8"` and `"1e400"`),
+/// only as many as the function takes (`math.floor(s:find("(%a+)"))` ignores the rest, where
+/// the check of every argument refused them); `math.modf` is Go's `math.Modf` (`-Inf` splits
+/// into `-Inf` and NaN), `math.mod` the `%` of its virtual machine (vm.go `luaModulo`, where C
+/// Lua's is `fmod`), `math.deg` and `math.rad` Go's `x * 180 / Pi` and `x * Pi / 180`.
 pub fn install_gopher_math(lua: &Lua, math: &Table, messages: &Messages) -> mlua::Result<()> {
     let names: Vec<String> = math
         .pairs::<String, Value>()
         .filter_map(|pair| match pair {
-            Ok((name, Value::Function(_))) => Some(name),
+            // `random` and `randomseed` are blocked already: their message stays.
+            Ok((name, Value::Function(_))) if !name.starts_with("random") => Some(name),
             _ => None,
         })
         .collect();
@@ -639,32 +648,58 @@ pub fn install_gopher_math(lua: &Lua, math: &Table, messages: &Messages) -> mlua
         let original: mlua::Function = math.raw_get(name.as_str())?;
         let label = name.clone();
         let wrapped = lua.create_function(move |_, arguments: MultiValue| {
-            let mut numbers = MultiValue::new();
-            for (index, value) in arguments.iter().enumerate() {
+            let taken = gopher_math_arity(&label).unwrap_or(arguments.len());
+            if taken == 0 {
+                return Err(mlua::Error::runtime("wrong number of arguments"));
+            }
+            let mut numbers = Vec::with_capacity(taken);
+            for index in 0..taken {
+                let value = arguments.get(index).unwrap_or(&Value::Nil);
                 let number = match value {
                     Value::Integer(_) | Value::Number(_) => number_of(value),
                     Value::String(text) => gopher::parse_number(&text.as_bytes())
                         .ok_or_else(|| bad_argument(index + 1, &label, "number", "string"))?,
-                    // What the C function says of the other types.
-                    _ => return original.call::<MultiValue>(arguments.clone()),
+                    other => {
+                        return Err(bad_argument(
+                            index + 1,
+                            &label,
+                            "number",
+                            super::messages::lua_type(other),
+                        ));
+                    }
                 };
-                numbers.push_back(Value::Number(number));
+                numbers.push(number);
             }
-            if label == "modf" {
-                let Some(Value::Number(number)) = numbers.front() else {
-                    return original.call::<MultiValue>(numbers);
-                };
-                let (whole, fraction) = go_modf(*number);
-                return Ok(MultiValue::from_vec(vec![
-                    Value::Number(whole),
-                    Value::Number(fraction),
-                ]));
+            let one = |number: f64| Ok(MultiValue::from_vec(vec![Value::Number(number)]));
+            match (label.as_str(), numbers.as_slice()) {
+                ("modf", &[number]) => {
+                    let (whole, fraction) = go_modf(number);
+                    Ok(MultiValue::from_vec(vec![
+                        Value::Number(whole),
+                        Value::Number(fraction),
+                    ]))
+                }
+                ("mod", &[left, right]) => one(gopher::lua_modulo(left, right)),
+                ("deg", &[number]) => one(number * 180.0 / std::f64::consts::PI),
+                ("rad", &[number]) => one(number * std::f64::consts::PI / 180.0),
+                _ => original.call::<MultiValue>(MultiValue::from_iter(
+                    numbers.into_iter().map(Value::Number),
+                )),
             }
-            original.call::<MultiValue>(numbers)
         })?;
         math.raw_set(name.as_str(), messages.wrap(wrapped)?)?;
     }
     Ok(())
+}
+
+/// How many arguments each of gopher-lua's math functions reads (mathlib.go), `None` for
+/// `max` and `min`, which read them all.
+fn gopher_math_arity(name: &str) -> Option<usize> {
+    match name {
+        "max" | "min" => None,
+        "atan2" | "fmod" | "ldexp" | "mod" | "pow" => Some(2),
+        _ => Some(1),
+    }
 }
 
 /// Go's `math.Modf`: the integer part and the fraction, both with the number's sign; an
