@@ -11,9 +11,6 @@ pub mod commands;
 // Printing for people and tools, above everything else.
 pub mod report;
 
-// The engine run over a fleet read from disk, as every command starts.
-pub mod pipeline;
-
 // Reading the fleet and running its tools; writing the trees.
 pub mod emit;
 pub mod source;

@@ -9,8 +9,10 @@ use common::command;
 
 use fedrender::commands::diff::DiffBase;
 use fedrender::report::diff as diff_report;
-use fedrender::source::fleet::{FleetSource, Inventory};
-use fedrender_engine::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory, read_fleet, run_fleet};
+use fedrender::source::rendered_tree::RenderedDirectory;
+use fedrender_engine::diff::{self, Comparison, FleetDiff, FleetObjects};
+use fedrender_engine::run::Options;
 
 fn source(side: &str) -> FleetSource {
     let dir = Path::new("testdata/diff").join(side);
@@ -23,8 +25,8 @@ fn source(side: &str) -> FleetSource {
 fn realistic() -> fedrender_engine::diff::FleetDiff {
     let outcome = fedrender::commands::diff::diff(
         &source("head"),
+        &Options::default(),
         &DiffBase::Input(Box::new(source("base"))),
-        &LintLevels::default(),
         false,
         &[],
     );
@@ -69,8 +71,8 @@ fn json_report_of_a_realistic_change() {
 fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
     let outcome = fedrender::commands::diff::diff(
         &source("base"),
+        &Options::default(),
         &DiffBase::Input(Box::new(source("base"))),
-        &LintLevels::default(),
         false,
         &[],
     );
@@ -103,17 +105,122 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
     let built = fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
         source: source("base"),
         out: out.clone(),
-        lints: LintLevels::default(),
+        options: Options::default(),
         gitops: None,
     });
     built.result.unwrap();
     let against = fedrender::commands::diff::diff(
         &source("head"),
+        &Options::default(),
         &DiffBase::Rendered(out.clone()),
-        &LintLevels::default(),
         false,
         &[],
     );
     assert_eq!(against.result.unwrap(), realistic());
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// The reference the streamed diffs must agree with: both sides rendered whole, compared
+/// object by object.
+fn diff_of_whole_renders() -> FleetDiff {
+    let whole = |side: &str| {
+        let rendered = run_fleet(&source(side), &Options::default(), |run| run.tree())
+            .result
+            .unwrap();
+        FleetObjects::from_tree(&rendered.tree)
+    };
+    diff::diff(&whole("base"), &whole("head"), false)
+}
+
+/// A streamed diff as it is before provenance and findings are added to it.
+fn streamed(mut diff: FleetDiff) -> FleetDiff {
+    diff.provenance.clear();
+    diff.findings.clear();
+    diff
+}
+
+fn comparison(chunk: usize) -> Comparison<'static> {
+    Comparison {
+        show_secrets: false,
+        ignores: &[],
+        chunk,
+    }
+}
+
+#[test]
+fn the_streamed_diff_agrees_with_comparing_whole_renders_at_any_chunk_size() {
+    let expected = diff_of_whole_renders();
+    assert!(expected.clusters.len() > 1, "{expected:?}");
+    for chunk in [1, 2, usize::MAX] {
+        let compared = diff::against_base(
+            || read_fleet(&source("head")),
+            &Options::default(),
+            || read_fleet(&source("base")),
+            &Options::default(),
+            &comparison(chunk),
+        );
+        assert_eq!(
+            streamed(compared.result.unwrap()),
+            expected,
+            "chunk {chunk}"
+        );
+    }
+}
+
+/// The diff's base side built into a fresh directory, as a committed output tree.
+fn committed_base(name: &str) -> PathBuf {
+    let committed = std::env::temp_dir().join(format!("fedrender-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&committed);
+    let options = fedrender::commands::build::BuildOptions {
+        source: source("base"),
+        out: committed.clone(),
+        options: Options::default(),
+        gitops: None,
+    };
+    fedrender::commands::build::build(&options).result.unwrap();
+    committed
+}
+
+#[test]
+fn the_streamed_diff_against_a_rendered_tree_agrees_with_comparing_whole_renders() {
+    let expected = diff_of_whole_renders();
+    let committed = committed_base("against");
+    for chunk in [1, usize::MAX] {
+        let compared = run_fleet(&source("head"), &Options::default(), |run| {
+            diff::against_tree(
+                run,
+                &RenderedDirectory::open(&committed)?,
+                &comparison(chunk),
+            )
+        });
+        assert_eq!(
+            streamed(compared.result.unwrap()),
+            expected,
+            "chunk {chunk}"
+        );
+    }
+    std::fs::remove_dir_all(&committed).unwrap();
+}
+
+#[test]
+fn a_hand_made_copy_in_a_rendered_tree_does_not_hide_the_object_at_its_path() {
+    let committed = committed_base("copy");
+    let original = walkdir::WalkDir::new(&committed)
+        .into_iter()
+        .map(|entry| entry.unwrap().into_path())
+        .find(|path| path.to_string_lossy().contains("/configmap_"))
+        .expect("the base renders a ConfigMap");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let copy = original.with_file_name("zz-copy.yaml");
+    std::fs::write(&copy, format!("{text}extra: \"1\"\n")).unwrap();
+    let compared = run_fleet(&source("base"), &Options::default(), |run| {
+        diff::against_tree(
+            run,
+            &RenderedDirectory::open(&committed)?,
+            &comparison(diff::CHUNK),
+        )
+    });
+    let changes = compared.result.unwrap();
+    assert!(changes.is_empty(), "{changes:?}");
+    std::fs::remove_dir_all(&committed).unwrap();
 }

@@ -11,7 +11,7 @@ mod common;
 use fedrender::commands::diff::DiffBase;
 use fedrender::report::diff as diff_report;
 use fedrender::source::fleet::{FleetSource, Inventory};
-use fedrender_engine::lint::LintLevels;
+use fedrender_engine::run::Options;
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
 /// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.
@@ -93,8 +93,8 @@ fn reports_from(
     let head = write_fleet(&root.join("head"), &head);
     let outcome = fedrender::commands::diff::diff(
         &head,
+        &Options::default(),
         &DiffBase::Input(Box::new(base)),
-        &LintLevels::default(),
         false,
         &[],
     );
@@ -241,7 +241,7 @@ fn a_scale_against_a_rendered_tree_counts_every_cluster_the_object_is_on() {
     fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
         source: base,
         out: committed.clone(),
-        lints: LintLevels::default(),
+        options: Options::default(),
         gitops: None,
     })
     .result
@@ -255,8 +255,8 @@ fn a_scale_against_a_rendered_tree_counts_every_cluster_the_object_is_on() {
     );
     let outcome = fedrender::commands::diff::diff(
         &head,
+        &Options::default(),
         &DiffBase::Rendered(committed),
-        &LintLevels::default(),
         false,
         &[],
     );

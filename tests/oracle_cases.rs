@@ -22,8 +22,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use fedrender::source::fleet::{FleetSource, Inventory};
-use fedrender_engine::lint::LintLevels;
+use fedrender::source::fleet::{FleetSource, Inventory, run_fleet};
+use fedrender_engine::run::Options;
 use serde_json::Value;
 
 /// Labels and annotations Karmada's controllers add (compare.py `IGNORED_LABELS`,
@@ -167,7 +167,7 @@ fn rendered_objects(dir: &Path) -> Result<BTreeMap<String, BTreeMap<Key, Value>>
         dir.join("input"),
         Inventory::File(dir.join("clusters.yaml")),
     );
-    let outcome = fedrender::pipeline::render_fleet(&source, &LintLevels::default(), false);
+    let outcome = run_fleet(&source, &Options::default(), |run| run.tree());
     let rendered = outcome.result.map_err(|rejected| rejected.to_string())?;
     let mut clusters: BTreeMap<String, BTreeMap<Key, Value>> = BTreeMap::new();
     for cluster in &rendered.tree.clusters {

@@ -28,9 +28,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use fedrender::pipeline::{Outcome, RenderedFleet};
-use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender::source::fleet::{FleetSource, Inventory, run_fleet};
 use fedrender_engine::lint::LintLevels;
+use fedrender_engine::run::{Options, Outcome, RenderedFleet};
 use serde_json::Value;
 
 fn scenarios() -> Vec<PathBuf> {
@@ -59,7 +59,11 @@ fn render(dir: &Path) -> Outcome<RenderedFleet> {
     } else {
         LintLevels::default()
     };
-    fedrender::pipeline::render_fleet(&source_for(dir), &lints, false)
+    let options = Options {
+        lints,
+        ..Options::default()
+    };
+    run_fleet(&source_for(dir), &options, |run| run.tree())
 }
 
 fn describe(outcome: &Outcome<RenderedFleet>) -> String {

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use fedrender::source::fleet::{FleetSource, Inventory};
+use fedrender::source::fleet::{FleetSource, Inventory, run_fleet};
 use fedrender_engine::cluster_filter::ClusterFilter;
-use fedrender_engine::lint::LintLevels;
+use fedrender_engine::run::Options;
 use proptest::prelude::*;
 
 mod common;
@@ -88,14 +88,15 @@ fn inventory(regions: &[usize]) -> String {
 }
 
 fn render(dir: &Path, filter: ClusterFilter) -> BTreeMap<String, String> {
-    let source = FleetSource {
-        cluster_filter: filter,
-        ..FleetSource::new(
-            dir.join("fleet"),
-            Inventory::File(dir.join("clusters.yaml")),
-        )
+    let source = FleetSource::new(
+        dir.join("fleet"),
+        Inventory::File(dir.join("clusters.yaml")),
+    );
+    let options = Options {
+        clusters: filter,
+        ..Options::default()
     };
-    let rendered = fedrender::pipeline::render_fleet(&source, &LintLevels::default(), false)
+    let rendered = run_fleet(&source, &options, |run| run.tree())
         .result
         .expect("the fleet renders");
     rendered

@@ -50,6 +50,36 @@ impl SourceFile {
     }
 }
 
+/// How the caller reads a file again, by the name it gave it: `None` for one it cannot read as
+/// it was read (standard input, a tool's output, a file since gone). Keeping every file's text
+/// until the run ends would cost as much memory as the fleet's text; a late message is rare.
+#[derive(Clone, Default)]
+pub struct Reread(Option<Arc<ReadAgain>>);
+
+/// What reads a file again: its text by its name, if it can.
+type ReadAgain = dyn Fn(&str) -> Option<String> + Send + Sync;
+
+impl Reread {
+    /// Files are read again with `read`.
+    pub fn with(read: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Reread {
+        Reread(Some(Arc::new(read)))
+    }
+
+    pub(crate) fn read(&self, file: &str) -> Option<String> {
+        self.0.as_ref().and_then(|read| read(file))
+    }
+}
+
+impl std::fmt::Debug for Reread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Reread(with)"
+        } else {
+            "Reread(none)"
+        })
+    }
+}
+
 /// One object read from a file, as JSON, with enough to parse its text again into a typed
 /// struct (policies and clusters), so that an unknown field is reported at its own line.
 #[derive(Debug, Clone)]

@@ -51,6 +51,8 @@ pub struct Fleet {
     pub checker: Option<Checker>,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
     pub cluster_keys: crate::cluster_keys::ClusterKeys,
+    /// How the fleet's files are read again, for a late message's field line.
+    pub reread: crate::documents::Reread,
 }
 
 impl Fleet {

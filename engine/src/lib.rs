@@ -13,6 +13,9 @@
 //! `fedrender` package reads the fleet, runs its tools, hands the text in, and writes and
 //! prints what comes out.
 
+// The front door: what the shell read in, a run of the pipeline out.
+pub mod run;
+
 // What a change does to the rendered fleet.
 pub mod diff;
 
@@ -38,6 +41,7 @@ pub mod cluster_taints;
 pub mod derived_services;
 pub mod federated_quota;
 pub mod federation;
+mod helm_hooks;
 pub mod karmada_release;
 pub mod namespace_sync;
 pub mod overrides;

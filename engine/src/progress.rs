@@ -1,17 +1,24 @@
 //! How far a run has got, for the progress line: the stage and, while rendering, how many
-//! templates are done out of how many. The pipeline records it here as it goes; the command
-//! line reads it from another thread. Recording never changes the output.
+//! templates are done out of how many. The caller hands a [`Progress`] in with the run's
+//! [`Options`](crate::run::Options) and reads it from another thread while the pipeline records
+//! in it. Recording never changes the output.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
+/// A stage of a run, as the progress line names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
+    /// Reading the fleet's files and running its tools (the shell's part).
     Reading,
+    /// Binding and scheduling every template.
     Placing,
+    /// Building every object.
     Rendering,
 }
 
 impl Stage {
+    /// The stage in the words of the progress line.
     pub fn word(self) -> &'static str {
         match self {
             Stage::Reading => "reading the fleet",
@@ -21,33 +28,63 @@ impl Stage {
     }
 }
 
-static STAGE: AtomicU8 = AtomicU8::new(0);
-static DONE: AtomicUsize = AtomicUsize::new(0);
-static TOTAL: AtomicUsize = AtomicUsize::new(0);
+/// Where one run records how far it has got: cheap to clone, each clone the same record, so
+/// the caller keeps one to read while the run writes through another. A run given none records
+/// into one nobody reads.
+#[derive(Debug, Clone, Default)]
+pub struct Progress(Arc<Record>);
 
-/// Records that a stage began; rendering with `total` templates to go.
-pub fn begin(stage: Stage, total: usize) {
-    DONE.store(0, Ordering::Relaxed);
-    TOTAL.store(total, Ordering::Relaxed);
-    STAGE.store(stage as u8 + 1, Ordering::Relaxed);
+#[derive(Debug, Default)]
+struct Record {
+    stage: AtomicU8,
+    done: AtomicUsize,
+    total: AtomicUsize,
 }
 
-/// Records that `count` more templates are done.
-pub fn advance(count: usize) {
-    DONE.fetch_add(count, Ordering::Relaxed);
+impl Progress {
+    /// Records that a stage began; rendering with `total` templates to go.
+    pub fn begin(&self, stage: Stage, total: usize) {
+        self.0.done.store(0, Ordering::Relaxed);
+        self.0.total.store(total, Ordering::Relaxed);
+        self.0.stage.store(stage as u8 + 1, Ordering::Relaxed);
+    }
+
+    /// Records that `count` more templates are done.
+    pub fn advance(&self, count: usize) {
+        self.0.done.fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// The current stage with templates done and in all; `None` before the first stage.
+    pub fn current(&self) -> Option<(Stage, usize, usize)> {
+        let stage = match self.0.stage.load(Ordering::Relaxed) {
+            1 => Stage::Reading,
+            2 => Stage::Placing,
+            3 => Stage::Rendering,
+            _ => return None,
+        };
+        Some((
+            stage,
+            self.0.done.load(Ordering::Relaxed),
+            self.0.total.load(Ordering::Relaxed),
+        ))
+    }
 }
 
-/// The current stage with templates done and in all; `None` before the first stage.
-pub fn current() -> Option<(Stage, usize, usize)> {
-    let stage = match STAGE.load(Ordering::Relaxed) {
-        1 => Stage::Reading,
-        2 => Stage::Placing,
-        3 => Stage::Rendering,
-        _ => return None,
-    };
-    Some((
-        stage,
-        DONE.load(Ordering::Relaxed),
-        TOTAL.load(Ordering::Relaxed),
-    ))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clone_reads_what_the_run_records() {
+        let run = Progress::default();
+        let reader = run.clone();
+        assert_eq!(reader.current(), None);
+        run.begin(Stage::Rendering, 10);
+        run.advance(3);
+        run.advance(4);
+        assert_eq!(reader.current(), Some((Stage::Rendering, 7, 10)));
+        run.begin(Stage::Placing, 0);
+        assert_eq!(reader.current(), Some((Stage::Placing, 0, 0)));
+        assert_eq!(Progress::default().current(), None);
+    }
 }

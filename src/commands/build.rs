@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use fedrender_engine::diagnostics::printable;
-use fedrender_engine::lint::LintLevels;
-use fedrender_engine::output::{self, TreeLayout};
-use fedrender_engine::progress;
+use fedrender_engine::output::TreeLayout;
+use fedrender_engine::output::gitops::GitopsSettings;
+use fedrender_engine::run::{CHUNK, Options, Outcome};
 
 use super::terminal::{
     message_format, plural, report, say, stdout_error, usage_error, write_stdout,
@@ -19,10 +19,9 @@ use crate::cli::BuildArgs;
 use crate::emit::tree::{Mode, TreeChanges, TreeWriter};
 use crate::exit_code;
 use crate::interrupt;
-use crate::pipeline::{CHUNK, Outcome, with_placed};
 use crate::report::messages;
 use crate::report::progress::Progress;
-use crate::source::fleet::FleetSource;
+use crate::source::fleet::{FleetSource, run_fleet};
 
 /// The flags and the fleet's Config become the options; then the fleet is streamed (`--stdout`),
 /// compared with the output directory (`--check`) or built into it, and the outcome printed.
@@ -30,20 +29,25 @@ pub fn run(args: &BuildArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
     let checked = input.defaults().and_then(|defaults| {
-        let (source, lints) = input.fleet_source_and_lints_for(&args.clusters, &defaults)?;
+        let (source, options) = input.fleet_source_and_options_for(&args.clusters, &defaults)?;
         let out = args.output(&defaults)?;
         let gitops = args.gitops_settings(&defaults)?;
-        Ok((source, lints, out, gitops))
+        Ok((source, options, out, gitops))
     });
-    let (source, lints, out, gitops) = match checked {
+    let (source, options, out, gitops) = match checked {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };
-    let progress = Progress::start(input.run.quiet, input.run.verbose, "rendering");
+    let progress = Progress::start(
+        input.run.quiet,
+        input.run.verbose,
+        "rendering",
+        &options.progress,
+    );
     if args.stdout {
         let stdout = std::io::stdout();
         let mut out = CountingWriter::new(std::io::BufWriter::new(stdout.lock()));
-        let outcome = stream_fleet(&source, &lints, &mut out);
+        let outcome = stream_fleet(&source, &options, &mut out);
         progress.finish();
         let left = if out.written == 0 {
             "nothing was written"
@@ -62,7 +66,7 @@ pub fn run(args: &BuildArgs) -> i32 {
     let options = BuildOptions {
         source,
         out: out.clone(),
-        lints,
+        options,
         gitops,
     };
     if args.check {
@@ -80,10 +84,10 @@ pub fn run(args: &BuildArgs) -> i32 {
                 }
                 exit_code::OK
             }
-            Ok((changes, layout)) => {
+            Ok((changes, write_paths)) => {
                 // The names of files found in the output directory are the pull request's.
                 let mut listed = String::new();
-                for path in &changes.write_paths(&layout) {
+                for path in &write_paths {
                     let state = if out.join(path).exists() {
                         "stale"
                     } else {
@@ -145,9 +149,10 @@ pub fn run(args: &BuildArgs) -> i32 {
 pub struct BuildOptions {
     pub source: FleetSource,
     pub out: PathBuf,
-    pub lints: LintLevels,
+    /// The engine's options: lint levels, clusters emitted, versions.
+    pub options: Options,
     /// Also write the objects that deploy the trees (`--gitops`).
-    pub gitops: Option<output::gitops::GitopsSettings>,
+    pub gitops: Option<GitopsSettings>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -167,8 +172,7 @@ pub struct BuildReport {
 /// each object to disk as it is rendered. On any error the output directory is left as it was.
 pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
     let started = Instant::now();
-    let Outcome { result, warnings } = write_trees(options, Mode::Write, CHUNK);
-    let result = result.map(|(changes, layout)| {
+    write_trees(options, Mode::Write, CHUNK, |changes, layout| {
         let mut changed: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
         let top = |path: &str| path.split('/').next().unwrap_or(path).to_string();
         for &file in &changes.write {
@@ -186,47 +190,38 @@ pub fn build(options: &BuildOptions) -> Outcome<BuildReport> {
             seconds: started.elapsed().as_secs_f64(),
             changed,
         }
-    });
-    Outcome { result, warnings }
+    })
 }
 
-/// `fedrender build --check`: what a build would change in `out`, changing nothing; the
-/// layout names the files.
-pub fn check(options: &BuildOptions) -> Outcome<(TreeChanges, TreeLayout)> {
-    write_trees(options, Mode::Check, CHUNK)
+/// `fedrender build --check`: what a build would change in `out`, changing nothing, with the
+/// paths of the files to write.
+pub fn check(options: &BuildOptions) -> Outcome<(TreeChanges, Vec<String>)> {
+    write_trees(options, Mode::Check, CHUNK, |changes, layout| {
+        let paths = changes.write_paths(layout);
+        (changes, paths)
+    })
 }
 
-fn write_trees(
+/// Renders the fleet into `options.out` (or compares it, `Mode::Check`), `chunk` templates at a
+/// time, and hands the changes with the layout to `then`.
+fn write_trees<T>(
     options: &BuildOptions,
     mode: Mode,
     chunk: usize,
-) -> Outcome<(TreeChanges, TreeLayout)> {
+    then: impl FnOnce(TreeChanges, &TreeLayout) -> T,
+) -> Outcome<T> {
     let input = &options.source.input;
     if let Err(rejected) = crate::source::load::check_output_outside_input(input, &options.out) {
-        return Outcome {
-            result: Err(rejected),
-            warnings: Vec::new(),
-        };
+        return Outcome::rejected(rejected);
     }
-    with_placed(&options.source, &options.lints, false, |placed, layout| {
-        let layout = match &options.gitops {
-            Some(settings) => {
-                let fleet = placed.fleet();
-                let autoscaled = output::gitops::hpa_targets(&fleet.templates);
-                let preserved =
-                    output::gitops::preserved(&fleet.templates, &placed.preserved_on_deletion());
-                layout.with_wiring(output::gitops::files(
-                    settings,
-                    &fleet.clusters,
-                    &autoscaled,
-                    &preserved,
-                ))
-            }
-            None => layout,
-        };
+    run_fleet(&options.source, &options.options, |run| {
+        if let Some(settings) = &options.gitops {
+            run.with_gitops(settings);
+        }
+        let layout = run.layout();
         let write = || {
-            let writer = TreeWriter::open(&options.out, &layout, mode)?;
-            match placed.render_chunks(chunk, |chunk| writer.put(&chunk)) {
+            let writer = TreeWriter::open(&options.out, layout, mode)?;
+            match run.render(chunk, |chunk| writer.put(&chunk)) {
                 Ok(()) => writer.commit(),
                 Err(error) => {
                     writer.roll_back();
@@ -238,7 +233,7 @@ fn write_trees(
             Mode::Write => interrupt::deferred(write)?,
             Mode::Check => write()?,
         };
-        Ok((changes, layout))
+        Ok(then(changes, layout))
     })
 }
 
@@ -250,32 +245,18 @@ pub struct Streamed {
 }
 
 /// `fedrender build --stdout`: every check `build` makes, each chunk of objects written to
-/// `out` as soon as it is rendered ([`output::write_stream`] says in which order), so memory
-/// holds one chunk, as a build's does. An error found while rendering ends the stream where it
-/// is: on an error, what `out` received is incomplete.
+/// `out` as soon as it is rendered ([`fedrender_engine::run::Run::stream`]), so memory holds one
+/// chunk, as a build's does. An error found while rendering ends the stream where it is: on an
+/// error, what `out` received is incomplete.
 pub fn stream_fleet(
     source: &FleetSource,
-    lints: &LintLevels,
+    options: &Options,
     out: &mut impl std::io::Write,
 ) -> Outcome<Streamed> {
-    with_placed(source, lints, false, |placed, layout| {
-        let mut streamed = Streamed::default();
-        let order = layout.stream_order();
-        progress::begin(progress::Stage::Rendering, order.len());
-        placed.render_only(order, CHUNK, |rendered| {
-            if streamed.write_error.is_none()
-                && let Err(error) = output::write_stream(&layout, &rendered, out)
-            {
-                streamed.write_error = Some(error);
-            }
-            Ok(())
-        })?;
-        if streamed.write_error.is_none()
-            && let Err(error) = out.flush()
-        {
-            streamed.write_error = Some(error);
-        }
-        Ok(streamed)
+    run_fleet(source, options, |run| {
+        Ok(Streamed {
+            write_error: run.stream(CHUNK, out)?,
+        })
     })
 }
 
@@ -359,13 +340,14 @@ mod tests {
                 crate::source::fleet::Inventory::File(PathBuf::from("examples/clusters.yaml")),
             ),
             out: root.join(out),
-            lints: LintLevels::default(),
+            options: Options::default(),
             gitops: None,
         };
-        let (one_chunk, _) = write_trees(&options("one-chunk"), Mode::Write, usize::MAX)
+        let changes = |changes, _: &TreeLayout| changes;
+        let one_chunk = write_trees(&options("one-chunk"), Mode::Write, usize::MAX, changes)
             .result
             .unwrap();
-        let (per_template, _) = write_trees(&options("per-template"), Mode::Write, 1)
+        let per_template = write_trees(&options("per-template"), Mode::Write, 1, changes)
             .result
             .unwrap();
         assert!(one_chunk.write.len() > 10, "{one_chunk:?}");
@@ -375,7 +357,7 @@ mod tests {
             files(&root.join("per-template"))
         );
         // A rebuild in chunks finds every file in place.
-        let (again, _) = write_trees(&options("one-chunk"), Mode::Check, 2)
+        let again = write_trees(&options("one-chunk"), Mode::Check, 2, changes)
             .result
             .unwrap();
         assert!(again.is_empty(), "{again:?}");

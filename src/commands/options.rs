@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use fedrender_engine::cluster_filter::ClusterFilter;
 use fedrender_engine::lint::{Level, Lint, LintLevels};
 use fedrender_engine::output::gitops::GitopsSettings;
+use fedrender_engine::run::Options;
 
 use crate::cli::{BuildArgs, ClusterArgs, GitopsTool, InputArgs};
 use crate::source::command_defaults::CommandDefaults;
-use crate::source::fleet::{FleetSource, Inventory, KarmadaOptions, SchemaOptions, ToolOptions};
+use crate::source::fleet::{FleetSource, Inventory, ToolOptions};
 
 impl InputArgs {
     /// The lint levels the flags ask for. A lint given two levels is a usage error: which one
@@ -40,24 +41,37 @@ impl InputArgs {
         Ok(levels)
     }
 
-    /// The validated fleet source and lint levels, as every command that reads a fleet needs.
-    pub fn fleet_source_and_lints(&self) -> Result<(FleetSource, LintLevels), String> {
+    /// The validated fleet source and the engine's options, as every command that reads a
+    /// fleet needs.
+    pub fn fleet_source_and_options(&self) -> Result<(FleetSource, Options), String> {
         let defaults = self.defaults()?;
-        Ok((self.fleet_source(&defaults)?, self.lint_levels()?))
+        Ok((self.fleet_source(&defaults)?, self.options()?))
     }
 
-    /// [`fleet_source_and_lints`](Self::fleet_source_and_lints) with the Config's
+    /// [`fleet_source_and_options`](Self::fleet_source_and_options) with the Config's
     /// `defaults` already read, emitting the clusters `clusters` selects.
-    pub fn fleet_source_and_lints_for(
+    pub fn fleet_source_and_options_for(
         &self,
         clusters: &ClusterArgs,
         defaults: &CommandDefaults,
-    ) -> Result<(FleetSource, LintLevels), String> {
-        let source = FleetSource {
-            cluster_filter: clusters.filter()?,
-            ..self.fleet_source(defaults)?
+    ) -> Result<(FleetSource, Options), String> {
+        let source = self.fleet_source(defaults)?;
+        let options = Options {
+            clusters: clusters.filter()?,
+            ..self.options()?
         };
-        Ok((source, self.lint_levels()?))
+        Ok((source, options))
+    }
+
+    /// What the flags tell the engine: lint levels and the versions objects and policies are
+    /// judged by.
+    pub fn options(&self) -> Result<Options, String> {
+        Ok(Options {
+            lints: self.lint_levels()?,
+            kubernetes_versions: self.kubernetes_version.clone(),
+            karmada_version: self.karmada_version.clone(),
+            ..Options::default()
+        })
     }
 
     /// The validated fleet source, the inventory from the Config when not given.
@@ -73,13 +87,7 @@ impl InputArgs {
             confined("--crds", path)?;
         }
         Ok(FleetSource {
-            schemas: SchemaOptions {
-                kubernetes_versions: self.kubernetes_version.clone(),
-                crds: self.crds.clone(),
-            },
-            karmada: KarmadaOptions {
-                version: self.karmada_version.clone(),
-            },
+            crds: self.crds.clone(),
             ..source
         })
     }
@@ -258,8 +266,6 @@ pub fn source(
         include: patterns(include, "include")?,
         exclude: patterns(exclude, "exclude")?,
         tools,
-        cluster_filter: ClusterFilter::default(),
-        schemas: SchemaOptions::default(),
-        karmada: KarmadaOptions::default(),
+        crds: Vec::new(),
     })
 }

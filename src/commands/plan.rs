@@ -5,29 +5,33 @@
 use super::terminal::{message_format, report, say, usage_error, write_stdout};
 use crate::cli::{PlanArgs, PlanFormat};
 use crate::exit_code;
-use crate::pipeline::summarise_fleet;
 use crate::report::messages;
 use crate::report::plan as plan_report;
+use crate::source::fleet::run_fleet;
 
 /// The flags become the options; the fleet is explained, and the plan printed for what the
 /// filters keep (a filter naming nothing known is an error).
 pub fn run(args: &PlanArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
-    let (source, lints) = match input
+    let (source, options) = match input
         .defaults()
-        .and_then(|defaults| input.fleet_source_and_lints_for(&args.clusters, &defaults))
+        .and_then(|defaults| input.fleet_source_and_options_for(&args.clusters, &defaults))
     {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };
-    let outcome = summarise_fleet(&source, &lints, true);
+    let options = fedrender_engine::run::Options {
+        explain: true,
+        ..options
+    };
+    let outcome = run_fleet(&source, &options, |run| run.summary());
     let rendered = match report(outcome, &input.run, "nothing was planned") {
         Ok(rendered) => rendered,
         Err(code) => return code,
     };
     let filter = plan_report::PlanFilter {
-        clusters: (!source.cluster_filter.is_everything()).then(|| rendered.cluster_names.clone()),
+        clusters: (!options.clusters.is_everything()).then(|| rendered.cluster_names.clone()),
         kind: args.kind.clone(),
         name: args.name.clone(),
     };

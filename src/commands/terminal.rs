@@ -4,10 +4,10 @@
 use std::io::Write;
 
 use fedrender_engine::diagnostics::{Rejected, printable};
+use fedrender_engine::run::Outcome;
 
 use crate::cli::{self, RunArgs};
 use crate::exit_code;
-use crate::pipeline::Outcome;
 use crate::report::messages::{self, MessageFormat};
 
 pub fn message_format(run: &RunArgs) -> MessageFormat {

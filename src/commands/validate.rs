@@ -4,16 +4,16 @@
 use super::terminal::{message_format, plural, report, say, usage_error};
 use crate::cli::ValidateArgs;
 use crate::exit_code;
-use crate::pipeline::summarise_fleet;
+use crate::source::fleet::run_fleet;
 
 /// The flags become the options; every check runs, and one line says what was checked.
 pub fn run(args: &ValidateArgs) -> i32 {
     let input = &args.input;
-    let (source, lints) = match input.fleet_source_and_lints() {
+    let (source, options) = match input.fleet_source_and_options() {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, message_format(&input.run)),
     };
-    let outcome = summarise_fleet(&source, &lints, false);
+    let outcome = run_fleet(&source, &options, |run| run.summary());
     let warnings = outcome.warnings.len();
     match report(outcome, &input.run, "nothing was written") {
         Ok(summary) => {

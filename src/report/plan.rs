@@ -7,12 +7,12 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use crate::pipeline::FleetSummary;
 use crate::report::markdown;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
 use fedrender_engine::render::plan::PlanEntry;
+use fedrender_engine::run::FleetSummary;
 use fedrender_engine::schedule::divide::{Division, DivisionBasis};
 
 /// Which entries to show.

@@ -1,6 +1,6 @@
-//! The progress line: drawn on standard error from what the pipeline records in
-//! [`fedrender_engine::progress`], on a thread of its own, so that drawing never slows or
-//! changes a run.
+//! The progress line: drawn on standard error from what the run records in the
+//! [`fedrender_engine::progress::Progress`] it was handed, on a thread of its own, so that
+//! drawing never slows or changes a run.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -22,7 +22,12 @@ const LOG_TICK: Duration = Duration::from_secs(10);
 impl Progress {
     /// On a terminal, a progress line redrawn in place (stage, templates done, a bar); in a
     /// log, a plain line every ten seconds once a run takes that long. Nothing with --quiet.
-    pub fn start(quiet: bool, verbose: bool, what: &str) -> Progress {
+    pub fn start(
+        quiet: bool,
+        verbose: bool,
+        what: &str,
+        recorded: &fedrender_engine::progress::Progress,
+    ) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         if quiet {
             return Progress {
@@ -35,6 +40,7 @@ impl Progress {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
+        let recorded = recorded.clone();
         let ticker = std::thread::spawn(move || {
             let started = Instant::now();
             let tick = if terminal { TERMINAL_TICK } else { LOG_TICK };
@@ -45,7 +51,7 @@ impl Progress {
                     continue;
                 }
                 next += tick;
-                let state = fedrender_engine::progress::current();
+                let state = recorded.current();
                 let Some(line) = progress_line(state, started.elapsed()) else {
                     continue;
                 };

@@ -1,14 +1,13 @@
 //! Reading files into [`SourceFile`]s: the fleet's files, an inventory, a tool's declarations;
-//! and reading a YAML file again to point a message at a field's own line. Parsing the text
+//! and reading a file again to point a message at a field's own line. Parsing the text
 //! into documents is the engine's ([`fedrender_engine::documents`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
-use fedrender_engine::documents::{self, Format, SourceFile, format_of, is_rendered_output};
+use fedrender_engine::documents::{Format, SourceFile, format_of, is_rendered_output};
 
 /// Reads the input files, leaving out fedrender's own output. A file that opens with the
 /// header fedrender writes is a rendered manifest or kustomization, never a template: so a
@@ -37,33 +36,14 @@ pub fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
     collect_all(results)
 }
 
-/// Points each message about a field of an object at the field's own line, where the object
-/// was read from a YAML file of its own document: the files named are read again (only
-/// regular files; objects from a List, a tool or standard input keep their document's line).
-pub fn locate_fields(diagnostics: &mut [Diagnostic]) {
-    let mut by_file: std::collections::BTreeMap<Arc<str>, Vec<&mut Diagnostic>> =
-        std::collections::BTreeMap::new();
-    for diagnostic in diagnostics {
-        if let (Some(origin), Some(_)) = (&diagnostic.origin, diagnostic.about().field) {
-            by_file
-                .entry(origin.file.clone())
-                .or_default()
-                .push(diagnostic);
-        }
+/// A file read again, by the name it was read by, to point a late message at a field's own
+/// line: only a regular file (not standard input, a tool's output or a file since gone).
+pub fn read_again(file: &str) -> Option<String> {
+    let path = Path::new(file);
+    if !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+        return None;
     }
-    for (file, diagnostics) in by_file {
-        let path = Path::new(&*file);
-        if format_of(path) != Some(Format::Yaml)
-            || !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
-        {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        let source = SourceFile::new(file.clone(), text, Format::Yaml);
-        documents::locate_fields_in(&source, diagnostics);
-    }
+    std::fs::read_to_string(path).ok()
 }
 
 fn collect_all<T>(results: Vec<Result<T, Diagnostic>>) -> Result<Vec<T>, Rejected> {

@@ -1,6 +1,6 @@
 //! Reading a whole fleet from disk: the input directory (or one file, or standard input), what
-//! its tools render, the inventory and the CRDs `--crds` names, handed to the engine, which
-//! parses, classifies and admits them into the [`Fleet`] the pipeline renders.
+//! its tools render, the inventory and the CRD files `--crds` names, handed to the engine as
+//! its [`Inputs`].
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -11,12 +11,10 @@ use crate::source::files;
 use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, ToolCache, ToolSettings};
 use fedrender_engine::api::config::{CONFIG_API_VERSION, SourcesConfig};
-use fedrender_engine::check::VersionChoice;
-use fedrender_engine::cluster_filter::ClusterFilter;
-use fedrender_engine::diagnostics::{Diagnostic, Origin, Rejected};
-use fedrender_engine::documents::{self, RawDocument, SourceFile};
-use fedrender_engine::fleet::{self, Fleet, SourceRun};
-use fedrender_engine::karmada_release;
+use fedrender_engine::diagnostics::{Diagnostic, Rejected};
+use fedrender_engine::documents::{Format, Reread, SourceFile};
+use fedrender_engine::progress::Stage;
+use fedrender_engine::run::{self, Inputs, Options, Outcome, Run};
 
 /// Where the inventory comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,24 +32,6 @@ pub struct FleetSource {
     pub include: Vec<glob::Pattern>,
     pub exclude: Vec<glob::Pattern>,
     pub tools: ToolOptions,
-    /// Which clusters' trees are emitted (all are scheduled).
-    pub cluster_filter: ClusterFilter,
-    pub schemas: SchemaOptions,
-    pub karmada: KarmadaOptions,
-}
-
-/// The command line's say on the Karmada release policies are judged by.
-#[derive(Debug, Clone, Default)]
-pub struct KarmadaOptions {
-    /// `--karmada-version`: beats the Config's `spec.karmada.version`.
-    pub version: Option<String>,
-}
-
-/// The command line's say on schema checks.
-#[derive(Debug, Clone, Default)]
-pub struct SchemaOptions {
-    /// `--kubernetes-version [CLUSTER=]VERSION`.
-    pub kubernetes_versions: Vec<VersionChoice>,
     /// `--crds PATH`: files or directories of CustomResourceDefinitions.
     pub crds: Vec<PathBuf>,
 }
@@ -66,9 +46,7 @@ impl FleetSource {
             include: Vec::new(),
             exclude: Vec::new(),
             tools: ToolOptions::default(),
-            cluster_filter: ClusterFilter::default(),
-            schemas: SchemaOptions::default(),
-            karmada: KarmadaOptions::default(),
+            crds: Vec::new(),
         }
     }
 }
@@ -88,8 +66,22 @@ pub struct ToolOptions {
     pub cache: Arc<ToolCache>,
 }
 
-/// The fleet and the warnings found while reading it.
-pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+/// Reads the fleet and runs it through the engine's door ([`fedrender_engine::run::run`]): the
+/// fleet assembled, placed and laid out, every warning judged; then `then` with the run.
+pub fn run_fleet<T>(
+    source: &FleetSource,
+    options: &Options,
+    then: impl FnOnce(&mut Run<'_>) -> Result<T, Rejected>,
+) -> Outcome<T> {
+    options.progress.begin(Stage::Reading, 0);
+    match read_fleet(source) {
+        Ok(inputs) => run::run(inputs, options, then),
+        Err(rejected) => Outcome::rejected(rejected),
+    }
+}
+
+/// The fleet read from disk, its tools run: everything the engine needs to assemble it.
+pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
     let filter = FileFilter {
         include: source.include.clone(),
         exclude: source.exclude.clone(),
@@ -98,7 +90,7 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             Inventory::Stdin | Inventory::InputOnly => None,
         },
     };
-    let (mut files, found_sources, listing_warnings) = match input_kind(source)? {
+    let (files, found_sources, listing_warnings) = match input_kind(source)? {
         InputKind::Directory => {
             let listing = load::list_input_files(&source.input, &filter)?;
             (
@@ -113,64 +105,38 @@ pub fn read_fleet(source: &FleetSource) -> Result<(Fleet, Vec<Diagnostic>), Reje
             Vec::new(),
         ),
         InputKind::Stdin => (
-            vec![documents::source_from_text(
-                "<stdin>",
+            vec![SourceFile::new(
+                "<stdin>".into(),
                 read_stdin("the fleet")?,
+                Format::Yaml,
             )],
             Vec::new(),
             Vec::new(),
         ),
     };
-    // Kubernetes' schemas are inflated while the fleet parses: every run checks its objects.
-    let ((mut documents, mut parse_errors), _) = rayon::join(
-        || documents::parse_files(&files),
-        fedrender_engine::check::builtin::builtin,
-    );
-    let mut runs = Vec::new();
-    let mut hook_warnings = Vec::new();
+    let mut inputs = Inputs::new(&source.input, files);
+    inputs.warnings = listing_warnings;
     if !found_sources.is_empty() {
-        let settings = tool_settings(&source.tools, &source.input, &documents, &files)?;
+        let settings = tool_settings(&source.tools, &source.input, &inputs)?;
         let tool_sources = tools::resolve(&found_sources, &settings)?;
-        let outputs = tools::render(&tool_sources, &settings, &source.tools.cache)?;
-        let (outputs, source_runs): (Vec<SourceFile>, Vec<SourceRun>) = outputs.into_iter().unzip();
-        let (mut more_documents, more_errors) = documents::parse_files_at(&outputs, files.len());
-        runs = source_runs;
-        tools::sort_out_helm_hooks(&mut runs, &mut more_documents, &mut hook_warnings);
-        documents.extend(more_documents);
-        parse_errors.extend(more_errors);
-        files.extend(outputs);
+        inputs.add_rendered(tools::render(
+            &tool_sources,
+            &settings,
+            &source.tools.cache,
+        )?);
     }
-    let inventory_file = match &source.inventory {
+    inputs.inventory = match &source.inventory {
         Inventory::File(path) => Some(read_inventory(path)?),
-        Inventory::Stdin => Some(documents::source_from_text(
-            "<stdin>",
+        Inventory::Stdin => Some(SourceFile::new(
+            "<stdin>".into(),
             read_stdin("the inventory")?,
+            Format::Yaml,
         )),
         Inventory::InputOnly => None,
     };
-    let input_file_count = files.len();
-    files.extend(inventory_file);
-    let (mut fleet, warnings) =
-        fleet::assemble_parsed(&files, input_file_count, documents, parse_errors)?;
-    fleet.sources = runs;
-    fleet::check_flag_configs_are_on_top(&fleet, &source.input)?;
-    let release =
-        karmada_release::choose(source.karmada.version.as_deref(), fleet.karmada.as_ref())?;
-    let release_warnings = karmada_release::judge(&fleet, &release)?;
-    let crds = read_crds(&source.schemas.crds)?;
-    let (checker, schema_warnings) =
-        fleet::schema_checker(&fleet, &source.schemas.kubernetes_versions, &crds)?;
-    fleet.checker = Some(checker);
-    Ok((
-        fleet,
-        listing_warnings
-            .into_iter()
-            .chain(hook_warnings)
-            .chain(warnings)
-            .chain(release_warnings)
-            .chain(schema_warnings)
-            .collect(),
-    ))
+    inputs.crd_files = read_crd_files(&source.crds)?;
+    inputs.reread = Reread::with(files::read_again);
+    Ok(inputs)
 }
 
 /// The inventory file; one that is not there gets the inventories near where it was looked for,
@@ -265,10 +231,9 @@ fn inventories_near(missing: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The CustomResourceDefinitions in the files and directories `--crds` names (a directory is
-/// read as a fleet directory is, `kubectl get crds -o yaml` Lists included). Other documents
-/// there are not read.
-fn read_crds(paths: &[PathBuf]) -> Result<Vec<(serde_json::Value, Origin)>, Rejected> {
+/// The files and directories `--crds` names (a directory is read as a fleet directory is,
+/// `kubectl get crds -o yaml` Lists included).
+fn read_crd_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, Rejected> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -278,15 +243,7 @@ fn read_crds(paths: &[PathBuf]) -> Result<Vec<(serde_json::Value, Origin)>, Reje
             files.extend(files::read_files(std::slice::from_ref(path))?);
         }
     }
-    let (parsed, errors) = documents::parse_files(&files);
-    if !errors.is_empty() {
-        return Err(errors.into());
-    }
-    Ok(parsed
-        .into_iter()
-        .filter(|document| fleet::is_crd(&document.value))
-        .map(|document| (document.value, document.origin))
-        .collect())
+    Ok(files)
 }
 
 /// The settings for running tools: the command line's, and the `spec.sources` of a fedrender
@@ -295,8 +252,7 @@ fn read_crds(paths: &[PathBuf]) -> Result<Vec<(serde_json::Value, Origin)>, Reje
 fn tool_settings(
     options: &ToolOptions,
     fleet: &std::path::Path,
-    documents: &[RawDocument],
-    files: &[SourceFile],
+    inputs: &Inputs,
 ) -> Result<ToolSettings, Rejected> {
     let mut settings = ToolSettings {
         fleet: Confinement::new(fleet)
@@ -307,7 +263,7 @@ fn tool_settings(
         kustomize_flag: options.kustomize.clone(),
         kustomize_config: None,
     };
-    for document in documents {
+    for document in inputs.documents() {
         let value = &document.value;
         if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
             continue;
@@ -318,7 +274,7 @@ fn tool_settings(
         };
         if let Some(argv) = sources.kustomize {
             let origin = document
-                .field_lines(files)
+                .field_lines(inputs.files())
                 .origin(&document.origin, "spec.sources.kustomize");
             settings.kustomize_config = Some((argv, origin));
         }

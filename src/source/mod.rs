@@ -5,5 +5,6 @@ pub mod files;
 pub mod fleet;
 pub mod kustomization;
 pub mod load;
+pub mod rendered_tree;
 pub mod run;
 pub mod tools;

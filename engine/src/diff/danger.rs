@@ -91,6 +91,49 @@ struct Raw {
     escaped_by: Option<String>,
 }
 
+/// The CRDs' transition rules (those reading `oldSelf`), which a build cannot judge, judged on
+/// each changed custom resource with the base's object as the old one: one finding per rule's
+/// failure at a field, with the clusters it fails on.
+pub fn transition_findings(checker: &crate::check::Checker, diff: &FleetDiff) -> Vec<Finding> {
+    let mut failing: BTreeMap<(ObjectKey, String), Vec<String>> = BTreeMap::new();
+    for (cluster, changes) in &diff.clusters {
+        for change in changes {
+            if change.kind != ChangeKind::Changed {
+                continue;
+            }
+            let (Some(old), Some(new)) =
+                (parse_object(&change.before), parse_object(&change.after))
+            else {
+                continue;
+            };
+            for finding in checker.check_transition(&old, &new) {
+                let message = format!(
+                    "{}: {} (a transition rule of its CRD, judged on the change from the base)",
+                    finding.path, finding.problem
+                );
+                failing
+                    .entry((change.key.clone(), message))
+                    .or_default()
+                    .push(cluster.clone());
+            }
+        }
+    }
+    failing
+        .into_iter()
+        .map(|((key, message), clusters)| Finding {
+            lint: Lint::SchemaInvalid,
+            key,
+            clusters,
+            message,
+            argo_cd: "the sync fails: the API server refuses the update".to_string(),
+            flux: "the Kustomization fails to apply and stops there".to_string(),
+            fix: "keep what the rule protects as it is, or recreate the object if the change is meant".to_string(),
+            escaped_by: None,
+            level: FindingLevel::Warning,
+        })
+        .collect()
+}
+
 /// Every finding of a diff, one per rule, object and message, each with its clusters; sorted by
 /// rule, then object. Levels are [`FindingLevel::Warning`] (or `Note`) until the caller applies
 /// lint levels.

@@ -57,6 +57,8 @@ pub struct Placed<'f> {
     schema_levels: Option<LintLevels>,
     /// Warnings found while building objects (schema findings), in no particular order.
     late_warnings: Arc<Mutex<Vec<Diagnostic>>>,
+    /// Where rendering records how far it has got.
+    progress: crate::progress::Progress,
 }
 
 /// One object to render: its key, where it was written, and the clusters (positions in the
@@ -201,6 +203,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         emitted: None,
         schema_levels: None,
         late_warnings: Arc::default(),
+        progress: Default::default(),
         fleet,
         cluster_index,
         overrides: override_index,
@@ -378,6 +381,11 @@ impl<'f> Placed<'f> {
         self.schema_levels = (any && self.fleet.checker.is_some()).then_some(levels);
     }
 
+    /// Records how far rendering has got in `progress`.
+    pub(crate) fn record_progress_in(&mut self, progress: crate::progress::Progress) {
+        self.progress = progress;
+    }
+
     /// Where the warnings found while building objects go, to be read once rendering ends.
     pub fn late_warnings(&self) -> Arc<Mutex<Vec<Diagnostic>>> {
         self.late_warnings.clone()
@@ -447,7 +455,8 @@ impl<'f> Placed<'f> {
     where
         F: FnMut(Vec<(usize, RenderedTemplate)>) -> Result<(), Rejected>,
     {
-        crate::progress::begin(crate::progress::Stage::Rendering, self.object_count());
+        self.progress
+            .begin(crate::progress::Stage::Rendering, self.object_count());
         self.render_only(0..self.object_count(), chunk, consume)
     }
 
@@ -472,7 +481,7 @@ impl<'f> Placed<'f> {
                 .par_iter()
                 .map(|&position| self.render_one(position))
                 .collect();
-            crate::progress::advance(batch.len());
+            self.progress.advance(batch.len());
             let mut rendered = Vec::with_capacity(results.len());
             for (position, result) in batch.into_iter().zip(results) {
                 match result.map(|template| template.and_then(|t| self.emitted_template(t))) {
