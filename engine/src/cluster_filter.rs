@@ -97,7 +97,7 @@ impl ClusterFilter {
 /// A label selector in Kubernetes' text form (`kubectl get -l`, k8s.io/apimachinery
 /// pkg/labels/selector.go `Parse`): requirements separated by commas, each `key`, `!key`,
 /// `key=value`, `key==value`, `key!=value`, `key in (a,b)` or `key notin (a,b)`.
-pub fn parse_label_selector(text: &str) -> Result<LabelSelector, String> {
+pub(crate) fn parse_label_selector(text: &str) -> Result<LabelSelector, String> {
     let mut selector = LabelSelector::default();
     // Kubernetes reads an empty selector as one that selects everything.
     if text.trim().is_empty() {
@@ -208,7 +208,7 @@ fn check_value(value: &str) -> Result<(), String> {
 }
 
 /// The clusters kept, as a map from each inventory position to its position among the kept.
-pub fn positions(kept: &[bool]) -> Vec<Option<usize>> {
+pub(crate) fn positions(kept: &[bool]) -> Vec<Option<usize>> {
     let mut next = 0;
     kept.iter()
         .map(|&keep| {

@@ -35,7 +35,7 @@ pub struct TaintChange {
 /// with `--allow-no-execute-taint-policy`, which a fleet cannot see: it is admitted with a
 /// warning, and the evictions it causes on a live control plane are not modelled (a rendered
 /// tree is what the clusters should run).
-pub fn admit(
+pub(crate) fn admit(
     located: &Located<ClusterTaintPolicy>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<TaintPolicy, Rejected> {

@@ -164,7 +164,7 @@ impl Diagnostic {
     }
 
     /// About these clusters (and about the cluster, when only one).
-    pub fn about_clusters(mut self, clusters: Vec<String>) -> Self {
+    pub(crate) fn about_clusters(mut self, clusters: Vec<String>) -> Self {
         let about = self.about.get_or_insert_default();
         if let [one] = clusters.as_slice() {
             about.cluster = Some(one.clone());
@@ -173,7 +173,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn about_field(mut self, field: impl Into<String>) -> Self {
+    pub(crate) fn about_field(mut self, field: impl Into<String>) -> Self {
         self.about.get_or_insert_default().field = Some(field.into());
         self
     }
@@ -183,7 +183,8 @@ impl Diagnostic {
         self.about.as_deref().cloned().unwrap_or_default()
     }
 
-    pub fn is_error(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 }
@@ -222,7 +223,7 @@ impl fmt::Display for Diagnostic {
 /// Whether `c` is shown escaped by [`printable`]: control characters (C0, DEL, C1) but the
 /// tab, the characters that reorder text (bidirectional marks, embeddings, overrides and
 /// isolates), and the Unicode line and paragraph separators.
-pub fn is_unprintable(c: char) -> bool {
+pub(crate) fn is_unprintable(c: char) -> bool {
     (c.is_control() && c != '\t')
         || matches!(
             c,

@@ -118,7 +118,7 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
 /// Points each message about a field of an object read from `source` at the field's own line:
 /// `diagnostics` are about objects of this file, each found again by its document and line
 /// (objects from a List keep their document's line).
-pub fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagnostic>) {
+pub(crate) fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagnostic>) {
     let (documents, _) = parse_file(0, source);
     for diagnostic in diagnostics {
         let (Some(origin), Some(field)) = (&diagnostic.origin, diagnostic.about().field) else {
@@ -148,7 +148,7 @@ pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) 
 /// what aliases copy is bounded per file and per call (all the fleet's files, or all that its
 /// tools print) and the same input passes or fails alike whatever the thread count
 /// ([`bounds::admit`]); then the documents admitted are parsed, in parallel.
-pub fn parse_files_at(
+pub(crate) fn parse_files_at(
     files: &[SourceFile],
     first_index: usize,
 ) -> (Vec<RawDocument>, Vec<Diagnostic>) {
@@ -510,7 +510,7 @@ impl RawDocument {
         crate::diagnostics::FieldLines::new(yaml::field_lines(&document))
     }
 
-    pub fn decode_api_object<T: DeserializeOwned>(
+    pub(crate) fn decode_api_object<T: DeserializeOwned>(
         &self,
         files: &[SourceFile],
     ) -> Result<T, Diagnostic> {

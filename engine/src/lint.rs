@@ -240,7 +240,7 @@ impl Lint {
     /// by default since 1.27) fails on them. A SOPS file no key of its cluster opens is one
     /// too: Flux's kustomize-controller fails the whole Kustomization on it, so every object of
     /// that sync stops, not only the Secret.
-    pub fn default_level(self) -> Level {
+    pub(crate) fn default_level(self) -> Level {
         match self {
             Lint::SchemaInvalid | Lint::UnknownField | Lint::RemovedApi | Lint::SopsNoRecipient => {
                 Level::Deny
@@ -249,7 +249,7 @@ impl Lint {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Lint> {
+    pub(crate) fn from_name(name: &str) -> Option<Lint> {
         Lint::ALL.into_iter().find(|lint| lint.name() == name)
     }
 
@@ -325,7 +325,7 @@ impl LintLevels {
     }
 
     /// These levels with `lints` allowed.
-    pub fn allowing(mut self, lints: &[Lint]) -> LintLevels {
+    pub(crate) fn allowing(mut self, lints: &[Lint]) -> LintLevels {
         self.named
             .extend(lints.iter().map(|&lint| (lint, Level::Allow)));
         self

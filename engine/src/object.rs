@@ -57,7 +57,7 @@ impl Template {
         &self.key.namespace
     }
 
-    pub fn is_namespaced(&self) -> bool {
+    pub(crate) fn is_namespaced(&self) -> bool {
         !self.key.namespace.is_empty()
     }
 
@@ -77,7 +77,7 @@ impl Template {
 #[cfg(test)]
 impl Template {
     /// A template for unit tests: origin `t.yaml:1`, no labels, the given object.
-    pub fn for_test(
+    pub(crate) fn for_test(
         api_version: &str,
         kind: &str,
         namespace: &str,
@@ -98,7 +98,7 @@ impl Template {
         }
     }
 
-    pub fn with_labels(mut self, labels: &[(&str, &str)]) -> Template {
+    pub(crate) fn with_labels(mut self, labels: &[(&str, &str)]) -> Template {
         self.labels = labels
             .iter()
             .map(|(key, value)| (key.to_string(), value.to_string()))
@@ -108,12 +108,12 @@ impl Template {
 }
 
 /// The API group of an `apiVersion`: `apps` for `apps/v1`, empty for the core `v1`.
-pub fn api_group(api_version: &str) -> &str {
+pub(crate) fn api_group(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(group, _)| group)
 }
 
 /// How a JSON value's type is named in messages: "a string", "a list", …
-pub fn json_type_name(value: &Value) -> &'static str {
+pub(crate) fn json_type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -126,7 +126,7 @@ pub fn json_type_name(value: &Value) -> &'static str {
 
 /// How many lists and maps nest in `value`: 0 for a scalar, 1 for `[1]` or `{}`. Counted
 /// without recursion, so that it is safe on a value of any depth.
-pub fn nesting_depth(value: &Value) -> usize {
+pub(crate) fn nesting_depth(value: &Value) -> usize {
     let mut deepest = 0;
     let mut pending = vec![(value, 0usize)];
     while let Some((node, depth)) = pending.pop() {
@@ -145,7 +145,7 @@ pub fn nesting_depth(value: &Value) -> usize {
 /// deeper than a document may ([`crate::yaml::MAX_NESTING_DEPTH`]): every stage that walks an
 /// object recursively relies on that bound, and an override could otherwise deepen an object
 /// without end, one operation at a time.
-pub fn check_nesting_below(parents: usize, value: &Value) -> Result<(), String> {
+pub(crate) fn check_nesting_below(parents: usize, value: &Value) -> Result<(), String> {
     let depth = parents + nesting_depth(value);
     if depth > crate::yaml::MAX_NESTING_DEPTH {
         Err(format!(

@@ -82,7 +82,7 @@ pub struct Inputs {
     parse_errors: Vec<Diagnostic>,
     /// Where the fleet was read from (`FLEET_DIR`): a Config that stands in for flags must sit
     /// directly in it.
-    pub fleet_dir: PathBuf,
+    pub(crate) fleet_dir: PathBuf,
     /// The sources a tool rendered, with what each ran.
     pub sources: Vec<SourceRun>,
     /// The inventory file (`--clusters`), when the inventory is not only in the fleet.

@@ -48,7 +48,7 @@ impl ObjectChange {
     }
 
     /// [`hunks`](Self::hunks) with the value of `spec.replicas` written `…` on both sides.
-    pub fn hunks_without_replicas(&self) -> String {
+    pub(crate) fn hunks_without_replicas(&self) -> String {
         let (before, after) = (hide_replicas(&self.before), hide_replicas(&self.after));
         similar::TextDiff::from_lines(&before, &after)
             .unified_diff()
@@ -90,7 +90,7 @@ pub struct FleetDiff {
     pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
     /// For the same objects, how many clusters they are on with a `spec.replicas`, before and
     /// after: `replicas 6 → 17 over 6 → 12 clusters`.
-    pub replica_clusters: BTreeMap<ObjectKey, (usize, usize)>,
+    pub(crate) replica_clusters: BTreeMap<ObjectKey, (usize, usize)>,
     /// What the change breaks or loses (see [`super::danger`]), with lint levels applied.
     pub findings: Vec<Finding>,
     /// The changes `--ignore-field` and `--ignore-resource` hid, counted per rule as written.
@@ -103,7 +103,7 @@ pub struct FleetDiff {
 pub struct Provenance {
     pub origin: String,
     pub placed_by: Vec<String>,
-    pub overridden_by: Vec<(String, BTreeSet<String>)>,
+    pub(crate) overridden_by: Vec<(String, BTreeSet<String>)>,
 }
 
 impl Provenance {
@@ -261,7 +261,7 @@ pub(super) fn object_change(
 
 /// A manifest as the diff keeps it (one document), read back as an object; `None` for an absent
 /// side (the empty text) or one that does not parse.
-pub fn parse_object(text: &str) -> Option<Value> {
+pub(crate) fn parse_object(text: &str) -> Option<Value> {
     if text.is_empty() {
         return None;
     }

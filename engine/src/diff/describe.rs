@@ -70,7 +70,7 @@ pub struct AddedLike<'d> {
 }
 
 /// Each value with the clusters that have it (an empty value: named only).
-pub type ValuesOn<'d> = Vec<(String, Vec<&'d str>)>;
+pub(crate) type ValuesOn<'d> = Vec<(String, Vec<&'d str>)>;
 
 /// The objects whose change reads differently from cluster to cluster, described; `keys` says
 /// which (the report's groups tell it).

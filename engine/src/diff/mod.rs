@@ -11,11 +11,10 @@ mod objects;
 pub mod streamed;
 
 pub use against::{CHUNK, Comparison, RenderedTree, against_base, against_tree};
-pub use change::{
-    ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance, parse_object,
-};
+pub(crate) use change::parse_object;
+pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
 use change::{spec_replicas, whole_number};
-pub use objects::{FleetObjects, diff, replica_totals_over_tree};
+pub use objects::{FleetObjects, diff};
 
 use std::collections::{BTreeMap, BTreeSet};
 

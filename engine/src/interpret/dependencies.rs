@@ -96,7 +96,7 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
 
 /// What a pod spec references, in `namespace` (Karmada's `GetDependenciesFromPodTemplate`, the
 /// `kube.getPodDependencies` of interpreter scripts).
-pub fn pod_dependencies(pod_spec: &Value, namespace: &str) -> BTreeSet<ObjectKey> {
+pub(crate) fn pod_dependencies(pod_spec: &Value, namespace: &str) -> BTreeSet<ObjectKey> {
     let mut found = Found::new(namespace);
     found.pod_spec(pod_spec, &BTreeSet::new());
     found.keys

@@ -183,7 +183,7 @@ impl TreeLayout {
     }
 
     /// Adds files beside the cluster directories (see [`gitops::files`]), sorted by path.
-    pub fn with_wiring(mut self, mut files: Vec<(String, String)>) -> TreeLayout {
+    pub(crate) fn with_wiring(mut self, mut files: Vec<(String, String)>) -> TreeLayout {
         files.sort();
         self.wiring = files;
         self
@@ -231,7 +231,7 @@ impl TreeLayout {
     /// The objects that go somewhere, in the order of their file path within a cluster
     /// directory (cluster-scoped objects first, under `_cluster/`), objects on one path by
     /// position: the order of `build --stdout`, which needs nothing rendered to be known.
-    pub fn stream_order(&self) -> Vec<usize> {
+    pub(crate) fn stream_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.paths.len())
             .filter(|&object| !self.paths[object].is_empty())
             .collect();
@@ -278,7 +278,7 @@ impl TreeLayout {
     }
 
     /// The file at a path relative to the output directory, if the tree has one there.
-    pub fn file_at(&self, path: &str) -> Option<TreeFile> {
+    pub(crate) fn file_at(&self, path: &str) -> Option<TreeFile> {
         if let Ok(index) = self
             .wiring
             .binary_search_by(|(wired, _)| wired.as_str().cmp(path))
@@ -364,7 +364,7 @@ impl OutputTree {
 /// come from [`Placed::render_only`] over [`TreeLayout::stream_order`]: object by object, each
 /// object's clusters in name order, each document preceded by a comment naming its cluster and
 /// file. Each text is written as it is, once per cluster that receives it, never copied.
-pub fn write_stream(
+pub(crate) fn write_stream(
     layout: &TreeLayout,
     rendered: &[(usize, RenderedTemplate)],
     out: &mut impl Write,

@@ -268,7 +268,7 @@ impl<'f> Placed<'f> {
 
     /// The templates Karmada would keep on the members when they are deleted
     /// (`preserveResourcesOnDeletion`), each with what makes it so; only those placed somewhere.
-    pub fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
+    pub(crate) fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
         self.fleet
             .templates
             .iter()
@@ -283,7 +283,10 @@ impl<'f> Placed<'f> {
     /// The plan's entries of the objects at `positions` (in [`destinations`](Self::destinations))
     /// alone, sorted by object, as [`place`] with `explain` writes them: for a report that
     /// explains a few objects (a diff's changed ones) without holding the whole fleet's story.
-    pub fn explain_only(&self, positions: impl IntoIterator<Item = usize>) -> Vec<PlanEntry> {
+    pub(crate) fn explain_only(
+        &self,
+        positions: impl IntoIterator<Item = usize>,
+    ) -> Vec<PlanEntry> {
         let fleet = self.fleet;
         let index = PolicyIndex::new(&fleet.propagations);
         let mut plan: Vec<PlanEntry> = positions
@@ -320,7 +323,7 @@ impl<'f> Placed<'f> {
     }
 
     /// Every object's position in [`destinations`](Self::destinations), by its key.
-    pub fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
+    pub(crate) fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
         (0..self.object_count())
             .map(|position| (self.key(position), position))
             .collect()
@@ -366,7 +369,7 @@ impl<'f> Placed<'f> {
     /// [`destinations`](Self::destinations) and rendered objects then number clusters among
     /// the kept. Placement is the whole fleet's, so each kept cluster gets what it gets in
     /// the whole fleet.
-    pub fn emit_only(&mut self, kept: &[bool]) {
+    pub(crate) fn emit_only(&mut self, kept: &[bool]) {
         self.emitted = Some(crate::cluster_filter::positions(kept));
     }
 
@@ -374,7 +377,7 @@ impl<'f> Placed<'f> {
     /// versions, its findings judged by `levels`: a denied one fails the render, the others
     /// are [`late_warnings`](Self::late_warnings). Nothing is checked when every schema lint
     /// is allowed.
-    pub fn check_schemas(&mut self, levels: LintLevels) {
+    pub(crate) fn check_schemas(&mut self, levels: LintLevels) {
         let any = crate::check::LINTS
             .iter()
             .any(|&lint| levels.level(lint) != Level::Allow);
@@ -387,7 +390,7 @@ impl<'f> Placed<'f> {
     }
 
     /// Where the warnings found while building objects go, to be read once rendering ends.
-    pub fn late_warnings(&self) -> Arc<Mutex<Vec<Diagnostic>>> {
+    pub(crate) fn late_warnings(&self) -> Arc<Mutex<Vec<Diagnostic>>> {
         self.late_warnings.clone()
     }
 
@@ -461,7 +464,7 @@ impl<'f> Placed<'f> {
     }
 
     /// [`render_chunks`](Self::render_chunks) for the objects at some positions only.
-    pub fn render_only<F>(
+    pub(crate) fn render_only<F>(
         &self,
         positions: impl IntoIterator<Item = usize>,
         chunk: usize,

@@ -57,7 +57,7 @@ pub fn strategy(placement: &Placement) -> Strategy<'_> {
 }
 
 impl Strategy<'_> {
-    pub fn is_divided(&self) -> bool {
+    pub(crate) fn is_divided(&self) -> bool {
         !matches!(self, Strategy::Duplicated)
     }
 
@@ -69,7 +69,7 @@ impl Strategy<'_> {
 
 /// A selected cluster as division sees it.
 #[derive(Debug, Clone, Copy)]
-pub struct Seat<'a> {
+pub(crate) struct Seat<'a> {
     pub cluster: &'a Cluster,
     /// Replicas the cluster can still run (the general estimator's answer).
     pub available: i64,
@@ -240,9 +240,10 @@ fn plural(count: i64, noun: &str) -> String {
     }
 }
 
+#[cfg(test)]
 /// Replicas per selected cluster, in the order given (the canonical order). An error says why
 /// the replicas do not fit.
-pub fn assign_replicas(
+pub(crate) fn assign_replicas(
     strategy: Strategy<'_>,
     seats: &[Seat<'_>],
     replicas: i64,
@@ -255,7 +256,7 @@ pub fn assign_replicas(
 }
 
 /// [`assign_replicas`] with what decided it; `None` for Duplicated, which divides nothing.
-pub fn divide_replicas(
+pub(crate) fn divide_replicas(
     strategy: Strategy<'_>,
     seats: &[Seat<'_>],
     replicas: i64,

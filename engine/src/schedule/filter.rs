@@ -8,7 +8,7 @@ use crate::object::Template;
 /// One group of cluster affinity being tried: the policy's `clusterAffinity`, or one term of
 /// `clusterAffinities` with its overflow affinities.
 #[derive(Debug, Clone, Default)]
-pub struct AffinityTerm {
+pub(crate) struct AffinityTerm {
     /// `affinityName` of a `clusterAffinities` term; `None` for `clusterAffinity`.
     pub name: Option<String>,
     /// `None`: every cluster matches.
@@ -59,7 +59,7 @@ impl Filtered {
 /// Runs every filter on one cluster (karmada generic_scheduler.go `findClustersThatFit`).
 /// Returns the cluster's overflow order: 0 when the primary affinity matches, k when it
 /// first matches the k-th overflow affinity (workloads only).
-pub fn filter_cluster(
+pub(crate) fn filter_cluster(
     placement: &Placement,
     term: &AffinityTerm,
     is_workload: bool,
@@ -128,7 +128,7 @@ fn untolerated_taint<'a>(taints: &'a [Taint], tolerations: &[Toleration]) -> Opt
 
 /// Kubernetes `Toleration.ToleratesTaint`: an empty effect matches every effect, an empty key
 /// with `Exists` matches every key, `Equal` (the default) compares values.
-pub fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
+pub(crate) fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
     if toleration
         .effect
         .is_some_and(|effect| effect != taint.effect)

@@ -17,7 +17,7 @@ pub struct TargetCluster {
 
 /// One target cluster: its position in the inventory and what the scheduler gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Target {
+pub(crate) struct Target {
     pub cluster: usize,
     pub replicas: Option<i64>,
     pub completions: Option<i64>,
@@ -25,7 +25,7 @@ pub struct Target {
 
 /// Target clusters in the order they were given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Targets {
+pub(crate) struct Targets {
     clusters: Vec<u32>,
     /// Replicas and completions: none when every target has neither, one when every target
     /// has the same, else one per cluster.
@@ -34,7 +34,7 @@ pub struct Targets {
 
 impl Targets {
     /// The scheduler's targets, each cluster found by name in `cluster_index`.
-    pub fn from_scheduled(
+    pub(crate) fn from_scheduled(
         scheduled: &[TargetCluster],
         cluster_index: &BTreeMap<&str, usize>,
     ) -> Targets {
@@ -48,6 +48,7 @@ impl Targets {
             .collect()
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.clusters.len()
     }

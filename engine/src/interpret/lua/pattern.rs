@@ -14,9 +14,9 @@ pub trait Budget {
 }
 
 /// How many captures a pattern may make (LUA_MAXCAPTURES).
-pub const MAX_CAPTURES: usize = 32;
+pub(crate) const MAX_CAPTURES: usize = 32;
 /// How deeply a match may recurse (Lua 5.2's MAXCCALLS).
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 
 const ESCAPE: u8 = b'%';
 /// Characters that make a pattern more than a plain string (lstrlib.c SPECIALS).
@@ -50,7 +50,7 @@ struct Matcher<'a, B: Budget> {
 pub struct Found {
     pub start: usize,
     pub end: usize,
-    pub captures: Vec<Capture>,
+    pub(crate) captures: Vec<Capture>,
 }
 
 impl Found {
@@ -70,7 +70,7 @@ pub fn is_plain(pattern: &[u8]) -> bool {
 }
 
 /// Finds `needle` in `haystack` from `start`, each comparison a step.
-pub fn find_plain(
+pub(crate) fn find_plain(
     haystack: &[u8],
     needle: &[u8],
     start: usize,
@@ -129,7 +129,7 @@ pub fn find(
 }
 
 /// Matches `pattern` (without a leading `^` meaning an anchor) at exactly `at`.
-pub fn match_at(
+pub(crate) fn match_at(
     subject: &[u8],
     pattern: &[u8],
     at: usize,
