@@ -2,8 +2,8 @@
 //! server accepts, and aliases may copy only so much in a file and in a run: a few hundred bytes
 //! of YAML can otherwise ask for gigabytes (each document within serde-saphyr's own per-document
 //! limits, ten of them in a file). Documents that may grow beyond their text are weighed before
-//! they are built ([`crate::yaml::weigh_document`], [`weigh_json`]), and admitted in file order
-//! ([`admit`]), so that the same input passes or fails alike whatever the thread count.
+//! they are built (`crate::yaml::weigh_document`, `weigh_json`), and admitted in file order
+//! (`admit`), so that the same input passes or fails alike whatever the thread count.
 
 use std::fmt;
 

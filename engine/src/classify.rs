@@ -24,13 +24,17 @@ use crate::object::{ObjectKey, Template, api_group};
 /// The label the API server gives every Namespace, its name (`v1.LabelMetadataName`).
 pub(crate) const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
+/// The input's documents sorted by what they are: templates, policies, clusters, Configs and KubeFed objects, each decoded where its kind is known.
 #[derive(Debug, Default)]
 pub struct Classified {
+    /// Resource templates, in input order.
     pub templates: Vec<Template>,
+    /// PropagationPolicies and ClusterPropagationPolicies, decoded.
     pub propagation_policies: Vec<Located<PropagationPolicy>>,
     pub(crate) override_policies: Vec<Located<OverridePolicy>>,
     pub(crate) federated_quotas: Vec<Located<FederatedResourceQuota>>,
     pub(crate) taint_policies: Vec<Located<crate::api::karmada::ClusterTaintPolicy>>,
+    /// The `Cluster` objects found among the input's documents.
     pub clusters: Vec<Located<Cluster>>,
     /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
     pub interpreter: Interpreter,
@@ -45,6 +49,7 @@ pub struct Classified {
     pub secret_keys: Vec<Located<crate::api::secret_keys::SecretsConfig>>,
     /// The Config's `spec.karmada`, where it is written.
     pub karmada: Option<Located<crate::api::config::KarmadaConfig>>,
+    /// What classifying found worth a warning.
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
     pub(crate) kubefed_documents: Vec<RawDocument>,

@@ -17,6 +17,7 @@ pub struct ClusterFilter {
 }
 
 impl ClusterFilter {
+    /// Whether every cluster is kept (no `--cluster`, no `--cluster-selector`).
     pub fn is_everything(&self) -> bool {
         self.names.is_empty() && self.selector.is_none()
     }

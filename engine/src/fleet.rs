@@ -23,11 +23,14 @@ use crate::policy::{Override, Propagation};
 /// Everything the pipeline needs, after loading, classifying and admission.
 #[derive(Debug, Default)]
 pub struct Fleet {
+    /// Resource templates Karmada policies place, in input order (derived Services included).
     pub templates: Vec<Template>,
     pub(crate) propagations: Vec<Propagation>,
+    /// OverridePolicies and ClusterOverridePolicies, admitted.
     pub overrides: Vec<Override>,
     /// The inventory, sorted by name.
     pub clusters: Vec<Cluster>,
+    /// What fedrender knows of each kind: replicas, requests, dependencies, customizations.
     pub interpreter: Interpreter,
     /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
     /// Karmada policies.
@@ -73,6 +76,7 @@ impl Fleet {
 pub struct SourceRun {
     /// `apps/web/`.
     pub source: String,
+    /// The tool that rendered it: `kustomize`, `helm` or `command`.
     pub tool: &'static str,
     /// The command that ran, as it ran (in the source's directory).
     pub argv: Vec<String>,

@@ -50,10 +50,11 @@
 //! assert!(text.contains("colour: blue"));
 //! ```
 
-// MISSING_DOCS_PLACEHOLDER
+#![warn(missing_docs)]
 
 // The front door: what the shell read in, a run of the pipeline out.
 pub mod run;
+pub use cluster_taints::TaintChange;
 pub use run::{CHUNK, FleetSummary, Inputs, Options, Outcome, RenderedFleet, Run, assemble, run};
 
 // À la carte: every stage, for a caller that needs one step alone.
@@ -75,23 +76,23 @@ pub mod render;
 pub mod work;
 
 // The stages `render` runs, each Karmada's (or KubeFed's) in its own place.
-pub mod bind;
+pub(crate) mod bind;
 // Its documentation comes with issue 47's rework of the schema and CEL checks.
 #[allow(missing_docs)]
 pub mod check;
 pub mod cluster_filter;
-pub mod cluster_keys;
-pub mod cluster_taints;
-pub mod derived_services;
-pub mod federated_quota;
-pub mod federation;
+pub(crate) mod cluster_keys;
+pub(crate) mod cluster_taints;
+pub(crate) mod derived_services;
+pub(crate) mod federated_quota;
+pub(crate) mod federation;
 mod helm_hooks;
-pub mod karmada_release;
-pub mod namespace_sync;
+pub(crate) mod karmada_release;
+pub(crate) mod namespace_sync;
 pub mod overrides;
 pub mod policy;
 pub mod schedule;
-pub mod secrets;
+pub(crate) mod secrets;
 
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
 pub mod interpret;
@@ -104,7 +105,7 @@ pub mod api;
 pub mod bounds;
 pub mod diagnostics;
 pub mod edit_distance;
-pub mod go_float;
+pub(crate) mod go_float;
 pub mod lint;
 pub mod manifest;
 pub mod names;

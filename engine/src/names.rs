@@ -16,6 +16,7 @@ pub(crate) fn dns_label_problem(name: &str) -> Option<String> {
     })
 }
 
+/// What is wrong with `name` as a DNS subdomain (RFC 1123: Kubernetes' object names), or `None`.
 pub fn dns_subdomain_problem(name: &str) -> Option<String> {
     if name.is_empty() || name.len() > 253 {
         return Some("must be 1 to 253 characters".to_string());

@@ -12,10 +12,13 @@ use crate::diagnostics::Origin;
 /// is left out on purpose: `apps/v1` and `apps/v1beta1` Deployments named alike are one object.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ObjectKey {
+    /// The API group (`apps`; empty for the core group).
     pub group: String,
+    /// The kind (`Deployment`).
     pub kind: String,
     /// Empty for cluster-scoped objects.
     pub namespace: String,
+    /// The object's name.
     pub name: String,
 }
 
@@ -34,25 +37,33 @@ impl fmt::Display for ObjectKey {
     }
 }
 
+/// A resource template as written: an object Karmada's policies select and place.
 #[derive(Debug, Clone)]
 pub struct Template {
+    /// Where it is written.
     pub origin: Origin,
+    /// Its apiVersion as written (`apps/v1`).
     pub api_version: String,
+    /// What identifies it in a cluster.
     pub key: ObjectKey,
+    /// Its `metadata.labels`, which policies select by.
     pub labels: BTreeMap<String, String>,
     /// The object as written, except that a namespaced object always states its namespace.
     pub object: Value,
 }
 
 impl Template {
+    /// The kind (`Deployment`).
     pub fn kind(&self) -> &str {
         &self.key.kind
     }
 
+    /// The object's name.
     pub fn name(&self) -> &str {
         &self.key.name
     }
 
+    /// The namespace; empty for a cluster-scoped object.
     pub fn namespace(&self) -> &str {
         &self.key.namespace
     }
@@ -61,6 +72,7 @@ impl Template {
         !self.key.namespace.is_empty()
     }
 
+    /// The API group; empty for the core group.
     pub fn group(&self) -> &str {
         &self.key.group
     }

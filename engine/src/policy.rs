@@ -23,15 +23,20 @@ use crate::names;
 /// cluster-wide (ClusterPropagationPolicy, ClusterOverridePolicy).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PolicyScope {
+    /// A PropagationPolicy's or OverridePolicy's namespace.
     Namespace(String),
+    /// Cluster-wide.
     Cluster,
 }
 
 /// A policy's identity, as users name it in messages: `PropagationPolicy apps/web`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PolicyId {
+    /// `PropagationPolicy`, `ClusterOverridePolicy` …
     pub kind: String,
+    /// Its namespace, or cluster-wide.
     pub scope: PolicyScope,
+    /// Its name.
     pub name: String,
 }
 
@@ -49,13 +54,18 @@ impl fmt::Display for PolicyId {
 /// A PropagationPolicy or ClusterPropagationPolicy after admission.
 #[derive(Debug, Clone)]
 pub struct Propagation {
+    /// Which policy it is.
     pub id: PolicyId,
+    /// Where it is written.
     pub origin: Origin,
     /// Where each field is written, for messages.
     pub fields: FieldLines,
+    /// `spec.priority` (0 when unset): the higher wins a template.
     pub priority: i32,
     pub(crate) resource_selectors: Vec<ResourceSelector>,
+    /// `spec.placement`: where the templates go.
     pub placement: Placement,
+    /// `spec.suspension`: dispatching held back, for `plan` to say.
     pub suspension: Suspension,
     pub(crate) dependent_overrides: Vec<String>,
     /// Whether what a template references follows it (forced on when a selector names a
@@ -93,19 +103,24 @@ impl Propagation {
 /// turned into one rule.
 #[derive(Debug, Clone)]
 pub struct Override {
+    /// Which policy it is.
     pub id: PolicyId,
+    /// Where it is written.
     pub origin: Origin,
     /// Where each field is written, for messages.
     pub fields: FieldLines,
     /// Empty: the policy applies to every object (in its namespace, for an OverridePolicy).
     pub(crate) resource_selectors: Vec<ResourceSelector>,
+    /// The rules, in order: applied one after another.
     pub rules: Vec<OverrideRule>,
 }
 
+/// One override rule: the clusters it targets and what it changes there.
 #[derive(Debug, Clone)]
 pub struct OverrideRule {
     /// `None`: every cluster.
     pub(crate) target_cluster: Option<ClusterAffinity>,
+    /// What the rule changes.
     pub overriders: Overriders,
     /// Where the rule is written, for messages: `spec.overrideRules[2]`, or `spec` for the
     /// deprecated single-rule form.
@@ -194,6 +209,7 @@ pub(crate) fn admitted_for_test(document: serde_json::Value) -> Propagation {
     admit_propagation(&located, &mut Vec::new()).unwrap()
 }
 
+/// Admits a PropagationPolicy as Karmada's webhook would, with the warnings of what it accepts but does not act on.
 pub fn admit_propagation(
     located: &Located<PropagationPolicy>,
     warnings: &mut Vec<Diagnostic>,

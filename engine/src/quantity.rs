@@ -539,6 +539,7 @@ fn canonical_text(quantity: Quantity, scale: Scale, exponent_form: bool) -> Stri
 pub struct ResourceQuantity {
     /// The text the controller parses: the string, or the integer's digits.
     pub written: String,
+    /// The quantity it parses to.
     pub value: Quantity,
 }
 

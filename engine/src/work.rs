@@ -143,10 +143,13 @@ pub fn prune(template: &Template, object: &mut Value) {
 /// object identical in many clusters is built and serialised once.
 #[derive(Debug, Clone)]
 pub struct RenderedTemplate {
+    /// The object.
     pub key: ObjectKey,
+    /// Each distinct manifest with its clusters.
     pub variants: Vec<Variant>,
 }
 
+/// One distinct manifest of a template, with the clusters that receive it.
 #[derive(Debug, Clone)]
 pub struct Variant {
     /// The manifest as written to each of these clusters. Serialised as soon as the object is

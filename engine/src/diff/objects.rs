@@ -17,6 +17,7 @@ use crate::yaml;
 /// The objects of a rendered fleet: cluster → object → its manifest text.
 #[derive(Debug, Default, Clone)]
 pub struct FleetObjects {
+    /// Each cluster's objects with their manifests, by cluster name.
     pub clusters: BTreeMap<String, BTreeMap<ObjectKey, Arc<str>>>,
 }
 

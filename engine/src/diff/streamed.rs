@@ -1,8 +1,8 @@
 //! `diff --base` without two fleets in memory at once: three passes, each over one placed
 //! fleet. The head is rendered for a fingerprint of every object on every cluster
-//! ([`fingerprint_head`]); then the base, compared with those fingerprints and keeping the text
-//! of what differs ([`compare_base`]); then the head once more, for the text of its side of what
-//! differs ([`complete_with_head`]). A placed fleet is most of what a run holds (its parsed
+//! (`fingerprint_head`); then the base, compared with those fingerprints and keeping the text
+//! of what differs (`compare_base`); then the head once more, for the text of its side of what
+//! differs (`complete_with_head`). A placed fleet is most of what a run holds (its parsed
 //! templates), so a diff's peak is a build's, not two builds'.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

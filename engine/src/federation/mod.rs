@@ -31,7 +31,6 @@ pub use binding::{
 };
 pub use overrides::ClusterOverride;
 pub(crate) use overrides::{OverrideOp, apply_overrides};
-pub use selector::{SelectorOperator, SelectorRequirement};
 
 /// The path the RSP controller writes per cluster (schedulingtypes/plugin.go `replicasPath`).
 pub(crate) const REPLICAS_PATH: &str = "/spec/replicas";

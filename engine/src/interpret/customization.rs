@@ -19,30 +19,42 @@ use crate::object::{ObjectKey, api_group};
 
 pub(crate) const CUSTOMIZATION_API_VERSION: &str = "config.karmada.io/v1alpha1";
 
+/// A `ResourceInterpreterCustomization` (`config.karmada.io/v1alpha1`): Lua that answers interpreter operations for one kind.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ResourceInterpreterCustomization {
+    /// `config.karmada.io/v1alpha1`.
     pub api_version: String,
+    /// `ResourceInterpreterCustomization`.
     pub kind: String,
+    /// Its name, which orders customizations of one target.
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// The target kind and the scripts.
     pub spec: CustomizationSpec,
 }
 
+/// `spec`: which kind it customizes and how.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomizationSpec {
+    /// The kind customized.
     pub target: CustomizationTarget,
+    /// The Lua script of each operation.
     pub customizations: CustomizationRules,
 }
 
+/// `spec.target`: the kind, by apiVersion and kind.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomizationTarget {
+    /// The kind's apiVersion (`apps/v1`).
     pub api_version: String,
+    /// The kind (`Deployment`).
     pub kind: String,
 }
 
+/// `spec.customizations`: one optional rule per interpreter operation.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomizationRules {
@@ -125,10 +137,13 @@ pub struct TargetRules {
 /// Operations of a customization that a build reads but does not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IgnoredOperations {
+    /// The customization's name.
     pub customization: String,
+    /// Where it is written.
     pub origin: Origin,
     /// `apiVersion kind` of the target.
     pub target: String,
+    /// The operations, by field (`statusReflection`, `healthInterpretation` …).
     pub fields: Vec<&'static str>,
 }
 
@@ -136,10 +151,12 @@ pub struct IgnoredOperations {
 #[derive(Debug, Clone, Default)]
 pub struct Customizations {
     targets: BTreeMap<(String, String), TargetRules>,
+    /// Operations of the fleet's customizations that only a live control plane runs.
     pub ignored: Vec<IgnoredOperations>,
 }
 
 impl Customizations {
+    /// The rules of the customizations of `target` (apiVersion, kind), merged.
     pub fn rules(&self, target: &(String, String)) -> Option<&TargetRules> {
         self.targets.get(target)
     }

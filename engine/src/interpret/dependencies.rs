@@ -13,12 +13,17 @@ use crate::object::{ObjectKey, Template};
 /// An object a template depends on (Karmada's `DependentObjectReference`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Dependency {
+    /// One object, by key.
     Named(ObjectKey),
     /// Every object of the kind in the namespace whose labels match.
     Labelled {
+        /// The kind's API group.
         group: String,
+        /// The kind.
         kind: String,
+        /// The namespace the objects are in.
         namespace: String,
+        /// What their labels must match.
         selector: LabelSelector,
     },
 }

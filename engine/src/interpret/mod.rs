@@ -50,7 +50,12 @@ pub(crate) struct CustomWorkload {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Supplier {
     /// A `ResourceInterpreterCustomization` of the fleet: its name and where it is.
-    Customization { name: String, origin: Origin },
+    Customization {
+        /// The customization's name.
+        name: String,
+        /// Where it is written.
+        origin: Origin,
+    },
     /// A workload declared in fedrender's Config.
     Config(Origin),
     /// Karmada's built-in interpretation of a third-party kind.
@@ -76,6 +81,7 @@ impl fmt::Display for Supplier {
 /// `replicaRequirements`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReplicaResource {
+    /// `spec.replicas` as the interpreter reads it (0 when unset).
     pub replicas: i64,
     /// Per-replica resource request (empty: none).
     pub request: BTreeMap<String, Quantity>,
@@ -114,6 +120,7 @@ impl Interpreter {
         self.customizations = customizations;
     }
 
+    /// The fleet's customizations, by target kind.
     pub fn customizations(&self) -> &Customizations {
         &self.customizations
     }
@@ -304,7 +311,9 @@ impl Interpreter {
 /// failed on it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FoundDependencies {
+    /// What the template depends on, in the interpreter's order.
     pub dependencies: Vec<Dependency>,
+    /// Why the built-in interpretation found none, when it failed.
     pub failure: Option<String>,
 }
 

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::quantity::{Quantity, quantity_from_json};
 
+/// The resource name of CPU in a request or capacity.
 pub const CPU: &str = "cpu";
 pub(crate) const MEMORY: &str = "memory";
 pub(crate) const EPHEMERAL_STORAGE: &str = "ephemeral-storage";

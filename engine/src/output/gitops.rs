@@ -23,15 +23,19 @@ pub(crate) const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
 /// cluster's directory can be this one.
 pub const DIRECTORY: &str = "_gitops";
 
+/// Which GitOps tool deploys the trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GitopsTool {
+    /// Argo CD: an ApplicationSet with one Application per cluster.
     ArgoCd,
+    /// Flux: a GitRepository and one Kustomization per cluster.
     Flux,
 }
 
 /// Where the rendered trees live in Git, for the objects that pull them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GitopsSettings {
+    /// Argo CD or Flux.
     pub tool: GitopsTool,
     /// The repository's URL, as Argo CD or Flux clone it.
     pub repo_url: String,
@@ -73,6 +77,7 @@ pub(crate) fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String>
 /// (`preserveResourcesOnDeletion`), which the wiring must therefore never prune.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preserved {
+    /// The object kept.
     pub key: ObjectKey,
     /// The template's own `argocd.argoproj.io/sync-options`, which the exemption extends
     /// rather than replaces.

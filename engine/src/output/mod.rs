@@ -1,6 +1,6 @@
 //! The output tree as text: the rendered objects become one manifest tree per member cluster,
 //! each with a kustomization listing its files ([`TreeLayout`]), held in memory
-//! ([`OutputTree`]) or written as one stream ([`write_stream`]), with the GitOps wiring beside
+//! ([`OutputTree`]) or written as one stream (`write_stream`), with the GitOps wiring beside
 //! it ([`gitops`]). Pure: the shell writes the files.
 
 pub mod gitops;
@@ -22,6 +22,7 @@ use crate::manifest::HEADER;
 /// cluster has a directory, with at least its kustomization.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct OutputTree {
+    /// Each file by its path relative to the output directory.
     pub files: BTreeMap<String, OutputFile>,
     /// Every member cluster, sorted.
     pub clusters: Vec<String>,
@@ -33,7 +34,9 @@ pub struct OutputTree {
 /// the object it holds (`None` for a kustomization).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputFile {
+    /// The file's bytes, as written.
     pub text: Arc<str>,
+    /// The object it holds; `None` for a kustomization.
     pub object: Option<Arc<ObjectKey>>,
 }
 
@@ -80,6 +83,7 @@ pub struct TreeFile {
 }
 
 impl TreeFile {
+    /// The file of the object at position `object` (in the destinations) on `cluster`.
     pub fn object(cluster: usize, object: usize) -> TreeFile {
         TreeFile {
             cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
@@ -92,6 +96,7 @@ impl TreeFile {
         self.cluster as usize
     }
 
+    /// The kustomization of `cluster`.
     pub fn kustomization(cluster: usize) -> TreeFile {
         TreeFile {
             cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
@@ -178,6 +183,7 @@ impl TreeLayout {
         }
     }
 
+    /// The member clusters emitted, sorted.
     pub fn clusters(&self) -> &[String] {
         &self.clusters
     }

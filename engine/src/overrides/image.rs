@@ -312,7 +312,7 @@ impl std::error::Error for InvalidImageReference {}
 
 impl ImageReference {
     /// imageparser `Parse`: distribution `reference.Parse`, then the registry split of
-    /// [`split_registry`]. When the reference carries both a tag and a digest only the tag is
+    /// `split_registry`. When the reference carries both a tag and a digest only the tag is
     /// kept, so such an image loses its digest whatever the overrider does.
     pub fn parse(image: &str) -> Result<Self, InvalidImageReference> {
         let Some(parts) = match_reference(image) else {

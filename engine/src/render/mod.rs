@@ -1,7 +1,7 @@
 //! The hub of the pipeline, from typed inputs to per-cluster objects: bind → schedule →
-//! override → work. [`place`] decides where every template goes ([`placement`]), with the
+//! override → work. [`place`] decides where every template goes (`placement`), with the
 //! story of each for `fedrender plan` ([`plan`]) and every warning a render can give
-//! ([`warnings`]); [`Placed`] then builds the objects a chunk of templates at a time, through
+//! (`warnings`); [`Placed`] then builds the objects a chunk of templates at a time, through
 //! [`crate::work`]. Pure: no file is read or written here, so the same inputs always give the
 //! same result and templates render in parallel.
 
@@ -47,7 +47,8 @@ pub struct Placed<'f> {
     placements: Vec<Placement>,
     /// One per KubeFed or Federation v1 binding of the fleet, in order.
     federated: Vec<Vec<(String, Option<i64>)>>,
-    pub warnings: Vec<Diagnostic>,
+    /// Every warning placement gave.
+    pub(crate) warnings: Vec<Diagnostic>,
     /// Why every template went where it went; filled when asked (`fedrender plan`).
     pub plan: Vec<PlanEntry>,
     /// When only some clusters are emitted (`--cluster`), each inventory position's position
@@ -65,8 +66,11 @@ pub struct Placed<'f> {
 /// inventory, ascending) that receive it.
 #[derive(Debug, Clone)]
 pub struct Destination<'a> {
+    /// The object.
     pub key: &'a ObjectKey,
+    /// Where its template is written.
     pub origin: &'a crate::diagnostics::Origin,
+    /// The clusters that receive it, by position among those emitted, ascending.
     pub clusters: Vec<usize>,
 }
 

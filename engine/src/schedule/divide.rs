@@ -81,7 +81,9 @@ pub(crate) struct Seat<'a> {
 /// divided by, not a second computation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Division {
+    /// What the weights are.
     pub basis: DivisionBasis,
+    /// The replicas divided.
     pub replicas: i64,
     /// Every selected cluster, in the order given (the canonical order).
     pub shares: Vec<Share>,
@@ -94,7 +96,10 @@ pub struct Division {
 pub enum DivisionBasis {
     /// `staticWeightList`; `listed` is false when there is none or no rule matches a selected
     /// cluster, so every cluster weighs 1.
-    StaticWeight { listed: bool },
+    StaticWeight {
+        /// Whether a rule of the list matches a selected cluster.
+        listed: bool,
+    },
     /// Each cluster's available replicas, as the estimator answered.
     AvailableReplicas,
     /// Available replicas over the fewest clusters that fit, most available first.
@@ -104,6 +109,7 @@ pub enum DivisionBasis {
 /// One selected cluster in a division.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Share {
+    /// The cluster.
     pub cluster: String,
     /// Its static weight, or its available replicas.
     pub weight: i64,
@@ -112,6 +118,7 @@ pub struct Share {
     /// Whether it took part in a division: Aggregated leaves out clusters it does not need, and
     /// overflow tiers that are not reached divide nothing.
     pub divided: bool,
+    /// What it was given.
     pub replicas: i64,
     /// Replicas beyond its proportional share rounded down, among the clusters divided with it:
     /// what Webster's rounding gave it.

@@ -24,17 +24,25 @@ pub enum Filtered {
     /// Outside the affinity term that scheduled, after an earlier term that included it
     /// filtered it out for `reason` and then scheduled nothing.
     EarlierTerm {
+        /// The term that filtered it out.
         earlier: String,
+        /// Why that term filtered it out.
         reason: Box<Filtered>,
+        /// The term that scheduled.
         scheduled: String,
     },
+    /// A taint (`key=value:Effect`) the placement does not tolerate.
     Taint(String),
+    /// An API the cluster does not serve (by `status.apiEnablements`).
     ApiDisabled(String),
+    /// A field `spreadByField` needs that the cluster does not state.
     SpreadField(String),
+    /// The cluster is being deleted.
     BeingDeleted,
 }
 
 impl Filtered {
+    /// Why, in the words of warnings and the plan.
     pub fn describe(&self) -> String {
         match self {
             Filtered::Affinity(None) => "not in the cluster affinity".to_string(),

@@ -30,8 +30,10 @@ pub(crate) use targets::{Target, Targets};
 /// Karmada's stand-in for "no limit" in capacity estimates (MaxInt32).
 const UNLIMITED: i64 = i32::MAX as i64;
 
+/// Where one template goes: its target clusters, or why none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
+    /// The target clusters, in the inventory's order.
     pub targets: Vec<TargetCluster>,
     /// Why the template goes nowhere, when it does.
     pub failure: Option<String>,

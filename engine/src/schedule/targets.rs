@@ -10,8 +10,11 @@ use std::collections::BTreeMap;
 /// unchanged; `completions` is set for a Divided Job whose completions are split too.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TargetCluster {
+    /// The cluster.
     pub name: String,
+    /// Its replicas; `None` for a non-workload.
     pub replicas: Option<i64>,
+    /// Its completions, for a Divided Job.
     pub completions: Option<i64>,
 }
 

@@ -6,7 +6,7 @@
 //! than a string — keys too — and writes multi-line strings as block literals, keeping the
 //! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
 //! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
-//! [`go_marshal`] writes YAML as Karmada's own go-yaml v2 does, for the values overriders
+//! `go_marshal` writes YAML as Karmada's own go-yaml v2 does, for the values overriders
 //! marshal back into a string field.
 
 mod emit;
@@ -34,6 +34,7 @@ pub(crate) use weight::Weight;
 /// One `---`-separated document of a YAML stream: its text and where it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DocumentText<'a> {
+    /// The document's text.
     pub text: &'a str,
     /// 1-based line of the first line of `text` in the file.
     pub(crate) first_line: u64,
@@ -280,7 +281,7 @@ fn closing_quote(text: &str, quote: char) -> Option<usize> {
 }
 
 /// Parses one document (as returned by [`split_documents`]) into a JSON value as Kubernetes'
-/// Go code reads it (see [`load`]): a template's keys and scalars are what Karmada stores.
+/// Go code reads it (see `load`): a template's keys and scalars are what Karmada stores.
 pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
     if let Some(value) = read::simple_document(document.text) {
         return Ok(value);

@@ -4,7 +4,7 @@
 //! runs inside one library call, where the budget's hook never fires, and would hang the build.
 //!
 //! The matcher backtracks as Lua's does, so every match, capture and error is Lua's; it refuses
-//! a pattern nesting more than [`MAX_DEPTH`] items deep, as Lua 5.2 does ("pattern too complex"),
+//! a pattern nesting more than `MAX_DEPTH` items deep, as Lua 5.2 does ("pattern too complex"),
 //! where Lua 5.1 would overflow its C stack.
 
 /// One unit of work: a single character tested against a pattern item.
@@ -25,6 +25,7 @@ const SPECIALS: &[u8] = b"^$*+?.([%-";
 /// A capture as Lua returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Capture {
+    /// A captured substring.
     Text(Vec<u8>),
     /// A position capture `()`: the 1-based position.
     Position(usize),
@@ -48,7 +49,9 @@ struct Matcher<'a, B: Budget> {
 /// A successful match: where it starts and ends (byte offsets, end exclusive), and its captures.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
+    /// Where the match starts, a byte offset.
     pub start: usize,
+    /// Where it ends, a byte offset past its last byte.
     pub end: usize,
     pub(crate) captures: Vec<Capture>,
 }
