@@ -13,15 +13,15 @@ use crate::policy::{PolicyScope, Propagation};
 
 /// A template claimed by a propagation policy: Karmada's ResourceBinding before scheduling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Binding {
+pub(crate) struct Binding {
     /// Index into the propagation policies.
     pub policy: usize,
-    pub implicit_priority: ImplicitPriority,
+    pub(crate) implicit_priority: ImplicitPriority,
 }
 
 /// Why Karmada's detector never looks at a template (karmada pkg/detector/detector.go
 /// `EventFilter`, pkg/util/apigroup.go, pkg/util/names/names.go).
-pub fn never_propagated(template: &Template) -> Option<String> {
+pub(crate) fn never_propagated(template: &Template) -> Option<String> {
     let namespace = template.namespace();
     if is_reserved_namespace(namespace) {
         return Some(format!(
@@ -76,19 +76,19 @@ pub fn never_propagated(template: &Template) -> Option<String> {
 }
 
 /// `karmada-system`, `karmada-cluster` and every `karmada-es-*` execution namespace.
-pub fn is_reserved_namespace(namespace: &str) -> bool {
+pub(crate) fn is_reserved_namespace(namespace: &str) -> bool {
     matches!(namespace, "karmada-system" | "karmada-cluster")
         || namespace.starts_with("karmada-es-")
 }
 
 /// The default `--skipped-propagating-namespaces` list, `kube-.*`, anchored.
-pub fn is_skipped_namespace(namespace: &str) -> bool {
+pub(crate) fn is_skipped_namespace(namespace: &str) -> bool {
     namespace.starts_with("kube-")
 }
 
 /// Propagation policies indexed by the (apiVersion, kind) their selectors name, so a template
 /// is compared only with the policies that could select it.
-pub struct PolicyIndex<'a> {
+pub(crate) struct PolicyIndex<'a> {
     policies: &'a [Propagation],
     by_type: HashMap<(&'a str, &'a str), Vec<usize>>,
 }

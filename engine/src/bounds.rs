@@ -2,8 +2,8 @@
 //! server accepts, and aliases may copy only so much in a file and in a run: a few hundred bytes
 //! of YAML can otherwise ask for gigabytes (each document within serde-saphyr's own per-document
 //! limits, ten of them in a file). Documents that may grow beyond their text are weighed before
-//! they are built ([`crate::yaml::weigh_document`], [`weigh_json`]), and admitted in file order
-//! ([`admit`]), so that the same input passes or fails alike whatever the thread count.
+//! they are built (`crate::yaml::weigh_document`, `weigh_json`), and admitted in file order
+//! (`admit`), so that the same input passes or fails alike whatever the thread count.
 
 use std::fmt;
 
@@ -17,7 +17,7 @@ use crate::yaml::{self, DocumentText, Weight};
 /// 3 MiB (`MaxRequestBodyBytes` in k8s.io/apiserver pkg/server/config.go: twice the 1.5 MiB
 /// etcd takes in one request, since an object sent as JSON is stored as protobuf), measured on
 /// the object as compact JSON, as kubectl sends it.
-pub const MAX_OBJECT_BYTES: u64 = 3 << 20;
+pub(crate) const MAX_OBJECT_BYTES: u64 = 3 << 20;
 
 /// A document whose text is shorter than this cannot be an object larger than
 /// [`MAX_OBJECT_BYTES`] without aliases: YAML grows at most about five times as JSON (`{a, b}`
@@ -30,17 +30,17 @@ const MEASURED_FROM_BYTES: u64 = MAX_OBJECT_BYTES / 8;
 /// (scalars, lists and maps, a string counting one node for each 64 bytes): far beyond the
 /// copies a manifest makes (an anchored list of environment variables used in a few containers
 /// copies a few hundred), far short of a machine's memory (400,000 copied nodes took 90 MiB).
-pub const MAX_COPIED_NODES_PER_FILE: u64 = 100_000;
-pub const MAX_COPIED_NODES_PER_RUN: u64 = 400_000;
+pub(crate) const MAX_COPIED_NODES_PER_FILE: u64 = 100_000;
+pub(crate) const MAX_COPIED_NODES_PER_RUN: u64 = 400_000;
 
 /// One document of a file, as split, with its weight when it was weighed.
-pub struct Piece<'a> {
+pub(crate) struct Piece<'a> {
     pub document: DocumentText<'a>,
     pub weight: Option<Result<Weight, Diagnostic>>,
 }
 
 /// What is done with a document.
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Parse it; with `measure`, measure its objects once built.
     Parse { measure: bool },
     /// It could not be weighed (a syntax error): parse it without letting an alias copy
@@ -55,7 +55,7 @@ pub enum Verdict {
 
 /// Whether a document must be weighed before it is built: it may hold aliases, or it is long
 /// enough to be an object the API server refuses.
-pub fn needs_weighing(text: &str, yaml: bool) -> bool {
+pub(crate) fn needs_weighing(text: &str, yaml: bool) -> bool {
     text.len() as u64 > MAX_OBJECT_BYTES || yaml && yaml::may_hold_aliases(text)
 }
 
@@ -63,7 +63,7 @@ pub fn needs_weighing(text: &str, yaml: bool) -> bool {
 /// for the API server, and a document whose aliases would copy more than the file's or the
 /// run's share, are refused at their line; the copies of the documents admitted are counted
 /// against both.
-pub fn admit(files: &[(&str, Vec<Piece<'_>>)]) -> Vec<Vec<Verdict>> {
+pub(crate) fn admit(files: &[(&str, Vec<Piece<'_>>)]) -> Vec<Vec<Verdict>> {
     let mut copied_in_run = 0u64;
     let mut verdicts = Vec::with_capacity(files.len());
     for (file, pieces) in files {
@@ -169,7 +169,7 @@ fn too_many_copies(copied: u64, total: u64, limit: u64, scope: &str) -> String {
 }
 
 /// The size of `value` as compact JSON, without writing it anywhere.
-pub fn json_size(value: &Value) -> u64 {
+pub(crate) fn json_size(value: &Value) -> u64 {
     struct Count(u64);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -188,7 +188,7 @@ pub fn json_size(value: &Value) -> u64 {
 /// What a JSON file weighs before it is built: at least how many bytes its largest object
 /// takes as compact JSON (the file's value, or each item of a `List`). An error is the
 /// parser's, at its line.
-pub fn weigh_json(text: &str, file: &str) -> Result<Weight, Diagnostic> {
+pub(crate) fn weigh_json(text: &str, file: &str) -> Result<Weight, Diagnostic> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     deserializer.disable_recursion_limit();
     let weighed = TopLevel {

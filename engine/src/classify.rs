@@ -22,15 +22,19 @@ use crate::names;
 use crate::object::{ObjectKey, Template, api_group};
 
 /// The label the API server gives every Namespace, its name (`v1.LabelMetadataName`).
-pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
+pub(crate) const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
+/// The input's documents sorted by what they are: templates, policies, clusters, Configs and KubeFed objects, each decoded where its kind is known.
 #[derive(Debug, Default)]
 pub struct Classified {
+    /// Resource templates, in input order.
     pub templates: Vec<Template>,
+    /// PropagationPolicies and ClusterPropagationPolicies, decoded.
     pub propagation_policies: Vec<Located<PropagationPolicy>>,
-    pub override_policies: Vec<Located<OverridePolicy>>,
-    pub federated_quotas: Vec<Located<FederatedResourceQuota>>,
-    pub taint_policies: Vec<Located<crate::api::karmada::ClusterTaintPolicy>>,
+    pub(crate) override_policies: Vec<Located<OverridePolicy>>,
+    pub(crate) federated_quotas: Vec<Located<FederatedResourceQuota>>,
+    pub(crate) taint_policies: Vec<Located<crate::api::karmada::ClusterTaintPolicy>>,
+    /// The `Cluster` objects found among the input's documents.
     pub clusters: Vec<Located<Cluster>>,
     /// Per-kind knowledge, with what the input declares (CRD scopes, fedrender Config).
     pub interpreter: Interpreter,
@@ -38,16 +42,17 @@ pub struct Classified {
     pub lint_levels: BTreeMap<Lint, Level>,
     /// Configs that set fields standing in for flags (`clusters`, `output`, `gitops`), with
     /// those fields: they count only directly in `FLEET_DIR`, which loading checks.
-    pub flag_configs: Vec<(Origin, Vec<&'static str>)>,
+    pub(crate) flag_configs: Vec<(Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
     /// Each Config's `spec.secrets`: the keys clusters open secrets with.
     pub secret_keys: Vec<Located<crate::api::secret_keys::SecretsConfig>>,
     /// The Config's `spec.karmada`, where it is written.
     pub karmada: Option<Located<crate::api::config::KarmadaConfig>>,
+    /// What classifying found worth a warning.
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
-    pub kubefed_documents: Vec<RawDocument>,
+    pub(crate) kubefed_documents: Vec<RawDocument>,
 }
 
 /// Classifies every document; errors go to `errors` and classification goes on, so that one
@@ -293,7 +298,7 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
 }
 
 /// A `Cluster` object, from the input directory or from the inventory file.
-pub fn decode_cluster(
+pub(crate) fn decode_cluster(
     document: &RawDocument,
     files: &[SourceFile],
 ) -> Result<Located<Cluster>, Diagnostic> {

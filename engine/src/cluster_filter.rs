@@ -17,6 +17,7 @@ pub struct ClusterFilter {
 }
 
 impl ClusterFilter {
+    /// Whether every cluster is kept (no `--cluster`, no `--cluster-selector`).
     pub fn is_everything(&self) -> bool {
         self.names.is_empty() && self.selector.is_none()
     }
@@ -97,7 +98,7 @@ impl ClusterFilter {
 /// A label selector in Kubernetes' text form (`kubectl get -l`, k8s.io/apimachinery
 /// pkg/labels/selector.go `Parse`): requirements separated by commas, each `key`, `!key`,
 /// `key=value`, `key==value`, `key!=value`, `key in (a,b)` or `key notin (a,b)`.
-pub fn parse_label_selector(text: &str) -> Result<LabelSelector, String> {
+pub(crate) fn parse_label_selector(text: &str) -> Result<LabelSelector, String> {
     let mut selector = LabelSelector::default();
     // Kubernetes reads an empty selector as one that selects everything.
     if text.trim().is_empty() {
@@ -208,7 +209,7 @@ fn check_value(value: &str) -> Result<(), String> {
 }
 
 /// The clusters kept, as a map from each inventory position to its position among the kept.
-pub fn positions(kept: &[bool]) -> Vec<Option<usize>> {
+pub(crate) fn positions(kept: &[bool]) -> Vec<Option<usize>> {
     let mut next = 0;
     kept.iter()
         .map(|&keep| {

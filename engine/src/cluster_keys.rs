@@ -24,15 +24,15 @@ pub struct ClusterKeys {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeysOf {
     /// Every key its Flux decrypts SOPS files with, as written; empty when nothing says.
-    pub sops_recipients: Vec<String>,
+    pub(crate) sops_recipients: Vec<String>,
     /// The fingerprint of its sealing certificate, when stated.
-    pub sealing_certificate: Option<Fingerprint>,
+    pub(crate) sealing_certificate: Option<Fingerprint>,
 }
 
 /// A certificate fingerprint: lowercase hex digits, the colons and any `SHA256 Fingerprint=`
 /// prefix of openssl's output taken away, so that two spellings of one certificate are equal.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Fingerprint(String);
+pub(crate) struct Fingerprint(String);
 
 impl Fingerprint {
     /// A SHA-256 (64 hex digits) or SHA-1 (40) fingerprint, or why `text` is neither.
@@ -80,7 +80,7 @@ impl ClusterKeys {
     }
 
     /// Whether any cluster states a sealing certificate.
-    pub fn any_certificate(&self) -> bool {
+    pub(crate) fn any_certificate(&self) -> bool {
         self.clusters
             .iter()
             .any(|keys| keys.sealing_certificate.is_some())

@@ -16,17 +16,19 @@ use crate::lint::Lint;
 #[derive(Debug, Clone)]
 pub struct TaintPolicy {
     pub name: String,
-    pub origin: crate::diagnostics::Origin,
     pub policy: ClusterTaintPolicy,
 }
 
 /// What a policy did to a cluster, for `plan`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaintChange {
+    /// The member cluster.
     pub cluster: String,
+    /// The ClusterTaintPolicy's name.
     pub policy: String,
     /// `key=value:Effect`.
     pub taint: String,
+    /// Whether the taint was put on (`true`) or taken off.
     pub added: bool,
 }
 
@@ -35,7 +37,7 @@ pub struct TaintChange {
 /// with `--allow-no-execute-taint-policy`, which a fleet cannot see: it is admitted with a
 /// warning, and the evictions it causes on a live control plane are not modelled (a rendered
 /// tree is what the clusters should run).
-pub fn admit(
+pub(crate) fn admit(
     located: &Located<ClusterTaintPolicy>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<TaintPolicy, Rejected> {
@@ -97,7 +99,6 @@ pub fn admit(
     }
     Ok(TaintPolicy {
         name: name.clone(),
-        origin: located.origin.clone(),
         policy: policy.clone(),
     })
 }
@@ -218,7 +219,6 @@ mod tests {
     fn policy(name: &str, spec: serde_json::Value) -> TaintPolicy {
         TaintPolicy {
             name: name.to_string(),
-            origin: crate::diagnostics::Origin::new("p.yaml", 0, 1),
             policy: serde_json::from_value(json!({
                 "apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterTaintPolicy",
                 "metadata": {"name": name}, "spec": spec,

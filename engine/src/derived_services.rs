@@ -16,7 +16,7 @@ const SERVICE_IMPORT_GROUP: &str = "multicluster.x-k8s.io";
 
 /// The Services Karmada derives from the ServiceImports among `templates`, leaving out any
 /// the fleet already holds (the controller would update that one in place, keeping it).
-pub fn derived_services(templates: &[Template]) -> Vec<Template> {
+pub(crate) fn derived_services(templates: &[Template]) -> Vec<Template> {
     templates
         .iter()
         .filter(|template| {

@@ -12,12 +12,16 @@ use crate::lint::{Level, Lint, LintLevels};
 /// file (0-based, counting `---` separated documents and `List` items) and its first line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Origin {
+    /// The file as the user named it (`apps/web/deploy.yaml`, `<stdin>`, `apps/web/ (kustomize)`).
     pub file: Arc<str>,
+    /// The document's index in the file, from 0.
     pub document: usize,
+    /// The line, from 1.
     pub line: u64,
 }
 
 impl Origin {
+    /// Where document `document` of `file` begins, at `line`.
     pub fn new(file: impl Into<Arc<str>>, document: usize, line: u64) -> Self {
         Origin {
             file: file.into(),
@@ -44,8 +48,11 @@ impl fmt::Display for Origin {
 /// A typed input object and where it was written, field by field.
 #[derive(Debug, Clone)]
 pub struct Located<T> {
+    /// Where the object was written.
     pub origin: Origin,
+    /// The object, typed.
     pub item: T,
+    /// Each field's own line, to point a message at it.
     pub fields: FieldLines,
 }
 
@@ -55,6 +62,7 @@ pub struct Located<T> {
 pub struct FieldLines(Arc<BTreeMap<String, u64>>);
 
 impl FieldLines {
+    /// The lines of a document's fields, by dotted path (`spec.placement.clusterAffinity`).
     pub fn new(lines: BTreeMap<String, u64>) -> Self {
         FieldLines(Arc::new(lines))
     }
@@ -83,23 +91,30 @@ impl FieldLines {
     }
 }
 
+/// Whether a message stops the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// The input is refused: exit 2, nothing written.
     Error,
+    /// The input is legal but probably wrong; an error when its lint is denied.
     Warning,
 }
 
 /// One message for the user. `detail` holds extra lines (a source snippet, a hint).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// An error, or a warning (which its lint's level may turn into an error).
     pub severity: Severity,
     /// Every warning's lint, which sets its level; also kept when a level denies it.
     pub lint: Option<Lint>,
+    /// The document the message is about, when it is about one.
     pub origin: Option<Origin>,
     /// What else tools may want to know; boxed, since most messages have none of it and every
     /// stage passes diagnostics around by value.
     pub about: Option<Box<About>>,
+    /// What is wrong, and what would be right.
     pub message: String,
+    /// Lines printed under the message.
     pub detail: Option<String>,
 }
 
@@ -121,6 +136,7 @@ pub struct About {
 }
 
 impl Diagnostic {
+    /// An error at `origin`.
     pub fn error(origin: Option<Origin>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
@@ -132,6 +148,7 @@ impl Diagnostic {
         }
     }
 
+    /// A warning of `lint` at `origin`.
     pub fn warning(lint: Lint, origin: Option<Origin>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Warning,
@@ -143,28 +160,32 @@ impl Diagnostic {
         }
     }
 
+    /// The message with lines printed under it.
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
         self
     }
 
+    /// The message about one character of its line, at `column` (1-based).
     pub fn at_column(mut self, column: u64) -> Self {
         self.about.get_or_insert_default().column = Some(column);
         self
     }
 
+    /// The message about `object` (`Kind namespace/name`).
     pub fn about_object(mut self, object: impl fmt::Display) -> Self {
         self.about.get_or_insert_default().object = Some(object.to_string());
         self
     }
 
+    /// The message about one member cluster.
     pub fn on_cluster(mut self, cluster: impl Into<String>) -> Self {
         self.about.get_or_insert_default().cluster = Some(cluster.into());
         self
     }
 
     /// About these clusters (and about the cluster, when only one).
-    pub fn about_clusters(mut self, clusters: Vec<String>) -> Self {
+    pub(crate) fn about_clusters(mut self, clusters: Vec<String>) -> Self {
         let about = self.about.get_or_insert_default();
         if let [one] = clusters.as_slice() {
             about.cluster = Some(one.clone());
@@ -173,7 +194,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn about_field(mut self, field: impl Into<String>) -> Self {
+    pub(crate) fn about_field(mut self, field: impl Into<String>) -> Self {
         self.about.get_or_insert_default().field = Some(field.into());
         self
     }
@@ -183,7 +204,8 @@ impl Diagnostic {
         self.about.as_deref().cloned().unwrap_or_default()
     }
 
-    pub fn is_error(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 }
@@ -222,7 +244,7 @@ impl fmt::Display for Diagnostic {
 /// Whether `c` is shown escaped by [`printable`]: control characters (C0, DEL, C1) but the
 /// tab, the characters that reorder text (bidirectional marks, embeddings, overrides and
 /// isolates), and the Unicode line and paragraph separators.
-pub fn is_unprintable(c: char) -> bool {
+pub(crate) fn is_unprintable(c: char) -> bool {
     (c.is_control() && c != '\t')
         || matches!(
             c,
@@ -230,7 +252,7 @@ pub fn is_unprintable(c: char) -> bool {
         )
 }
 
-/// `text` with every [unprintable](is_unprintable) character written as Rust writes it in a
+/// `text` with every unprintable character written as Rust writes it in a
 /// string: `\n`, `\r`, `\u{1b}`. Names, kinds and paths come from the fleet, which a pull
 /// request controls; printed raw, an ESC would drive the terminal and a line break would let a
 /// name forge a line of fedrender's own. The text is borrowed when nothing needs escaping.
@@ -266,6 +288,7 @@ pub fn printable_lines(text: &str) -> Cow<'_, str> {
 /// Every error found in one run, reported together. Returned by any stage that rejects input.
 #[derive(Debug, Default)]
 pub struct Rejected {
+    /// Every error, in the order found.
     pub errors: Vec<Diagnostic>,
     /// Set when the errors came after a build had begun replacing files, so that the output
     /// directory is partly updated (everything else leaves it as it was).
@@ -311,10 +334,12 @@ pub struct ErrorSink {
 }
 
 impl ErrorSink {
+    /// Records an error.
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.errors.push(diagnostic);
     }
 
+    /// Records every error of `rejected`.
     pub fn extend(&mut self, rejected: Rejected) {
         self.errors.extend(rejected.errors);
     }
@@ -330,10 +355,12 @@ impl ErrorSink {
         }
     }
 
+    /// Whether no error was recorded.
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }
 
+    /// Fails with every error recorded, if there is one.
     pub fn finish(self) -> Result<(), Rejected> {
         if self.errors.is_empty() {
             Ok(())

@@ -17,17 +17,23 @@ use crate::bounds::{self, Piece, Verdict};
 use crate::diagnostics::{Diagnostic, Origin};
 use crate::yaml::{self, DocumentText};
 
+/// How a file's text is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// One or more YAML documents, as sigs.k8s.io/yaml reads them.
     Yaml,
+    /// One JSON value (a `List` is flattened).
     Json,
 }
 
+/// One input file's text, as the shell read it.
 #[derive(Debug)]
 pub struct SourceFile {
     /// The path as the user will recognise it (input directory joined with the relative path).
     pub path: Arc<str>,
+    /// The text, line breaks made `\n` for YAML.
     pub text: String,
+    /// Whether it is read as YAML or JSON.
     pub format: Format,
 }
 
@@ -84,7 +90,9 @@ impl std::fmt::Debug for Reread {
 /// struct (policies and clusters), so that an unknown field is reported at its own line.
 #[derive(Debug, Clone)]
 pub struct RawDocument {
+    /// Where the document was written.
     pub origin: Origin,
+    /// The document as JSON.
     pub value: Value,
     text: Option<DocumentSpan>,
 }
@@ -96,6 +104,7 @@ struct DocumentSpan {
     first_line: u64,
 }
 
+/// The format a file's name says (`.yaml`, `.yml`, `.json`); `None` for any other.
 pub fn format_of(path: &Path) -> Option<Format> {
     match path.extension()?.to_str()? {
         "yaml" | "yml" => Some(Format::Yaml),
@@ -118,7 +127,7 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
 /// Points each message about a field of an object read from `source` at the field's own line:
 /// `diagnostics` are about objects of this file, each found again by its document and line
 /// (objects from a List keep their document's line).
-pub fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagnostic>) {
+pub(crate) fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagnostic>) {
     let (documents, _) = parse_file(0, source);
     for diagnostic in diagnostics {
         let (Some(origin), Some(field)) = (&diagnostic.origin, diagnostic.about().field) else {
@@ -148,7 +157,7 @@ pub fn parse_files(files: &[SourceFile]) -> (Vec<RawDocument>, Vec<Diagnostic>) 
 /// what aliases copy is bounded per file and per call (all the fleet's files, or all that its
 /// tools print) and the same input passes or fails alike whatever the thread count
 /// ([`bounds::admit`]); then the documents admitted are parsed, in parallel.
-pub fn parse_files_at(
+pub(crate) fn parse_files_at(
     files: &[SourceFile],
     first_index: usize,
 ) -> (Vec<RawDocument>, Vec<Diagnostic>) {
@@ -489,7 +498,7 @@ impl RawDocument {
 
     /// [`decode`](Self::decode) for a Kubernetes API object (a Karmada policy or Cluster), read as
     /// strictly as the API server reads YAML: a string field given an unquoted scalar that
-    /// YAML 1.1 reads as a boolean, a number or null is an error ([`yaml::parse_api_object`]).
+    /// YAML 1.1 reads as a boolean, a number or null is an error (`yaml::parse_api_object`).
     /// JSON input and List items already keep their types, so a string field given a boolean
     /// or a number fails there too.
     /// The line of each field, for messages about one; empty for JSON, whose objects are
@@ -510,7 +519,7 @@ impl RawDocument {
         crate::diagnostics::FieldLines::new(yaml::field_lines(&document))
     }
 
-    pub fn decode_api_object<T: DeserializeOwned>(
+    pub(crate) fn decode_api_object<T: DeserializeOwned>(
         &self,
         files: &[SourceFile],
     ) -> Result<T, Diagnostic> {

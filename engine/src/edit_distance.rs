@@ -29,7 +29,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// [`nearest`] for names of a numbered series (clusters, mostly): `member3` is not offered for
 /// `member1`, since names that differ only in their digits are other members of the series,
 /// not typos of each other.
-pub fn nearest_name<'a>(
+pub(crate) fn nearest_name<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {

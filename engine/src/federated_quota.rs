@@ -20,7 +20,7 @@ use crate::quantity::{Quantity, ResourceQuantity};
 
 /// A FederatedResourceQuota, admitted.
 #[derive(Debug, Clone)]
-pub struct FederatedQuota {
+pub(crate) struct FederatedQuota {
     /// `FederatedResourceQuota shop/compute`, for messages.
     pub id: String,
     pub origin: Origin,
@@ -30,11 +30,11 @@ pub struct FederatedQuota {
     pub key: ObjectKey,
     /// One per cluster, the first entry naming it: the sync controller looks a cluster's entry
     /// up from the start of the list (`extractClusterHardResourceList`).
-    pub assignments: Vec<Assignment>,
+    pub(crate) assignments: Vec<Assignment>,
 }
 
 #[derive(Debug, Clone)]
-pub struct Assignment {
+pub(crate) struct Assignment {
     pub cluster: String,
     /// `spec.staticAssignments[2]`, for messages.
     pub field: String,
@@ -51,7 +51,7 @@ const CLUSTER_NAME_MAX_LENGTH: usize = 48;
 
 /// Validates a FederatedResourceQuota as Karmada's webhook does; duplicate cluster entries,
 /// which Karmada accepts and then ignores, are warnings.
-pub fn admit(
+pub(crate) fn admit(
     located: &Located<FederatedResourceQuota>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<FederatedQuota, Rejected> {
@@ -167,7 +167,7 @@ pub fn admit(
 
 impl FederatedQuota {
     /// The entries whose cluster is in the inventory, in the order written.
-    pub fn assigned<'q>(
+    pub(crate) fn assigned<'q>(
         &'q self,
         clusters: &'q BTreeMap<&str, usize>,
     ) -> impl Iterator<Item = (&'q Assignment, usize)> + 'q {
@@ -181,7 +181,7 @@ impl FederatedQuota {
     /// The ResourceQuota for one assigned cluster, as the sync controller builds it: only
     /// name, namespace and `spec.hard`, each quantity as Kubernetes writes it back after
     /// decoding it, and an empty `hard` left out (`omitempty`).
-    pub fn resource_quota(&self, assignment: &Assignment) -> Value {
+    pub(crate) fn resource_quota(&self, assignment: &Assignment) -> Value {
         let mut spec = Map::new();
         if !assignment.hard.is_empty() {
             let hard: Map<String, Value> = assignment
@@ -203,7 +203,7 @@ impl FederatedQuota {
 
     /// Entries naming a cluster the inventory does not have: the sync controller only builds
     /// Works for clusters that exist, so they render nothing.
-    pub fn inventory_warnings(&self, clusters: &[Cluster]) -> Vec<Diagnostic> {
+    pub(crate) fn inventory_warnings(&self, clusters: &[Cluster]) -> Vec<Diagnostic> {
         self.assignments
             .iter()
             .filter(|assignment| {

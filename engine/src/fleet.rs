@@ -23,17 +23,20 @@ use crate::policy::{Override, Propagation};
 /// Everything the pipeline needs, after loading, classifying and admission.
 #[derive(Debug, Default)]
 pub struct Fleet {
+    /// Resource templates Karmada policies place, in input order (derived Services included).
     pub templates: Vec<Template>,
-    pub propagations: Vec<Propagation>,
+    pub(crate) propagations: Vec<Propagation>,
+    /// OverridePolicies and ClusterOverridePolicies, admitted.
     pub overrides: Vec<Override>,
     /// The inventory, sorted by name.
     pub clusters: Vec<Cluster>,
+    /// What fedrender knows of each kind: replicas, requests, dependencies, customizations.
     pub interpreter: Interpreter,
     /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
     /// Karmada policies.
     pub federated: Vec<FederatedBinding>,
     /// Karmada FederatedResourceQuotas: a ResourceQuota in each cluster they assign.
-    pub federated_quotas: Vec<FederatedQuota>,
+    pub(crate) federated_quotas: Vec<FederatedQuota>,
     /// Lint levels the fleet's fedrender Config sets.
     pub lint_levels: BTreeMap<Lint, Level>,
     /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
@@ -41,7 +44,7 @@ pub struct Fleet {
     /// The taints ClusterTaintPolicies put on or took off the inventory's clusters, for `plan`.
     pub taint_changes: Vec<crate::cluster_taints::TaintChange>,
     /// Configs that set fields standing in for flags, with those fields.
-    pub flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
+    pub(crate) flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
     /// The Config's `spec.karmada`: the release and gates policies are judged by.
@@ -50,7 +53,7 @@ pub struct Fleet {
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
-    pub cluster_keys: crate::cluster_keys::ClusterKeys,
+    pub(crate) cluster_keys: crate::cluster_keys::ClusterKeys,
     /// How the fleet's files are read again, for a late message's field line.
     pub reread: crate::documents::Reread,
 }
@@ -59,7 +62,7 @@ impl Fleet {
     /// Whether the Config turns a Karmada feature gate on. For gates off by default in every
     /// release fedrender knows (MultiClusterService: karmada_release's table), this is whether
     /// the gate is on, whatever the release.
-    pub fn feature_gate_turned_on(&self, gate: &str) -> bool {
+    pub(crate) fn feature_gate_turned_on(&self, gate: &str) -> bool {
         self.karmada
             .as_ref()
             .and_then(|config| config.item.feature_gates.get(gate))
@@ -73,6 +76,7 @@ impl Fleet {
 pub struct SourceRun {
     /// `apps/web/`.
     pub source: String,
+    /// The tool that rendered it: `kustomize`, `helm` or `command`.
     pub tool: &'static str,
     /// The command that ran, as it ran (in the source's directory).
     pub argv: Vec<String>,
@@ -104,7 +108,7 @@ pub fn assemble(
 }
 
 /// [`assemble`] with the input files already parsed.
-pub fn assemble_parsed(
+pub(crate) fn assemble_parsed(
     files: &[SourceFile],
     input_file_count: usize,
     input_documents: Vec<RawDocument>,
@@ -318,7 +322,7 @@ fn check_unique_policies(fleet: &Fleet, errors: &mut ErrorSink) {
     }
 }
 
-pub fn is_crd(object: &serde_json::Value) -> bool {
+pub(crate) fn is_crd(object: &serde_json::Value) -> bool {
     object.get("apiVersion").and_then(serde_json::Value::as_str) == Some("apiextensions.k8s.io/v1")
         && object.get("kind").and_then(serde_json::Value::as_str)
             == Some("CustomResourceDefinition")
@@ -327,7 +331,7 @@ pub fn is_crd(object: &serde_json::Value) -> bool {
 /// The schema checker for the fleet: each cluster's Kubernetes version (the command line's
 /// `kubernetes_versions` first), the fleet's CRDs and those `--crds` names (`crds`); with the
 /// warnings of versions assumed and kinds left unchecked.
-pub fn schema_checker(
+pub(crate) fn schema_checker(
     fleet: &Fleet,
     kubernetes_versions: &[VersionChoice],
     crds: &[(serde_json::Value, Origin)],
@@ -406,7 +410,7 @@ pub fn schema_checker(
 /// The fields of a Config that stand in for flags are read before the fleet is, from the files
 /// directly in `FLEET_DIR` (`top`); set anywhere else they would be ignored, so they are an
 /// error there.
-pub fn check_flag_configs_are_on_top(fleet: &Fleet, top: &Path) -> Result<(), Rejected> {
+pub(crate) fn check_flag_configs_are_on_top(fleet: &Fleet, top: &Path) -> Result<(), Rejected> {
     let errors: Vec<Diagnostic> = fleet
         .flag_configs
         .iter()

@@ -69,13 +69,13 @@ fn special(float: f64) -> Option<&'static str> {
 
 /// `strconv.FormatFloat(float, 'g', -1, 64)`: the shortest digits that read back as `float`,
 /// in exponent form (`1e+06`, `1.5e-07`) when the decimal exponent is below -4 or at least 6.
-pub fn shortest(float: f64) -> String {
+pub(crate) fn shortest(float: f64) -> String {
     format(float, 'g', None)
 }
 
 /// `strconv.FormatFloat(float, 'g', -1, 32)`: the shortest digits that read back as the same
 /// float32.
-pub fn shortest32(float: f64) -> String {
+pub(crate) fn shortest32(float: f64) -> String {
     let single = float as f32;
     if let Some(name) = special(f64::from(single)) {
         return name.to_string();

@@ -18,7 +18,7 @@ const TEST_HOOKS: [&str; 3] = ["test", "test-success", "test-failure"];
 /// run around a release's life, which a rendered tree does not have: Argo CD runs them as sync
 /// hooks, Karmada propagates them as ordinary objects, and so does fedrender, naming each in
 /// `plan` and in a warning.
-pub fn sort_out_helm_hooks(
+pub(crate) fn sort_out_helm_hooks(
     runs: &mut [SourceRun],
     documents: &mut Vec<RawDocument>,
     warnings: &mut Vec<Diagnostic>,

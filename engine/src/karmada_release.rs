@@ -22,7 +22,10 @@ use crate::policy::Propagation;
 #[derive(Debug)]
 pub struct Release {
     pub minor: u32,
+    /// Where the release's data was read from, for whoever checks the table against Karmada.
+    #[allow(dead_code)]
     pub tag: &'static str,
+    #[allow(dead_code)]
     pub commit: &'static str,
     pub gates: &'static [(&'static str, bool)],
 }
@@ -144,7 +147,7 @@ const GATES_1_19: &[(&str, bool)] = &[
 ];
 
 /// The releases fedrender knows, oldest first; the last is the default.
-pub const RELEASES: &[Release] = &[
+pub(crate) const RELEASES: &[Release] = &[
     Release {
         minor: 12,
         tag: "v1.12.0",
@@ -266,7 +269,7 @@ pub struct Chosen {
     /// Every gate of the release, on or off, the Config's choices applied.
     pub gates: BTreeMap<&'static str, bool>,
     /// The gates the Config names, for messages.
-    pub turned_by_config: BTreeMap<&'static str, bool>,
+    pub(crate) turned_by_config: BTreeMap<&'static str, bool>,
 }
 
 impl Chosen {
@@ -369,7 +372,7 @@ pub fn choose(
 
 /// Judges every propagation policy of the fleet, and the templates whose kind is behind a
 /// gate, against the chosen release: the warnings, or every error at once.
-pub fn judge(fleet: &Fleet, chosen: &Chosen) -> Result<Vec<Diagnostic>, Rejected> {
+pub(crate) fn judge(fleet: &Fleet, chosen: &Chosen) -> Result<Vec<Diagnostic>, Rejected> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let priority_classes: std::collections::BTreeSet<&str> = fleet

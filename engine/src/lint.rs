@@ -11,46 +11,84 @@ use serde::Deserialize;
 /// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Lint {
+    /// `unknown-cluster`: A policy, quota or preference names a cluster the inventory does not have.
     UnknownCluster,
+    /// `targets-no-cluster`: An override rule's targetCluster matches no cluster that receives the object.
     TargetsNoCluster,
+    /// `overrides-nothing`: A command or args overrider changes nothing on a template its policy selects.
     OverridesNothing,
+    /// `selects-nothing`: A policy or KubeFed object selects no template.
     SelectsNothing,
+    /// `unplaced-template`: A template no policy places, or that reaches no cluster.
     UnplacedTemplate,
+    /// `unplaced-replicas`: A ReplicaSchedulingPreference places fewer replicas than its total.
     UnplacedReplicas,
+    /// `priority-tie`: Policies tie on priority for a template, so the name decides.
     PriorityTie,
+    /// `shadowed-policy`: A propagation policy matches templates but another policy wins every one.
     ShadowedPolicy,
+    /// `ignored-field`: A field or annotation that Karmada, KubeFed or Federation v1 ignores.
     IgnoredField,
+    /// `not-modelled`: A setting of a live control plane that fedrender does not model.
     NotModelled,
+    /// `skipped-input`: A file or directory of the input that is not read.
     SkippedInput,
+    /// `dependencies-not-followed`: Karmada's built-in interpretation fails on a template, so its dependencies stay.
     DependenciesNotFollowed,
+    /// `invalid-selector`: A resource selector's label selector Karmada cannot convert, so it matches nothing.
     InvalidSelector,
+    /// `undefined-namespace`: Objects are placed into a namespace that no template of the fleet defines.
     UndefinedNamespace,
+    /// `schema-invalid`: A cluster's API server would reject a value: wrong type, missing required field, out of range, not an allowed value.
     SchemaInvalid,
+    /// `unknown-field`: A field a built-in kind does not have, which kubectl's strict field validation rejects.
     UnknownField,
+    /// `pruned-field`: A field a custom resource's CRD schema does not have, which the API server drops.
     PrunedField,
+    /// `removed-api`: An apiVersion a cluster's Kubernetes version no longer serves.
     RemovedApi,
+    /// `deprecated-api`: An apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces.
     DeprecatedApi,
+    /// `unchecked-kind`: Custom resources whose CRD the run does not have, so unchecked.
     UncheckedKind,
+    /// `assumed-kubernetes-version`: A cluster's Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used.
     AssumedKubernetesVersion,
+    /// `disabled-api`: An alpha API, or a beta API new since 1.24, that a cluster serves only when enabled, and the inventory does not list its apiEnablements.
     DisabledApi,
+    /// `immutable-field`: Diff: a change Kubernetes refuses on update (a selector, a StatefulSet's claim templates, a binding's roleRef), so the GitOps sync stops.
     ImmutableField,
+    /// `pvc-shrink`: Diff: a PersistentVolumeClaim's storage request made smaller, which Kubernetes refuses.
     PvcShrink,
+    /// `replicas-zero`: Diff: a workload going to 0 replicas on a cluster where it had some.
     ReplicasZero,
+    /// `replica-shift`: Diff: replicas moving between clusters, each synced on its own.
     ReplicaShift,
+    /// `pruned`: Diff: an object leaving a cluster while its template stays, which the wiring's prune deletes.
     Pruned,
+    /// `hpa-owns-replicas`: Diff: spec.replicas written for a workload a HorizontalPodAutoscaler scales, so the sync and the autoscaler fight.
     HpaOwnsReplicas,
+    /// `preserved-on-deletion`: Diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops's exemption.
     PreservedOnDeletion,
+    /// `plaintext-secret`: A Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree.
     PlaintextSecret,
+    /// `sops-no-recipient`: A SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it.
     SopsNoRecipient,
+    /// `sealed-secret-shared`: A SealedSecret reaches clusters with different sealing certificates, so it unseals on one group at most.
     SealedSecretShared,
+    /// `lazy-activation`: A propagation policy with activationPreference: Lazy, which Karmada applies to a template only when the template next changes.
     LazyActivation,
+    /// `feature-gate-off`: A field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config.
     FeatureGateOff,
+    /// `deprecated-field`: A policy value the chosen Karmada release deprecates and a later one refuses.
     DeprecatedField,
+    /// `mcs-no-service`: A MultiClusterService with no Service of its name and namespace in the fleet.
     McsNoService,
+    /// `mcs-no-backends`: A MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints.
     McsNoBackends,
 }
 
 impl Lint {
+    /// Every lint, in the order `--help` and the README list them.
     pub const ALL: [Lint; 37] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
@@ -91,6 +129,7 @@ impl Lint {
         Lint::McsNoBackends,
     ];
 
+    /// The lint's stable name (`unknown-cluster`), as flags and Configs write it.
     pub fn name(self) -> &'static str {
         match self {
             Lint::UnknownCluster => "unknown-cluster",
@@ -240,7 +279,7 @@ impl Lint {
     /// by default since 1.27) fails on them. A SOPS file no key of its cluster opens is one
     /// too: Flux's kustomize-controller fails the whole Kustomization on it, so every object of
     /// that sync stops, not only the Secret.
-    pub fn default_level(self) -> Level {
+    pub(crate) fn default_level(self) -> Level {
         match self {
             Lint::SchemaInvalid | Lint::UnknownField | Lint::RemovedApi | Lint::SopsNoRecipient => {
                 Level::Deny
@@ -249,7 +288,7 @@ impl Lint {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Lint> {
+    pub(crate) fn from_name(name: &str) -> Option<Lint> {
         Lint::ALL.into_iter().find(|lint| lint.name() == name)
     }
 
@@ -275,6 +314,7 @@ impl fmt::Display for Lint {
     }
 }
 
+/// What a lint's warnings become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
@@ -302,6 +342,7 @@ impl fmt::Display for Level {
 pub struct LintLevels {
     /// `--strict`: every lint not named otherwise is denied.
     pub strict: bool,
+    /// Levels named for single lints (`--deny unknown-cluster`, the Config's `spec.lints`).
     pub named: BTreeMap<Lint, Level>,
 }
 
@@ -325,12 +366,13 @@ impl LintLevels {
     }
 
     /// These levels with `lints` allowed.
-    pub fn allowing(mut self, lints: &[Lint]) -> LintLevels {
+    pub(crate) fn allowing(mut self, lints: &[Lint]) -> LintLevels {
         self.named
             .extend(lints.iter().map(|&lint| (lint, Level::Allow)));
         self
     }
 
+    /// The level `lint` has in this run.
     pub fn level(&self, lint: Lint) -> Level {
         match self.named.get(&lint) {
             Some(level) => *level,

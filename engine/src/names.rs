@@ -1,7 +1,7 @@
 //! Kubernetes' rules for names, label keys and label values
 //! (k8s.io/apimachinery pkg/util/validation/validation.go).
 
-pub fn dns_label_problem(name: &str) -> Option<String> {
+pub(crate) fn dns_label_problem(name: &str) -> Option<String> {
     if name.is_empty() || name.len() > 63 {
         return Some("must be 1 to 63 characters".to_string());
     }
@@ -16,6 +16,7 @@ pub fn dns_label_problem(name: &str) -> Option<String> {
     })
 }
 
+/// What is wrong with `name` as a DNS subdomain (RFC 1123: Kubernetes' object names), or `None`.
 pub fn dns_subdomain_problem(name: &str) -> Option<String> {
     if name.is_empty() || name.len() > 253 {
         return Some("must be 1 to 253 characters".to_string());
@@ -34,7 +35,7 @@ pub fn dns_subdomain_problem(name: &str) -> Option<String> {
     })
 }
 
-pub fn path_segment_problem(name: &str) -> Option<String> {
+pub(crate) fn path_segment_problem(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("must not be empty".to_string());
     }
@@ -47,7 +48,7 @@ pub fn path_segment_problem(name: &str) -> Option<String> {
 
 /// A label key or annotation key: an optional DNS-subdomain prefix and `/`, then a name of at
 /// most 63 characters of `[A-Za-z0-9._-]` starting and ending with a letter or digit.
-pub fn qualified_name_problem(key: &str) -> Option<String> {
+pub(crate) fn qualified_name_problem(key: &str) -> Option<String> {
     let (prefix, name) = match key.rsplit_once('/') {
         Some((prefix, name)) => (Some(prefix), name),
         None => (None, key),
@@ -65,7 +66,7 @@ pub fn qualified_name_problem(key: &str) -> Option<String> {
 
 /// A label value: empty, or at most 63 characters of `[A-Za-z0-9._-]` starting and ending
 /// with a letter or digit.
-pub fn label_value_problem(value: &str) -> Option<String> {
+pub(crate) fn label_value_problem(value: &str) -> Option<String> {
     if value.is_empty() {
         return None;
     }

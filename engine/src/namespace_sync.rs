@@ -5,10 +5,10 @@
 use crate::bind::{is_reserved_namespace, is_skipped_namespace};
 use crate::object::Template;
 
-pub const SKIP_AUTO_PROPAGATION_LABEL: &str = "namespace.karmada.io/skip-auto-propagation";
+pub(crate) const SKIP_AUTO_PROPAGATION_LABEL: &str = "namespace.karmada.io/skip-auto-propagation";
 
 /// Whether the namespace controller sends this template to every cluster.
-pub fn is_auto_propagated(template: &Template) -> bool {
+pub(crate) fn is_auto_propagated(template: &Template) -> bool {
     if !(template.api_version == "v1" && template.kind() == "Namespace") {
         return false;
     }

@@ -12,10 +12,13 @@ use crate::diagnostics::Origin;
 /// is left out on purpose: `apps/v1` and `apps/v1beta1` Deployments named alike are one object.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ObjectKey {
+    /// The API group (`apps`; empty for the core group).
     pub group: String,
+    /// The kind (`Deployment`).
     pub kind: String,
     /// Empty for cluster-scoped objects.
     pub namespace: String,
+    /// The object's name.
     pub name: String,
 }
 
@@ -34,33 +37,42 @@ impl fmt::Display for ObjectKey {
     }
 }
 
+/// A resource template as written: an object Karmada's policies select and place.
 #[derive(Debug, Clone)]
 pub struct Template {
+    /// Where it is written.
     pub origin: Origin,
+    /// Its apiVersion as written (`apps/v1`).
     pub api_version: String,
+    /// What identifies it in a cluster.
     pub key: ObjectKey,
+    /// Its `metadata.labels`, which policies select by.
     pub labels: BTreeMap<String, String>,
     /// The object as written, except that a namespaced object always states its namespace.
     pub object: Value,
 }
 
 impl Template {
+    /// The kind (`Deployment`).
     pub fn kind(&self) -> &str {
         &self.key.kind
     }
 
+    /// The object's name.
     pub fn name(&self) -> &str {
         &self.key.name
     }
 
+    /// The namespace; empty for a cluster-scoped object.
     pub fn namespace(&self) -> &str {
         &self.key.namespace
     }
 
-    pub fn is_namespaced(&self) -> bool {
+    pub(crate) fn is_namespaced(&self) -> bool {
         !self.key.namespace.is_empty()
     }
 
+    /// The API group; empty for the core group.
     pub fn group(&self) -> &str {
         &self.key.group
     }
@@ -77,7 +89,7 @@ impl Template {
 #[cfg(test)]
 impl Template {
     /// A template for unit tests: origin `t.yaml:1`, no labels, the given object.
-    pub fn for_test(
+    pub(crate) fn for_test(
         api_version: &str,
         kind: &str,
         namespace: &str,
@@ -98,7 +110,7 @@ impl Template {
         }
     }
 
-    pub fn with_labels(mut self, labels: &[(&str, &str)]) -> Template {
+    pub(crate) fn with_labels(mut self, labels: &[(&str, &str)]) -> Template {
         self.labels = labels
             .iter()
             .map(|(key, value)| (key.to_string(), value.to_string()))
@@ -108,12 +120,12 @@ impl Template {
 }
 
 /// The API group of an `apiVersion`: `apps` for `apps/v1`, empty for the core `v1`.
-pub fn api_group(api_version: &str) -> &str {
+pub(crate) fn api_group(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(group, _)| group)
 }
 
 /// How a JSON value's type is named in messages: "a string", "a list", …
-pub fn json_type_name(value: &Value) -> &'static str {
+pub(crate) fn json_type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -126,7 +138,7 @@ pub fn json_type_name(value: &Value) -> &'static str {
 
 /// How many lists and maps nest in `value`: 0 for a scalar, 1 for `[1]` or `{}`. Counted
 /// without recursion, so that it is safe on a value of any depth.
-pub fn nesting_depth(value: &Value) -> usize {
+pub(crate) fn nesting_depth(value: &Value) -> usize {
     let mut deepest = 0;
     let mut pending = vec![(value, 0usize)];
     while let Some((node, depth)) = pending.pop() {
@@ -145,7 +157,7 @@ pub fn nesting_depth(value: &Value) -> usize {
 /// deeper than a document may ([`crate::yaml::MAX_NESTING_DEPTH`]): every stage that walks an
 /// object recursively relies on that bound, and an override could otherwise deepen an object
 /// without end, one operation at a time.
-pub fn check_nesting_below(parents: usize, value: &Value) -> Result<(), String> {
+pub(crate) fn check_nesting_below(parents: usize, value: &Value) -> Result<(), String> {
     let depth = parents + nesting_depth(value);
     if depth > crate::yaml::MAX_NESTING_DEPTH {
         Err(format!(

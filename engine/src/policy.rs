@@ -23,15 +23,20 @@ use crate::names;
 /// cluster-wide (ClusterPropagationPolicy, ClusterOverridePolicy).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PolicyScope {
+    /// A PropagationPolicy's or OverridePolicy's namespace.
     Namespace(String),
+    /// Cluster-wide.
     Cluster,
 }
 
 /// A policy's identity, as users name it in messages: `PropagationPolicy apps/web`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PolicyId {
+    /// `PropagationPolicy`, `ClusterOverridePolicy` …
     pub kind: String,
+    /// Its namespace, or cluster-wide.
     pub scope: PolicyScope,
+    /// Its name.
     pub name: String,
 }
 
@@ -49,42 +54,47 @@ impl fmt::Display for PolicyId {
 /// A PropagationPolicy or ClusterPropagationPolicy after admission.
 #[derive(Debug, Clone)]
 pub struct Propagation {
+    /// Which policy it is.
     pub id: PolicyId,
+    /// Where it is written.
     pub origin: Origin,
     /// Where each field is written, for messages.
     pub fields: FieldLines,
+    /// `spec.priority` (0 when unset): the higher wins a template.
     pub priority: i32,
-    pub resource_selectors: Vec<ResourceSelector>,
+    pub(crate) resource_selectors: Vec<ResourceSelector>,
+    /// `spec.placement`: where the templates go.
     pub placement: Placement,
+    /// `spec.suspension`: dispatching held back, for `plan` to say.
     pub suspension: Suspension,
-    pub dependent_overrides: Vec<String>,
+    pub(crate) dependent_overrides: Vec<String>,
     /// Whether what a template references follows it (forced on when a selector names a
     /// ServiceImport, as Karmada's webhook does).
-    pub propagate_deps: bool,
+    pub(crate) propagate_deps: bool,
     /// `spec.preserveResourcesOnDeletion`: Karmada keeps what the policy placed on the members
     /// when the template is deleted. Nothing in a render depends on it; the GitOps wiring
     /// exempts those objects from pruning, `plan` says so and `diff` reads it.
-    pub preserves_on_deletion: bool,
+    pub(crate) preserves_on_deletion: bool,
     /// `spec.activationPreference: Lazy`: Karmada applies the policy to a template only when
     /// the template next changes; `plan` says so beside each template it places.
-    pub lazy_activation: bool,
+    pub(crate) lazy_activation: bool,
     /// The fields only Karmada's release decides about (see `karmada_release`).
-    pub release_fields: ReleaseFields,
+    pub(crate) release_fields: ReleaseFields,
 }
 
 /// What a policy writes that exists only from some Karmada release on, or only behind a
 /// feature gate: kept past admission for `karmada_release` to judge against the chosen release.
 #[derive(Debug, Clone, Default)]
-pub struct ReleaseFields {
+pub(crate) struct ReleaseFields {
     pub failover: Option<crate::api::karmada::FailoverBehavior>,
-    pub schedule_priority: bool,
+    pub(crate) schedule_priority: bool,
     /// The PriorityClass a `KubePriorityClass` schedule priority names.
-    pub schedule_priority_class: Option<String>,
-    pub preemption_always: bool,
+    pub(crate) schedule_priority_class: Option<String>,
+    pub(crate) preemption_always: bool,
 }
 
 impl Propagation {
-    pub fn is_cluster_wide(&self) -> bool {
+    pub(crate) fn is_cluster_wide(&self) -> bool {
         self.id.scope == PolicyScope::Cluster
     }
 }
@@ -93,19 +103,24 @@ impl Propagation {
 /// turned into one rule.
 #[derive(Debug, Clone)]
 pub struct Override {
+    /// Which policy it is.
     pub id: PolicyId,
+    /// Where it is written.
     pub origin: Origin,
     /// Where each field is written, for messages.
     pub fields: FieldLines,
     /// Empty: the policy applies to every object (in its namespace, for an OverridePolicy).
-    pub resource_selectors: Vec<ResourceSelector>,
+    pub(crate) resource_selectors: Vec<ResourceSelector>,
+    /// The rules, in order: applied one after another.
     pub rules: Vec<OverrideRule>,
 }
 
+/// One override rule: the clusters it targets and what it changes there.
 #[derive(Debug, Clone)]
 pub struct OverrideRule {
     /// `None`: every cluster.
-    pub target_cluster: Option<ClusterAffinity>,
+    pub(crate) target_cluster: Option<ClusterAffinity>,
+    /// What the rule changes.
     pub overriders: Overriders,
     /// Where the rule is written, for messages: `spec.overrideRules[2]`, or `spec` for the
     /// deprecated single-rule form.
@@ -194,6 +209,7 @@ pub(crate) fn admitted_for_test(document: serde_json::Value) -> Propagation {
     admit_propagation(&located, &mut Vec::new()).unwrap()
 }
 
+/// Admits a PropagationPolicy as Karmada's webhook would, with the warnings of what it accepts but does not act on.
 pub fn admit_propagation(
     located: &Located<PropagationPolicy>,
     warnings: &mut Vec<Diagnostic>,
@@ -719,7 +735,7 @@ fn check_cluster_affinity(admission: &mut Admission<'_>, field: &str, affinity: 
     }
 }
 
-pub fn admit_override(
+pub(crate) fn admit_override(
     located: &Located<OverridePolicy>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Override, Rejected> {

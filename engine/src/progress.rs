@@ -50,7 +50,7 @@ impl Progress {
     }
 
     /// Records that `count` more templates are done.
-    pub fn advance(&self, count: usize) {
+    pub(crate) fn advance(&self, count: usize) {
         self.0.done.fetch_add(count, Ordering::Relaxed);
     }
 

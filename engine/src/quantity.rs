@@ -41,7 +41,7 @@ pub struct Quantity {
 }
 
 impl Quantity {
-    pub const ZERO: Quantity = Quantity { nanos: 0 };
+    pub(crate) const ZERO: Quantity = Quantity { nanos: 0 };
 
     /// A quantity of `nanos` 10^-9 units.
     pub const fn from_nanos(nanos: i128) -> Self {
@@ -385,7 +385,7 @@ pub fn round_trip(text: &str) -> Result<String, String> {
 /// How a quantity is written back (`resource.Format`): decimal SI (`1500m`, `2k`), binary SI
 /// (`1Gi`) or a decimal exponent (`1e3`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QuantityFormat {
+pub(crate) enum QuantityFormat {
     DecimalSi,
     BinarySi,
     DecimalExponent,
@@ -411,7 +411,7 @@ impl QuantityFormat {
 
 /// `Quantity.String()` of a computed quantity (one whose text Kubernetes rebuilds): the value
 /// in its format, binary SI falling back to decimal SI as [`round_trip`] does.
-pub fn canonical(quantity: Quantity, format: QuantityFormat) -> String {
+pub(crate) fn canonical(quantity: Quantity, format: QuantityFormat) -> String {
     let scale = match format {
         QuantityFormat::BinarySi => Scale::Binary(0),
         QuantityFormat::DecimalSi | QuantityFormat::DecimalExponent => Scale::Decimal(0),
@@ -539,6 +539,7 @@ fn canonical_text(quantity: Quantity, scale: Scale, exponent_form: bool) -> Stri
 pub struct ResourceQuantity {
     /// The text the controller parses: the string, or the integer's digits.
     pub written: String,
+    /// The quantity it parses to.
     pub value: Quantity,
 }
 

@@ -82,7 +82,7 @@ pub struct Inputs {
     parse_errors: Vec<Diagnostic>,
     /// Where the fleet was read from (`FLEET_DIR`): a Config that stands in for flags must sit
     /// directly in it.
-    pub fleet_dir: PathBuf,
+    pub(crate) fleet_dir: PathBuf,
     /// The sources a tool rendered, with what each ran.
     pub sources: Vec<SourceRun>,
     /// The inventory file (`--clusters`), when the inventory is not only in the fleet.
@@ -122,7 +122,7 @@ impl Inputs {
 
     /// Adds what the fleet's tools printed, each output with the run that printed it, after
     /// the files. A chart's test hooks are left out and its other hooks named in a warning
-    /// ([`crate::helm_hooks`]).
+    /// (`crate::helm_hooks`).
     pub fn add_rendered(&mut self, rendered: Vec<(SourceFile, SourceRun)>) {
         let (outputs, mut runs): (Vec<SourceFile>, Vec<SourceRun>) = rendered.into_iter().unzip();
         let (mut documents, errors) = documents::parse_files_at(&outputs, self.files.len());
@@ -323,7 +323,7 @@ impl<'f> Run<'f> {
     }
 
     /// Writes every object to `out` as one YAML stream, each chunk as soon as it is rendered
-    /// ([`output::write_stream`] says in which order), so that memory holds one chunk. Writing
+    /// (`output::write_stream` says in which order), so that memory holds one chunk. Writing
     /// stops at the first write error, which is returned; rendering goes on for its own errors.
     pub fn stream(
         &self,

@@ -83,7 +83,7 @@ pub fn protection(group: &str, kind: &str, object: &Value) -> Option<Protection>
 
 /// The SOPS metadata of a SOPS document: a top-level `sops` map holding `mac` and
 /// `lastmodified`, which SOPS writes into every file it encrypts.
-pub fn sops_metadata(object: &Value) -> Option<&Map<String, Value>> {
+pub(crate) fn sops_metadata(object: &Value) -> Option<&Map<String, Value>> {
     object
         .get("sops")
         .and_then(Value::as_object)
@@ -98,7 +98,7 @@ fn mac_only_encrypted(sops: &Map<String, Value>) -> bool {
 /// `azure_kv`, `hc_vault`, as SOPS names its metadata lists) and the identifier a user writes
 /// for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recipient {
+pub(crate) struct Recipient {
     pub kind: &'static str,
     pub id: String,
 }
@@ -108,7 +108,7 @@ pub struct Recipient {
 /// ID, an Azure Key Vault key as `{vault_url}/keys/{name}/{version}` and a HashiCorp Vault
 /// transit key as `{vault_address}/v1/{engine_path}/keys/{key_name}`, the URLs SOPS's own
 /// command line takes for them.
-pub fn sops_recipients(sops: &Map<String, Value>) -> Vec<Recipient> {
+pub(crate) fn sops_recipients(sops: &Map<String, Value>) -> Vec<Recipient> {
     let mut found = Vec::new();
     let groups = sops
         .get("key_groups")
@@ -157,7 +157,7 @@ pub fn sops_recipients(sops: &Map<String, Value>) -> Vec<Recipient> {
 /// (spaces and a `0x` aside, any case), a fingerprint matching the key ID that is its last 16
 /// digits or more, since users write either; every other key compares as written, case and a
 /// trailing slash aside.
-pub fn is_recipient(key: &str, recipient: &Recipient) -> bool {
+pub(crate) fn is_recipient(key: &str, recipient: &Recipient) -> bool {
     if recipient.kind == "pgp" {
         let hex = |text: &str| -> Option<String> {
             let digits: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -184,7 +184,7 @@ pub fn is_recipient(key: &str, recipient: &Recipient) -> bool {
 /// label, else `sealedsecrets.bitnami.com/namespace-wide: "true"` the namespace, else (strict)
 /// `namespace/name`. RSA-OAEP only decrypts with the label the value was sealed with, so a copy
 /// whose label differs from the template's cannot be unsealed.
-pub fn sealing_label(object: &Value) -> String {
+pub(crate) fn sealing_label(object: &Value) -> String {
     let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
     let namespace = text("/metadata/namespace").unwrap_or("");
     match sealing_scope(object) {
@@ -217,7 +217,7 @@ impl SealingScope {
 
 /// The scope the controller unseals a SealedSecret with, from the annotations of its own
 /// metadata (`SecretScope` in sealedsecret_expansion.go: cluster-wide first).
-pub fn sealing_scope(object: &Value) -> SealingScope {
+pub(crate) fn sealing_scope(object: &Value) -> SealingScope {
     let annotated = |name: &str| {
         object
             .pointer("/metadata/annotations")
@@ -235,7 +235,7 @@ pub fn sealing_scope(object: &Value) -> SealingScope {
 }
 
 /// A value SOPS encrypted: `ENC[AES256_GCM,data:…,iv:…,tag:…,type:…]`.
-pub fn is_encrypted(value: &Value) -> bool {
+pub(crate) fn is_encrypted(value: &Value) -> bool {
     value
         .as_str()
         .is_some_and(|text| text.starts_with("ENC[") && text.ends_with(']'))
@@ -347,7 +347,7 @@ fn push_field(path: &mut String, field: &str) {
 /// every value of a map or list that holds an encrypted value directly (under Flux's
 /// `encrypted_regex: ^(data|stringData)$`, all of `data`), which covers what the rules select
 /// and refuses, say, a plaintext key added to `data`; a label elsewhere is allowed.
-pub fn breaks_mac(original: &Value, changed: &Value) -> Option<String> {
+pub(crate) fn breaks_mac(original: &Value, changed: &Value) -> Option<String> {
     let sops = sops_metadata(original)?;
     if changed.get("sops") != original.get("sops") {
         return Some("sops".to_string());

@@ -24,7 +24,7 @@ use crate::secrets;
 ///
 /// The first step: the template with the cluster's replicas and completions, ready for the
 /// overrides.
-pub fn revise(
+pub(crate) fn revise(
     interpreter: &Interpreter,
     template: &Template,
     replicas: Option<i64>,
@@ -93,7 +93,7 @@ fn default_job_completions(object: &mut Value) {
 /// receive the same revision, worked out once when a Lua script works it out. A native or
 /// declared revision is a copy of the template with one field set, as cheap as a copy of a
 /// remembered one, so it is not remembered.
-pub struct Revisions<'a> {
+pub(crate) struct Revisions<'a> {
     interpreter: &'a Interpreter,
     template: &'a Template,
     /// `None` when revisions are not remembered.
@@ -117,7 +117,7 @@ impl<'a> Revisions<'a> {
     }
 
     /// [`revise`], remembered when a script revises.
-    pub fn revise(
+    pub(crate) fn revise(
         &mut self,
         replicas: Option<i64>,
         completions: Option<i64>,
@@ -143,10 +143,13 @@ pub fn prune(template: &Template, object: &mut Value) {
 /// object identical in many clusters is built and serialised once.
 #[derive(Debug, Clone)]
 pub struct RenderedTemplate {
+    /// The object.
     pub key: ObjectKey,
+    /// Each distinct manifest with its clusters.
     pub variants: Vec<Variant>,
 }
 
+/// One distinct manifest of a template, with the clusters that receive it.
 #[derive(Debug, Clone)]
 pub struct Variant {
     /// The manifest as written to each of these clusters. Serialised as soon as the object is
@@ -159,9 +162,9 @@ pub struct Variant {
 /// What a cluster's API server would say of a template's object on some of its clusters, and
 /// the override rule that wrote the offending value, when one did.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct CheckedFinding {
+pub(crate) struct CheckedFinding {
     pub finding: Finding,
-    pub written_by: Option<RuleRef>,
+    pub(crate) written_by: Option<RuleRef>,
     /// Positions in the inventory, ascending.
     pub clusters: Vec<usize>,
 }

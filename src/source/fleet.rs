@@ -12,7 +12,7 @@ use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, ToolCache, ToolSettings};
 use fedrender_engine::api::config::{CONFIG_API_VERSION, SourcesConfig};
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
-use fedrender_engine::documents::{Format, Reread, SourceFile};
+use fedrender_engine::documents::{self, Reread, SourceFile};
 use fedrender_engine::progress::Stage;
 use fedrender_engine::run::{self, Inputs, Options, Outcome, Run};
 
@@ -105,10 +105,9 @@ pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
             Vec::new(),
         ),
         InputKind::Stdin => (
-            vec![SourceFile::new(
-                "<stdin>".into(),
+            vec![documents::source_from_text(
+                "<stdin>",
                 read_stdin("the fleet")?,
-                Format::Yaml,
             )],
             Vec::new(),
             Vec::new(),
@@ -127,10 +126,9 @@ pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
     }
     inputs.inventory = match &source.inventory {
         Inventory::File(path) => Some(read_inventory(path)?),
-        Inventory::Stdin => Some(SourceFile::new(
-            "<stdin>".into(),
+        Inventory::Stdin => Some(documents::source_from_text(
+            "<stdin>",
             read_stdin("the inventory")?,
-            Format::Yaml,
         )),
         Inventory::InputOnly => None,
     };

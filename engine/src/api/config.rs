@@ -39,28 +39,38 @@ use serde::Deserialize;
 use super::meta::ObjectMeta;
 use crate::lint::Level;
 
+/// The API version of fedrender's own `Config`.
 pub const CONFIG_API_VERSION: &str = "fedrender.io/v1alpha1";
 
+/// fedrender's `Config`: what a fleet says about how it is rendered, in place of flags.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Config {
+    /// `fedrender.io/v1alpha1`.
     pub api_version: String,
+    /// `Config`.
     pub kind: String,
+    /// Its name.
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// What it sets.
     pub spec: ConfigSpec,
 }
 
+/// `spec` of a Config.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ConfigSpec {
+    /// `workloads`: kinds that are workloads although Karmada does not know them, with where their replicas are.
     #[serde(default)]
     pub workloads: Vec<WorkloadDeclaration>,
+    /// `clusterScoped`: custom kinds that are cluster-scoped (no namespace).
     #[serde(default)]
     pub cluster_scoped: Vec<KindReference>,
     /// Levels by lint name; the command line's `--deny`, `--warn` and `--allow` beat them.
     #[serde(default)]
     pub lints: BTreeMap<String, Level>,
+    /// `sources`: how sources that a tool renders are run.
     #[serde(default)]
     pub sources: SourcesConfig,
     /// The Kubernetes version to check objects of clusters that state none against
@@ -93,8 +103,10 @@ pub struct ConfigSpec {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct KarmadaConfig {
+    /// `version`: the Karmada release (`v1.14`).
     #[serde(default)]
     pub version: Option<String>,
+    /// `featureGates`: gates turned on (`true`) or off.
     #[serde(default)]
     pub feature_gates: BTreeMap<String, bool>,
 }
@@ -131,19 +143,25 @@ pub struct DiffConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GitopsConfig {
+    /// `tool`: `Argocd` or `Flux`.
     pub tool: GitopsToolName,
+    /// `repoURL`: the repository Argo CD or Flux clone.
     #[serde(rename = "repoURL")]
     pub repo_url: String,
+    /// `revision`: the branch or revision (default `main`).
     #[serde(default)]
     pub revision: Option<String>,
     /// The output directory's path in the repository.
     pub path: String,
 }
 
+/// `spec.gitops.tool`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GitopsToolName {
+    /// Argo CD.
     Argocd,
+    /// Flux.
     Flux,
 }
 
@@ -161,19 +179,27 @@ pub struct SourcesConfig {
     pub allow_exec: bool,
 }
 
+/// One of `spec.workloads`: a kind with replicas that Karmada does not know.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct WorkloadDeclaration {
+    /// The kind's apiVersion.
     pub api_version: String,
+    /// The kind.
     pub kind: String,
+    /// Where its replicas are, a dotted path (`spec.replicas`).
     pub replicas: String,
+    /// Where its pod template is, when it has one (`spec.template`).
     #[serde(default)]
     pub pod_template: Option<String>,
 }
 
+/// A kind, by apiVersion and kind.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct KindReference {
+    /// The kind's apiVersion.
     pub api_version: String,
+    /// The kind.
     pub kind: String,
 }

@@ -2,6 +2,9 @@
 //! at kubefed 16fb853): the groups, and every field the CRDs define of the objects fedrender
 //! reads; an unknown field is an error. What they mean is [`crate::federation`]'s.
 
+// Every field is decoded, so that an unknown one is an error; not every one is read.
+#![allow(dead_code)]
+
 use std::collections::BTreeMap;
 
 use serde::Deserialize;

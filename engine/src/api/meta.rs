@@ -11,34 +11,49 @@ use serde_json::Value;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ObjectMeta {
+    /// `name`.
     #[serde(default)]
     pub name: String,
+    /// `generateName`: refused by fedrender, which needs a name to place.
     #[serde(default)]
     pub generate_name: Option<String>,
+    /// `namespace`.
     #[serde(default)]
     pub namespace: Option<String>,
+    /// `selfLink`, as the API server wrote it.
     #[serde(default)]
     pub self_link: Option<String>,
+    /// `uid`, as the API server wrote it.
     #[serde(default)]
     pub uid: Option<String>,
+    /// `resourceVersion`, as the API server wrote it.
     #[serde(default)]
     pub resource_version: Option<String>,
+    /// `generation`, as the API server wrote it.
     #[serde(default)]
     pub generation: Option<i64>,
+    /// `creationTimestamp`, as the API server wrote it.
     #[serde(default)]
     pub creation_timestamp: Option<Value>,
+    /// `deletionTimestamp`: set when the object is being deleted.
     #[serde(default)]
     pub deletion_timestamp: Option<Value>,
+    /// `deletionGracePeriodSeconds`, as the API server wrote it.
     #[serde(default)]
     pub deletion_grace_period_seconds: Option<i64>,
+    /// `labels`.
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
+    /// `annotations`.
     #[serde(default)]
     pub annotations: BTreeMap<String, String>,
+    /// `ownerReferences`, as written.
     #[serde(default)]
     pub owner_references: Option<Value>,
+    /// `finalizers`, as written.
     #[serde(default)]
     pub finalizers: Option<Vec<String>>,
+    /// `managedFields`, as the API server wrote it.
     #[serde(default)]
     pub managed_fields: Option<Value>,
 }
@@ -47,8 +62,10 @@ pub struct ObjectMeta {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LabelSelector {
+    /// `matchLabels`: labels that must be present with these values.
     #[serde(default)]
     pub match_labels: BTreeMap<String, String>,
+    /// `matchExpressions`: requirements that must all hold.
     #[serde(default)]
     pub match_expressions: Vec<LabelSelectorRequirement>,
     /// Set on admission when `metav1.LabelSelectorAsSelector` would refuse the selector
@@ -129,8 +146,11 @@ impl LabelSelector {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LabelSelectorRequirement {
+    /// `key`: the label.
     pub key: String,
+    /// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`.
     pub operator: SelectorOperator,
+    /// `values`: for `In` and `NotIn`.
     #[serde(default)]
     pub values: Vec<String>,
 }
@@ -142,10 +162,15 @@ pub struct LabelSelectorRequirement {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(from = "String")]
 pub enum SelectorOperator {
+    /// The label's value is one of the values.
     In,
+    /// The label is absent, or its value is none of the values.
     NotIn,
+    /// The label is present.
     Exists,
+    /// The label is absent.
     DoesNotExist,
+    /// Any other operator, as written: matches nothing.
     Unknown(String),
 }
 
@@ -178,8 +203,11 @@ impl std::fmt::Display for SelectorOperator {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NodeSelectorRequirement {
+    /// `key`: the field (`provider`, `region`, `zone`).
     pub key: String,
+    /// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`.
     pub operator: SelectorOperator,
+    /// `values`: for `In` and `NotIn`.
     #[serde(default)]
     pub values: Vec<String>,
 }
@@ -188,18 +216,26 @@ pub struct NodeSelectorRequirement {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Taint {
+    /// `key`: the taint's key.
     pub key: String,
+    /// `value`: the taint's value.
     #[serde(default)]
     pub value: String,
+    /// `effect`: what the taint keeps away.
     pub effect: TaintEffect,
+    /// `timeAdded`, as written.
     #[serde(default)]
     pub time_added: Option<Value>,
 }
 
+/// What a taint keeps away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub enum TaintEffect {
+    /// New placements that do not tolerate it.
     NoSchedule,
+    /// New placements, when another cluster will do.
     PreferNoSchedule,
+    /// Placements that do not tolerate it, even those already there.
     NoExecute,
 }
 
@@ -207,24 +243,33 @@ pub enum TaintEffect {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Toleration {
+    /// `key`: the taint key tolerated; every key when empty with `Exists`.
     #[serde(default)]
     pub key: String,
+    /// `operator`: `Exists` or `Equal` (the default).
     #[serde(default)]
     pub operator: Option<TolerationOperator>,
+    /// `value`: the taint value tolerated, with `Equal`.
     #[serde(default)]
     pub value: String,
+    /// `effect`: the effect tolerated; every effect when unset.
     #[serde(default)]
     pub effect: Option<TaintEffect>,
+    /// `tolerationSeconds`: how long a `NoExecute` taint is tolerated.
     #[serde(default)]
     pub toleration_seconds: Option<i64>,
 }
 
+/// How a toleration matches a taint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub enum TolerationOperator {
+    /// Any value of the key.
     Exists,
+    /// The value given.
     Equal,
     /// Defined by Kubernetes, rejected by Karmada's validation (clusterTolerations).
     Lt,
+    /// Defined by Kubernetes, rejected by Karmada's validation (clusterTolerations).
     Gt,
 }
 
@@ -232,15 +277,21 @@ pub enum TolerationOperator {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Condition {
+    /// `type` (`Ready`).
     #[serde(rename = "type")]
     pub condition_type: String,
+    /// `status`: `True`, `False` or `Unknown`.
     pub status: String,
+    /// `observedGeneration`, as written.
     #[serde(default)]
     pub observed_generation: Option<i64>,
+    /// `lastTransitionTime`, as written.
     #[serde(default)]
     pub last_transition_time: Option<Value>,
+    /// `reason`, as written.
     #[serde(default)]
     pub reason: Option<String>,
+    /// `message`, as written.
     #[serde(default)]
     pub message: Option<String>,
 }

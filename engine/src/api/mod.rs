@@ -4,10 +4,10 @@
 pub mod cluster;
 pub mod config;
 pub mod karmada;
-pub mod kubefed;
+pub(crate) mod kubefed;
 pub mod meta;
-pub mod networking;
-pub mod secret_keys;
-pub mod selector;
+pub(crate) mod networking;
+pub(crate) mod secret_keys;
+pub(crate) mod selector;
 pub mod source;
-pub mod type_meta;
+pub(crate) mod type_meta;

@@ -1,6 +1,9 @@
 //! Karmada's `MultiClusterService` (`networking.karmada.io/v1alpha1`, karmada
 //! pkg/apis/networking/v1alpha1/service_types.go), field for field with Karmada's JSON names.
 
+// Every field is decoded, so that an unknown one is an error; not every one is read.
+#![allow(dead_code)]
+
 use serde::Deserialize;
 use serde_json::Value;
 

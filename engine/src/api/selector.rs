@@ -75,6 +75,7 @@ pub struct Selected<'a> {
 }
 
 impl Template {
+    /// The template as resource selectors see it.
     pub fn selected(&self) -> Selected<'_> {
         Selected {
             api_version: &self.api_version,

@@ -10,14 +10,19 @@ use crate::manifest::HEADER;
 use crate::object::ObjectKey;
 use crate::yaml;
 
+/// What happened to an object on one cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChangeKind {
+    /// The head has it; the base had not.
     Added,
+    /// Both have it, with different text.
     Changed,
+    /// The base had it; the head has not.
     Removed,
 }
 
 impl ChangeKind {
+    /// The word reports use for it (`added`, `changed`, `removed`).
     pub fn word(self) -> &'static str {
         match self {
             ChangeKind::Added => "added",
@@ -30,9 +35,13 @@ impl ChangeKind {
 /// One object that differs, with both texts (secret values already redacted).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectChange {
+    /// The object.
     pub key: ObjectKey,
+    /// Added, changed or removed.
     pub kind: ChangeKind,
+    /// The base's manifest (empty when added), Secret values redacted unless shown.
     pub before: String,
+    /// The head's manifest (empty when removed), Secret values redacted unless shown.
     pub after: String,
 }
 
@@ -48,7 +57,7 @@ impl ObjectChange {
     }
 
     /// [`hunks`](Self::hunks) with the value of `spec.replicas` written `…` on both sides.
-    pub fn hunks_without_replicas(&self) -> String {
+    pub(crate) fn hunks_without_replicas(&self) -> String {
         let (before, after) = (hide_replicas(&self.before), hide_replicas(&self.after));
         similar::TextDiff::from_lines(&before, &after)
             .unified_diff()
@@ -78,10 +87,12 @@ impl ObjectChange {
 /// Every difference, by cluster (sorted), objects sorted by key.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct FleetDiff {
+    /// Each cluster's changes, by cluster name.
     pub clusters: BTreeMap<String, Vec<ObjectChange>>,
     /// Clusters the head has and the base has not, and the reverse: their objects are all
     /// added (removed), and reports call the cluster out instead of listing each object.
     pub clusters_added: BTreeSet<String>,
+    /// Clusters the base has and the head has not.
     pub clusters_removed: BTreeSet<String>,
     /// Where the head's changed objects come from, when known.
     pub provenance: BTreeMap<ObjectKey, Provenance>,
@@ -90,7 +101,7 @@ pub struct FleetDiff {
     pub replica_totals: BTreeMap<ObjectKey, (i64, i64)>,
     /// For the same objects, how many clusters they are on with a `spec.replicas`, before and
     /// after: `replicas 6 → 17 over 6 → 12 clusters`.
-    pub replica_clusters: BTreeMap<ObjectKey, (usize, usize)>,
+    pub(crate) replica_clusters: BTreeMap<ObjectKey, (usize, usize)>,
     /// What the change breaks or loses (see [`super::danger`]), with lint levels applied.
     pub findings: Vec<Finding>,
     /// The changes `--ignore-field` and `--ignore-resource` hid, counted per rule as written.
@@ -101,9 +112,11 @@ pub struct FleetDiff {
 /// override policies applied to it, each with the clusters it applies on.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Provenance {
+    /// The template's file and line (`apps/web/deploy.yaml:12`).
     pub origin: String,
+    /// What placed it, as the plan says (`PropagationPolicy shop/web`).
     pub placed_by: Vec<String>,
-    pub overridden_by: Vec<(String, BTreeSet<String>)>,
+    pub(crate) overridden_by: Vec<(String, BTreeSet<String>)>,
 }
 
 impl Provenance {
@@ -122,12 +135,14 @@ impl Provenance {
 pub enum FindingLevel {
     /// Lowered by an escape hatch the object carries, or something the run cannot know.
     Note,
+    /// Reported as a warning (an error under `--message-format` when denied).
     Warning,
     /// Denied by a lint level: `diff` exits 2 after printing its report.
     Denied,
 }
 
 impl FindingLevel {
+    /// The word reports use for it (`note`, `warning`, `error`).
     pub fn word(self) -> &'static str {
         match self {
             FindingLevel::Note => "note",
@@ -140,7 +155,9 @@ impl FindingLevel {
 /// One rule broken by one object, on the clusters listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// The danger lint broken.
     pub lint: Lint,
+    /// The object that breaks it.
     pub key: ObjectKey,
     /// Sorted.
     pub clusters: Vec<String>,
@@ -148,10 +165,13 @@ pub struct Finding {
     pub message: String,
     /// What Argo CD and Flux do with it.
     pub argo_cd: String,
+    /// What Flux does with it.
     pub flux: String,
+    /// How to avoid it.
     pub fix: String,
     /// The annotation that lowers it to a note, when the object carries one.
     pub escaped_by: Option<String>,
+    /// How it is reported, once lint levels are applied.
     pub level: FindingLevel,
 }
 
@@ -261,7 +281,7 @@ pub(super) fn object_change(
 
 /// A manifest as the diff keeps it (one document), read back as an object; `None` for an absent
 /// side (the empty text) or one that does not parse.
-pub fn parse_object(text: &str) -> Option<Value> {
+pub(crate) fn parse_object(text: &str) -> Option<Value> {
     if text.is_empty() {
         return None;
     }

@@ -36,12 +36,12 @@ pub const LINTS: [Lint; 7] = [
 #[derive(Debug, Default, Clone)]
 pub struct ReviewContext {
     /// Every template of the head, with what placed it (its policies, by name).
-    pub head_templates: HashMap<ObjectKey, Vec<String>>,
+    pub(crate) head_templates: HashMap<ObjectKey, Vec<String>>,
     /// Workloads an HPA of the head scales, with the HPA's name.
-    pub hpa_targets: BTreeMap<ObjectKey, String>,
+    pub(crate) hpa_targets: BTreeMap<ObjectKey, String>,
     /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`, with
     /// that policy; `None` when the base's policies are not known (a rendered tree).
-    pub preserving: Option<BTreeMap<ObjectKey, String>>,
+    pub(crate) preserving: Option<BTreeMap<ObjectKey, String>>,
 }
 
 impl Finding {
@@ -68,7 +68,7 @@ impl Finding {
 
 /// Applies lint levels: an allowed lint's findings go, a denied lint's warnings become
 /// [`FindingLevel::Denied`] (its notes stay notes: an escape hatch was written on purpose).
-pub fn apply_levels(findings: &mut Vec<Finding>, levels: &LintLevels) {
+pub(crate) fn apply_levels(findings: &mut Vec<Finding>, levels: &LintLevels) {
     findings.retain_mut(|finding| match levels.level(finding.lint) {
         Level::Allow => false,
         Level::Warn => true,
@@ -94,7 +94,10 @@ struct Raw {
 /// The CRDs' transition rules (those reading `oldSelf`), which a build cannot judge, judged on
 /// each changed custom resource with the base's object as the old one: one finding per rule's
 /// failure at a field, with the clusters it fails on.
-pub fn transition_findings(checker: &crate::check::Checker, diff: &FleetDiff) -> Vec<Finding> {
+pub(crate) fn transition_findings(
+    checker: &crate::check::Checker,
+    diff: &FleetDiff,
+) -> Vec<Finding> {
     let mut failing: BTreeMap<(ObjectKey, String), Vec<String>> = BTreeMap::new();
     for (cluster, changes) in &diff.clusters {
         for change in changes {

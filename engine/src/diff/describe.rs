@@ -13,10 +13,13 @@ use crate::object::ObjectKey;
 /// An object's change over every cluster it changes on, by field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Described<'d> {
+    /// The object.
     pub key: &'d ObjectKey,
     /// Sorted, each.
     pub changed_on: Vec<&'d str>,
+    /// The clusters the object newly reaches.
     pub added_on: Vec<&'d str>,
+    /// The clusters the object leaves.
     pub removed_on: Vec<&'d str>,
     /// What changed where the object was and still is, field by field.
     pub fields: Vec<FieldChange<'d>>,
@@ -26,6 +29,7 @@ pub struct Described<'d> {
     pub added_like: Option<AddedLike<'d>>,
     /// One cluster's change, to read the diff of (the first changed one, else the first).
     pub sample: &'d ObjectChange,
+    /// The cluster of `sample`.
     pub sample_cluster: &'d str,
 }
 
@@ -35,9 +39,11 @@ pub enum FieldChange<'d> {
     /// A container image whose repository or tag changed the same way on every cluster, while
     /// its registry may differ by cluster (a regional mirror).
     Image {
+        /// The container's name.
         container: String,
         /// Repository and tag without the registry, before and after.
         before: String,
+        /// Repository and tag after.
         after: String,
         /// Where the object changed or newly is, with this image.
         clusters: usize,
@@ -46,7 +52,9 @@ pub enum FieldChange<'d> {
     },
     /// Any other field: each distinct old → new with its clusters (`None`: absent).
     Values {
+        /// The field's path (`spec.template.spec.containers[name=worker].env[name=MODE].value`).
         path: String,
+        /// Each distinct change, old and new, with the clusters it happens on.
         changes: Vec<(Option<String>, Option<String>, Vec<&'d str>)>,
     },
 }
@@ -54,7 +62,9 @@ pub enum FieldChange<'d> {
 /// `replicas 6 → 17 over 6 → 12 clusters`, with each cluster's count after.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplicaTotals<'d> {
+    /// The replicas over every cluster, before and after.
     pub total: (i64, i64),
+    /// How many clusters have them, before and after.
     pub clusters: (usize, usize),
     /// Each count after with its clusters, among those the diff shows.
     pub after: Vec<(i64, Vec<&'d str>)>,
@@ -63,6 +73,7 @@ pub struct ReplicaTotals<'d> {
 /// `added on …, as on prod-us-east-01 except …`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AddedLike<'d> {
+    /// The cluster whose object the new ones are compared with.
     pub like: &'d str,
     /// Fields whose value differs from `like`'s, each with its values by cluster; the image's
     /// registry and the replicas are named only, said above.
@@ -70,7 +81,7 @@ pub struct AddedLike<'d> {
 }
 
 /// Each value with the clusters that have it (an empty value: named only).
-pub type ValuesOn<'d> = Vec<(String, Vec<&'d str>)>;
+pub(crate) type ValuesOn<'d> = Vec<(String, Vec<&'d str>)>;
 
 /// The objects whose change reads differently from cluster to cluster, described; `keys` says
 /// which (the report's groups tell it).

@@ -11,11 +11,10 @@ mod objects;
 pub mod streamed;
 
 pub use against::{CHUNK, Comparison, RenderedTree, against_base, against_tree};
-pub use change::{
-    ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance, parse_object,
-};
+pub(crate) use change::parse_object;
+pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
 use change::{spec_replicas, whole_number};
-pub use objects::{FleetObjects, diff, replica_totals_over_tree};
+pub use objects::{FleetObjects, diff};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,6 +28,7 @@ use crate::object::ObjectKey;
 /// of change and the same lines changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangeGroup<'d> {
+    /// The change on the first of `clusters`.
     pub change: &'d ObjectChange,
     /// The diff's hunks, without the header that names a cluster.
     pub hunks: String,
@@ -43,6 +43,7 @@ pub struct ChangeGroup<'d> {
 /// moved between clusters (a Divided rebalance) or scaled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplicaMove<'d> {
+    /// The object whose replicas moved.
     pub key: &'d ObjectKey,
     /// Per cluster, sorted.
     pub clusters: Vec<ReplicasOn<'d>>,
@@ -59,12 +60,16 @@ pub type ReplicasOn<'d> = (&'d str, Option<i64>, Option<i64>);
 pub struct GroupedDiff<'d> {
     /// Each new and removed cluster with how many objects it has (had).
     pub new_clusters: Vec<(&'d str, usize)>,
+    /// Each cluster the head no longer has, with how many objects it had.
     pub removed_clusters: Vec<(&'d str, usize)>,
+    /// Objects whose only change is their replicas.
     pub replica_moves: Vec<ReplicaMove<'d>>,
+    /// Every other change, once with its clusters, largest blast radius first.
     pub groups: Vec<ChangeGroup<'d>>,
 }
 
 impl FleetDiff {
+    /// Whether nothing changed on any cluster.
     pub fn is_empty(&self) -> bool {
         self.clusters.values().all(Vec::is_empty)
     }

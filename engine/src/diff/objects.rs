@@ -17,6 +17,7 @@ use crate::yaml;
 /// The objects of a rendered fleet: cluster → object → its manifest text.
 #[derive(Debug, Default, Clone)]
 pub struct FleetObjects {
+    /// Each cluster's objects with their manifests, by cluster name.
     pub clusters: BTreeMap<String, BTreeMap<ObjectKey, Arc<str>>>,
 }
 
@@ -40,7 +41,7 @@ impl FleetObjects {
 
     /// From the files of a rendered tree on disk (`cluster/relative path` → text), e.g. a
     /// committed output directory. Each object is identified by its content.
-    pub fn from_files(files: &BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
+    pub(crate) fn from_files(files: &BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
         let mut fleet = FleetObjects::default();
         let mut errors = Vec::new();
         for (path, text) in files {
@@ -158,7 +159,7 @@ pub fn diff(before: &FleetObjects, after: &FleetObjects, show_secrets: bool) -> 
 /// an object that scaled are completed over every cluster it is on: the head's templates of those
 /// objects rendered again (`chunk` at a time), and on each cluster where the tree's file was the
 /// same as the head's (`unchanged(cluster, position)`), the head's replicas stand for the tree's.
-pub fn replica_totals_over_tree(
+pub(crate) fn replica_totals_over_tree(
     result: &mut FleetDiff,
     head: &Placed<'_>,
     before: &FleetObjects,

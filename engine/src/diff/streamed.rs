@@ -1,8 +1,8 @@
 //! `diff --base` without two fleets in memory at once: three passes, each over one placed
 //! fleet. The head is rendered for a fingerprint of every object on every cluster
-//! ([`fingerprint_head`]); then the base, compared with those fingerprints and keeping the text
-//! of what differs ([`compare_base`]); then the head once more, for the text of its side of what
-//! differs ([`complete_with_head`]). A placed fleet is most of what a run holds (its parsed
+//! (`fingerprint_head`); then the base, compared with those fingerprints and keeping the text
+//! of what differs (`compare_base`); then the head once more, for the text of its side of what
+//! differs (`complete_with_head`). A placed fleet is most of what a run holds (its parsed
 //! templates), so a diff's peak is a build's, not two builds'.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -20,7 +20,7 @@ use crate::work::{RenderedTemplate, Variant};
 /// The head reduced to what the base is compared with: per cluster, each object's position and
 /// the fingerprint of its manifest.
 #[derive(Debug)]
-pub struct HeadFingerprints {
+pub(crate) struct HeadFingerprints {
     clusters: Vec<String>,
     /// Each object's position in the head, by key; and each position's key.
     positions: HashMap<ObjectKey, usize>,
@@ -33,7 +33,7 @@ pub struct HeadFingerprints {
 /// The first pass: every object of the head on every cluster of `head_clusters` (its emitted
 /// clusters, by inventory position), rendered `chunk` templates at a time and fingerprinted
 /// once per distinct manifest.
-pub fn fingerprint_head(
+pub(crate) fn fingerprint_head(
     head: &Placed<'_>,
     head_clusters: &[String],
     chunk: usize,
@@ -72,7 +72,7 @@ pub fn fingerprint_head(
 /// The base compared with the head's fingerprints: every object that is not the same on a
 /// cluster, with the base's text of it, and where the head has it.
 #[derive(Debug)]
-pub struct ComparedWithBase {
+pub(crate) struct ComparedWithBase {
     head_clusters: Vec<String>,
     base_clusters: Vec<String>,
     differences: Vec<Difference>,
@@ -93,7 +93,7 @@ struct Difference {
 
 /// The second pass: the base rendered `chunk` templates at a time, each object on each of its
 /// clusters compared with the head's fingerprint of it.
-pub fn compare_base(
+pub(crate) fn compare_base(
     mut head: HeadFingerprints,
     base: &Placed<'_>,
     base_clusters: &[String],
@@ -164,7 +164,7 @@ pub fn compare_base(
 /// The third pass: the head's templates with an object that differs rendered again for its
 /// text, and the change on each cluster. Secret values are replaced by markers unless
 /// `show_secrets`.
-pub fn complete_with_head(
+pub(crate) fn complete_with_head(
     compared: ComparedWithBase,
     head: &Placed<'_>,
     chunk: usize,

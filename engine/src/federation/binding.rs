@@ -20,7 +20,7 @@ pub struct FederatedBinding {
     /// Where the Federated<Kind> or the annotated object was written.
     pub source: Origin,
     /// `FederatedDeployment shop/web`, `Deployment shop/web (Federation v1 annotations)`.
-    pub source_name: String,
+    pub(crate) source_name: String,
     pub placement: FederatedPlacement,
     /// KubeFed `spec.overrides` by cluster name, each list in order. Empty for Federation v1.
     pub overrides: BTreeMap<String, Vec<ClusterOverride>>,
@@ -80,7 +80,7 @@ pub enum NamespacePlacement {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplicaScheduling {
     pub plan: PlannedReplicas,
-    pub intersect_with_cluster_selector: bool,
+    pub(crate) intersect_with_cluster_selector: bool,
     pub source: Origin,
     /// `ReplicaSchedulingPreference shop/web`.
     pub name: String,
@@ -89,7 +89,7 @@ pub struct ReplicaScheduling {
 /// Input of the planner for one workload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannedReplicas {
-    pub preferences: Preferences,
+    pub(crate) preferences: Preferences,
     pub total: i64,
     /// `namespace/name` of the workload, mixed into the tie-break hash (§1.1).
     pub key: String,

@@ -14,17 +14,17 @@ use crate::diagnostics::{Diagnostic, ErrorSink};
 use crate::lint::Lint;
 use crate::object::Template;
 
-pub const CLUSTER_SELECTOR: &str = "federation.alpha.kubernetes.io/cluster-selector";
-pub const REPLICA_SET_PREFERENCES: &str = "federation.kubernetes.io/replica-set-preferences";
-pub const DEPLOYMENT_PREFERENCES: &str = "federation.kubernetes.io/deployment-preferences";
-pub const JOB_PREFERENCES: &str = "federation.kubernetes.io/job-preferences";
+pub(crate) const CLUSTER_SELECTOR: &str = "federation.alpha.kubernetes.io/cluster-selector";
+pub(crate) const REPLICA_SET_PREFERENCES: &str = "federation.kubernetes.io/replica-set-preferences";
+pub(crate) const DEPLOYMENT_PREFERENCES: &str = "federation.kubernetes.io/deployment-preferences";
+pub(crate) const JOB_PREFERENCES: &str = "federation.kubernetes.io/job-preferences";
 
 /// The replica preferences annotation, decoded as encoding/json decodes into the internal
 /// `ReplicaAllocationPreferences`, which has no json tags: keys are matched
 /// case-insensitively, unknown keys ignored, `null` leaves a field alone. Type mismatches are
 /// errors (the caller falls back to the default). A top-level `null` is an empty preference
 /// set: every cluster gets 0.
-pub fn parse_preferences(text: &str) -> Result<Preferences, String> {
+pub(crate) fn parse_preferences(text: &str) -> Result<Preferences, String> {
     let value: Value =
         serde_json::from_str(text).map_err(|error| format!("invalid JSON: {error}"))?;
     let mut preferences = Preferences::default();
@@ -389,7 +389,7 @@ fn copy_object(template: &Template, adapter: Adapter, warnings: &mut Vec<Diagnos
 
 /// `spec.replicas = plan` (scheduling.go `ScheduleObject`), where an API server's defaulting
 /// puts it: first in spec.
-pub fn set_replicas(object: &mut Value, replicas: i64) {
+pub(crate) fn set_replicas(object: &mut Value, replicas: i64) {
     let Some(root) = object.as_object_mut() else {
         return;
     };

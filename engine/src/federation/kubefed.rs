@@ -515,7 +515,7 @@ fn read_overrides(
 /// `metav1.LabelSelectorAsSelector`'s checks (valid keys, values and operators, In/NotIn with
 /// values, Exists/DoesNotExist without), which KubeFed's scheduler runs on the selector and
 /// fails on: the first problem, with the field it is at.
-pub fn check_label_selector(selector: &LabelSelector) -> Result<(), String> {
+pub(crate) fn check_label_selector(selector: &LabelSelector) -> Result<(), String> {
     match selector.conversion_problems().into_iter().next() {
         Some((at, problem)) => Err(format!("{at}: {problem}")),
         None => Ok(()),

@@ -7,12 +7,12 @@
 
 pub mod binding;
 mod decode;
-pub mod fedv1;
+pub(crate) mod fedv1;
 pub mod kubefed;
 pub mod overrides;
-pub mod planner;
+pub(crate) mod planner;
 pub mod selector;
-pub mod type_config;
+pub(crate) mod type_config;
 
 use std::collections::BTreeSet;
 
@@ -29,12 +29,11 @@ pub use binding::{
     FederatedBinding, FederatedPlacement, NamespacePlacement, PlacementFields, PlannedReplicas,
     ReplicaScheduling,
 };
-pub use overrides::{ClusterOverride, OverrideOp, apply_overrides};
-pub use planner::{ClusterPreferences, Preferences};
-pub use selector::{SelectorOperator, SelectorRequirement};
+pub use overrides::ClusterOverride;
+pub(crate) use overrides::{OverrideOp, apply_overrides};
 
 /// The path the RSP controller writes per cluster (schedulingtypes/plugin.go `replicasPath`).
-pub const REPLICAS_PATH: &str = "/spec/replicas";
+pub(crate) const REPLICAS_PATH: &str = "/spec/replicas";
 
 /// Every KubeFed object among `documents` (types.kubefed.io Federated<Kind>, core.kubefed.io
 /// FederatedTypeConfig and KubeFedConfig, scheduling.kubefed.io ReplicaSchedulingPreference)
@@ -43,7 +42,7 @@ pub const REPLICAS_PATH: &str = "/spec/replicas";
 /// (they must not also be bound by Karmada policies) or that are the host's copies of KubeFed
 /// objects ([`claim_host_copies`]; `karmada_selects` tells whether a Karmada propagation policy
 /// selects a template). Bad input goes to `errors`, legal but doubtful input to `warnings`.
-pub fn translate(
+pub(crate) fn translate(
     documents: &[RawDocument],
     files: &[SourceFile],
     templates: &[Template],
@@ -103,7 +102,7 @@ fn claim_host_copies(
 
 /// Whether KubeFed or Federation v1 would consider the cluster: only a `Ready` condition with
 /// status `False` excludes it; no status means ready (§5).
-pub fn is_ready(cluster: &Cluster) -> bool {
+pub(crate) fn is_ready(cluster: &Cluster) -> bool {
     !cluster.status.as_ref().is_some_and(|status| {
         status
             .conditions
@@ -253,7 +252,7 @@ fn namespaced_placement(
 /// The overrides for one cluster as the sync controller applies them: the object's own list,
 /// with the RSP's `/spec/replicas` written in place of an existing entry for that path (its op
 /// kept) or appended with op replace (plugin.go `updateOverridesMap`).
-pub fn overrides_for_cluster(
+pub(crate) fn overrides_for_cluster(
     binding: &FederatedBinding,
     cluster: &str,
     replicas: Option<i64>,
@@ -279,7 +278,7 @@ pub fn overrides_for_cluster(
 /// `spec.replicas`). Overrides may not change the object's identity: an override that rewrites
 /// `kind`, `metadata.name` or `metadata.namespace` (e.g. by replacing all of `/metadata`) is an
 /// error, as the reference would create a different object than the one it tracks.
-pub fn object_for_cluster(
+pub(crate) fn object_for_cluster(
     binding: &FederatedBinding,
     cluster: &str,
     replicas: Option<i64>,
@@ -316,7 +315,7 @@ pub fn object_for_cluster(
 /// Warnings that need the inventory: clusters named in placement, overrides or preferences
 /// that are not in it, overrides for clusters the object does not reach, an RSP that places
 /// fewer replicas than its total, and a binding that reaches no cluster.
-pub fn target_warnings(
+pub(crate) fn target_warnings(
     binding: &FederatedBinding,
     clusters: &[Cluster],
     targets: &[(String, Option<i64>)],

@@ -17,14 +17,14 @@ use serde_json::Value;
 use crate::overrides::patch;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OverrideOp {
+pub(crate) enum OverrideOp {
     Add,
     Remove,
     Replace,
 }
 
 impl OverrideOp {
-    pub fn verb(self) -> &'static str {
+    pub(crate) fn verb(self) -> &'static str {
         match self {
             OverrideOp::Add => "add",
             OverrideOp::Remove => "remove",
@@ -36,7 +36,7 @@ impl OverrideOp {
 /// One entry of `clusterOverrides`; an absent `op` is `replace` (overrides.go ApplyJSONPatch).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterOverride {
-    pub op: OverrideOp,
+    pub(crate) op: OverrideOp,
     pub path: String,
     /// Ignored by `remove`; `None` is JSON null.
     pub value: Option<Value>,
@@ -44,7 +44,10 @@ pub struct ClusterOverride {
 
 /// Applies the overrides in order, each seeing the previous one's result. On error the
 /// object may be partly patched; callers abandon it.
-pub fn apply_overrides(object: &mut Value, overrides: &[ClusterOverride]) -> Result<(), String> {
+pub(crate) fn apply_overrides(
+    object: &mut Value,
+    overrides: &[ClusterOverride],
+) -> Result<(), String> {
     for (position, item) in overrides.iter().enumerate() {
         apply_one(object, item).map_err(|problem| {
             format!(

@@ -8,16 +8,16 @@ use std::collections::BTreeMap;
 
 /// One cluster's preferences (`ClusterPreferences`): 0, unbounded and 0 by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ClusterPreferences {
-    pub min_replicas: i64,
-    pub max_replicas: Option<i64>,
+pub(crate) struct ClusterPreferences {
+    pub(crate) min_replicas: i64,
+    pub(crate) max_replicas: Option<i64>,
     pub weight: i64,
 }
 
 /// The preferences of one workload: per cluster name, `"*"` for every cluster without an
 /// entry of its own. `rebalance` only matters online (spec §1.5) and is kept for reports.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Preferences {
+pub(crate) struct Preferences {
     pub rebalance: bool,
     pub clusters: BTreeMap<String, ClusterPreferences>,
 }
@@ -40,7 +40,7 @@ impl Preferences {
 }
 
 /// Go's `hash/fnv` `New32`: FNV-1 (multiply, then xor), 32 bits.
-pub fn fnv1_32(parts: &[&[u8]]) -> u32 {
+pub(crate) fn fnv1_32(parts: &[&[u8]]) -> u32 {
     let mut hash: u32 = 2_166_136_261;
     for part in parts {
         for byte in *part {

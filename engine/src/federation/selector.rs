@@ -80,7 +80,7 @@ impl SelectorRequirement {
 }
 
 /// Requirements are ANDed; `[]` matches every cluster.
-pub fn selector_matches(
+pub(crate) fn selector_matches(
     requirements: &[SelectorRequirement],
     labels: &BTreeMap<String, String>,
 ) -> bool {
@@ -90,7 +90,7 @@ pub fn selector_matches(
 /// The value of the cluster-selector annotation: a JSON list of `{key, operator, values}`,
 /// decoded as Go's encoding/json does (field names matched case-insensitively, unknown fields
 /// ignored, `null` is an empty list), then checked as apimachinery's `NewRequirement` does.
-pub fn parse_cluster_selector(text: &str) -> Result<Vec<SelectorRequirement>, String> {
+pub(crate) fn parse_cluster_selector(text: &str) -> Result<Vec<SelectorRequirement>, String> {
     let value: Value =
         serde_json::from_str(text).map_err(|error| format!("invalid JSON: {error}"))?;
     let items = match value {

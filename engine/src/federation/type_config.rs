@@ -13,23 +13,23 @@ use crate::names;
 
 /// What a FederatedTypeConfig says about one federated type, after defaulting.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TypeConfig {
+pub(crate) struct TypeConfig {
     /// `<target plural>[.<target group>]`.
     pub name: String,
-    pub federated_kind: String,
-    pub federated_version: String,
-    pub target_group: String,
-    pub target_version: String,
-    pub target_kind: String,
-    pub target_namespaced: bool,
-    pub propagation_enabled: bool,
+    pub(crate) federated_kind: String,
+    pub(crate) federated_version: String,
+    pub(crate) target_group: String,
+    pub(crate) target_version: String,
+    pub(crate) target_kind: String,
+    pub(crate) target_namespaced: bool,
+    pub(crate) propagation_enabled: bool,
     /// Where the FTC was written; `None` for KubeFed's default types.
     pub origin: Option<Origin>,
 }
 
 impl TypeConfig {
     /// `"<group>/<version>"`, `v1` for the core group (the reference writes `/v1`).
-    pub fn target_api_version(&self) -> String {
+    pub(crate) fn target_api_version(&self) -> String {
         if self.target_group.is_empty() {
             self.target_version.clone()
         } else {
@@ -57,7 +57,7 @@ impl TypeConfig {
 
 /// The FederatedTypeConfigs the KubeFed Helm chart installs
 /// (charts/kubefed/templates/federatedtypeconfig.yaml), all with propagation Enabled.
-pub fn default_type_configs() -> Vec<TypeConfig> {
+pub(crate) fn default_type_configs() -> Vec<TypeConfig> {
     let entry = |name: &str, group: &str, version: &str, kind: &str, namespaced: bool| TypeConfig {
         name: name.to_string(),
         federated_kind: format!("Federated{kind}"),

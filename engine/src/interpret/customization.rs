@@ -17,51 +17,63 @@ use crate::api::meta::{LabelSelector, ObjectMeta};
 use crate::diagnostics::{Diagnostic, Located, Origin};
 use crate::object::{ObjectKey, api_group};
 
-pub const CUSTOMIZATION_API_VERSION: &str = "config.karmada.io/v1alpha1";
+pub(crate) const CUSTOMIZATION_API_VERSION: &str = "config.karmada.io/v1alpha1";
 
+/// A `ResourceInterpreterCustomization` (`config.karmada.io/v1alpha1`): Lua that answers interpreter operations for one kind.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ResourceInterpreterCustomization {
+    /// `config.karmada.io/v1alpha1`.
     pub api_version: String,
+    /// `ResourceInterpreterCustomization`.
     pub kind: String,
+    /// Its name, which orders customizations of one target.
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// The target kind and the scripts.
     pub spec: CustomizationSpec,
 }
 
+/// `spec`: which kind it customizes and how.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomizationSpec {
+    /// The kind customized.
     pub target: CustomizationTarget,
+    /// The Lua script of each operation.
     pub customizations: CustomizationRules,
 }
 
+/// `spec.target`: the kind, by apiVersion and kind.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomizationTarget {
+    /// The kind's apiVersion (`apps/v1`).
     pub api_version: String,
+    /// The kind (`Deployment`).
     pub kind: String,
 }
 
+/// `spec.customizations`: one optional rule per interpreter operation.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomizationRules {
     #[serde(default)]
-    pub retention: Option<LuaRule>,
+    pub(crate) retention: Option<LuaRule>,
     #[serde(default)]
-    pub replica_resource: Option<LuaRule>,
+    pub(crate) replica_resource: Option<LuaRule>,
     #[serde(default)]
-    pub component_resource: Option<LuaRule>,
+    pub(crate) component_resource: Option<LuaRule>,
     #[serde(default)]
-    pub replica_revision: Option<LuaRule>,
+    pub(crate) replica_revision: Option<LuaRule>,
     #[serde(default)]
-    pub status_reflection: Option<LuaRule>,
+    pub(crate) status_reflection: Option<LuaRule>,
     #[serde(default)]
-    pub status_aggregation: Option<LuaRule>,
+    pub(crate) status_aggregation: Option<LuaRule>,
     #[serde(default)]
-    pub health_interpretation: Option<LuaRule>,
+    pub(crate) health_interpretation: Option<LuaRule>,
     #[serde(default)]
-    pub dependency_interpretation: Option<LuaRule>,
+    pub(crate) dependency_interpretation: Option<LuaRule>,
 }
 
 impl CustomizationRules {
@@ -92,13 +104,13 @@ impl CustomizationRules {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct LuaRule {
-    pub lua_script: String,
+pub(crate) struct LuaRule {
+    pub(crate) lua_script: String,
 }
 
 /// One operation's script for one target.
 #[derive(Debug, Clone)]
-pub struct Rule {
+pub(crate) struct Rule {
     /// The customization's name (for a built-in one, the kind's).
     pub customization: String,
     pub origin: Origin,
@@ -117,18 +129,21 @@ impl Rule {
 /// The scripts of one target kind.
 #[derive(Debug, Clone, Default)]
 pub struct TargetRules {
-    pub replica_resource: Option<Rule>,
-    pub replica_revision: Option<Rule>,
-    pub dependency_interpretation: Vec<Rule>,
+    pub(crate) replica_resource: Option<Rule>,
+    pub(crate) replica_revision: Option<Rule>,
+    pub(crate) dependency_interpretation: Vec<Rule>,
 }
 
 /// Operations of a customization that a build reads but does not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IgnoredOperations {
+    /// The customization's name.
     pub customization: String,
+    /// Where it is written.
     pub origin: Origin,
     /// `apiVersion kind` of the target.
     pub target: String,
+    /// The operations, by field (`statusReflection`, `healthInterpretation` …).
     pub fields: Vec<&'static str>,
 }
 
@@ -136,17 +151,19 @@ pub struct IgnoredOperations {
 #[derive(Debug, Clone, Default)]
 pub struct Customizations {
     targets: BTreeMap<(String, String), TargetRules>,
+    /// Operations of the fleet's customizations that only a live control plane runs.
     pub ignored: Vec<IgnoredOperations>,
 }
 
 impl Customizations {
+    /// The rules of the customizations of `target` (apiVersion, kind), merged.
     pub fn rules(&self, target: &(String, String)) -> Option<&TargetRules> {
         self.targets.get(target)
     }
 
     /// Admits the customizations in input order; what Karmada's webhook would refuse is an
     /// error at its line, naming the customization it conflicts with.
-    pub fn admit(
+    pub(crate) fn admit(
         customizations: &[Located<ResourceInterpreterCustomization>],
     ) -> (Customizations, Vec<Diagnostic>) {
         let mut admitted = Customizations::default();
@@ -269,7 +286,7 @@ fn script_at(
 
 /// A `GetDependencies` answer as dependencies, checked as Karmada checks it
 /// (karmada pkg/util/interpreter/validation `VerifyDependencies`).
-pub fn dependency_references(references: &Value) -> Result<Vec<Dependency>, String> {
+pub(crate) fn dependency_references(references: &Value) -> Result<Vec<Dependency>, String> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Reference {

@@ -13,12 +13,17 @@ use crate::object::{ObjectKey, Template};
 /// An object a template depends on (Karmada's `DependentObjectReference`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Dependency {
+    /// One object, by key.
     Named(ObjectKey),
     /// Every object of the kind in the namespace whose labels match.
     Labelled {
+        /// The kind's API group.
         group: String,
+        /// The kind.
         kind: String,
+        /// The namespace the objects are in.
         namespace: String,
+        /// What their labels must match.
         selector: LabelSelector,
     },
 }
@@ -96,7 +101,7 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
 
 /// What a pod spec references, in `namespace` (Karmada's `GetDependenciesFromPodTemplate`, the
 /// `kube.getPodDependencies` of interpreter scripts).
-pub fn pod_dependencies(pod_spec: &Value, namespace: &str) -> BTreeSet<ObjectKey> {
+pub(crate) fn pod_dependencies(pod_spec: &Value, namespace: &str) -> BTreeSet<ObjectKey> {
     let mut found = Found::new(namespace);
     found.pod_spec(pod_spec, &BTreeSet::new());
     found.keys

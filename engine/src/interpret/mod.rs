@@ -30,17 +30,18 @@ use crate::quantity::{Quantity, quantity_from_json};
 use customization::{Customizations, Rule, TargetRules};
 
 pub use dependencies::Dependency;
-pub use native::{name_problem, prune};
+pub(crate) use native::name_problem;
+pub use native::prune;
 pub use operation::Operation;
 
 /// A kind the user declared a workload in the fedrender config: where its replica count and
 /// pod template live.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CustomWorkload {
+pub(crate) struct CustomWorkload {
     /// JSON pointer to the replica field, e.g. `/spec/replicas`.
     pub replicas: String,
     /// JSON pointer to the pod template (`metadata` + `spec`), e.g. `/spec/template`.
-    pub pod_template: Option<String>,
+    pub(crate) pod_template: Option<String>,
     /// The Config that declared it.
     pub origin: Origin,
 }
@@ -49,7 +50,12 @@ pub struct CustomWorkload {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Supplier {
     /// A `ResourceInterpreterCustomization` of the fleet: its name and where it is.
-    Customization { name: String, origin: Origin },
+    Customization {
+        /// The customization's name.
+        name: String,
+        /// Where it is written.
+        origin: Origin,
+    },
     /// A workload declared in fedrender's Config.
     Config(Origin),
     /// Karmada's built-in interpretation of a third-party kind.
@@ -75,11 +81,12 @@ impl fmt::Display for Supplier {
 /// `replicaRequirements`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReplicaResource {
+    /// `spec.replicas` as the interpreter reads it (0 when unset).
     pub replicas: i64,
     /// Per-replica resource request (empty: none).
     pub request: BTreeMap<String, Quantity>,
     /// Whether `replicaRequirements` is set at all (a request or a node claim).
-    pub has_requirements: bool,
+    pub(crate) has_requirements: bool,
 }
 
 /// Per-kind knowledge: the built-in tables plus what the input declares (CRD scopes, custom
@@ -94,31 +101,41 @@ pub struct Interpreter {
 }
 
 impl Interpreter {
-    pub fn declare_scope(&mut self, group: &str, kind: &str, namespaced: bool) {
+    pub(crate) fn declare_scope(&mut self, group: &str, kind: &str, namespaced: bool) {
         self.scopes
             .insert((group.to_string(), kind.to_string()), namespaced);
     }
 
-    pub fn declare_workload(&mut self, api_version: &str, kind: &str, workload: CustomWorkload) {
+    pub(crate) fn declare_workload(
+        &mut self,
+        api_version: &str,
+        kind: &str,
+        workload: CustomWorkload,
+    ) {
         self.workloads
             .insert((api_version.to_string(), kind.to_string()), workload);
     }
 
-    pub fn set_customizations(&mut self, customizations: Customizations) {
+    pub(crate) fn set_customizations(&mut self, customizations: Customizations) {
         self.customizations = customizations;
     }
 
+    /// The fleet's customizations, by target kind.
     pub fn customizations(&self) -> &Customizations {
         &self.customizations
     }
 
     /// The Config workload declared for a kind, if any.
-    pub fn declared_workload(&self, api_version: &str, kind: &str) -> Option<&CustomWorkload> {
+    pub(crate) fn declared_workload(
+        &self,
+        api_version: &str,
+        kind: &str,
+    ) -> Option<&CustomWorkload> {
         self.workloads
             .get(&(api_version.to_string(), kind.to_string()))
     }
 
-    pub fn is_namespaced(&self, group: &str, kind: &str) -> bool {
+    pub(crate) fn is_namespaced(&self, group: &str, kind: &str) -> bool {
         match self.scopes.get(&(group.to_string(), kind.to_string())) {
             Some(namespaced) => *namespaced,
             None => native::is_namespaced(group, kind),
@@ -165,7 +182,10 @@ impl Interpreter {
 
     /// The replicas and per-replica requirements of a template, or `None` when it is not a
     /// workload to Karmada. A script's failure is an error naming the script.
-    pub fn replica_resource(&self, template: &Template) -> Result<Option<ReplicaResource>, String> {
+    pub(crate) fn replica_resource(
+        &self,
+        template: &Template,
+    ) -> Result<Option<ReplicaResource>, String> {
         let resource = match self.answer(template, Operation::ReplicaResource) {
             None => return Ok(None),
             Some(Answer::Config(workload)) => {
@@ -206,7 +226,7 @@ impl Interpreter {
 
     /// The object one cluster receives before overrides: the template with the cluster's
     /// replicas written in by the kind's `ReviseReplica` (unchanged when it has none).
-    pub fn revise(&self, template: &Template, replicas: i64) -> Result<Value, String> {
+    pub(crate) fn revise(&self, template: &Template, replicas: i64) -> Result<Value, String> {
         let in_place = |pointer: &str| {
             let mut object = template.object.clone();
             native::write_replicas(&mut object, pointer, replicas);
@@ -291,7 +311,9 @@ impl Interpreter {
 /// failed on it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FoundDependencies {
+    /// What the template depends on, in the interpreter's order.
     pub dependencies: Vec<Dependency>,
+    /// Why the built-in interpretation found none, when it failed.
     pub failure: Option<String>,
 }
 

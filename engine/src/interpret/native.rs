@@ -90,7 +90,7 @@ pub fn replicas(template: &Template) -> Option<i64> {
 /// Where Karmada's `ReviseReplica` hook writes a cluster's replicas: `spec.replicas` for
 /// Deployment, ReplicaSet and StatefulSet, `spec.parallelism` for a Job. Pods and other kinds
 /// have no hook.
-pub fn replica_field(template: &Template) -> Option<&'static str> {
+pub(crate) fn replica_field(template: &Template) -> Option<&'static str> {
     match (template.group(), template.kind()) {
         ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => Some("/spec/replicas"),
         ("batch", "Job") => Some("/spec/parallelism"),
@@ -100,7 +100,7 @@ pub fn replica_field(template: &Template) -> Option<&'static str> {
 
 /// Writes `replicas` at `pointer`; a missing field goes where the API server's defaulting
 /// puts it, leading its parent.
-pub fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
+pub(crate) fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
     let Some((parent, field)) = pointer.rsplit_once('/') else {
         return;
     };
@@ -117,7 +117,7 @@ pub fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
 }
 
 /// The pod spec of a native workload, where Karmada reads per-replica requirements.
-pub fn pod_spec(template: &Template) -> Option<&Value> {
+pub(crate) fn pod_spec(template: &Template) -> Option<&Value> {
     let object = &template.object;
     match (template.group(), template.kind()) {
         ("", "Pod") => object.get("spec"),
@@ -131,7 +131,7 @@ pub fn pod_spec(template: &Template) -> Option<&Value> {
 /// Whether a pod spec has a node claim (node selector, tolerations, required node affinity);
 /// with a resource request it makes Karmada's `replicaRequirements` non-nil (karmada
 /// `GenerateReplicaRequirements`).
-pub fn has_node_claim(spec: &Value) -> bool {
+pub(crate) fn has_node_claim(spec: &Value) -> bool {
     let non_empty = |field: &str| match spec.get(field) {
         Some(Value::Object(map)) => !map.is_empty(),
         Some(Value::Array(list)) => !list.is_empty(),
@@ -145,7 +145,7 @@ pub fn has_node_claim(spec: &Value) -> bool {
 }
 
 /// Whether a kind is namespaced, by the built-in table of cluster-scoped kinds.
-pub fn is_namespaced(group: &str, kind: &str) -> bool {
+pub(crate) fn is_namespaced(group: &str, kind: &str) -> bool {
     !CLUSTER_SCOPED.contains(&(group, kind))
 }
 
@@ -292,7 +292,7 @@ fn prune_secret(object: &mut Value) {
 /// The name rule the API server applies to a kind (k8s.io/apimachinery validation): most kinds
 /// take a DNS subdomain; namespaces a DNS label; services an RFC 1035 label; RBAC objects any
 /// path segment (so `system:controller:x` is valid).
-pub fn name_problem(group: &str, kind: &str, name: &str) -> Option<String> {
+pub(crate) fn name_problem(group: &str, kind: &str, name: &str) -> Option<String> {
     match (group, kind) {
         ("", "Namespace") => dns_label_problem(name),
         ("", "Service") => dns_label_problem(name).or_else(|| {

@@ -7,12 +7,16 @@ use std::fmt;
 /// The operations that decide what a member cluster receives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Operation {
+    /// `replicaResource`: how many replicas a workload asks for, and what each requests.
     ReplicaResource,
+    /// `replicaRevision`: the object with the replicas a cluster is given.
     ReplicaRevision,
+    /// `dependencyInterpretation`: what else the object needs on a cluster.
     DependencyInterpretation,
 }
 
 impl Operation {
+    /// Every operation, in the order `plan` lists them.
     pub const ALL: [Operation; 3] = [
         Operation::ReplicaResource,
         Operation::ReplicaRevision,

@@ -16,24 +16,25 @@ use serde_json::Value;
 
 use crate::quantity::{Quantity, quantity_from_json};
 
+/// The resource name of CPU in a request or capacity.
 pub const CPU: &str = "cpu";
-pub const MEMORY: &str = "memory";
-pub const EPHEMERAL_STORAGE: &str = "ephemeral-storage";
-pub const PODS: &str = "pods";
+pub(crate) const MEMORY: &str = "memory";
+pub(crate) const EPHEMERAL_STORAGE: &str = "ephemeral-storage";
+pub(crate) const PODS: &str = "pods";
 
 /// Tracked resources of one resource list, each in its unit.
 type Amounts = Vec<(String, Unit, i128)>;
 
 /// How `util.Resource` reads a resource, or `None` for names it drops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// CPU, in millicores (`MilliValue`).
     Milli,
     /// Everything else it tracks, in whole units (`Value`).
     Whole,
 }
 
-pub fn unit_of(name: &str) -> Option<Unit> {
+pub(crate) fn unit_of(name: &str) -> Option<Unit> {
     match name {
         CPU => Some(Unit::Milli),
         MEMORY | EPHEMERAL_STORAGE | PODS => Some(Unit::Whole),
@@ -42,7 +43,7 @@ pub fn unit_of(name: &str) -> Option<Unit> {
     }
 }
 
-pub fn amount_in(unit: Unit, quantity: &Quantity) -> i128 {
+pub(crate) fn amount_in(unit: Unit, quantity: &Quantity) -> i128 {
     match unit {
         Unit::Milli => quantity.milli_value_ceil(),
         Unit::Whole => quantity.value_ceil(),
@@ -58,7 +59,7 @@ fn quantity_of(unit: Unit, amount: i128) -> Quantity {
 }
 
 /// `IsScalarResourceName` (karmada pkg/util/lifted/resourcename.go, from kube-scheduler).
-pub fn is_scalar_resource_name(name: &str) -> bool {
+pub(crate) fn is_scalar_resource_name(name: &str) -> bool {
     is_extended_resource_name(name)
         || name.starts_with("hugepages-")
         || name.contains("kubernetes.io/")
@@ -87,7 +88,7 @@ fn is_extended_resource_name(name: &str) -> bool {
 /// nil `resourceRequest` (the workload is then estimated by pod count alone).
 ///
 /// Errors name the offending field, relative to the pod spec (`containers[0].resources...`).
-pub fn resource_request(pod_spec: &Value) -> Result<BTreeMap<String, Quantity>, String> {
+pub(crate) fn resource_request(pod_spec: &Value) -> Result<BTreeMap<String, Quantity>, String> {
     let mut total: BTreeMap<String, (Unit, i128)> = BTreeMap::new();
     for (index, container) in containers(pod_spec, "containers")?.iter().enumerate() {
         for (name, unit, amount) in container_requests(container, &format!("containers[{index}]"))?

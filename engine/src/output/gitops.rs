@@ -14,24 +14,28 @@ use crate::yaml;
 
 /// Argo CD's per-object sync options; `Prune=false` among them keeps the object when it leaves
 /// Git (argo-cd docs/user-guide/sync-options.md, "No Prune Resources").
-pub const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
+pub(crate) const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
 /// Flux's per-object prune switch; `disabled` keeps the object when it leaves Git (fluxcd.io
 /// flux/components/kustomize/kustomizations, "Prune").
-pub const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
+pub(crate) const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
 
 /// Where the wiring goes in the output directory. `_` is not allowed in a cluster name, so no
 /// cluster's directory can be this one.
 pub const DIRECTORY: &str = "_gitops";
 
+/// Which GitOps tool deploys the trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GitopsTool {
+    /// Argo CD: an ApplicationSet with one Application per cluster.
     ArgoCd,
+    /// Flux: a GitRepository and one Kustomization per cluster.
     Flux,
 }
 
 /// Where the rendered trees live in Git, for the objects that pull them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GitopsSettings {
+    /// Argo CD or Flux.
     pub tool: GitopsTool,
     /// The repository's URL, as Argo CD or Flux clone it.
     pub repo_url: String,
@@ -43,13 +47,13 @@ pub struct GitopsSettings {
 
 /// The Flux convention for reaching a member cluster: a Secret in `flux-system` named
 /// `<cluster>-kubeconfig` whose `value` key holds a kubeconfig for it.
-pub fn kubeconfig_secret(cluster: &str) -> String {
+pub(crate) fn kubeconfig_secret(cluster: &str) -> String {
     format!("{cluster}-kubeconfig")
 }
 
 /// The workloads a HorizontalPodAutoscaler among `templates` scales (its `scaleTargetRef`, in
 /// its namespace), each with the autoscaler's name.
-pub fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String> {
+pub(crate) fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String> {
     templates
         .iter()
         .filter(|template| {
@@ -73,10 +77,11 @@ pub fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String> {
 /// (`preserveResourcesOnDeletion`), which the wiring must therefore never prune.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preserved {
+    /// The object kept.
     pub key: ObjectKey,
     /// The template's own `argocd.argoproj.io/sync-options`, which the exemption extends
     /// rather than replaces.
-    pub argo_sync_options: Option<String>,
+    pub(crate) argo_sync_options: Option<String>,
 }
 
 /// The preserved templates among `templates`, in key order.

@@ -6,13 +6,13 @@ use crate::object::ObjectKey;
 
 /// The directory of cluster-scoped objects. Namespace names cannot start with `_`, so it never
 /// collides with a namespace directory.
-pub const CLUSTER_SCOPED_DIR: &str = "_cluster";
+pub(crate) const CLUSTER_SCOPED_DIR: &str = "_cluster";
 
-pub const KUSTOMIZATION_FILE: &str = "kustomization.yaml";
+pub(crate) const KUSTOMIZATION_FILE: &str = "kustomization.yaml";
 
 /// The path of an object's file relative to its cluster directory. The first `_` separates
 /// `<kind>.<group>` (which cannot contain `_`) from the name, so two objects never share a file.
-pub fn object_path(key: &ObjectKey) -> String {
+pub(crate) fn object_path(key: &ObjectKey) -> String {
     let directory = if key.namespace.is_empty() {
         CLUSTER_SCOPED_DIR
     } else {
@@ -30,7 +30,7 @@ pub fn object_path(key: &ObjectKey) -> String {
 
 /// The longest file name fedrender writes: file systems allow 255 bytes, and a file is
 /// written under a staging name 15 bytes longer (`.NAME.fedrender-tmp`) before it is renamed.
-pub const LONGEST_FILE_NAME: usize = 240;
+pub(crate) const LONGEST_FILE_NAME: usize = 240;
 
 /// How many bytes of a long file name each directory of its split form holds.
 const PIECE: usize = 200;

@@ -1,6 +1,6 @@
 //! The output tree as text: the rendered objects become one manifest tree per member cluster,
 //! each with a kustomization listing its files ([`TreeLayout`]), held in memory
-//! ([`OutputTree`]) or written as one stream ([`write_stream`]), with the GitOps wiring beside
+//! ([`OutputTree`]) or written as one stream (`write_stream`), with the GitOps wiring beside
 //! it ([`gitops`]). Pure: the shell writes the files.
 
 pub mod gitops;
@@ -22,6 +22,7 @@ use crate::manifest::HEADER;
 /// cluster has a directory, with at least its kustomization.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct OutputTree {
+    /// Each file by its path relative to the output directory.
     pub files: BTreeMap<String, OutputFile>,
     /// Every member cluster, sorted.
     pub clusters: Vec<String>,
@@ -33,7 +34,9 @@ pub struct OutputTree {
 /// the object it holds (`None` for a kustomization).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputFile {
+    /// The file's bytes, as written.
     pub text: Arc<str>,
+    /// The object it holds; `None` for a kustomization.
     pub object: Option<Arc<ObjectKey>>,
 }
 
@@ -80,6 +83,7 @@ pub struct TreeFile {
 }
 
 impl TreeFile {
+    /// The file of the object at position `object` (in the destinations) on `cluster`.
     pub fn object(cluster: usize, object: usize) -> TreeFile {
         TreeFile {
             cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
@@ -92,6 +96,7 @@ impl TreeFile {
         self.cluster as usize
     }
 
+    /// The kustomization of `cluster`.
     pub fn kustomization(cluster: usize) -> TreeFile {
         TreeFile {
             cluster: u32::try_from(cluster).expect("fewer than 2^32 clusters"),
@@ -178,12 +183,13 @@ impl TreeLayout {
         }
     }
 
+    /// The member clusters emitted, sorted.
     pub fn clusters(&self) -> &[String] {
         &self.clusters
     }
 
     /// Adds files beside the cluster directories (see [`gitops::files`]), sorted by path.
-    pub fn with_wiring(mut self, mut files: Vec<(String, String)>) -> TreeLayout {
+    pub(crate) fn with_wiring(mut self, mut files: Vec<(String, String)>) -> TreeLayout {
         files.sort();
         self.wiring = files;
         self
@@ -231,7 +237,7 @@ impl TreeLayout {
     /// The objects that go somewhere, in the order of their file path within a cluster
     /// directory (cluster-scoped objects first, under `_cluster/`), objects on one path by
     /// position: the order of `build --stdout`, which needs nothing rendered to be known.
-    pub fn stream_order(&self) -> Vec<usize> {
+    pub(crate) fn stream_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.paths.len())
             .filter(|&object| !self.paths[object].is_empty())
             .collect();
@@ -278,7 +284,7 @@ impl TreeLayout {
     }
 
     /// The file at a path relative to the output directory, if the tree has one there.
-    pub fn file_at(&self, path: &str) -> Option<TreeFile> {
+    pub(crate) fn file_at(&self, path: &str) -> Option<TreeFile> {
         if let Ok(index) = self
             .wiring
             .binary_search_by(|(wired, _)| wired.as_str().cmp(path))
@@ -364,7 +370,7 @@ impl OutputTree {
 /// come from [`Placed::render_only`] over [`TreeLayout::stream_order`]: object by object, each
 /// object's clusters in name order, each document preceded by a comment naming its cluster and
 /// file. Each text is written as it is, once per cluster that receives it, never copied.
-pub fn write_stream(
+pub(crate) fn write_stream(
     layout: &TreeLayout,
     rendered: &[(usize, RenderedTemplate)],
     out: &mut impl Write,

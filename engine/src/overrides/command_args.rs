@@ -7,13 +7,13 @@ use serde_json::Value;
 use crate::api::karmada::{CommandArgsOperator, CommandArgsOverrider};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContainerList {
+pub(crate) enum ContainerList {
     Command,
     Args,
 }
 
 /// Where a kind keeps its containers, for the overriders that work by kind.
-pub fn containers_pointer(kind: &str) -> Option<&'static str> {
+pub(crate) fn containers_pointer(kind: &str) -> Option<&'static str> {
     match kind {
         "Pod" => Some("/spec/containers"),
         "ReplicaSet" | "Deployment" | "DaemonSet" | "StatefulSet" | "Job" => {
@@ -23,7 +23,7 @@ pub fn containers_pointer(kind: &str) -> Option<&'static str> {
     }
 }
 
-pub fn apply_command_args(
+pub(crate) fn apply_command_args(
     object: &mut Value,
     kind: &str,
     target: ContainerList,

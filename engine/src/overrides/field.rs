@@ -5,7 +5,7 @@
 //! Karmada resolves `fieldPath` with go-openapi/jsonpointer, patches the string's content with
 //! evanphx/json-patch and writes a new string back. YAML content is re-serialised in go-yaml v2
 //! style (keys sorted, comments and anchors gone); JSON content comes back compact with Go's
-//! HTML escaping, each value the patch did not reach keeping its text ([`super::raw_json`]).
+//! HTML escaping, each value the patch did not reach keeping its text (`super::raw_json`).
 
 use serde_json::{Number, Value};
 

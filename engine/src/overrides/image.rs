@@ -30,7 +30,7 @@ const DIGEST_HEX_MIN: usize = 32;
 ///
 /// Every selected image is parsed before anything is written, as Karmada builds all its patches
 /// first; an invalid image anywhere fails the whole entry.
-pub fn apply_image_overrider(
+pub(crate) fn apply_image_overrider(
     object: &mut Value,
     kind: &str,
     overrider: &ImageOverrider,
@@ -73,7 +73,7 @@ pub fn apply_image_overrider(
 /// Parses `image`, changes the component the overrider names and re-assembles the reference
 /// (imageoverride.go `overrideImage`). The value is used verbatim: Registry and Repository values
 /// are not validated, and a Tag value that is neither a tag nor a digest changes nothing.
-pub fn override_image(
+pub(crate) fn override_image(
     image: &str,
     overrider: &ImageOverrider,
 ) -> Result<String, InvalidImageReference> {
@@ -105,7 +105,7 @@ pub fn override_image(
 /// Why an entry without predicate changes no image of `object`, if it changes none: its kind
 /// is not one Karmada rewrites (`false`), or it has no containers (`true`). An object whose
 /// pod spec has the wrong type is reported when the override runs.
-pub fn why_no_image_changes(object: &Value, kind: &str) -> Option<(bool, String)> {
+pub(crate) fn why_no_image_changes(object: &Value, kind: &str) -> Option<(bool, String)> {
     match container_images(object, kind) {
         Ok(images) if !images.is_empty() => None,
         Err(_) => None,
@@ -312,7 +312,7 @@ impl std::error::Error for InvalidImageReference {}
 
 impl ImageReference {
     /// imageparser `Parse`: distribution `reference.Parse`, then the registry split of
-    /// [`split_registry`]. When the reference carries both a tag and a digest only the tag is
+    /// `split_registry`. When the reference carries both a tag and a digest only the tag is
     /// kept, so such an image loses its digest whatever the overrider does.
     pub fn parse(image: &str) -> Result<Self, InvalidImageReference> {
         let Some(parts) = match_reference(image) else {
@@ -397,7 +397,7 @@ impl fmt::Display for ImageReference {
 /// imageparser `SplitHostname`: the part before the first `/` is the registry only if it
 /// contains `.` or `:` or is `localhost`; otherwise the whole name is the repository, so
 /// `ubuntu/nginx` has no registry (karmada issue #2585).
-pub fn split_registry(name: &str) -> (&str, &str) {
+pub(crate) fn split_registry(name: &str) -> (&str, &str) {
     match name.split_once('/') {
         Some((first, rest)) if first.contains(['.', ':']) || first == "localhost" => (first, rest),
         _ => ("", name),

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::api::karmada::{LabelAnnotationOverrider, OverriderOperator};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MetadataMap {
+pub(crate) enum MetadataMap {
     Labels,
     Annotations,
 }
@@ -21,7 +21,7 @@ impl MetadataMap {
     }
 }
 
-pub fn apply_metadata_map(
+pub(crate) fn apply_metadata_map(
     object: &mut Value,
     target: MetadataMap,
     overrider: &LabelAnnotationOverrider,
@@ -71,7 +71,7 @@ pub fn apply_metadata_map(
 /// A value that is neither a string nor null makes the accessor fail; Karmada ignores the error
 /// and replaces the whole map with its bookkeeping, silently dropping every label or
 /// annotation of the object. fedrender reports that instead.
-pub fn as_string_maps(object: &mut Value) -> Result<(), String> {
+pub(crate) fn as_string_maps(object: &mut Value) -> Result<(), String> {
     let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
         return Ok(());
     };

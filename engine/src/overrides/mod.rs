@@ -5,13 +5,13 @@
 //! then by name; within a policy its rules in order; within a rule the overriders in a fixed
 //! order whatever the YAML says: image, command, args, labels, annotations, field, plaintext.
 
-pub mod command_args;
+pub(crate) mod command_args;
 pub mod field;
 pub mod image;
-pub mod labels_annotations;
+pub(crate) mod labels_annotations;
 pub mod patch;
 pub mod plaintext;
-pub mod raw_json;
+pub(crate) mod raw_json;
 
 use std::collections::HashMap;
 
@@ -28,7 +28,7 @@ use labels_annotations::MetadataMap;
 /// One override rule: the policy (an index into the fleet's override policies) and the rule's
 /// position in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct RuleRef {
+pub(crate) struct RuleRef {
     pub policy: usize,
     pub rule: usize,
 }
@@ -38,7 +38,7 @@ pub struct RuleRef {
 /// target matches. A template is compared only with the policies that could select it, and no
 /// rule is matched against a cluster more than once.
 #[derive(Debug)]
-pub struct OverrideIndex<'a> {
+pub(crate) struct OverrideIndex<'a> {
     overrides: &'a [Override],
     by_type: HashMap<(&'a str, &'a str), Vec<usize>>,
     selecting_everything: Vec<usize>,
@@ -86,7 +86,7 @@ impl<'a> OverrideIndex<'a> {
     /// The override policies that select a template, in the order Karmada applies them, as
     /// long as the ClusterOverridePolicies do not change what the OverridePolicies' selectors
     /// see (see [`namespaced_policies_for`](Self::namespaced_policies_for)).
-    pub fn policies_for(&self, template: &Template) -> Vec<usize> {
+    pub(crate) fn policies_for(&self, template: &Template) -> Vec<usize> {
         let mut policies = self.cluster_policies_for(template.selected());
         policies.extend(self.namespaced_policies_for(template.selected()));
         policies
@@ -95,7 +95,7 @@ impl<'a> OverrideIndex<'a> {
     /// The ClusterOverridePolicies that select an object, in the order Karmada applies them
     /// (overridemanager.go `applyClusterOverrides`, every COP matched against the object
     /// before any is applied).
-    pub fn cluster_policies_for(&self, object: Selected<'_>) -> Vec<usize> {
+    pub(crate) fn cluster_policies_for(&self, object: Selected<'_>) -> Vec<usize> {
         self.matching(object, true)
     }
 
@@ -104,7 +104,7 @@ impl<'a> OverrideIndex<'a> {
     /// (overridemanager.go `ApplyOverridePolicies`: `applyNamespacedOverrides` runs on the same
     /// object after `applyClusterOverrides`, lists the OverridePolicies of the object's
     /// namespace as it is then, and only if it still has one).
-    pub fn namespaced_policies_for(&self, object: Selected<'_>) -> Vec<usize> {
+    pub(crate) fn namespaced_policies_for(&self, object: Selected<'_>) -> Vec<usize> {
         if object.namespace.is_empty() {
             return Vec::new();
         }
@@ -153,14 +153,14 @@ impl<'a> OverrideIndex<'a> {
     }
 
     /// Whether a policy is a ClusterOverridePolicy.
-    pub fn is_cluster_wide(&self, policy: usize) -> bool {
+    pub(crate) fn is_cluster_wide(&self, policy: usize) -> bool {
         self.overrides[policy].id.scope == PolicyScope::Cluster
     }
 
     /// Whether applying a rule could change what a resource selector sees in the object
     /// (apiVersion, kind, namespace, name, labels): when no ClusterOverridePolicy rule could,
     /// the OverridePolicies are those that select the template itself.
-    pub fn may_change_what_selectors_see(&self, rule: RuleRef) -> bool {
+    pub(crate) fn may_change_what_selectors_see(&self, rule: RuleRef) -> bool {
         let overriders = &self.overrides[rule.policy].rules[rule.rule].overriders;
         // A path reaches the selected fields unless it plainly starts elsewhere: a path without
         // a leading `/` loses its first segment to the patch library, so it counts as unclear.
@@ -190,7 +190,7 @@ impl<'a> OverrideIndex<'a> {
 
     /// The rules of those policies that apply to one cluster (a position in the inventory), in
     /// application order.
-    pub fn rules_for_cluster(&self, policies: &[usize], cluster: usize) -> Vec<RuleRef> {
+    pub(crate) fn rules_for_cluster(&self, policies: &[usize], cluster: usize) -> Vec<RuleRef> {
         policies
             .iter()
             .flat_map(|&policy| {
@@ -206,14 +206,14 @@ impl<'a> OverrideIndex<'a> {
 
 /// A failed overrider: which one (a field path inside the rule) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OverriderError {
+pub(crate) struct OverriderError {
     pub overrider: String,
     pub message: String,
 }
 
 /// Applies one rule's overriders to an object in Karmada's fixed order; each entry sees the
 /// result of the ones before it.
-pub fn apply_overriders(
+pub(crate) fn apply_overriders(
     object: &mut Value,
     kind: &str,
     overriders: &Overriders,

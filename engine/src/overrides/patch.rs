@@ -8,9 +8,12 @@ use serde_json::{Value, json};
 
 use crate::api::karmada::OverriderOperator;
 
+/// One JSON-patch-like operation of a plaintext or field overrider.
 #[derive(Debug, Clone, Copy)]
 pub struct Operation<'a> {
+    /// `add`, `remove` or `replace`.
     pub operator: OverriderOperator,
+    /// The JSON pointer it applies at.
     pub path: &'a str,
     /// A missing value is sent as JSON `null`, as Karmada does.
     pub value: Option<&'a Value>,

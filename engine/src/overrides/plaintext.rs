@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::patch::{self, Operation};
 use crate::api::karmada::PlaintextOverrider;
 
-pub fn apply_plaintext(
+pub(crate) fn apply_plaintext(
     object: &mut Value,
     overriders: &[PlaintextOverrider],
 ) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! The hub of the pipeline, from typed inputs to per-cluster objects: bind → schedule →
-//! override → work. [`place`] decides where every template goes ([`placement`]), with the
+//! override → work. [`place`] decides where every template goes (`placement`), with the
 //! story of each for `fedrender plan` ([`plan`]) and every warning a render can give
-//! ([`warnings`]); [`Placed`] then builds the objects a chunk of templates at a time, through
+//! (`warnings`); [`Placed`] then builds the objects a chunk of templates at a time, through
 //! [`crate::work`]. Pure: no file is read or written here, so the same inputs always give the
 //! same result and templates render in parallel.
 
@@ -47,7 +47,8 @@ pub struct Placed<'f> {
     placements: Vec<Placement>,
     /// One per KubeFed or Federation v1 binding of the fleet, in order.
     federated: Vec<Vec<(String, Option<i64>)>>,
-    pub warnings: Vec<Diagnostic>,
+    /// Every warning placement gave.
+    pub(crate) warnings: Vec<Diagnostic>,
     /// Why every template went where it went; filled when asked (`fedrender plan`).
     pub plan: Vec<PlanEntry>,
     /// When only some clusters are emitted (`--cluster`), each inventory position's position
@@ -65,8 +66,11 @@ pub struct Placed<'f> {
 /// inventory, ascending) that receive it.
 #[derive(Debug, Clone)]
 pub struct Destination<'a> {
+    /// The object.
     pub key: &'a ObjectKey,
+    /// Where its template is written.
     pub origin: &'a crate::diagnostics::Origin,
+    /// The clusters that receive it, by position among those emitted, ascending.
     pub clusters: Vec<usize>,
 }
 
@@ -268,7 +272,7 @@ impl<'f> Placed<'f> {
 
     /// The templates Karmada would keep on the members when they are deleted
     /// (`preserveResourcesOnDeletion`), each with what makes it so; only those placed somewhere.
-    pub fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
+    pub(crate) fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
         self.fleet
             .templates
             .iter()
@@ -283,7 +287,10 @@ impl<'f> Placed<'f> {
     /// The plan's entries of the objects at `positions` (in [`destinations`](Self::destinations))
     /// alone, sorted by object, as [`place`] with `explain` writes them: for a report that
     /// explains a few objects (a diff's changed ones) without holding the whole fleet's story.
-    pub fn explain_only(&self, positions: impl IntoIterator<Item = usize>) -> Vec<PlanEntry> {
+    pub(crate) fn explain_only(
+        &self,
+        positions: impl IntoIterator<Item = usize>,
+    ) -> Vec<PlanEntry> {
         let fleet = self.fleet;
         let index = PolicyIndex::new(&fleet.propagations);
         let mut plan: Vec<PlanEntry> = positions
@@ -320,7 +327,7 @@ impl<'f> Placed<'f> {
     }
 
     /// Every object's position in [`destinations`](Self::destinations), by its key.
-    pub fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
+    pub(crate) fn positions_by_key(&self) -> HashMap<&ObjectKey, usize> {
         (0..self.object_count())
             .map(|position| (self.key(position), position))
             .collect()
@@ -366,7 +373,7 @@ impl<'f> Placed<'f> {
     /// [`destinations`](Self::destinations) and rendered objects then number clusters among
     /// the kept. Placement is the whole fleet's, so each kept cluster gets what it gets in
     /// the whole fleet.
-    pub fn emit_only(&mut self, kept: &[bool]) {
+    pub(crate) fn emit_only(&mut self, kept: &[bool]) {
         self.emitted = Some(crate::cluster_filter::positions(kept));
     }
 
@@ -374,7 +381,7 @@ impl<'f> Placed<'f> {
     /// versions, its findings judged by `levels`: a denied one fails the render, the others
     /// are [`late_warnings`](Self::late_warnings). Nothing is checked when every schema lint
     /// is allowed.
-    pub fn check_schemas(&mut self, levels: LintLevels) {
+    pub(crate) fn check_schemas(&mut self, levels: LintLevels) {
         let any = crate::check::LINTS
             .iter()
             .any(|&lint| levels.level(lint) != Level::Allow);
@@ -387,7 +394,7 @@ impl<'f> Placed<'f> {
     }
 
     /// Where the warnings found while building objects go, to be read once rendering ends.
-    pub fn late_warnings(&self) -> Arc<Mutex<Vec<Diagnostic>>> {
+    pub(crate) fn late_warnings(&self) -> Arc<Mutex<Vec<Diagnostic>>> {
         self.late_warnings.clone()
     }
 
@@ -461,7 +468,7 @@ impl<'f> Placed<'f> {
     }
 
     /// [`render_chunks`](Self::render_chunks) for the objects at some positions only.
-    pub fn render_only<F>(
+    pub(crate) fn render_only<F>(
         &self,
         positions: impl IntoIterator<Item = usize>,
         chunk: usize,

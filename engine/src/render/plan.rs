@@ -20,13 +20,17 @@ use super::placement::Placement;
 /// override rules applied in each cluster.
 #[derive(Debug, Clone)]
 pub struct PlanEntry {
+    /// The object.
     pub key: ObjectKey,
+    /// Where its template is written.
     pub origin: crate::diagnostics::Origin,
     /// Matching propagation policies, the winner first, each with why it won or lost.
     pub policies: Vec<PolicyChoice>,
     /// What placed the template: a policy, the namespace controller, a dependant.
     pub placed_by: Vec<String>,
+    /// Each cluster the filters removed, with why.
     pub filtered: Vec<(String, String)>,
+    /// Each cluster it goes to, with its replicas and override rules.
     pub clusters: Vec<PlannedCluster>,
     /// How the scheduler divided a Divided workload's replicas.
     pub division: Option<crate::schedule::divide::Division>,
@@ -37,7 +41,7 @@ pub struct PlanEntry {
     pub interpreted_by: Vec<(Operation, String)>,
     /// Operations of its kind's customizations that only a live control plane runs.
     pub ignored_operations: Vec<String>,
-    /// The plain object beside a KubeFed Federated<Kind>: the host cluster's copy, not read.
+    /// The plain object beside a KubeFed `Federated<Kind>`: the host cluster's copy, not read.
     pub host_copy: Option<crate::diagnostics::Origin>,
     /// How the secret material it holds is protected on its way; `None` when it holds none.
     pub secret: Option<crate::secrets::Protection>,
@@ -49,18 +53,27 @@ pub struct PlanEntry {
     pub notes: Vec<String>,
 }
 
+/// A propagation policy that matched a template, with why it won or lost.
 #[derive(Debug, Clone)]
 pub struct PolicyChoice {
+    /// The policy (`PropagationPolicy shop/web`).
     pub policy: String,
+    /// Its priority.
     pub priority: i32,
+    /// How it selected the template (`name`, `label selector`, …).
     pub matched_by: &'static str,
+    /// Why it won or lost.
     pub outcome: String,
 }
 
+/// A cluster a template goes to, for `plan`.
 #[derive(Debug, Clone)]
 pub struct PlannedCluster {
+    /// The cluster.
     pub name: String,
+    /// Its replicas, for a workload.
     pub replicas: Option<i64>,
+    /// Its completions, for a Divided Job.
     pub completions: Option<i64>,
     /// `<policy>: <rule>` of every override rule applied, in order.
     pub overrides: Vec<String>,

@@ -57,7 +57,7 @@ pub fn strategy(placement: &Placement) -> Strategy<'_> {
 }
 
 impl Strategy<'_> {
-    pub fn is_divided(&self) -> bool {
+    pub(crate) fn is_divided(&self) -> bool {
         !matches!(self, Strategy::Duplicated)
     }
 
@@ -69,7 +69,7 @@ impl Strategy<'_> {
 
 /// A selected cluster as division sees it.
 #[derive(Debug, Clone, Copy)]
-pub struct Seat<'a> {
+pub(crate) struct Seat<'a> {
     pub cluster: &'a Cluster,
     /// Replicas the cluster can still run (the general estimator's answer).
     pub available: i64,
@@ -81,7 +81,9 @@ pub struct Seat<'a> {
 /// divided by, not a second computation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Division {
+    /// What the weights are.
     pub basis: DivisionBasis,
+    /// The replicas divided.
     pub replicas: i64,
     /// Every selected cluster, in the order given (the canonical order).
     pub shares: Vec<Share>,
@@ -94,7 +96,10 @@ pub struct Division {
 pub enum DivisionBasis {
     /// `staticWeightList`; `listed` is false when there is none or no rule matches a selected
     /// cluster, so every cluster weighs 1.
-    StaticWeight { listed: bool },
+    StaticWeight {
+        /// Whether a rule of the list matches a selected cluster.
+        listed: bool,
+    },
     /// Each cluster's available replicas, as the estimator answered.
     AvailableReplicas,
     /// Available replicas over the fewest clusters that fit, most available first.
@@ -104,6 +109,7 @@ pub enum DivisionBasis {
 /// One selected cluster in a division.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Share {
+    /// The cluster.
     pub cluster: String,
     /// Its static weight, or its available replicas.
     pub weight: i64,
@@ -112,6 +118,7 @@ pub struct Share {
     /// Whether it took part in a division: Aggregated leaves out clusters it does not need, and
     /// overflow tiers that are not reached divide nothing.
     pub divided: bool,
+    /// What it was given.
     pub replicas: i64,
     /// Replicas beyond its proportional share rounded down, among the clusters divided with it:
     /// what Webster's rounding gave it.
@@ -240,9 +247,10 @@ fn plural(count: i64, noun: &str) -> String {
     }
 }
 
+#[cfg(test)]
 /// Replicas per selected cluster, in the order given (the canonical order). An error says why
 /// the replicas do not fit.
-pub fn assign_replicas(
+pub(crate) fn assign_replicas(
     strategy: Strategy<'_>,
     seats: &[Seat<'_>],
     replicas: i64,
@@ -255,7 +263,7 @@ pub fn assign_replicas(
 }
 
 /// [`assign_replicas`] with what decided it; `None` for Duplicated, which divides nothing.
-pub fn divide_replicas(
+pub(crate) fn divide_replicas(
     strategy: Strategy<'_>,
     seats: &[Seat<'_>],
     replicas: i64,

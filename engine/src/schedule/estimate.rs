@@ -44,7 +44,7 @@ const MAX_REPLICAS: i128 = i32::MAX as i128;
 /// `calAvailableReplicas`: no estimate at all for `replicas == 0`, and `i32::MAX` (returned here
 /// as the cap) turned into the binding's replicas. The inventory's quantities were parsed when
 /// it was read.
-pub fn max_available_replicas(
+pub(crate) fn max_available_replicas(
     cluster: &Cluster,
     requirements: Option<&BTreeMap<String, Quantity>>,
 ) -> i64 {

@@ -8,7 +8,7 @@ use crate::object::Template;
 /// One group of cluster affinity being tried: the policy's `clusterAffinity`, or one term of
 /// `clusterAffinities` with its overflow affinities.
 #[derive(Debug, Clone, Default)]
-pub struct AffinityTerm {
+pub(crate) struct AffinityTerm {
     /// `affinityName` of a `clusterAffinities` term; `None` for `clusterAffinity`.
     pub name: Option<String>,
     /// `None`: every cluster matches.
@@ -24,17 +24,25 @@ pub enum Filtered {
     /// Outside the affinity term that scheduled, after an earlier term that included it
     /// filtered it out for `reason` and then scheduled nothing.
     EarlierTerm {
+        /// The term that filtered it out.
         earlier: String,
+        /// Why that term filtered it out.
         reason: Box<Filtered>,
+        /// The term that scheduled.
         scheduled: String,
     },
+    /// A taint (`key=value:Effect`) the placement does not tolerate.
     Taint(String),
+    /// An API the cluster does not serve (by `status.apiEnablements`).
     ApiDisabled(String),
+    /// A field `spreadByField` needs that the cluster does not state.
     SpreadField(String),
+    /// The cluster is being deleted.
     BeingDeleted,
 }
 
 impl Filtered {
+    /// Why, in the words of warnings and the plan.
     pub fn describe(&self) -> String {
         match self {
             Filtered::Affinity(None) => "not in the cluster affinity".to_string(),
@@ -59,7 +67,7 @@ impl Filtered {
 /// Runs every filter on one cluster (karmada generic_scheduler.go `findClustersThatFit`).
 /// Returns the cluster's overflow order: 0 when the primary affinity matches, k when it
 /// first matches the k-th overflow affinity (workloads only).
-pub fn filter_cluster(
+pub(crate) fn filter_cluster(
     placement: &Placement,
     term: &AffinityTerm,
     is_workload: bool,
@@ -128,7 +136,7 @@ fn untolerated_taint<'a>(taints: &'a [Taint], tolerations: &[Toleration]) -> Opt
 
 /// Kubernetes `Toleration.ToleratesTaint`: an empty effect matches every effect, an empty key
 /// with `Exists` matches every key, `Equal` (the default) compares values.
-pub fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
+pub(crate) fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
     if toleration
         .effect
         .is_some_and(|effect| effect != taint.effect)

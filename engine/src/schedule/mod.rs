@@ -4,11 +4,11 @@
 //! order of clusters is overflow tier, then available replicas (most first), then name.
 
 pub mod divide;
-pub mod estimate;
+pub(crate) mod estimate;
 pub mod filter;
 pub mod spread;
 pub mod targets;
-pub mod webster;
+pub(crate) mod webster;
 
 use std::collections::BTreeMap;
 
@@ -21,14 +21,19 @@ use crate::object::Template;
 use crate::policy::Propagation;
 use crate::quantity::Quantity;
 
-pub use filter::{AffinityTerm, Filtered};
-pub use targets::{Target, TargetCluster, Targets};
+pub use filter::Filtered;
+
+pub(crate) use filter::AffinityTerm;
+pub use targets::TargetCluster;
+pub(crate) use targets::{Target, Targets};
 
 /// Karmada's stand-in for "no limit" in capacity estimates (MaxInt32).
 const UNLIMITED: i64 = i32::MAX as i64;
 
+/// Where one template goes: its target clusters, or why none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
+    /// The target clusters, in the inventory's order.
     pub targets: Vec<TargetCluster>,
     /// Why the template goes nowhere, when it does.
     pub failure: Option<String>,
@@ -46,13 +51,13 @@ pub struct Workload {
     /// 0 for non-workloads.
     pub replicas: i64,
     /// Karmada's `IsWorkload`: replicas > 0, or per-replica requirements.
-    pub is_workload: bool,
+    pub(crate) is_workload: bool,
     /// Per-replica resource request (empty: none).
     pub request: BTreeMap<String, Quantity>,
     /// Whether the binding has replica requirements at all: a request, or a node claim alone
     /// (a nodeSelector, tolerations or required node affinity without requests), which still
     /// sends the estimator through its resource models.
-    pub has_requirements: bool,
+    pub(crate) has_requirements: bool,
     /// `spec.completions` of a Job, split with its replicas when Divided.
     pub completions: Option<i64>,
     /// `metadata.uid`, for Webster's tie-break.

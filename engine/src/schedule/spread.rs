@@ -36,17 +36,18 @@ const WEIGHT_UNIT: i64 = 1000;
 /// A feasible cluster as the scheduler sees it (karmada `ClusterDetailInfo`), already in
 /// canonical order (§5, see [`canonical_order`]).
 #[derive(Debug, Clone, Copy)]
-pub struct Candidate<'a> {
+pub(crate) struct Candidate<'a> {
     pub cluster: &'a Cluster,
     /// `AvailableReplicas`: the estimate of §6 (plus replicas already there, 0 when fresh).
     pub available: i64,
     /// The cluster's score; always 0 offline (§5), kept so upstream tables stay expressible.
-    pub score: i64,
+    pub(crate) score: i64,
     /// `OverflowOrder`: 0 for the primary cluster affinity, k for the k-th overflow affinity.
     pub overflow: usize,
 }
 
 impl<'a> Candidate<'a> {
+    #[cfg(test)]
     /// A primary-affinity cluster with score 0, as every fresh offline schedule has.
     pub fn new(cluster: &'a Cluster, available: i64) -> Self {
         Candidate {
@@ -87,7 +88,7 @@ impl Replicas {
 /// Sorts candidates into the canonical order of §5 (karmada `util.go` `sortClusters` with the
 /// availability comparator of `generateClustersInfo`): overflow order ascending, score
 /// descending, available replicas descending, name ascending.
-pub fn canonical_order(candidates: &mut [Candidate<'_>]) {
+pub(crate) fn canonical_order(candidates: &mut [Candidate<'_>]) {
     candidates.sort_by(compare_canonical);
 }
 
@@ -99,6 +100,7 @@ fn compare_canonical(a: &Candidate<'_>, b: &Candidate<'_>) -> Ordering {
         .then_with(|| a.name().cmp(b.name()))
 }
 
+#[cfg(test)]
 /// Selects clusters under spread constraints. `need_replicas` is `None` for Duplicated
 /// (capacity ignored) and `Some(spec.replicas)` otherwise.
 ///
@@ -106,7 +108,7 @@ fn compare_canonical(a: &Candidate<'_>, b: &Candidate<'_>) -> Ordering {
 /// room. That is exact for non-workloads; a Duplicated workload with replicas must call
 /// [`select_clusters_for`] with its replica count instead, because Karmada's region score
 /// (`calcGroupScoreForDuplicate`) counts the clusters with room for all of them.
-pub fn select_clusters(
+pub(crate) fn select_clusters(
     candidates: &[Candidate<'_>],
     constraints: &[SpreadConstraint],
     need_replicas: Option<i64>,
@@ -126,7 +128,7 @@ pub fn select_clusters(
 /// cluster (§7.4); any other set (spreadByLabel, or zone/provider alone) is Karmada's error
 /// "just support cluster and region spread constraint". No constraint at all selects every
 /// candidate, as `SelectBestClusters` does.
-pub fn select_clusters_for(
+pub(crate) fn select_clusters_for(
     candidates: &[Candidate<'_>],
     constraints: &[SpreadConstraint],
     replicas: Replicas,

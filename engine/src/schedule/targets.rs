@@ -10,14 +10,17 @@ use std::collections::BTreeMap;
 /// unchanged; `completions` is set for a Divided Job whose completions are split too.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TargetCluster {
+    /// The cluster.
     pub name: String,
+    /// Its replicas; `None` for a non-workload.
     pub replicas: Option<i64>,
+    /// Its completions, for a Divided Job.
     pub completions: Option<i64>,
 }
 
 /// One target cluster: its position in the inventory and what the scheduler gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Target {
+pub(crate) struct Target {
     pub cluster: usize,
     pub replicas: Option<i64>,
     pub completions: Option<i64>,
@@ -25,7 +28,7 @@ pub struct Target {
 
 /// Target clusters in the order they were given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Targets {
+pub(crate) struct Targets {
     clusters: Vec<u32>,
     /// Replicas and completions: none when every target has neither, one when every target
     /// has the same, else one per cluster.
@@ -34,7 +37,7 @@ pub struct Targets {
 
 impl Targets {
     /// The scheduler's targets, each cluster found by name in `cluster_index`.
-    pub fn from_scheduled(
+    pub(crate) fn from_scheduled(
         scheduled: &[TargetCluster],
         cluster_index: &BTreeMap<&str, usize>,
     ) -> Targets {
@@ -48,6 +51,7 @@ impl Targets {
             .collect()
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.clusters.len()
     }

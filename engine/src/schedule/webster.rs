@@ -21,7 +21,7 @@ use std::collections::BinaryHeap;
 /// A cluster taking part in a division, with its weight (Karmada's "votes": a static weight or
 /// the cluster's available replicas).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Party<'a> {
+pub(crate) struct Party<'a> {
     pub name: &'a str,
     pub weight: i64,
 }

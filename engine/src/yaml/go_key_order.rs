@@ -49,7 +49,7 @@ pub(super) fn insertion_sort_by<T>(items: &mut [T], less: impl Fn(&T, &T) -> boo
 
 /// go-yaml v2 `keyList.Less` for two string keys: letters compare as characters and come after
 /// non-letters, and runs of digits compare as numbers (`a2` before `a10`).
-pub fn key_less(a: &str, b: &str) -> bool {
+pub(crate) fn key_less(a: &str, b: &str) -> bool {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     for i in 0..a.len().min(b.len()) {

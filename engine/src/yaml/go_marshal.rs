@@ -27,7 +27,7 @@ const MAX_SIMPLE_KEY_BYTES: usize = 128;
 /// go-yaml v2 `Marshal` of the value as `JSONToYAML` sees it: one implicit document (no `---`),
 /// block style, 2-space indentation, sequences level with their mapping key, keys sorted, `{}`
 /// and `[]` for empty collections, and a final line break.
-pub fn marshal(value: &Value) -> String {
+pub(crate) fn marshal(value: &Value) -> String {
     let mut emitter = Emitter {
         out: String::new(),
         column: 0,
@@ -79,14 +79,6 @@ fn number_text(number: &Number) -> String {
 /// decimal exponent is below -4 or at least 6, else in positional form.
 fn go_format_float(float: f64) -> String {
     yaml_special(float).unwrap_or_else(|| crate::go_float::shortest(float))
-}
-
-/// `strconv.FormatFloat(f, 'g', -1, 32)`, as sigs.k8s.io/yaml writes a float map key
-/// (`convertToJSONableObject`): the shortest digits that read back as the same float32, so
-/// `3.14159265358979` becomes `3.1415927`.
-pub fn go_format_float32(float: f64) -> String {
-    // Rounding to the nearest float32 is what Go's conversion does too.
-    yaml_special(f64::from(float as f32)).unwrap_or_else(|| crate::go_float::shortest32(float))
 }
 
 /// go-yaml's names for the floats that are not numbers.

@@ -26,7 +26,7 @@ pub(super) enum RepeatedKeys {
 
 #[derive(Clone, Copy)]
 pub(super) struct LoadOptions {
-    pub repeated_keys: RepeatedKeys,
+    pub(crate) repeated_keys: RepeatedKeys,
     /// Whether an alias may copy anything (a document that was not weighed may not).
     pub aliases: bool,
     /// How deeply lists and maps may nest.

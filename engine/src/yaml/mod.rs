@@ -6,13 +6,13 @@
 //! than a string — keys too — and writes multi-line strings as block literals, keeping the
 //! template's key order. serde-saphyr does both; serde_yaml 0.9 wrote `on`, `y`, `1_000` and
 //! `2024-01-01` bare, which Go reads back as booleans, numbers and dates (serde-yaml#319).
-//! [`go_marshal`] writes YAML as Karmada's own go-yaml v2 does, for the values overriders
+//! `go_marshal` writes YAML as Karmada's own go-yaml v2 does, for the values overriders
 //! marshal back into a string field.
 
 mod emit;
 mod exact;
 mod go_key_order;
-pub mod go_marshal;
+pub(crate) mod go_marshal;
 mod load;
 #[cfg(test)]
 mod random;
@@ -29,16 +29,17 @@ use std::collections::BTreeMap;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use exact::ExactValue;
-pub use weight::Weight;
+pub(crate) use weight::Weight;
 
 /// One `---`-separated document of a YAML stream: its text and where it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DocumentText<'a> {
+    /// The document's text.
     pub text: &'a str,
     /// 1-based line of the first line of `text` in the file.
-    pub first_line: u64,
+    pub(crate) first_line: u64,
     /// 1-based line of the first line holding content (not blank, comment, directive or marker).
-    pub content_line: u64,
+    pub(crate) content_line: u64,
 }
 
 /// Splits a YAML stream into its documents by their `---` / `...` markers.
@@ -280,7 +281,7 @@ fn closing_quote(text: &str, quote: char) -> Option<usize> {
 }
 
 /// Parses one document (as returned by [`split_documents`]) into a JSON value as Kubernetes'
-/// Go code reads it (see [`load`]): a template's keys and scalars are what Karmada stores.
+/// Go code reads it (see `load`): a template's keys and scalars are what Karmada stores.
 pub fn parse_document(document: &DocumentText<'_>, file: &str) -> Result<Value, Diagnostic> {
     if let Some(value) = read::simple_document(document.text) {
         return Ok(value);
@@ -395,7 +396,7 @@ fn scan_error_diagnostic(
 /// space, `[`, `{`, `,` or `:`. Only such a document can grow beyond its text; `a && b`,
 /// `/data/*.txt`, `?a=1&b=2` and `["*"]` need no weighing. [`parse_document_without_aliases`]
 /// reads the others, so that an alias this missed is an error, never a copy.
-pub fn may_hold_aliases(text: &str) -> bool {
+pub(crate) fn may_hold_aliases(text: &str) -> bool {
     let bytes = text.as_bytes();
     let begins_node = |at: usize| {
         at == 0
@@ -415,7 +416,7 @@ pub fn may_hold_aliases(text: &str) -> bool {
 
 /// [`parse_document`] for a document [`may_hold_aliases`] says holds no alias: should it hold
 /// one after all, it is an error rather than a copy nothing has weighed.
-pub fn parse_document_without_aliases(
+pub(crate) fn parse_document_without_aliases(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<Value, Diagnostic> {
@@ -448,7 +449,10 @@ fn is_a_copy(error: &serde_saphyr::Error) -> bool {
 /// What a document weighs before it is built ([`Weight`]), read as serde-saphyr reads it (a
 /// quoted scalar continued at column 0 included). A document that cannot be weighed has a
 /// syntax error: the parser's message, at its line.
-pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight, Diagnostic> {
+pub(crate) fn weigh_document(
+    document: &DocumentText<'_>,
+    file: &str,
+) -> Result<Weight, Diagnostic> {
     let weighed = match weight::weigh(document.text, MAX_NESTING_DEPTH) {
         Err(error)
             if matches!(
@@ -478,7 +482,7 @@ pub fn weigh_document(document: &DocumentText<'_>, file: &str) -> Result<Weight,
 /// with a syntax error: serde-saphyr reports it in its own words, and no alias copies anything
 /// on the way. Should serde-saphyr stop at an alias first, the document is refused with the
 /// weighing's message, `cannot_weigh`.
-pub fn parse_unweighed_document(
+pub(crate) fn parse_unweighed_document(
     document: &DocumentText<'_>,
     file: &str,
     cannot_weigh: Diagnostic,
@@ -492,7 +496,7 @@ pub fn parse_unweighed_document(
 
 /// Parses one document straight into a typed struct, so that an unknown field is reported at
 /// its own line.
-pub fn parse_typed<T: DeserializeOwned>(
+pub(crate) fn parse_typed<T: DeserializeOwned>(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<T, Diagnostic> {
@@ -506,7 +510,7 @@ pub fn parse_typed<T: DeserializeOwned>(
 /// boolean or a number to it, so a field typed string that receives one fails validation and
 /// the object is never created (a null is dropped instead). fedrender's typed reader would take
 /// the text as the string; here such a value is an error that says which value to quote.
-pub fn parse_api_object<T: DeserializeOwned>(
+pub(crate) fn parse_api_object<T: DeserializeOwned>(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<T, Diagnostic> {
@@ -942,7 +946,7 @@ fn explain_budget_breach(message: &str) -> Option<String> {
 }
 
 /// serde reports "unknown field `x`, expected one of a, b"; add the nearest valid name.
-pub fn with_field_hint(message: String) -> String {
+pub(crate) fn with_field_hint(message: String) -> String {
     let Some(rest) = message.strip_prefix("unknown field `") else {
         return message;
     };

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// Each `.yaml` and `.yml` file under the repository's `examples/` and `testdata/` (links not
 /// followed into directories), with its text; a file that cannot be read as text is left out.
 #[allow(clippy::disallowed_methods)] // The repository's test data, read by tests only.
-pub fn yaml_files() -> Vec<(PathBuf, String)> {
+pub(crate) fn yaml_files() -> Vec<(PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     let mut pending: Vec<PathBuf> = ["examples", "testdata"]

@@ -10,23 +10,23 @@ use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError};
 
 /// What a document weighs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Weight {
+pub(crate) struct Weight {
     /// At least this many bytes as compact JSON, for the largest object the document holds:
     /// itself, or each item of a `List` (which is flattened into its items).
-    pub object_json_bytes: u64,
+    pub(crate) object_json_bytes: u64,
     /// What the aliases copy, in nodes (scalars, lists and maps): each copy of a node counts,
     /// and so does each 64 bytes of a copied string, since that is what the copies take in
     /// memory once built.
-    pub copied_nodes: u64,
+    pub(crate) copied_nodes: u64,
     /// Each alias that copies something, in order: what the document's aliases have copied
     /// once it is read, and its line (in the text weighed, from 1).
-    pub copies_by_line: Vec<(u64, u64)>,
+    pub(crate) copies_by_line: Vec<(u64, u64)>,
 }
 
 impl Weight {
     /// The line of the first alias that takes what aliases copy beyond `limit`, when `already`
     /// were copied before this document.
-    pub fn line_beyond(&self, already: u64, limit: u64) -> Option<u64> {
+    pub(crate) fn line_beyond(&self, already: u64, limit: u64) -> Option<u64> {
         self.copies_by_line
             .iter()
             .find(|(copied, _)| already.saturating_add(*copied) > limit)
@@ -82,7 +82,7 @@ struct TopLevel {
 
 /// The weight of `text`, one YAML document. A syntax error is the parser's, for the caller to
 /// decide what to do with a document that cannot be weighed.
-pub fn weigh(text: &str, nesting_limit: usize) -> Result<Weight, ScanError> {
+pub(crate) fn weigh(text: &str, nesting_limit: usize) -> Result<Weight, ScanError> {
     let mut options = serde_saphyr::granit_parser::Options::default();
     // As serde-saphyr's parser for fedrender's reading options, so that it stops where
     // serde-saphyr stops.

@@ -3,9 +3,9 @@
 
 /// Lua instructions one call may run: a few hundred milliseconds, far beyond what reading an
 /// object takes, far short of hanging a build.
-pub const INSTRUCTION_BUDGET: u64 = 50_000_000;
+pub(crate) const INSTRUCTION_BUDGET: u64 = 50_000_000;
 /// Memory one call may allocate beyond what the runtime holds already.
-pub const MEMORY_BUDGET: usize = 64 << 20;
+pub(crate) const MEMORY_BUDGET: usize = 64 << 20;
 /// How often the instruction hook runs; the budget is checked in steps of this size.
 pub(super) const HOOK_INTERVAL: u32 = 1_000;
 

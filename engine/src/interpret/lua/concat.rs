@@ -54,15 +54,15 @@ const KEYWORDS: [&str; 21] = [
 ];
 
 /// The functions the rewritten script calls.
-pub struct Functions<'f> {
+pub(crate) struct Functions<'f> {
     /// Called as `concat(a, b)` for `a .. b`.
     pub concat: &'f str,
     /// Called as `modulo(a, b)` for `a % b`.
-    pub modulo: &'f str,
+    pub(crate) modulo: &'f str,
     /// Called as `power(a, b)` for `a ^ b`.
-    pub power: &'f str,
+    pub(crate) power: &'f str,
     /// A global holding `-0.0`, read where gopher-lua's constant is a negative zero.
-    pub negative_zero: &'f str,
+    pub(crate) negative_zero: &'f str,
 }
 
 /// One change to the source: `text` at `position`, in place of the `replaced` bytes there.

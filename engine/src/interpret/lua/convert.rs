@@ -16,7 +16,7 @@ use mlua::{Lua, Table, Value as LuaValue};
 use serde_json::{Map, Number, Value};
 
 /// Builds the Lua value of a JSON value.
-pub fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
+pub(crate) fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     Ok(match value {
         Value::Null => LuaValue::Nil,
         Value::Bool(flag) => LuaValue::Boolean(*flag),
@@ -43,7 +43,7 @@ pub fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
 
 /// A Lua value as JSON, the way gopher-json encodes it; an empty table comes out as `[]`,
 /// to be settled by [`settle_empty_tables`].
-pub fn from_lua(value: &LuaValue) -> Result<Value, String> {
+pub(crate) fn from_lua(value: &LuaValue) -> Result<Value, String> {
     let mut room = MAX_RESULT_SIZE;
     from_lua_nested(value, 0, &mut room)
 }
@@ -55,7 +55,7 @@ const MAX_DEPTH: usize = crate::yaml::MAX_NESTING_DEPTH;
 /// server stores (1.5 MiB in etcd). A table may appear in many places of a result, and each
 /// place is converted in full, so a few kilobytes of Lua can stand for terabytes of JSON: the
 /// script's memory limit does not bound this, the conversion has to.
-pub const MAX_RESULT_SIZE: usize = 16 << 20;
+pub(crate) const MAX_RESULT_SIZE: usize = 16 << 20;
 /// What one value costs against [`MAX_RESULT_SIZE`] besides its text: about what it occupies
 /// in memory once converted.
 const VALUE_COST: usize = 64;
@@ -119,7 +119,7 @@ fn number_to_json(number: f64) -> Result<Value, String> {
 /// A Lua string as Go's JSON encoder writes it: every byte that does not begin a valid UTF-8
 /// sequence becomes one U+FFFD (`"\xe2\x82"` is two), where Rust's lossy conversion writes
 /// one for each maximal invalid run.
-pub fn go_string(bytes: &[u8]) -> String {
+pub(crate) fn go_string(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     let mut rest = bytes;
     loop {
@@ -204,7 +204,7 @@ pub enum Shape {
 /// by its field path without list positions, with the empty fields of the references: an
 /// empty map there makes it `{}` again, an empty list there keeps it, and anything else drops
 /// the field.
-pub fn settle_empty_tables(result: &mut Value, shape: Shape, references: &[&Value]) {
+pub(crate) fn settle_empty_tables(result: &mut Value, shape: Shape, references: &[&Value]) {
     if matches!(result, Value::Array(items) if items.is_empty()) {
         if shape == Shape::Map {
             *result = Value::Object(Map::new());
@@ -315,7 +315,7 @@ fn settle(
 /// Karmada writes a revised object back with its keys sorted (Go's encoder sorts map keys);
 /// member clusters do not care, but a reviewer reading a diff does, so the result takes the
 /// template's key order, new keys after the template's, sorted.
-pub fn follow_key_order(result: &mut Value, template: &Value) {
+pub(crate) fn follow_key_order(result: &mut Value, template: &Value) {
     match (result, template) {
         (Value::Object(map), Value::Object(original)) => {
             let mut ordered = Map::with_capacity(map.len());

@@ -8,7 +8,7 @@ use crate::go_float;
 
 /// A Lua value as an argument of `string.format`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Arg<'a> {
+pub(crate) enum Arg<'a> {
     Number(f64),
     String(&'a [u8]),
     Nil,

@@ -14,12 +14,12 @@ use crate::go_float;
 
 /// gopher-lua `isInteger`: the value survives Go's conversion to int64 (on amd64, where an
 /// out-of-range or NaN value converts to the smallest int64).
-pub fn is_integer(number: f64) -> bool {
+pub(crate) fn is_integer(number: f64) -> bool {
     go_int64(number) as f64 == number
 }
 
 /// gopher-lua's `%` (vm.go `luaModulo`): Go's `math.Mod`, moved to the divisor's sign.
-pub fn lua_modulo(left: f64, right: f64) -> f64 {
+pub(crate) fn lua_modulo(left: f64, right: f64) -> f64 {
     let remainder = left % right;
     if (right > 0.0 && remainder < 0.0) || (right < 0.0 && remainder > 0.0) {
         remainder + right
@@ -29,7 +29,7 @@ pub fn lua_modulo(left: f64, right: f64) -> f64 {
 }
 
 /// Go's `int64(f)` on amd64: a value out of range (or NaN) becomes the smallest int64.
-pub fn go_int64(number: f64) -> i64 {
+pub(crate) fn go_int64(number: f64) -> i64 {
     const LIMIT: f64 = 9_223_372_036_854_775_808.0;
     if (-LIMIT..LIMIT).contains(&number) {
         number as i64
@@ -39,7 +39,7 @@ pub fn go_int64(number: f64) -> i64 {
 }
 
 /// gopher-lua `LNumber.String`.
-pub fn number_to_string(number: f64) -> String {
+pub(crate) fn number_to_string(number: f64) -> String {
     if is_integer(number) {
         go_int64(number).to_string()
     } else {
@@ -50,7 +50,7 @@ pub fn number_to_string(number: f64) -> String {
 /// gopher-lua `parseNumber`, how it reads a string as a number outside `tonumber`: trimmed of
 /// spaces, tabs and newlines, then Go's `ParseInt` in base 0 (`0x`, `0o`, `0b`, a leading `0`
 /// for octal, `_` between digits), else `ParseFloat`.
-pub fn parse_number(text: &[u8]) -> Option<f64> {
+pub(crate) fn parse_number(text: &[u8]) -> Option<f64> {
     let text = std::str::from_utf8(text)
         .ok()?
         .trim_matches([' ', '\t', '\n']);
@@ -58,7 +58,7 @@ pub fn parse_number(text: &[u8]) -> Option<f64> {
 }
 
 /// gopher-lua `tonumber(text, base)`.
-pub fn to_number(text: &[u8], base: Option<u32>) -> Option<f64> {
+pub(crate) fn to_number(text: &[u8], base: Option<u32>) -> Option<f64> {
     let text = std::str::from_utf8(text)
         .ok()?
         .trim_matches([' ', '\n', '\t']);
@@ -206,7 +206,7 @@ fn parse_hex_float(text: &str) -> Option<f64> {
 /// repeated squaring of its mantissa, times `exp(fraction × ln x)` for the rest. An integer
 /// exponent is Go's to the bit; a fractional one uses this platform's `exp` and `ln` where Go
 /// uses its own, which may differ in the last digit.
-pub fn go_pow(x: f64, y: f64) -> f64 {
+pub(crate) fn go_pow(x: f64, y: f64) -> f64 {
     let odd_integer = |value: f64| {
         value.abs() < (1u64 << 53) as f64 && value.fract() == 0.0 && (value as i64) % 2 != 0
     };
@@ -350,7 +350,7 @@ fn ldexp(fraction: f64, exponent: i64) -> f64 {
 
 /// Go's `strings.ToUpper`: every character through `unicode.ToUpper`, a simple mapping (one
 /// character to one: `ß` stays `ß`), and every byte that is not UTF-8 as U+FFFD.
-pub fn to_upper(text: &[u8]) -> Vec<u8> {
+pub(crate) fn to_upper(text: &[u8]) -> Vec<u8> {
     map_case(text, |character| {
         let mut upper = character.to_uppercase();
         match (upper.next(), upper.next()) {
@@ -369,7 +369,7 @@ pub fn to_upper(text: &[u8]) -> Vec<u8> {
 }
 
 /// Go's `strings.ToLower`, as [`to_upper`].
-pub fn to_lower(text: &[u8]) -> Vec<u8> {
+pub(crate) fn to_lower(text: &[u8]) -> Vec<u8> {
     map_case(text, |character| {
         let mut lower = character.to_lowercase();
         match (lower.next(), lower.next()) {

@@ -133,7 +133,7 @@ fn accurate_pod_requirements(lua: &Lua, arguments: MultiValue) -> mlua::Result<L
 }
 
 /// The requirements of a pod template as Karmada's `ReplicaRequirements` JSON, or null.
-pub fn pod_requirements(template: &Value) -> Result<Value, String> {
+pub(crate) fn pod_requirements(template: &Value) -> Result<Value, String> {
     let empty = Value::Object(Map::new());
     let spec = template.get("spec").unwrap_or(&empty);
     let request = requests::resource_request(spec)?;

@@ -11,7 +11,7 @@ use mlua::{Function, Lua};
 use super::budget::MEMORY_BUDGET;
 
 /// A value's type as Lua names it (mlua calls an integral number an "integer").
-pub fn lua_type(value: &mlua::Value) -> &'static str {
+pub(crate) fn lua_type(value: &mlua::Value) -> &'static str {
     match value {
         mlua::Value::Integer(_) => "number",
         other => other.type_name(),

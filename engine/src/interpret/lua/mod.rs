@@ -13,8 +13,8 @@
 
 mod budget;
 mod concat;
-pub mod convert;
-pub mod gofmt;
+pub(crate) mod convert;
+pub(crate) mod gofmt;
 pub mod gopher;
 pub mod kube;
 mod messages;
@@ -33,8 +33,8 @@ use budget::{HOOK_INTERVAL, out_of_instructions};
 use convert::Shape;
 use messages::{Messages, describe};
 
-pub use budget::{INSTRUCTION_BUDGET, MEMORY_BUDGET};
-pub use messages::lua_type;
+pub(crate) use budget::{INSTRUCTION_BUDGET, MEMORY_BUDGET};
+pub(crate) use messages::lua_type;
 
 /// Base functions a script may call.
 const SAFE_BASE: &[&str] = &[
@@ -93,7 +93,7 @@ impl Script {
     }
 
     /// Compiles the script, as Karmada's webhook does on admission.
-    pub fn compile(&self) -> Result<(), String> {
+    pub(crate) fn compile(&self) -> Result<(), String> {
         with_runtime(|runtime| runtime.chunk(self).map(|_| ()))
     }
 
@@ -170,7 +170,7 @@ pub fn revise_replica(script: &Script, object: &Value, replicas: i64) -> Result<
 
 /// `GetDependencies(object)`: the list of dependency references, or none when the script
 /// returns nil (which Karmada refuses: it wants a table).
-pub fn get_dependencies(script: &Script, object: &Value) -> Result<Option<Value>, String> {
+pub(crate) fn get_dependencies(script: &Script, object: &Value) -> Result<Option<Value>, String> {
     with_runtime(|runtime| {
         let results = runtime.call(script, "GetDependencies", &[object], 1)?;
         match results.first() {

@@ -4,7 +4,7 @@
 //! runs inside one library call, where the budget's hook never fires, and would hang the build.
 //!
 //! The matcher backtracks as Lua's does, so every match, capture and error is Lua's; it refuses
-//! a pattern nesting more than [`MAX_DEPTH`] items deep, as Lua 5.2 does ("pattern too complex"),
+//! a pattern nesting more than `MAX_DEPTH` items deep, as Lua 5.2 does ("pattern too complex"),
 //! where Lua 5.1 would overflow its C stack.
 
 /// One unit of work: a single character tested against a pattern item.
@@ -14,9 +14,9 @@ pub trait Budget {
 }
 
 /// How many captures a pattern may make (LUA_MAXCAPTURES).
-pub const MAX_CAPTURES: usize = 32;
+pub(crate) const MAX_CAPTURES: usize = 32;
 /// How deeply a match may recurse (Lua 5.2's MAXCCALLS).
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 
 const ESCAPE: u8 = b'%';
 /// Characters that make a pattern more than a plain string (lstrlib.c SPECIALS).
@@ -25,6 +25,7 @@ const SPECIALS: &[u8] = b"^$*+?.([%-";
 /// A capture as Lua returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Capture {
+    /// A captured substring.
     Text(Vec<u8>),
     /// A position capture `()`: the 1-based position.
     Position(usize),
@@ -48,9 +49,11 @@ struct Matcher<'a, B: Budget> {
 /// A successful match: where it starts and ends (byte offsets, end exclusive), and its captures.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
+    /// Where the match starts, a byte offset.
     pub start: usize,
+    /// Where it ends, a byte offset past its last byte.
     pub end: usize,
-    pub captures: Vec<Capture>,
+    pub(crate) captures: Vec<Capture>,
 }
 
 impl Found {
@@ -70,7 +73,7 @@ pub fn is_plain(pattern: &[u8]) -> bool {
 }
 
 /// Finds `needle` in `haystack` from `start`, each comparison a step.
-pub fn find_plain(
+pub(crate) fn find_plain(
     haystack: &[u8],
     needle: &[u8],
     start: usize,
@@ -129,7 +132,7 @@ pub fn find(
 }
 
 /// Matches `pattern` (without a leading `^` meaning an anchor) at exactly `at`.
-pub fn match_at(
+pub(crate) fn match_at(
     subject: &[u8],
     pattern: &[u8],
     at: usize,

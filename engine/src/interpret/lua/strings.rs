@@ -20,7 +20,7 @@ use super::pattern::{self, Budget, Capture};
 use super::{gofmt, gopher};
 
 /// The instructions left to the current call, shared with the instruction hook.
-pub struct Instructions(pub Rc<Cell<u64>>);
+pub(crate) struct Instructions(pub Rc<Cell<u64>>);
 
 impl Budget for &Instructions {
     fn step(&mut self) -> Result<(), String> {
@@ -221,21 +221,21 @@ fn number_of(value: &Value) -> f64 {
 
 /// The global a script's `..` calls once compiled: gopher-lua's concatenation, numbers written
 /// as gopher-lua writes them.
-pub const CONCAT: &str = "__fedrender_concat";
+pub(crate) const CONCAT: &str = "__fedrender_concat";
 
 /// The global the rewritten scripts call for `%` (concat.rs).
-pub const MODULO: &str = "__fedrender_modulo";
+pub(crate) const MODULO: &str = "__fedrender_modulo";
 
 /// The global the rewritten scripts call for `^` (concat.rs).
-pub const POWER: &str = "__fedrender_power";
+pub(crate) const POWER: &str = "__fedrender_power";
 
 /// The global holding `-0.0` that the rewritten scripts read where gopher-lua's constant is a
 /// negative zero (concat.rs).
-pub const NEGATIVE_ZERO: &str = "__fedrender_negative_zero";
+pub(crate) const NEGATIVE_ZERO: &str = "__fedrender_negative_zero";
 
 /// The functions of this module outside the string library: `tostring`, `tonumber`, and
 /// [`CONCAT`], [`MODULO`] and [`POWER`], for a call's globals, and [`NEGATIVE_ZERO`].
-pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
+pub(crate) fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Value)>> {
     let identities = Rc::clone(&messages.identities);
     let tostring = lua.create_function(move |lua, arguments: MultiValue| {
         // gopher-lua's CheckAny: no value at all (what a failed `string.match` returns) is
@@ -368,7 +368,7 @@ pub fn globals(lua: &Lua, messages: &Messages) -> mlua::Result<Vec<(String, Valu
 }
 
 /// gopher-lua's `string.format`, `upper`, `lower`, `len` and `sub`, and `table.concat`.
-pub fn install_gopher(
+pub(crate) fn install_gopher(
     lua: &Lua,
     string: &Table,
     table: &Table,
@@ -588,7 +588,7 @@ fn gopher_operand(lua: &Lua) -> mlua::Result<mlua::Function> {
 /// string operand as a number, so strings only Go reads (`"0b101"`, `"0o17"`, `"1_000"`) get
 /// their value here, where they would be an error. Strings C reads and Go does not (`"0x.8"`,
 /// `"1e400"`, `"0x8000000000000000"`) stay numbers to the C machine (docs/interpretation.md).
-pub fn install_string_arithmetic(lua: &Lua) -> mlua::Result<()> {
+pub(crate) fn install_string_arithmetic(lua: &Lua) -> mlua::Result<()> {
     lua.load(
         "local getmetatable, type, error, number, fmod, floor = ...\n\
          local meta = getmetatable('')\n\
@@ -635,7 +635,11 @@ pub fn install_string_arithmetic(lua: &Lua) -> mlua::Result<()> {
 /// the check of every argument refused them); `math.modf` is Go's `math.Modf` (`-Inf` splits
 /// into `-Inf` and NaN), `math.mod` the `%` of its virtual machine (vm.go `luaModulo`, where C
 /// Lua's is `fmod`), `math.deg` and `math.rad` Go's `x * 180 / Pi` and `x * Pi / 180`.
-pub fn install_gopher_math(lua: &Lua, math: &Table, messages: &Messages) -> mlua::Result<()> {
+pub(crate) fn install_gopher_math(
+    lua: &Lua,
+    math: &Table,
+    messages: &Messages,
+) -> mlua::Result<()> {
     let names: Vec<String> = math
         .pairs::<String, Value>()
         .filter_map(|pair| match pair {
