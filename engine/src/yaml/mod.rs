@@ -13,6 +13,7 @@ mod emit;
 mod exact;
 mod go_key_order;
 pub(crate) mod go_marshal;
+mod go_scan;
 mod load;
 #[cfg(test)]
 mod random;
@@ -103,8 +104,9 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
 /// The text with every line break written `\n`. YAML reads a CRLF and a lone CR each as one
 /// line break and never as content (YAML 1.2 §5.4); Go's reader (libyaml's, YAML 1.1) reads
 /// NEL, LS and PS (U+0085, U+2028, U+2029) as line breaks too, so they are written `\n` as
-/// well: no line moves, and a plain `a: b` ended by one is `b`. (In a block scalar libyaml keeps
-/// an LS or PS as the character; here it is a `\n`.)
+/// well: no line moves, and a plain `a: b` ended by one is `b`. Inside a quoted scalar libyaml
+/// keeps an LS or PS as the character, and so does the text ([`go_scan`] says how). (In a block
+/// scalar libyaml keeps one too; here it is a `\n`.)
 pub fn normalize_line_breaks(text: String) -> String {
     // Each of these breaks starts with one of three bytes in UTF-8 (U+0085 with C2, U+2028 and
     // U+2029 with E2): a text without them, nearly every manifest, is looked at 64 bytes at a
@@ -119,8 +121,11 @@ pub fn normalize_line_breaks(text: String) -> String {
     {
         return text;
     }
-    text.replace("\r\n", "\n")
-        .replace(['\r', '\u{85}', '\u{2028}', '\u{2029}'], "\n")
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if text.contains(['\u{2028}', '\u{2029}']) {
+        return go_scan::line_separators_as_go_reads_them(&text);
+    }
+    text.replace('\u{85}', "\n")
 }
 
 fn is_marker(line: &str, marker: &str) -> bool {
@@ -160,11 +165,14 @@ fn reader_options() -> serde_saphyr::Options {
 /// lines start at column 0) breaks YAML 1.2's indentation rule, which serde-saphyr enforces and
 /// libyaml, go-yaml and kubectl do not. Such a document is read again with those lines
 /// indented: a quoted scalar folds its line breaks and drops leading white space, so the value
-/// is the same, and so is every line number.
+/// is the same, and so is every line number. The plain scalars of flow collections that the two
+/// read otherwise are quoted first ([`go_scan`]).
 fn from_yaml<T: DeserializeOwned>(
     text: &str,
     options: serde_saphyr::Options,
 ) -> Result<T, serde_saphyr::Error> {
+    let quoted = go_scan::quote_go_flow_scalars(text);
+    let text = quoted.as_deref().unwrap_or(text);
     match serde_saphyr::from_str_with_options(text, options.clone()) {
         Err(error)
             if error
@@ -312,6 +320,10 @@ fn load_text(
     options: load::LoadOptions,
     mut lines: Option<&mut BTreeMap<String, u64>>,
 ) -> Result<Value, load::LoadError> {
+    let unescaped = escapes_as_go_reads_them(text)?;
+    let text = unescaped.as_deref().unwrap_or(text);
+    let quoted = go_scan::quote_go_flow_scalars(text);
+    let text = quoted.as_deref().unwrap_or(text);
     match load::load(text, options, lines.as_deref_mut()) {
         Err(load::LoadError::Syntax(error))
             if matches!(
@@ -329,6 +341,23 @@ fn load_text(
         }
         other => other,
     }
+}
+
+/// `text` with its double-quoted scalars' escapes as Go's reader reads them
+/// ([`go_scan::escapes_as_go_reads_them`]): YAML 1.2's `\/`, which Go refuses, an error.
+fn escapes_as_go_reads_them(text: &str) -> Result<Option<String>, load::LoadError> {
+    go_scan::escapes_as_go_reads_them(text).map_err(|at| {
+        let before = &text[..at];
+        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        load::LoadError::At {
+            line: before.matches('\n').count() as u64 + 1,
+            column: before[line_start..].chars().count() as u64 + 1,
+            message: "found unknown escape character `\\/` in a double-quoted scalar: Go's YAML \
+                      reader (YAML 1.1, which kubectl and the API server read with) has no such \
+                      escape; write `/`"
+                .to_string(),
+        }
+    })
 }
 
 /// A document [`load::load`] refused, as a diagnostic at its line in the file. A syntax error
@@ -453,14 +482,21 @@ pub(crate) fn weigh_document(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<Weight, Diagnostic> {
-    let weighed = match weight::weigh(document.text, MAX_NESTING_DEPTH) {
+    // Read as the reader will read it (see `load_text`); a refused escape is reported there.
+    let unescaped = go_scan::escapes_as_go_reads_them(document.text)
+        .ok()
+        .flatten();
+    let text = unescaped.as_deref().unwrap_or(document.text);
+    let quoted = go_scan::quote_go_flow_scalars(text);
+    let text = quoted.as_deref().unwrap_or(text);
+    let weighed = match weight::weigh(text, MAX_NESTING_DEPTH) {
         Err(error)
             if matches!(
                 error.kind(),
                 serde_saphyr::granit_parser::ErrorKind::InvalidQuotedScalarIndent
             ) =>
         {
-            match indent_quoted_continuations(document.text) {
+            match indent_quoted_continuations(text) {
                 Some(indented) => weight::weigh(&indented, MAX_NESTING_DEPTH).map_err(|_| error),
                 None => Err(error),
             }
@@ -500,8 +536,13 @@ pub(crate) fn parse_typed<T: DeserializeOwned>(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<T, Diagnostic> {
-    from_yaml(document.text, reader_options())
-        .map_err(|error| to_diagnostic(&error, document, file))
+    let unescaped = escapes_as_go_reads_them(document.text)
+        .map_err(|error| load_error(error, document, file))?;
+    from_yaml(
+        unescaped.as_deref().unwrap_or(document.text),
+        reader_options(),
+    )
+    .map_err(|error| to_diagnostic(&error, document, file))
 }
 
 /// Parses one document of a Kubernetes API object (a Karmada policy or Cluster) into its typed
@@ -514,9 +555,11 @@ pub(crate) fn parse_api_object<T: DeserializeOwned>(
     document: &DocumentText<'_>,
     file: &str,
 ) -> Result<T, Diagnostic> {
+    let unescaped = escapes_as_go_reads_them(document.text)
+        .map_err(|error| load_error(error, document, file))?;
     let mut options = reader_options();
     options.no_schema = true;
-    match from_yaml(document.text, options) {
+    match from_yaml(unescaped.as_deref().unwrap_or(document.text), options) {
         Ok(typed) => Ok(typed),
         // A free-form field (an overrider's `value`) is JSON to the API server, which reads the
         // document with YAMLToJSON: an unquoted `n:` or `on:` key there is the key "false" or
