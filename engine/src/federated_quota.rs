@@ -566,4 +566,29 @@ mod tests {
             json!({})
         );
     }
+
+    /// A whole number written as a float reaches Karmada as Go's JSON writes it (`2`,
+    /// `1000000000`): apimachinery `Quantity.UnmarshalJSON` parses it, and the CRD's
+    /// int-or-string schema takes a whole float64 as an integer (kube-openapi `validate`); a
+    /// fraction stays refused by the schema.
+    #[test]
+    fn whole_numbers_written_as_floats_are_quantities() {
+        let (ok, _) = admitted(json!({
+            "overall": {"cpu": 2.0, "memory": 1e9},
+            "staticAssignments": [{"clusterName": "m1", "hard": {"cpu": 2.0, "memory": 1e9}}],
+        }));
+        let quota = ok.unwrap();
+        assert_eq!(
+            quota.resource_quota(&quota.assignments[0])["spec"]["hard"],
+            json!({"cpu": "2", "memory": "1G"})
+        );
+        let refused = serde_json::from_value::<FederatedResourceQuota>(json!({
+            "apiVersion": "policy.karmada.io/v1alpha1",
+            "kind": "FederatedResourceQuota",
+            "metadata": {"name": "team", "namespace": "shop"},
+            "spec": {"overall": {"cpu": 2.5}},
+        }))
+        .unwrap_err();
+        assert!(refused.to_string().contains("is not an integer"), "{refused}");
+    }
 }

@@ -583,7 +583,15 @@ impl<'de> serde::Deserialize<'de> for ResourceQuantity {
                 ResourceQuantity::from_text(number.to_string()).map_err(E::custom)
             }
 
+            /// A whole number written as a float (`2.0`, `1e9`) is an integer by the time the
+            /// API server sees it: kubectl sends Go's JSON of it (`2`, `1000000000`), which
+            /// the schema's integer type accepts (kube-openapi takes a whole float64 as an
+            /// integer) and `Quantity.UnmarshalJSON` parses as written.
             fn visit_f64<E: serde::de::Error>(self, number: f64) -> Result<Self::Value, E> {
+                if number.is_finite() && number.fract() == 0.0 {
+                    return ResourceQuantity::from_text(crate::yaml::go_json_float(number))
+                        .map_err(E::custom);
+                }
                 Err(E::custom(format!(
                     "the number {number} is not an integer, and the schema allows only an \
                      integer or a string here: quote it (\"{number}\") or use a suffix (m for \

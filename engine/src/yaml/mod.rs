@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use exact::ExactValue;
+pub(crate) use resolve::go_json_float;
 pub(crate) use weight::Weight;
 
 /// One `---`-separated document of a YAML stream: its text and where it starts.

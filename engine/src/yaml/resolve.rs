@@ -311,7 +311,7 @@ pub(super) fn decode_base64(text: &str) -> Option<Vec<u8>> {
 /// How `encoding/json` writes a float64 (`strconv` 'f' or, below 1e-6 or from 1e21, 'e' with
 /// a short exponent): what the API server receives from kubectl for a YAML float, and so what
 /// Karmada reads — `1.0` and `1e3` arrive as the integers 1 and 1000.
-pub(super) fn go_json_float(float: f64) -> String {
+pub(crate) fn go_json_float(float: f64) -> String {
     let magnitude = float.abs();
     if magnitude != 0.0 && !(1e-6..1e21).contains(&magnitude) {
         // Rust writes `1e21` and `1.5e-7`; Go writes `1e+21` and `1.5e-07` cleaned to `1.5e-7`.
