@@ -589,6 +589,9 @@ mod tests {
             "spec": {"overall": {"cpu": 2.5}},
         }))
         .unwrap_err();
-        assert!(refused.to_string().contains("is not an integer"), "{refused}");
+        assert!(
+            refused.to_string().contains("is not an integer"),
+            "{refused}"
+        );
     }
 }
