@@ -164,6 +164,7 @@ pub fn classify(
             _ => {
                 if let Some(template) = errors.take(to_template(
                     document,
+                    files,
                     &api_version,
                     &kind,
                     &interpreter,
@@ -522,6 +523,7 @@ fn interpreter_from(
 /// Takes the document's object: templates are the bulk of the input, held once.
 fn to_template(
     document: RawDocument,
+    files: &[SourceFile],
     api_version: &str,
     kind: &str,
     interpreter: &Interpreter,
@@ -558,11 +560,28 @@ fn to_template(
     if group.is_empty() && kind == "Namespace" && !name.is_empty() {
         // The Karmada API server labels every named Namespace with its name before Karmada
         // reads it (k8s.io/kubernetes pkg/apis/core/v1/defaults.go `SetDefaults_Namespace`,
-        // overwriting any other value), so policies select Namespaces by that label. The
-        // object keeps its labels as written: every member's API server sets the same label.
+        // overwriting any other value), so policies select Namespaces by that label. Karmada's
+        // Work holds the label so set; a template without it is left so, as every member's API
+        // server sets the same label.
         labels.insert(NAMESPACE_NAME_LABEL.to_string(), name.clone());
     }
+    if let Some((field, value)) = replica_field_not_an_integer(group, kind, &document.value) {
+        let at = document.field_lines(files).origin(&origin, field);
+        return Err(Diagnostic::error(
+            Some(at),
+            format!(
+                "{kind} {name}: {field} is {value}, not an integer: Karmada's API server refuses the \
+             {kind} (it reads {field} into a 32-bit integer, as every member's does)"
+            ),
+        ));
+    }
     let mut object = document.value;
+    if group.is_empty() && kind == "Namespace" {
+        let written = object.pointer_mut("/metadata/labels/kubernetes.io~1metadata.name");
+        if let Some(label) = written.filter(|label| label.as_str() != Some(&name)) {
+            *label = Value::String(name.clone());
+        }
+    }
     let namespace = if interpreter.is_namespaced(group, kind) {
         let namespace = written_namespace
             .filter(|namespace| !namespace.is_empty())
@@ -598,6 +617,34 @@ fn to_template(
         },
         labels,
         object,
+    })
+}
+
+/// A replica count of a built-in workload that is not an int32 (`replicas: "two"`): the API
+/// server decodes the object into its Go type (apps/v1 `DeploymentSpec.Replicas *int32`, batch/v1
+/// `JobSpec.Parallelism`, `Completions`) and refuses it, where fedrender's division would read no
+/// count and write its own.
+fn replica_field_not_an_integer(
+    group: &str,
+    kind: &str,
+    object: &Value,
+) -> Option<(&'static str, String)> {
+    let fields: &[(&str, &'static str)] = match (group, kind) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") => {
+            &[("/spec/replicas", "spec.replicas")]
+        }
+        ("batch", "Job") => &[
+            ("/spec/parallelism", "spec.parallelism"),
+            ("/spec/completions", "spec.completions"),
+        ],
+        _ => return None,
+    };
+    fields.iter().find_map(|&(pointer, field)| {
+        let value = object.pointer(pointer)?;
+        let int32 = value
+            .as_i64()
+            .is_some_and(|count| i32::try_from(count).is_ok());
+        (!value.is_null() && !int32).then(|| (field, value.to_string()))
     })
 }
 
@@ -641,6 +688,7 @@ mod tests {
     use super::*;
     use crate::diagnostics::Rejected;
     use crate::documents::{Format, parse_files};
+    use serde_json::json;
 
     fn classify_text(text: &str) -> Result<Classified, Rejected> {
         let files = vec![SourceFile {
@@ -791,12 +839,14 @@ mod tests {
 
     /// k8s.io/kubernetes pkg/apis/core/v1/defaults.go `SetDefaults_Namespace`: the Karmada API
     /// server labels a Namespace `kubernetes.io/metadata.name: <name>` (over any value written)
-    /// before Karmada's selectors read it; the object itself is left as written.
+    /// before Karmada's selectors read it, and its Work holds the label so set; a Namespace
+    /// written without the label is left without (each member's API server adds it).
     #[test]
     fn a_namespace_is_selected_by_the_name_label_its_api_server_sets() {
         let classified = classify_text(
             "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels: {kubernetes.io/metadata.name: other, team: a}\n---\n\
-             apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n",
+             apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n---\n\
+             apiVersion: v1\nkind: Namespace\nmetadata: {name: bare}\n",
         )
         .unwrap();
         let namespace = &classified.templates[0];
@@ -808,10 +858,14 @@ mod tests {
             ])
         );
         assert_eq!(
-            namespace.object["metadata"]["labels"][NAMESPACE_NAME_LABEL],
-            "other"
+            namespace.object["metadata"]["labels"],
+            json!({NAMESPACE_NAME_LABEL: "shop", "team": "a"})
         );
         assert!(classified.templates[1].labels.is_empty());
+        assert_eq!(
+            classified.templates[2].object["metadata"],
+            json!({"name": "bare"})
+        );
     }
 
     #[test]
