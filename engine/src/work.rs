@@ -618,6 +618,10 @@ pub(crate) fn apply_rules(
     clusters: &[usize],
     object: &mut Value,
 ) -> Result<(), Rejected> {
+    if rules.is_empty() {
+        return Ok(());
+    }
+    let made = metadata_maps_as_claimed(object);
     for rule_ref in rules {
         let policy = &fleet.overrides[rule_ref.policy];
         let rule = &policy.rules[rule_ref.rule];
@@ -638,7 +642,47 @@ pub(crate) fn apply_rules(
             .into());
         }
     }
+    drop_unused_metadata_maps(object, made);
     Ok(())
+}
+
+/// The metadata maps an object lacked and was given, empty, before its override rules.
+const METADATA_MAPS: [&str; 2] = ["labels", "annotations"];
+
+/// Gives the object the `labels` and `annotations` maps Karmada's copy has when its overrides
+/// run: the resource detector claims the template first, writing its policy's
+/// `propagationpolicy.karmada.io/permanent-id` label and name annotations into it
+/// (`pkg/detector/claim.go`), so `add /metadata/annotations/KEY` finds its parent there even
+/// when the template has none. Which maps were made, for [`drop_unused_metadata_maps`].
+fn metadata_maps_as_claimed(object: &mut Value) -> [bool; 2] {
+    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return [false; 2];
+    };
+    METADATA_MAPS.map(|map| {
+        let absent = metadata.get(map).is_none_or(Value::is_null);
+        if absent {
+            metadata.insert(map.to_string(), Value::Object(serde_json::Map::new()));
+        }
+        absent
+    })
+}
+
+/// Removes the maps [`metadata_maps_as_claimed`] made that no rule filled: fedrender writes no
+/// bookkeeping, so an empty map would be all the member sees of them.
+fn drop_unused_metadata_maps(object: &mut Value, made: [bool; 2]) {
+    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (map, made) in METADATA_MAPS.into_iter().zip(made) {
+        if made
+            && metadata
+                .get(map)
+                .and_then(Value::as_object)
+                .is_some_and(|map| map.is_empty())
+        {
+            metadata.shift_remove(map);
+        }
+    }
 }
 
 /// Labels and annotations as Karmada writes them into the Work, once every override rule is
