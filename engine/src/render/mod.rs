@@ -180,6 +180,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     warnings.extend(secret_warnings::plaintext_secret_warnings(
         fleet,
         &placements,
+        &federated,
     ));
     warnings.extend(secret_warnings::sops_no_recipient_warnings(
         fleet,

@@ -17,30 +17,44 @@ use super::placement::Placement;
 use super::warnings::some_names;
 
 /// A Secret with `data` or `stringData` in the clear that is written to the tree: one warning
-/// per Secret, naming how many clusters receive it. The values are never shown.
+/// per Secret, naming how many clusters receive it. The values are never shown. Secrets that
+/// KubeFed's `FederatedSecret`s (or Federation v1 annotations) send are judged alike, each at
+/// the federated object's file.
 pub(super) fn plaintext_secret_warnings(
     fleet: &Fleet,
     placements: &[Placement],
+    federated: &[Vec<(String, Option<i64>)>],
 ) -> Vec<Diagnostic> {
-    fleet
+    let karmada = fleet
         .templates
         .iter()
         .zip(placements)
-        .filter(|(template, placement)| {
-            !placement.targets.is_empty()
+        .map(|(template, placement)| {
+            let names: Vec<&str> = (placement.targets.iter())
+                .map(|target| fleet.clusters[target.cluster].name())
+                .collect();
+            (template, &template.origin, names)
+        });
+    let kubefed = fleet
+        .federated
+        .iter()
+        .zip(federated)
+        .map(|(binding, targets)| {
+            let names: Vec<&str> = targets.iter().map(|(name, _)| name.as_str()).collect();
+            (&binding.template, &binding.source, names)
+        });
+    karmada
+        .chain(kubefed)
+        .filter(|(template, _, names)| {
+            !names.is_empty()
                 && protection(template.group(), template.kind(), &template.object)
                     == Some(Protection::Plaintext)
         })
-        .map(|(template, placement)| {
-            let names: Vec<&str> = placement
-                .targets
-                .iter()
-                .map(|target| fleet.clusters[target.cluster].name())
-                .collect();
+        .map(|(template, origin, names)| {
             let count = names.len();
             Diagnostic::warning(
                 Lint::PlaintextSecret,
-                Some(template.origin.clone()),
+                Some(origin.clone()),
                 format!(
                     "{} holds its values in the clear and is written to {count} cluster{} ({}): \
                      they sit unencrypted in the rendered tree and its Git history; encrypt it \
