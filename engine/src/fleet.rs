@@ -53,7 +53,7 @@ pub struct Fleet {
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
-    pub(crate) cluster_keys: crate::cluster_keys::ClusterKeys,
+    pub(crate) cluster_keys: crate::secrets::cluster_keys::ClusterKeys,
     /// How the fleet's files are read again, for a late message's field line.
     pub reread: crate::documents::Reread,
 }
@@ -182,7 +182,7 @@ pub(crate) fn assemble_parsed(
     check_unique_policies(&fleet, &mut errors);
     let clusters = unique_clusters(clusters, &mut errors);
     fleet.cluster_keys =
-        crate::cluster_keys::resolve(&clusters, &classified.secret_keys, &mut errors);
+        crate::secrets::cluster_keys::resolve(&clusters, &classified.secret_keys, &mut errors);
     fleet.clusters = clusters.into_iter().map(|located| located.item).collect();
     let taint_policies: Vec<crate::controllers::cluster_taints::TaintPolicy> = classified
         .taint_policies

@@ -82,7 +82,6 @@ pub(crate) mod bind;
 pub mod check;
 pub mod cluster_filter;
 // Karmada's controllers: namespaces, derived Services, cluster taints, federated quotas.
-pub(crate) mod cluster_keys;
 pub(crate) mod controllers;
 pub(crate) mod federation;
 mod helm_hooks;
@@ -90,6 +89,7 @@ pub(crate) mod karmada_release;
 pub mod overrides;
 pub mod policy;
 pub mod schedule;
+// Secrets: how each object is protected, and the keys each cluster opens them with.
 pub(crate) mod secrets;
 
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
