@@ -173,15 +173,8 @@ pub struct RunArgs {
     pub message_format: MessageFormat,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MessageFormat {
-    /// Grouped by lint, with a count per lint at the end.
-    Human,
-    /// One JSON object per line and diagnostic.
-    Json,
-    /// GitHub Actions workflow commands, shown on the pull request's lines.
-    Github,
-}
+/// The one message format the printing knows, named by the flag.
+pub use crate::report::messages::MessageFormat;
 
 #[derive(Debug, Args)]
 pub struct BuildArgs {

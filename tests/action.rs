@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::{copy_tree, empty_scratch, fedrender_in};
 
 /// The build the Action's fixture repositories commit: `fleet` with `clusters.yaml` into

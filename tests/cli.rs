@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-mod common;
+use crate::common;
 use common::{command, fedrender, files_in, scratch, stderr};
 
 /// The README's first command, as a user runs it: a relative `--out` that does not exist yet,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{command, files_in, valid_scenarios};
 
 /// Every document of every input file: (file extension, document text).

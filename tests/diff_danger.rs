@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::fedrender;
 
 const CLUSTERS: &str = "testdata/diff-danger/clusters.yaml";
@@ -314,8 +314,7 @@ fn the_argo_cd_wiring_leaves_an_autoscaled_workloads_replicas_to_its_hpa() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
-#[path = "../benches/support/fleet_generator.rs"]
-mod fleet_generator;
+use crate::common::fleet_generator;
 
 /// The benchmark's fleet at 2,000 templates × 50 clusters and its next revision (new image tags
 /// on every 97th template, Divided ones among them): a routine change, nothing dangerous.

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use fedrender::commands::diff::DiffBase;
 use fedrender::report::diff as diff_report;

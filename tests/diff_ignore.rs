@@ -2,7 +2,7 @@
 //! `--ignore-resource` hide changes by object and field, the report counts what each rule hid,
 //! and a diff left with hidden changes only exits 0. Fixtures: testdata/diff-danger/.
 
-mod common;
+use crate::common;
 use common::{copy_tree, empty_scratch, fedrender};
 
 /// `fedrender diff` of a fixture of testdata/diff-danger, head against base, with `flags`.

@@ -5,7 +5,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::fedrender;
 
 fn diff(flags: &[&str]) -> Output {

@@ -6,7 +6,8 @@
 //! Each page runs in a scratch directory of its own holding a copy of examples/, so its commands
 //! name `examples/…` as a reader in the repository would, and may write `--out rendered`
 //! without touching the checkout. After a deliberate change of output, rewrite the pages'
-//! expected output with `TRYCMD=overwrite cargo test --test docs` and read the diff.
+//! expected output with `TRYCMD=overwrite cargo test --test integration docs::` and read the
+//! diff.
 
 use std::path::{Path, PathBuf};
 
@@ -37,7 +38,10 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// A fresh directory for one page's commands, holding a copy of examples/.
+/// A fresh directory for one page's commands, holding a copy of the page and, beside it, the
+/// directory its commands run in (trycmd runs a page `NAME.md`'s commands in `NAME.in/` when
+/// there is one), holding a copy of examples/. The commands run there, not in the test's
+/// working directory, which the other tests of this binary share. Returns the copy of the page.
 fn sandbox(page: &Path) -> PathBuf {
     let relative = page
         .strip_prefix(env!("CARGO_MANIFEST_DIR"))
@@ -49,11 +53,13 @@ fn sandbox(page: &Path) -> PathBuf {
     if dir.exists() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
+    let copy = dir.join(page.file_name().unwrap());
     copy_tree(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
-        &dir.join("examples"),
+        &copy.with_extension("in").join("examples"),
     );
-    dir
+    std::fs::copy(page, &copy).unwrap();
+    copy
 }
 
 /// The commands of the blocks trycmd runs (```console, ```trycmd, or a fence without a
@@ -98,15 +104,17 @@ fn console_examples_in_the_documentation_hold() {
             );
             run += 1;
         }
-        // trycmd runs a Markdown page's commands in the test's working directory; this is the
-        // only test in this binary, so nothing else depends on it.
-        std::env::set_current_dir(sandbox(&page)).unwrap();
+        let copy = sandbox(&page);
         let checked = std::panic::catch_unwind(|| {
             trycmd::TestCases::new()
                 .register_bin("fedrender", PathBuf::from(env!("CARGO_BIN_EXE_fedrender")))
-                .case(&page)
+                .case(&copy)
                 .run();
         });
+        // `TRYCMD=overwrite` rewrote the copy: the page gets what it wrote.
+        if std::env::var_os("TRYCMD").is_some_and(|mode| mode == "overwrite") {
+            std::fs::copy(&copy, &page).unwrap();
+        }
         if checked.is_err() {
             failed.push(page.display().to_string());
         }

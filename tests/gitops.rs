@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{copy_tree, empty_scratch, fedrender, stderr};
 
 const FLEET: &str = "examples/regions";

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{command, empty_scratch, fedrender, files_under, stderr};
 
 const CLUSTERS: &str = "examples/nginx/clusters.yaml";

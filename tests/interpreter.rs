@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{empty_scratch, fedrender, files_in, stderr};
 
 const CLUSTERS: &str = "testdata/interpreter-custom-crd/clusters.yaml";

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::{command, empty_scratch, fedrender, stderr};
 
 /// `fedrender build INPUT --clusters INPUT/clusters.yaml --out OUT`, not yet run.

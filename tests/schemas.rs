@@ -3,10 +3,9 @@
 //! shards and diffs check what they should, and the checker agrees with an independent
 //! validator.
 
-mod common;
+use crate::common;
 
-#[path = "../benches/support/fleet_generator.rs"]
-mod fleet_generator;
+use crate::common::fleet_generator;
 
 use common::{fedrender, scratch, stderr};
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! rendered, and every cluster's copy decrypted by sops again. Nothing secret is committed:
 //! the key lives in the run's scratch directory.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

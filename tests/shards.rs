@@ -11,7 +11,7 @@ use fedrender_engine::cluster_filter::ClusterFilter;
 use fedrender_engine::run::Options;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::{empty_scratch, fedrender, stderr};
 
 /// A fleet whose output in one cluster depends on the others: replicas divided by region

@@ -9,21 +9,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
-mod common;
-use common::ONE_CLUSTER_INVENTORY;
-use common::{command, empty_scratch, stderr};
-
-const PLACE_EVERYTHING: &str = "\
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: everything}
-spec:
-  resourceSelectors:
-  - {apiVersion: v1, kind: ConfigMap}
-  - {apiVersion: apps/v1, kind: Deployment}
-  placement:
-    clusterAffinity: {clusterNames: [member1]}
-";
+use crate::common;
+use common::{ONE_CLUSTER_INVENTORY, PLACE_EVERYTHING, command, empty_scratch, stderr};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -646,7 +633,9 @@ fn the_platform_example_renders_kustomize_helm_and_plain_yaml_together() {
         "",
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    insta::assert_snapshot!("platform_example", stdout(&output));
+    // Named as when this file was a test binary of its own, the name its snapshot has.
+    common::snapshot_settings("tests/snapshots")
+        .bind(|| insta::assert_snapshot!("sources__platform_example", stdout(&output)));
     std::fs::remove_dir_all(&root).unwrap();
 }
 

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{empty_scratch, fedrender, stderr};
 
 use fedrender_engine::manifest::HEADER;

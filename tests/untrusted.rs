@@ -6,79 +6,22 @@
 //! Helm cannot be installed here, so a stand-in `helm` (a shell script that records that it
 //! ran) takes its place; kustomize is the real `kubectl kustomize` where installed.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::net::TcpListener;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
-mod common;
-use common::ONE_CLUSTER_INVENTORY;
-use common::{command, empty_scratch, files_under, stderr};
+use crate::common;
+use common::{CONFIG_MAP, Repository, stderr};
 
-const PLACE_EVERYTHING: &str = "\
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: everything}
-spec:
-  resourceSelectors:
-  - {apiVersion: v1, kind: ConfigMap}
-  - {apiVersion: example.io/v1, kind: Widget}
-  placement:
-    clusterAffinity: {clusterNames: [member1]}
-";
-
-const CONFIG_MAP: &str = "\
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: settings, namespace: default}
-data: {mode: safe}
-";
-
-/// A repository (it holds `.git`) with a fleet that renders one ConfigMap, already built into
-/// `rendered/`, so that every attack can be checked to leave the tree as it was.
-struct Repository {
-    root: PathBuf,
+/// A repository with a fleet that renders one ConfigMap, already built into `rendered/`, so
+/// that every attack can be checked to leave the tree as it was.
+fn repository(name: &str) -> Repository {
+    Repository::built(&format!("untrusted-{name}"))
 }
 
 impl Repository {
-    fn new(name: &str) -> Repository {
-        let root = empty_scratch(&format!("untrusted-{name}"));
-        std::fs::create_dir_all(root.join(".git")).unwrap();
-        let repository = Repository { root };
-        repository.write("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY);
-        repository.write("fleet/policy.yaml", PLACE_EVERYTHING);
-        repository.write("fleet/settings.yaml", CONFIG_MAP);
-        let built = repository.fedrender(&[
-            "build",
-            "fleet",
-            "--clusters",
-            "fleet/clusters.yaml",
-            "--out",
-            "rendered",
-        ]);
-        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
-        repository
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.root.join(relative)
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.path(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn executable(&self, relative: &str, script: &str) {
-        self.write(relative, script);
-        std::fs::set_permissions(self.path(relative), std::fs::Permissions::from_mode(0o755))
-            .unwrap();
-    }
-
     /// A stand-in `helm` in `bin/` (an absolute PATH entry): touches `helm-ran` and runs
     /// `body`, the rest of its script.
     fn stand_in_helm(&self, body: &str) {
@@ -91,31 +34,6 @@ impl Repository {
 
     fn helm_ran(&self) -> bool {
         self.path("helm-ran").exists()
-    }
-
-    /// Runs the binary in the repository, with `bin/` first on PATH and a secret in the
-    /// environment.
-    fn fedrender(&self, args: &[&str]) -> Output {
-        self.command(args).output().unwrap()
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = command();
-        let path = std::env::var("PATH").unwrap_or_default();
-        command
-            .args(args)
-            .current_dir(&self.root)
-            .env("SECRET_TOKEN", "hunter2")
-            .env("PATH", format!("{}:{path}", self.path("bin").display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        command
-    }
-
-    /// Every file of the rendered tree, with its bytes.
-    fn tree(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        files_under(&self.path("rendered"))
     }
 
     /// Runs a build, a check, a validation, a plan and a diff of the fleet with `flags`; each
@@ -230,7 +148,7 @@ fn kubectl_available() -> bool {
 // 1. A Config grants nothing only the command line may grant.
 #[test]
 fn a_config_cannot_let_commands_run() {
-    let repository = Repository::new("allow-exec");
+    let repository = repository("allow-exec");
     let ran = repository.path("command-ran");
     repository.write(
         "fleet/gen/fedrender-source.yaml",
@@ -268,7 +186,7 @@ fn a_config_cannot_let_commands_run() {
 // 2. A Config's paths stay inside the repository, and nothing outside is ever quoted.
 #[test]
 fn a_configs_paths_cannot_leave_the_repository() {
-    let repository = Repository::new("config-paths");
+    let repository = repository("config-paths");
     std::os::unix::fs::symlink(
         "/proc/self/environ",
         repository.path("fleet/inventory.yaml"),
@@ -325,7 +243,7 @@ fn a_configs_paths_cannot_leave_the_repository() {
 // request's: a committed `fleet -> /` or `clusters.yaml -> /proc/self/environ` leads nowhere.
 #[test]
 fn links_the_repository_holds_cannot_lead_command_line_paths_out() {
-    let repository = Repository::new("command-line-links");
+    let repository = repository("command-line-links");
     std::os::unix::fs::symlink("/", repository.path("root")).unwrap();
     std::os::unix::fs::symlink("/proc/self/environ", repository.path("environ.yaml")).unwrap();
     std::os::unix::fs::symlink("/tmp", repository.path("elsewhere")).unwrap();
@@ -376,7 +294,7 @@ fn links_the_repository_holds_cannot_lead_command_line_paths_out() {
 // 3. What Helm reads is inside the fleet, or Helm never runs.
 #[test]
 fn helm_gets_no_value_file_from_outside_the_fleet() {
-    let repository = Repository::new("helm-values");
+    let repository = repository("helm-values");
     repository.stand_in_helm("exit 1");
     repository.write("secret.yaml", "token: hunter2\n");
     repository.write(
@@ -460,7 +378,7 @@ spec: {{replicas: 2, text: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 // 4. A pattern that backtracks for hours inside one library call is stopped by the budget.
 #[test]
 fn a_lua_pattern_cannot_hang_the_build() {
-    let repository = Repository::new("lua-pattern");
+    let repository = repository("lua-pattern");
     widget_script(
         &repository,
         "local s = obj.spec.text .. obj.spec.text .. obj.spec.text .. obj.spec.text return #{string.find(s, '(.-)(.-)(.-)(.-)(.-)x')}, nil",
@@ -481,7 +399,7 @@ fn a_lua_pattern_cannot_hang_the_build() {
 // 5. A result that reuses its tables cannot take the machine's memory.
 #[test]
 fn a_lua_result_cannot_exhaust_memory() {
-    let repository = Repository::new("lua-result");
+    let repository = repository("lua-result");
     widget_script(
         &repository,
         "local t = {'leaf'} for i = 1, 40 do t = {a = t, b = t} end return 1, t",
@@ -492,7 +410,7 @@ fn a_lua_result_cannot_exhaust_memory() {
 // 6. Tools are found through absolute PATH entries only.
 #[test]
 fn relative_path_entries_never_find_the_pull_requests_programs() {
-    let repository = Repository::new("relative-path");
+    let repository = repository("relative-path");
     let ran = repository.path("planted-ran");
     for planted in ["fleet/chart/helm", "fleet/chart/bin/helm", "helm"] {
         repository.executable(planted, &format!("#!/bin/sh\ntouch {}\n", ran.display()));
@@ -527,7 +445,7 @@ fn relative_path_entries_never_find_the_pull_requests_programs() {
 // 7. Rendering is offline: a kustomization naming a URL fetches nothing.
 #[test]
 fn a_kustomization_cannot_reach_the_network() {
-    let repository = Repository::new("network");
+    let repository = repository("network");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -574,7 +492,7 @@ fn a_kustomization_cannot_reach_the_network() {
 // 8. Nothing outside the fleet is read, not even to decide whether a rebuild is needed.
 #[test]
 fn a_kustomization_cannot_make_fedrender_read_outside_the_fleet() {
-    let repository = Repository::new("kustomize-outside");
+    let repository = repository("kustomize-outside");
     // Opening a FIFO waits for a writer for ever: a writer waits at this one, and its opens
     // are watched (on Linux), so that reading it fails the test instead of hanging it.
     let fifo = repository.path("outside/fifo.yaml");
@@ -611,7 +529,7 @@ fn a_kustomization_cannot_make_fedrender_read_outside_the_fleet() {
 // 9. What a tool prints is capped.
 #[test]
 fn a_tool_cannot_print_without_bound() {
-    let repository = Repository::new("output-cap");
+    let repository = repository("output-cap");
     repository.stand_in_helm("while :; do echo '# aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'; done");
     repository.write(
         "fleet/chart/Chart.yaml",
@@ -628,7 +546,7 @@ fn a_tool_cannot_print_without_bound() {
 // running when fedrender is told to stop.
 #[test]
 fn a_tool_cannot_outlive_its_time_or_fedrender() {
-    let repository = Repository::new("timeout");
+    let repository = repository("timeout");
     let child_pid = repository.path("child-pid");
     // What the tool starts marks the repository if it outlives its sleep: killed with the
     // tool, it never does.
@@ -721,7 +639,7 @@ fn a_tool_cannot_outlive_its_time_or_fedrender() {
 // 11. A GitOps path is normalised before it is judged.
 #[test]
 fn gitops_paths_cannot_climb_out_through_the_middle() {
-    let repository = Repository::new("gitops-path");
+    let repository = repository("gitops-path");
     for path in ["a/../../x", "rendered/../..", "/srv/rendered"] {
         let output = repository.fedrender(&[
             "build",
@@ -754,7 +672,7 @@ fn gitops_paths_cannot_climb_out_through_the_middle() {
 // 12. The same input fails with the same words on every run.
 #[test]
 fn lua_errors_read_the_same_on_every_run() {
-    let repository = Repository::new("lua-error-table");
+    let repository = repository("lua-error-table");
     widget_script(&repository, "error({reason = tostring({})})");
     let first =
         repository.refused_everywhere(&[], "the script raised a table as its error, not a message");

@@ -5,79 +5,19 @@
 //! tool that prints without end), run through the real binary: it must fail with exit 2 and a
 //! message at the file and line that asked, leaving `--out` byte for byte as it was.
 
-use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
-use std::process::Output;
 
-mod common;
-use common::ONE_CLUSTER_INVENTORY;
-use common::{empty_scratch, fedrender_in, files_under, stderr};
-
-const PLACE_EVERYTHING: &str = "\
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: everything}
-spec:
-  resourceSelectors:
-  - {apiVersion: v1, kind: ConfigMap}
-  - {apiVersion: example.io/v1, kind: Widget}
-  placement:
-    clusterAffinity: {clusterNames: [member1]}
-";
-
-const CONFIG_MAP: &str = "\
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: settings, namespace: default}
-data: {mode: safe}
-";
+use crate::common;
+use common::CONFIG_MAP;
+use common::Repository as Fleet;
+use common::stderr;
 
 /// A fleet that renders one ConfigMap, already built into `rendered/`.
-struct Fleet {
-    root: PathBuf,
+fn fleet(name: &str) -> Fleet {
+    Fleet::built(&format!("untrusted-inputs-{name}"))
 }
 
 impl Fleet {
-    fn new(name: &str) -> Fleet {
-        let fleet = Fleet {
-            root: empty_scratch(&format!("untrusted-inputs-{name}")),
-        };
-        std::fs::create_dir_all(fleet.root.join(".git")).unwrap();
-        fleet.write("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY);
-        fleet.write("fleet/policy.yaml", PLACE_EVERYTHING);
-        fleet.write("fleet/settings.yaml", CONFIG_MAP);
-        let built = fleet.fedrender(&[
-            "build",
-            "fleet",
-            "--clusters",
-            "fleet/clusters.yaml",
-            "--out",
-            "rendered",
-        ]);
-        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
-        fleet
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.root.join(relative)
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.path(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn fedrender(&self, args: &[&str]) -> Output {
-        fedrender_in(&self.root, args)
-    }
-
-    /// Every file of the rendered tree, with its bytes.
-    fn tree(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        files_under(&self.path("rendered"))
-    }
-
     /// A build into `rendered/` and a validation, with `flags`: each fails with exit 2, says
     /// every one of `expected`, and leaves the tree as it was. Returns the build's standard
     /// error.
@@ -112,12 +52,6 @@ impl Fleet {
     }
 }
 
-impl Drop for Fleet {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
 /// A Widget named `name` whose aliases copy 34,850 nodes: a 64 KiB string, copied 34 times
 /// (each copy one node and a node for each 64 bytes), 2.2 MiB as JSON. Six lines.
 fn copying_widget(name: &str) -> String {
@@ -134,7 +68,7 @@ fn copying_widget(name: &str) -> String {
 // later one.
 #[test]
 fn ten_alias_documents_in_one_file_stop_at_the_files_share() {
-    let fleet = Fleet::new("aliases-one-file");
+    let fleet = fleet("aliases-one-file");
     let documents: Vec<String> = (0..10)
         .map(|index| copying_widget(&format!("w{index}")))
         .collect();
@@ -163,7 +97,7 @@ fn ten_alias_documents_in_one_file_stop_at_the_files_share() {
 // run's.
 #[test]
 fn alias_documents_spread_over_files_stop_at_the_runs_share() {
-    let fleet = Fleet::new("aliases-many-files");
+    let fleet = fleet("aliases-many-files");
     for index in 0..13 {
         fleet.write(
             &format!("fleet/widgets/w{index:02}.yaml"),
@@ -185,7 +119,7 @@ fn alias_documents_spread_over_files_stop_at_the_runs_share() {
 // 3. An object larger than the API server accepts is refused before it is built.
 #[test]
 fn a_four_mib_config_map_is_refused_at_its_line() {
-    let fleet = Fleet::new("large-object");
+    let fleet = fleet("large-object");
     fleet.write(
         "fleet/large.yaml",
         &format!(
@@ -206,7 +140,7 @@ fn a_four_mib_config_map_is_refused_at_its_line() {
 // comment.
 #[test]
 fn kinds_that_would_write_their_own_log_lines_are_refused_at_their_line() {
-    let fleet = Fleet::new("kinds");
+    let fleet = fleet("kinds");
     fleet.write(
         "fleet/kinds.yaml",
         "apiVersion: v1\nkind: \"::warning file=fleet/settings.yaml,line=1::approved\"\nmetadata: {name: a}\n---\n\
@@ -261,7 +195,7 @@ fn a_non_character_in_a_block_scalar_is_refused_at_its_line() {
             .find(|case| case["id"] == id)
             .unwrap_or_else(|| panic!("no case {id:?} in go-yaml/reading.jsonl"))
     };
-    let fleet = Fleet::new("non-character");
+    let fleet = fleet("non-character");
     // In a block scalar, which the full reader takes; then in a quoted string, which the fast
     // reader takes: the same.
     for (id, line) in [
@@ -290,7 +224,7 @@ fn declare_command(fleet: &Fleet, script: &str) {
 // the buffer kept in memory is read back whole.
 #[test]
 fn a_commands_output_is_capped_and_read_back_whole_below_the_cap() {
-    let fleet = Fleet::new("tool-output");
+    let fleet = fleet("tool-output");
     // Three MiB of comment lines, then a ConfigMap; the limit is one.
     declare_command(
         &fleet,

@@ -9,9 +9,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
-use common::ONE_CLUSTER_INVENTORY;
-use common::{command, empty_scratch, stderr};
+use crate::common;
+use common::{ONE_CLUSTER_INVENTORY, PLACE_EVERYTHING, Repository, command, empty_scratch, stderr};
 
 use fedrender_engine::manifest::HEADER;
 
@@ -51,29 +50,11 @@ metadata:
 data: {mode: "MODE"}
 "#;
 
-const PLACE_EVERYTHING: &str = "\
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: everything}
-spec:
-  resourceSelectors:
-  - {apiVersion: v1, kind: ConfigMap}
-  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole}
-  placement:
-    clusterAffinity: {clusterNames: [member1]}
-";
-
-/// A repository whose fleet was built into `rendered/`, then changed (a label and a value),
-/// with two files of fedrender's committed into the tree under hostile names.
-struct Repository {
-    root: PathBuf,
-}
-
 impl Repository {
+    /// A repository whose fleet was built into `rendered/`, then changed (a label and a
+    /// value), with two files of fedrender's committed into the tree under hostile names.
     fn hostile(name: &str) -> Repository {
-        let root = empty_scratch(&format!("untrusted-output-{name}"));
-        std::fs::create_dir_all(root.join(".git")).unwrap();
-        let repository = Repository { root };
+        let repository = Repository::empty(&format!("untrusted-output-{name}"));
         repository.write("fleet/clusters.yaml", ONE_CLUSTER_INVENTORY);
         repository.write("fleet/policy.yaml", PLACE_EVERYTHING);
         repository.write(&format!("fleet/{DIRECTORY}/{FILE}"), &role("v1"));
@@ -81,7 +62,7 @@ impl Repository {
             &format!("fleet/{DIRECTORY}/settings.yaml"),
             &CONFIG_MAP.replace("MODE", "safe"),
         );
-        let built = repository.fedrender(&["build", "fleet", "--out", "rendered"], &[]);
+        let built = repository.printing(&["build", "fleet", "--out", "rendered"], &[]);
         assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
         repository.write(&format!("fleet/{DIRECTORY}/{FILE}"), &role("v2"));
         repository.write(
@@ -97,35 +78,17 @@ impl Repository {
         repository
     }
 
-    fn remove(self) {
-        std::fs::remove_dir_all(&self.root).unwrap();
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.root.join(relative)
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.path(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn command(&self, args: &[&str], format: &[&str]) -> Command {
-        let mut command = command();
+    /// The binary with `args`, the fleet's inventory and `format` (the message format's flags).
+    fn printing_command(&self, args: &[&str], format: &[&str]) -> Command {
+        let mut command = self.command(args);
         command
-            .args(args)
             .args(["--clusters", "fleet/clusters.yaml"])
-            .args(format)
-            .current_dir(&self.root)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .args(format);
         command
     }
 
-    fn fedrender(&self, args: &[&str], format: &[&str]) -> Output {
-        self.command(args, format).output().unwrap()
+    fn printing(&self, args: &[&str], format: &[&str]) -> Output {
+        self.printing_command(args, format).output().unwrap()
     }
 }
 
@@ -261,7 +224,7 @@ fn a_github_actions_log_runs_no_command_from_the_fleet() {
     let mut tokens = Vec::new();
     for &(args, code) in COMMANDS {
         let mut run = Vec::new();
-        let output = repository.fedrender(args, &["--message-format", "github"]);
+        let output = repository.printing(args, &["--message-format", "github"]);
         let context = format!("{args:?}");
         assert_eq!(
             output.status.code(),
@@ -289,7 +252,6 @@ fn a_github_actions_log_runs_no_command_from_the_fleet() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), tokens.len(), "{tokens:?}");
-    repository.remove();
 }
 
 #[test]
@@ -308,7 +270,7 @@ fn errors_about_hostile_files_and_kinds_are_escaped_whether_warned_about_or_refu
             &["plan", "fleet", "--kind", "Wid"],
             &["build", "fleet", "--out", "rendered", "--check"],
         ] {
-            let output = repository.fedrender(args, &["--message-format", format]);
+            let output = repository.printing(args, &["--message-format", format]);
             let context = format!("{format} {args:?}");
             assert!(
                 matches!(output.status.code(), Some(0..=2)),
@@ -333,7 +295,7 @@ fn errors_about_hostile_files_and_kinds_are_escaped_whether_warned_about_or_refu
     // A file that does not parse, in the hostile directory: an error at its file and line.
     repository.write(&format!("fleet/{DIRECTORY}/{FILE}"), "a: [\n");
     for format in ["github", "human"] {
-        let output = repository.fedrender(&["validate", "fleet"], &["--message-format", format]);
+        let output = repository.printing(&["validate", "fleet"], &["--message-format", format]);
         assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
         let text = stderr(&output);
         assert_eq!(control_character(&text), None, "{format}:\n{text}");
@@ -352,7 +314,6 @@ fn errors_about_hostile_files_and_kinds_are_escaped_whether_warned_about_or_refu
             assert_eq!(forged, None, "{text}");
         }
     }
-    repository.remove();
 }
 
 #[test]
@@ -363,7 +324,7 @@ fn json_for_tools_reads_the_same_and_runs_no_command_in_a_log() {
         &["plan", "fleet", "--format", "json"],
         &["diff", "fleet", "--against", "rendered", "--format", "json"],
     ] {
-        let output = repository.fedrender(args, &["--message-format", "json"]);
+        let output = repository.printing(args, &["--message-format", "json"]);
         for text in [
             stderr(&output),
             String::from_utf8_lossy(&output.stdout).into(),
@@ -375,7 +336,7 @@ fn json_for_tools_reads_the_same_and_runs_no_command_in_a_log() {
         }
     }
     // The names are all there, exact, for a JSON reader.
-    let output = repository.fedrender(
+    let output = repository.printing(
         &["diff", "fleet", "--against", "rendered", "--format", "json"],
         &[],
     );
@@ -400,7 +361,6 @@ fn json_for_tools_reads_the_same_and_runs_no_command_in_a_log() {
         sources.contains(&format!("fleet/{DIRECTORY}/{FILE}:1").as_str()),
         "{sources:?}"
     );
-    repository.remove();
 }
 
 /// `markdown` without its fenced code blocks and code spans (CommonMark's rules: a fence
@@ -463,7 +423,7 @@ fn outside_code(markdown: &str) -> String {
 #[test]
 fn the_pull_request_comment_keeps_the_sections_fedrender_writes() {
     let repository = Repository::hostile("markdown");
-    let output = repository.fedrender(
+    let output = repository.printing(
         &[
             "diff",
             "fleet",
@@ -552,7 +512,6 @@ fn the_pull_request_comment_keeps_the_sections_fedrender_writes() {
         2,
         "{markdown}"
     );
-    repository.remove();
 }
 
 #[test]
@@ -560,7 +519,7 @@ fn a_terminal_gets_no_control_character_from_the_fleet() {
     let repository = Repository::hostile("human");
     for &(args, code) in COMMANDS {
         // Standard output is a pipe: the diff is not coloured.
-        let output = repository.fedrender(args, &[]);
+        let output = repository.printing(args, &[]);
         let context = format!("{args:?}");
         assert_eq!(
             output.status.code(),
@@ -584,7 +543,6 @@ fn a_terminal_gets_no_control_character_from_the_fleet() {
             }
         }
     }
-    repository.remove();
 }
 
 /// A fleet that prints more than a pipe holds (3 clusters × 2,000 ConfigMaps), with a

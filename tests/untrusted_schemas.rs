@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::ONE_CLUSTER_INVENTORY;
 use common::{empty_scratch, fedrender_in, stderr};
 

@@ -9,10 +9,10 @@ use crate::api::cluster::Cluster;
 use crate::api::networking::{MULTI_CLUSTER_SERVICE, NETWORKING_GROUP};
 use crate::check::{Checker, KubernetesVersion, VersionChoice};
 use crate::classify;
+use crate::controllers::federated_quota::{self, FederatedQuota};
 use crate::diagnostics::Located;
 use crate::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use crate::documents::{self, RawDocument, SourceFile};
-use crate::federated_quota::{self, FederatedQuota};
 use crate::federation::FederatedBinding;
 use crate::interpret::Interpreter;
 use crate::lint::{Level, Lint};
@@ -42,7 +42,7 @@ pub struct Fleet {
     /// The sources a tool rendered (kustomize, Helm, commands), with what each ran.
     pub sources: Vec<SourceRun>,
     /// The taints ClusterTaintPolicies put on or took off the inventory's clusters, for `plan`.
-    pub taint_changes: Vec<crate::cluster_taints::TaintChange>,
+    pub taint_changes: Vec<crate::controllers::cluster_taints::TaintChange>,
     /// Configs that set fields standing in for flags, with those fields.
     pub(crate) flag_configs: Vec<(crate::diagnostics::Origin, Vec<&'static str>)>,
     /// The Config's `spec.kubernetesVersion`, where it is written.
@@ -53,7 +53,7 @@ pub struct Fleet {
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
-    pub(crate) cluster_keys: crate::cluster_keys::ClusterKeys,
+    pub(crate) cluster_keys: crate::secrets::cluster_keys::ClusterKeys,
     /// How the fleet's files are read again, for a late message's field line.
     pub reread: crate::documents::Reread,
 }
@@ -164,7 +164,7 @@ pub(crate) fn assemble_parsed(
         .filter(|(index, _)| !claimed.contains(index))
         .map(|(_, template)| template)
         .collect();
-    let derived = crate::derived_services::derived_services(&fleet.templates);
+    let derived = crate::controllers::derived_services::derived_services(&fleet.templates);
     fleet.templates.extend(derived);
     check_single_claim(
         &fleet.templates,
@@ -182,14 +182,20 @@ pub(crate) fn assemble_parsed(
     check_unique_policies(&fleet, &mut errors);
     let clusters = unique_clusters(clusters, &mut errors);
     fleet.cluster_keys =
-        crate::cluster_keys::resolve(&clusters, &classified.secret_keys, &mut errors);
+        crate::secrets::cluster_keys::resolve(&clusters, &classified.secret_keys, &mut errors);
     fleet.clusters = clusters.into_iter().map(|located| located.item).collect();
-    let taint_policies: Vec<crate::cluster_taints::TaintPolicy> = classified
+    let taint_policies: Vec<crate::controllers::cluster_taints::TaintPolicy> = classified
         .taint_policies
         .iter()
-        .filter_map(|policy| errors.take(crate::cluster_taints::admit(policy, &mut warnings)))
+        .filter_map(|policy| {
+            errors.take(crate::controllers::cluster_taints::admit(
+                policy,
+                &mut warnings,
+            ))
+        })
         .collect();
-    fleet.taint_changes = crate::cluster_taints::apply(&taint_policies, &mut fleet.clusters);
+    fleet.taint_changes =
+        crate::controllers::cluster_taints::apply(&taint_policies, &mut fleet.clusters);
     if fleet.clusters.is_empty() && errors.is_empty() {
         errors.push(Diagnostic::error(
             None,

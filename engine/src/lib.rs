@@ -54,7 +54,7 @@
 
 // The front door: what the shell read in, a run of the pipeline out.
 pub mod run;
-pub use cluster_taints::TaintChange;
+pub use controllers::cluster_taints::TaintChange;
 pub use run::{CHUNK, FleetSummary, Inputs, Options, Outcome, RenderedFleet, Run, assemble, run};
 
 // À la carte: every stage, for a caller that needs one step alone.
@@ -81,17 +81,15 @@ pub(crate) mod bind;
 #[allow(missing_docs)]
 pub mod check;
 pub mod cluster_filter;
-pub(crate) mod cluster_keys;
-pub(crate) mod cluster_taints;
-pub(crate) mod derived_services;
-pub(crate) mod federated_quota;
+// Karmada's controllers: namespaces, derived Services, cluster taints, federated quotas.
+pub(crate) mod controllers;
 pub(crate) mod federation;
 mod helm_hooks;
 pub(crate) mod karmada_release;
-pub(crate) mod namespace_sync;
 pub mod overrides;
 pub mod policy;
 pub mod schedule;
+// Secrets: how each object is protected, and the keys each cluster opens them with.
 pub(crate) mod secrets;
 
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::check::{self, ClusterVersion, VersionChoice};
 use crate::cluster_filter::ClusterFilter;
-use crate::cluster_taints::TaintChange;
+use crate::controllers::cluster_taints::TaintChange;
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
 use crate::documents::{self, Format, RawDocument, Reread, SourceFile};
 use crate::fleet::{self, Fleet, SourceRun};

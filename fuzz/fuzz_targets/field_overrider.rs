@@ -1,31 +1,13 @@
 //! The fieldOverrider on a ConfigMap: pointer resolution, YAML or JSON content parsing, the
 //! JSON patch, and the go-yaml v2 or Go-JSON writers.
 //!
-//! The input is the overrider as JSON (`{"fieldPath": …, "yaml": […]}` or `"json"`), then a
-//! NUL byte, then the content of the ConfigMap's `data.config` it is applied to.
+//! The body is `fuzz/bodies/field_overrider.rs`, which `cargo test` replays on every seed.
 
 #![no_main]
 
-use fedrender_engine::api::karmada::FieldOverrider;
-use fedrender_engine::overrides::field::apply_field_overrider;
-use libfuzzer_sys::fuzz_target;
-use serde_json::json;
+#[path = "../bodies/field_overrider.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let (overrider, content) = text.split_once('\0').unwrap_or((text, ""));
-    let Ok(overrider) = serde_json::from_str::<FieldOverrider>(overrider) else {
-        return;
-    };
-    let mut object = json!({
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {"name": "fuzz", "namespace": "default"},
-        "data": {"config": content},
-    });
-    if apply_field_overrider(&mut object, &overrider).is_ok() {
-        let _ = fedrender_engine::yaml::to_yaml(&object);
-    }
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    body::run(data);
 });

@@ -1,38 +1,14 @@
 //! Image reference parsing (distribution's grammar, Karmada's registry split) and the
-//! tag-or-digest operations. A reference that parses must parse again, to the same parts, from
-//! the text it is written back as: that text is what lands in the rendered manifest.
+//! tag-or-digest operations: a reference that parses must parse again, to the same parts, from
+//! the text it is written back as.
 //!
-//! The input is the image; after a first newline, the rest is a tag or digest to set.
+//! The body is `fuzz/bodies/image_reference.rs`, which `cargo test` replays on every seed.
 
 #![no_main]
 
-use fedrender_engine::overrides::image::ImageReference;
-use libfuzzer_sys::fuzz_target;
+#[path = "../bodies/image_reference.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let (image, tag_or_digest) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(mut reference) = ImageReference::parse(image) else {
-        return;
-    };
-    let written = reference.to_string();
-    assert_eq!(
-        ImageReference::parse(&written).as_ref(),
-        Ok(&reference),
-        "{image:?} was written as {written:?}"
-    );
-    // Karmada's SetTagOrDigest checks a digest against the reference pattern only, not the
-    // length its algorithm needs, so the result may not parse; when it does, it must be itself.
-    reference.set_tag_or_digest(tag_or_digest);
-    let written = reference.to_string();
-    if let Ok(reparsed) = ImageReference::parse(&written) {
-        assert_eq!(
-            reparsed, reference,
-            "{image:?} with {tag_or_digest:?} was written as {written:?}"
-        );
-    }
-    reference.remove_tag_or_digest();
-    let _ = reference.tag_or_digest();
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    body::run(data);
 });

@@ -166,14 +166,7 @@ impl BuildArgs {
                 return Ok(None);
             }
             return Ok(Some(GitopsSettings {
-                tool: match config.tool {
-                    fedrender_engine::api::config::GitopsToolName::Argocd => {
-                        fedrender_engine::output::gitops::GitopsTool::ArgoCd
-                    }
-                    fedrender_engine::api::config::GitopsToolName::Flux => {
-                        fedrender_engine::output::gitops::GitopsTool::Flux
-                    }
-                },
+                tool: config.tool,
                 repo_url: config.repo_url.clone(),
                 revision: config
                     .revision

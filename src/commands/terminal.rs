@@ -6,16 +6,12 @@ use std::io::Write;
 use fedrender_engine::diagnostics::{Rejected, printable};
 use fedrender_engine::run::Outcome;
 
-use crate::cli::{self, RunArgs};
+use crate::cli::RunArgs;
 use crate::exit_code;
 use crate::report::messages::{self, MessageFormat};
 
 pub fn message_format(run: &RunArgs) -> MessageFormat {
-    match run.message_format {
-        cli::MessageFormat::Human => MessageFormat::Human,
-        cli::MessageFormat::Json => MessageFormat::Json,
-        cli::MessageFormat::Github => MessageFormat::Github,
-    }
+    run.message_format
 }
 
 /// Prints the warnings, and the errors of a failed run with what was left untouched.

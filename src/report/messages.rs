@@ -11,10 +11,14 @@ use crate::report::github;
 use fedrender_engine::diagnostics::{Diagnostic, Severity, printable_lines};
 use fedrender_engine::lint::Lint;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How errors and warnings are printed on standard error (`--message-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum MessageFormat {
+    /// Grouped by lint, with a count per lint at the end.
     Human,
+    /// One JSON object per line and diagnostic.
     Json,
+    /// GitHub Actions workflow commands, shown on the pull request's lines.
     Github,
 }
 

@@ -1,6 +1,6 @@
 //! What the end-to-end tests share: running the real binary, reading the trees it writes, and
 //! scratch directories.
-// Each test file compiles this module on its own and uses part of it.
+// Not every test uses every helper.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -8,15 +8,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub mod fifo;
+mod fixtures;
 pub mod tools;
 
-/// An inventory of one member cluster, `member1`, for tests whose fleet is the point.
-pub const ONE_CLUSTER_INVENTORY: &str = "\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: member1}
-spec: {}
-";
+pub use fixtures::{CONFIG_MAP, ONE_CLUSTER_INVENTORY, PLACE_EVERYTHING, Repository};
+
+/// The benchmarks' fleet generator: a realistic fleet of any size.
+#[path = "../../benches/support/fleet_generator.rs"]
+pub mod fleet_generator;
 
 /// The real binary, not yet run: its arguments, directory, environment and pipes are the
 /// caller's.

@@ -107,11 +107,12 @@ pub fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
 }
 
-/// `binary::test`, from the name libtest gives the test's thread.
+/// `file::test`, the name libtest gives the test's thread in a binary whose files are modules.
 fn current_test() -> String {
-    let thread = std::thread::current();
-    let name = thread.name().unwrap_or("a test");
-    format!("{}::{name}", env!("CARGO_CRATE_NAME"))
+    std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string()
 }
 
 fn entry(tool: &str) -> (&'static str, &'static [&'static str], bool) {

@@ -144,7 +144,7 @@ pub struct DiffConfig {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GitopsConfig {
     /// `tool`: `Argocd` or `Flux`.
-    pub tool: GitopsToolName,
+    pub tool: GitopsTool,
     /// `repoURL`: the repository Argo CD or Flux clone.
     #[serde(rename = "repoURL")]
     pub repo_url: String,
@@ -155,13 +155,14 @@ pub struct GitopsConfig {
     pub path: String,
 }
 
-/// `spec.gitops.tool`.
+/// Which GitOps tool deploys the trees: `spec.gitops.tool`, and `--gitops` in the shell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum GitopsToolName {
-    /// Argo CD.
-    Argocd,
-    /// Flux.
+pub enum GitopsTool {
+    /// Argo CD: an ApplicationSet with one Application per cluster.
+    #[serde(rename = "argocd")]
+    ArgoCd,
+    /// Flux: a GitRepository and one Kustomization per cluster.
     Flux,
 }
 

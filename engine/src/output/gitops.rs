@@ -23,14 +23,7 @@ pub(crate) const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
 /// cluster's directory can be this one.
 pub const DIRECTORY: &str = "_gitops";
 
-/// Which GitOps tool deploys the trees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GitopsTool {
-    /// Argo CD: an ApplicationSet with one Application per cluster.
-    ArgoCd,
-    /// Flux: a GitRepository and one Kustomization per cluster.
-    Flux,
-}
+pub use crate::api::config::GitopsTool;
 
 /// Where the rendered trees live in Git, for the objects that pull them.
 #[derive(Debug, Clone, PartialEq, Eq)]

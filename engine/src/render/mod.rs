@@ -20,8 +20,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::bind::PolicyIndex;
+use crate::controllers::federated_quota::FederatedQuota;
 use crate::diagnostics::{Diagnostic, Rejected};
-use crate::federated_quota::FederatedQuota;
 use crate::federation::{self, FederatedBinding};
 use crate::fleet::Fleet;
 use crate::lint::{Level, Lint, LintLevels};

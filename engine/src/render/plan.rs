@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::api::selector::ImplicitPriority;
 use crate::bind::PolicyIndex;
-use crate::federated_quota::FederatedQuota;
+use crate::controllers::federated_quota::FederatedQuota;
 use crate::federation::FederatedBinding;
 use crate::fleet::Fleet;
 use crate::interpret::Operation;

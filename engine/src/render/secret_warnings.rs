@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::cluster_keys::Fingerprint;
 use crate::diagnostics::Diagnostic;
 use crate::fleet::Fleet;
 use crate::lint::Lint;
 use crate::object::Template;
+use crate::secrets::cluster_keys::Fingerprint;
 use crate::secrets::{
     Protection, Recipient, is_recipient, protection, sops_metadata, sops_recipients,
 };

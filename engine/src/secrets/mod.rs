@@ -9,10 +9,18 @@
 //! (the order is hashed) makes decryption fail on that cluster. So fedrender passes a SOPS
 //! document through as it was written: no pruning, nothing of its own added, and an override
 //! rule that would change a value the MAC covers is refused (`sops-modified`).
+//!
+//! This room holds what fedrender knows of secrets: how each object is protected (here) and
+//! the keys each cluster opens them with ([`cluster_keys`]). The warnings about secrets on
+//! their way to clusters are `render`'s (`render/secret_warnings.rs`): they read where each
+//! template goes, and `render` already uses this room.
 
 use serde_json::{Map, Value};
 
 use crate::check::{Checker, Finding};
+
+// The SOPS recipients and sealing certificate of each cluster.
+pub(crate) mod cluster_keys;
 
 /// How an object that holds secret material reaches a cluster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,0 +1,17 @@
+//! Karmada's controllers, offline, as Karmada's `pkg/controllers/` holds them: what the control
+//! plane does to a fleet besides placing it. Each reads the admitted fleet (or the clusters) and
+//! writes templates, clusters or objects the later stages place and render; none of them
+//! places, overrides or writes output.
+//!
+//! They may use what users write (`api`), objects, names and quantities, messages and lints,
+//! and `bind` (a namespace's clusters); `fleet` (assembly), `render` and `run` use them.
+
+// pkg/controllers/namespace: every Namespace to every cluster.
+pub(crate) mod namespace_sync;
+// pkg/controllers/mcs: the derived Service of a ServiceImport.
+pub(crate) mod derived_services;
+// pkg/controllers/taint: ClusterTaintPolicies on the inventory.
+pub(crate) mod cluster_taints;
+// pkg/controllers/federatedresourcequota: a quota's static assignments, one ResourceQuota a
+// cluster.
+pub(crate) mod federated_quota;
