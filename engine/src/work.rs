@@ -621,7 +621,14 @@ pub(crate) fn apply_rules(
     if rules.is_empty() {
         return Ok(());
     }
-    let made = metadata_maps_as_claimed(object);
+    let plaintext_paths = rules.iter().flat_map(|rule_ref| {
+        let rule = &fleet.overrides[rule_ref.policy].rules[rule_ref.rule];
+        rule.overriders
+            .plaintext
+            .iter()
+            .map(|entry| entry.path.as_str())
+    });
+    let made = metadata_maps_as_claimed(object, plaintext_paths);
     for rule_ref in rules {
         let policy = &fleet.overrides[rule_ref.policy];
         let rule = &policy.rules[rule_ref.rule];
@@ -653,18 +660,33 @@ const METADATA_MAPS: [&str; 2] = ["labels", "annotations"];
 /// run: the resource detector claims the template first, writing its policy's
 /// `propagationpolicy.karmada.io/permanent-id` label and name annotations into it
 /// (`pkg/detector/claim.go`), so `add /metadata/annotations/KEY` finds its parent there even
-/// when the template has none. Which maps were made, for [`drop_unused_metadata_maps`].
-fn metadata_maps_as_claimed(object: &mut Value) -> [bool; 2] {
+/// when the template has none. Only a map a plaintext path reaches into is made (the labels and
+/// annotations overriders make their own, as Karmada's do); which were, for
+/// [`drop_unused_metadata_maps`].
+fn metadata_maps_as_claimed<'p>(
+    object: &mut Value,
+    plaintext_paths: impl Iterator<Item = &'p str>,
+) -> [bool; 2] {
+    let mut reached = [false; 2];
+    for path in plaintext_paths {
+        for (index, map) in METADATA_MAPS.iter().enumerate() {
+            let under = path
+                .strip_prefix("/metadata/")
+                .and_then(|rest| rest.strip_prefix(map));
+            reached[index] |= under.is_some_and(|rest| rest.starts_with('/'));
+        }
+    }
     let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
         return [false; 2];
     };
-    METADATA_MAPS.map(|map| {
-        let absent = metadata.get(map).is_none_or(Value::is_null);
-        if absent {
+    let mut made = [false; 2];
+    for (index, map) in METADATA_MAPS.iter().enumerate() {
+        if reached[index] && metadata.get(*map).is_none_or(Value::is_null) {
             metadata.insert(map.to_string(), Value::Object(serde_json::Map::new()));
+            made[index] = true;
         }
-        absent
-    })
+    }
+    made
 }
 
 /// Removes the maps [`metadata_maps_as_claimed`] made that no rule filled: fedrender writes no
