@@ -173,8 +173,9 @@ pub(super) fn place_template(
 ///   in parent order;
 /// - when it has a binding of its own (a policy bound it), that binding's suspension holds for
 ///   every one of those clusters, and a workload's replicas are revised on a parent's cluster to
-///   the parent's count there (0 where the parent is not a workload); without one, nothing is
-///   suspended or revised.
+///   the parent's count there (0 where the parent is not a workload); a Divided Job's
+///   `completions` are then divided over all of them (`ensureWork` divides over the merged
+///   clusters); without one, nothing is suspended or revised.
 ///
 /// Parents are taken in template order, so where two parents share a cluster the first's
 /// replicas win (Karmada takes the order its controller saw them in).
@@ -293,6 +294,24 @@ pub(super) fn follow_dependencies(
                 replicas,
                 completions: None,
             });
+        }
+        let divided_job = targets.iter().any(|target| target.completions.is_some());
+        let completions = fleet.templates[dependent]
+            .object
+            .pointer("/spec/completions")
+            .and_then(serde_json::Value::as_i64);
+        if let Some(completions) = completions.filter(|_| divided_job) {
+            let clusters: Vec<(&str, i64)> = (targets.iter())
+                .map(|target| {
+                    let name = fleet.clusters[target.cluster].name();
+                    (name, target.replicas.unwrap_or(0))
+                })
+                .collect();
+            let uid = fleet.templates[dependent].uid();
+            let split = schedule::job_completions(completions, &clusters, uid);
+            for (target, completions) in targets.iter_mut().zip(split) {
+                target.completions = Some(completions);
+            }
         }
         targets.sort_by_key(|target| target.cluster);
         let mut targets: Targets = targets.into_iter().collect();

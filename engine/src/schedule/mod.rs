@@ -291,17 +291,23 @@ fn schedule_term(
 /// karmada `divideReplicasByJobCompletions`: a Divided Job's completions are divided with
 /// Webster, weighted by each cluster's replicas.
 fn split_completions(targets: &mut [TargetCluster], completions: i64, uid: &str) {
-    let parties: Vec<webster::Party<'_>> = targets
-        .iter()
-        .map(|target| webster::Party {
-            name: &target.name,
-            weight: target.replicas.unwrap_or(0),
-        })
+    let clusters: Vec<(&str, i64)> = (targets.iter())
+        .map(|target| (target.name.as_str(), target.replicas.unwrap_or(0)))
         .collect();
-    let split = webster::divide(completions, &parties, uid);
+    let split = job_completions(completions, &clusters, uid);
     for (target, completions) in targets.iter_mut().zip(split) {
         target.completions = Some(completions);
     }
+}
+
+/// A Job's `completions` divided over its clusters (name, replicas) as Karmada's binding
+/// controller divides them (`divideReplicasByJobCompletions`: Webster, weighted by replicas),
+/// in the order given.
+pub(crate) fn job_completions(completions: i64, clusters: &[(&str, i64)], uid: &str) -> Vec<i64> {
+    let parties: Vec<webster::Party<'_>> = (clusters.iter())
+        .map(|&(name, weight)| webster::Party { name, weight })
+        .collect();
+    webster::divide(completions, &parties, uid)
 }
 
 /// karmada `shouldIgnoreSpreadConstraint`: no constraints, or Weighted division with no
