@@ -375,10 +375,40 @@ fn by_capacity_tiers(
     if remaining > 0 {
         let available: i64 = available.iter().sum();
         return Err(format!(
-            "needs {replicas} replicas, the selected clusters have {available} available"
+            "needs {replicas} replicas, the selected clusters have {available} available{}",
+            unsummarised_clusters(seats)
         ));
     }
     Ok(division)
+}
+
+/// Why a cluster may count 0 available replicas: the inventory gives it no
+/// `status.resourceSummary`, so Karmada's general estimator has nothing to count
+/// (`general.go` returns 0 without allocatable resources). Empty when every cluster counting
+/// 0 has one.
+fn unsummarised_clusters(seats: &[Seat<'_>]) -> String {
+    let names: Vec<&str> = (seats.iter())
+        .filter(|seat| {
+            seat.available == 0
+                && (seat.cluster.status.as_ref())
+                    .is_none_or(|status| status.resource_summary.is_none())
+        })
+        .map(|seat| seat.cluster.name())
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(
+            " ({one} has no status.resourceSummary in the inventory, so the estimator counts 0 \
+             there: add its allocatable and allocated resources, as `kubectl get cluster -o \
+             yaml` shows them)"
+        ),
+        _ => format!(
+            " ({} have no status.resourceSummary in the inventory, so the estimator counts 0 \
+             there: add their allocatable and allocated resources, as `kubectl get cluster -o \
+             yaml` shows them)",
+            names.join(", ")
+        ),
+    }
 }
 
 /// karmada Aggregated: of `members`, by availability, most first (stable, so ties keep the
@@ -586,6 +616,22 @@ mod tests {
         assert_eq!(
             error,
             "needs 12 replicas, the selected clusters have 9 available"
+        );
+        // A cluster that counts 0 because the inventory gives it no resourceSummary is named
+        // (karmada estimator/client general.go: no allocatable, no replicas).
+        let error = assign_replicas(
+            Strategy::DynamicWeight,
+            &seats(&clusters, &[3, 0, 0]),
+            12,
+            "",
+        )
+        .unwrap_err();
+        assert!(
+            error.starts_with(
+                "needs 12 replicas, the selected clusters have 3 available (member2, member3 \
+                 have no status.resourceSummary in the inventory"
+            ),
+            "{error}"
         );
     }
 
