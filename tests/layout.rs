@@ -252,7 +252,17 @@ fn is_test_only(module: &[String], test_only: &BTreeSet<Vec<String>>) -> bool {
 /// The import problems of one crate: loops between its top-level modules and between the
 /// files of one folder, and files naming what a folder's `mod.rs` above them defines. A
 /// binary's `main.rs` names the library as `fedrender::`, read as `crate::`.
-fn import_problems(root: &str) -> Vec<String> {
+/// What a crate's files import: edges between top-level modules and between files of one
+/// folder, with the names that make each edge, and the files that name an item of a `mod.rs`
+/// above them.
+struct Imports {
+    top: BTreeMap<String, BTreeSet<String>>,
+    siblings: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>>,
+    why: BTreeMap<(String, String), BTreeSet<String>>,
+    problems: Vec<String>,
+}
+
+fn read_imports(root: &str) -> Imports {
     let files = rust_files(root);
     let test_only = test_only_modules(root, &files);
     let modules: BTreeSet<Vec<String>> = files.iter().map(|file| module_of(root, file)).collect();
@@ -323,6 +333,21 @@ fn import_problems(root: &str) -> Vec<String> {
             }
         }
     }
+    Imports {
+        top,
+        siblings,
+        why,
+        problems,
+    }
+}
+
+fn import_problems(root: &str) -> Vec<String> {
+    let Imports {
+        top,
+        siblings,
+        why,
+        mut problems,
+    } = read_imports(root);
     let describe =
         |component: &[String], prefix: &str, why: &BTreeMap<(String, String), BTreeSet<String>>| {
             let mut text = format!("import loop in {root}: {}\n", component.join(", "));
@@ -365,6 +390,207 @@ fn import_problems(root: &str) -> Vec<String> {
         }
     }
     problems
+}
+
+/// The rooms of `root` as ARCHITECTURE.md's table for it lists them, top to bottom: each
+/// room's name and modules.
+fn rooms(architecture: &str, root: &str) -> Vec<(String, Vec<String>)> {
+    let start = format!("<!-- rooms: {root} -->");
+    let table = architecture
+        .split_once(&start)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has no {start}"))
+        .1;
+    let table = table
+        .split_once("<!-- end rooms -->")
+        .expect("the rooms table ends")
+        .0;
+    table
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .skip(2)
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let modules = cells[2]
+                .split(',')
+                .map(|module| module.trim().trim_matches('`').to_string())
+                .collect();
+            (cells[1].to_string(), modules)
+        })
+        .collect()
+}
+
+/// The top-level modules of `root` (`main` for a `main.rs`), outside test-only ones.
+fn top_level_modules(root: &str) -> BTreeSet<String> {
+    let files = rust_files(root);
+    let test_only = test_only_modules(root, &files);
+    files
+        .iter()
+        .map(|file| module_of(root, file))
+        .filter(|module| !module.is_empty() && !is_test_only(module, &test_only))
+        .map(|module| module[0].clone())
+        .collect()
+}
+
+/// What breaks ARCHITECTURE.md's table of `root`'s rooms: a module it does not list (or lists
+/// twice), one it lists that is not there, and an import of a room above the importer's.
+fn room_problems(architecture: &str, root: &str) -> Vec<String> {
+    let rooms = rooms(architecture, root);
+    let mut room_of: BTreeMap<String, usize> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for (index, (_, modules)) in rooms.iter().enumerate() {
+        for module in modules {
+            if room_of.insert(module.clone(), index).is_some() {
+                problems.push(format!("ARCHITECTURE.md lists {root}'s {module} twice"));
+            }
+        }
+    }
+    let present = top_level_modules(root);
+    for module in &present {
+        if !room_of.contains_key(module) {
+            problems.push(format!(
+                "{root}/{module} is in no room of ARCHITECTURE.md: add it to the room it belongs \
+                 to (or a new one)"
+            ));
+        }
+    }
+    for module in room_of.keys() {
+        if !present.contains(module) {
+            problems.push(format!(
+                "ARCHITECTURE.md lists {module} among {root}'s rooms, and there is no such module"
+            ));
+        }
+    }
+    let imports = read_imports(root);
+    for (from, targets) in &imports.top {
+        for to in targets {
+            let (Some(&from_room), Some(&to_room)) = (room_of.get(from), room_of.get(to)) else {
+                continue;
+            };
+            if to_room < from_room {
+                let reasons = &imports.why[&(from.clone(), to.clone())];
+                problems.push(format!(
+                    "{root}: {from} (room {}) uses {to}, of room {} above it, against \
+                     ARCHITECTURE.md's order: {}",
+                    rooms[from_room].0,
+                    rooms[to_room].0,
+                    reasons
+                        .iter()
+                        .take(3)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// ARCHITECTURE.md's rooms hold: every module of each crate is in one, and every import goes
+/// to the importer's room or one below it.
+#[test]
+fn every_module_is_in_a_room_and_imports_go_down_the_rooms() {
+    let architecture = std::fs::read_to_string("ARCHITECTURE.md").unwrap();
+    let problems: Vec<String> = [ENGINE, SHELL]
+        .into_iter()
+        .flat_map(|root| room_problems(&architecture, root))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The room test fails where it should: a module no room lists, and an import upward.
+#[test]
+fn the_room_test_refuses_an_unlisted_module_and_an_upward_import() {
+    let architecture = std::fs::read_to_string("ARCHITECTURE.md").unwrap();
+    let without_progress = architecture.replacen(", `progress` |", " |", 1);
+    assert_ne!(
+        without_progress, architecture,
+        "the foundation room lists progress"
+    );
+    let problems = room_problems(&without_progress, ENGINE);
+    assert!(
+        problems
+            .iter()
+            .any(|problem| problem.contains("engine/src/progress is in no room")),
+        "{problems:?}"
+    );
+    // The door uses the rendering room; put above it, rendering would use a room below it.
+    let rendering_on_top = architecture.replacen(
+        "| door | `run` |",
+        "| door | `render`, `work`, `output` |",
+        1,
+    );
+    let rendering_on_top = rendering_on_top.replacen(
+        "| rendering | `render`, `work`, `output` |",
+        "| rendering | `run` |",
+        1,
+    );
+    let problems = room_problems(&rendering_on_top, ENGINE);
+    assert!(
+        problems
+            .iter()
+            .any(|problem| problem.contains("uses render, of room door above it")),
+        "{problems:?}"
+    );
+}
+
+/// Each package's tests are one binary: its manifest turns test discovery off and names one
+/// test target, `tests/main.rs`, and every file and folder under `tests/` is a module of it, so
+/// that no test file is silently left out (with `autotests = false` cargo would not build it).
+fn test_binary_problems(package: &str) -> Vec<String> {
+    let dir = Path::new(package);
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let mut problems = Vec::new();
+    if !manifest
+        .lines()
+        .any(|line| line.trim() == "autotests = false")
+    {
+        problems.push(format!(
+            "{}: autotests is not false",
+            dir.join("Cargo.toml").display()
+        ));
+    }
+    let targets = manifest.matches("[[test]]").count();
+    if targets != 1 || !manifest.contains("path = \"tests/main.rs\"") {
+        problems.push(format!(
+            "{}: {targets} [[test]] targets; one, tests/main.rs, is the package's test binary",
+            dir.join("Cargo.toml").display()
+        ));
+    }
+    let tests = dir.join("tests");
+    let main = std::fs::read_to_string(tests.join("main.rs")).unwrap();
+    let declared: BTreeSet<String> = code_of(&main)
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("mod "))
+        .map(|rest| rest.trim_end_matches(';').trim().to_string())
+        .collect();
+    for entry in std::fs::read_dir(&tests).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let module = match name.strip_suffix(".rs") {
+            Some("main") => continue,
+            Some(module) => module.to_string(),
+            None if path.is_dir() && name != "snapshots" => name.clone(),
+            None => continue,
+        };
+        if !declared.contains(&module) {
+            problems.push(format!(
+                "{} is not a module of {}: add `mod {module};` there, or the tests in it never run",
+                path.display(),
+                tests.join("main.rs").display()
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn each_packages_tests_are_one_binary() {
+    let problems: Vec<String> = [".", "engine"]
+        .into_iter()
+        .flat_map(test_binary_problems)
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

@@ -49,8 +49,37 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The hint appended to a message: `; did you mean eu-1?`, or nothing.
 pub fn did_you_mean(near: Option<&str>) -> String {
-    near.map(|near| format!("; did you mean {near}?"))
-        .unwrap_or_default()
+    hint(near, Hint::After)
+}
+
+/// Where a "did you mean" hint sits in its message, and how it writes the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hint {
+    /// `; did you mean eu-1?`, after the message.
+    After,
+    /// ``; did you mean `spec`?``, after the message, the name a field written as code.
+    AfterAsCode,
+    /// ` (did you mean FederatedDeployment?)`, in parentheses after what was not found.
+    InParentheses,
+    /// ` (did you mean "eu-1"?)`, in parentheses, the name quoted.
+    InParenthesesQuoted,
+    /// `did you mean eu-1? `, before the list of names it was not one of.
+    Before,
+}
+
+/// Every hint a message gives about a name that is not one, in the words of all of them
+/// (`did you mean …?`), placed as `hint` says; nothing without a near name.
+pub fn hint(near: Option<&str>, hint: Hint) -> String {
+    let Some(near) = near else {
+        return String::new();
+    };
+    match hint {
+        Hint::After => format!("; did you mean {near}?"),
+        Hint::AfterAsCode => format!("; did you mean `{near}`?"),
+        Hint::InParentheses => format!(" (did you mean {near}?)"),
+        Hint::InParenthesesQuoted => format!(" (did you mean {near:?}?)"),
+        Hint::Before => format!("did you mean {near}? "),
+    }
 }
 
 #[cfg(test)]

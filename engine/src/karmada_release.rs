@@ -17,8 +17,8 @@ use crate::fleet::Fleet;
 use crate::lint::Lint;
 use crate::policy::Propagation;
 
-/// One Karmada minor release: the tag its data was read from and its feature gates with their
-/// defaults (karmada pkg/features/features.go, `DefaultFeatureGates`, at that tag).
+/// One Karmada minor release: the tag its data was read from; its feature gates are
+/// [`Release::gates`].
 #[derive(Debug)]
 pub struct Release {
     pub minor: u32,
@@ -27,123 +27,34 @@ pub struct Release {
     pub tag: &'static str,
     #[allow(dead_code)]
     pub commit: &'static str,
-    pub gates: &'static [(&'static str, bool)],
 }
 
-/// The gates of v1.12 to v1.14: Failover, GracefulEviction, PropagateDeps,
-/// CustomizedClusterResourceModeling, PropagationPolicyPreemption, MultiClusterService,
-/// ResourceQuotaEstimate, StatefulFailoverInjection, then one more per release.
-const GATES_1_12: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-];
-const GATES_1_13: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-    ("PriorityBasedScheduling", false),
-];
-const GATES_1_14: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-    ("PriorityBasedScheduling", false),
-    ("FederatedQuotaEnforcement", false),
-];
-/// v1.15 and v1.16 add the logging gates, MultiplePodTemplatesScheduling and
-/// ControllerPriorityQueue (off).
-const GATES_1_15: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-    ("PriorityBasedScheduling", false),
-    ("FederatedQuotaEnforcement", false),
-    ("LoggingAlphaOptions", false),
-    ("LoggingBetaOptions", true),
-    ("ContextualLogging", true),
-    ("MultiplePodTemplatesScheduling", false),
-    ("ControllerPriorityQueue", false),
-];
-/// v1.17 turns ControllerPriorityQueue on and adds WorkloadAffinity.
-const GATES_1_17: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-    ("PriorityBasedScheduling", false),
-    ("FederatedQuotaEnforcement", false),
-    ("LoggingAlphaOptions", false),
-    ("LoggingBetaOptions", true),
-    ("ContextualLogging", true),
-    ("MultiplePodTemplatesScheduling", false),
-    ("ControllerPriorityQueue", true),
-    ("WorkloadAffinity", false),
-];
-/// v1.18 adds SchedulingOvercommitProtection.
-const GATES_1_18: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-    ("PriorityBasedScheduling", false),
-    ("FederatedQuotaEnforcement", false),
-    ("LoggingAlphaOptions", false),
-    ("LoggingBetaOptions", true),
-    ("ContextualLogging", true),
-    ("MultiplePodTemplatesScheduling", false),
-    ("ControllerPriorityQueue", true),
-    ("WorkloadAffinity", false),
-    ("SchedulingOvercommitProtection", false),
-];
-/// v1.19 turns PriorityBasedScheduling on (beta: commit 94814650c, "Move priority based
-/// scheduling feature to beta", after v1.19.0-rc.0).
-const GATES_1_19: &[(&str, bool)] = &[
-    ("Failover", false),
-    ("GracefulEviction", true),
-    ("PropagateDeps", true),
-    ("CustomizedClusterResourceModeling", true),
-    ("PropagationPolicyPreemption", false),
-    ("MultiClusterService", false),
-    ("ResourceQuotaEstimate", false),
-    ("StatefulFailoverInjection", false),
-    ("PriorityBasedScheduling", true),
-    ("FederatedQuotaEnforcement", false),
-    ("LoggingAlphaOptions", false),
-    ("LoggingBetaOptions", true),
-    ("ContextualLogging", true),
-    ("MultiplePodTemplatesScheduling", false),
-    ("ControllerPriorityQueue", true),
-    ("WorkloadAffinity", false),
-    ("SchedulingOvercommitProtection", false),
+/// Every feature gate of the releases fedrender knows, in the order Karmada added them, with its
+/// default from each release where it changed, oldest first: a gate is in every release from
+/// its first entry on (karmada pkg/features/features.go, `DefaultFeatureGates`, tag to tag).
+/// v1.13 adds PriorityBasedScheduling, v1.14 FederatedQuotaEnforcement, v1.15 the logging
+/// gates, MultiplePodTemplatesScheduling and ControllerPriorityQueue (off), v1.17
+/// WorkloadAffinity and turns ControllerPriorityQueue on, v1.18 adds
+/// SchedulingOvercommitProtection, and v1.19 turns PriorityBasedScheduling on (beta: commit
+/// 94814650c, "Move priority based scheduling feature to beta", after v1.19.0-rc.0).
+const GATES: &[(&str, &[(u32, bool)])] = &[
+    ("Failover", &[(12, false)]),
+    ("GracefulEviction", &[(12, true)]),
+    ("PropagateDeps", &[(12, true)]),
+    ("CustomizedClusterResourceModeling", &[(12, true)]),
+    ("PropagationPolicyPreemption", &[(12, false)]),
+    ("MultiClusterService", &[(12, false)]),
+    ("ResourceQuotaEstimate", &[(12, false)]),
+    ("StatefulFailoverInjection", &[(12, false)]),
+    ("PriorityBasedScheduling", &[(13, false), (19, true)]),
+    ("FederatedQuotaEnforcement", &[(14, false)]),
+    ("LoggingAlphaOptions", &[(15, false)]),
+    ("LoggingBetaOptions", &[(15, true)]),
+    ("ContextualLogging", &[(15, true)]),
+    ("MultiplePodTemplatesScheduling", &[(15, false)]),
+    ("ControllerPriorityQueue", &[(15, false), (17, true)]),
+    ("WorkloadAffinity", &[(17, false)]),
+    ("SchedulingOvercommitProtection", &[(18, false)]),
 ];
 
 /// The releases fedrender knows, oldest first; the last is the default.
@@ -152,43 +63,36 @@ pub(crate) const RELEASES: &[Release] = &[
         minor: 12,
         tag: "v1.12.0",
         commit: "1bc955a23c65",
-        gates: GATES_1_12,
     },
     Release {
         minor: 13,
         tag: "v1.13.0",
         commit: "ecc12b4ce8da",
-        gates: GATES_1_13,
     },
     Release {
         minor: 14,
         tag: "v1.14.0",
         commit: "42dfade3feef",
-        gates: GATES_1_14,
     },
     Release {
         minor: 15,
         tag: "v1.15.0",
         commit: "d4402a750f6c",
-        gates: GATES_1_15,
     },
     Release {
         minor: 16,
         tag: "v1.16.0",
         commit: "b1ff49568525",
-        gates: GATES_1_15,
     },
     Release {
         minor: 17,
         tag: "v1.17.0",
         commit: "3abdf2555c76",
-        gates: GATES_1_17,
     },
     Release {
         minor: 18,
         tag: "v1.18.0",
         commit: "18d5e4a39371",
-        gates: GATES_1_18,
     },
     // The newest Karmada in the mirror, and the one the oracle runs: v1.19.0-rc.0 and 18
     // commits (`git describe`), which include the purge modes' removal and the gate change.
@@ -196,7 +100,6 @@ pub(crate) const RELEASES: &[Release] = &[
         minor: 19,
         tag: "v1.19.0-rc.0-18-gf8fdd02df",
         commit: "f8fdd02df376",
-        gates: GATES_1_19,
     },
 ];
 
@@ -249,6 +152,21 @@ impl fmt::Display for KarmadaVersion {
 impl Release {
     pub fn version(&self) -> KarmadaVersion {
         KarmadaVersion { minor: self.minor }
+    }
+
+    /// The release's feature gates with their defaults, in the order Karmada added them
+    /// ([`GATES`]).
+    pub fn gates(&self) -> Vec<(&'static str, bool)> {
+        GATES
+            .iter()
+            .filter_map(|(gate, defaults)| {
+                let (_, default) = defaults
+                    .iter()
+                    .take_while(|(since, _)| *since <= self.minor)
+                    .last()?;
+                Some((*gate, *default))
+            })
+            .collect()
     }
 
     fn find(version: KarmadaVersion) -> Option<&'static Release> {
@@ -322,25 +240,26 @@ pub fn choose(
     let Some(release) = release else {
         return Err(errors.into());
     };
-    let mut gates: BTreeMap<&'static str, bool> = release.gates.iter().copied().collect();
+    let mut gates: BTreeMap<&'static str, bool> = release.gates().iter().copied().collect();
     let mut turned_by_config = BTreeMap::new();
     if let Some(config) = config {
         for (name, &on) in &config.item.feature_gates {
             let at = config
                 .fields
                 .origin(&config.origin, &format!("spec.karmada.featureGates.{name}"));
-            match release.gates.iter().find(|(gate, _)| gate == name) {
+            match release.gates().iter().find(|(gate, _)| gate == name) {
                 Some(&(gate, _)) => {
                     gates.insert(gate, on);
                     turned_by_config.insert(gate, on);
                 }
                 None => {
-                    let hint = crate::edit_distance::nearest(
-                        name,
-                        release.gates.iter().map(|(gate, _)| *gate),
-                    )
-                    .map(|near| format!("did you mean {near}? "))
-                    .unwrap_or_default();
+                    let hint = crate::edit_distance::hint(
+                        crate::edit_distance::nearest(
+                            name,
+                            release.gates().iter().map(|(gate, _)| *gate),
+                        ),
+                        crate::edit_distance::Hint::Before,
+                    );
                     errors.push(Diagnostic::error(
                         Some(at),
                         format!(
@@ -348,7 +267,7 @@ pub fn choose(
                              {name:?}; {hint}its gates are {}",
                             release.version(),
                             release
-                                .gates
+                                .gates()
                                 .iter()
                                 .map(|(gate, _)| *gate)
                                 .collect::<Vec<_>>()
@@ -599,7 +518,7 @@ fn judge_policy(
                 ),
             ));
         }
-        if release.gates.iter().any(|(name, _)| *name == gate) && chosen.gate_off(gate) {
+        if release.gates().iter().any(|(name, _)| *name == gate) && chosen.gate_off(gate) {
             warnings.push(Diagnostic::warning(
                 Lint::FeatureGateOff,
                 Some(at(field)),
@@ -745,7 +664,7 @@ mod tests {
         assert_eq!(minors, (12..=19).collect::<Vec<_>>());
         assert_eq!(newest().tag, "v1.19.0-rc.0-18-gf8fdd02df");
         for release in RELEASES {
-            let has = |gate: &str| release.gates.iter().any(|(name, _)| *name == gate);
+            let has = |gate: &str| release.gates().iter().any(|(name, _)| *name == gate);
             assert!(
                 has("Failover") && has("MultiClusterService"),
                 "{}",
@@ -754,6 +673,40 @@ mod tests {
             assert_eq!(has("PriorityBasedScheduling"), release.minor >= 13);
             assert_eq!(has("WorkloadAffinity"), release.minor >= 17);
         }
+    }
+
+    /// The one gate table gives each release the gates its features.go lists, in order: eight
+    /// in v1.12, one more in v1.13 and v1.14, five more in v1.15 (v1.16 the same), then one
+    /// more in v1.17 and v1.18; ControllerPriorityQueue on from v1.17, PriorityBasedScheduling
+    /// from v1.19.
+    #[test]
+    fn each_release_gets_its_gates_from_the_one_table() {
+        let counts: Vec<usize> = RELEASES
+            .iter()
+            .map(|release| release.gates().len())
+            .collect();
+        assert_eq!(counts, [8, 9, 10, 15, 15, 16, 17, 17]);
+        let default = |minor: u32, gate: &str| {
+            let release = RELEASES
+                .iter()
+                .find(|release| release.minor == minor)
+                .unwrap();
+            release
+                .gates()
+                .iter()
+                .find(|(name, _)| *name == gate)
+                .map(|(_, on)| *on)
+        };
+        assert_eq!(default(12, "Failover"), Some(false));
+        assert_eq!(default(12, "GracefulEviction"), Some(true));
+        assert_eq!(default(16, "ControllerPriorityQueue"), Some(false));
+        assert_eq!(default(17, "ControllerPriorityQueue"), Some(true));
+        assert_eq!(default(18, "PriorityBasedScheduling"), Some(false));
+        assert_eq!(default(19, "PriorityBasedScheduling"), Some(true));
+        assert_eq!(default(17, "SchedulingOvercommitProtection"), None);
+        let newest: Vec<&str> = newest().gates().iter().map(|(gate, _)| *gate).collect();
+        assert_eq!(newest.first(), Some(&"Failover"));
+        assert_eq!(newest.last(), Some(&"SchedulingOvercommitProtection"));
     }
 
     #[test]

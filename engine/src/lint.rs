@@ -295,10 +295,10 @@ impl Lint {
     /// The lint a name means, or why it means none.
     pub fn parse(name: &str) -> Result<Lint, String> {
         Lint::from_name(name).ok_or_else(|| {
-            let hint =
-                crate::edit_distance::nearest(name, Lint::ALL.iter().map(|lint| lint.name()))
-                    .map(|near| format!("did you mean {near}? "))
-                    .unwrap_or_default();
+            let hint = crate::edit_distance::hint(
+                crate::edit_distance::nearest(name, Lint::ALL.iter().map(|lint| lint.name())),
+                crate::edit_distance::Hint::Before,
+            );
             let names: Vec<&str> = Lint::ALL.iter().map(|lint| lint.name()).collect();
             format!(
                 "unknown lint {name:?}; {hint}the lints are {}",

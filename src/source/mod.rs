@@ -3,6 +3,7 @@
 pub mod command_defaults;
 pub mod files;
 pub mod fleet;
+pub mod helm;
 pub mod kustomization;
 pub mod load;
 pub mod rendered_tree;

@@ -25,6 +25,9 @@ use serde_json::Value;
 
 use crate::confine::Confinement;
 use crate::source::files;
+use crate::source::helm::{
+    CHART_FILE, default_release_name_problem, helm_template_argv, release_name_problem,
+};
 use crate::source::run::{self, Limits, RunError};
 use fedrender_engine::api::config::CONFIG_API_VERSION;
 use fedrender_engine::api::source::{
@@ -36,8 +39,6 @@ use fedrender_engine::fleet::SourceRun;
 
 use crate::source::kustomization::{is_remote, kustomize_reads};
 use fedrender_engine::classify::{KUSTOMIZATION_FILES, is_kustomize_object};
-
-pub const CHART_FILE: &str = "Chart.yaml";
 
 /// A directory of the fleet whose templates a tool renders, as loading found it.
 #[derive(Debug, Clone)]
@@ -377,39 +378,6 @@ pub fn resolve(
     Ok(sources)
 }
 
-/// Helm's rule for release names (helm pkg/chartutil/validate_name.go): a DNS subdomain of at
-/// most 53 characters. It matters beyond Helm's own refusal: the release name is a positional
-/// argument, and one starting with `-` would be read as a flag (`--post-renderer=…` runs a
-/// program).
-fn release_name_problem(name: &str) -> Option<String> {
-    if name.len() > 53 {
-        return Some("is not a Helm release name: at most 53 characters".to_string());
-    }
-    fedrender_engine::names::dns_subdomain_problem(name)
-        .map(|problem| format!("is not a Helm release name: it {problem}"))
-}
-
-/// The problem with the release name a chart gets from its directory, if any.
-fn default_release_name_problem(dir: &Path) -> Option<String> {
-    let name = default_release_name(dir);
-    release_name_problem(&name).map(|problem| {
-        format!(
-            "the chart's release name is its directory's, and {name:?} {problem}; set \
-             spec.helm.releaseName in a {DECLARATION_FILE} beside it"
-        )
-    })
-}
-
-fn default_release_name(dir: &Path) -> String {
-    dir.canonicalize()
-        .ok()
-        .and_then(|dir| {
-            dir.file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| "release".to_string())
-}
-
 /// Runs every source, in parallel; the outputs come back in the order of `sources` (sorted by
 /// path), each as an input file named after its source, with what ran. Nothing runs until
 /// every source has passed the checks of this module.
@@ -705,39 +673,6 @@ fn run_prepared(
     Ok((file, run))
 }
 
-/// `helm template` for a declaration, with the inline values to pass on standard input. The
-/// order is Argo CD's: value files in order, then the inline values, which win.
-pub fn helm_template_argv(helm: &HelmSource, dir: &Path) -> (Vec<String>, Option<String>) {
-    let release = helm
-        .release_name
-        .clone()
-        .unwrap_or_else(|| default_release_name(dir));
-    let mut argv: Vec<String> = vec!["helm".into(), "template".into(), release, ".".into()];
-    if let Some(namespace) = &helm.namespace {
-        argv.extend(["--namespace".into(), namespace.clone()]);
-    }
-    for file in &helm.value_files {
-        argv.extend(["--values".into(), file.clone()]);
-    }
-    let stdin = helm.values_object.as_ref().map(|values| {
-        argv.extend(["--values".into(), "-".into()]);
-        values.to_string()
-    });
-    if let Some(version) = &helm.kube_version {
-        argv.extend(["--kube-version".into(), version.clone()]);
-    }
-    for api_version in &helm.api_versions {
-        argv.extend(["--api-versions".into(), api_version.clone()]);
-    }
-    if !helm.skip_crds {
-        argv.push("--include-crds".into());
-    }
-    if helm.skip_tests == Some(true) {
-        argv.push("--skip-tests".into());
-    }
-    (argv, stdin)
-}
-
 /// A tool's standard error for a message: the log header kubectl puts before each line
 /// (`E1124 13:35:09.529163   23491 run.go:72] `) is noise there.
 fn tool_messages(stderr: &str) -> String {
@@ -853,39 +788,6 @@ fn relative_to(path: &Path, base: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn helm_template_gets_value_files_then_inline_values_in_argo_cds_order() {
-        let helm = HelmSource {
-            release_name: Some("web".into()),
-            namespace: Some("shop".into()),
-            value_files: vec!["values-prod.yaml".into(), "extra.yaml".into()],
-            values_object: Some(serde_json::json!({"replicaCount": 3})),
-            kube_version: Some("1.31.0".into()),
-            api_versions: vec!["monitoring.coreos.com/v1".into()],
-            skip_crds: false,
-            skip_tests: Some(true),
-        };
-        let (argv, stdin) = helm_template_argv(&helm, Path::new("charts/web"));
-        assert_eq!(
-            argv.join(" "),
-            "helm template web . --namespace shop --values values-prod.yaml --values extra.yaml \
-             --values - --kube-version 1.31.0 --api-versions monitoring.coreos.com/v1 \
-             --include-crds --skip-tests"
-        );
-        assert_eq!(stdin.as_deref(), Some(r#"{"replicaCount":3}"#));
-    }
-
-    #[test]
-    fn a_chart_without_a_declaration_is_named_after_its_directory() {
-        let dir = std::env::temp_dir().join(format!("fedrender-tools-{}", std::process::id()));
-        let chart = dir.join("my-chart");
-        std::fs::create_dir_all(&chart).unwrap();
-        let (argv, stdin) = helm_template_argv(&HelmSource::default(), &chart);
-        assert_eq!(argv.join(" "), "helm template my-chart . --include-crds");
-        assert_eq!(stdin, None);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn commands_are_shown_as_a_shell_would_read_them() {

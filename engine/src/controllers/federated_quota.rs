@@ -5,6 +5,7 @@
 //! the Work itself. Admission is Karmada's validating webhook
 //! (pkg/webhook/federatedresourcequota/validating.go).
 
+use crate::edit_distance::Hint;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -212,12 +213,13 @@ impl FederatedQuota {
                     .any(|cluster| cluster.name() == assignment.cluster)
             })
             .map(|assignment| {
-                let hint = crate::edit_distance::nearest_name(
-                    &assignment.cluster,
-                    clusters.iter().map(Cluster::name),
-                )
-                .map(|near| format!(" (did you mean {near:?}?)"))
-                .unwrap_or_default();
+                let hint = crate::edit_distance::hint(
+                    crate::edit_distance::nearest_name(
+                        &assignment.cluster,
+                        clusters.iter().map(Cluster::name),
+                    ),
+                    Hint::InParenthesesQuoted,
+                );
                 let field = format!("{}.clusterName", assignment.field);
                 Diagnostic::warning(
                     Lint::UnknownCluster,
@@ -294,9 +296,10 @@ fn quota_resource_name_problem(resource: &str) -> Option<String> {
         )),
         (false, false) => {
             let tracked = STANDARD_RESOURCES.iter().filter(|&&name| name != "storage");
-            let hint = crate::edit_distance::nearest(resource, tracked.copied())
-                .map(|near| format!(" (did you mean {near:?}?)"))
-                .unwrap_or_default();
+            let hint = crate::edit_distance::hint(
+                crate::edit_distance::nearest(resource, tracked.copied()),
+                Hint::InParenthesesQuoted,
+            );
             Some(format!(
                 "resource name {resource:?} must be a standard resource for quota or fully \
                  qualified{hint}"

@@ -335,10 +335,10 @@ fn read_federated(
     let fail = |message: String| Diagnostic::error(Some(origin.clone()), message);
     let Some(config) = configs.get(&kind) else {
         let known: Vec<&str> = configs.keys().map(String::as_str).collect();
-        let hint = match crate::edit_distance::nearest(&kind, known.iter().copied()) {
-            Some(near) => format!(" (did you mean {near}?)"),
-            None => String::new(),
-        };
+        let hint = crate::edit_distance::hint(
+            crate::edit_distance::nearest(&kind, known.iter().copied()),
+            crate::edit_distance::Hint::InParentheses,
+        );
         return Err(fail(format!(
             "{kind} {name}: no FederatedTypeConfig in the input federates {kind}, and it is not one \
              of KubeFed's default types{hint}; add the FederatedTypeConfig `kubefedctl enable` \

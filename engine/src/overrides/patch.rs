@@ -197,7 +197,7 @@ pub(super) fn nearest_path_hint<'a>(
     let mut path = walked.to_string();
     path.push_str(&encode(&[near.to_string()]));
     path.push_str(&encode(rest));
-    format!("; did you mean {path}?")
+    crate::edit_distance::did_you_mean(Some(&path))
 }
 
 fn describe(pointer: &str) -> String {

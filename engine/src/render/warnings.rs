@@ -2,6 +2,7 @@
 //! or name unknown clusters, overlapping policies, override rules that change nothing,
 //! templates nothing places.
 
+use crate::edit_distance::Hint;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -122,9 +123,7 @@ pub(super) fn propagation_warnings(
                 continue;
             }
             let near = crate::edit_distance::nearest_name(&name, known.iter().copied());
-            let hint = near
-                .map(|near| format!(" (did you mean {near:?}?)"))
-                .unwrap_or_default();
+            let hint = crate::edit_distance::hint(near, Hint::InParenthesesQuoted);
             // What the typo does to the cluster it was likely meant to name.
             let is_selected = |near: &str| selected.iter().any(|c| c.name() == near);
             let consequence = match near {
@@ -161,9 +160,10 @@ pub(super) fn propagation_warnings(
 
 /// ` (did you mean "prod-eu-2"?)` for a cluster name with a near one in the inventory.
 pub(super) fn nearest_cluster_hint(name: &str, known: &BTreeSet<&str>) -> String {
-    crate::edit_distance::nearest_name(name, known.iter().copied())
-        .map(|near| format!(" (did you mean {near:?}?)"))
-        .unwrap_or_default()
+    crate::edit_distance::hint(
+        crate::edit_distance::nearest_name(name, known.iter().copied()),
+        Hint::InParenthesesQuoted,
+    )
 }
 
 /// The clusters of the inventory a policy's cluster affinity (or any of its affinity terms)

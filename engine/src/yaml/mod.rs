@@ -1002,10 +1002,11 @@ pub(crate) fn with_field_hint(message: String) -> String {
         .trim_start_matches(", expected ")
         .split(", ")
         .map(|name| name.trim_matches('`'));
-    match crate::edit_distance::nearest(field, candidates) {
-        Some(suggestion) => format!("{message}; did you mean `{suggestion}`?"),
-        None => message,
-    }
+    let hint = crate::edit_distance::hint(
+        crate::edit_distance::nearest(field, candidates),
+        crate::edit_distance::Hint::AfterAsCode,
+    );
+    format!("{message}{hint}")
 }
 
 /// Writes one value as a YAML document (no `---` marker), ending in a newline.
