@@ -1,7 +1,8 @@
-//! Two of a schema's constraints that are set up once with their CRD: an `enum`'s values and a
-//! `pattern`'s compiled expression; and a schema's `format` and `enum` as read from it.
+//! Two of a schema's constraints: an `enum`'s values, set up once with their CRD, and a
+//! `pattern`'s compiled expression, compiled when first needed; and a schema's `format` and `enum` as read from it.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -61,12 +62,18 @@ impl Enumeration {
     }
 }
 
-/// A `pattern`, compiled once with its CRD.
+/// A `pattern`, compiled the first time a value reaches it — so a CRD's patterns cost nothing
+/// until a custom resource of it is checked — as Go's regexp (RE2) reads it, and bounded by
+/// the compiled program's size ([`cel::go_regexp`]'s limit).
 #[derive(Debug, Clone)]
 pub(super) struct Pattern {
     pub(super) source: String,
-    pub(super) regex: Result<regex::Regex, String>,
+    regex: OnceLock<Result<regex::Regex, String>>,
 }
+
+/// The steps charged for compiling a pattern (to the run's budget): about what compiling
+/// one of a few hundred bytes into the size limit costs, in schema steps.
+pub(super) const COMPILE_STEPS: u64 = 20_000;
 
 impl PartialEq for Pattern {
     fn eq(&self, other: &Pattern) -> bool {
@@ -78,8 +85,19 @@ impl Pattern {
     pub(super) fn new(source: &str) -> Pattern {
         Pattern {
             source: source.to_string(),
-            regex: cel::go_regexp(source),
+            regex: OnceLock::new(),
         }
+    }
+
+    /// The compiled expression (or why it does not compile), and the steps compiling it took
+    /// now: [`COMPILE_STEPS`] plus one per byte of the pattern the first time, none after.
+    pub(super) fn compiled(&self) -> (&Result<regex::Regex, String>, u64) {
+        let mut steps = 0;
+        let regex = self.regex.get_or_init(|| {
+            steps = COMPILE_STEPS + self.source.len() as u64;
+            cel::go_regexp(&self.source)
+        });
+        (regex, steps)
     }
 }
 
