@@ -10,6 +10,8 @@ pub mod crd;
 mod decode;
 mod field_path;
 mod formats;
+#[cfg(test)]
+mod judge_replay;
 mod list_type;
 mod object_meta;
 pub mod schema;
@@ -1183,6 +1185,47 @@ mod tests {
         // Strings fit the first leaf: a few steps an item, well within the budget.
         let strings = json!(vec!["a"; 100]);
         assert_eq!(checker.check_at(&widget(strings), v(33)), []);
+    }
+
+    /// The run's budget is shared by every check: once it is spent, each object still to be
+    /// checked is an error, not a pass — even against the trusted --crds (issue 47: 100 small
+    /// objects ran for 43 s). CEL has a budget of its own for the run, within which each object
+    /// keeps the API server's.
+    #[test]
+    fn a_run_past_its_budget_fails_closed() {
+        let crd = widget_crd(json!({"type": "object", "properties": {
+            "size": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 100"}]}}}));
+        let checker = Checker::new(Vec::new(), [&crd]).with_run_budget(40, RUN_CEL);
+        let object = widget(json!({"size": 3}));
+        assert_eq!(checker.check_at(&object, v(33)), []);
+        let spent = loop {
+            let findings = checker.check_at(&object, v(33));
+            if !findings.is_empty() {
+                break findings;
+            }
+        };
+        assert_eq!(spent.len(), 1);
+        assert_eq!(spent[0].lint, Lint::SchemaInvalid);
+        assert!(
+            spent[0].problem.starts_with(
+                "not checked: the run's budget for schema and CEL checks is spent (40 schema steps"
+            ),
+            "{spent:?}"
+        );
+        // Every later object too, whatever it is.
+        let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "d"}, "spec": {"selector": {}, "template": {}}});
+        assert_eq!(checker.check_at(&deployment, v(33)), spent);
+
+        let checker = Checker::new(Vec::new(), [&crd]).with_run_budget(RUN_STEPS, 1);
+        let findings = checker.check_at(&object, v(33));
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert!(
+            findings[0]
+                .problem
+                .contains("the run's budget for CEL rules is spent"),
+            "{findings:?}"
+        );
     }
 
     /// An object is first checked within the base budget alone, and counted for its whole budget

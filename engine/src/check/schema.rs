@@ -65,6 +65,9 @@ pub struct Schema {
     /// `x-kubernetes-preserve-unknown-fields`: decoding keeps the fields it does not list.
     preserve: bool,
     format: Option<String>,
+    /// Whether a CRD's `enum` lists null: a null on a nullable field with an enum must be one
+    /// of its values, as kube-openapi's enum check runs on null too.
+    null_in_enum: bool,
     /// The format a CRD's node checks, as apiextensions keeps it for the node's type; `None`
     /// for Kubernetes' own kinds, whose `format` is checked by [`check_format`].
     crd_format: Option<CrdFormat>,
@@ -122,6 +125,7 @@ impl Default for Schema {
             nullable: false,
             preserve: false,
             format: None,
+            null_in_enum: false,
             crd_format: None,
             enumeration: Enumeration::default(),
             properties: BTreeMap::new(),
@@ -430,6 +434,10 @@ impl Schema {
             schema.nullable = true;
         }
         (schema.format, schema.enumeration) = format_and_enumeration(object);
+        schema.null_in_enum = object
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.contains(&Value::Null));
         let node_type = object.get("type").and_then(Value::as_str);
         schema.crd_format = schema
             .format
@@ -703,7 +711,7 @@ impl Schema {
                 });
                 return;
             }
-        } else if self.types & actual == 0 {
+        } else if self.types & actual == 0 && !self.list_passes_as_formatted_string(actual) {
             out.invalid(path, || {
                 format!(
                     "{} is {}, the schema wants {}",
@@ -715,6 +723,11 @@ impl Schema {
             return;
         }
         if value.is_null() {
+            if self.crd && !self.enumeration.is_empty() && !self.null_in_enum {
+                out.invalid(path, || {
+                    format!("null is not one of {}", self.enumeration.listed())
+                });
+            }
             return;
         }
         if let Some(text) = value.as_str()
@@ -764,7 +777,16 @@ impl Schema {
         if let (Some(factor), Value::Number(number)) = (self.multiple_of, value)
             && !self.is_multiple(number, factor)
         {
-            out.invalid(path, || format!("{number} is not a multiple of {factor}"));
+            out.invalid(path, || {
+                if self.types & (NUMBER | INTEGER) == INTEGER && factor.fract() != 0.0 {
+                    format!(
+                        "the schema's multipleOf {factor} is not an integer, which an integer \
+                         field needs: the API server refuses every value"
+                    )
+                } else {
+                    format!("{number} is not a multiple of {factor}")
+                }
+            });
         }
         if let Some(number) = value.as_f64() {
             if let Some((bound, exclusive)) = self.minimum
@@ -999,6 +1021,15 @@ impl Schema {
         }
     }
 
+    /// kube-openapi's type validator (validate/type.go) lets a list through where a node of a
+    /// non-numeric type has a format it keeps: `{type: string, format: date}` takes `[]`, and
+    /// checks nothing of it (the format and string checks apply to strings only).
+    fn list_passes_as_formatted_string(&self, actual: u8) -> bool {
+        actual == ARRAY
+            && self.types & (NUMBER | INTEGER) == 0
+            && matches!(self.crd_format, Some(CrdFormat::Text(_)))
+    }
+
     /// Whether a number is a multiple of `factor` as kube-openapi judges it
     /// (validate/values.go `MultipleOfNativeType`): an integer value against a factor its
     /// type and format can hold as an integer is divided as integers — the factor truncated,
@@ -1017,8 +1048,19 @@ impl Schema {
         } else {
             true
         };
-        match number.as_i64() {
-            Some(integer) if factor_fits => {
+        if integer_node && !factor_fits {
+            // IsValueValidAgainstRange refuses the factor itself, whatever the value.
+            return false;
+        }
+        // A whole number reaches the API server as an integer (YAML to JSON writes 1.0 as 1).
+        let integer = number.as_i64().or_else(|| {
+            number
+                .as_f64()
+                .filter(|float| float.fract() == 0.0 && float.abs() < 9.2e18)
+                .map(|float| float as i64)
+        });
+        match integer {
+            Some(integer) => {
                 let factor = factor as i64;
                 factor > 0 && integer % factor == 0
             }
@@ -1561,6 +1603,10 @@ mod tests {
             }
         }
         // A format on a type it does not belong to is dropped (apiextensions formats.go).
+        // A list passes a string node with a format kube-openapi keeps (validate/type.go).
+        let formatted = Schema::from_crd(&json!({"type": "string", "format": "isbn13"}));
+        assert!(findings(&formatted, json!([])).is_empty());
+        assert_eq!(findings(&formatted, json!(3)).len(), 1);
         let on_integer = Schema::from_crd(&json!({"type": "integer", "format": "date"}));
         assert!(findings(&on_integer, json!(3)).is_empty());
         let int32 = Schema::from_crd(&json!({"type": "integer", "format": "int32"}));
@@ -1619,8 +1665,14 @@ mod tests {
             findings(&integer, json!(10))[0].2,
             "10 is not a multiple of 3"
         );
+        // An integer node's factor must be an integer (IsValueValidAgainstRange), whatever
+        // the value.
         let half = crd(json!({"type": "integer", "multipleOf": 0.5}));
-        assert!(findings(&half, json!(3)).is_empty());
+        assert_eq!(findings(&half, json!(4)).len(), 1);
+        // A whole float is an integer by the time the API server reads it: on a `number`
+        // node with a factor below 1, truncated to 0, it is refused.
+        let tenth = crd(json!({"type": "number", "multipleOf": 0.1}));
+        assert_eq!(findings(&tenth, json!(1.0)).len(), 1);
         let number = crd(json!({"type": "number", "multipleOf": 0.1}));
         assert!(findings(&number, json!(0.3)).is_empty());
         assert_eq!(findings(&number, json!(0.35)).len(), 1);

@@ -436,8 +436,8 @@ fn percent_decoded(text: &str) -> String {
 
 /// strfmt's `email`: Go's `net/mail.ParseAddress` takes it — an addr-spec
 /// (`local@domain`, a quoted local part or a domain literal allowed), optionally after a
-/// display name in angle brackets, with comments around. Groups (`team: a@b.c;`) and the
-/// decoding of RFC 2047 words are not followed (docs/differences.md).
+/// display name in angle brackets, or a group of exactly one such address (`team: a@b.c;`),
+/// with comments around. The decoding of RFC 2047 words (`=?utf-8?q?…?=`) is not followed.
 pub(super) fn is_email(text: &str) -> bool {
     let mut parser = Mail { rest: text };
     parser.skip_space();
@@ -453,7 +453,15 @@ pub(super) fn is_email(text: &str) -> bool {
             return false;
         }
         parser.skip_space();
-        if !parser.consume('<') || !parser.addr_spec() || !parser.consume('>') {
+        if parser.consume(':') {
+            // A group (`team: a@b.c;`) holding exactly one address.
+            if !parser.skip_comments_and_space() || !parser.single_address() {
+                return false;
+            }
+            if !parser.skip_comments_and_space() || !parser.consume(';') {
+                return false;
+            }
+        } else if !parser.consume('<') || !parser.addr_spec() || !parser.consume('>') {
             return false;
         }
     }
@@ -509,6 +517,25 @@ impl Mail<'_> {
             self.skip_space();
         }
         true
+    }
+
+    /// Go's `parseAddress(false)`: an addr-spec, or a display name and an angle address.
+    fn single_address(&mut self) -> bool {
+        self.skip_space();
+        if self.rest.is_empty() {
+            return false;
+        }
+        let saved = self.rest;
+        if self.addr_spec() {
+            self.skip_space();
+            return true;
+        }
+        self.rest = saved;
+        if !self.rest.starts_with('<') && !self.phrase() {
+            return false;
+        }
+        self.skip_space();
+        self.consume('<') && self.addr_spec() && self.consume('>')
     }
 
     fn addr_spec(&mut self) -> bool {
