@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use fedrender_engine::api::karmada::FieldOverrider;
+use fedrender_engine::check::{Checker, KubernetesVersion};
 use fedrender_engine::documents::{Format, SourceFile, parse_files};
 use fedrender_engine::interpret::lua::{Script, get_replicas};
 use fedrender_engine::overrides::field::apply_field_overrider;
@@ -18,7 +19,8 @@ use fedrender_engine::quantity::{Quantity, parse_quantity, quantity_from_json, r
 use serde_json::json;
 
 /// The targets replayed here, by the name of their file in `fuzz/fuzz_targets/`.
-const REPLAYED: [&str; 6] = [
+const REPLAYED: [&str; 7] = [
+    "crd_checker",
     "field_overrider",
     "image_reference",
     "lua_strings",
@@ -326,6 +328,48 @@ fn yaml_loader(data: &[u8]) -> bool {
 #[test]
 fn yaml_loader_seeds() {
     replay_seeds("yaml_loader", yaml_loader);
+}
+
+/// fuzz_targets/crd_checker.rs
+fn crd_checker(data: &[u8]) -> bool {
+    let Some(split) = data.iter().position(|&b| b == 0) else {
+        return false;
+    };
+    let (Ok(schema), Ok(mut object)) = (
+        serde_json::from_slice::<serde_json::Value>(&data[..split]),
+        serde_json::from_slice::<serde_json::Value>(&data[split + 1..]),
+    ) else {
+        return false;
+    };
+    let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.io"},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": "widgets"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": schema}}]}});
+    if let Some(fields) = object.as_object_mut() {
+        fields.insert("apiVersion".into(), json!("example.io/v1"));
+        fields.insert("kind".into(), json!("Widget"));
+    }
+    let checker = Checker::new(Vec::new(), [&crd]).with_run_budget(20_000_000, 20_000_000);
+    let again = Checker::new(Vec::new(), [&crd]).with_run_budget(20_000_000, 20_000_000);
+    for minor in [30, 36] {
+        let version = KubernetesVersion { minor };
+        assert_eq!(
+            checker.check_at(&object, version),
+            again.check_at(&object, version)
+        );
+    }
+    assert_eq!(
+        checker.check_transition(&object, &object),
+        again.check_transition(&object, &object)
+    );
+    true
+}
+
+#[test]
+fn crd_checker_seeds() {
+    replay_seeds("crd_checker", crd_checker);
 }
 
 /// The fuzz workspace's lock file lists what the engine now depends on, so that `cargo fuzz
