@@ -11,6 +11,8 @@ use std::path::Path;
 
 use fedrender_engine::diagnostics::Rejected;
 
+#[path = "../../fuzz/bodies/crd_checker.rs"]
+mod crd_checker;
 #[path = "../../fuzz/bodies/field_overrider.rs"]
 mod field_overrider;
 #[path = "../../fuzz/bodies/image_reference.rs"]
@@ -25,7 +27,8 @@ mod render_fleet;
 mod yaml_loader;
 
 /// The targets replayed here, by the name of their file in `fuzz/fuzz_targets/`.
-const REPLAYED: [&str; 6] = [
+const REPLAYED: [&str; 7] = [
+    "crd_checker",
     "field_overrider",
     "image_reference",
     "lua_strings",
@@ -110,6 +113,11 @@ fn image_reference_seeds() {
 #[test]
 fn lua_strings_seeds() {
     replay_seeds("lua_strings", |data| lua_strings::run(data, None));
+}
+
+#[test]
+fn crd_checker_seeds() {
+    replay_seeds("crd_checker", crd_checker::run);
 }
 
 #[test]

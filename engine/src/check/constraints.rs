@@ -1,7 +1,8 @@
-//! Two of a schema's constraints that are set up once with their CRD: an `enum`'s values and a
-//! `pattern`'s compiled expression; and a schema's `format` and `enum` as read from it.
+//! Two of a schema's constraints: an `enum`'s values, set up once with their CRD, and a
+//! `pattern`'s compiled expression, compiled when first needed; and a schema's `format` and `enum` as read from it.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -61,12 +62,18 @@ impl Enumeration {
     }
 }
 
-/// A `pattern`, compiled once with its CRD.
+/// A `pattern`, compiled the first time a value reaches it — so a CRD's patterns cost nothing
+/// until a custom resource of it is checked — as Go's regexp (RE2) reads it, and bounded by
+/// the compiled program's size ([`cel::go_regexp`]'s limit).
 #[derive(Debug, Clone)]
 pub(super) struct Pattern {
     pub(super) source: String,
-    pub(super) regex: Result<regex::Regex, String>,
+    regex: OnceLock<Result<regex::Regex, String>>,
 }
+
+/// The steps charged for compiling a pattern (to the run's budget): about what compiling
+/// one of a few hundred bytes into the size limit costs, in schema steps.
+pub(super) const COMPILE_STEPS: u64 = 20_000;
 
 impl PartialEq for Pattern {
     fn eq(&self, other: &Pattern) -> bool {
@@ -78,8 +85,19 @@ impl Pattern {
     pub(super) fn new(source: &str) -> Pattern {
         Pattern {
             source: source.to_string(),
-            regex: cel::go_regexp(source),
+            regex: OnceLock::new(),
         }
+    }
+
+    /// The compiled expression (or why it does not compile), and the steps compiling it took
+    /// now: [`COMPILE_STEPS`] plus one per byte of the pattern the first time, none after.
+    pub(super) fn compiled(&self) -> (&Result<regex::Regex, String>, u64) {
+        let mut steps = 0;
+        let regex = self.regex.get_or_init(|| {
+            steps = COMPILE_STEPS + self.source.len() as u64;
+            cel::go_regexp(&self.source)
+        });
+        (regex, steps)
     }
 }
 
@@ -104,4 +122,44 @@ pub(super) fn format_and_enumeration(
         })
         .unwrap_or_default();
     (format, Enumeration::new(enumeration))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::schema::Schema;
+    use serde_json::json;
+
+    /// A CRD's patterns are not compiled when the CRD is read, only when a value reaches one
+    /// (issue 47: a 93 KB CRD of patterns and no custom resource took 25 s and 960 MB); the first
+    /// compilation is charged to the run, later matches are not.
+    #[test]
+    fn patterns_compile_when_a_value_first_reaches_them() {
+        let pattern = Pattern::new(r"^[a-z]{30}$");
+        assert!(pattern.regex.get().is_none());
+        let (compiled, steps) = pattern.compiled();
+        assert!(compiled.is_ok(), "{compiled:?}");
+        assert_eq!(steps, COMPILE_STEPS + 11);
+        assert_eq!(pattern.compiled().1, 0);
+        let properties: serde_json::Map<String, Value> = (0..2000)
+            .map(|n| {
+                (
+                    format!("f{n}"),
+                    json!({"type": "string", "pattern": format!(r"^\pL{{{n}}}$")}),
+                )
+            })
+            .collect();
+        let started = std::time::Instant::now();
+        let schema = Schema::from_crd(&json!({"type": "object", "properties": properties}));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        drop(schema);
+    }
+
+    /// The compiled program is bounded (cel::go_regexp's size limit): a pattern past it does
+    /// not compile, and says so, rather than taking the memory.
+    #[test]
+    fn a_pattern_past_the_compiled_size_limit_does_not_compile() {
+        let pattern = Pattern::new(r"(\pL{100}){100}");
+        assert!(pattern.compiled().0.is_err());
+    }
 }

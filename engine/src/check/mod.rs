@@ -7,8 +7,11 @@ pub mod builtin;
 mod cel;
 mod constraints;
 pub mod crd;
+mod decode;
 mod field_path;
 mod formats;
+#[cfg(test)]
+mod judge_replay;
 mod list_type;
 mod object_meta;
 pub mod schema;
@@ -17,6 +20,7 @@ mod transition;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
@@ -26,7 +30,7 @@ use builtin::{Builtin, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
-use schema::{Definitions, FindingKind, OverBudget};
+use schema::{Definitions, FindingKind, Found, Limits, OverBudget, Spent};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
 pub const LINTS: [Lint; 8] = [
@@ -230,6 +234,8 @@ pub struct Checker {
     enablements: Vec<Option<ApiEnablements>>,
     custom: CustomResources,
     builtin: &'static Builtin,
+    /// What is left of the run's budget for schema and CEL checks.
+    run: RunBudget,
 }
 
 impl fmt::Debug for Checker {
@@ -257,6 +263,7 @@ impl Checker {
             enablements: Vec::new(),
             custom,
             builtin: builtin(),
+            run: RunBudget::new(RUN_STEPS, RUN_CEL),
         }
     }
 
@@ -290,6 +297,7 @@ impl Checker {
             enablements: Vec::new(),
             custom,
             builtin: builtin(),
+            run: RunBudget::new(RUN_STEPS, RUN_CEL),
         };
         Ok((checker, warnings))
     }
@@ -302,6 +310,13 @@ impl Checker {
         self
     }
 
+    /// The same checker with a run budget of `steps` schema steps and `cel` CEL cost in all,
+    /// instead of [`RUN_STEPS`] and [`RUN_CEL`].
+    pub fn with_run_budget(mut self, steps: u64, cel: u64) -> Checker {
+        self.run = RunBudget::new(steps, cel);
+        self
+    }
+
     /// The version a cluster (a position in the inventory) is checked against.
     pub fn version_of(&self, cluster: usize) -> ClusterVersion {
         self.versions[cluster]
@@ -310,13 +325,14 @@ impl Checker {
     /// What the API servers of `clusters` (positions in the inventory) say of `object`: each
     /// finding with the clusters, ascending, it holds on. The object is checked once per
     /// distinct version among them — once in all for a custom resource, whose CRD is the same
-    /// on every version.
+    /// on every version (unless its schema has a format only some versions check).
     pub fn check(&self, object: &Value, clusters: &[usize]) -> Vec<(Finding, Vec<usize>)> {
         let custom = object
             .get("apiVersion")
             .and_then(Value::as_str)
             .is_some_and(|api_version| {
                 !self.is_builtin(&GroupVersionKind::of(api_version, "").group)
+                    && !self.has_versioned_formats(object)
             });
         let mut by_version: BTreeMap<KubernetesVersion, Vec<usize>> = BTreeMap::new();
         for &cluster in clusters {
@@ -415,8 +431,21 @@ impl Checker {
         if self.is_builtin(&gvk.group) {
             self.check_builtin(object, &gvk, version)
         } else {
-            self.check_custom(object, &gvk)
+            self.check_custom(object, &gvk, version)
         }
+    }
+
+    /// Whether `object` is a custom resource whose CRD's schema has a format the API server
+    /// checks only from some version on.
+    fn has_versioned_formats(&self, object: &Value) -> bool {
+        let (Some(api_version), Some(kind)) = (
+            object.get("apiVersion").and_then(Value::as_str),
+            object.get("kind").and_then(Value::as_str),
+        ) else {
+            return false;
+        };
+        matches!(self.custom.lookup(&GroupVersionKind::of(api_version, kind)),
+            Lookup::Schema { schema, .. } if schema.has_versioned_formats())
     }
 
     /// Kubernetes' own groups, with those it no longer serves at all.
@@ -437,9 +466,13 @@ impl Checker {
         let Some((schema, definitions)) = builtin.kind(schemas, gvk) else {
             return vec![self.not_served(gvk, version)];
         };
-        let mut findings = validate(schema, object, &definitions, || {
-            format!("Kubernetes {version}'s schema of {gvk}")
-        });
+        let mut findings = self.validate(
+            schema,
+            object,
+            &definitions,
+            || format!("Kubernetes {version}'s schema of {gvk}"),
+            (Found::default(), compatibility_minor(version)),
+        );
         if let Some(problem) = builtin.deprecation(schemas, gvk) {
             findings.push(Finding {
                 lint: Lint::DeprecatedApi,
@@ -527,7 +560,12 @@ impl Checker {
         !self.builtin.groups_serving_kind(newest, kind).is_empty() || REMOVED_KINDS.contains(&kind)
     }
 
-    fn check_custom(&self, object: &Value, gvk: &GroupVersionKind) -> Vec<Finding> {
+    fn check_custom(
+        &self,
+        object: &Value,
+        gvk: &GroupVersionKind,
+        version: KubernetesVersion,
+    ) -> Vec<Finding> {
         match self.custom.lookup(gvk) {
             Lookup::Unknown => Vec::new(),
             Lookup::Unchecked => metadata_findings(object),
@@ -549,10 +587,31 @@ impl Checker {
                 origin,
                 schema,
             } => {
+                // Decoded as the API server decodes a request (pruned, nulls dropped,
+                // defaulted), then validated.
+                let decoded = decode::decode(schema, object, FINDINGS_PER_LINT);
+                let mut found = Found::default();
+                for path in decoded.pruned {
+                    found.note(
+                        schema::Finding {
+                            kind: FindingKind::PrunedField,
+                            path,
+                            problem: "is not in the CRD's schema: the API server drops it"
+                                .to_string(),
+                        },
+                        FINDINGS_PER_LINT,
+                    );
+                }
+                found.count_more(&FindingKind::PrunedField, decoded.pruned_more);
+                let object = decoded.value.as_ref().unwrap_or(object);
                 let mut findings = metadata_findings(object);
-                findings.extend(validate(schema, object, &NoDefinitions, || {
-                    format!("the CRD {}", crd::named(crd, origin))
-                }));
+                findings.extend(self.validate(
+                    schema,
+                    object,
+                    &NoDefinitions,
+                    || format!("the CRD {}", crd::named(crd, origin)),
+                    (found, compatibility_minor(version)),
+                ));
                 findings
             }
         }
@@ -579,7 +638,11 @@ impl Checker {
         let Lookup::Schema { schema, .. } = self.custom.lookup(&gvk) else {
             return Vec::new();
         };
-        transition::failures(schema, old, new, FINDINGS_PER_LINT)
+        // Both sides as the API server decodes them: the stored object was, and the update is.
+        let (mut old, mut new) = (old.clone(), new.clone());
+        decode::decode_in_place(schema, &mut old);
+        decode::decode_in_place(schema, &mut new);
+        transition::failures(schema, &old, &new, FINDINGS_PER_LINT)
             .into_iter()
             .map(|(path, problem)| Finding {
                 lint: Lint::SchemaInvalid,
@@ -660,58 +723,152 @@ impl Definitions for NoDefinitions {
 /// schema's fixed costs (a long `required` list is one step a field), and as many again for
 /// each value the object holds. A schema whose anyOf, oneOf and allOf choices nest the same
 /// large choices again (cheap to write with YAML aliases) multiplies the work per value; past
-/// the budget the object is not checked, and says so.
+/// the budget the object is not checked — an error: fedrender does not call valid what it
+/// could not check.
 pub const BUDGET_BASE: u64 = 250_000;
 pub const BUDGET_PER_VALUE: u64 = 100;
+
+/// The schema steps a whole run may take, over every object it checks (pattern compilation
+/// included): about 20 seconds of checking on one core at the slowest, and a thousand times
+/// what the benchmark fleet's 10,000 objects take. Past it every object still to be checked is
+/// refused, not passed.
+pub const RUN_STEPS: u64 = 2_000_000_000;
+
+/// The CEL cost a whole run may take, over every object: ten objects at the API server's
+/// budget for one ([`cel::OBJECT_BUDGET`]). Each object keeps the API server's own budget
+/// within what the run has left; past the run's, the rest is refused, not passed.
+pub const RUN_CEL: u64 = 100_000_000;
 
 /// How many findings of one lint a check of one object reports before it counts the rest.
 pub const FINDINGS_PER_LINT: usize = 20;
 
-/// `object` against `schema`, within the budget for its size; `judge` names the schema
-/// (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the finding that it was too costly.
-fn validate(
-    schema: &schema::Schema,
-    object: &Value,
-    definitions: &dyn Definitions,
-    judge: impl FnOnce() -> String,
-) -> Vec<Finding> {
-    // Nearly every object is checked within the base budget alone; only one that is not is
-    // counted (a walk of its every value) for its whole budget, and checked again from the start.
-    if let Ok((found, _steps)) =
-        schema.validate(object, definitions, BUDGET_BASE, FINDINGS_PER_LINT)
-    {
-        return findings_of(found);
-    }
-    let values = count_values(object);
-    let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
-    validate_within(schema, object, definitions, budget, judge)
+/// The minor of the minimum compatibility version an API server of `version` has: one minor
+/// older (k8s.io/component-base compatibility), which decides the formats a CRD checks.
+fn compatibility_minor(version: KubernetesVersion) -> u32 {
+    version.minor.saturating_sub(1)
 }
 
-fn validate_within(
-    schema: &schema::Schema,
-    object: &Value,
-    definitions: &dyn Definitions,
-    budget: u64,
-    judge: impl FnOnce() -> String,
-) -> Vec<Finding> {
-    let found = match schema.validate(object, definitions, budget, FINDINGS_PER_LINT) {
-        Ok((found, _steps)) => found,
-        Err(OverBudget) => {
-            return vec![Finding {
-                lint: Lint::UncheckedKind,
-                path: String::new(),
-                problem: format!(
-                    "not checked: checking it against {} takes more than {} steps, the budget \
-                     for an object of {} values (the schema's anyOf, oneOf and allOf choices \
-                     multiply the work)",
-                    judge(),
-                    thousands(budget),
-                    thousands(count_values(object))
-                ),
-            }];
+/// What is left of a run's budget for checks, shared by the threads that check objects.
+#[derive(Debug)]
+struct RunBudget {
+    steps: AtomicU64,
+    cel: AtomicU64,
+    /// The budget the run began with, for the message once it is spent.
+    total: (u64, u64),
+}
+
+impl RunBudget {
+    fn new(steps: u64, cel: u64) -> RunBudget {
+        RunBudget {
+            steps: AtomicU64::new(steps),
+            cel: AtomicU64::new(cel),
+            total: (steps, cel),
         }
-    };
-    findings_of(found)
+    }
+
+    fn left(&self) -> (u64, u64) {
+        (
+            self.steps.load(Ordering::Relaxed),
+            self.cel.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Takes what a check spent (never below zero).
+    fn charge(&self, steps: u64, cel: u64) {
+        let take = |counter: &AtomicU64, amount: u64| {
+            let _ = counter.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_sub(amount))
+            });
+        };
+        take(&self.steps, steps);
+        take(&self.cel, cel);
+    }
+
+    /// The finding of an object left unchecked because the run's budget is spent. Which
+    /// objects those are depends on the order they were checked in, which threads decide;
+    /// that the run fails does not.
+    fn spent(&self) -> Finding {
+        Finding {
+            lint: Lint::SchemaInvalid,
+            path: String::new(),
+            problem: format!(
+                "not checked: the run's budget for schema and CEL checks is spent ({} schema \
+                 steps and {} CEL cost in all, fedrender's limit for one run, so that no fleet \
+                 keeps it busy for minutes); fedrender does not call valid what it did not check",
+                thousands(self.total.0),
+                thousands(self.total.1)
+            ),
+        }
+    }
+}
+
+impl Checker {
+    /// `object` against `schema` within the budget for its size and what is left of the run's;
+    /// `judge` names the schema (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the
+    /// finding that it was too costly; `found` holds decoding's findings, and the minor of the
+    /// API server's compatibility version decides the formats checked.
+    fn validate(
+        &self,
+        schema: &schema::Schema,
+        object: &Value,
+        definitions: &dyn Definitions,
+        judge: impl FnOnce() -> String,
+        (found, compatibility_minor): (Found, u32),
+    ) -> Vec<Finding> {
+        let (run_steps, run_cel) = self.run.left();
+        if run_steps == 0 || run_cel == 0 {
+            return vec![self.run.spent()];
+        }
+        let limits = |steps: u64| Limits {
+            steps: steps.min(run_steps),
+            cel: run_cel,
+            compatibility_minor,
+        };
+        // Nearly every object is checked within the base budget alone; only one that is not is
+        // counted (a walk of its every value) for its whole budget, and checked again from the
+        // start.
+        let first = limits(BUDGET_BASE);
+        match schema.validate_with(object, definitions, first, FINDINGS_PER_LINT, found.clone()) {
+            Ok((found, spent)) => {
+                self.charge(spent);
+                return findings_of(found);
+            }
+            Err(OverBudget) => self.run.charge(first.steps, 0),
+        }
+        let values = count_values(object);
+        let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
+        let second = limits(budget);
+        match schema.validate_with(object, definitions, second, FINDINGS_PER_LINT, found) {
+            Ok((found, spent)) => {
+                self.charge(spent);
+                findings_of(found)
+            }
+            Err(OverBudget) => {
+                self.run.charge(second.steps, 0);
+                if second.steps < budget {
+                    return vec![self.run.spent()];
+                }
+                vec![Finding {
+                    lint: Lint::SchemaInvalid,
+                    path: String::new(),
+                    problem: format!(
+                        "not checked: checking it against {} takes more than {} steps, the \
+                         budget for an object of {} values (the schema's anyOf, oneOf and allOf \
+                         choices multiply the work); fedrender does not call valid what it could \
+                         not check",
+                        judge(),
+                        thousands(budget),
+                        thousands(values)
+                    ),
+                }]
+            }
+        }
+    }
+
+    fn charge(&self, spent: Spent) {
+        self.run
+            .charge(spent.steps.saturating_add(spent.compiled), spent.cel);
+    }
 }
 
 /// The schema's findings as the lints that report them, with a count of what each left out.
@@ -1000,7 +1157,8 @@ mod tests {
 
     /// An anyOf of anyOfs (what YAML aliases make cheap to write) costs its every node for each
     /// value it checks; past the budget for the object's size, the object is reported as not
-    /// checked — a warning — instead of checked for minutes.
+    /// checked — an error, even against the trusted --crds: fedrender fails closed — instead
+    /// of checked for minutes.
     #[test]
     fn an_object_past_its_budget_is_not_checked_and_says_so() {
         let mut fan_out = json!({"type": "string"});
@@ -1015,17 +1173,59 @@ mod tests {
         assert_eq!(
             findings,
             [Finding {
-                lint: Lint::UncheckedKind,
+                lint: Lint::SchemaInvalid,
                 path: String::new(),
                 problem: "not checked: checking it against the CRD widgets.example.io takes \
                     more than 260,600 steps, the budget for an object of 106 values (the \
-                    schema's anyOf, oneOf and allOf choices multiply the work)"
+                    schema's anyOf, oneOf and allOf choices multiply the work); fedrender does \
+                    not call valid what it could not check"
                     .to_string()
             }]
         );
         // Strings fit the first leaf: a few steps an item, well within the budget.
         let strings = json!(vec!["a"; 100]);
         assert_eq!(checker.check_at(&widget(strings), v(33)), []);
+    }
+
+    /// The run's budget is shared by every check: once it is spent, each object still to be
+    /// checked is an error, not a pass — even against the trusted --crds (issue 47: 100 small
+    /// objects ran for 43 s). CEL has a budget of its own for the run, within which each object
+    /// keeps the API server's.
+    #[test]
+    fn a_run_past_its_budget_fails_closed() {
+        let crd = widget_crd(json!({"type": "object", "properties": {
+            "size": {"type": "integer", "x-kubernetes-validations": [{"rule": "self < 100"}]}}}));
+        let checker = Checker::new(Vec::new(), [&crd]).with_run_budget(40, RUN_CEL);
+        let object = widget(json!({"size": 3}));
+        assert_eq!(checker.check_at(&object, v(33)), []);
+        let spent = loop {
+            let findings = checker.check_at(&object, v(33));
+            if !findings.is_empty() {
+                break findings;
+            }
+        };
+        assert_eq!(spent.len(), 1);
+        assert_eq!(spent[0].lint, Lint::SchemaInvalid);
+        assert!(
+            spent[0].problem.starts_with(
+                "not checked: the run's budget for schema and CEL checks is spent (40 schema steps"
+            ),
+            "{spent:?}"
+        );
+        // Every later object too, whatever it is.
+        let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "d"}, "spec": {"selector": {}, "template": {}}});
+        assert_eq!(checker.check_at(&deployment, v(33)), spent);
+
+        let checker = Checker::new(Vec::new(), [&crd]).with_run_budget(RUN_STEPS, 1);
+        let findings = checker.check_at(&object, v(33));
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert!(
+            findings[0]
+                .problem
+                .contains("the run's budget for CEL rules is spent"),
+            "{findings:?}"
+        );
     }
 
     /// An object is first checked within the base budget alone, and counted for its whole budget

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::cel::{self, Rule, Shape, Verdict};
 use super::constraints::{Enumeration, Pattern, format_and_enumeration};
 use super::field_path::{FieldPath, Step};
-use super::formats::{check_format, describe};
+use super::formats::{CrdFormat, check_format, describe};
 use super::list_type::ListType;
 
 /// What is wrong at a field.
@@ -60,7 +60,17 @@ enum Extra {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schema {
     types: u8,
+    /// `nullable` (a CRD's): a null is kept, not pruned, and no default replaces it.
+    nullable: bool,
+    /// `x-kubernetes-preserve-unknown-fields`: decoding keeps the fields it does not list.
+    preserve: bool,
     format: Option<String>,
+    /// Whether a CRD's `enum` lists null: a null on a nullable field with an enum must be one
+    /// of its values, as kube-openapi's enum check runs on null too.
+    null_in_enum: bool,
+    /// The format a CRD's node checks, as apiextensions keeps it for the node's type; `None`
+    /// for Kubernetes' own kinds, whose `format` is checked by [`check_format`].
+    crd_format: Option<CrdFormat>,
     enumeration: Enumeration,
     properties: BTreeMap<String, Schema>,
     required: Vec<String>,
@@ -93,8 +103,17 @@ pub struct Schema {
     max_length: Option<u64>,
     min_items: Option<u64>,
     max_items: Option<u64>,
+    min_properties: Option<u64>,
+    max_properties: Option<u64>,
+    /// `multipleOf`, a positive number.
+    multiple_of: Option<f64>,
+    /// Whether this node or one below it has a format the API server checks only from some
+    /// Kubernetes version on: only then does a custom resource's check depend on the version.
+    versioned_formats: bool,
     /// `x-kubernetes-embedded-resource`: an object with apiVersion, kind and metadata.
     embedded: bool,
+    /// A node of a CRD's schema, not of Kubernetes' own definitions.
+    crd: bool,
     /// A Quantity: a string must parse as one.
     quantity: bool,
 }
@@ -103,7 +122,11 @@ impl Default for Schema {
     fn default() -> Self {
         Schema {
             types: ANY,
+            nullable: false,
+            preserve: false,
             format: None,
+            null_in_enum: false,
+            crd_format: None,
             enumeration: Enumeration::default(),
             properties: BTreeMap::new(),
             required: Vec::new(),
@@ -126,7 +149,12 @@ impl Default for Schema {
             max_length: None,
             min_items: None,
             max_items: None,
+            min_properties: None,
+            max_properties: None,
+            multiple_of: None,
+            versioned_formats: false,
             embedded: false,
+            crd: false,
             quantity: false,
         }
     }
@@ -157,6 +185,15 @@ struct Walk<'d> {
     over: bool,
     /// What is left of the object's budget for CEL rules, in CEL's steps.
     cel_left: u64,
+    /// Whether `cel_left` began below the API server's budget for one object because the
+    /// run's budget had less left: running out is then the run's limit, not the object's.
+    cel_limited_by_run: bool,
+    /// The minor version of the API server's minimum compatibility version, which decides
+    /// the formats a CRD's schema checks.
+    compatibility_minor: u32,
+    /// Steps spent compiling patterns, charged to the run (not to the object, whose check
+    /// must cost the same whichever object compiles a pattern first).
+    compiled: u64,
 }
 
 impl Walk<'_> {
@@ -181,7 +218,7 @@ impl Walk<'_> {
 
 /// What a check found: the first findings of each kind, written out, and how many more of
 /// each kind there were, counted but not written.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Found {
     pub findings: Vec<Finding>,
     /// Per kind ([`FindingKind::index`]), the findings written out and those only counted.
@@ -194,6 +231,44 @@ impl Found {
     pub fn more(&self, kind: &FindingKind) -> usize {
         self.more[kind.index()]
     }
+
+    /// A finding found before validation (decoding's pruned fields), counted as the check's
+    /// own: written out while fewer than `written_per_kind` of its kind are.
+    pub(super) fn note(&mut self, finding: Finding, written_per_kind: usize) {
+        let index = finding.kind.index();
+        if self.written[index] < written_per_kind {
+            self.written[index] += 1;
+            self.findings.push(finding);
+        } else {
+            self.more[index] += 1;
+        }
+    }
+
+    /// Counts `count` more findings of `kind`, none written out.
+    pub(super) fn count_more(&mut self, kind: &FindingKind, count: usize) {
+        self.more[kind.index()] += count;
+    }
+}
+
+/// What one check of an object may spend, and against which API server.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Schema steps ([`Schema::validate`]).
+    pub steps: u64,
+    /// CEL cost, at most the API server's budget for one object ([`cel::OBJECT_BUDGET`]).
+    pub cel: u64,
+    /// The API server's minimum compatibility version (its minor): the formats a CRD's
+    /// schema checks depend on it.
+    pub compatibility_minor: u32,
+}
+
+/// What one check spent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spent {
+    pub steps: u64,
+    pub cel: u64,
+    /// Steps of pattern compilation, the run's to pay.
+    pub compiled: u64,
 }
 
 impl FindingKind {
@@ -337,7 +412,10 @@ impl Schema {
     }
 
     fn from_crd_at(value: &Value, root: bool) -> Schema {
-        let mut schema = Schema::default();
+        let mut schema = Schema {
+            crd: true,
+            ..Schema::default()
+        };
         let Some(object) = value.as_object() else {
             return schema;
         };
@@ -353,9 +431,20 @@ impl Schema {
         }
         if flag("nullable") {
             schema.types |= NULL;
+            schema.nullable = true;
         }
         (schema.format, schema.enumeration) = format_and_enumeration(object);
+        schema.null_in_enum = object
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.contains(&Value::Null));
+        let node_type = object.get("type").and_then(Value::as_str);
+        schema.crd_format = schema
+            .format
+            .as_deref()
+            .and_then(|format| CrdFormat::resolve(node_type, format));
         let preserve = flag("x-kubernetes-preserve-unknown-fields");
+        schema.preserve = preserve;
         schema.embedded = flag("x-kubernetes-embedded-resource");
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
             schema.properties = properties
@@ -445,6 +534,7 @@ impl Schema {
             .get("pattern")
             .and_then(Value::as_str)
             .map(Pattern::new);
+        schema.multiple_of = object.get("multipleOf").and_then(Value::as_f64);
         schema.list_type = match object.get("x-kubernetes-list-type").and_then(Value::as_str) {
             Some("set") => ListType::Set,
             Some("map") => ListType::Map(strings(object.get("x-kubernetes-list-map-keys"))),
@@ -474,6 +564,24 @@ impl Schema {
         schema.max_length = count("maxLength");
         schema.min_items = count("minItems");
         schema.max_items = count("maxItems");
+        schema.min_properties = count("minProperties");
+        schema.max_properties = count("maxProperties");
+        schema.versioned_formats = schema
+            .crd_format
+            .is_some_and(|format| format.since_minor() > 0)
+            || schema
+                .properties
+                .values()
+                .chain(schema.items.as_deref())
+                .chain(schema.one_of.iter())
+                .chain(schema.any_of.iter())
+                .chain(schema.all_of.iter())
+                .chain(schema.not.as_deref())
+                .chain(match &schema.extra {
+                    Extra::Schema(extra) => Some(extra.as_ref()),
+                    _ => None,
+                })
+                .any(|child| child.versioned_formats);
         schema
     }
 
@@ -491,22 +599,43 @@ impl Schema {
         budget: u64,
         written_per_kind: usize,
     ) -> Result<(Found, u64), OverBudget> {
+        let limits = Limits {
+            steps: budget,
+            cel: cel::OBJECT_BUDGET,
+            compatibility_minor: u32::MAX,
+        };
+        self.validate_with(
+            value,
+            definitions,
+            limits,
+            written_per_kind,
+            Found::default(),
+        )
+        .map(|(found, spent)| (found, spent.steps))
+    }
+
+    /// Validates `value` — a custom resource already decoded ([`super::decode`]) — within
+    /// `limits`, adding to what `found` holds (decoding's findings). Returns what was found
+    /// and what the check spent, or [`OverBudget`] when its steps ran out first.
+    pub fn validate_with(
+        &self,
+        value: &Value,
+        definitions: &dyn Definitions,
+        limits: Limits,
+        written_per_kind: usize,
+        mut found: Found,
+    ) -> Result<(Found, Spent), OverBudget> {
+        let cel_limited_by_run = limits.cel < cel::OBJECT_BUDGET;
         let mut walk = Walk {
             definitions,
-            left: budget,
+            left: limits.steps,
             over: false,
-            cel_left: cel::OBJECT_BUDGET,
+            cel_left: limits.cel.min(cel::OBJECT_BUDGET),
+            cel_limited_by_run,
+            compatibility_minor: limits.compatibility_minor,
+            compiled: 0,
         };
-        let defaulted;
-        let value = if self.defaults_within {
-            let mut copy = value.clone();
-            self.apply_defaults(&mut copy);
-            defaulted = copy;
-            &defaulted
-        } else {
-            value
-        };
-        let mut found = Found::default();
+        let seeded = found.findings.len();
         self.check(
             value,
             &mut FieldPath::default(),
@@ -516,10 +645,17 @@ impl Schema {
                 written_per_kind,
             },
         );
+        // What decoding found comes after validation's own.
+        found.findings.rotate_left(seeded);
         if walk.over {
             Err(OverBudget)
         } else {
-            Ok((found, budget - walk.left))
+            let spent = Spent {
+                steps: limits.steps - walk.left,
+                cel: limits.cel.min(cel::OBJECT_BUDGET) - walk.cel_left,
+                compiled: walk.compiled,
+            };
+            Ok((found, spent))
         }
     }
 
@@ -575,7 +711,7 @@ impl Schema {
                 });
                 return;
             }
-        } else if self.types & actual == 0 {
+        } else if self.types & actual == 0 && !self.list_passes_as_formatted_string(actual) {
             out.invalid(path, || {
                 format!(
                     "{} is {}, the schema wants {}",
@@ -587,6 +723,11 @@ impl Schema {
             return;
         }
         if value.is_null() {
+            if self.crd && !self.enumeration.is_empty() && !self.null_in_enum {
+                out.invalid(path, || {
+                    format!("null is not one of {}", self.enumeration.listed())
+                });
+            }
             return;
         }
         if let Some(text) = value.as_str()
@@ -620,8 +761,32 @@ impl Schema {
                 });
             }
         }
-        if let Some(format) = &self.format {
-            check_format(format, value, &mut |problem| out.invalid(path, || problem));
+        match (&self.crd_format, &self.format) {
+            (Some(format), _) => {
+                if format.since_minor() <= walk.compatibility_minor
+                    && let Some(problem) = format.problem(value)
+                {
+                    out.invalid(path, || problem);
+                }
+            }
+            (None, Some(format)) if !self.crd => {
+                check_format(format, value, &mut |problem| out.invalid(path, || problem));
+            }
+            _ => {}
+        }
+        if let (Some(factor), Value::Number(number)) = (self.multiple_of, value)
+            && !self.is_multiple(number, factor)
+        {
+            out.invalid(path, || {
+                if self.types & (NUMBER | INTEGER) == INTEGER && factor.fract() != 0.0 {
+                    format!(
+                        "the schema's multipleOf {factor} is not an integer, which an integer \
+                         field needs: the API server refuses every value"
+                    )
+                } else {
+                    format!("{number} is not a multiple of {factor}")
+                }
+            });
         }
         if let Some(number) = value.as_f64() {
             if let Some((bound, exclusive)) = self.minimum
@@ -651,7 +816,9 @@ impl Schema {
             }
         }
         if let (Some(pattern), Some(text)) = (&self.pattern, value.as_str()) {
-            match &pattern.regex {
+            let (regex, compiled) = pattern.compiled();
+            walk.compiled += compiled;
+            match regex {
                 Ok(regex) if !regex.is_match(text) => out.invalid(path, || {
                     format!(
                         "{} does not match the pattern {}",
@@ -748,6 +915,17 @@ impl Schema {
                 if !walk.spend((self.required.len() + fields.len()) as u64) {
                     return;
                 }
+                let count = fields.len() as u64;
+                if let Some(minimum) = self.min_properties.filter(|&minimum| count < minimum) {
+                    out.invalid(path, || {
+                        format!("has {count} properties, fewer than {minimum}")
+                    });
+                }
+                if let Some(maximum) = self.max_properties.filter(|&maximum| count > maximum) {
+                    out.invalid(path, || {
+                        format!("has {count} properties, more than {maximum}")
+                    });
+                }
                 for field in &self.required {
                     if !fields.contains_key(field) {
                         out.push(
@@ -822,6 +1000,15 @@ impl Schema {
                     },
                     || problem,
                 ),
+                Verdict::OutOfBudget if walk.cel_limited_by_run => {
+                    out.invalid(path, || {
+                        "not every CEL rule was run: the run's budget for CEL rules is spent \
+                         (fedrender's limit for one run, so that a fleet cannot keep it busy \
+                         for minutes); the object is not known to be valid"
+                            .to_string()
+                    });
+                    return;
+                }
                 Verdict::OutOfBudget => {
                     out.invalid(path, || {
                         "not every CEL rule was run: the object's rules cost more than the API \
@@ -830,6 +1017,64 @@ impl Schema {
                     });
                     return;
                 }
+            }
+        }
+    }
+
+    /// kube-openapi's type validator (validate/type.go) lets a list through where a node of a
+    /// non-numeric type has a format it keeps: `{type: string, format: date}` takes `[]`, and
+    /// checks nothing of it (the format and string checks apply to strings only).
+    fn list_passes_as_formatted_string(&self, actual: u8) -> bool {
+        actual == ARRAY
+            && self.types & (NUMBER | INTEGER) == 0
+            && matches!(self.crd_format, Some(CrdFormat::Text(_)))
+    }
+
+    /// Whether a number is a multiple of `factor` as kube-openapi judges it
+    /// (validate/values.go `MultipleOfNativeType`): an integer value against a factor its
+    /// type and format can hold as an integer is divided as integers — the factor truncated,
+    /// so on a `number` node 5 is not a multiple of 2.5 and no integer one of 0.5 — anything
+    /// else as floats, within a relative 1e-9 of a whole quotient.
+    fn is_multiple(&self, number: &serde_json::Number, factor: f64) -> bool {
+        let integer_node = self.types & (NUMBER | INTEGER) == INTEGER;
+        let factor_fits = if integer_node {
+            let int32 = self.crd_format == Some(CrdFormat::Int32);
+            factor.fract() == 0.0
+                && if int32 {
+                    factor >= f64::from(i32::MIN) && factor <= f64::from(i32::MAX)
+                } else {
+                    (-9.223_372_036_854_775e18..9.223_372_036_854_775e18).contains(&factor)
+                }
+        } else {
+            true
+        };
+        if integer_node && !factor_fits {
+            // IsValueValidAgainstRange refuses the factor itself, whatever the value.
+            return false;
+        }
+        // A whole number reaches the API server as an integer (YAML to JSON writes 1.0 as 1).
+        let integer = number.as_i64().or_else(|| {
+            number
+                .as_f64()
+                .filter(|float| float.fract() == 0.0 && float.abs() < 9.2e18)
+                .map(|float| float as i64)
+        });
+        match integer {
+            Some(integer) => {
+                let factor = factor as i64;
+                factor > 0 && integer % factor == 0
+            }
+            _ => {
+                let value = number.as_f64().unwrap_or(f64::NAN);
+                if factor <= 0.0 {
+                    return false;
+                }
+                let quotient = if factor < 1.0 {
+                    1.0 / factor * value
+                } else {
+                    value / factor
+                };
+                is_json_integer(quotient)
             }
         }
     }
@@ -868,6 +1113,41 @@ impl Schema {
             .sum::<usize>()
     }
 
+    /// Whether the check of a custom resource of this schema depends on the Kubernetes
+    /// version (a format the API server checks only from some version on).
+    pub(super) fn has_versioned_formats(&self) -> bool {
+        self.versioned_formats
+    }
+
+    pub(super) fn preserves_unknown_fields(&self) -> bool {
+        self.preserve
+    }
+
+    pub(super) fn is_embedded_resource(&self) -> bool {
+        self.embedded
+    }
+
+    /// Whether a field this node does not list is kept (no pruning, no finding).
+    pub(super) fn allows_unknown_fields(&self) -> bool {
+        matches!(self.extra, Extra::Allowed)
+    }
+
+    pub(super) fn properties(&self) -> &BTreeMap<String, Schema> {
+        &self.properties
+    }
+
+    pub(super) fn default_value(&self) -> Option<&Value> {
+        self.default.as_ref()
+    }
+
+    pub(super) fn is_nullable(&self) -> bool {
+        self.nullable
+    }
+
+    pub(super) fn has_defaults_within(&self) -> bool {
+        self.defaults_within
+    }
+
     /// The schema of field `name` of an object of this schema.
     pub(super) fn field(&self, name: &str) -> Option<&Schema> {
         match (self.properties.get(name), &self.extra) {
@@ -894,7 +1174,7 @@ impl Schema {
                         None => {
                             fields.insert(name.clone(), default.clone());
                         }
-                        Some(Value::Null) if property.types & NULL == 0 => {
+                        Some(Value::Null) if !property.nullable => {
                             fields.insert(name.clone(), default.clone());
                         }
                         Some(_) => {}
@@ -902,6 +1182,12 @@ impl Schema {
                 }
                 for (name, field) in fields.iter_mut() {
                     if let Some(schema) = self.field(name) {
+                        if field.is_null()
+                            && !schema.nullable
+                            && let Some(default) = &schema.default
+                        {
+                            *field = default.clone();
+                        }
                         schema.apply_defaults(field);
                     }
                 }
@@ -909,6 +1195,12 @@ impl Schema {
             Value::Array(items) => {
                 if let Some(schema) = &self.items {
                     for item in items {
+                        if item.is_null()
+                            && !schema.nullable
+                            && let Some(default) = &schema.default
+                        {
+                            *item = default.clone();
+                        }
                         schema.apply_defaults(item);
                     }
                 }
@@ -939,6 +1231,23 @@ impl Shape for Schema {
     fn format(&self) -> Option<&str> {
         self.format.as_deref()
     }
+}
+
+/// go-openapi swag's `IsFloat64AJSONInteger`: finite, within ±(2⁵³−1), and whole or within a
+/// relative 1e-9 of its rounding.
+fn is_json_integer(value: f64) -> bool {
+    const MAX: f64 = 9_007_199_254_740_991.0;
+    if !value.is_finite() || !(-MAX..=MAX).contains(&value) {
+        return false;
+    }
+    let rounded = value.round();
+    if value == rounded {
+        return true;
+    }
+    if rounded == 0.0 {
+        return false;
+    }
+    (value - rounded).abs() < 1e-9 * rounded.abs()
 }
 
 fn strings(value: Option<&Value>) -> Vec<String> {
@@ -999,9 +1308,35 @@ mod tests {
         }
     }
 
+    /// What validating `value` finds — decoded first, for a CRD's schema, as the API server
+    /// decodes a request.
     fn findings(schema: &Schema, value: Value) -> Vec<(FindingKind, String, String)> {
+        let mut seeded = Found::default();
+        let value = if schema.crd {
+            let decoded = super::super::decode::decode(schema, &value, usize::MAX);
+            for path in decoded.pruned {
+                let problem = "is not in the CRD's schema: the API server drops it".to_string();
+                let kind = FindingKind::PrunedField;
+                seeded.note(
+                    Finding {
+                        kind,
+                        path,
+                        problem,
+                    },
+                    usize::MAX,
+                );
+            }
+            decoded.value.unwrap_or(value)
+        } else {
+            value
+        };
+        let limits = Limits {
+            steps: u64::MAX,
+            cel: cel::OBJECT_BUDGET,
+            compatibility_minor: u32::MAX,
+        };
         let (found, _) = schema
-            .validate(&value, &None_, u64::MAX, usize::MAX)
+            .validate_with(&value, &None_, limits, usize::MAX, seeded)
             .unwrap();
         let mut found: Vec<_> = found
             .findings
@@ -1090,29 +1425,262 @@ mod tests {
     #[test]
     fn formats_the_api_server_enforces() {
         let schema = |format: &str| Schema::from_crd(&json!({"type": "string", "format": format}));
-        for (format, good, bad) in [
-            ("byte", "aGVsbG8=", "hello!"),
-            ("byte", "aGVs\nbG8=", "aGVsbG8"),
+        // Each case from kube-openapi pkg/validation/strfmt's tests (default_test.go,
+        // date_test.go, time_test.go, duration_test.go) or the Go function strfmt calls.
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (
+                "byte",
+                &["aGVsbG8=", "aGVsbA==", "YWJj"],
+                &["hello!", "aGVsbG8", "aGVsbG8=\n", "aGVs\nbG8=", ""],
+            ),
             (
                 "uuid",
-                "123e4567-e89b-12d3-a456-426614174000",
-                "123e4567e89b12d3a456426614174000",
+                &[
+                    "123e4567-e89b-12d3-a456-426614174000",
+                    "123E4567E89B12D3A456426614174000",
+                ],
+                &[
+                    "123e4567-e89b-12d3-a456-42661417400",
+                    "g23e4567-e89b-12d3-a456-426614174000",
+                ],
             ),
-            ("ipv4", "10.0.0.1", "10.0.0.256"),
-            ("ipv6", "fd00::1", "fd00:::1"),
-            ("cidr", "10.0.0.0/8", "10.0.0.0/33"),
-            ("date-time", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z"),
-        ] {
-            assert!(
-                findings(&schema(format), json!(good)).is_empty(),
-                "{format} {good}"
-            );
-            assert_eq!(
-                findings(&schema(format), json!(bad)).is_empty(),
-                format == "date-time",
-                "{format} {bad}"
-            );
+            (
+                "uuid3",
+                &["bcd02e22-68f0-3046-a512-327cca9def8f"],
+                &["bcd02e22-68f0-4046-a512-327cca9def8f"],
+            ),
+            (
+                "uuid4",
+                &["025b0d74-00a2-4048-bf57-227c5111bb34"],
+                &["025b0d74-00a2-4048-cf57-227c5111bb34"],
+            ),
+            (
+                "uuid5",
+                &["886313e1-3b8a-5372-9b90-0c9aee199e5d"],
+                &["886313e1-3b8a-4372-9b90-0c9aee199e5d"],
+            ),
+            (
+                "ipv4",
+                &["10.0.0.1", "010.0.0.1", "::ffff:10.0.0.1"],
+                &["10.0.0.256", "10.0.0", "fd00::1"],
+            ),
+            (
+                "ipv6",
+                &["fd00::1", "::", "::ffff:1.2.3.4"],
+                &["fd00:::1", "10.0.0.1", "fe80::1%eth0", "1:2:3:4:5:6:7:8:9"],
+            ),
+            (
+                "cidr",
+                &["10.0.0.0/8", "010.0.0.0/08", "fd00::/64"],
+                &["10.0.0.0/33", "10.0.0.0", "fd00::/129", "10.0.0.0/+8"],
+            ),
+            (
+                "mac",
+                &[
+                    "01:23:45:67:89:ab",
+                    "01-23-45-67-89-AB",
+                    "0123.4567.89ab",
+                    "01:23:45:67:89:ab:cd:ef",
+                ],
+                &["01:23:45:67:89", "01:23-45:67:89:ab", "0123:4567:89ab"],
+            ),
+            (
+                "hostname",
+                &["example.com", "a", "xn--bcher-kva.example", "bücher.de"],
+                &["-example.com", "example.c", "exa mple.com"],
+            ),
+            (
+                "uri",
+                &[
+                    "http://example.com/a?b",
+                    "https://[::1]:8443/",
+                    "mailto:x@example.com",
+                    "/absolute/path",
+                    "*",
+                ],
+                &[
+                    "relative/path",
+                    "",
+                    "http://exa mple.com/",
+                    "http://a:b:c/",
+                    "http://[1.2.3.4]/",
+                    "/a%zz",
+                ],
+            ),
+            (
+                "email",
+                &[
+                    "a@example.com",
+                    "Jane Doe <jane@example.com>",
+                    "\"q u\"@example.com",
+                    "a@[10.0.0.1]",
+                ],
+                &[
+                    "example.com",
+                    "a@",
+                    "a@b@c",
+                    "<a@example.com",
+                    "a..b@example.com",
+                ],
+            ),
+            (
+                "date",
+                &["2024-02-29", "0001-01-01"],
+                &[
+                    "2023-02-29",
+                    "2024-13-01",
+                    "2024-02-30",
+                    "2024-1-01",
+                    "2024-01-01T00:00:00Z",
+                ],
+            ),
+            (
+                "date-time",
+                &[
+                    "2024-01-01T00:00:00Z",
+                    "2024-01-01t23:59:59.123+02:00",
+                    "2024-01-01T00:00:00.5-00:00",
+                ],
+                &[
+                    "2024-01-01T24:00:00Z",
+                    "2024-01-01T00:60:00Z",
+                    "2024-02-30T00:00:00Z",
+                    "2024-01-01T00:00:00",
+                    "2024-01-01",
+                ],
+            ),
+            (
+                "datetime",
+                &["2024-01-01T00:00:00Z"],
+                &["2024-01-01 00:00:00Z"],
+            ),
+            (
+                "duration",
+                &["1h30m", "0", "-1.5s", "3 days", "1 minute", "2w"],
+                &["30", "1x", "", "1.5", "h"],
+            ),
+            (
+                "bsonobjectid",
+                &["507f1f77bcf86cd799439011"],
+                &["507f1f77bcf86cd79943901", "507f1f77bcf86cd79943901g"],
+            ),
+            ("isbn10", &["0321751043", "0-321-75104-3"], &["0321751044"]),
+            ("isbn13", &["978-0321751041"], &["978-0321751042"]),
+            ("isbn", &["0321751043", "9780321751041"], &["123"]),
+            (
+                "creditcard",
+                &["4111 1111 1111 1111", "5500-0000-0000-0004"],
+                &["4111 1111 1111 1112", "1234"],
+            ),
+            (
+                "ssn",
+                &["123-45-6789", "123 45 6789"],
+                &["123456789", "123-45-678"],
+            ),
+            ("hexcolor", &["#fff", "FFFFFF"], &["#ffff", "#ggg"]),
+            (
+                "rgbcolor",
+                &["rgb(0, 128, 255)", "rgb(255,255,255)"],
+                &["rgb(256,0,0)", "rgb(01,0,0)", "rgb(0,0)"],
+            ),
+            ("password", &["anything at all", ""], &[]),
+            // Unknown to strfmt: dropped, nothing checked.
+            ("int-or-name", &["x"], &[]),
+        ];
+        for (format, good, bad) in cases {
+            for value in *good {
+                assert!(
+                    findings(&schema(format), json!(value)).is_empty(),
+                    "{format} {value:?}"
+                );
+            }
+            for value in *bad {
+                assert_eq!(
+                    findings(&schema(format), json!(value)).len(),
+                    1,
+                    "{format} {value:?}"
+                );
+            }
         }
+        // A format on a type it does not belong to is dropped (apiextensions formats.go).
+        // A list passes a string node with a format kube-openapi keeps (validate/type.go).
+        let formatted = Schema::from_crd(&json!({"type": "string", "format": "isbn13"}));
+        assert!(findings(&formatted, json!([])).is_empty());
+        assert_eq!(findings(&formatted, json!(3)).len(), 1);
+        let on_integer = Schema::from_crd(&json!({"type": "integer", "format": "date"}));
+        assert!(findings(&on_integer, json!(3)).is_empty());
+        let int32 = Schema::from_crd(&json!({"type": "integer", "format": "int32"}));
+        assert_eq!(
+            findings(&int32, json!(3_000_000_000i64))[0].2,
+            "3000000000 does not fit an int32"
+        );
+    }
+
+    /// k8s-short-name and k8s-long-name are checked from the minimum compatibility version
+    /// 1.34 on (apiextensions pkg/apiserver/validation/formats.go `supportedVersionedFormats`).
+    #[test]
+    fn kubernetes_name_formats_are_checked_from_1_34() {
+        let schema = Schema::from_crd(&json!({"type": "string", "format": "k8s-short-name"}));
+        assert!(schema.has_versioned_formats());
+        let at = |minor: u32, value: &str| {
+            let limits = Limits {
+                steps: u64::MAX,
+                cel: cel::OBJECT_BUDGET,
+                compatibility_minor: minor,
+            };
+            let (found, _) = schema
+                .validate_with(&json!(value), &None_, limits, 20, Found::default())
+                .unwrap();
+            found.findings.len()
+        };
+        assert_eq!(at(33, "Not_A_Name"), 0);
+        assert_eq!(at(34, "Not_A_Name"), 1);
+        assert_eq!(at(34, "a-name"), 0);
+        let long = Schema::from_crd(&json!({"type": "string", "format": "k8s-long-name"}));
+        assert!(findings(&long, json!("a.b-c.d")).is_empty());
+        assert_eq!(findings(&long, json!("a..b")).len(), 1);
+    }
+
+    /// kube-openapi validate: maxProperties and minProperties count an object's fields
+    /// (object_validator.go); multipleOf divides as validate/values.go does, integers as
+    /// integers with the factor truncated where the type is `number`.
+    #[test]
+    fn property_counts_and_multiples() {
+        let counted = crd(
+            json!({"type": "object", "minProperties": 1, "maxProperties": 2,
+            "additionalProperties": {"type": "string"}}),
+        );
+        assert_eq!(
+            findings(&counted, json!({}))[0].2,
+            "has 0 properties, fewer than 1"
+        );
+        assert!(findings(&counted, json!({"a": "x", "b": "y"})).is_empty());
+        assert_eq!(
+            findings(&counted, json!({"a": "x", "b": "y", "c": "z"}))[0].2,
+            "has 3 properties, more than 2"
+        );
+        let integer = crd(json!({"type": "integer", "multipleOf": 3}));
+        assert!(findings(&integer, json!(9)).is_empty());
+        assert_eq!(
+            findings(&integer, json!(10))[0].2,
+            "10 is not a multiple of 3"
+        );
+        // An integer node's factor must be an integer (IsValueValidAgainstRange), whatever
+        // the value.
+        let half = crd(json!({"type": "integer", "multipleOf": 0.5}));
+        assert_eq!(findings(&half, json!(4)).len(), 1);
+        // A whole float is an integer by the time the API server reads it: on a `number`
+        // node with a factor below 1, truncated to 0, it is refused.
+        let tenth = crd(json!({"type": "number", "multipleOf": 0.1}));
+        assert_eq!(findings(&tenth, json!(1.0)).len(), 1);
+        let number = crd(json!({"type": "number", "multipleOf": 0.1}));
+        assert!(findings(&number, json!(0.3)).is_empty());
+        assert_eq!(findings(&number, json!(0.35)).len(), 1);
+        // On a `number` node an integer meets the factor truncated: 2.5 is 2.
+        let truncated = crd(json!({"type": "number", "multipleOf": 2.5}));
+        assert!(findings(&truncated, json!(4)).is_empty());
+        assert_eq!(findings(&truncated, json!(5)).len(), 1);
+        assert!(findings(&truncated, json!(7.5)).is_empty());
     }
 
     /// apiextensions structural schemas: pruning, preserving, int-or-string, embedded
