@@ -444,6 +444,9 @@ pub struct Macros {
     pub two_variable: bool,
     /// `sortBy` (ext.Lists version 2 and after).
     pub sort_by: bool,
+    /// The optional syntax (`.?f`, `[?i]`, `[?x]`, `{?k: v}`) and `optMap`, `optFlatMap`
+    /// (cel-go's OptionalTypes).
+    pub optional: bool,
 }
 
 impl Macros {
@@ -451,6 +454,7 @@ impl Macros {
     pub const ALL: Macros = Macros {
         two_variable: true,
         sort_by: true,
+        optional: true,
     };
 }
 
@@ -483,8 +487,8 @@ pub struct Span {
 impl Parsed {
     /// Each node's span, by the node's address: valid while the tree is not moved.
     pub fn offsets(&self) -> HashMap<*const Expr, Span> {
-        fn walk<'e>(
-            expr: &'e Expr,
+        fn walk(
+            expr: &Expr,
             spans: &mut std::slice::Iter<'_, Span>,
             into: &mut HashMap<*const Expr, Span>,
         ) {
@@ -646,6 +650,17 @@ impl Parser {
             namespace: None,
         });
         expr
+    }
+
+    /// Optional syntax where the environment has none: cel-go's parser refuses it.
+    fn allow_optional(&self, optional: bool, syntax: &str) -> Parse<()> {
+        if optional && !self.macros.optional {
+            return Err(SyntaxError {
+                at: Some(self.taken()),
+                message: format!("unsupported syntax '{syntax}'"),
+            });
+        }
+        Ok(())
     }
 
     fn enter(&mut self) -> Parse<()> {
@@ -827,7 +842,7 @@ impl Parser {
         }
         if nots > 0 {
             let operand = self.member_expr()?;
-            return Ok(if nots % 2 == 1 {
+            return Ok(if !nots.is_multiple_of(2) {
                 self.node(Expr::Not(Box::new(operand)), first)
             } else {
                 operand
@@ -841,7 +856,7 @@ impl Parser {
             return self.member_expr();
         }
         // -9223372036854775808 is an int; its magnitude alone is not.
-        if minuses % 2 == 1
+        if !minuses.is_multiple_of(2)
             && let Some(Token::Uint(value)) = self.peek()
             && *value == 1 << 63
             && !self.tokens.get(self.at + 1).is_some_and(|(token, _)| {
@@ -853,7 +868,7 @@ impl Parser {
             return self.member(literal);
         }
         let operand = self.member_expr()?;
-        if minuses % 2 == 0 {
+        if minuses.is_multiple_of(2) {
             return Ok(operand);
         }
         Ok(match operand {
@@ -881,6 +896,7 @@ impl Parser {
                 self.chain(&mut length)?;
                 let at = self.taken();
                 let optional = matches!(self.tokens[self.at - 1].0, Token::Symbol(".?"));
+                self.allow_optional(optional, ".?")?;
                 let Some(Token::Ident(field)) = self.peek().cloned() else {
                     return self.error("expected a field name after '.'");
                 };
@@ -902,6 +918,7 @@ impl Parser {
                 self.chain(&mut length)?;
                 let at = self.taken();
                 let optional = matches!(self.tokens[self.at - 1].0, Token::Symbol("[?"));
+                self.allow_optional(optional, "[?")?;
                 let index = self.expr()?;
                 self.expect("]")?;
                 let index = Expr::Index {
@@ -961,7 +978,7 @@ impl Parser {
         };
         let with_variable = match (function.as_str(), args.len()) {
             ("sortBy", 2) if self.macros.sort_by => true,
-            ("optMap" | "optFlatMap", 2) => true,
+            ("optMap" | "optFlatMap", 2) if self.macros.optional => true,
             _ => false,
         };
         if one.is_none() && two.is_none() && !with_variable {
@@ -1053,6 +1070,7 @@ impl Parser {
         let mut optional = first_optional;
         loop {
             optional |= self.eat("?");
+            self.allow_optional(optional, "[?")?;
             items.push((self.expr()?, optional));
             optional = false;
             if self.eat("]") {
@@ -1137,6 +1155,7 @@ impl Parser {
                 if !self.eat("}") {
                     loop {
                         let optional = self.eat("?");
+                        self.allow_optional(optional, "{?")?;
                         let key = self.expr()?;
                         self.expect(":")?;
                         entries.push((key, self.expr()?, optional));
@@ -1314,6 +1333,7 @@ mod tests {
         let older = Macros {
             two_variable: false,
             sort_by: false,
+            optional: true,
         };
         assert!(matches!(
             parse_with("self.all(k, v, k == v)", older).unwrap().expr,
