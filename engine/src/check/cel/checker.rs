@@ -458,7 +458,7 @@ impl TypeChecker<'_> {
                 }
                 t = inner;
             }
-            element = Some(self.join(item, element, t));
+            element = Some(self.join(element, t));
         }
         let element = element.unwrap_or_else(|| self.fresh_var());
         Type::list(element)
@@ -469,7 +469,7 @@ impl TypeChecker<'_> {
         let mut value_type: Option<Type> = None;
         for (key, value, optional) in entries {
             let k = self.check(key);
-            key_type = Some(self.join(key, key_type, k));
+            key_type = Some(self.join(key_type, k));
             let mut v = self.check(value);
             if *optional {
                 let (inner, was_optional) = v.unwrap_optional();
@@ -483,7 +483,7 @@ impl TypeChecker<'_> {
                 }
                 v = inner;
             }
-            value_type = Some(self.join(value, value_type, v));
+            value_type = Some(self.join(value_type, v));
         }
         match (key_type, value_type) {
             (Some(key), Some(value)) => Type::map(key, value),
@@ -495,18 +495,17 @@ impl TypeChecker<'_> {
         }
     }
 
-    fn join(&mut self, expr: &Expr, previous: Option<Type>, current: Type) -> Type {
+    /// cel-go's `joinTypes`: the most general of two element types that assign; mixed ones
+    /// are dyn to the checker, and the homogeneous aggregate literal validator refuses them
+    /// outside `format`'s arguments.
+    fn join(&mut self, previous: Option<Type>, current: Type) -> Type {
         let Some(previous) = previous else {
             return current;
         };
         if self.mapping.assign(&previous, &current) {
             return most_general(&previous, &current);
         }
-        self.error(
-            expr,
-            format!("expected type '{previous}' but found '{current}'"),
-        );
-        Type::Error
+        Type::Dyn
     }
 
     /// The types of a comprehension's variables over `range`: an item (or a key), and with
@@ -759,20 +758,18 @@ pub fn compile(
     let parsed = Box::new(parsed);
     let checked =
         check(&parsed, environment, variables).map_err(|errors| display(text, &errors))?;
-    if environment.literal_validators {
-        let errors = validate_literals(&parsed, &checked);
-        if !errors.is_empty() {
-            return Err(display(text, &errors));
-        }
+    let errors = validate_literals(&parsed, &checked, environment.literal_validators);
+    if !errors.is_empty() {
+        return Err(display(text, &errors));
     }
     Ok(Compiled { parsed, checked })
 }
 
-/// cel-go's AST validators of 1.29 (`ValidateDurationLiterals`, `ValidateTimestampLiterals`,
-/// `ValidateRegexLiterals`, `ValidateHomogeneousAggregateLiterals`): a literal argument of
-/// `duration`, `timestamp` or `matches` that does not convert or compile, and a list or map
-/// literal whose elements differ in type (dyn among them), outside `format`'s arguments.
-fn validate_literals(parsed: &Parsed, checked: &Checked) -> Vec<CompileError> {
+/// cel-go's AST validators: a list or map literal whose elements differ in type (dyn among
+/// them), outside `format`'s arguments (`HomogeneousAggregateLiterals`, always); and from
+/// 1.29 (`literals`) a literal argument of `duration`, `timestamp` or `matches` that does not
+/// convert or compile.
+fn validate_literals(parsed: &Parsed, checked: &Checked, literals: bool) -> Vec<CompileError> {
     let offsets = parsed.offsets();
     let mut errors = Vec::new();
     let at = |expr: &Expr| offsets.get(&(expr as *const Expr)).map(|span| span.at);
@@ -793,7 +790,7 @@ fn validate_literals(parsed: &Parsed, checked: &Checked) -> Vec<CompileError> {
     }
     walk(&parsed.expr, false, &mut |expr, in_format| match expr {
         Expr::Call { function, args, .. }
-            if matches!(function.as_str(), "duration" | "timestamp" | "matches") =>
+            if literals && matches!(function.as_str(), "duration" | "timestamp" | "matches") =>
         {
             let Some(literal @ Expr::Literal(Literal::String(text))) = args.first() else {
                 return;
@@ -940,6 +937,16 @@ pub fn instantiate(compiled: &Compiled) -> Result<(), String> {
                     return false;
                 }
                 match constant_fails(expr) {
+                    // cel-go's conversions of a string say only what they failed to do.
+                    Some(_) if matches!(args[0], Expr::Literal(Literal::String(_))) => {
+                        let to = match function.as_str() {
+                            "duration" => "google.protobuf.Duration",
+                            "timestamp" => "google.protobuf.Timestamp",
+                            other => other,
+                        };
+                        *failure = Some(format!("type conversion error from 'string' to '{to}'"));
+                        false
+                    }
                     Some(message) => {
                         *failure = Some(message);
                         false

@@ -491,8 +491,8 @@ const DECLARATIONS: &[(u32, Option<u32>, &str, &str)] = &[
     (0, None, "upperAscii", "string.() -> string"),
     (29, None, "format", "string.(list(dyn)) -> string"),
     (29, None, "strings.quote", "(string) -> string"),
-    (29, None, "join", "list(string).() -> string"),
-    (29, None, "join", "list(string).(string) -> string"),
+    (0, None, "join", "list(string).() -> string"),
+    (0, None, "join", "list(string).(string) -> string"),
     // Kubernetes' authorizer library, 1.27; its selectors, 1.31.
     (
         27,
@@ -773,8 +773,8 @@ mod tests {
                 .is_none()
         );
         assert!(!has(34, "math.greatest"));
-        // Strings version 0 before 1.29 has no join.
-        assert!(!has(28, "join") && has(29, "join"));
+        // Strings version 0, before 1.29, has join but no format.
+        assert!(has(28, "join") && !has(28, "format") && has(29, "format"));
     }
 
     /// Declaration lines expand to their overloads, with type parameters.

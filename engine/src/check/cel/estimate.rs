@@ -154,9 +154,11 @@ impl<'c, 'd> Estimator<'c, 'd> {
             Expr::Map(entries) => return Range::fixed(entries.len() as u64),
             _ => {}
         }
+        // The API server's size estimator answers for every path, a scalar's too (its most
+        // elements are 0), before cel-go's sizes of scalar types are asked.
         match self.origin(expr) {
             Some(Origin::Size(size)) => return size,
-            Some(Origin::Decl(decl)) if !is_scalar(&decl.ty) => {
+            Some(Origin::Decl(decl)) => {
                 return Range {
                     min: 0,
                     max: decl.max_elements,
@@ -182,10 +184,11 @@ impl<'c, 'd> Estimator<'c, 'd> {
         match expr {
             Expr::Literal(_) => Range::fixed(0),
             Expr::Ident(name) => {
+                // The API server's size estimator walks a path from its second step: any
+                // root (`self`, `oldSelf`, `int`, a variable over a literal) is the rule's node.
                 let origin = match self.variables.iter().rev().find(|(v, _)| v == name) {
-                    Some((_, origin)) => *origin,
-                    None if name == "self" || name == "oldSelf" => Some(Origin::Decl(self.root)),
-                    None => None,
+                    Some((_, Some(origin))) => Some(*origin),
+                    _ => Some(Origin::Decl(self.root)),
                 };
                 if let Some(origin) = origin {
                     self.sizes.insert(key, origin);
@@ -399,7 +402,10 @@ impl<'c, 'd> Estimator<'c, 'd> {
                 let mapping = Range::fixed(LIST_CREATE + 1)
                     .add(count.multiply(key_cost.add(Range::fixed(12))));
                 self.sizes.insert(key, Origin::Size(count));
-                let sort = sort_cost(count);
+                let sort = count
+                    .multiply(count)
+                    .factor(2.0)
+                    .add(Range::fixed(1 + LIST_CREATE));
                 range_cost.add(range_cost).add(mapping).add(sort)
             }
             Expr::OptMap {
@@ -431,8 +437,8 @@ impl<'c, 'd> Estimator<'c, 'd> {
             Some(Origin::Decl(decl)) => match &decl.ty {
                 Type::List(_) if key => Some(Origin::Size(Range::fixed(1))),
                 Type::List(_) => decl.element.as_deref().map(Origin::Decl),
-                // Keys of a map are strings of unknown length to the estimator.
-                Type::Map(..) if key => None,
+                // A map's keys are declared strings with no most elements.
+                Type::Map(..) if key => Some(Origin::Size(Range::fixed(0))),
                 Type::Map(..) => decl.element.as_deref().map(Origin::Decl),
                 _ => None,
             },
@@ -591,22 +597,52 @@ impl<'c, 'd> Estimator<'c, 'd> {
                 let b = arg_size(1, self).unwrap_or(Range::UNKNOWN);
                 a.multiply(b)
             }
-            ("sort" | "distinct", Some(_), Some(size)) => {
-                self.sizes.insert(key, Origin::Size(size));
-                if function == "sort" {
-                    sort_cost(size)
+            // cel-go's ext.Lists estimates: the result list's size times a factor, one for
+            // the call and ten for the list.
+            ("sort" | "distinct", Some(target), Some(size)) => {
+                let strings = matches!(
+                    self.type_of(target),
+                    Type::List(item) if matches!(*item, Type::String | Type::Bytes)
+                );
+                let factor = if function == "sort" && strings {
+                    2.0 + STRING_TRAVERSAL
                 } else {
-                    size.multiply(size)
-                }
+                    2.0
+                };
+                let result = size.multiply(size);
+                self.sizes.insert(key, Origin::Size(result));
+                result.factor(factor).add(Range::fixed(1 + LIST_CREATE))
             }
-            ("slice" | "reverse" | "flatten", Some(_), Some(size)) => {
+            ("reverse" | "flatten", Some(target), Some(size))
+                if matches!(self.type_of(target), Type::List(_)) =>
+            {
                 self.sizes.insert(key, Origin::Size(size));
-                size
+                size.add(Range::fixed(1 + LIST_CREATE))
             }
-            ("lists.range", None, _) => Range::UNKNOWN,
+            ("slice", Some(_), Some(size)) if args.len() == 2 => {
+                let start = literal_uint(&args[0]).unwrap_or(0);
+                let end = literal_uint(&args[1]).unwrap_or(size.max);
+                let result = Range::fixed(end.saturating_sub(start));
+                self.sizes.insert(key, Origin::Size(result));
+                result.add(Range::fixed(1 + LIST_CREATE))
+            }
+            ("lists.range", None, _) if args.len() == 1 => {
+                let result = Range::fixed(literal_uint(&args[0]).unwrap_or(u64::MAX));
+                self.sizes.insert(key, Origin::Size(result));
+                result.add(Range::fixed(1 + LIST_CREATE))
+            }
             _ => Range::fixed(1),
         };
         call.add(arguments)
+    }
+}
+
+/// The value of an integer literal, as ext.Lists' `nodeAsUintValue` reads it.
+fn literal_uint(expr: &Expr) -> Option<u64> {
+    match expr {
+        Expr::Literal(Literal::Int(value)) => u64::try_from(*value).ok(),
+        Expr::Literal(Literal::Uint(value)) => Some(*value),
+        _ => None,
     }
 }
 
@@ -618,26 +654,6 @@ fn compare_cost(left: Range, right: Range) -> Range {
         max: smallest,
     }
     .factor(STRING_TRAVERSAL)
-}
-
-/// cel-go's ext.Lists sort estimate: n log n comparisons.
-fn sort_cost(size: Range) -> Range {
-    let n_log_n = |n: u64| {
-        if n == u64::MAX {
-            return u64::MAX;
-        }
-        let n = n as f64;
-        let cost = (n * n.max(1.0).log2()).ceil();
-        if cost >= u64::MAX as f64 {
-            u64::MAX
-        } else {
-            cost as u64
-        }
-    };
-    Range {
-        min: n_log_n(size.min),
-        max: n_log_n(size.max),
-    }
 }
 
 /// cel-go's `isScalar`: a type whose values have one size.

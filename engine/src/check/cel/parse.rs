@@ -1067,10 +1067,18 @@ impl Parser {
         if !first_optional && self.eat("]") {
             return Ok(items);
         }
+        if first_optional && !self.macros.optional {
+            return Err(SyntaxError {
+                at: Some(self.taken() + 1),
+                message: "unsupported syntax '?'".to_string(),
+            });
+        }
         let mut optional = first_optional;
         loop {
-            optional |= self.eat("?");
-            self.allow_optional(optional, "[?")?;
+            if self.eat("?") {
+                optional = true;
+                self.allow_optional(true, "?")?;
+            }
             items.push((self.expr()?, optional));
             optional = false;
             if self.eat("]") {
@@ -1155,7 +1163,7 @@ impl Parser {
                 if !self.eat("}") {
                     loop {
                         let optional = self.eat("?");
-                        self.allow_optional(optional, "{?")?;
+                        self.allow_optional(optional, "?")?;
                         let key = self.expr()?;
                         self.expect(":")?;
                         entries.push((key, self.expr()?, optional));
