@@ -315,7 +315,9 @@ impl<'c, 'd> Estimator<'c, 'd> {
             } => {
                 let range_cost = self.cost(range);
                 let count = self.size(range);
-                let item = self.item_origin(range, false);
+                // One variable over a map is its key.
+                let over_map = matches!(self.type_of(range), Type::Map(..));
+                let item = self.item_origin(range, over_map);
                 self.variables.push((variable, item));
                 let filter_cost = filter.as_deref().map(|filter| self.cost(filter));
                 let body_cost = self.cost(body);
@@ -402,9 +404,14 @@ impl<'c, 'd> Estimator<'c, 'd> {
                 let mapping = Range::fixed(LIST_CREATE + 1)
                     .add(count.multiply(key_cost.add(Range::fixed(12))));
                 self.sizes.insert(key, Origin::Size(count));
+                // ext.Lists' sort estimate: n² comparisons, a tenth more for strings.
+                let factor = match self.type_of(sort_key) {
+                    Type::String | Type::Bytes => 2.0 + STRING_TRAVERSAL,
+                    _ => 2.0,
+                };
                 let sort = count
                     .multiply(count)
-                    .factor(2.0)
+                    .factor(factor)
                     .add(Range::fixed(1 + LIST_CREATE));
                 range_cost.add(range_cost).add(mapping).add(sort)
             }
