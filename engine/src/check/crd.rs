@@ -863,6 +863,274 @@ mod tests {
         );
     }
 
+    /// A CRD of kind Widget whose spec has `properties` and the one rule `rule`.
+    fn widget_with_rule(properties: Value, rule: Value) -> Value {
+        widget_crd_with_spec(json!({"type": "object", "properties": properties,
+            "x-kubernetes-validations": [rule]}))
+    }
+
+    fn widget_crd_with_spec(spec: Value) -> Value {
+        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.io"},
+        "spec": {"group": "example.io", "names": {"kind": "Widget"}, "versions": [
+            {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object",
+                "properties": {"spec": spec}}}},
+        ]}})
+    }
+
+    fn says(crd: &Value, minor: u32) -> Vec<String> {
+        creation_refusals(crd, minor)
+            .into_iter()
+            .map(|refusal| format!("{}: {}", refusal.field, refusal.says))
+            .collect()
+    }
+
+    const RULE: &str =
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]";
+
+    /// Each answer is cel-judge's (apiextensions-apiserver v0.36.2, cel-go v0.28.1) for the
+    /// same CRD at the same version, field and detail; the judge's value of the field is left
+    /// out where it prints the whole rule.
+    #[test]
+    fn crds_are_refused_as_the_api_server_refuses_them() {
+        let fields = json!({"replicas": {"type": "integer"}, "name": {"type": "string", "maxLength": 63},
+            "ip": {"type": "string", "maxLength": 45},
+            "labels": {"type": "object", "maxProperties": 10,
+                "additionalProperties": {"type": "string", "maxLength": 30}}});
+        let cases: &[(u32, Value, &str)] = &[
+            (
+                31,
+                json!({"rule": "!has(self.replica) || self.replicas > 0"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:5: undefined field 'replica'\n | !has(self.replica) || self.replicas > 0\n | ....^",
+            ),
+            (
+                31,
+                json!({"rule": "self.replicas != '0'"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:15: found no matching overload for '_!=_' applied to '(int, string)'\n | self.replicas != '0'\n | ..............^",
+            ),
+            (
+                31,
+                json!({"rule": "math.greatest(1,2) == 2"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:1: undeclared reference to 'math' (in container '')\n | math.greatest(1,2) == 2\n | ^\nERROR: <input>:1:14: undeclared reference to 'greatest' (in container '')\n | math.greatest(1,2) == 2\n | .............^",
+            ),
+            (
+                31,
+                json!({"rule": "quantity(self.name).sign() == 1"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:25: found no matching overload for 'sign' applied to 'kubernetes.Quantity.()'\n | quantity(self.name).sign() == 1\n | ........................^",
+            ),
+            (
+                31,
+                json!({"rule": "int('9223372036854775808') > 0"}),
+                "rule: Invalid value: program instantiation failed: type conversion error from 'string' to 'int'",
+            ),
+            (
+                30,
+                json!({"rule": "isIP(self.ip)"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:5: undeclared reference to 'isIP' (in container '')\n | isIP(self.ip)\n | ....^",
+            ),
+            (
+                31,
+                json!({"rule": "self.replicas"}),
+                "rule: Invalid value: cel expression must evaluate to a bool",
+            ),
+            (
+                31,
+                json!({"rule": "self.name.matches('[a-')"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:19: invalid matches argument\n | self.name.matches('[a-')\n | ..................^",
+            ),
+            (
+                31,
+                json!({"rule": "[1, 'a'].size() > 0"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n | [1, 'a'].size() > 0\n | ....^",
+            ),
+            (
+                31,
+                json!({"rule": "1 == 1.0"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, double)'\n | 1 == 1.0\n | ..^",
+            ),
+            (
+                28,
+                json!({"rule": "[?optional.none(), self.name].size() > 0"}),
+                "rule: Invalid value: compilation failed: ERROR: <input>:1:2: unsupported syntax '?'\n | [?optional.none(), self.name].size() > 0\n | .^",
+            ),
+            (
+                28,
+                json!({"rule": "duration('1x') > duration('1s')"}),
+                "rule: Invalid value: program instantiation failed: type conversion error from 'string' to 'google.protobuf.Duration'",
+            ),
+            (
+                31,
+                json!({"rule": "self.replicas > 0", "messageExpression": "1"}),
+                "messageExpression: Invalid value: messageExpression must evaluate to a string",
+            ),
+            (
+                31,
+                json!({"rule": "true", "fieldPath": ".nothing"}),
+                "fieldPath: Invalid value: \".nothing\": must be a valid path",
+            ),
+            (
+                31,
+                json!({"rule": "true", "reason": "Bogus"}),
+                "reason: Unsupported value: \"Bogus\": supported values: \"FieldValueDuplicate\", \"FieldValueForbidden\", \"FieldValueInvalid\", \"FieldValueRequired\"",
+            ),
+            (
+                31,
+                json!({"rule": "true", "message": "a\nb"}),
+                "message: Invalid value: \"a\\nb\": must not contain line breaks",
+            ),
+        ];
+        for (minor, rule, expected) in cases {
+            let crd = widget_with_rule(fields.clone(), rule.clone());
+            assert_eq!(
+                says(&crd, *minor),
+                vec![format!("{RULE}.{expected}")],
+                "{rule} at 1.{minor}"
+            );
+        }
+        // Accepted where the judge accepts them.
+        for (minor, rule) in [
+            (31, "isIP(self.ip)"),
+            (33, "self.labels.all(k, v, k.size() < 10 && v != '')"),
+            (35, "self.labels.exists(k, k.startsWith('x'))"),
+            (31, "'%s-%d'.format([self.name, self.replicas]) != ''"),
+            (28, "self.name.split('-').size() < 5"),
+            (31, "self.?name.orValue('') != '' && has(self.labels.app)"),
+            (35, "type(self.replicas) == int"),
+            (32, "format.dns1123Label().validate(self.name).hasValue()"),
+            (
+                35,
+                "optional.of(self.name).optMap(n, n.size()).orValue(0) > 0",
+            ),
+        ] {
+            let crd = widget_with_rule(fields.clone(), json!({"rule": rule}));
+            assert_eq!(
+                says(&crd, minor),
+                Vec::<String>::new(),
+                "{rule} at 1.{minor}"
+            );
+        }
+        // Two-variable comprehensions come in 1.32: at 1.31 `all` is a call of an undeclared
+        // function, and its variables undeclared references.
+        let crd = widget_with_rule(fields, json!({"rule": "self.labels.all(k, v, k == v)"}));
+        let refused = says(&crd, 31);
+        assert_eq!(refused.len(), 1);
+        assert!(
+            refused[0]
+                .contains("ERROR: <input>:1:16: undeclared reference to 'all' (in container '')")
+        );
+        assert_eq!(refused[0].matches("undeclared reference").count(), 5);
+    }
+
+    /// oldSelf on an item of a list that is not a map list is refused (cel-judge), with the
+    /// list named; under a map list it is not.
+    #[test]
+    fn old_self_is_refused_where_values_cannot_be_paired() {
+        let item = json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 5}},
+            "x-kubernetes-validations": [{"rule": "self.a == oldSelf.a"}]});
+        let atomic = widget_crd_with_spec(json!({"type": "object", "properties": {
+            "items": {"type": "array", "maxItems": 5, "items": item.clone()}}}));
+        assert_eq!(
+            says(&atomic, 31),
+            vec![
+                "spec.validation.openAPIV3Schema.properties[spec].properties[items].items.\
+                  x-kubernetes-validations[0].rule: Invalid value: oldSelf cannot be used on the \
+                  uncorrelatable portion of the schema within \
+                  spec.validation.openAPIV3Schema.properties[spec].properties[items]"
+                    .to_string()
+            ]
+        );
+        let mut keyed = item;
+        keyed["required"] = json!(["a"]);
+        let map_list = widget_crd_with_spec(json!({"type": "object", "properties": {
+            "items": {"type": "array", "maxItems": 5, "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["a"], "items": keyed}}}));
+        assert_eq!(says(&map_list, 31), Vec::<String>::new());
+    }
+
+    /// The estimated cost, as cel-judge gives it: a sort of 3,000 strings is 1.9 times the
+    /// per-rule limit; the same over 100 is within it; a rule over a list with no maxItems
+    /// whose node may occur unboundedly often is more than 100 times it, and takes the CRD's
+    /// total over its limit too.
+    #[test]
+    fn estimated_costs_are_the_api_servers() {
+        let list = |max_items: u64| {
+            json!({"l": {"type": "array", "maxItems": max_items,
+            "items": {"type": "string", "maxLength": 10}}})
+        };
+        let sort = json!({"rule": "self.l.sortBy(x, x).size() > 0"});
+        assert_eq!(
+            says(&widget_with_rule(list(3000), sort.clone()), 35),
+            vec![format!(
+                "{RULE}.rule: Forbidden: estimated rule cost exceeds budget by factor of 1.9x (try \
+                 simplifying the rule, or adding maxItems, maxProperties, and maxLength where \
+                 arrays, maps, and strings are declared)"
+            )]
+        );
+        assert_eq!(
+            says(&widget_with_rule(list(100), sort), 35),
+            Vec::<String>::new()
+        );
+        let unbounded = widget_crd_with_spec(json!({"type": "object", "properties": {
+            "big": {"type": "array", "items": {"type": "string"}}},
+            "x-kubernetes-validations": [{"rule": "self.big.all(x, self.big.all(y, x == y))"}]}));
+        let refused = says(&unbounded, 35);
+        assert_eq!(refused.len(), 3, "{refused:?}");
+        assert!(refused[0].ends_with("rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"));
+        assert!(refused[1].ends_with("rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"));
+        assert!(refused[2].starts_with("spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x"));
+    }
+
+    /// A fleet's refused CRD is an error per reason naming every version that gives it, at
+    /// the rule's field; its custom resources are unchecked-kind findings naming it. A CRD
+    /// from --crds is one the clusters hold already and is not judged as new.
+    #[test]
+    fn a_refused_crd_is_an_error_and_its_objects_are_unchecked() {
+        let crd = widget_with_rule(
+            json!({"ip": {"type": "string", "maxLength": 45}}),
+            json!({"rule": "isIP(self.ip)"}),
+        );
+        let origin = Origin::new("fleet/crd.yaml", 0, 1);
+        let mut resources = CustomResources::default();
+        let errors = resources
+            .add(&crd, Some(&origin), CrdSource::Fleet, &[30, 31, 29])
+            .unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].message.starts_with(
+                "the API server of Kubernetes 1.29 and 1.30 refuses to create the \
+             CustomResourceDefinition widgets.example.io: spec.validation.openAPIV3Schema.\
+             properties[spec].x-kubernetes-validations[0].rule: Invalid value: compilation \
+             failed: ERROR: <input>:1:5: undeclared reference to 'isIP' (in container '')"
+            ),
+            "{}",
+            errors[0].message
+        );
+        assert_eq!(
+            errors[0].about().field.as_deref(),
+            Some(
+                "spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].rule"
+            )
+        );
+        assert_eq!(
+            errors[0].detail.as_deref(),
+            Some(" | isIP(self.ip)\n | ....^\nthe rule: isIP(self.ip)")
+        );
+        let gvk = GroupVersionKind::of("example.io/v1", "Widget");
+        assert!(matches!(
+            resources.lookup(&gvk),
+            Lookup::Refused {
+                refused_by: [29, 30],
+                ..
+            }
+        ));
+        let mut trusted = CustomResources::default();
+        assert!(
+            trusted
+                .add(&crd, Some(&origin), CrdSource::CommandLine, &[30])
+                .is_ok()
+        );
+    }
+
     /// A CRD larger than an API server takes in one request is an error at its line.
     #[test]
     fn a_crd_larger_than_an_api_server_takes_is_refused() {
