@@ -743,6 +743,11 @@ mod tests {
     /// (`[{"id": …, "crd": "<JSON>"}]`) at `CRD_MINOR`, for comparing with cel-judge.
     #[test]
     #[ignore = "a tool for comparing with cel-judge"]
+    #[expect(
+        clippy::disallowed_methods,
+        clippy::disallowed_macros,
+        reason = "a development tool run by hand, never in the product or CI"
+    )]
     fn print_creation_refusals() {
         let cases: Vec<Value> = serde_json::from_str(
             &std::fs::read_to_string(std::env::var("CRD_CASES").unwrap()).unwrap(),
