@@ -261,8 +261,14 @@ fn refused(
             let mut diagnostic = Diagnostic::error(
                 origin.cloned(),
                 format!(
-                    "the API server of Kubernetes {versions} refuses to create the \
-                     CustomResourceDefinition {name}: {}: {first}",
+                    "{} of Kubernetes {versions} {} to create the CustomResourceDefinition \
+                     {name}: {}: {first}",
+                    if by.len() == 1 {
+                        "the API server"
+                    } else {
+                        "the API servers"
+                    },
+                    if by.len() == 1 { "refuses" } else { "refuse" },
                     refusal.field
                 ),
             )
@@ -1102,7 +1108,7 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert!(
             errors[0].message.starts_with(
-                "the API server of Kubernetes 1.29 and 1.30 refuses to create the \
+                "the API servers of Kubernetes 1.29 and 1.30 refuse to create the \
              CustomResourceDefinition widgets.example.io: spec.validation.openAPIV3Schema.\
              properties[spec].x-kubernetes-validations[0].rule: Invalid value: compilation \
              failed: ERROR: <input>:1:5: undeclared reference to 'isIP' (in container '')"
