@@ -510,8 +510,11 @@ struct Parser {
     at: usize,
     /// How deep each recursive rule is nested, as cel-go's recursion listener counts them.
     depth: usize,
-    /// How many operators a chain of selections, calls and indexes, or of binary operators,
-    /// has built on its first operand.
+    /// How many operators the chains of selections, calls and indexes (0), of `+ - * / %`
+    /// (1) and of relations (2) open at this point have: cel-go's recursion listener counts
+    /// each grammar rule's nesting across the whole expression.
+    chains: [usize; 3],
+    /// The end of the text.
     end: usize,
     spans: Vec<Span>,
     macros: Macros,
@@ -547,6 +550,7 @@ pub fn parse_with(text: &str, macros: Macros) -> Result<Parsed, SyntaxError> {
         tokens,
         at: 0,
         depth: 0,
+        chains: [0; 3],
         spans: Vec::new(),
         macros,
     };
@@ -674,17 +678,26 @@ impl Parser {
         Ok(())
     }
 
-    /// One more operator on a chain (`a.b.c`, `a + b + c`): cel-go's grammar nests each in
-    /// the last, so a chain counts against the same limit as nesting.
-    fn chain(&mut self, length: &mut usize) -> Parse<()> {
-        *length += 1;
-        if *length > MAX_DEPTH {
+    /// One more operator on a chain (`a.b.c`, `a + b + c`) of grammar rule `rule`: cel-go's
+    /// grammar nests each in the last, so chains count against the same limit as nesting, and
+    /// a chain inside a chain's operand counts on from it.
+    fn chain(&mut self, rule: usize) -> Parse<()> {
+        self.chains[rule] += 1;
+        if self.chains[rule] > MAX_DEPTH {
             return Err(SyntaxError {
                 at: None,
                 message: format!("expression recursion limit exceeded: {MAX_DEPTH}"),
             });
         }
         Ok(())
+    }
+
+    /// Runs `rule_body` (a chain of grammar rule `rule`) and closes its chain.
+    fn chained(&mut self, rule: usize, rule_body: fn(&mut Self) -> Parse<Expr>) -> Parse<Expr> {
+        let open = self.chains[rule];
+        let expr = rule_body(self);
+        self.chains[rule] = open;
+        expr
     }
 
     fn expr(&mut self) -> Parse<Expr> {
@@ -776,8 +789,11 @@ impl Parser {
     }
 
     fn relation(&mut self) -> Parse<Expr> {
+        self.chained(2, Self::relation_chain)
+    }
+
+    fn relation_chain(&mut self) -> Parse<Expr> {
         let mut left = self.addition()?;
-        let mut length = 0;
         loop {
             let op = match self.peek() {
                 Some(Token::Symbol("==")) => Binary::Equal,
@@ -789,7 +805,7 @@ impl Parser {
                 Some(Token::Ident(name)) if name == "in" => Binary::In,
                 _ => return Ok(left),
             };
-            self.chain(&mut length)?;
+            self.chain(2)?;
             self.at += 1;
             let at = self.taken();
             let right = self.addition()?;
@@ -798,15 +814,18 @@ impl Parser {
     }
 
     fn addition(&mut self) -> Parse<Expr> {
+        self.chained(1, Self::addition_chain)
+    }
+
+    fn addition_chain(&mut self) -> Parse<Expr> {
         let mut left = self.multiplication()?;
-        let mut length = 0;
         loop {
             let op = match self.peek() {
                 Some(Token::Symbol("+")) => Binary::Add,
                 Some(Token::Symbol("-")) => Binary::Subtract,
                 _ => return Ok(left),
             };
-            self.chain(&mut length)?;
+            self.chain(1)?;
             self.at += 1;
             let at = self.taken();
             let right = self.multiplication()?;
@@ -815,8 +834,11 @@ impl Parser {
     }
 
     fn multiplication(&mut self) -> Parse<Expr> {
+        self.chained(1, Self::multiplication_chain)
+    }
+
+    fn multiplication_chain(&mut self) -> Parse<Expr> {
         let mut left = self.unary()?;
-        let mut length = 0;
         loop {
             let op = match self.peek() {
                 Some(Token::Symbol("*")) => Binary::Multiply,
@@ -824,7 +846,7 @@ impl Parser {
                 Some(Token::Symbol("%")) => Binary::Remainder,
                 _ => return Ok(left),
             };
-            self.chain(&mut length)?;
+            self.chain(1)?;
             self.at += 1;
             let at = self.taken();
             let right = self.unary()?;
@@ -889,11 +911,17 @@ impl Parser {
         self.member(primary)
     }
 
-    fn member(&mut self, mut expr: Expr) -> Parse<Expr> {
-        let mut length = 0;
+    fn member(&mut self, expr: Expr) -> Parse<Expr> {
+        let open = self.chains[0];
+        let expr = self.member_chain(expr);
+        self.chains[0] = open;
+        expr
+    }
+
+    fn member_chain(&mut self, mut expr: Expr) -> Parse<Expr> {
         loop {
             if self.eat(".") || self.eat(".?") {
-                self.chain(&mut length)?;
+                self.chain(0)?;
                 let at = self.taken();
                 let optional = matches!(self.tokens[self.at - 1].0, Token::Symbol(".?"));
                 self.allow_optional(optional, ".?")?;
@@ -915,7 +943,7 @@ impl Parser {
                     expr = self.node(select, at);
                 }
             } else if self.eat("[") || self.eat("[?") {
-                self.chain(&mut length)?;
+                self.chain(0)?;
                 let at = self.taken();
                 let optional = matches!(self.tokens[self.at - 1].0, Token::Symbol("[?"));
                 self.allow_optional(optional, "[?")?;
@@ -1317,6 +1345,16 @@ mod tests {
         // 60 KB nested as deep as the text allows: refused, no stack overflow.
         let deep = format!("{}1{}", "[".repeat(30_000), "]".repeat(30_000));
         assert!(parse(&deep).is_err());
+        // Chains count on through what they nest: 100 selections at each of three levels of
+        // indexing pass 250.
+        let level = format!("self{}[", ".a".repeat(100));
+        let nested = format!("{}0{}", level.repeat(3), "]".repeat(3));
+        assert_eq!(
+            parse(&nested).unwrap_err(),
+            "expression recursion limit exceeded: 250"
+        );
+        let level = format!("self{}[", ".a".repeat(80));
+        assert!(parse(&format!("{}0{}", level.repeat(3), "]".repeat(3))).is_ok());
     }
 
     /// The optional syntax and the macros of the libraries, each only where its version has
