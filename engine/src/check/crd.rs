@@ -760,6 +760,19 @@ mod tests {
         )
         .unwrap();
         let minor: u32 = std::env::var("CRD_MINOR").unwrap().parse().unwrap();
+        // The binary's workers have 16 MiB stacks (src/commands/mod.rs WORKER_STACK).
+        let printed = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(move || print_each(cases, minor))
+            .unwrap();
+        printed.join().unwrap();
+    }
+
+    #[expect(
+        clippy::disallowed_macros,
+        reason = "a development tool run by hand, never in the product or CI"
+    )]
+    fn print_each(cases: Vec<Value>, minor: u32) {
         for case in cases {
             let crd: Value = serde_json::from_str(case["crd"].as_str().unwrap()).unwrap();
             let refusals: Vec<Value> = creation_refusals(&crd, minor)
@@ -1140,6 +1153,38 @@ mod tests {
                 .add(&crd, Some(&origin), CrdSource::CommandLine, &[30])
                 .is_ok()
         );
+    }
+
+    /// Expressions as deep as cel-go's parser lets through are compiled, estimated and refused
+    /// within a worker's 16 MiB stack, unoptimised; deeper ones are refused as cel-judge
+    /// refuses them (`expression recursion limit exceeded: 250`), and a 60 KB one is no
+    /// stack overflow.
+    #[test]
+    fn deep_rules_fit_a_workers_stack() {
+        let outcome = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(|| {
+                let says_of = |rule: String| {
+                    let crd = widget_with_rule(json!({}), json!({"rule": rule}));
+                    says(&crd, 35)
+                };
+                let nested =
+                    |levels: usize| format!("{}true{}", "(".repeat(levels), ")".repeat(levels));
+                let sixty = format!("{}true{}", "(!".repeat(20_000), ")".repeat(20_000));
+                (says_of(nested(240)), says_of(nested(251)), says_of(sixty))
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(outcome.0, Vec::<String>::new());
+        assert_eq!(
+            outcome.1,
+            vec![format!(
+                "{RULE}.rule: Invalid value: compilation failed: ERROR: <input>:-1:0: \
+                 expression recursion limit exceeded: 250"
+            )]
+        );
+        assert_eq!(outcome.2.len(), 1);
     }
 
     /// A CRD larger than an API server takes in one request is an error at its line.

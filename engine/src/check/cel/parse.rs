@@ -679,14 +679,14 @@ impl Parser {
     }
 
     /// One more operator on a chain (`a.b.c`, `a + b + c`) of grammar rule `rule`: cel-go's
-    /// grammar nests each in the last, so chains count against the same limit as nesting, and
-    /// a chain inside a chain's operand counts on from it.
+    /// grammar nests each in the last, so chains count against the same limit as nesting (its
+    /// visitor's, worded apart), and a chain inside a chain's operand counts on from it.
     fn chain(&mut self, rule: usize) -> Parse<()> {
         self.chains[rule] += 1;
-        if self.chains[rule] > MAX_DEPTH {
+        if self.chains[rule] >= MAX_DEPTH {
             return Err(SyntaxError {
                 at: None,
-                message: format!("expression recursion limit exceeded: {MAX_DEPTH}"),
+                message: "max recursion depth exceeded".to_string(),
             });
         }
         Ok(())
@@ -1176,9 +1176,7 @@ impl Parser {
                 return Ok(expr);
             }
             Token::Symbol(open @ ("[" | "[?")) => {
-                self.enter()?;
                 let items = self.list_elements(open == "[?")?;
-                self.depth -= 1;
                 if items.iter().any(|(_, optional)| *optional) {
                     Expr::OptionalList(items)
                 } else {
@@ -1186,7 +1184,6 @@ impl Parser {
                 }
             }
             Token::Symbol("{") => {
-                self.enter()?;
                 let mut entries = Vec::new();
                 if !self.eat("}") {
                     loop {
@@ -1204,7 +1201,6 @@ impl Parser {
                         }
                     }
                 }
-                self.depth -= 1;
                 if entries.iter().any(|(_, _, optional)| *optional) {
                     Expr::OptionalMap(entries)
                 } else {
@@ -1331,17 +1327,21 @@ mod tests {
             parse(&long).unwrap_err(),
             "expression code point size exceeds limit: size: 100002, limit 100000"
         );
+        // cel-judge: 251 selections, or 251 additions, pass its visitor's depth.
         let chain = format!("self{}", ".a".repeat(251));
         assert_eq!(
             parse_with(&chain, Macros::ALL).unwrap_err(),
             SyntaxError {
                 at: None,
-                message: "expression recursion limit exceeded: 250".to_string()
+                message: "max recursion depth exceeded".to_string()
             }
         );
-        assert!(parse(&format!("self{}", ".a".repeat(250))).is_ok());
-        let sum = vec!["1"; 252].join(" + ");
-        assert!(parse(&sum).is_err());
+        assert!(parse(&format!("self{}", ".a".repeat(249))).is_ok());
+        assert!(parse(&format!("self{}", ".a".repeat(250))).is_err());
+        assert!(parse(&vec!["1"; 250].join(" + ")).is_ok());
+        assert!(parse(&vec!["1"; 251].join(" + ")).is_err());
+        assert!(parse(&format!("{}1{}", "(".repeat(249), ")".repeat(249))).is_ok());
+        assert!(parse(&format!("{}1{}", "(".repeat(250), ")".repeat(250))).is_err());
         // 60 KB nested as deep as the text allows: refused, no stack overflow.
         let deep = format!("{}1{}", "[".repeat(30_000), "]".repeat(30_000));
         assert!(parse(&deep).is_err());
@@ -1349,10 +1349,7 @@ mod tests {
         // indexing pass 250.
         let level = format!("self{}[", ".a".repeat(100));
         let nested = format!("{}0{}", level.repeat(3), "]".repeat(3));
-        assert_eq!(
-            parse(&nested).unwrap_err(),
-            "expression recursion limit exceeded: 250"
-        );
+        assert_eq!(parse(&nested).unwrap_err(), "max recursion depth exceeded");
         let level = format!("self{}[", ".a".repeat(80));
         assert!(parse(&format!("{}0{}", level.repeat(3), "]".repeat(3))).is_ok());
     }
