@@ -751,7 +751,6 @@ mod tests {
     #[ignore = "a tool for comparing with cel-judge"]
     #[expect(
         clippy::disallowed_methods,
-        clippy::disallowed_macros,
         reason = "a development tool run by hand, never in the product or CI"
     )]
     fn print_creation_refusals() {
