@@ -997,6 +997,29 @@ pub fn compile_rule(
     environment: &Environment,
     cardinality: Option<u64>,
 ) -> RuleCompilation {
+    let mut out = compile_rule_itself(rule, decl, environment, cardinality);
+    // validation.go asks this of every entry, whether or not its rule compiled (a rule that
+    // does not compile reads no oldSelf).
+    if !out.uses_old_self
+        && let Some(set) = rule
+            .get("optionalOldSelf")
+            .and_then(serde_json::Value::as_bool)
+    {
+        out.refusals.push((
+            "optionalOldSelf",
+            format!("Invalid value: {set}: may not be set if oldSelf is not used in rule"),
+        ));
+    }
+    out
+}
+
+/// [`compile_rule`] but for the entry's optionalOldSelf.
+fn compile_rule_itself(
+    rule: &serde_json::Value,
+    decl: &Decl,
+    environment: &Environment,
+    cardinality: Option<u64>,
+) -> RuleCompilation {
     let mut out = RuleCompilation::default();
     let text = |name: &str| rule.get(name).and_then(serde_json::Value::as_str);
     let Some(source) = text("rule").filter(|source| !source.trim().is_empty()) else {
@@ -1079,14 +1102,6 @@ pub fn compile_rule(
                 }
             },
         }
-    }
-    if !out.uses_old_self
-        && let Some(set) = optional_old_self
-    {
-        out.refusals.push((
-            "optionalOldSelf",
-            format!("Invalid value: {set}: may not be set if oldSelf is not used in rule"),
-        ));
     }
     out
 }
