@@ -168,7 +168,9 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
         warnings: read_warnings,
         reread,
     } = inputs;
-    let assembled = (|| {
+    // Errors of assembling (a CRD the API server refuses, at its rule) point at their fields.
+    let reread_errors = reread.clone();
+    let assembled = (|| -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
         let input_file_count = files.len();
         files.extend(inventory);
         let (mut fleet, warnings) =
@@ -196,7 +198,10 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
             result: Ok(fleet),
             warnings,
         },
-        Err(rejected) => Outcome::rejected(rejected),
+        Err(mut rejected) => {
+            locate_fields(&reread_errors, &mut rejected.errors);
+            Outcome::rejected(rejected)
+        }
     }
 }
 

@@ -255,8 +255,9 @@ impl Checker {
         crds: impl IntoIterator<Item = &'a Value>,
     ) -> Checker {
         let mut custom = CustomResources::default();
+        let minors: Vec<u32> = versions.iter().map(|v| v.version.minor).collect();
         for crd in crds {
-            let _ = custom.add(crd, None, CrdSource::CommandLine);
+            let _ = custom.add(crd, None, CrdSource::CommandLine, &minors);
         }
         Checker {
             versions,
@@ -283,10 +284,11 @@ impl Checker {
         let command_line = command_line
             .into_iter()
             .map(|crd| (crd, CrdSource::CommandLine));
+        let minors: Vec<u32> = versions.iter().map(|v| v.version.minor).collect();
         for ((crd, origin), source) in fleet.chain(command_line) {
-            match custom.add(crd, Some(origin), source) {
+            match custom.add(crd, Some(origin), source, &minors) {
                 Ok(warning) => warnings.extend(warning),
-                Err(error) => errors.push(error),
+                Err(refusals) => errors.extend(refusals),
             }
         }
         if !errors.is_empty() {
@@ -569,6 +571,26 @@ impl Checker {
         match self.custom.lookup(gvk) {
             Lookup::Unknown => Vec::new(),
             Lookup::Unchecked => metadata_findings(object),
+            Lookup::Refused {
+                crd,
+                origin,
+                refused_by,
+            } => {
+                let versions: Vec<String> = refused_by
+                    .iter()
+                    .map(|minor| format!("1.{minor}"))
+                    .collect();
+                vec![Finding {
+                    lint: Lint::UncheckedKind,
+                    path: String::new(),
+                    problem: format!(
+                        "not checked: the API server of Kubernetes {} refuses to create its \
+                         CRD {}, so no cluster there serves the kind",
+                        versions.join(", "),
+                        crd::named(crd, origin)
+                    ),
+                }]
+            }
             Lookup::NotServed { crd, served } => vec![Finding {
                 lint: Lint::SchemaInvalid,
                 path: "apiVersion".to_string(),

@@ -38,13 +38,6 @@ fn is_reserved(word: &str) -> bool {
 /// The CEL identifier that names property `name`, or `None` where the API server leaves the
 /// property unreachable: an empty name, one that starts with a digit, or one holding a
 /// character other than ASCII letters, digits, `_`, `.`, `-` and `/`.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the rules' type checker declares fields by it (issue 47)"
-    )
-)]
 pub fn escape(name: &str) -> Option<String> {
     if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
         return None;

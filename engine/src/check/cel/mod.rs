@@ -8,17 +8,25 @@
 //! libraries, which would be written here either way; the subset Kubernetes' rules use is
 //! small, and owning it makes the budget a count of steps, the same on every machine.
 
+mod checker;
+mod environment;
 mod escape;
+mod estimate;
 mod eval;
 mod kubernetes;
 mod library;
 mod parse;
 mod regexp;
 mod shape;
+mod types;
 mod value;
 
+pub use checker::compile_rule;
+pub use environment::Environment;
+pub use estimate::cost_exceeded;
 pub use regexp::go_regexp;
 pub use shape::Shape;
+pub use types::Decl;
 
 use serde_json::Value;
 
