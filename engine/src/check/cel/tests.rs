@@ -45,10 +45,7 @@ pub(super) fn evaluated(expression: &str, of: &Value) -> Value {
         Ok(program) => program,
         Err(problem) => return json!({"error": format!("parse: {problem}")}),
     };
-    let mut evaluation = Evaluation {
-        variables: vec![("self", Val::of_json(of, None))],
-        left: CALL_BUDGET,
-    };
+    let mut evaluation = Evaluation::new(vec![("self", Val::of_json(of, None))], CALL_BUDGET);
     match evaluation.eval(&program) {
         Ok(value) => as_json(&value),
         Err(Fault::Error(problem)) => json!({"error": problem}),
