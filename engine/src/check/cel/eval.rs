@@ -21,7 +21,7 @@ use super::library;
 use super::parse::{Binary, Expr, Literal, Macro};
 use super::value::{
     Entries, Evaluation, Fault, Result, Text, Val, checked_duration, checked_timestamp, compare,
-    equal_counting, error, no_overload, shown, traversal,
+    equal_counting, error, items_cost, no_overload, shown, traversal,
 };
 
 /// A comprehension: cel-go's macros and the two-variable ones of its ext library.
@@ -272,7 +272,7 @@ impl<'a> Evaluation<'a> {
     }
 
     /// A call, or one of the macros the parser leaves as a call: the two-variable
-    /// comprehensions, `sortBy`, `optMap`, `optFlatMap`, `cel.bind`, and `lists.range`.
+    /// comprehensions, `sortBy`, `optMap`, `optFlatMap` and `lists.range`.
     fn call(
         &mut self,
         target: Option<&'a Expr>,
@@ -329,22 +329,10 @@ impl<'a> Evaluation<'a> {
             }
             if let Expr::Ident(namespace) = target
                 && self.variable(namespace).is_none()
+                && let ("lists", "range", 1) = (namespace.as_str(), function, args.len())
             {
-                match (namespace.as_str(), function, args.len()) {
-                    ("cel", "bind", 3) => {
-                        let name = variable(0)?;
-                        let value = self.eval(&args[1])?;
-                        self.variables.push((name, value));
-                        let body = self.eval(&args[2]);
-                        self.variables.pop();
-                        return body;
-                    }
-                    ("lists", "range", 1) => {
-                        let count = self.eval(&args[0])?;
-                        return library::range(self, count);
-                    }
-                    _ => {}
-                }
+                let count = self.eval(&args[0])?;
+                return library::range(self, count);
             }
         }
         let target = match target {
@@ -527,7 +515,7 @@ impl<'a> Evaluation<'a> {
                         (Some(a), Some(b)) => {
                             // cel-go concatenates lists without copying them and charges 1;
                             // this evaluator copies, and charges the copy.
-                            self.spend((a + b) as u64)?;
+                            self.spend(items_cost((a + b) as u64))?;
                             let mut joined = Vec::with_capacity(a + b);
                             joined.extend(left.elements().into_iter().flatten());
                             joined.extend(right.elements().into_iter().flatten());
@@ -604,7 +592,8 @@ impl<'a> Evaluation<'a> {
         let mut built: Vec<Val<'a>> = Vec::new();
         let mut map = Entries::default();
         let pushed = self.variables.len();
-        for (at, element) in elements.enumerate() {
+        let mut elements = elements.enumerate().peekable();
+        while let Some((at, element)) = elements.next() {
             // The loop's condition: `@not_strictly_false(accu)`, with a `!` for exists.
             self.spend(match kind {
                 Fold::All => 2,
@@ -636,12 +625,13 @@ impl<'a> Evaluation<'a> {
                 Ok(Some(value)) => value,
             };
             match (kind, value) {
+                // The loop stops at the next element's condition, then reads its result.
                 (Fold::All, Val::Bool(false)) => {
-                    self.spend(1)?;
+                    self.spend(if elements.peek().is_some() { 3 } else { 1 })?;
                     return Ok(Val::Bool(false));
                 }
                 (Fold::Exists, Val::Bool(true)) => {
-                    self.spend(1)?;
+                    self.spend(if elements.peek().is_some() { 4 } else { 1 })?;
                     return Ok(Val::Bool(true));
                 }
                 (Fold::All | Fold::Exists, Val::Bool(_)) => {}
@@ -659,7 +649,10 @@ impl<'a> Evaluation<'a> {
                 (Fold::Map | Fold::TransformList, value) => built.push(value),
                 (Fold::TransformMap, value) => {
                     if !map.insert(one.clone(), value) {
-                        return error(format!("insert failed: key {} already exists", shown(&one)));
+                        return error(format!(
+                            "insert failed: key {} already exists",
+                            key_shown(&one)
+                        ));
                     }
                 }
                 (Fold::TransformMapEntry, entry) => {
@@ -670,7 +663,7 @@ impl<'a> Evaluation<'a> {
                         if !map.insert(key.clone(), value.clone()) {
                             return error(format!(
                                 "insert failed: key {} already exists",
-                                shown(key)
+                                key_shown(key)
                             ));
                         }
                     }

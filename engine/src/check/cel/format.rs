@@ -15,11 +15,18 @@ struct Out<'e, 'a> {
     text: String,
     /// Bytes written and not yet charged (less than ten).
     owed: u64,
+    /// Bytes that may still be written on what cel-go charged for the call.
+    credit: u64,
 }
+
+/// What a format may write beyond ten bytes per unit cel-go charges for it.
+const FREE_BYTES: u64 = 100;
 
 impl Out<'_, '_> {
     fn push(&mut self, piece: &str) -> Result<()> {
-        let total = self.owed + piece.len() as u64;
+        let free = self.credit.min(piece.len() as u64);
+        self.credit -= free;
+        let total = self.owed + piece.len() as u64 - free;
         self.evaluation.spend(total / 10)?;
         self.owed = total % 10;
         self.text.push_str(piece);
@@ -35,11 +42,13 @@ pub(super) fn format_string<'a>(
     evaluation: &mut Evaluation<'a>,
     format: &Text<'a>,
     list: &Val<'a>,
+    paid: u64,
 ) -> Result<Val<'a>> {
     let mut out = Out {
         evaluation,
         text: String::new(),
         owed: 0,
+        credit: paid * 10 + FREE_BYTES,
     };
     let bytes = format.as_bytes();
     let count = list.list_len().unwrap_or(0);

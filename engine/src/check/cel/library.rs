@@ -387,12 +387,8 @@ fn string_method<'a>(
             let end = text.trim_end().len().max(start);
             Ok(Val::Str(text.slice(start..end)))
         }
-        ("split", [Val::Str(separator)]) => {
-            evaluation.spend(traversal(2 * size))?;
-            split(evaluation, text, separator, -1)
-        }
+        ("split", [Val::Str(separator)]) => split(evaluation, text, separator, -1),
         ("split", [Val::Str(separator), Val::Int(limit)]) => {
-            evaluation.spend(traversal(2 * size))?;
             split(evaluation, text, separator, *limit)
         }
         ("charAt", [Val::Int(at)]) => {
@@ -459,7 +455,7 @@ fn string_method<'a>(
         }
         ("format", [list]) if list.is_list() => {
             evaluation.spend(traversal(size))?;
-            format_string(evaluation, text, list)
+            format_string(evaluation, text, list, traversal(size))
         }
         _ => Err(Fault::Error(String::new())),
     })())
@@ -490,12 +486,17 @@ fn char_index(evaluation: &mut Evaluation<'_>, text: &Text<'_>, at: usize) -> Re
     Ok(text[..at].chars().count())
 }
 
+/// `split(separator, limit)`: Kubernetes charges two traversals of the text; the parts share
+/// it, and past what that pays for, each four parts are a unit more.
 fn split<'a>(
     evaluation: &mut Evaluation<'a>,
     text: &Text<'a>,
     separator: &str,
     limit: i64,
 ) -> Result<Val<'a>> {
+    let paid = traversal(2 * evaluation.characters(text).0 as u64);
+    evaluation.spend(paid)?;
+    let mut credit = paid.saturating_mul(4);
     if limit == 0 || text.is_empty() && separator.is_empty() {
         return Ok(Val::List(Rc::new(Vec::new())));
     }
@@ -522,16 +523,26 @@ fn split<'a>(
         if separator.is_empty() && next >= text.len() {
             break;
         }
-        // Each part shares the text; the list is charged an item per part.
-        evaluation.spend(1)?;
+        charge_item(evaluation, &mut credit)?;
         parts.push(Val::Str(text.slice(rest..end)));
         rest = next;
     }
     if !(text.is_empty() && separator.is_empty()) {
-        evaluation.spend(1)?;
+        charge_item(evaluation, &mut credit)?;
         parts.push(Val::Str(text.slice(rest..text.len())));
     }
     Ok(Val::List(Rc::new(parts)))
+}
+
+/// Charges one more item of a list being built, out of `credit` (items already paid for)
+/// while it lasts, then a unit per four items.
+fn charge_item(evaluation: &mut Evaluation<'_>, credit: &mut u64) -> Result<()> {
+    if *credit > 0 {
+        *credit -= 1;
+        return Ok(());
+    }
+    *credit = 3;
+    evaluation.spend(1)
 }
 
 fn substring<'a>(
@@ -639,7 +650,8 @@ fn replace<'a>(
     }
     let length = (text.len() as u64 + count as u64 * new.len() as u64)
         .saturating_sub(count as u64 * old.len() as u64);
-    evaluation.spend(traversal(length))?;
+    // What the result holds beyond the traversals charged.
+    evaluation.spend(traversal(length).saturating_sub(traversal(2 * size)))?;
     let replaced = if old.is_empty() {
         let mut out = String::with_capacity(length as usize);
         let mut inserted = 0;
@@ -675,9 +687,10 @@ fn find_all<'a>(
         limit as usize
     };
     let mut found = Vec::new();
+    let mut credit = cost.saturating_mul(4);
     for matched in regex.find_iter(text).take(limit) {
-        // Each match shares the text; the list is charged an item per match.
-        evaluation.spend(1)?;
+        // Each match shares the text.
+        charge_item(evaluation, &mut credit)?;
         found.push(Val::Str(text.slice(matched.range())));
     }
     Ok(Val::List(Rc::new(found)))
@@ -858,6 +871,8 @@ pub(super) fn sort_by<'a>(
     let Some(items) = list.items() else {
         return no_overload("sortBy", &[&list]);
     };
+    // cel-go binds the list to a variable, read twice.
+    evaluation.spend(2)?;
     let keys = evaluation.fold(Fold::Map, list.clone(), (variable, None), None, key)?;
     evaluation.spend(self_compare(&keys))?;
     let keys = keys.items().unwrap_or_default();
@@ -881,9 +896,11 @@ fn flatten<'a>(evaluation: &mut Evaluation<'a>, list: &Val<'a>, depth: i64) -> R
     if depth < 0 {
         evaluation.spend(u64::MAX)?;
     }
-    evaluation.spend(allocating(len, depth as f64))?;
+    let paid = allocating(len, depth as f64);
+    evaluation.spend(paid)?;
     let mut flat = Vec::new();
-    flatten_into(evaluation, list, depth, &mut flat)?;
+    let mut credit = paid.saturating_mul(4);
+    flatten_into(evaluation, list, depth, &mut flat, &mut credit)?;
     Ok(Val::List(Rc::new(flat)))
 }
 
@@ -892,13 +909,14 @@ fn flatten_into<'a>(
     list: &Val<'a>,
     depth: i64,
     out: &mut Vec<Val<'a>>,
+    credit: &mut u64,
 ) -> Result<()> {
     for item in list.elements().into_iter().flatten() {
         if depth > 0 && item.is_list() {
-            // What is spliced in beyond the charged size is charged as it is copied.
-            evaluation.spend(item.list_len().unwrap_or(0) as u64)?;
-            flatten_into(evaluation, &item, depth - 1, out)?;
+            flatten_into(evaluation, &item, depth - 1, out, credit)?;
         } else {
+            // Items past those charged for are charged as they are copied.
+            charge_item(evaluation, credit)?;
             out.push(item);
         }
     }

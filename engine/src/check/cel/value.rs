@@ -549,14 +549,11 @@ pub fn compare_semver(a: &Semver, b: &Semver) -> Ordering {
         })
 }
 
-/// cel-go's words for a call no overload takes: `no such overload: f(int, string)` with
-/// the types of the arguments, as the API server shows a runtime overload error.
-pub fn no_overload<T>(function: &str, args: &[&Val<'_>]) -> Result<T> {
-    let types: Vec<&str> = args.iter().map(|arg| arg.type_name()).collect();
-    error(format!(
-        "no such overload: {function}({})",
-        types.join(", ")
-    ))
+/// cel-go's runtime error for a call no overload takes: `no such overload`, bare — the
+/// function and the types of its arguments (named here for the reader of a call site) are
+/// not in the text the API server shows.
+pub fn no_overload<T>(_function: &str, _args: &[&Val<'_>]) -> Result<T> {
+    error("no such overload")
 }
 
 /// An evaluation: the variables in scope, the cost left, and what it remembers of strings
@@ -566,6 +563,9 @@ pub struct Evaluation<'a> {
     pub left: u64,
     /// Character counts (and whether all ASCII) of the long strings met, by address.
     characters: HashMap<(usize, usize), (usize, bool)>,
+    /// The strings built by the evaluation that `characters` counted, kept alive so that no
+    /// other string takes their address while it remembers them.
+    counted: Vec<Rc<str>>,
     /// The patterns compiled (and charged) in this evaluation.
     pub(super) patterns: Vec<(String, Rc<regex::Regex>)>,
 }
@@ -579,6 +579,7 @@ impl<'a> Evaluation<'a> {
             variables,
             left,
             characters: HashMap::new(),
+            counted: Vec::new(),
             patterns: Vec::new(),
         }
     }
@@ -603,10 +604,15 @@ impl<'a> Evaluation<'a> {
         if text.len() < REMEMBERED {
             return (text.chars().count(), text.is_ascii());
         }
-        *self
-            .characters
-            .entry(text.address())
-            .or_insert_with(|| (text.chars().count(), text.is_ascii()))
+        if let Some(counted) = self.characters.get(&text.address()) {
+            return *counted;
+        }
+        let counted = (text.chars().count(), text.is_ascii());
+        if let Text::Shared(all, _) = text {
+            self.counted.push(all.clone());
+        }
+        self.characters.insert(text.address(), counted);
+        counted
     }
 
     /// CEL's `size` of a value (characters of a string), as cel-go's cost tracker measures
@@ -623,6 +629,12 @@ impl<'a> Evaluation<'a> {
 /// cel-go's cost of traversing `size` units once: `ceil(size × 0.1)`.
 pub fn traversal(size: u64) -> u64 {
     size.div_ceil(10)
+}
+
+/// What a list of `items` values costs to build where cel-go charges nothing for it (a
+/// value is some forty bytes; four of them a unit).
+pub fn items_cost(items: u64) -> u64 {
+    items.div_ceil(4)
 }
 
 /// A value as an error message shows it.
