@@ -25,9 +25,9 @@ spec:
 /// and a string `p`, and the CEL rule `rule` (a YAML string, quoted by the caller) on `spec`,
 /// with `extra` (more YAML keys of the rule, one per line) besides.
 fn crd(rule: &str, extra: &[&str]) -> String {
-    let mut validation = format!("        - rule: {rule}\n");
+    let mut validation = format!("            - rule: {rule}\n");
     for line in extra {
-        validation.push_str(&format!("          {line}\n"));
+        validation.push_str(&format!("              {line}\n"));
     }
     format!(
         "\
@@ -252,9 +252,9 @@ fn an_object_whose_rules_exceed_its_budget_is_refused() {
     let rule = "\"self.l.all(x, x.contains(self.s))\"";
     let mut validations = String::new();
     for _ in 0..12 {
-        validations.push_str(&format!("        - rule: {rule}\n"));
+        validations.push_str(&format!("            - rule: {rule}\n"));
     }
-    let crd = crd(rule, &[]).replace(&format!("        - rule: {rule}\n"), &validations);
+    let crd = crd(rule, &[]).replace(&format!("            - rule: {rule}\n"), &validations);
     let spec = serde_json::json!({"s": "x".repeat(30), "l": vec!["x".repeat(30); 60_000]});
     let root = repository(
         "budget",
