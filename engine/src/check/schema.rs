@@ -987,7 +987,7 @@ impl Schema {
         out: &mut Out<'_>,
     ) {
         for rule in &self.rules {
-            if rule.is_transition() {
+            if !rule.runs_without_old() {
                 continue;
             }
             match rule.judge(value, self, &mut walk.cel_left) {
@@ -1010,11 +1010,7 @@ impl Schema {
                     return;
                 }
                 Verdict::OutOfBudget => {
-                    out.invalid(path, || {
-                        "not every CEL rule was run: the object's rules cost more than the API \
-                         server's budget for one object, and it refuses the object"
-                            .to_string()
-                    });
+                    out.invalid(path, || cel::OUT_OF_BUDGET.to_string());
                     return;
                 }
             }
@@ -2198,12 +2194,15 @@ mod tests {
             quadratic.judge(&value, &schema, &mut left),
             Verdict::Fails {
                 field: None,
-                problem: "the rule `self.all(a, self.all(b, a + b >= 0))` costs more than the API \
-                server allows one rule on one value (1000000 steps)"
+                problem: "'operation cancelled: actual cost limit exceeded': no further \
+                validation rules will be run due to call cost exceeds limit for rule: \
+                self.all(a, self.all(b, a + b >= 0))"
                     .to_string()
             }
         );
-        assert_eq!(left, cel::OBJECT_BUDGET - cel::CALL_BUDGET);
+        // The API server validates nothing more of the object.
+        assert_eq!(left, 0);
+        let mut left = cel::OBJECT_BUDGET;
         let linear = Rule::from_crd(&json!({"rule": "self.all(a, a >= 0)"}));
         assert_eq!(linear.judge(&value, &schema, &mut left), Verdict::Holds);
         let mut nearly_spent = 10;
@@ -2261,7 +2260,7 @@ mod tests {
         );
         assert!(matches!(
             judge(json!({"rule": "self.nope > 1"})),
-            Verdict::Fails { problem, .. } if problem.ends_with("cannot be evaluated: no such key: nope")
+            Verdict::Fails { problem, .. } if problem == "no such key: nope evaluating rule: self.nope > 1"
         ));
         assert!(Rule::from_crd(&json!({"rule": "self.x == oldSelf.x"})).is_transition());
     }

@@ -1,5 +1,16 @@
 //! CEL's evaluation: operators, macros, selection and indexing, over the values of
 //! [`super::value`]; functions are [`super::library`]'s.
+//!
+//! Each step is charged as cel-go's cost tracker charges it (interpreter/runtimecost.go, the
+//! macros as cel-go's parser expands them, parser/macro.go and ext/comprehensions.go): a
+//! variable or a field selected 1, a constant 0, a list built 10 and a map 30 (a literal of
+//! constants is folded: 0), a call by its function ([`super::library`]), `&&`, `||` and
+//! `?:` nothing of their own. A comprehension pays its loop's own steps: `all` 3 per item
+//! (its condition and accumulator), `exists` 4, `map` and `transformList` 12 per item kept,
+//! `filter` 13, `transformMap` 3, `transformMapEntry` 2, and 1 or 2 for its result.
+//! Where this evaluator does more work than cel-go charges (equality of nested lists and
+//! maps, a list concatenated), it charges that work too, so that what an evaluation does is
+//! bounded by its charge.
 
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -9,9 +20,92 @@ use serde_json::Value;
 use super::library;
 use super::parse::{Binary, Expr, Literal, Macro, Macro2};
 use super::value::{
-    Evaluation, Fault, Result, Val, checked_duration, checked_timestamp, compare, compare_numbers,
-    equal, error, no_overload, shown,
+    Entries, Evaluation, Fault, Result, Text, Val, checked_duration, checked_timestamp, compare,
+    equal_counting, error, items_cost, no_overload, shown, traversal,
 };
+
+/// A comprehension: cel-go's macros and the two-variable ones of its ext library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    All,
+    Exists,
+    ExistsOne,
+    Map,
+    Filter,
+    TransformList,
+    TransformMap,
+    TransformMapEntry,
+}
+
+impl Fold {
+    fn of(kind: Macro) -> Fold {
+        match kind {
+            Macro::All => Fold::All,
+            Macro::Exists => Fold::Exists,
+            Macro::ExistsOne => Fold::ExistsOne,
+            Macro::Map => Fold::Map,
+            Macro::Filter => Fold::Filter,
+        }
+    }
+
+    /// The two-variable macro named `function` with `args` arguments (ext/comprehensions.go).
+    fn two_variable(function: &str, args: usize) -> Option<Fold> {
+        Some(match (function, args) {
+            ("all", 3) => Fold::All,
+            ("exists", 3) => Fold::Exists,
+            ("existsOne" | "exists_one", 3) => Fold::ExistsOne,
+            ("transformList", 3 | 4) => Fold::TransformList,
+            ("transformMap", 3 | 4) => Fold::TransformMap,
+            ("transformMapEntry", 3 | 4) => Fold::TransformMapEntry,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Fold::All => "all",
+            Fold::Exists => "exists",
+            Fold::ExistsOne => "exists_one",
+            Fold::Map => "map",
+            Fold::Filter => "filter",
+            Fold::TransformList => "transformList",
+            Fold::TransformMap => "transformMap",
+            Fold::TransformMapEntry => "transformMapEntry",
+        }
+    }
+}
+
+/// Whether `expr` is an attribute cel-go plans as one (a variable and the fields and indexes
+/// selected from it): a conditional's chosen branch of that kind does not pay for its
+/// variable.
+fn rooted_at_variable(expr: &Expr) -> bool {
+    match expr {
+        Expr::Ident(_) => true,
+        Expr::Select { operand, .. } | Expr::Index { operand, .. } => rooted_at_variable(operand),
+        _ => false,
+    }
+}
+
+/// Whether `expr` is an attribute (so a field selected from it is one more qualifier) rather
+/// than a computed value (a field of which costs an attribute of its own).
+fn is_attribute(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Ident(_) | Expr::Select { .. } | Expr::Index { .. }
+    )
+}
+
+/// Whether `expr` is a constant cel-go folds: a literal, or a list or map of them.
+fn is_constant(expr: &Expr) -> bool {
+    match expr {
+        Expr::Literal(_) => true,
+        Expr::List(items) => items.iter().all(is_constant),
+        Expr::Map(entries) => entries
+            .iter()
+            .all(|(key, value)| is_constant(key) && is_constant(value)),
+        _ => false,
+    }
+}
 
 impl<'a> Evaluation<'a> {
     fn variable(&self, name: &str) -> Option<&Val<'a>> {
@@ -23,7 +117,6 @@ impl<'a> Evaluation<'a> {
     }
 
     pub fn eval(&mut self, expr: &'a Expr) -> Result<Val<'a>> {
-        self.spend(1)?;
         match expr {
             Expr::Literal(literal) => Ok(match literal {
                 Literal::Null => Val::Null,
@@ -31,11 +124,15 @@ impl<'a> Evaluation<'a> {
                 Literal::Int(value) => Val::Int(*value),
                 Literal::Uint(value) => Val::Uint(*value),
                 Literal::Double(value) => Val::Double(*value),
-                Literal::String(value) => Val::string(value),
+                Literal::String(value) => Val::Str(Text::Borrowed(value)),
                 Literal::Bytes(value) => Val::Bytes(Rc::from(value.as_slice())),
             }),
             Expr::Ident(name) => match self.variable(name) {
-                Some(value) => Ok(value.clone()),
+                Some(value) => {
+                    let value = value.clone();
+                    self.spend(1)?;
+                    Ok(value)
+                }
                 None => match name.as_str() {
                     "int" | "uint" | "double" | "bool" | "string" | "bytes" | "list" | "map"
                     | "null_type" | "type" => Ok(Val::Type(type_name(name))),
@@ -43,19 +140,33 @@ impl<'a> Evaluation<'a> {
                 },
             },
             Expr::Select {
-                operand,
+                operand: inner,
                 field,
                 optional,
             } => {
-                let operand = self.eval(operand)?;
-                select(operand, field, *optional)
+                let operand = self.eval(inner)?;
+                if !is_attribute(inner) {
+                    self.spend(1)?;
+                }
+                let selected = select(operand, field, *optional)?;
+                // An optional field that is absent is not a qualification cel-go charges.
+                if !matches!(selected, Val::Optional(None)) {
+                    self.spend(1)?;
+                }
+                Ok(selected)
             }
             Expr::Index {
-                operand,
+                operand: inner,
                 index,
                 optional,
             } => {
-                let operand = self.eval(operand)?;
+                let operand = self.eval(inner)?;
+                if !is_attribute(inner) {
+                    self.spend(1)?;
+                }
+                if matches!(**index, Expr::Literal(_)) {
+                    self.spend(1)?;
+                }
                 let index = self.eval(index)?;
                 self.index(operand, index, *optional)
             }
@@ -73,27 +184,11 @@ impl<'a> Evaluation<'a> {
                 target,
                 function,
                 args,
-            } => {
-                let target = match target {
-                    Some(target) => Some(self.eval(target)?),
-                    None => None,
-                };
-                if function == "or" || function == "orValue" {
-                    // The alternative is evaluated only when needed.
-                    if let Some(Val::Optional(Some(value))) = &target {
-                        return Ok(match function.as_str() {
-                            "or" => Val::Optional(Some(value.clone())),
-                            _ => value.as_ref().clone(),
-                        });
-                    }
-                }
-                let mut values = Vec::with_capacity(args.len());
-                for arg in args {
-                    values.push(self.eval(arg)?);
-                }
-                library::call(self, target, function, values)
-            }
+            } => self.call(target.as_deref(), function, args),
             Expr::List(items) => {
+                if !is_constant(expr) {
+                    self.spend(10)?;
+                }
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
                     values.push(self.eval(item)?);
@@ -101,39 +196,57 @@ impl<'a> Evaluation<'a> {
                 Ok(Val::List(Rc::new(values)))
             }
             Expr::Map(entries) => {
-                let mut values: Vec<(Val<'a>, Val<'a>)> = Vec::with_capacity(entries.len());
+                if !is_constant(expr) {
+                    self.spend(30)?;
+                }
+                let mut values = Entries::with_capacity(entries.len());
                 for (key, value) in entries {
                     let key = self.eval(key)?;
                     if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Uint(_) | Val::Bool(_)) {
-                        return error(format!("a map key cannot be a {}", key.type_name()));
+                        return error(format!("unsupported key type: {}", key.type_name()));
                     }
-                    if values.iter().any(|(existing, _)| equal(existing, &key)) {
-                        return error("a map literal repeats a key");
+                    let value = self.eval(value)?;
+                    if !values.insert(key.clone(), value) {
+                        return error(format!("Failed with repeated key: {}", shown(&key)));
                     }
-                    values.push((key, self.eval(value)?));
                 }
-                Ok(Val::Map(Rc::new(values)))
+                Ok(Val::map(values))
             }
-            Expr::Not(operand) => match self.eval(operand)? {
-                Val::Bool(value) => Ok(Val::Bool(!value)),
-                other => no_overload("!_", &[&other]),
-            },
-            Expr::Negate(operand) => match self.eval(operand)? {
-                Val::Int(value) => value
-                    .checked_neg()
-                    .map(Val::Int)
-                    .ok_or_else(|| Fault::Error("integer overflow".into())),
-                Val::Double(value) => Ok(Val::Double(-value)),
-                Val::Duration(value) => Ok(Val::Duration(-value)),
-                other => no_overload("-_", &[&other]),
-            },
+            Expr::Not(operand) => {
+                let value = self.eval(operand)?;
+                self.spend(1)?;
+                match value {
+                    Val::Bool(value) => Ok(Val::Bool(!value)),
+                    other => no_overload("!_", &[&other]),
+                }
+            }
+            Expr::Negate(operand) => {
+                let value = self.eval(operand)?;
+                self.spend(1)?;
+                match value {
+                    Val::Int(value) => value
+                        .checked_neg()
+                        .map(Val::Int)
+                        .ok_or_else(|| Fault::Error("integer overflow".into())),
+                    Val::Double(value) => Ok(Val::Double(-value)),
+                    Val::Duration(value) => checked_duration(-value).map(Val::Duration),
+                    other => no_overload("-_", &[&other]),
+                }
+            }
             Expr::And(left, right) => self.logic(left, right, false),
             Expr::Or(left, right) => self.logic(left, right, true),
-            Expr::Conditional(condition, then, otherwise) => match self.eval(condition)? {
-                Val::Bool(true) => self.eval(then),
-                Val::Bool(false) => self.eval(otherwise),
-                other => no_overload("_?_:_", &[&other]),
-            },
+            Expr::Conditional(condition, then, otherwise) => {
+                let branch = match self.eval(condition)? {
+                    Val::Bool(true) => then,
+                    Val::Bool(false) => otherwise,
+                    other => return no_overload("_?_:_", &[&other]),
+                };
+                let value = self.eval(branch)?;
+                if rooted_at_variable(branch) {
+                    self.left += 1;
+                }
+                Ok(value)
+            }
             Expr::Binary(op, left, right) => {
                 let left = self.eval(left)?;
                 let right = self.eval(right)?;
@@ -147,7 +260,13 @@ impl<'a> Evaluation<'a> {
                 body,
             } => {
                 let range = self.eval(range)?;
-                self.comprehension(*kind, range, variable, filter.as_deref(), body)
+                self.fold(
+                    Fold::of(*kind),
+                    range,
+                    (variable, None),
+                    filter.as_deref(),
+                    body,
+                )
             }
             Expr::OptionalList(_)
             | Expr::OptionalMap(_)
@@ -157,17 +276,105 @@ impl<'a> Evaluation<'a> {
         }
     }
 
+    /// A call, or one of the macros the parser leaves as a call: the two-variable
+    /// comprehensions, `sortBy`, `optMap`, `optFlatMap` and `lists.range`.
+    fn call(
+        &mut self,
+        target: Option<&'a Expr>,
+        function: &'a str,
+        args: &'a [Expr],
+    ) -> Result<Val<'a>> {
+        let variable = |at: usize| match args.get(at) {
+            Some(Expr::Ident(name)) => Ok(name.as_str()),
+            _ => error(format!("{function}: argument {at} must be a simple name")),
+        };
+        if let Some(target) = target {
+            if let Some(kind) = Fold::two_variable(function, args.len()) {
+                let (first, second) = (variable(0)?, variable(1)?);
+                let range = self.eval(target)?;
+                let filter = (args.len() == 4).then(|| &args[2]);
+                return self.fold(
+                    kind,
+                    range,
+                    (first, Some(second)),
+                    filter,
+                    &args[args.len() - 1],
+                );
+            }
+            match (function, args.len()) {
+                ("sortBy", 2) => {
+                    let name = variable(0)?;
+                    let list = self.eval(target)?;
+                    return library::sort_by(self, list, name, &args[1]);
+                }
+                ("optMap" | "optFlatMap", 2) => {
+                    let name = variable(0)?;
+                    let optional = self.eval(target)?;
+                    self.spend(1)?;
+                    let inner = match optional {
+                        Val::Optional(None) => return Ok(Val::Optional(None)),
+                        Val::Optional(Some(inner)) => inner.as_ref().clone(),
+                        other => return no_overload(function, &[&other]),
+                    };
+                    self.spend(1)?;
+                    self.variables.push((name, inner));
+                    let mapped = self.eval(&args[1]);
+                    self.variables.pop();
+                    let mapped = mapped?;
+                    return match (function, mapped) {
+                        ("optMap", value) => {
+                            self.spend(1)?;
+                            Ok(Val::Optional(Some(Rc::new(value))))
+                        }
+                        (_, value @ Val::Optional(_)) => Ok(value),
+                        (_, other) => no_overload(function, &[&other]),
+                    };
+                }
+                _ => {}
+            }
+            if let Expr::Ident(namespace) = target
+                && self.variable(namespace).is_none()
+                && let ("lists", "range", 1) = (namespace.as_str(), function, args.len())
+            {
+                let count = self.eval(&args[0])?;
+                return library::range(self, count);
+            }
+        }
+        let target = match target {
+            Some(target) => Some(self.eval(target)?),
+            None => None,
+        };
+        if function == "or" || function == "orValue" {
+            // The alternative is evaluated only when needed; cel-go charges neither.
+            if let Some(Val::Optional(Some(value))) = &target {
+                return Ok(match function {
+                    "or" => Val::Optional(Some(value.clone())),
+                    _ => value.as_ref().clone(),
+                });
+            }
+            if let (Some(Val::Optional(None)), [alternative]) = (&target, args) {
+                let alternative = self.eval(alternative)?;
+                return match (function, alternative) {
+                    ("orValue", value) => Ok(value),
+                    (_, value @ Val::Optional(_)) => Ok(value),
+                    (_, other) => no_overload("or", &[&other]),
+                };
+            }
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for arg in args {
+            values.push(self.eval(arg)?);
+        }
+        library::call(self, target, function, values)
+    }
+
     /// `&&` (`decides` false) and `||` (`decides` true): commutative as CEL's are, an error on
     /// one side giving way to the side that decides.
     fn logic(&mut self, left: &'a Expr, right: &'a Expr, decides: bool) -> Result<Val<'a>> {
         let left = match self.eval(left) {
             Ok(Val::Bool(value)) if value == decides => return Ok(Val::Bool(decides)),
             Ok(Val::Bool(_)) => None,
-            Ok(other) => Some(Fault::Error(format!(
-                "no such overload: {}(bool, {})",
-                if decides { "_||_" } else { "_&&_" },
-                other.type_name()
-            ))),
+            Ok(_) => Some(Fault::Error("no such overload".to_string())),
             Err(Fault::Budget) => return Err(Fault::Budget),
             Err(fault) => Some(fault),
         };
@@ -177,9 +384,7 @@ impl<'a> Evaluation<'a> {
                 None => Ok(Val::Bool(value)),
                 Some(fault) => Err(fault),
             },
-            Ok(other) => Err(left.unwrap_or_else(|| {
-                Fault::Error(format!("no such overload for {}", other.type_name()))
-            })),
+            Ok(_) => Err(left.unwrap_or_else(|| Fault::Error("no such overload".to_string()))),
             Err(Fault::Budget) => Err(Fault::Budget),
             Err(fault) => Err(left.unwrap_or(fault)),
         }
@@ -191,32 +396,24 @@ impl<'a> Evaluation<'a> {
             Val::Optional(Some(value)) => (value.as_ref().clone(), true),
             operand => (operand, false),
         };
-        let found = match (&operand, &index) {
-            (Val::List(_) | Val::Json(Value::Array(_), _), _) => {
-                let position = match index {
-                    Val::Int(position) => Some(position),
-                    Val::Uint(position) => i64::try_from(position).ok(),
-                    Val::Double(position) if position.fract() == 0.0 => Some(position as i64),
-                    _ => return no_overload("_[_]", &[&operand, &index]),
-                };
-                let items = operand.items().unwrap_or_default();
-                position
-                    .and_then(|position| usize::try_from(position).ok())
-                    .and_then(|position| items.get(position).cloned())
-                    .ok_or_else(|| format!("index out of range: {}", position.unwrap_or(i64::MAX)))
-            }
-            (Val::Map(_) | Val::Json(Value::Object(_), _), _) => operand
+        let found = if let Some(len) = operand.list_len() {
+            let position = match index {
+                Val::Int(position) => position,
+                Val::Uint(position) => i64::try_from(position).unwrap_or(i64::MAX),
+                Val::Double(position) if position.fract() == 0.0 => position as i64,
+                _ => return no_overload("_[_]", &[&operand, &index]),
+            };
+            usize::try_from(position)
+                .ok()
+                .filter(|&at| at < len)
+                .and_then(|at| operand.list_item(at))
+                .ok_or_else(|| format!("index out of bounds: {position}"))
+        } else if operand.is_map() {
+            operand
                 .get(&index)
-                .or_else(|| {
-                    // Numeric keys are found by value whatever their type.
-                    let entries = operand.entries()?;
-                    entries
-                        .into_iter()
-                        .find(|(key, _)| compare_numbers(key, &index) == Some(Ordering::Equal))
-                        .map(|(_, value)| value)
-                })
-                .ok_or_else(|| format!("no such key: {}", shown(&index))),
-            _ => return no_overload("_[_]", &[&operand, &index]),
+                .ok_or_else(|| format!("no such key: {}", key_shown(&index)))
+        } else {
+            return no_overload("_[_]", &[&operand, &index]);
         };
         match found {
             Ok(value) if optional || wrapped => Ok(Val::Optional(Some(Rc::new(value)))),
@@ -226,15 +423,36 @@ impl<'a> Evaluation<'a> {
         }
     }
 
+    /// cel-go's `==`: `ceil(0.1 × the smaller size)` (1 for Kubernetes' own types), and the
+    /// nested values compared beyond that.
+    pub(super) fn equals(&mut self, left: &Val<'a>, right: &Val<'a>) -> Result<bool> {
+        let cost = if is_kubernetes_type(left) {
+            1
+        } else {
+            traversal(self.size(left).min(self.size(right)))
+        };
+        self.spend(cost)?;
+        let mut visited = 0;
+        let equal = equal_counting(left, right, &mut visited);
+        self.spend(traversal(visited).saturating_sub(cost))?;
+        Ok(equal)
+    }
+
     fn binary(&mut self, op: Binary, left: Val<'a>, right: Val<'a>) -> Result<Val<'a>> {
         use Val::*;
         let overflow = || Fault::Error("integer overflow".to_string());
         Ok(match op {
             Binary::Equal | Binary::NotEqual => {
-                self.spend(left.weight().min(right.weight()))?;
-                Bool(equal(&left, &right) == (op == Binary::Equal))
+                Bool(self.equals(&left, &right)? == (op == Binary::Equal))
             }
             Binary::Less | Binary::LessOrEqual | Binary::Greater | Binary::GreaterOrEqual => {
+                let cost = match (&left, &right) {
+                    (Str(_), Str(_)) | (Bytes(_), Bytes(_)) => {
+                        traversal(self.size(&left).min(self.size(&right)))
+                    }
+                    _ => 1,
+                };
+                self.spend(cost)?;
                 let ordering = compare(&left, &right)?;
                 Bool(match op {
                     Binary::Less => ordering == Ordering::Less,
@@ -244,60 +462,97 @@ impl<'a> Evaluation<'a> {
                 })
             }
             Binary::In => {
-                self.spend(right.weight())?;
-                if let Some(items) = right.items() {
-                    Bool(items.iter().any(|item| equal(item, &left)))
-                } else if right.entries().is_some() {
-                    Bool(
-                        right.get(&left).is_some() || {
-                            let entries = right.entries().unwrap_or_default();
-                            entries.iter().any(|(key, _)| {
-                                compare_numbers(key, &left) == Some(Ordering::Equal)
-                            })
-                        },
-                    )
+                if let Some(len) = right.list_len() {
+                    self.spend(len as u64)?;
+                    let mut visited = 0;
+                    let mut found = false;
+                    for at in 0..len {
+                        if let Some(item) = right.list_item(at)
+                            && equal_counting(&item, &left, &mut visited)
+                        {
+                            found = true;
+                            break;
+                        }
+                    }
+                    self.spend(traversal(visited).saturating_sub(len as u64))?;
+                    Bool(found)
+                } else if right.is_map() {
+                    self.spend(1)?;
+                    Bool(right.get(&left).is_some())
                 } else {
                     return no_overload("@in", &[&left, &right]);
                 }
             }
-            Binary::Add => match (&left, &right) {
-                (Int(a), Int(b)) => Int(a.checked_add(*b).ok_or_else(overflow)?),
-                (Uint(a), Uint(b)) => Uint(a.checked_add(*b).ok_or_else(overflow)?),
-                (Double(a), Double(b)) => Double(a + b),
-                (Str(a), Str(b)) => {
-                    self.spend((a.len() + b.len()) as u64 / 10)?;
-                    Val::string(&format!("{a}{b}"))
-                }
-                (Bytes(a), Bytes(b)) => Bytes(Rc::from([a.as_ref(), b.as_ref()].concat())),
-                (Duration(a), Duration(b)) => Duration(checked_duration(a + b)?),
-                (Timestamp(a), Duration(b)) | (Duration(b), Timestamp(a)) => {
-                    Timestamp(checked_timestamp(a + b)?)
-                }
-                _ => match (left.items(), right.items()) {
-                    (Some(mut a), Some(b)) => {
-                        self.spend((a.len() + b.len()) as u64)?;
-                        a.extend(b);
-                        List(Rc::new(a))
+            Binary::Add => {
+                match (&left, &right) {
+                    (Str(a), Str(b)) => {
+                        let cost = traversal(self.size(&left) + self.size(&right));
+                        self.spend(cost)?;
+                        if b.is_empty() {
+                            return Ok(left);
+                        }
+                        if a.is_empty() {
+                            return Ok(right);
+                        }
+                        let mut joined = String::with_capacity(a.len() + b.len());
+                        joined.push_str(a);
+                        joined.push_str(b);
+                        return Ok(Val::owned(joined));
                     }
-                    _ => return no_overload("_+_", &[&left, &right]),
-                },
-            },
-            Binary::Subtract => match (&left, &right) {
-                (Int(a), Int(b)) => Int(a.checked_sub(*b).ok_or_else(overflow)?),
-                (Uint(a), Uint(b)) => Uint(a.checked_sub(*b).ok_or_else(overflow)?),
-                (Double(a), Double(b)) => Double(a - b),
-                (Duration(a), Duration(b)) => Duration(checked_duration(a - b)?),
-                (Timestamp(a), Duration(b)) => Timestamp(checked_timestamp(a - b)?),
-                (Timestamp(a), Timestamp(b)) => Duration(checked_duration(a - b)?),
-                _ => return no_overload("_-_", &[&left, &right]),
-            },
-            Binary::Multiply => match (&left, &right) {
-                (Int(a), Int(b)) => Int(a.checked_mul(*b).ok_or_else(overflow)?),
-                (Uint(a), Uint(b)) => Uint(a.checked_mul(*b).ok_or_else(overflow)?),
-                (Double(a), Double(b)) => Double(a * b),
-                _ => return no_overload("_*_", &[&left, &right]),
-            },
+                    (Bytes(a), Bytes(b)) => {
+                        self.spend(traversal((a.len() + b.len()) as u64))?;
+                        return Ok(Bytes(Rc::from([a.as_ref(), b.as_ref()].concat())));
+                    }
+                    _ => {}
+                }
+                self.spend(1)?;
+                match (&left, &right) {
+                    (Int(a), Int(b)) => Int(a.checked_add(*b).ok_or_else(overflow)?),
+                    (Uint(a), Uint(b)) => Uint(a.checked_add(*b).ok_or_else(overflow)?),
+                    (Double(a), Double(b)) => Double(a + b),
+                    (Duration(a), Duration(b)) => Duration(checked_duration(a + b)?),
+                    (Timestamp(a), Duration(b)) | (Duration(b), Timestamp(a)) => {
+                        Timestamp(checked_timestamp(a + b)?)
+                    }
+                    _ => match (left.list_len(), right.list_len()) {
+                        (Some(0), Some(_)) => right,
+                        (Some(_), Some(0)) => left,
+                        (Some(a), Some(b)) => {
+                            // cel-go concatenates lists without copying them and charges 1;
+                            // this evaluator copies, and charges the copy.
+                            self.spend(items_cost((a + b) as u64))?;
+                            let mut joined = Vec::with_capacity(a + b);
+                            joined.extend(left.elements().into_iter().flatten());
+                            joined.extend(right.elements().into_iter().flatten());
+                            List(Rc::new(joined))
+                        }
+                        _ => return no_overload("_+_", &[&left, &right]),
+                    },
+                }
+            }
+            Binary::Subtract => {
+                self.spend(1)?;
+                match (&left, &right) {
+                    (Int(a), Int(b)) => Int(a.checked_sub(*b).ok_or_else(overflow)?),
+                    (Uint(a), Uint(b)) => Uint(a.checked_sub(*b).ok_or_else(overflow)?),
+                    (Double(a), Double(b)) => Double(a - b),
+                    (Duration(a), Duration(b)) => Duration(checked_duration(a - b)?),
+                    (Timestamp(a), Duration(b)) => Timestamp(checked_timestamp(a - b)?),
+                    (Timestamp(a), Timestamp(b)) => Duration(checked_duration(a - b)?),
+                    _ => return no_overload("_-_", &[&left, &right]),
+                }
+            }
+            Binary::Multiply => {
+                self.spend(1)?;
+                match (&left, &right) {
+                    (Int(a), Int(b)) => Int(a.checked_mul(*b).ok_or_else(overflow)?),
+                    (Uint(a), Uint(b)) => Uint(a.checked_mul(*b).ok_or_else(overflow)?),
+                    (Double(a), Double(b)) => Double(a * b),
+                    _ => return no_overload("_*_", &[&left, &right]),
+                }
+            }
             Binary::Divide | Binary::Remainder => {
+                self.spend(1)?;
                 let divide = op == Binary::Divide;
                 match (&left, &right) {
                     (Int(_), Int(0)) | (Uint(_), Uint(0)) => {
@@ -322,102 +577,171 @@ impl<'a> Evaluation<'a> {
         })
     }
 
-    fn comprehension(
+    /// A comprehension over `range` (a list's items, or a map's keys; with two variables, a
+    /// list's indexes and items or a map's keys and values), charged as cel-go's expansion
+    /// of the macro costs.
+    pub fn fold(
         &mut self,
-        kind: Macro,
+        kind: Fold,
         range: Val<'a>,
-        variable: &'a str,
+        (first, second): (&'a str, Option<&'a str>),
         filter: Option<&'a Expr>,
         body: &'a Expr,
     ) -> Result<Val<'a>> {
-        let elements: Vec<Val<'a>> = if let Some(items) = range.items() {
-            items
-        } else if let Some(entries) = range.entries() {
-            entries.into_iter().map(|(key, _)| key).collect()
-        } else {
-            return no_overload(
-                match kind {
-                    Macro::All => "all",
-                    Macro::Exists => "exists",
-                    Macro::ExistsOne => "exists_one",
-                    Macro::Map => "map",
-                    Macro::Filter => "filter",
-                },
-                &[&range],
-            );
+        let Some(elements) = range.elements() else {
+            return no_overload(kind.name(), &[&range]);
         };
-        self.spend(elements.len() as u64)?;
+        let is_list = range.is_list();
         let mut first_error: Option<Fault> = None;
-        let mut count = 0;
-        let mut mapped = Vec::new();
-        for element in elements {
-            self.variables.push((variable, element.clone()));
-            let outcome = self.comprehension_step(kind, filter, body);
-            self.variables.pop();
-            match outcome {
+        let mut count: i64 = 0;
+        let mut built: Vec<Val<'a>> = Vec::new();
+        let mut map = Entries::default();
+        let pushed = self.variables.len();
+        let mut elements = elements.enumerate().peekable();
+        while let Some((at, element)) = elements.next() {
+            // The loop's condition: `@not_strictly_false(accu)`, with a `!` for exists.
+            self.spend(match kind {
+                Fold::All => 2,
+                Fold::Exists => 3,
+                _ => 0,
+            })?;
+            let (one, two) = match second {
+                None => (element, None),
+                Some(_) if is_list => (Val::Int(at as i64), Some(element)),
+                Some(_) => {
+                    let value = range.get(&element).unwrap_or(Val::Null);
+                    (element, Some(value))
+                }
+            };
+            self.variables.push((first, one.clone()));
+            if let (Some(name), Some(value)) = (second, &two) {
+                self.variables.push((name, value.clone()));
+            }
+            let outcome = self.fold_step(kind, filter, body);
+            self.variables.truncate(pushed);
+            let value = match outcome {
                 Err(Fault::Budget) => return Err(Fault::Budget),
-                Err(fault) => match kind {
-                    Macro::All | Macro::Exists => {
-                        first_error.get_or_insert(fault);
+                Err(fault) if matches!(kind, Fold::All | Fold::Exists) => {
+                    first_error.get_or_insert(fault);
+                    continue;
+                }
+                Err(fault) => return Err(fault),
+                Ok(None) => continue,
+                Ok(Some(value)) => value,
+            };
+            match (kind, value) {
+                // The loop stops at the next element's condition, then reads its result.
+                (Fold::All, Val::Bool(false)) => {
+                    self.spend(if elements.peek().is_some() { 3 } else { 1 })?;
+                    return Ok(Val::Bool(false));
+                }
+                (Fold::Exists, Val::Bool(true)) => {
+                    self.spend(if elements.peek().is_some() { 4 } else { 1 })?;
+                    return Ok(Val::Bool(true));
+                }
+                (Fold::All | Fold::Exists, Val::Bool(_)) => {}
+                (Fold::ExistsOne, Val::Bool(true)) => {
+                    self.spend(2)?;
+                    count += 1;
+                }
+                (Fold::ExistsOne, Val::Bool(false)) => {}
+                (Fold::Filter, Val::Bool(keep)) => {
+                    if keep {
+                        self.spend(13)?;
+                        built.push(two.unwrap_or(one));
                     }
-                    _ => return Err(fault),
-                },
-                Ok(None) => {}
-                Ok(Some(value)) => match (kind, value) {
-                    (Macro::All, Val::Bool(false)) => return Ok(Val::Bool(false)),
-                    (Macro::Exists, Val::Bool(true)) => return Ok(Val::Bool(true)),
-                    (Macro::All | Macro::Exists, Val::Bool(_)) => {}
-                    (Macro::ExistsOne, Val::Bool(value)) => count += usize::from(value),
-                    (Macro::Filter, Val::Bool(keep)) => {
-                        if keep {
-                            mapped.push(element);
-                        }
-                    }
-                    (Macro::Map, value) => mapped.push(value),
-                    (_, other) => {
-                        let fault = Fault::Error(format!(
-                            "a macro's predicate gave a {}, not a bool",
-                            other.type_name()
+                }
+                (Fold::Map | Fold::TransformList, value) => built.push(value),
+                (Fold::TransformMap, value) => {
+                    if !map.insert(one.clone(), value) {
+                        return error(format!(
+                            "insert failed: key {} already exists",
+                            key_shown(&one)
                         ));
-                        match kind {
-                            Macro::All | Macro::Exists => {
-                                first_error.get_or_insert(fault);
-                            }
-                            _ => return Err(fault),
+                    }
+                }
+                (Fold::TransformMapEntry, entry) => {
+                    let Val::Map(entry) = entry else {
+                        return no_overload("cel.@mapInsert", &[&entry]);
+                    };
+                    for (key, value) in &entry.pairs {
+                        if !map.insert(key.clone(), value.clone()) {
+                            return error(format!(
+                                "insert failed: key {} already exists",
+                                key_shown(key)
+                            ));
                         }
                     }
-                },
+                }
+                (_, _) => {
+                    let fault = Fault::Error("no such overload".to_string());
+                    if matches!(kind, Fold::All | Fold::Exists) {
+                        first_error.get_or_insert(fault);
+                    } else {
+                        return Err(fault);
+                    }
+                }
             }
         }
+        // The result: the accumulator read, compared with 1 for exists_one.
+        self.spend(if kind == Fold::ExistsOne { 2 } else { 1 })?;
         if let Some(fault) = first_error {
             return Err(fault);
         }
         Ok(match kind {
-            Macro::All => Val::Bool(true),
-            Macro::Exists => Val::Bool(false),
-            Macro::ExistsOne => Val::Bool(count == 1),
-            Macro::Map | Macro::Filter => Val::List(Rc::new(mapped)),
+            Fold::All => Val::Bool(true),
+            Fold::Exists => Val::Bool(false),
+            Fold::ExistsOne => Val::Bool(count == 1),
+            Fold::Map | Fold::Filter | Fold::TransformList => Val::List(Rc::new(built)),
+            Fold::TransformMap | Fold::TransformMapEntry => Val::map(map),
         })
     }
 
-    /// One element of a comprehension: the body's value, or none where a map's filter
-    /// leaves the element out.
-    fn comprehension_step(
+    /// One element of a comprehension: the body's value, or none where a filter leaves the
+    /// element out. Charges the step's own cost (the accumulator read, the list or map
+    /// insertion) before the body runs.
+    fn fold_step(
         &mut self,
-        kind: Macro,
+        kind: Fold,
         filter: Option<&'a Expr>,
         body: &'a Expr,
     ) -> Result<Option<Val<'a>>> {
-        if kind == Macro::Map
-            && let Some(filter) = filter
-        {
+        if let Some(filter) = filter {
             match self.eval(filter)? {
                 Val::Bool(true) => {}
                 Val::Bool(false) => return Ok(None),
-                other => return no_overload("map's filter", &[&other]),
+                _ => return error("no such overload"),
             }
         }
+        self.spend(match kind {
+            Fold::All | Fold::Exists => 1,
+            Fold::Map | Fold::TransformList => 12,
+            Fold::TransformMap => 3,
+            Fold::TransformMapEntry => 2,
+            Fold::ExistsOne | Fold::Filter => 0,
+        })?;
         self.eval(body).map(Some)
+    }
+}
+
+/// Kubernetes' own types, whose `==` costs 1 (pkg/cel/library/cost.go).
+fn is_kubernetes_type(value: &Val<'_>) -> bool {
+    matches!(
+        value,
+        Val::Ip(_)
+            | Val::Cidr(..)
+            | Val::Url(_)
+            | Val::Quantity(_)
+            | Val::Format(_)
+            | Val::Semver(_)
+    )
+}
+
+/// A key as cel-go's `no such key` error shows it: the bare text of a string.
+fn key_shown(key: &Val<'_>) -> String {
+    match key {
+        Val::Str(text) => text.to_string(),
+        other => shown(other),
     }
 }
 
@@ -436,10 +760,7 @@ fn select<'a>(operand: Val<'a>, field: &str, optional: bool) -> Result<Val<'a>> 
             None if optional || wrapped => Ok(Val::Optional(None)),
             None => error(format!("no such key: {field}")),
         },
-        _ => error(format!(
-            "no such field '{field}' on a {}",
-            operand.type_name()
-        )),
+        _ => error(format!("no such key: {field}")),
     }
 }
 

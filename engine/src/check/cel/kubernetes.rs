@@ -1,17 +1,27 @@
 //! Kubernetes' own CEL libraries (k8s.io/apiserver pkg/cel/library): ip and cidr, url,
-//! quantity and the named formats of `format.named`, each as its documentation and tests define
-//! it. Behaviour was learned from those documents; no code is copied.
+//! quantity, semver and the named formats of `format.named`, each as its documentation and
+//! tests define it. Behaviour was learned from those documents; no code is copied.
 
 use std::net::IpAddr;
 use std::rc::Rc;
 
-use super::value::{Fault, NANOS, Result, Url, Val, equal, error, parse_timestamp};
+use super::value::{
+    Entries, Fault, NANOS, Result, Semver, Url, Val, compare_semver, equal, error, parse_timestamp,
+};
 use crate::quantity::{Quantity, parse_quantity};
 
 /// `isIP`, `ip`, `isCIDR`, `cidr`, `isURL`, `url`, `isQuantity`, `quantity`,
-/// `ip.isCanonical`.
-pub(super) fn kubernetes_constructor<'a>(function: &str, text: &str) -> Result<Val<'a>> {
+/// `ip.isCanonical`, `isSemver` and `semver` (with `normalize`, their second argument).
+pub(super) fn kubernetes_constructor<'a>(
+    function: &str,
+    text: &str,
+    normalize: bool,
+) -> Result<Val<'a>> {
     match function {
+        "isSemver" => Ok(Val::Bool(parse_semver(text, normalize).is_ok())),
+        "semver" => parse_semver(text, normalize)
+            .map(|version| Val::Semver(Rc::new(version)))
+            .map_err(Fault::Error),
         "isIP" => Ok(Val::Bool(parse_ip(text).is_ok())),
         "ip" => parse_ip(text).map(Val::Ip).map_err(Fault::Error),
         "ip.isCanonical" => {
@@ -273,12 +283,11 @@ pub(super) fn url_method<'a>(
                     None => entries.push((key, vec![value])),
                 }
             }
-            Val::Map(Rc::new(
-                entries
-                    .into_iter()
-                    .map(|(key, values)| (key, Val::List(Rc::new(values))))
-                    .collect(),
-            ))
+            let mut map = Entries::with_capacity(entries.len());
+            for (key, values) in entries {
+                map.insert(key, Val::List(Rc::new(values)));
+            }
+            Val::map(map)
         }
         _ => return None,
     }))
@@ -499,4 +508,126 @@ fn is_name_part(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         && bytes[0].is_ascii_alphanumeric()
         && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+}
+
+/// A semantic version as Kubernetes' `semver()` reads it (github.com/blang/semver/v4 Parse,
+/// with its error texts); `normalize` first drops a leading `v`, leading zeros of each part,
+/// and fills in a missing minor or patch (semverlib.go).
+fn parse_semver(text: &str, normalize: bool) -> std::result::Result<Semver, String> {
+    if normalize {
+        let text = text.strip_prefix('v').unwrap_or(text);
+        let mut parts: Vec<String> = text.splitn(3, '.').map(String::from).collect();
+        for part in &mut parts {
+            if part.len() > 1 {
+                let trimmed = part.trim_start_matches('0');
+                *part = if trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+                    trimmed.to_string()
+                } else {
+                    format!("0{trimmed}")
+                };
+            }
+        }
+        if parts.len() < 3 {
+            if parts.last().is_some_and(|last| last.contains(['+', '-'])) {
+                return Err("short version cannot contain PreRelease/Build meta data".into());
+            }
+            parts.resize(3, "0".to_string());
+        }
+        return parse_semver(&parts.join("."), false);
+    }
+    if text.is_empty() {
+        return Err("Version string empty".into());
+    }
+    let parts: Vec<&str> = text.splitn(3, '.').collect();
+    let [major, minor, rest] = parts.as_slice() else {
+        return Err("No Major.Minor.Patch elements found".into());
+    };
+    let number = |part: &str, name: &str| -> std::result::Result<u64, String> {
+        if !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "Invalid character(s) found in {name} number {part:?}"
+            ));
+        }
+        if part.len() > 1 && part.starts_with('0') {
+            let capital = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
+            return Err(format!(
+                "{capital} number must not contain leading zeroes {part:?}"
+            ));
+        }
+        part.parse()
+            .map_err(|_| format!("strconv.ParseUint: parsing {part:?}: invalid syntax"))
+    };
+    let (major, minor) = (number(major, "major")?, number(minor, "minor")?);
+    let (rest, build) = match rest.split_once('+') {
+        Some((rest, build)) => (rest, Some(build)),
+        None => (*rest, None),
+    };
+    let (patch, pre) = match rest.split_once('-') {
+        Some((patch, pre)) => (patch, Some(pre)),
+        None => (rest, None),
+    };
+    let patch = number(patch, "patch")?;
+    let alphanumeric = |part: &str| part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let mut identifiers = Vec::new();
+    for identifier in pre
+        .map(|pre| pre.split('.').collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        if identifier.is_empty() {
+            return Err("Prerelease is empty".into());
+        }
+        if identifier.bytes().all(|b| b.is_ascii_digit()) {
+            if identifier.len() > 1 && identifier.starts_with('0') {
+                return Err(format!(
+                    "Numeric PreRelease version must not contain leading zeroes {identifier:?}"
+                ));
+            }
+        } else if !alphanumeric(identifier) {
+            return Err(format!(
+                "Invalid character(s) found in prerelease {identifier:?}"
+            ));
+        }
+        identifiers.push(identifier.to_string());
+    }
+    for part in build
+        .map(|build| build.split('.').collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        if part.is_empty() {
+            return Err("Build meta data is empty".into());
+        }
+        if !alphanumeric(part) {
+            return Err(format!(
+                "Invalid character(s) found in build meta data {part:?}"
+            ));
+        }
+    }
+    Ok(Semver {
+        major,
+        minor,
+        patch,
+        pre: identifiers,
+        text: text.to_string(),
+    })
+}
+
+pub(super) fn semver_method<'a>(
+    version: &Semver,
+    function: &str,
+    args: &[Val<'a>],
+) -> Option<Result<Val<'a>>> {
+    let clamp = |value: u64| Val::Int(value as i64);
+    Some(Ok(match (function, args) {
+        ("major", []) => clamp(version.major),
+        ("minor", []) => clamp(version.minor),
+        ("patch", []) => clamp(version.patch),
+        ("isGreaterThan", [Val::Semver(other)]) => {
+            Val::Bool(compare_semver(version, other) == std::cmp::Ordering::Greater)
+        }
+        ("isLessThan", [Val::Semver(other)]) => {
+            Val::Bool(compare_semver(version, other) == std::cmp::Ordering::Less)
+        }
+        ("compareTo", [Val::Semver(other)]) => Val::Int(compare_semver(version, other) as i64),
+        _ => return None,
+    }))
 }

@@ -13,6 +13,7 @@ mod environment;
 mod escape;
 mod estimate;
 mod eval;
+mod format;
 mod kubernetes;
 mod library;
 mod parse;
@@ -34,12 +35,21 @@ use self::parse::Expr;
 use self::value::{Evaluation, Fault, Val};
 
 /// The most one rule may cost on one value: the API server's per-call limit
-/// (`PerCallLimit`, 1,000,000), in steps of about its cost units.
+/// (`PerCallLimit`, 1,000,000), in cel-go's runtime cost units.
 pub const CALL_BUDGET: u64 = 1_000_000;
 
 /// The most all the rules of one object may cost: the API server's `RuntimeCELCostBudget`
 /// (10,000,000).
 pub const OBJECT_BUDGET: u64 = 10_000_000;
+
+/// The longest evaluated `messageExpression` the API server keeps
+/// (`MaxEvaluatedMessageExpressionSizeBytes`, 5 KiB); a longer one gives way to `message`.
+pub const MAX_MESSAGE_BYTES: usize = 5 * 1024;
+
+/// What the API server says when the object's rules have spent its CEL budget
+/// (apiextensions-apiserver pkg/apiserver/schema/cel/validation.go).
+pub const OUT_OF_BUDGET: &str =
+    "validation failed due to running out of cost budget, no further validation rules will be run";
 
 /// One `x-kubernetes-validations` entry, compiled with its CRD.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,9 +58,12 @@ pub struct Rule {
     program: Result<Expr, String>,
     message: Option<String>,
     message_expression: Option<Result<Expr, String>>,
+    message_source: String,
     reason: Option<String>,
     field_path: Option<String>,
     transition: bool,
+    /// `optionalOldSelf: true`: `oldSelf` is an optional, none where there is no old value.
+    optional_old_self: bool,
 }
 
 /// What a rule says of a value.
@@ -75,11 +88,17 @@ impl Rule {
         let transition = program
             .as_ref()
             .is_ok_and(|program| program.reads("oldSelf"));
+        let message_source = text("messageExpression").unwrap_or_default();
         Rule {
             message_expression: text("messageExpression").map(|source| parse::parse(&source)),
+            message_source,
             message: text("message"),
             reason: text("reason"),
             field_path: text("fieldPath"),
+            optional_old_self: value
+                .get("optionalOldSelf")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             program,
             source,
             transition,
@@ -92,13 +111,22 @@ impl Rule {
         self.transition
     }
 
-    /// Judges `value` (of `schema`), spending from `left`, the object's CEL budget.
+    /// Whether the API server runs the rule where there is no old value (a create, or a
+    /// node the old object lacks): a rule that does not read `oldSelf`, or one with
+    /// `optionalOldSelf: true`, which then sees `oldSelf` as `optional.none()`.
+    pub fn runs_without_old(&self) -> bool {
+        !self.transition || self.optional_old_self
+    }
+
+    /// Judges `value` (of `schema`), spending from `left`, the object's CEL budget. A rule
+    /// with `optionalOldSelf` sees `oldSelf` as `optional.none()`.
     pub fn judge(&self, value: &Value, schema: &dyn Shape, left: &mut u64) -> Verdict {
         self.judge_with(value, None, schema, left)
     }
 
     /// Judges the change of a value from `old` to `value` (of `schema`), `oldSelf` bound to
-    /// `old`, as the API server judges an update; spends from `left`.
+    /// `old` (to `optional.of(old)` with `optionalOldSelf`), as the API server judges an
+    /// update; spends from `left`.
     pub fn judge_change(
         &self,
         value: &Value,
@@ -107,6 +135,15 @@ impl Rule {
         left: &mut u64,
     ) -> Verdict {
         self.judge_with(value, Some(old), schema, left)
+    }
+
+    /// The rule as the API server names it in its errors (`ruleErrorString`): the message
+    /// when there is one, else the rule.
+    fn named(&self) -> &str {
+        match self.message.as_deref().map(str::trim) {
+            Some(message) if !message.is_empty() => message,
+            _ => self.source.trim(),
+        }
     }
 
     fn judge_with(
@@ -129,8 +166,17 @@ impl Rule {
                 };
             }
         };
+        if *left == 0 {
+            return Verdict::OutOfBudget;
+        }
+        let old_self = match (old, self.optional_old_self) {
+            (Some(old), false) => Some(OldSelf::Value(old)),
+            (Some(old), true) => Some(OldSelf::Optional(Some(old))),
+            (None, true) => Some(OldSelf::Optional(None)),
+            (None, false) => None,
+        };
         let budget = CALL_BUDGET.min(*left);
-        let (outcome, spent) = evaluate(program, (value, old), schema, budget);
+        let (outcome, spent) = evaluate(program, (value, old_self), schema, budget);
         *left -= spent;
         let failed = |problem: String| Verdict::Fails {
             field: self.field_path.clone(),
@@ -138,50 +184,90 @@ impl Rule {
         };
         match outcome {
             Ok(Val::Bool(true)) => Verdict::Holds,
-            Ok(Val::Bool(false)) => {
-                failed(self.reason_said(self.message((value, old), schema, left)))
-            }
-            Ok(other) => failed(format!(
-                "the rule `{}` gives a {}, not a bool",
-                self.source,
-                other.type_name()
-            )),
             Err(Fault::Budget) if budget < CALL_BUDGET => Verdict::OutOfBudget,
-            Err(Fault::Budget) => failed(format!(
-                "the rule `{}` costs more than the API server allows one rule on one value \
-                 ({} steps)",
-                self.source, CALL_BUDGET
-            )),
-            Err(Fault::Error(problem)) => failed(format!(
-                "the rule `{}` cannot be evaluated: {problem}",
-                self.source
-            )),
+            Err(Fault::Budget) => {
+                // The API server stops validating the object here.
+                *left = 0;
+                Verdict::Fails {
+                    field: None,
+                    problem: format!(
+                        "'operation cancelled: actual cost limit exceeded': no further \
+                         validation rules will be run due to call cost exceeds limit for \
+                         rule: {}",
+                        self.named()
+                    ),
+                }
+            }
+            Err(Fault::Error(problem)) if problem.starts_with("no such overload") => {
+                Verdict::Fails {
+                    field: None,
+                    problem: format!(
+                        "'{problem}': call arguments did not match a supported operator, \
+                         function or macro signature for rule: {}",
+                        self.named()
+                    ),
+                }
+            }
+            Err(Fault::Error(problem)) => Verdict::Fails {
+                field: None,
+                problem: format!("{problem} evaluating rule: {}", self.named()),
+            },
+            // False, or a value that is not true: the rule's message.
+            Ok(_) => {
+                let old = old_self.and_then(OldSelf::plain);
+                match self.message((value, old), schema, left) {
+                    Ok(message) => failed(self.reason_said(message)),
+                    Err(problem) => failed(problem),
+                }
+            }
         }
     }
 
     /// The message of a failure: the evaluated `messageExpression` when it gives a
-    /// non-empty string of one line, else `message`, else the rule.
+    /// non-empty string of one line within 5 KiB (trimmed), else `message`, else the rule
+    /// (validation.go `evalMessageExpression`, `ruleMessageOrDefault`). The
+    /// `messageExpression` sees `oldSelf` as the old value itself, whatever
+    /// `optionalOldSelf` says, as the API server binds it. Running out of budget in it is
+    /// an error of its own.
     fn message(
         &self,
-        values: (&Value, Option<&Value>),
+        (value, old): (&Value, Option<&Value>),
         schema: &dyn Shape,
         left: &mut u64,
-    ) -> String {
+    ) -> Result<String, String> {
         if let Some(Ok(expression)) = &self.message_expression {
             let budget = CALL_BUDGET.min(*left);
-            let (outcome, spent) = evaluate(expression, values, schema, budget);
+            let (outcome, spent) =
+                evaluate(expression, (value, old.map(OldSelf::Value)), schema, budget);
             *left -= spent;
-            if let Ok(Val::Str(text)) = outcome
-                && !text.trim().is_empty()
-                && !text.contains('\n')
-            {
-                return text.to_string();
+            match outcome {
+                Err(Fault::Budget) if budget < CALL_BUDGET => {
+                    *left = 0;
+                    return Err("messageExpression evaluation failed due to running out of \
+                                cost budget, no further validation rules will be run"
+                        .to_string());
+                }
+                Err(Fault::Budget) => {
+                    *left = 0;
+                    return Err(format!(
+                        "no further validation rules will be run due to call cost exceeds \
+                         limit for messageExpression: {:?}",
+                        self.message_source
+                    ));
+                }
+                Ok(Val::Str(text)) => {
+                    let text = text.trim();
+                    if !text.is_empty() && text.len() <= MAX_MESSAGE_BYTES && !text.contains('\n') {
+                        return Ok(text.to_string());
+                    }
+                }
+                _ => {}
             }
         }
-        match &self.message {
-            Some(message) if !message.is_empty() => message.clone(),
-            _ => format!("failed rule: {}", self.source),
-        }
+        Ok(match self.message.as_deref().map(str::trim) {
+            Some(message) if !message.is_empty() => message.to_string(),
+            _ => format!("failed rule: {}", self.named()),
+        })
     }
 
     /// The message with the `reason` before it, as the API server words its field errors.
@@ -195,22 +281,40 @@ impl Rule {
     }
 }
 
-/// Evaluates `program` with `self` bound to the value, and `oldSelf` to the old one when it
-/// judges a change: its value and the steps spent.
+/// What `oldSelf` is bound to: the old value, or with `optionalOldSelf` an optional of it.
+#[derive(Clone, Copy)]
+enum OldSelf<'a> {
+    Value(&'a Value),
+    Optional(Option<&'a Value>),
+}
+
+impl<'a> OldSelf<'a> {
+    fn plain(self) -> Option<&'a Value> {
+        match self {
+            OldSelf::Value(old) => Some(old),
+            OldSelf::Optional(old) => old,
+        }
+    }
+}
+
+/// Evaluates `program` with `self` bound to the value, and `oldSelf` when it judges a
+/// change (or the rule takes an optional `oldSelf`): its value and the cost spent.
 fn evaluate<'a>(
     program: &'a Expr,
-    (value, old): (&'a Value, Option<&'a Value>),
+    (value, old): (&'a Value, Option<OldSelf<'a>>),
     schema: &'a dyn Shape,
     budget: u64,
 ) -> (value::Result<Val<'a>>, u64) {
     let mut variables = vec![("self", Val::of_json(value, Some(schema)))];
-    if let Some(old) = old {
-        variables.push(("oldSelf", Val::of_json(old, Some(schema))));
+    match old {
+        Some(OldSelf::Value(old)) => variables.push(("oldSelf", Val::of_json(old, Some(schema)))),
+        Some(OldSelf::Optional(old)) => variables.push((
+            "oldSelf",
+            Val::Optional(old.map(|old| std::rc::Rc::new(Val::of_json(old, Some(schema))))),
+        )),
+        None => {}
     }
-    let mut evaluation = Evaluation {
-        variables,
-        left: budget,
-    };
+    let mut evaluation = Evaluation::new(variables, budget);
     let outcome = evaluation.eval(program);
     (outcome, budget - evaluation.left)
 }

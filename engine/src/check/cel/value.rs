@@ -3,18 +3,86 @@
 //! `number` field a double, a `duration` or `date-time` string a duration or timestamp, an
 //! object or list a view of the object's own JSON, read only where a rule reads it.
 //!
-//! Every step costs: one per expression node evaluated, and for work on strings and lists
-//! one more per ten characters or per item touched — the units of the API server's runtime
-//! cost, closely enough that a rule within its limit is within this one. Past the limit the
-//! evaluation stops with [`Fault::Budget`], the same on every machine.
+//! Reading the object copies nothing: a string field is a [`Text`] borrowed from it, a list or
+//! object a [`Val::Json`] view. What an evaluation builds is charged before it is built
+//! ([`Evaluation::spend`], in the units of cel-go's runtime cost), so a rule can never hold
+//! more memory than its charged cost allows.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::escape;
 use super::shape::Shape;
+
+/// A string value: borrowed from the object being checked (reading a field copies nothing),
+/// or a part of a string an evaluation built, shared by reference (a substring, a split's
+/// parts and every copy of a value share one allocation).
+#[derive(Clone)]
+pub enum Text<'a> {
+    Borrowed(&'a str),
+    Shared(Rc<str>, std::ops::Range<usize>),
+}
+
+impl<'a> Text<'a> {
+    pub fn owned(text: String) -> Text<'a> {
+        let end = text.len();
+        Text::Shared(Rc::from(text), 0..end)
+    }
+
+    /// A part of this text, sharing its allocation: `range` is in bytes of `self`.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Text<'a> {
+        match self {
+            Text::Borrowed(text) => Text::Borrowed(&text[range]),
+            Text::Shared(all, own) => {
+                Text::Shared(all.clone(), own.start + range.start..own.start + range.end)
+            }
+        }
+    }
+
+    /// An address that tells two reads of the same string apart from other strings, for
+    /// the evaluation's memo of character counts.
+    fn address(&self) -> (usize, usize) {
+        (self.as_ptr() as usize, self.len())
+    }
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Text::Borrowed(text) => text,
+            Text::Shared(all, range) => &all[range.clone()],
+        }
+    }
+}
+
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl std::fmt::Debug for Text<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, formatter)
+    }
+}
+
+impl std::fmt::Display for Text<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&**self, formatter)
+    }
+}
+
+impl PartialEq for Text<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
 
 #[derive(Debug, Clone)]
 pub enum Val<'a> {
@@ -23,11 +91,11 @@ pub enum Val<'a> {
     Int(i64),
     Uint(u64),
     Double(f64),
-    Str(Rc<str>),
+    Str(Text<'a>),
     Bytes(Rc<[u8]>),
     List(Rc<Vec<Val<'a>>>),
     /// A map built by the expression: keys in order of insertion.
-    Map(Rc<Vec<(Val<'a>, Val<'a>)>>),
+    Map(Rc<Entries<'a>>),
     /// A list or object of the object being checked, with its schema when it has one.
     Json(&'a Value, Option<&'a dyn Shape>),
     /// Nanoseconds.
@@ -36,12 +104,86 @@ pub enum Val<'a> {
     Timestamp(i128),
     Optional(Option<Rc<Val<'a>>>),
     Type(&'static str),
-    /// The values of Kubernetes' libraries: ip, cidr, url, quantity, a named format.
+    /// The values of Kubernetes' libraries: ip, cidr, url, quantity, a named format, a
+    /// semantic version.
     Ip(std::net::IpAddr),
     Cidr(std::net::IpAddr, u8),
     Url(Rc<Url>),
     Quantity(crate::quantity::Quantity),
     Format(&'static str),
+    Semver(Rc<Semver>),
+}
+
+/// A semantic version (semver.org 2.0.0) as Kubernetes' `semver()` reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Semver {
+    pub major: u64,
+    pub minor: u64,
+    pub patch: u64,
+    /// Dot-separated identifiers after `-`.
+    pub pre: Vec<String>,
+    pub text: String,
+}
+
+/// The entries of a map an expression built, in order of insertion, with an index by key so
+/// that a lookup is not a scan.
+#[derive(Debug, Default)]
+pub struct Entries<'a> {
+    pub pairs: Vec<(Val<'a>, Val<'a>)>,
+    index: HashMap<u64, Vec<usize>>,
+}
+
+impl<'a> Entries<'a> {
+    pub fn with_capacity(capacity: usize) -> Entries<'a> {
+        Entries {
+            pairs: Vec::with_capacity(capacity),
+            index: HashMap::with_capacity(capacity),
+        }
+    }
+
+    /// Where `key` is, if the map has it (numbers by value, as CEL's keys are found).
+    pub fn position(&self, key: &Val<'_>) -> Option<usize> {
+        let positions = self.index.get(&key_hash(key)?)?;
+        positions
+            .iter()
+            .copied()
+            .find(|&at| equal(&self.pairs[at].0, key))
+    }
+
+    /// Adds an entry; false (and nothing added) when the key is there already.
+    pub fn insert(&mut self, key: Val<'a>, value: Val<'a>) -> bool {
+        let Some(hash) = key_hash(&key) else {
+            return false;
+        };
+        if self.position(&key).is_some() {
+            return false;
+        }
+        self.index.entry(hash).or_default().push(self.pairs.len());
+        self.pairs.push((key, value));
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+}
+
+/// The hash of a map key: numbers by value (`1`, `1u` and `1.0` are one key), strings by
+/// their text; none for a value that cannot be a key.
+fn key_hash(key: &Val<'_>) -> Option<u64> {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    match key {
+        Val::Str(text) => (0u8, &**text).hash(&mut hasher),
+        Val::Int(value) => (1u8, i128::from(*value)).hash(&mut hasher),
+        Val::Uint(value) => (1u8, i128::from(*value)).hash(&mut hasher),
+        Val::Double(value) if value.fract() == 0.0 && value.abs() < 1.8e19 => {
+            (1u8, *value as i128).hash(&mut hasher)
+        }
+        Val::Double(value) => (2u8, value.to_bits()).hash(&mut hasher),
+        Val::Bool(value) => (3u8, *value).hash(&mut hasher),
+        _ => return None,
+    }
+    Some(hasher.finish())
 }
 
 /// Why an evaluation has no value.
@@ -49,7 +191,7 @@ pub enum Val<'a> {
 pub enum Fault {
     /// CEL's error value: `no such key`, a division by zero, no matching overload.
     Error(String),
-    /// The step budget ran out.
+    /// The cost limit ran out.
     Budget,
 }
 
@@ -60,8 +202,18 @@ pub fn error<T>(message: impl Into<String>) -> Result<T> {
 }
 
 impl<'a> Val<'a> {
+    /// A string value holding a copy of `text`.
     pub fn string(text: &str) -> Val<'a> {
-        Val::Str(Rc::from(text))
+        Val::Str(Text::owned(text.to_string()))
+    }
+
+    /// A string value that takes `text`.
+    pub fn owned(text: String) -> Val<'a> {
+        Val::Str(Text::owned(text))
+    }
+
+    pub fn map(entries: Entries<'a>) -> Val<'a> {
+        Val::Map(Rc::new(entries))
     }
 
     /// The value of `json` as CEL sees it, typed by `schema`.
@@ -99,7 +251,7 @@ impl<'a> Val<'a> {
                     }
                     _ => {}
                 }
-                Val::string(text)
+                Val::Str(Text::Borrowed(text))
             }
             Value::Array(_) | Value::Object(_) => Val::Json(json, schema),
         }
@@ -125,36 +277,66 @@ impl<'a> Val<'a> {
             Val::Url(_) => "kubernetes.URL",
             Val::Quantity(_) => "kubernetes.Quantity",
             Val::Format(_) => "kubernetes.NamedFormat",
+            Val::Semver(_) => "kubernetes.Semver",
         }
     }
 
-    /// The items of a list.
-    pub fn items(&self) -> Option<Vec<Val<'a>>> {
+    pub fn is_list(&self) -> bool {
+        matches!(self, Val::List(_) | Val::Json(Value::Array(_), _))
+    }
+
+    pub fn is_map(&self) -> bool {
+        matches!(self, Val::Map(_) | Val::Json(Value::Object(_), _))
+    }
+
+    /// How many items a list has.
+    pub fn list_len(&self) -> Option<usize> {
         match self {
-            Val::List(items) => Some(items.as_ref().clone()),
-            Val::Json(Value::Array(items), schema) => {
-                let schema = schema.and_then(|schema| schema.item());
-                Some(
-                    items
-                        .iter()
-                        .map(|item| Val::of_json(item, schema))
-                        .collect(),
-                )
-            }
+            Val::List(items) => Some(items.len()),
+            Val::Json(Value::Array(items), _) => Some(items.len()),
             _ => None,
         }
     }
 
-    /// The entries of a map (an object is a map of its fields).
+    /// Item `at` of a list, read without copying the list.
+    pub fn list_item(&self, at: usize) -> Option<Val<'a>> {
+        match self {
+            Val::List(items) => items.get(at).cloned(),
+            Val::Json(Value::Array(items), schema) => Some(Val::of_json(
+                items.get(at)?,
+                schema.and_then(|schema| schema.item()),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The items of a list, or the keys of a map, one at a time: a comprehension that stops
+    /// early reads no further.
+    pub fn elements(&self) -> Option<Elements<'a>> {
+        Some(match self {
+            Val::List(_) | Val::Json(Value::Array(_), _) => Elements::List(self.clone(), 0),
+            Val::Map(entries) => Elements::Map(entries.clone(), 0),
+            Val::Json(Value::Object(fields), _) => Elements::Fields(fields.keys()),
+            _ => return None,
+        })
+    }
+
+    /// The items of a list, copied out (the caller has paid for as many).
+    pub fn items(&self) -> Option<Vec<Val<'a>>> {
+        let len = self.list_len()?;
+        Some((0..len).filter_map(|at| self.list_item(at)).collect())
+    }
+
+    /// The entries of a map (an object is a map of its fields), copied out.
     pub fn entries(&self) -> Option<Vec<(Val<'a>, Val<'a>)>> {
         match self {
-            Val::Map(entries) => Some(entries.as_ref().clone()),
+            Val::Map(entries) => Some(entries.pairs.clone()),
             Val::Json(Value::Object(fields), schema) => Some(
                 fields
                     .iter()
                     .map(|(name, value)| {
                         (
-                            Val::string(name),
+                            Val::Str(Text::Borrowed(name)),
                             Val::of_json(value, schema.and_then(|schema| schema.field(name))),
                         )
                     })
@@ -164,15 +346,15 @@ impl<'a> Val<'a> {
         }
     }
 
-    /// How many items, entries or characters: CEL's `size`.
-    pub fn size(&self) -> Option<i64> {
+    /// How many items or entries, or bytes; characters are counted by the evaluation
+    /// ([`Evaluation::size`]), which remembers them.
+    pub fn container_size(&self) -> Option<usize> {
         Some(match self {
-            Val::Str(text) => text.chars().count() as i64,
-            Val::Bytes(bytes) => bytes.len() as i64,
-            Val::List(items) => items.len() as i64,
-            Val::Map(entries) => entries.len() as i64,
-            Val::Json(Value::Array(items), _) => items.len() as i64,
-            Val::Json(Value::Object(fields), _) => fields.len() as i64,
+            Val::Bytes(bytes) => bytes.len(),
+            Val::List(items) => items.len(),
+            Val::Map(entries) => entries.len(),
+            Val::Json(Value::Array(items), _) => items.len(),
+            Val::Json(Value::Object(fields), _) => fields.len(),
             _ => return None,
         })
     }
@@ -183,33 +365,28 @@ impl<'a> Val<'a> {
         match self {
             Val::Json(Value::Object(fields), Some(schema)) if schema.declares_properties() => {
                 let property = escape::unescape(name)?;
-                Some(Val::of_json(
-                    fields.get(property.as_str())?,
-                    schema.field(&property),
-                ))
+                let (property, value) = fields.get_key_value(property.as_str())?;
+                Some(Val::of_json(value, schema.field(property)))
             }
             Val::Json(Value::Object(fields), schema) => Some(Val::of_json(
                 fields.get(name)?,
                 schema.and_then(|schema| schema.field(name)),
             )),
-            Val::Map(entries) => entries
-                .iter()
-                .find(|(key, _)| matches!(key, Val::Str(key) if key.as_ref() == name))
-                .map(|(_, value)| value.clone()),
+            Val::Map(entries) => {
+                let key = Val::Str(Text::owned(name.to_string()));
+                entries.position(&key).map(|at| entries.pairs[at].1.clone())
+            }
             _ => None,
         }
     }
 
-    /// The value at `key` of a map or object, if it has one.
+    /// The value at `key` of a map or object, if it has one (numeric keys by value).
     pub fn get(&self, key: &Val<'a>) -> Option<Val<'a>> {
         match self {
-            Val::Map(entries) => entries
-                .iter()
-                .find(|(candidate, _)| equal(candidate, key))
-                .map(|(_, value)| value.clone()),
+            Val::Map(entries) => entries.position(key).map(|at| entries.pairs[at].1.clone()),
             Val::Json(Value::Object(fields), schema) => {
                 let Val::Str(name) = key else { return None };
-                let value = fields.get(name.as_ref())?;
+                let value = fields.get(&**name)?;
                 Some(Val::of_json(
                     value,
                     schema.and_then(|schema| schema.field(name)),
@@ -218,13 +395,30 @@ impl<'a> Val<'a> {
             _ => None,
         }
     }
+}
 
-    /// The cost of touching every item or character of the value, in steps.
-    pub fn weight(&self) -> u64 {
+/// The items of a list or the keys of a map, one at a time.
+pub enum Elements<'a> {
+    List(Val<'a>, usize),
+    Map(Rc<Entries<'a>>, usize),
+    Fields(serde_json::map::Keys<'a>),
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Val<'a>;
+    fn next(&mut self) -> Option<Val<'a>> {
         match self {
-            Val::Str(text) => text.len() as u64 / 10,
-            Val::Bytes(bytes) => bytes.len() as u64 / 10,
-            _ => self.size().unwrap_or(0) as u64,
+            Elements::List(list, at) => {
+                let item = list.list_item(*at)?;
+                *at += 1;
+                Some(item)
+            }
+            Elements::Map(entries, at) => {
+                let key = entries.pairs.get(*at)?.0.clone();
+                *at += 1;
+                Some(key)
+            }
+            Elements::Fields(keys) => keys.next().map(|key| Val::Str(Text::Borrowed(key))),
         }
     }
 }
@@ -232,6 +426,12 @@ impl<'a> Val<'a> {
 /// CEL's equality: heterogeneous, numbers by value across int, uint and double, lists and maps
 /// by their contents; values of different types are unequal.
 pub fn equal(left: &Val<'_>, right: &Val<'_>) -> bool {
+    equal_counting(left, right, &mut 0)
+}
+
+/// [`equal`], counting in `visited` the values below the top that it compared: the work of
+/// comparing nested lists and maps, which cel-go does not charge and this evaluator does.
+pub fn equal_counting(left: &Val<'_>, right: &Val<'_>, visited: &mut u64) -> bool {
     use Val::*;
     match (left, right) {
         (Null, Null) => true,
@@ -244,8 +444,9 @@ pub fn equal(left: &Val<'_>, right: &Val<'_>) -> bool {
         (Cidr(a, x), Cidr(b, y)) => a == b && x == y,
         (Url(a), Url(b)) => a.text == b.text,
         (Quantity(a), Quantity(b)) => a == b,
+        (Semver(a), Semver(b)) => compare_semver(a, b) == Ordering::Equal,
         (Optional(a), Optional(b)) => match (a, b) {
-            (Some(a), Some(b)) => equal(a, b),
+            (Some(a), Some(b)) => equal_counting(a, b, visited),
             (None, None) => true,
             _ => false,
         },
@@ -253,14 +454,33 @@ pub fn equal(left: &Val<'_>, right: &Val<'_>) -> bool {
             if let Some(ordering) = compare_numbers(left, right) {
                 return ordering == Ordering::Equal;
             }
-            if let (Some(a), Some(b)) = (left.items(), right.items()) {
-                return a.len() == b.len() && a.iter().zip(&b).all(|(a, b)| equal(a, b));
+            if let (Some(a), Some(b)) = (left.list_len(), right.list_len()) {
+                if a != b {
+                    return false;
+                }
+                for at in 0..a {
+                    *visited += 1;
+                    let (Some(x), Some(y)) = (left.list_item(at), right.list_item(at)) else {
+                        return false;
+                    };
+                    if !equal_counting(&x, &y, visited) {
+                        return false;
+                    }
+                }
+                return true;
             }
-            if let (Some(a), Some(b)) = (left.entries(), right.entries()) {
-                return a.len() == b.len()
-                    && a.iter().all(|(key, value)| {
-                        right.get(key).is_some_and(|other| equal(value, &other))
-                    });
+            if left.is_map() && right.is_map() {
+                if left.container_size() != right.container_size() {
+                    return false;
+                }
+                let mut keys = left.elements().into_iter().flatten();
+                return keys.all(|key| {
+                    *visited += 1;
+                    match (left.get(&key), right.get(&key)) {
+                        (Some(a), Some(b)) => equal_counting(&a, &b, visited),
+                        _ => false,
+                    }
+                });
             }
             false
         }
@@ -295,31 +515,78 @@ pub fn compare(left: &Val<'_>, right: &Val<'_>) -> Result<Ordering> {
             error("NaN has no order")
         }
         (Bool(a), Bool(b)) => Ok(a.cmp(b)),
-        (Str(a), Str(b)) => Ok(a.cmp(b)),
+        (Str(a), Str(b)) => Ok((**a).cmp(&**b)),
         (Bytes(a), Bytes(b)) => Ok(a.cmp(b)),
         (Duration(a), Duration(b)) | (Timestamp(a), Timestamp(b)) => Ok(a.cmp(b)),
         (Quantity(a), Quantity(b)) => Ok(a.cmp(b)),
+        (Semver(a), Semver(b)) => Ok(compare_semver(a, b)),
         _ => no_overload("_<_", &[left, right]),
     }
 }
 
-pub fn no_overload<T>(function: &str, args: &[&Val<'_>]) -> Result<T> {
-    let types: Vec<&str> = args.iter().map(|arg| arg.type_name()).collect();
-    error(format!(
-        "no such overload: {function}({})",
-        types.join(", ")
-    ))
+/// The precedence of two semantic versions (semver.org 2.0.0 §11).
+pub fn compare_semver(a: &Semver, b: &Semver) -> Ordering {
+    (a.major, a.minor, a.patch)
+        .cmp(&(b.major, b.minor, b.patch))
+        .then_with(|| match (a.pre.is_empty(), b.pre.is_empty()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => {
+                for (x, y) in a.pre.iter().zip(&b.pre) {
+                    let ordering = match (x.parse::<u64>(), y.parse::<u64>()) {
+                        (Ok(x), Ok(y)) => x.cmp(&y),
+                        (Ok(_), Err(_)) => Ordering::Less,
+                        (Err(_), Ok(_)) => Ordering::Greater,
+                        (Err(_), Err(_)) => x.cmp(y),
+                    };
+                    if ordering != Ordering::Equal {
+                        return ordering;
+                    }
+                }
+                a.pre.len().cmp(&b.pre.len())
+            }
+        })
 }
 
-/// An evaluation: the variables in scope and the steps left.
+/// cel-go's runtime error for a call no overload takes: `no such overload`, bare — the
+/// function and the types of its arguments (named here for the reader of a call site) are
+/// not in the text the API server shows.
+pub fn no_overload<T>(_function: &str, _args: &[&Val<'_>]) -> Result<T> {
+    error("no such overload")
+}
+
+/// An evaluation: the variables in scope, the cost left, and what it remembers of strings
+/// and patterns it has met.
 pub struct Evaluation<'a> {
     pub variables: Vec<(&'a str, Val<'a>)>,
     pub left: u64,
+    /// Character counts (and whether all ASCII) of the long strings met, by address.
+    characters: HashMap<(usize, usize), (usize, bool)>,
+    /// The strings built by the evaluation that `characters` counted, kept alive so that no
+    /// other string takes their address while it remembers them.
+    counted: Vec<Rc<str>>,
+    /// The patterns compiled (and charged) in this evaluation.
+    pub(super) patterns: Vec<(String, Rc<regex::Regex>)>,
 }
 
+/// Strings shorter than this are counted each time rather than remembered.
+const REMEMBERED: usize = 64;
+
 impl<'a> Evaluation<'a> {
-    pub fn spend(&mut self, steps: u64) -> Result<()> {
-        match self.left.checked_sub(steps) {
+    pub fn new(variables: Vec<(&'a str, Val<'a>)>, left: u64) -> Evaluation<'a> {
+        Evaluation {
+            variables,
+            left,
+            characters: HashMap::new(),
+            counted: Vec::new(),
+            patterns: Vec::new(),
+        }
+    }
+
+    /// Charges `cost`, before the work it pays for: past the limit, [`Fault::Budget`].
+    pub fn spend(&mut self, cost: u64) -> Result<()> {
+        match self.left.checked_sub(cost) {
             Some(left) => {
                 self.left = left;
                 Ok(())
@@ -330,12 +597,50 @@ impl<'a> Evaluation<'a> {
             }
         }
     }
+
+    /// The characters of `text` and whether they are all ASCII, counted once per string
+    /// however often a rule asks: `size(self.s)` in a loop reads the string once.
+    pub fn characters(&mut self, text: &Text<'_>) -> (usize, bool) {
+        if text.len() < REMEMBERED {
+            return (text.chars().count(), text.is_ascii());
+        }
+        if let Some(counted) = self.characters.get(&text.address()) {
+            return *counted;
+        }
+        let counted = (text.chars().count(), text.is_ascii());
+        if let Text::Shared(all, _) = text {
+            self.counted.push(all.clone());
+        }
+        self.characters.insert(text.address(), counted);
+        counted
+    }
+
+    /// CEL's `size` of a value (characters of a string), as cel-go's cost tracker measures
+    /// arguments (`actualSize`: 1 for a value without a size).
+    pub fn size(&mut self, value: &Val<'_>) -> u64 {
+        match value {
+            Val::Str(text) => self.characters(text).0 as u64,
+            Val::Optional(Some(inner)) => self.size(inner),
+            other => other.container_size().map_or(1, |size| size as u64),
+        }
+    }
+}
+
+/// cel-go's cost of traversing `size` units once: `ceil(size × 0.1)`.
+pub fn traversal(size: u64) -> u64 {
+    size.div_ceil(10)
+}
+
+/// What a list of `items` values costs to build where cel-go charges nothing for it (a
+/// value is some forty bytes; four of them a unit).
+pub fn items_cost(items: u64) -> u64 {
+    items.div_ceil(4)
 }
 
 /// A value as an error message shows it.
 pub fn shown(value: &Val<'_>) -> String {
     match value {
-        Val::Str(text) => format!("{text:?}"),
+        Val::Str(text) => format!("{:?}", &**text),
         Val::Int(value) => value.to_string(),
         Val::Uint(value) => format!("{value}u"),
         Val::Double(value) => value.to_string(),
@@ -362,13 +667,6 @@ pub fn checked_timestamp(nanos: i128) -> Result<i128> {
         return error("timestamp out of range");
     }
     Ok(nanos)
-}
-
-/// The items of `value` deduplicated by CEL equality, for the sets library.
-pub fn contains_all(haystack: &[Val<'_>], needles: &[Val<'_>]) -> bool {
-    needles
-        .iter()
-        .all(|needle| haystack.iter().any(|item| equal(item, needle)))
 }
 
 /// A URL as Kubernetes' `url()` reads it (Go's url.ParseRequestURI): an absolute URL or an
