@@ -6,9 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
-use common::ONE_CLUSTER_INVENTORY;
-use common::{empty_scratch, fedrender_in, stderr};
+use crate::common::ONE_CLUSTER_INVENTORY;
+use crate::common::{empty_scratch, fedrender_in, stderr};
 
 const PLACE_WIDGETS: &str = "\
 apiVersion: policy.karmada.io/v1alpha1

@@ -43,6 +43,7 @@ mod untrusted;
 mod untrusted_inputs;
 mod untrusted_output;
 mod untrusted_schemas;
+mod cel_bounds;
 
 // The GitHub Action's scripts.
 mod action;
