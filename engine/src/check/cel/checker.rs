@@ -884,10 +884,7 @@ fn equivalent(a: &Type, b: &Type) -> bool {
 /// The error of evaluating a constant expression (`int('9223372036854775808')`), if it
 /// has one.
 fn constant_fails(expr: &Expr) -> Option<String> {
-    let mut evaluation = super::value::Evaluation {
-        variables: Vec::new(),
-        left: super::CALL_BUDGET,
-    };
+    let mut evaluation = super::value::Evaluation::new(Vec::new(), super::CALL_BUDGET);
     match evaluation.eval(expr) {
         Err(super::value::Fault::Error(message)) => Some(message),
         _ => None,

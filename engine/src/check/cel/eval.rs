@@ -48,6 +48,17 @@ impl Fold {
         }
     }
 
+    fn of_two_variable(kind: Macro2) -> Fold {
+        match kind {
+            Macro2::All => Fold::All,
+            Macro2::Exists => Fold::Exists,
+            Macro2::ExistsOne => Fold::ExistsOne,
+            Macro2::TransformList => Fold::TransformList,
+            Macro2::TransformMap => Fold::TransformMap,
+            Macro2::TransformMapEntry => Fold::TransformMapEntry,
+        }
+    }
+
     /// The two-variable macro named `function` with `args` arguments (ext/comprehensions.go).
     fn two_variable(function: &str, args: usize) -> Option<Fold> {
         Some(match (function, args) {
@@ -804,7 +815,7 @@ impl<'a> Evaluation<'a> {
                 Ok(Val::List(Rc::new(values)))
             }
             Expr::OptionalMap(entries) => {
-                let mut values: Vec<(Val<'a>, Val<'a>)> = Vec::with_capacity(entries.len());
+                let mut values = Entries::with_capacity(entries.len());
                 for (key, value, optional) in entries {
                     let key = self.eval(key)?;
                     if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Uint(_) | Val::Bool(_)) {
@@ -823,10 +834,9 @@ impl<'a> Evaluation<'a> {
                             ));
                         }
                     };
-                    if values.iter().any(|(existing, _)| equal(existing, &key)) {
+                    if !values.insert(key, value) {
                         return error("a map literal repeats a key");
                     }
-                    values.push((key, value));
                 }
                 Ok(Val::Map(Rc::new(values)))
             }
@@ -839,7 +849,13 @@ impl<'a> Evaluation<'a> {
                 body,
             } => {
                 let range = self.eval(range)?;
-                self.comprehension2(*kind, range, (first, second), filter.as_deref(), body)
+                self.fold(
+                    Fold::of_two_variable(*kind),
+                    range,
+                    (first, Some(second)),
+                    filter.as_deref(),
+                    body,
+                )
             }
             Expr::SortBy {
                 range,
@@ -847,37 +863,7 @@ impl<'a> Evaluation<'a> {
                 key,
             } => {
                 let range = self.eval(range)?;
-                let Some(items) = range.items() else {
-                    return no_overload("sortBy", &[&range]);
-                };
-                self.spend(items.len() as u64)?;
-                let mut keyed = Vec::with_capacity(items.len());
-                for item in items {
-                    self.variables.push((variable, item.clone()));
-                    let key = self.eval(key);
-                    self.variables.pop();
-                    keyed.push((key?, item));
-                }
-                if let Some((first, _)) = keyed.first()
-                    && keyed
-                        .iter()
-                        .any(|(key, _)| key.type_name() != first.type_name())
-                {
-                    return error("list elements must have the same type");
-                }
-                let mut failed = None;
-                keyed.sort_by(|(a, _), (b, _)| {
-                    compare(a, b).unwrap_or_else(|fault| {
-                        failed.get_or_insert(fault);
-                        Ordering::Equal
-                    })
-                });
-                if let Some(fault) = failed {
-                    return Err(fault);
-                }
-                Ok(Val::List(Rc::new(
-                    keyed.into_iter().map(|(_, item)| item).collect(),
-                )))
+                library::sort_by(self, range, variable, key)
             }
             Expr::OptMap {
                 operand,
@@ -903,108 +889,5 @@ impl<'a> Evaluation<'a> {
             }
             _ => unreachable!("eval_library_syntax is called on library syntax only"),
         }
-    }
-
-    /// A two-variable comprehension: over a list the index and the item, over a map the key
-    /// and the value (cel-go's ext/comprehensions.go).
-    fn comprehension2(
-        &mut self,
-        kind: Macro2,
-        range: Val<'a>,
-        (first, second): (&'a str, &'a str),
-        filter: Option<&'a Expr>,
-        body: &'a Expr,
-    ) -> Result<Val<'a>> {
-        let pairs: Vec<(Val<'a>, Val<'a>)> = if let Some(items) = range.items() {
-            (0i64..).map(Val::Int).zip(items).collect()
-        } else if let Some(entries) = range.entries() {
-            entries
-        } else {
-            return no_overload(
-                match kind {
-                    Macro2::All => "all",
-                    Macro2::Exists => "exists",
-                    Macro2::ExistsOne => "existsOne",
-                    Macro2::TransformList => "transformList",
-                    Macro2::TransformMap => "transformMap",
-                    Macro2::TransformMapEntry => "transformMapEntry",
-                },
-                &[&range],
-            );
-        };
-        self.spend(pairs.len() as u64)?;
-        let mut first_error: Option<Fault> = None;
-        let mut count = 0;
-        let mut list = Vec::new();
-        let mut map: Vec<(Val<'a>, Val<'a>)> = Vec::new();
-        for (key, value) in pairs {
-            self.variables.push((first, key.clone()));
-            self.variables.push((second, value));
-            let outcome = (|| -> Result<Option<Val<'a>>> {
-                if let Some(filter) = filter {
-                    match self.eval(filter)? {
-                        Val::Bool(true) => {}
-                        Val::Bool(false) => return Ok(None),
-                        other => return no_overload("_?_:_", &[&other]),
-                    }
-                }
-                self.eval(body).map(Some)
-            })();
-            self.variables.pop();
-            self.variables.pop();
-            let value = match outcome {
-                Err(Fault::Budget) => return Err(Fault::Budget),
-                Err(fault) if matches!(kind, Macro2::All | Macro2::Exists) => {
-                    first_error.get_or_insert(fault);
-                    continue;
-                }
-                Err(fault) => return Err(fault),
-                Ok(None) => continue,
-                Ok(Some(value)) => value,
-            };
-            match (kind, value) {
-                (Macro2::All, Val::Bool(false)) => return Ok(Val::Bool(false)),
-                (Macro2::Exists, Val::Bool(true)) => return Ok(Val::Bool(true)),
-                (Macro2::All | Macro2::Exists, Val::Bool(_)) => {}
-                (Macro2::ExistsOne, Val::Bool(value)) => count += usize::from(value),
-                (Macro2::TransformList, value) => list.push(value),
-                (Macro2::TransformMap, value) => map.push((key, value)),
-                (Macro2::TransformMapEntry, entry) => {
-                    let Some(entries) = entry.entries() else {
-                        return no_overload("cel.@mapInsert", &[&entry]);
-                    };
-                    for (key, value) in entries {
-                        if map.iter().any(|(existing, _)| equal(existing, &key)) {
-                            return error(format!(
-                                "insert failed: key {} already exists",
-                                shown(&key)
-                            ));
-                        }
-                        map.push((key, value));
-                    }
-                }
-                (_, other) => {
-                    let fault = Fault::Error(format!(
-                        "a macro's predicate gave a {}, not a bool",
-                        other.type_name()
-                    ));
-                    if matches!(kind, Macro2::All | Macro2::Exists) {
-                        first_error.get_or_insert(fault);
-                    } else {
-                        return Err(fault);
-                    }
-                }
-            }
-        }
-        if let Some(fault) = first_error {
-            return Err(fault);
-        }
-        Ok(match kind {
-            Macro2::All => Val::Bool(true),
-            Macro2::Exists => Val::Bool(false),
-            Macro2::ExistsOne => Val::Bool(count == 1),
-            Macro2::TransformList => Val::List(Rc::new(list)),
-            Macro2::TransformMap | Macro2::TransformMapEntry => Val::Map(Rc::new(map)),
-        })
     }
 }
