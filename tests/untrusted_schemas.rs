@@ -107,20 +107,20 @@ properties:
     );
     let output = validate(&root, &[]);
     let error = stderr(&output);
-    // Not checked is a warning: the run goes on, and says which CRD and which object.
-    assert_eq!(output.status.code(), Some(0), "{error}");
+    // Not checked is an error (fedrender fails closed, issue 47), saying which CRD and object.
+    assert_eq!(output.status.code(), Some(2), "{error}");
     assert!(
         error.contains(
-            "warning: fleet/widget.yaml:1: Widget.example.io default/w: not checked: checking it \
+            "error: fleet/widget.yaml:1: Widget.example.io default/w: not checked: checking it \
              against the CRD widgets.example.io (fleet/crd.yaml:1) takes more than 450,800 \
              steps, the budget for an object of 2,008 values (the schema's anyOf, oneOf and \
-             allOf choices multiply the work) (on cluster member1"
+             allOf choices multiply the work); fedrender does not call valid what it could not \
+             check (on cluster member1"
         ),
         "{error}"
     );
-    assert!(error.contains("[unchecked-kind]"), "{error}");
+    assert!(error.contains("[schema-invalid]"), "{error}");
     assert!(!error.contains("matches 0 of"), "{error}");
-    // A job that wants every object checked denies the lint.
     let denied = validate(&root, &["--deny", "unchecked-kind"]);
     assert_eq!(denied.status.code(), Some(2), "{}", stderr(&denied));
 }
