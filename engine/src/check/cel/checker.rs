@@ -881,12 +881,15 @@ fn equivalent(a: &Type, b: &Type) -> bool {
     }
 }
 
+/// The most evaluating one constant may cost: the API server's per-call limit.
+const FOLDING_BUDGET: u64 = 1_000_000;
+
 /// The error of evaluating a constant expression (`int('9223372036854775808')`), if it
 /// has one.
 fn constant_fails(expr: &Expr) -> Option<String> {
     let mut evaluation = super::value::Evaluation {
         variables: Vec::new(),
-        left: super::CALL_BUDGET,
+        left: FOLDING_BUDGET,
     };
     match evaluation.eval(expr) {
         Err(super::value::Fault::Error(message)) => Some(message),
@@ -1065,7 +1068,8 @@ fn compile_rule_itself(
         ));
         return out;
     }
-    let cost = super::estimate::estimate(&compiled, decl).saturating_mul(cardinality);
+    let cost = super::estimate::estimate(&compiled.parsed.expr, &compiled.checked.types, decl)
+        .saturating_mul(cardinality);
     out.costs.push(("rule", cost));
     if cost > limit {
         let said = super::estimate::cost_exceeded("estimated rule cost", cost, limit);
@@ -1088,7 +1092,11 @@ fn compile_rule_itself(
                     format!("Invalid value: messageExpression instantiation failed: {problem}"),
                 )),
                 Ok(()) => {
-                    let cost = super::estimate::estimate(&compiled, decl);
+                    let cost = super::estimate::estimate(
+                        &compiled.parsed.expr,
+                        &compiled.checked.types,
+                        decl,
+                    );
                     if cost > limit {
                         let said = super::estimate::cost_exceeded(
                             "estimated messageExpression cost",
