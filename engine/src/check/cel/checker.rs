@@ -881,10 +881,13 @@ fn equivalent(a: &Type, b: &Type) -> bool {
     }
 }
 
+/// The most evaluating one constant may cost: the API server's per-call limit.
+const FOLDING_BUDGET: u64 = 1_000_000;
+
 /// The error of evaluating a constant expression (`int('9223372036854775808')`), if it
 /// has one.
 fn constant_fails(expr: &Expr) -> Option<String> {
-    let mut evaluation = super::value::Evaluation::new(Vec::new(), super::CALL_BUDGET);
+    let mut evaluation = super::value::Evaluation::new(Vec::new(), FOLDING_BUDGET);
     match evaluation.eval(expr) {
         Err(super::value::Fault::Error(message)) => Some(message),
         _ => None,
@@ -1062,7 +1065,8 @@ fn compile_rule_itself(
         ));
         return out;
     }
-    let cost = super::estimate::estimate(&compiled, decl).saturating_mul(cardinality);
+    let cost = super::estimate::estimate(&compiled.parsed.expr, &compiled.checked.types, decl)
+        .saturating_mul(cardinality);
     out.costs.push(("rule", cost));
     if cost > limit {
         let said = super::estimate::cost_exceeded("estimated rule cost", cost, limit);
@@ -1085,7 +1089,11 @@ fn compile_rule_itself(
                     format!("Invalid value: messageExpression instantiation failed: {problem}"),
                 )),
                 Ok(()) => {
-                    let cost = super::estimate::estimate(&compiled, decl);
+                    let cost = super::estimate::estimate(
+                        &compiled.parsed.expr,
+                        &compiled.checked.types,
+                        decl,
+                    );
                     if cost > limit {
                         let said = super::estimate::cost_exceeded(
                             "estimated messageExpression cost",

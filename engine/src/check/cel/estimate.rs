@@ -12,7 +12,6 @@
 
 use std::collections::HashMap;
 
-use super::checker::Compiled;
 use super::parse::{Binary, Expr, Literal, Macro, Macro2};
 use super::types::{Decl, Type};
 
@@ -84,15 +83,16 @@ impl Range {
     }
 }
 
-/// The largest estimated cost of `compiled`, whose `self` (and `oldSelf`) is declared `decl`.
-pub fn estimate(compiled: &Compiled, decl: &Decl) -> u64 {
+/// The largest estimated cost of `expr`, checked to `types` (each node's, by its address),
+/// whose `self` (and `oldSelf`) is declared `decl`.
+pub fn estimate(expr: &Expr, types: &HashMap<*const Expr, Type>, decl: &Decl) -> u64 {
     let mut estimator = Estimator {
-        types: &compiled.checked.types,
+        types,
         root: decl,
         variables: Vec::new(),
         sizes: HashMap::new(),
     };
-    estimator.cost(&compiled.parsed.expr).max
+    estimator.cost(expr).max
 }
 
 /// The API server's message for an estimated cost over its limit (validation.go
