@@ -299,6 +299,11 @@ impl<'a> Evaluation<'a> {
             Some(Expr::Ident(name)) => Ok(name.as_str()),
             _ => error(format!("{function}: argument {at} must be a simple name")),
         };
+        // The parser names a namespaced function whole (`lists.range`).
+        if target.is_none() && function == "lists.range" && args.len() == 1 {
+            let count = self.eval(&args[0])?;
+            return library::range(self, count);
+        }
         if let Some(target) = target {
             if let Some(kind) = Fold::two_variable(function, args.len()) {
                 let (first, second) = (variable(0)?, variable(1)?);
