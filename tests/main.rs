@@ -39,11 +39,11 @@ mod diff_ignore;
 mod diff_transition;
 
 // What a pull request from a fork can try.
+mod cel_bounds;
 mod untrusted;
 mod untrusted_inputs;
 mod untrusted_output;
 mod untrusted_schemas;
-mod cel_bounds;
 
 // The GitHub Action's scripts.
 mod action;
