@@ -2,6 +2,10 @@
 //! could bring, run through the real binary: each ends bounded — refused as the API server
 //! refuses it (its per-call cost limit, its per-object budget) or checked — never hung, never
 //! killed for memory. Times and peak memory are measured in the closing note, not here.
+//!
+//! Each CRD is one the clusters already hold (`--crds`): the same CRD in the fleet is refused
+//! at creation by its estimated cost (`a_fleet_crd_that_costs_this_much_is_refused_at_creation`),
+//! so the evaluation's bounds matter for the CRDs a run trusts.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -51,7 +55,7 @@ spec:
               s: {{type: string}}
               p: {{type: string}}
               l: {{type: array, items: {{type: string}}}}
-              n: {{type: array, items: {{type: integer}}}}
+              numbers: {{type: array, items: {{type: integer}}}}
             x-kubernetes-validations:
 {validation}"
     )
@@ -85,7 +89,14 @@ fn repository(name: &str, files: &[(&str, &str)]) -> PathBuf {
 fn validate(root: &Path) -> Output {
     fedrender_in(
         root,
-        &["validate", "fleet", "--clusters", "fleet/clusters.yaml"],
+        &[
+            "validate",
+            "fleet",
+            "--clusters",
+            "fleet/clusters.yaml",
+            "--crds",
+            "crds/crd.yaml",
+        ],
     )
 }
 
@@ -103,7 +114,7 @@ fn judged(
     let root = repository(
         name,
         &[
-            ("fleet/crd.yaml", &crd(rule, extra)),
+            ("crds/crd.yaml", &crd(rule, extra)),
             ("fleet/widget.yaml", &widget("w", &spec)),
         ],
     );
@@ -195,13 +206,13 @@ fn patterns_from_the_object_are_charged_as_they_compile() {
 fn a_quadratic_distinct_is_refused_by_its_cost() {
     let (status, error) = judged(
         "distinct",
-        "\"self.n.distinct().size() > 0\"",
+        "\"self.numbers.distinct().size() > 0\"",
         &[],
-        serde_json::json!({"n": (0..3000).collect::<Vec<_>>()}),
+        serde_json::json!({"numbers": (0..3000).collect::<Vec<_>>()}),
     );
     assert_eq!(status, Some(2), "{error}");
     assert!(
-        error.contains(&format!("{CALL_LIMIT}self.n.distinct().size() > 0")),
+        error.contains(&format!("{CALL_LIMIT}self.numbers.distinct().size() > 0")),
         "{error}"
     );
 }
@@ -258,7 +269,7 @@ fn an_object_whose_rules_exceed_its_budget_is_refused() {
     let root = repository(
         "budget",
         &[
-            ("fleet/crd.yaml", &crd),
+            ("crds/crd.yaml", &crd),
             ("fleet/widget.yaml", &widget("w", &spec)),
         ],
     );
@@ -270,6 +281,40 @@ fn an_object_whose_rules_exceed_its_budget_is_refused() {
             "spec: validation failed due to running out of cost budget, no further validation \
              rules will be run"
         ),
+        "{error}"
+    );
+}
+
+/// The same attack's CRD in the fleet: the API server refuses to create it by its estimated
+/// cost (apiextensions-apiserver validation.go, `StaticEstimatedCostLimit`), before any object
+/// is judged.
+#[test]
+fn a_fleet_crd_that_costs_this_much_is_refused_at_creation() {
+    let root = repository(
+        "fleet-crd",
+        &[
+            (
+                "fleet/crd.yaml",
+                &crd("\"self.l.all(x, x.contains(self.s))\"", &[]),
+            ),
+            (
+                "fleet/widget.yaml",
+                &widget("w", &serde_json::json!({"s": "x", "l": ["x"]})),
+            ),
+        ],
+    );
+    let output = fedrender_in(
+        &root,
+        &["validate", "fleet", "--clusters", "fleet/clusters.yaml"],
+    );
+    let error = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{error}");
+    assert!(
+        error.contains("refuses to create the CustomResourceDefinition"),
+        "{error}"
+    );
+    assert!(
+        error.contains("estimated rule cost exceeds budget"),
         "{error}"
     );
 }

@@ -18,73 +18,11 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::library;
-use super::parse::{Binary, Expr, Literal, Macro, Macro2};
+use super::parse::{Binary, Expr, Literal};
 use super::value::{
-    Entries, Evaluation, Fault, Result, Text, Val, checked_duration, checked_timestamp, compare,
-    equal_counting, error, items_cost, no_overload, shown, traversal,
+    Entries, Evaluation, Fault, Fold, Result, Text, Val, checked_duration, checked_timestamp,
+    compare, equal_counting, error, items_cost, no_overload, shown, traversal,
 };
-
-/// A comprehension: cel-go's macros and the two-variable ones of its ext library.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fold {
-    All,
-    Exists,
-    ExistsOne,
-    Map,
-    Filter,
-    TransformList,
-    TransformMap,
-    TransformMapEntry,
-}
-
-impl Fold {
-    fn of(kind: Macro) -> Fold {
-        match kind {
-            Macro::All => Fold::All,
-            Macro::Exists => Fold::Exists,
-            Macro::ExistsOne => Fold::ExistsOne,
-            Macro::Map => Fold::Map,
-            Macro::Filter => Fold::Filter,
-        }
-    }
-
-    fn of_two_variable(kind: Macro2) -> Fold {
-        match kind {
-            Macro2::All => Fold::All,
-            Macro2::Exists => Fold::Exists,
-            Macro2::ExistsOne => Fold::ExistsOne,
-            Macro2::TransformList => Fold::TransformList,
-            Macro2::TransformMap => Fold::TransformMap,
-            Macro2::TransformMapEntry => Fold::TransformMapEntry,
-        }
-    }
-
-    /// The two-variable macro named `function` with `args` arguments (ext/comprehensions.go).
-    fn two_variable(function: &str, args: usize) -> Option<Fold> {
-        Some(match (function, args) {
-            ("all", 3) => Fold::All,
-            ("exists", 3) => Fold::Exists,
-            ("existsOne" | "exists_one", 3) => Fold::ExistsOne,
-            ("transformList", 3 | 4) => Fold::TransformList,
-            ("transformMap", 3 | 4) => Fold::TransformMap,
-            ("transformMapEntry", 3 | 4) => Fold::TransformMapEntry,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Fold::All => "all",
-            Fold::Exists => "exists",
-            Fold::ExistsOne => "exists_one",
-            Fold::Map => "map",
-            Fold::Filter => "filter",
-            Fold::TransformList => "transformList",
-            Fold::TransformMap => "transformMap",
-            Fold::TransformMapEntry => "transformMapEntry",
-        }
-    }
-}
 
 /// Whether `expr` is an attribute cel-go plans as one (a variable and the fields and indexes
 /// selected from it): a conditional's chosen branch of that kind does not pay for its

@@ -6,7 +6,7 @@
 //! What it writes is charged as it is written, ten characters a unit, before each piece is
 //! appended: a format of many copies of a long string stops at the limit, unbuilt.
 
-use super::library::{format_double, format_duration, format_timestamp};
+use super::conversions::{format_double, format_duration, format_timestamp, to_string};
 use super::value::{Evaluation, Fault, Result, Text, Val, error};
 
 /// Writes into a string, charging each piece before it is appended.
@@ -233,7 +233,7 @@ fn write_string<'a>(out: &mut Out<'_, 'a>, value: &Val<'a>) -> Result<()> {
         Val::Bytes(bytes) => out.push(&String::from_utf8_lossy(bytes)),
         Val::Double(number) => out.push(&format_double(*number)),
         _ if value.is_list() || value.is_map() => write_literal(out, value),
-        other => match super::library::to_string(other.clone()) {
+        other => match to_string(other.clone()) {
             Ok(Val::Str(text)) => out.push(&text),
             _ => formatting_error(format!(
                 "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given {}",

@@ -9,6 +9,7 @@
 //! small, and owning it makes the budget a count of steps, the same on every machine.
 
 mod checker;
+mod conversions;
 mod environment;
 mod escape;
 mod estimate;

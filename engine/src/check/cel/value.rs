@@ -16,6 +16,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::escape;
+use super::parse::{Macro, Macro2};
 use super::shape::Shape;
 
 /// A string value: borrowed from the object being checked (reading a field copies nothing),
@@ -831,3 +832,65 @@ pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 
 /// Nanoseconds in a second.
 pub(super) const NANOS: i128 = 1_000_000_000;
+
+/// A comprehension: cel-go's macros and the two-variable ones of its ext library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    All,
+    Exists,
+    ExistsOne,
+    Map,
+    Filter,
+    TransformList,
+    TransformMap,
+    TransformMapEntry,
+}
+
+impl Fold {
+    pub(super) fn of(kind: Macro) -> Fold {
+        match kind {
+            Macro::All => Fold::All,
+            Macro::Exists => Fold::Exists,
+            Macro::ExistsOne => Fold::ExistsOne,
+            Macro::Map => Fold::Map,
+            Macro::Filter => Fold::Filter,
+        }
+    }
+
+    pub(super) fn of_two_variable(kind: Macro2) -> Fold {
+        match kind {
+            Macro2::All => Fold::All,
+            Macro2::Exists => Fold::Exists,
+            Macro2::ExistsOne => Fold::ExistsOne,
+            Macro2::TransformList => Fold::TransformList,
+            Macro2::TransformMap => Fold::TransformMap,
+            Macro2::TransformMapEntry => Fold::TransformMapEntry,
+        }
+    }
+
+    /// The two-variable macro named `function` with `args` arguments (ext/comprehensions.go).
+    pub(super) fn two_variable(function: &str, args: usize) -> Option<Fold> {
+        Some(match (function, args) {
+            ("all", 3) => Fold::All,
+            ("exists", 3) => Fold::Exists,
+            ("existsOne" | "exists_one", 3) => Fold::ExistsOne,
+            ("transformList", 3 | 4) => Fold::TransformList,
+            ("transformMap", 3 | 4) => Fold::TransformMap,
+            ("transformMapEntry", 3 | 4) => Fold::TransformMapEntry,
+            _ => return None,
+        })
+    }
+
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Fold::All => "all",
+            Fold::Exists => "exists",
+            Fold::ExistsOne => "exists_one",
+            Fold::Map => "map",
+            Fold::Filter => "filter",
+            Fold::TransformList => "transformList",
+            Fold::TransformMap => "transformMap",
+            Fold::TransformMapEntry => "transformMapEntry",
+        }
+    }
+}
