@@ -4,6 +4,13 @@
 //!
 //! A new file is a `mod` line here; `tests/layout.rs` fails on a file under `engine/tests/`
 //! that is not one.
+#![allow(
+    clippy::disallowed_macros,
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    reason = "the engine's tests read the repository's seeds and test data, which the engine \
+              itself never may"
+)]
 
 // The fuzz targets' bodies replayed on their seeds.
 mod fuzz_seeds;
