@@ -6,33 +6,12 @@
 //! Only an object's declared properties are escaped; the keys of a map (`additionalProperties`)
 //! are used as they are.
 
-/// The words CEL's grammar reserves; a property named exactly one of them is `__word__`.
-const RESERVED: [&str; 21] = [
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
+/// The literals CEL's grammar reserves beside the parser's reserved names
+/// ([`super::parse::RESERVED`]); a property named exactly one of either is `__word__`.
+const LITERALS: [&str; 3] = ["true", "false", "null"];
 
 fn is_reserved(word: &str) -> bool {
-    RESERVED.contains(&word)
+    LITERALS.contains(&word) || super::parse::RESERVED.contains(&word)
 }
 
 /// The CEL identifier that names property `name`, or `None` where the API server leaves the
@@ -140,7 +119,7 @@ mod tests {
             assert_eq!(escape(name).as_deref(), Some(identifier), "{name}");
             assert_eq!(unescape(identifier).as_deref(), Some(name), "{identifier}");
         }
-        for word in RESERVED {
+        for word in LITERALS.into_iter().chain(super::super::parse::RESERVED) {
             assert_eq!(escape(word), Some(format!("__{word}__")));
         }
     }

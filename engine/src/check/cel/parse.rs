@@ -582,7 +582,7 @@ fn shown(token: &Token) -> String {
 }
 
 /// The identifiers cel-go's parser refuses as names.
-const RESERVED: [&str; 18] = [
+pub(super) const RESERVED: [&str; 18] = [
     "as",
     "break",
     "const",
