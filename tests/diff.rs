@@ -7,12 +7,10 @@ use std::path::{Path, PathBuf};
 use crate::common;
 use common::command;
 
-use fedrender::commands::diff::DiffBase;
-use fedrender::report::diff as diff_report;
 use fedrender::source::fleet::{FleetSource, Inventory, read_fleet, run_fleet};
 use fedrender::source::rendered_tree::RenderedDirectory;
 use fedrender_engine::diff::{self, Comparison, FleetDiff, FleetObjects};
-use fedrender_engine::run::Options;
+use fedrender_engine::run::{Options, Outcome};
 
 fn source(side: &str) -> FleetSource {
     let dir = Path::new("testdata/diff").join(side);
@@ -22,14 +20,19 @@ fn source(side: &str) -> FleetSource {
     )
 }
 
-fn realistic() -> fedrender_engine::diff::FleetDiff {
-    let outcome = fedrender::commands::diff::diff(
-        &source("head"),
+/// The engine's diff of two inputs, as `fedrender diff --base` asks for it.
+fn diff_of_inputs(head: &str, base: &str) -> Outcome<FleetDiff> {
+    diff::against_base(
+        || read_fleet(&source(head)),
         &Options::default(),
-        &DiffBase::Input(Box::new(source("base"))),
-        false,
-        &[],
-    );
+        || read_fleet(&source(base)),
+        &Options::default(),
+        &comparison(diff::CHUNK),
+    )
+}
+
+fn realistic() -> fedrender_engine::diff::FleetDiff {
+    let outcome = diff_of_inputs("head", "base");
     // The fixture's Secret is in the clear on purpose (the reports must redact its values): on
     // each side, that is the one warning.
     let warnings: Vec<(Option<fedrender_engine::lint::Lint>, Option<String>)> = outcome
@@ -54,29 +57,37 @@ fn snapshot(name: &str, text: &str) {
     common::snapshot_settings("testdata/diff").bind(|| insta::assert_snapshot!(name, text));
 }
 
+/// `fedrender diff` of the realistic change in `format`, as the binary prints it.
+fn realistic_report(format: &str) -> String {
+    let output = common::fedrender(&[
+        "diff",
+        "testdata/diff/head/input",
+        "--clusters",
+        "testdata/diff/head/clusters.yaml",
+        "--base",
+        "testdata/diff/base/input",
+        "--base-clusters",
+        "testdata/diff/base/clusters.yaml",
+        "--format",
+        format,
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
 #[test]
 fn markdown_report_of_a_realistic_change() {
-    snapshot(
-        "diff-markdown",
-        &diff_report::markdown(&realistic(), 65536, None),
-    );
+    snapshot("diff-markdown", &realistic_report("markdown"));
 }
 
 #[test]
 fn json_report_of_a_realistic_change() {
-    snapshot("diff-json", &diff_report::json(&realistic(), None));
+    snapshot("diff-json", &realistic_report("json"));
 }
 
 #[test]
 fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
-    let outcome = fedrender::commands::diff::diff(
-        &source("base"),
-        &Options::default(),
-        &DiffBase::Input(Box::new(source("base"))),
-        false,
-        &[],
-    );
-    assert!(outcome.result.unwrap().is_empty());
+    assert!(diff_of_inputs("base", "base").result.unwrap().is_empty());
     let output = command()
         .args([
             "diff",
@@ -99,23 +110,14 @@ fn a_diff_of_identical_inputs_is_empty_and_exits_0() {
 
 #[test]
 fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
-    let out: PathBuf =
-        std::env::temp_dir().join(format!("fedrender-diff-against-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let built = fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
-        source: source("base"),
-        out: out.clone(),
-        options: Options::default(),
-        gitops: None,
+    let out = committed_base("diff-against");
+    let against = run_fleet(&source("head"), &Options::default(), |run| {
+        diff::against_tree(
+            run,
+            &RenderedDirectory::open(&out)?,
+            &comparison(diff::CHUNK),
+        )
     });
-    built.result.unwrap();
-    let against = fedrender::commands::diff::diff(
-        &source("head"),
-        &Options::default(),
-        &DiffBase::Rendered(out.clone()),
-        false,
-        &[],
-    );
     assert_eq!(against.result.unwrap(), realistic());
     std::fs::remove_dir_all(&out).unwrap();
 }
@@ -171,13 +173,15 @@ fn the_streamed_diff_agrees_with_comparing_whole_renders_at_any_chunk_size() {
 fn committed_base(name: &str) -> PathBuf {
     let committed = std::env::temp_dir().join(format!("fedrender-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&committed);
-    let options = fedrender::commands::build::BuildOptions {
-        source: source("base"),
-        out: committed.clone(),
-        options: Options::default(),
-        gitops: None,
-    };
-    fedrender::commands::build::build(&options).result.unwrap();
+    let built = common::fedrender(&[
+        "build",
+        "testdata/diff/base/input",
+        "--clusters",
+        "testdata/diff/base/clusters.yaml",
+        "--out",
+        committed.to_str().unwrap(),
+    ]);
+    assert_eq!(built.status.code(), Some(0), "{built:?}");
     committed
 }
 

@@ -8,11 +8,6 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 
-use fedrender::commands::diff::DiffBase;
-use fedrender::report::diff as diff_report;
-use fedrender::source::fleet::{FleetSource, Inventory};
-use fedrender_engine::run::Options;
-
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
 /// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.
 struct Fleet<'a> {
@@ -24,7 +19,8 @@ struct Fleet<'a> {
     api_image: &'a str,
 }
 
-fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
+/// Writes the fleet's `input/` and `clusters.yaml` under `dir`.
+fn write_fleet(dir: &Path, fleet: &Fleet<'_>) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir.join("input")).unwrap();
     let mut inventory = String::new();
@@ -61,10 +57,32 @@ fn write_fleet(dir: &Path, fleet: &Fleet<'_>) -> FleetSource {
         api_image = fleet.api_image,
     );
     std::fs::write(dir.join("input/fleet.yaml"), templates).unwrap();
-    FleetSource::new(
-        dir.join("input"),
-        Inventory::File(dir.join("clusters.yaml")),
-    )
+}
+
+/// `fedrender diff` of the fleet in `head` against `base` (`--base DIR` or `--against DIR`),
+/// with `extra` flags: its report, once the binary says there is a change (exit 1).
+fn diff_report(head: &Path, base: (&str, &Path), extra: &[&str]) -> String {
+    let (head_input, head_clusters) = (head.join("input"), head.join("clusters.yaml"));
+    let (base_input, base_clusters) = (base.1.join("input"), base.1.join("clusters.yaml"));
+    let mut args = vec![
+        "diff",
+        head_input.to_str().unwrap(),
+        "--clusters",
+        head_clusters.to_str().unwrap(),
+    ];
+    match base.0 {
+        "--base" => args.extend([
+            "--base",
+            base_input.to_str().unwrap(),
+            "--base-clusters",
+            base_clusters.to_str().unwrap(),
+        ]),
+        _ => args.extend([base.0, base.1.to_str().unwrap()]),
+    }
+    args.extend_from_slice(extra);
+    let output = common::fedrender(&args);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
 }
 
 const BASE: Fleet<'static> = Fleet {
@@ -89,19 +107,25 @@ fn reports_from(
     max_bytes: usize,
 ) -> (String, String) {
     let root = PathBuf::from("target/diff-groups").join(case);
-    let base = write_fleet(&root.join("base"), base);
-    let head = write_fleet(&root.join("head"), &head);
-    let outcome = fedrender::commands::diff::diff(
-        &head,
-        &Options::default(),
-        &DiffBase::Input(Box::new(base)),
-        false,
-        &[],
-    );
-    let diff = outcome.result.expect("both revisions render");
+    write_fleet(&root.join("base"), base);
+    write_fleet(&root.join("head"), &head);
     let title = format!("Pull request: {case}");
-    let markdown = diff_report::markdown(&diff, max_bytes, Some(&title));
-    let json = diff_report::json(&diff, Some(&title));
+    let max_bytes = max_bytes.to_string();
+    let report = |format: &str| {
+        diff_report(
+            &root.join("head"),
+            ("--base", &root.join("base")),
+            &[
+                "--title",
+                &title,
+                "--format",
+                format,
+                "--max-bytes",
+                &max_bytes,
+            ],
+        )
+    };
+    let (markdown, json) = (report("markdown"), report("json"));
     std::fs::remove_dir_all(&root).unwrap();
     (markdown, json)
 }
@@ -236,32 +260,29 @@ fn a_scale_counts_every_cluster_the_object_is_on() {
 #[test]
 fn a_scale_against_a_rendered_tree_counts_every_cluster_the_object_is_on() {
     let root = PathBuf::from("target/diff-groups/scale-against-tree");
-    let base = write_fleet(&root.join("base"), &BASE);
+    write_fleet(&root.join("base"), &BASE);
     let committed = root.join("rendered");
-    fedrender::commands::build::build(&fedrender::commands::build::BuildOptions {
-        source: base,
-        out: committed.clone(),
-        options: Options::default(),
-        gitops: None,
-    })
-    .result
-    .expect("the base builds");
-    let head = write_fleet(
+    let built = common::fedrender(&[
+        "build",
+        root.join("base/input").to_str().unwrap(),
+        "--clusters",
+        root.join("base/clusters.yaml").to_str().unwrap(),
+        "--out",
+        committed.to_str().unwrap(),
+    ]);
+    assert_eq!(built.status.code(), Some(0), "{built:?}");
+    write_fleet(
         &root.join("head"),
         &Fleet {
             api_replicas: 61,
             ..BASE
         },
     );
-    let outcome = fedrender::commands::diff::diff(
-        &head,
-        &Options::default(),
-        &DiffBase::Rendered(committed),
-        false,
-        &[],
+    let markdown = diff_report(
+        &root.join("head"),
+        ("--against", &committed),
+        &["--format", "markdown"],
     );
-    let diff = outcome.result.expect("the head renders");
-    let markdown = diff_report::markdown(&diff, 65536, None);
     std::fs::remove_dir_all(&root).unwrap();
     assert!(
         markdown.contains(

@@ -593,6 +593,69 @@ fn each_packages_tests_are_one_binary() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The shell's modules a test may name (ARCHITECTURE.md, "The tests"): its readers. The rest of
+/// the shell is reached through the binary, as a user reaches it.
+const SHELL_READERS: [&str; 2] = [
+    "fedrender::source::fleet",
+    "fedrender::source::rendered_tree",
+];
+
+/// Each path into the shell (`fedrender::…`) that a test file names and that is not a reader.
+fn shell_paths_in_tests(tests: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for file in rust_files(tests) {
+        let code = code_of(&std::fs::read_to_string(&file).unwrap());
+        for (at, _) in code.match_indices("fedrender::") {
+            // `fedrender_engine::` is the engine's door, not the shell.
+            if at > 0 && code.as_bytes()[at - 1].is_ascii_alphanumeric() {
+                continue;
+            }
+            let path: String = code[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let path = path.trim_end_matches(':');
+            if !SHELL_READERS
+                .iter()
+                .any(|reader| path == *reader || path.starts_with(&format!("{reader}::")))
+            {
+                problems.push(format!(
+                    "{} names {path}: a test reaches the shell through the binary (or its readers, {})",
+                    file.display(),
+                    SHELL_READERS.join(", ")
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn tests_reach_the_shell_through_the_binary_or_its_readers() {
+    let problems: Vec<String> = shell_paths_in_tests("tests")
+        .into_iter()
+        .filter(|problem| !problem.starts_with("tests/layout.rs"))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_shell_path_test_refuses_a_command_and_takes_a_reader() {
+    let dir = crate::common::empty_scratch("layout-shell-paths");
+    std::fs::write(
+        dir.join("case.rs"),
+        "use fedrender::source::fleet::read_fleet;\nuse fedrender_engine::run::Run;\n\
+         fn f() { fedrender::commands::diff::diff(); }\n",
+    )
+    .unwrap();
+    let problems = shell_paths_in_tests(dir.to_str().unwrap());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("names fedrender::commands::diff::diff"),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn modules_import_only_downward() {
     let problems: Vec<String> = [ENGINE, SHELL]

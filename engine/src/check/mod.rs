@@ -1,6 +1,6 @@
 //! Will each cluster accept it: every rendered object checked, offline, as its cluster's API
 //! server would check it — against the OpenAPI schema of that cluster's Kubernetes version
-//! ([`builtin`]), or its CRD's schema ([`crd`]), with the validator in [`schema`]. An object
+//! ([`mod@builtin`]), or its CRD's schema ([`crd`]), with the validator in [`schema`]. An object
 //! is checked once per distinct Kubernetes version among the clusters that receive it.
 
 pub mod builtin;
@@ -757,7 +757,7 @@ pub const BUDGET_PER_VALUE: u64 = 100;
 pub const RUN_STEPS: u64 = 2_000_000_000;
 
 /// The CEL cost a whole run may take, over every object: ten objects at the API server's
-/// budget for one ([`cel::OBJECT_BUDGET`]). Each object keeps the API server's own budget
+/// budget for one (`cel::OBJECT_BUDGET`). Each object keeps the API server's own budget
 /// within what the run has left; past the run's, the rest is refused, not passed.
 pub const RUN_CEL: u64 = 100_000_000;
 

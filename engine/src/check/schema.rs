@@ -255,7 +255,7 @@ impl Found {
 pub struct Limits {
     /// Schema steps ([`Schema::validate`]).
     pub steps: u64,
-    /// CEL cost, at most the API server's budget for one object ([`cel::OBJECT_BUDGET`]).
+    /// CEL cost, at most the API server's budget for one object (`cel::OBJECT_BUDGET`).
     pub cel: u64,
     /// The API server's minimum compatibility version (its minor): the formats a CRD's
     /// schema checks depend on it.
@@ -614,7 +614,7 @@ impl Schema {
         .map(|(found, spent)| (found, spent.steps))
     }
 
-    /// Validates `value` — a custom resource already decoded ([`super::decode`]) — within
+    /// Validates `value` — a custom resource already decoded (`check::decode`) — within
     /// `limits`, adding to what `found` holds (decoding's findings). Returns what was found
     /// and what the check spent, or [`OverBudget`] when its steps ran out first.
     pub fn validate_with(

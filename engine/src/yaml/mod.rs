@@ -106,7 +106,7 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
 /// line break and never as content (YAML 1.2 §5.4); Go's reader (libyaml's, YAML 1.1) reads
 /// NEL, LS and PS (U+0085, U+2028, U+2029) as line breaks too, so they are written `\n` as
 /// well: no line moves, and a plain `a: b` ended by one is `b`. Inside a quoted scalar libyaml
-/// keeps an LS or PS as the character, and so does the text ([`go_scan`] says how). (In a block
+/// keeps an LS or PS as the character, and so does the text (`yaml::go_scan` says how). (In a block
 /// scalar libyaml keeps one too; here it is a `\n`.)
 pub fn normalize_line_breaks(text: String) -> String {
     // Each of these breaks starts with one of three bytes in UTF-8 (U+0085 with C2, U+2028 and
