@@ -13,6 +13,14 @@ use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, S
 
 use super::resolve::{self, Resolved};
 
+/// How deeply lists and maps may nest in a document, YAML or JSON. The API server reads JSON
+/// and YAML up to 10,000 levels, far beyond any real object (a CRD's schema nests a few dozen),
+/// and fedrender's stages walk values recursively, so the bound is what every stage can take
+/// on a worker's stack: reading is the costliest, about 4 KiB of stack a level optimised and
+/// 24 KiB in a debug build, 6 MiB at this depth; workers get 16 MiB (the binary's pool, and
+/// `RUST_MIN_STACK` in `.cargo/config.toml` for tests).
+pub const MAX_NESTING_DEPTH: usize = 256;
+
 /// What to do with two keys that are one key once converted (`on` and `yes`, or `1` and
 /// `"1"`).
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -5,58 +5,9 @@
 
 use crate::diagnostics::{Diagnostic, Origin};
 
-use super::exact::ExactValue;
-use super::{
-    DocumentText, MAX_NESTING_DEPTH, from_yaml, is_a_copy, load, read,
-    reader_options_without_copies, resolve,
-};
-
-/// A document [`load::load`] refused, as a diagnostic at its line in the file. A syntax error
-/// is said in serde-saphyr's words, which the messages below build on.
-pub(super) fn load_error(
-    error: load::LoadError,
-    document: &DocumentText<'_>,
-    file: &str,
-) -> Diagnostic {
-    let offset = document.first_line - 1;
-    let at = |line: u64| Some(Origin::new(file, 0, line + offset));
-    match error {
-        load::LoadError::Syntax(scan) => {
-            match from_yaml::<ExactValue>(document.text, reader_options_without_copies()) {
-                Err(error) if !is_a_copy(&error) => to_diagnostic(&error, document, file),
-                _ => scan_error_diagnostic(&scan, offset, file),
-            }
-        }
-        load::LoadError::At {
-            line,
-            column,
-            message,
-        } => match syntax_error_cause(document.text, offset, line + offset, &message) {
-            Some((line, cause)) => Diagnostic::error(Some(Origin::new(file, 0, line)), cause),
-            None => Diagnostic::error(at(line), message).at_column(column),
-        },
-        load::LoadError::Repeated {
-            key,
-            line,
-            column,
-            first,
-        } => Diagnostic::error(
-            at(line),
-            format!(
-                "duplicate mapping key: {key} (first at line {}); kubectl refuses a key set \
-                 twice, and Kubernetes' YAML 1.1 reader spells some keys alike (`on`, `yes` and \
-                 `y` are all `true`, `1.0` is `1`)",
-                first + offset
-            ),
-        )
-        .at_column(column),
-        load::LoadError::Alias { line } => Diagnostic::error(
-            at(line),
-            "an alias fedrender did not expect here (it weighs every document that may hold \
-             one before reading it): this is a bug in fedrender; please report it",
-        ),
-    }
-}
+use super::load::MAX_NESTING_DEPTH;
+use super::stream::DocumentText;
+use super::{read, resolve};
 
 /// The parser's own error, at its line and column in the file.
 pub(super) fn scan_error_diagnostic(
@@ -320,7 +271,7 @@ fn tab_opening_the_next_line(text: &str, line: u64, column: u64) -> Option<(u64,
         .then_some((line + 1, spaces as u64 + 1))
 }
 
-fn syntax_error_cause(
+pub(super) fn syntax_error_cause(
     text: &str,
     line_offset: u64,
     line: u64,
