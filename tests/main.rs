@@ -21,6 +21,7 @@ mod scenarios;
 mod input_tree;
 mod interpreter;
 mod schemas;
+mod scopes;
 mod secrets;
 mod sources;
 

@@ -57,9 +57,14 @@ pub struct Classified {
 
 /// Classifies every document; errors go to `errors` and classification goes on, so that one
 /// run reports the errors of every document.
+///
+/// `trusted_crds` are the CustomResourceDefinitions `--crds` names: they are not the fleet's
+/// objects, but they say the scope of their kinds as the fleet's own CRDs do (which win, being
+/// what Karmada's API server holds).
 pub fn classify(
     documents: Vec<RawDocument>,
     files: &[SourceFile],
+    trusted_crds: &[Value],
     errors: &mut ErrorSink,
 ) -> Classified {
     let mut classified = Classified {
@@ -67,7 +72,13 @@ pub fn classify(
         templates: Vec::with_capacity(documents.len()),
         ..Classified::default()
     };
-    let mut interpreter = interpreter_from(&documents, files, &mut classified, errors);
+    let mut interpreter = Interpreter::default();
+    for crd in trusted_crds {
+        declare_crd_scope(&mut interpreter, crd);
+    }
+    interpreter_from(&documents, files, &mut interpreter, &mut classified, errors);
+    // Kinds whose scope nothing states, with their objects that name no namespace.
+    let mut unstated_scopes: BTreeMap<(String, String), Vec<Template>> = BTreeMap::new();
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut customizations = Vec::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
@@ -162,6 +173,11 @@ pub fn classify(
                 }
             }
             _ => {
+                let names_no_namespace = document
+                    .value
+                    .pointer("/metadata/namespace")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty);
                 if let Some(template) = errors.take(to_template(
                     document,
                     files,
@@ -181,6 +197,17 @@ pub fn classify(
                         )),
                         Entry::Vacant(slot) => {
                             slot.insert(template.origin.clone());
+                            if names_no_namespace
+                                && !scope_is_stated(&interpreter, template.group(), template.kind())
+                            {
+                                unstated_scopes
+                                    .entry((
+                                        template.group().to_string(),
+                                        template.kind().to_string(),
+                                    ))
+                                    .or_default()
+                                    .push(template.clone());
+                            }
                             classified.templates.push(template);
                         }
                     }
@@ -213,7 +240,74 @@ pub fn classify(
     }
     interpreter.set_customizations(admitted);
     classified.interpreter = interpreter;
+    classified.warnings.extend(
+        unstated_scopes
+            .iter()
+            .map(|(kind, templates)| unstated_scope_warning(kind, templates)),
+    );
     classified
+}
+
+/// Whether fedrender knows if a kind is namespaced: a CRD (the fleet's or `--crds`') or the
+/// Config states it, or it is Kubernetes' own or an add-on's in the built-in table. Karmada
+/// asks its API server, which holds every template's CRD; fedrender may be handed a custom
+/// resource without one.
+fn scope_is_stated(interpreter: &Interpreter, group: &str, kind: &str) -> bool {
+    interpreter.states_scope(group, kind)
+        || interpret::native::knows_scope(group)
+        || crate::check::builtin::builtin().is_builtin_group(group)
+}
+
+/// One warning per kind of unstated scope whose objects name no namespace: fedrender takes the
+/// kind as namespaced and puts them in `default`, so a namespaced PropagationPolicy there may
+/// place them — which Karmada never does if the kind is cluster-scoped (only a
+/// ClusterPropagationPolicy selects a cluster-scoped object: karmada
+/// pkg/util/helper/policy.go, a namespaced policy matches objects of its own namespace).
+fn unstated_scope_warning((group, kind): &(String, String), templates: &[Template]) -> Diagnostic {
+    let names: Vec<&str> = templates
+        .iter()
+        .map(|template| template.key.name.as_str())
+        .collect();
+    let shown = match names.as_slice() {
+        [only] => (*only).to_string(),
+        few if few.len() <= 3 => few.join(", "),
+        many => format!("{} and {} more", many[..3].join(", "), many.len() - 3),
+    };
+    let kind_name = if group.is_empty() {
+        kind.clone()
+    } else {
+        format!("{kind}.{group}")
+    };
+    Diagnostic::warning(
+        Lint::UnknownScope,
+        Some(templates[0].origin.clone()),
+        format!(
+            "{kind_name} {shown}: no CustomResourceDefinition in the fleet or --crds says whether \
+             {kind} is namespaced, and {} no metadata.namespace, so fedrender takes {} as \
+             namespaced in `default`, where a namespaced PropagationPolicy may place {}; if {kind} \
+             is cluster-scoped, Karmada places it only by a ClusterPropagationPolicy. Give its CRD \
+             (in the fleet or --crds), or list it in the Config's spec.clusterScoped",
+            if names.len() == 1 {
+                "it has"
+            } else {
+                "they have"
+            },
+            if names.len() == 1 { "it" } else { "them" },
+            if names.len() == 1 { "it" } else { "them" },
+        ),
+    )
+}
+
+/// A CRD's `spec.scope` for its kind.
+fn declare_crd_scope(interpreter: &mut Interpreter, crd: &Value) {
+    let spec = &crd["spec"];
+    if let (Some(group), Some(kind), Some(scope)) = (
+        spec["group"].as_str(),
+        spec.pointer("/names/kind").and_then(Value::as_str),
+        spec["scope"].as_str(),
+    ) {
+        interpreter.declare_scope(group, kind, scope == "Namespaced");
+    }
 }
 
 /// The names kustomize reads a directory's kustomization from.
@@ -347,12 +441,12 @@ pub(crate) fn decode_cluster(
 fn interpreter_from(
     documents: &[RawDocument],
     files: &[SourceFile],
+    interpreter: &mut Interpreter,
     classified: &mut Classified,
     errors: &mut ErrorSink,
-) -> Interpreter {
+) {
     let lint_levels = &mut classified.lint_levels;
     let flag_configs = &mut classified.flag_configs;
-    let mut interpreter = Interpreter::default();
     let mut declared: BTreeMap<(String, String), Origin> = BTreeMap::new();
     let mut levels_set_at: BTreeMap<Lint, Origin> = BTreeMap::new();
     for document in documents {
@@ -360,14 +454,7 @@ fn interpreter_from(
         let kind = value.get("kind").and_then(Value::as_str);
         let api_version = value.get("apiVersion").and_then(Value::as_str);
         if kind == Some("CustomResourceDefinition") {
-            let spec = &value["spec"];
-            if let (Some(group), Some(kind), Some(scope)) = (
-                spec["group"].as_str(),
-                spec.pointer("/names/kind").and_then(Value::as_str),
-                spec["scope"].as_str(),
-            ) {
-                interpreter.declare_scope(group, kind, scope == "Namespaced");
-            }
+            declare_crd_scope(interpreter, value);
         }
         if api_version.map(api_group) != Some("fedrender.io") {
             continue;
@@ -517,7 +604,6 @@ fn interpreter_from(
             }
         }
     }
-    interpreter
 }
 
 /// Takes the document's object: templates are the bulk of the input, held once.
@@ -701,7 +787,7 @@ mod tests {
         for error in errors.drain(..) {
             sink.push(error);
         }
-        let classified = classify(documents, &files, &mut sink);
+        let classified = classify(documents, &files, &[], &mut sink);
         sink.finish().map(|()| classified)
     }
 
@@ -724,6 +810,69 @@ mod tests {
         let classified =
             classify_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: apps\n").unwrap();
         assert_eq!(classified.templates[0].namespace(), "");
+    }
+
+    /// A kind no CRD states the scope of, with an object that names no namespace: taken as
+    /// namespaced, once per kind with a word (issue 48: a Kyverno ClusterPolicy placed by a
+    /// namespaced PropagationPolicy, which Karmada never does; karmada
+    /// pkg/util/helper/policy.go matches a namespaced policy to its own namespace's objects).
+    #[test]
+    fn a_kind_of_unstated_scope_without_a_namespace_is_said_once() {
+        let policy = |name: &str| {
+            format!("apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {{name: {name}}}\n")
+        };
+        let text = format!(
+            "{}---\n{}---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w, namespace: shop}}\n",
+            policy("a"),
+            policy("b")
+        );
+        let classified = classify_text(&text).unwrap();
+        let said: Vec<&Diagnostic> = (classified.warnings.iter())
+            .filter(|warning| warning.lint == Some(Lint::UnknownScope))
+            .collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0]
+                .message
+                .starts_with("ClusterPolicy.kyverno.io a, b: no CustomResourceDefinition"),
+            "{}",
+            said[0].message
+        );
+        // A CRD handed in by --crds says the scope as one in the fleet does.
+        let crd = json!({"spec": {"group": "kyverno.io", "scope": "Cluster", "names": {"kind": "ClusterPolicy"}}});
+        let files = vec![SourceFile {
+            path: "in.yaml".into(),
+            text: text.clone(),
+            format: Format::Yaml,
+        }];
+        let (documents, _) = parse_files(&files);
+        let mut sink = ErrorSink::default();
+        let classified = classify(documents, &files, &[crd], &mut sink);
+        assert!(
+            !classified
+                .warnings
+                .iter()
+                .any(|warning| warning.lint == Some(Lint::UnknownScope)),
+            "{:?}",
+            classified.warnings
+        );
+        assert_eq!(classified.templates[0].namespace(), "");
+        // Kubernetes' own kinds and the table's add-ons need no CRD.
+        let known = classify_text(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r}\n---\n\
+             apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\n---\n\
+             apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i}\n",
+        )
+        .unwrap();
+        let unknown: Vec<&str> = (known.warnings.iter())
+            .filter(|warning| warning.lint == Some(Lint::UnknownScope))
+            .map(|warning| warning.message.as_str())
+            .collect();
+        assert_eq!(unknown.len(), 1, "{unknown:?}");
+        assert!(
+            unknown[0].starts_with("HTTPRoute.gateway.networking.k8s.io r:"),
+            "{unknown:?}"
+        );
     }
 
     #[test]
@@ -877,7 +1026,7 @@ mod tests {
         }];
         let (documents, _) = parse_files(&files);
         let mut sink = ErrorSink::default();
-        let classified = classify(documents, &files, &mut sink);
+        let classified = classify(documents, &files, &[], &mut sink);
         assert!(sink.finish().is_ok());
         assert!(classified.templates.is_empty());
         assert!(

@@ -104,15 +104,17 @@ pub fn assemble(
     input_file_count: usize,
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let (input_documents, parse_errors) = documents::parse_files(&files[..input_file_count]);
-    assemble_parsed(files, input_file_count, input_documents, parse_errors)
+    assemble_parsed(files, input_file_count, input_documents, parse_errors, &[])
 }
 
-/// [`assemble`] with the input files already parsed.
+/// [`assemble`] with the input files already parsed, and the CRDs `--crds` names (which say
+/// their kinds' scopes).
 pub(crate) fn assemble_parsed(
     files: &[SourceFile],
     input_file_count: usize,
     input_documents: Vec<RawDocument>,
     parse_errors: Vec<Diagnostic>,
+    trusted_crds: &[serde_json::Value],
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let mut errors = ErrorSink::default();
     let (_, inventory_files) = files.split_at(input_file_count);
@@ -121,7 +123,7 @@ pub(crate) fn assemble_parsed(
         errors.push(error);
     }
     let mut warnings = Vec::new();
-    let classified = classify::classify(input_documents, files, &mut errors);
+    let classified = classify::classify(input_documents, files, trusted_crds, &mut errors);
     let mut clusters: Vec<Located<Cluster>> = Vec::new();
     for document in &inventory_documents {
         // Inventory documents carry file indices relative to the inventory files.

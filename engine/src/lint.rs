@@ -51,6 +51,8 @@ pub enum Lint {
     DeprecatedApi,
     /// `unchecked-kind`: Custom resources whose CRD the run does not have, so unchecked.
     UncheckedKind,
+    /// `unknown-scope`: A custom resource without a namespace whose kind's scope no CRD states, taken as namespaced.
+    UnknownScope,
     /// `assumed-kubernetes-version`: A cluster's Kubernetes version is unstated (an API removed in the assumed newest is this warning) or has no schemas in fedrender, so the nearest is used.
     AssumedKubernetesVersion,
     /// `disabled-api`: An alpha API, or a beta API new since 1.24, that a cluster serves only when enabled, and the inventory does not list its apiEnablements.
@@ -89,7 +91,7 @@ pub enum Lint {
 
 impl Lint {
     /// Every lint, in the order `--help` and the README list them.
-    pub const ALL: [Lint; 37] = [
+    pub const ALL: [Lint; 38] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -110,6 +112,7 @@ impl Lint {
         Lint::RemovedApi,
         Lint::DeprecatedApi,
         Lint::UncheckedKind,
+        Lint::UnknownScope,
         Lint::AssumedKubernetesVersion,
         Lint::DisabledApi,
         Lint::ImmutableField,
@@ -152,6 +155,7 @@ impl Lint {
             Lint::RemovedApi => "removed-api",
             Lint::DeprecatedApi => "deprecated-api",
             Lint::UncheckedKind => "unchecked-kind",
+            Lint::UnknownScope => "unknown-scope",
             Lint::AssumedKubernetesVersion => "assumed-kubernetes-version",
             Lint::DisabledApi => "disabled-api",
             Lint::ImmutableField => "immutable-field",
@@ -221,6 +225,9 @@ impl Lint {
                 "an apiVersion a cluster serves but a later Kubernetes removes or a stabler one replaces"
             }
             Lint::UncheckedKind => "custom resources whose CRD the run does not have, so unchecked",
+            Lint::UnknownScope => {
+                "a custom resource without a namespace whose kind's scope no CRD states, taken as namespaced in default"
+            }
             Lint::AssumedKubernetesVersion => {
                 "a cluster's Kubernetes version is unstated (an API removed in the assumed newest \
                  is this warning) or has no schemas in fedrender, so the nearest is used"

@@ -173,15 +173,16 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
     let assembled = (|| -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
         let input_file_count = files.len();
         files.extend(inventory);
+        let crds = crds_in(&crd_files)?;
+        let trusted: Vec<serde_json::Value> = crds.iter().map(|(crd, _)| crd.clone()).collect();
         let (mut fleet, warnings) =
-            fleet::assemble_parsed(&files, input_file_count, documents, parse_errors)?;
+            fleet::assemble_parsed(&files, input_file_count, documents, parse_errors, &trusted)?;
         fleet.sources = sources;
         fleet.reread = reread;
         fleet::check_flag_configs_are_on_top(&fleet, &fleet_dir)?;
         let release =
             karmada_release::choose(options.karmada_version.as_deref(), fleet.karmada.as_ref())?;
         let release_warnings = karmada_release::judge(&fleet, &release)?;
-        let crds = crds_in(&crd_files)?;
         let (checker, schema_warnings) =
             fleet::schema_checker(&fleet, &options.kubernetes_versions, &crds)?;
         fleet.checker = Some(checker);

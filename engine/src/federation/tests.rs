@@ -51,7 +51,7 @@ fn translate_beside_karmada(
         })
         .cloned()
         .collect();
-    let classified = classify::classify(plain, &files, &mut errors);
+    let classified = classify::classify(plain, &files, &[], &mut errors);
     let mut warnings = Vec::new();
     let (bindings, claimed) = translate(
         &documents,

@@ -135,6 +135,12 @@ impl Interpreter {
             .get(&(api_version.to_string(), kind.to_string()))
     }
 
+    /// Whether a CRD or the Config declared the kind's scope.
+    pub(crate) fn states_scope(&self, group: &str, kind: &str) -> bool {
+        self.scopes
+            .contains_key(&(group.to_string(), kind.to_string()))
+    }
+
     pub(crate) fn is_namespaced(&self, group: &str, kind: &str) -> bool {
         match self.scopes.get(&(group.to_string(), kind.to_string())) {
             Some(namespaced) => *namespaced,

@@ -60,6 +60,22 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("cluster.karmada.io", "Cluster"),
 ];
 
+/// Groups outside Kubernetes whose every kind's scope fedrender knows: those the table above
+/// lists all cluster-scoped kinds of, and the multi-cluster Service APIs Karmada's controllers
+/// read (all namespaced).
+const GROUPS_OF_KNOWN_SCOPE: [&str; 2] = ["multicluster.x-k8s.io", "networking.karmada.io"];
+
+/// Whether the scope of every kind of `group` is known without its CRD: Kubernetes' own core
+/// group, a group of the table, or one of [`GROUPS_OF_KNOWN_SCOPE`]. (Kubernetes' other groups
+/// are the embedded schemas'.)
+pub(crate) fn knows_scope(group: &str) -> bool {
+    group.is_empty()
+        || GROUPS_OF_KNOWN_SCOPE.contains(&group)
+        || CLUSTER_SCOPED
+            .iter()
+            .any(|(scoped_group, _)| *scoped_group == group)
+}
+
 /// The replica count Karmada reads from a template (karmada resourceinterpreter default
 /// native replica.go), after the API server's defaults: a Deployment, ReplicaSet or
 /// StatefulSet without `spec.replicas` has 1; a Job runs min(parallelism, completions) pods
