@@ -446,23 +446,33 @@ mod tests {
         assert_eq!(KubernetesVersion { minor: 36 }.to_string(), "1.36");
     }
 
-    /// The embedded data spans 1.25 to the newest release, and knows when an API went away:
-    /// autoscaling/v2beta2 was removed in 1.26, flowcontrol v1beta3 in 1.32 (the Kubernetes
-    /// deprecation guide).
+    /// The embedded data spans 1.16 to the newest release, and knows when an API came and went:
+    /// autoscaling/v2beta2 came in 1.12 and was removed in 1.26, flowcontrol v1beta3 in 1.32,
+    /// extensions/v1beta1 Ingress in 1.22 (the Kubernetes deprecation guide).
     #[test]
     fn the_embedded_schemas_know_which_version_serves_what() {
         let builtin = builtin();
-        assert_eq!(builtin.oldest(), KubernetesVersion { minor: 25 });
+        assert_eq!(builtin.oldest(), KubernetesVersion { minor: 16 });
         assert!(builtin.newest() >= KubernetesVersion { minor: 37 });
         let hpa = GroupVersionKind::of("autoscaling/v2beta2", "HorizontalPodAutoscaler");
-        assert_eq!(builtin.serving(&hpa), vec![KubernetesVersion { minor: 25 }]);
+        assert_eq!(
+            builtin.serving(&hpa),
+            (16..=25)
+                .map(|minor| KubernetesVersion { minor })
+                .collect::<Vec<_>>()
+        );
+        let ingress = GroupVersionKind::of("extensions/v1beta1", "Ingress");
+        assert_eq!(
+            builtin.serving(&ingress).last(),
+            Some(&KubernetesVersion { minor: 21 })
+        );
         let flow = GroupVersionKind::of("flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema");
         assert_eq!(
             builtin.serving(&flow).last(),
             Some(&KubernetesVersion { minor: 31 })
         );
         let deployment = GroupVersionKind::of("apps/v1", "Deployment");
-        assert_eq!(builtin.serving(&deployment).len(), 13);
+        assert_eq!(builtin.serving(&deployment).len(), 22);
         assert!(builtin.is_builtin_group(""));
         assert!(builtin.is_builtin_group("apps"));
         assert!(!builtin.is_builtin_group("policy.karmada.io"));

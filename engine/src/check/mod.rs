@@ -1017,7 +1017,7 @@ mod tests {
 
     #[test]
     fn a_version_without_schemas_is_checked_against_the_nearest_with_a_warning() {
-        let clusters = [("old", Some("v1.21.0")), ("also-old", Some("1.24"))];
+        let clusters = [("old", Some("v1.14.0")), ("also-old", Some("1.15"))];
         let (versions, warnings) = choose_versions(&clusters, &[], None).unwrap();
         assert_eq!(versions[0].version, builtin().oldest());
         assert_eq!(versions[1].version, builtin().oldest());
@@ -1025,8 +1025,8 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "cluster old runs Kubernetes 1.21: checked against 1.25, the oldest version whose schemas fedrender has",
-                "cluster also-old runs Kubernetes 1.24: checked against 1.25, the oldest version whose schemas fedrender has",
+                "cluster old runs Kubernetes 1.14: checked against 1.16, the oldest version whose schemas fedrender has",
+                "cluster also-old runs Kubernetes 1.15: checked against 1.16, the oldest version whose schemas fedrender has",
             ]
         );
         let unreadable = choose_versions(&[("x", Some("next"))], &[], None).unwrap_err();
@@ -1069,12 +1069,23 @@ mod tests {
         let ingress = json!({"apiVersion": "extensions/v1beta1", "kind": "Ingress",
             "metadata": {"name": "i"}});
         assert_eq!(
-            findings_at(ingress, 30),
+            findings_at(ingress.clone(), 30),
             [(
                 Lint::RemovedApi,
-                "extensions/v1beta1 Ingress was removed before Kubernetes 1.25; use networking.k8s.io/v1"
+                "extensions/v1beta1 Ingress was removed in Kubernetes 1.22; use networking.k8s.io/v1"
                     .to_string()
             )]
+        );
+        // Issue 48: a 1.16 cluster still serves it (deprecated, as its schema says).
+        assert!(
+            findings_at(ingress, 16)
+                .iter()
+                .all(|(lint, _)| *lint == Lint::DeprecatedApi),
+            "{:?}",
+            findings_at(
+                json!({"apiVersion": "extensions/v1beta1", "kind": "Ingress", "metadata": {"name": "i"}}),
+                16
+            )
         );
         let typo =
             json!({"apiVersion": "apps/v1", "kind": "Deploymnet", "metadata": {"name": "d"}});

@@ -123,18 +123,50 @@ const BETA_ON_BY_DEFAULT: [(&str, &[&str], &str); 5] = [
     ),
 ];
 
+/// The deprecated API versions Kubernetes 1.16 stopped serving by default, which 1.16 and 1.17
+/// still serve when re-enabled (their code went in 1.18), so that their schemas are in those
+/// releases' OpenAPI documents (kubernetes CHANGELOG-1.16 "Deprecations and Removals"; the
+/// Kubernetes deprecation guide, v1.16): an apiVersion and its kinds, none for all.
+const STOPPED_IN_1_16: [(&str, &[&str]); 3] = [
+    (
+        "extensions/v1beta1",
+        &[
+            "DaemonSet",
+            "Deployment",
+            "ReplicaSet",
+            "NetworkPolicy",
+            "PodSecurityPolicy",
+        ],
+    ),
+    ("apps/v1beta1", &[]),
+    ("apps/v1beta2", &[]),
+];
+
 /// Why a cluster of `version` does not serve `gvk` by default, as a sentence naming what
 /// enables it; `None` for an API served by default.
 pub fn off_by_default(gvk: &GroupVersionKind, version: KubernetesVersion) -> Option<String> {
     let api_version = gvk.api_version();
     let covers = |listed: &str, kinds: &[&str]| covers(listed, kinds, &api_version, &gvk.kind);
     let runtime_config = format!("--runtime-config={api_version}=true");
+    if version.minor < 18
+        && STOPPED_IN_1_16
+            .iter()
+            .any(|(listed, kinds)| covers(listed, kinds))
+    {
+        return Some(format!(
+            "{gvk} is no longer served by default since Kubernetes 1.16: Kubernetes {version} \
+             serves it only where the API server runs with {runtime_config}"
+        ));
+    }
     match api_stability(&gvk.version) {
         2 => Some(format!(
             "{gvk} is an alpha API: Kubernetes {version} serves it only where the API server \
              runs with {runtime_config} and its feature's gate on (alpha APIs are always off \
              by default)"
         )),
+        // Through 1.24 every beta API was on by default: KEP-3136 turned off betas new from
+        // 1.24 on, and 1.24 brought none (its betas all predate it).
+        1 if version.minor < 25 => None,
         1 => {
             if BETA_ON_BY_DEFAULT
                 .iter()
@@ -187,6 +219,24 @@ mod tests {
 
     fn gvk(api_version: &str, kind: &str) -> GroupVersionKind {
         GroupVersionKind::of(api_version, kind)
+    }
+
+    /// Kubernetes 1.16 stopped serving extensions/v1beta1 Deployments and apps/v1beta2 by
+    /// default (CHANGELOG-1.16); their Ingress stayed on until its removal in 1.22.
+    #[test]
+    fn what_1_16_stopped_serving_is_off_there_and_in_1_17() {
+        for minor in [16, 17] {
+            assert!(off_by_default(&gvk("extensions/v1beta1", "Deployment"), v(minor)).is_some());
+            assert!(off_by_default(&gvk("apps/v1beta2", "StatefulSet"), v(minor)).is_some());
+            assert_eq!(
+                off_by_default(&gvk("extensions/v1beta1", "Ingress"), v(minor)),
+                None
+            );
+        }
+        assert_eq!(
+            off_by_default(&gvk("batch/v1beta1", "CronJob"), v(20)),
+            None
+        );
     }
 
     #[test]
@@ -255,7 +305,8 @@ mod tests {
     fn every_embedded_beta_api_is_in_a_table() {
         let builtin = builtin();
         let mut unlisted = Vec::new();
-        for minor in builtin.oldest().minor..=builtin.newest().minor {
+        // Through 1.24 every beta was on (`off_by_default`); the tables cover 1.25 on.
+        for minor in 25..=builtin.newest().minor {
             let schemas = builtin.at(v(minor)).unwrap();
             for served in builtin.served_kinds(schemas) {
                 if api_stability(&served.version) != 1 {

