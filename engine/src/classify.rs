@@ -78,7 +78,7 @@ pub fn classify(
     }
     interpreter_from(&documents, files, &mut interpreter, &mut classified, errors);
     // Kinds whose scope nothing states, with their objects that name no namespace.
-    let mut unstated_scopes: BTreeMap<(String, String), Vec<Template>> = BTreeMap::new();
+    let mut unstated_scopes: BTreeMap<(String, String), Vec<(String, Origin)>> = BTreeMap::new();
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut customizations = Vec::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
@@ -206,7 +206,7 @@ pub fn classify(
                                         template.kind().to_string(),
                                     ))
                                     .or_default()
-                                    .push(template.clone());
+                                    .push((template.key.name.clone(), template.origin.clone()));
                             }
                             classified.templates.push(template);
                         }
@@ -263,11 +263,11 @@ fn scope_is_stated(interpreter: &Interpreter, group: &str, kind: &str) -> bool {
 /// place them — which Karmada never does if the kind is cluster-scoped (only a
 /// ClusterPropagationPolicy selects a cluster-scoped object: karmada
 /// pkg/util/helper/policy.go, a namespaced policy matches objects of its own namespace).
-fn unstated_scope_warning((group, kind): &(String, String), templates: &[Template]) -> Diagnostic {
-    let names: Vec<&str> = templates
-        .iter()
-        .map(|template| template.key.name.as_str())
-        .collect();
+fn unstated_scope_warning(
+    (group, kind): &(String, String),
+    objects: &[(String, Origin)],
+) -> Diagnostic {
+    let names: Vec<&str> = objects.iter().map(|(name, _)| name.as_str()).collect();
     let shown = match names.as_slice() {
         [only] => (*only).to_string(),
         few if few.len() <= 3 => few.join(", "),
@@ -280,7 +280,7 @@ fn unstated_scope_warning((group, kind): &(String, String), templates: &[Templat
     };
     Diagnostic::warning(
         Lint::UnknownScope,
-        Some(templates[0].origin.clone()),
+        Some(objects[0].1.clone()),
         format!(
             "{kind_name} {shown}: no CustomResourceDefinition in the fleet or --crds says whether \
              {kind} is namespaced, and {} no metadata.namespace, so fedrender takes {} as \
