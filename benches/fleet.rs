@@ -22,6 +22,8 @@
 //!
 //! cargo bench --bench fleet -- --cel 2000x50 1000  # the fleet with 1,000 Gates (custom
 //!     # resources with CEL rules): cold builds with the CRD's rules and without them
+//! cargo bench --bench fleet -- --attacks  # the time and peak memory of each attack on the
+//!     # schema and CEL checks (support/cel_attacks.rs)
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,9 @@ mod fleet_generator;
 
 #[path = "support/platform_fleet.rs"]
 mod platform_fleet;
+
+#[path = "support/cel_attacks.rs"]
+mod cel_attacks;
 
 use fleet_generator::{ENVIRONMENTS, REGIONS, Workload, generate};
 
@@ -417,8 +422,42 @@ fn assert_no_danger_finding(next: &Path, inventory: &Path, fleet: &Path) {
     assert!(report["summary"]["changed"].as_u64() > Some(0), "{report}");
 }
 
+/// `--attacks`: the time and peak memory of each attack on the schema and CEL checks
+/// (`support/cel_attacks.rs`), the median of three runs of the release binary, as a table.
+fn attacks() {
+    let root = std::env::temp_dir().join("fedrender-bench").join("attacks");
+    println!("| attack | before it was bounded | exit | wall | CPU | peak memory |");
+    println!("|---|---|---|---|---|---|");
+    for attack in cel_attacks::all() {
+        let dir = root.join(attack.name);
+        let _ = std::fs::remove_dir_all(&dir);
+        attack.write(&dir);
+        let taken = median(3, |_| {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_fedrender"));
+            command
+                .args(&attack.args)
+                .current_dir(&dir)
+                .stderr(std::process::Stdio::null());
+            measure(command)
+        });
+        println!(
+            "| {} | {} | {} | {:.2} s | {:.2} s | {} MiB |",
+            attack.name,
+            attack.unbounded,
+            taken.code,
+            taken.wall.as_secs_f64(),
+            taken.cpu.as_secs_f64(),
+            taken.peak_kib / 1024
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|arg| arg == "--attacks") {
+        attacks();
+        return;
+    }
     if let Some(at) = args.iter().position(|arg| arg == "--floor") {
         let seconds = floor(Path::new(&args[at + 1]), Path::new(&args[at + 2]));
         println!("{}", seconds.as_secs_f64());

@@ -17,6 +17,10 @@ pub use fixtures::{CONFIG_MAP, ONE_CLUSTER_INVENTORY, PLACE_EVERYTHING, Reposito
 #[path = "../../benches/support/fleet_generator.rs"]
 pub mod fleet_generator;
 
+/// The attacks on the schema and CEL checks, shared with the benchmark that measures them.
+#[path = "../../benches/support/cel_attacks.rs"]
+pub mod cel_attacks;
+
 /// The real binary, not yet run: its arguments, directory, environment and pipes are the
 /// caller's.
 /// Colour is the terminal's business: whatever the caller's environment forces, the binary
