@@ -10,6 +10,7 @@ use crate::common;
 
 /// A fleet: `web` duplicated everywhere with `image`, `api` divided by weight (`eu_weight`
 /// for clusters 1–25, 1 for the rest), and a ConfigMap `big` with `big_value`.
+#[derive(Clone, Copy)]
 struct Fleet<'a> {
     clusters: usize,
     image: &'a str,
@@ -333,4 +334,62 @@ fn an_image_bump_and_a_spread_read_once_by_what_changed() {
     );
     common::snapshot_settings("testdata/diff-one-change")
         .bind(|| insta::assert_snapshot!("one-change-markdown", markdown));
+}
+
+/// 4 replicas of `api` over weights 1:1:1 leave one more for two of the three clusters, whom
+/// the names pick (webstermethod.go's Less; an empty UID puts smaller names first). A live
+/// Karmada's template has a UID, and an odd one picks the larger names: `plan` and `diff` say
+/// the division may differ there.
+#[test]
+fn a_division_a_tie_decides_says_a_live_karmada_may_divide_otherwise() {
+    let base = Fleet {
+        eu_weight: 5,
+        api_replicas: 4,
+        ..BASE
+    };
+    let head = Fleet {
+        eu_weight: 1,
+        api_replicas: 4,
+        ..BASE
+    };
+    let (markdown, _) = reports_from("tie", &base, head, 65536);
+    let moved = markdown
+        .lines()
+        .find(|line| line.starts_with("- **Replicas moved** `Deployment.apps shop/api`"))
+        .unwrap_or_else(|| panic!("no replica move of api:\n{markdown}"));
+    assert!(
+        moved.ends_with(
+            "; a tie decided the division, which a live Karmada may break the other way"
+        ),
+        "{moved}"
+    );
+    // The base's division (2, 2, 0 over 5:5:1) is also tied by name; the plan of the head says
+    // it of the head's.
+    let root = PathBuf::from("target/diff-groups/tie-plan");
+    write_fleet(&root, &head);
+    let plan = common::fedrender(&[
+        "plan",
+        root.join("input").to_str().unwrap(),
+        "--clusters",
+        root.join("clusters.yaml").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    std::fs::remove_dir_all(&root).unwrap();
+    assert_eq!(plan.status.code(), Some(0), "{plan:?}");
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+    let api = plan
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["name"] == "api")
+        .expect("api is planned");
+    assert_eq!(api["division"]["mayDivideOtherwiseLive"], true, "{api}");
+    assert!(
+        api["division"]["explanation"]
+            .as_str()
+            .unwrap()
+            .ends_with("so there the remainder may go the other way)"),
+        "{api}"
+    );
 }

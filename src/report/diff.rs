@@ -69,7 +69,7 @@ pub fn unified(diff: &FleetDiff) -> String {
         line(&format!(
             "# replicas of {}: {}",
             printable(&moved.key.to_string()),
-            replica_moves(moved, plain)
+            replica_moves(diff, moved, plain)
         ));
     }
     for group in &grouped.groups {
@@ -119,7 +119,7 @@ pub fn stat(diff: &FleetDiff) -> String {
             out,
             "~ {} replicas: {}",
             printable(&moved.key.to_string()),
-            replica_moves(moved, plain)
+            replica_moves(diff, moved, plain)
         )
         .unwrap();
     }
@@ -207,6 +207,7 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
                     "template": provenance.origin,
                     "placedBy": provenance.placed_by,
                     "overriddenBy": provenance.overridden_on(&group.clusters),
+                    "mayDivideOtherwiseLive": provenance.may_divide_otherwise_live,
                 })),
             })
         })
@@ -319,7 +320,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
             head,
             "- **Replicas moved** {}: {}",
             markdown::code(&moved.key.to_string()),
-            replica_moves(moved, markdown::text)
+            replica_moves(diff, moved, markdown::text)
         )
         .unwrap();
     }
@@ -737,7 +738,15 @@ fn source_line(diff: &FleetDiff, key: &ObjectKey, clusters: &[&str]) -> String {
     if !overridden.is_empty() {
         write!(line, ", overridden by {}", listed(&overridden)).unwrap();
     }
-    line.push_str(".\n\n");
+    line.push('.');
+    if provenance.may_divide_otherwise_live {
+        line.push_str(
+            " A tie divides its replicas, which fedrender breaks by cluster name as Karmada does \
+             for a template without a UID; a live Karmada's template has one, which may break \
+             it the other way.",
+        );
+    }
+    line.push_str("\n\n");
     line
 }
 
@@ -920,7 +929,9 @@ fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
 }
 
 /// `prod-eu-1 3 → 4, prod-us-1 3 → 2 (6 in all, before and after)`.
-fn replica_moves(moved: &ReplicaMove<'_>, shown: Shown) -> String {
+/// When the head's division came down to a tie that a live Karmada may break the other way,
+/// it says so.
+fn replica_moves(diff: &FleetDiff, moved: &ReplicaMove<'_>, shown: Shown) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
     let each: Vec<String> = moved
         .clusters
@@ -935,7 +946,16 @@ fn replica_moves(moved: &ReplicaMove<'_>, shown: Shown) -> String {
     } else {
         format!("{before} → {after} in all")
     };
-    format!("{} ({total})", each.join(", "))
+    let tie = if diff
+        .provenance
+        .get(moved.key)
+        .is_some_and(|provenance| provenance.may_divide_otherwise_live)
+    {
+        "; a tie decided the division, which a live Karmada may break the other way"
+    } else {
+        ""
+    };
+    format!("{} ({total}){tie}", each.join(", "))
 }
 
 /// The clusters of a change, short: runs of three or more numbered clusters become

@@ -556,6 +556,7 @@ fn division_json(division: &Division) -> serde_json::Value {
         "replicas": division.replicas,
         "clusters": clusters,
         "ties": if division.larger_names_first { "largerNameFirst" } else { "smallerNameFirst" },
+        "mayDivideOtherwiseLive": division.may_divide_otherwise_live(),
         "explanation": division.explain(),
     });
     if let DivisionBasis::StaticWeight { listed } = division.basis {

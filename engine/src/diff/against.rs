@@ -326,6 +326,7 @@ fn provenance(head: &Placed<'_>, diff: &FleetDiff) -> BTreeMap<ObjectKey, Proven
                 origin: entry.origin.to_string(),
                 placed_by: entry.placed_by.clone(),
                 overridden_by: overridden_by.into_iter().collect(),
+                may_divide_otherwise_live: entry.may_divide_otherwise_live,
             };
             (entry.key.clone(), provenance)
         })

@@ -117,6 +117,10 @@ pub struct Provenance {
     /// What placed it, as the plan says (`PropagationPolicy shop/web`).
     pub placed_by: Vec<String>,
     pub(crate) overridden_by: Vec<(String, BTreeSet<String>)>,
+    /// Whether its replicas are divided by a tie the names decided, for a template without a
+    /// UID: a live Karmada may divide them otherwise
+    /// ([`Division::may_divide_otherwise_live`](crate::schedule::divide::Division::may_divide_otherwise_live)).
+    pub may_divide_otherwise_live: bool,
 }
 
 impl Provenance {

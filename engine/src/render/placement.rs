@@ -41,6 +41,9 @@ pub(super) struct Placement {
     pub(super) filtered: Vec<(String, Filtered)>,
     /// How the scheduler divided the replicas of a Divided workload (kept only to explain).
     pub(super) division: Option<schedule::divide::Division>,
+    /// Whether a live Karmada may divide them otherwise (kept always, for `diff`, which does
+    /// not explain).
+    pub(super) may_divide_otherwise_live: bool,
     /// What makes Karmada keep its objects on the members when the template is deleted
     /// (`preserveResourcesOnDeletion`): its own policy, or a dependant's.
     pub(super) preserved_by: Option<String>,
@@ -88,6 +91,7 @@ pub(super) fn place_template(
         placed_by: Vec::new(),
         filtered: Vec::new(),
         division: None,
+        may_divide_otherwise_live: false,
         preserved_by: None,
         notes: Vec::new(),
         claimed_by: None,
@@ -129,6 +133,10 @@ pub(super) fn place_template(
             }
             placement.winner = Some(binding.policy);
             placement.preserved_by = policy.preserves_on_deletion.then(|| policy.id.to_string());
+            placement.may_divide_otherwise_live = schedule
+                .division
+                .as_ref()
+                .is_some_and(schedule::divide::Division::may_divide_otherwise_live);
             if explain {
                 placement.filtered = schedule.filtered;
                 placement.division = schedule.division;

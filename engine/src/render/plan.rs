@@ -34,6 +34,8 @@ pub struct PlanEntry {
     pub clusters: Vec<PlannedCluster>,
     /// How the scheduler divided a Divided workload's replicas.
     pub division: Option<crate::schedule::divide::Division>,
+    /// Whether a live Karmada may divide them otherwise (known without explaining).
+    pub may_divide_otherwise_live: bool,
     /// Why it goes nowhere, when it does.
     pub nowhere: Option<String>,
     /// Which interpreter answered each operation for it (none: not a workload, no revision,
@@ -220,6 +222,7 @@ pub(super) fn plan_entry(
             .collect(),
         clusters,
         division: placement.division.clone(),
+        may_divide_otherwise_live: placement.may_divide_otherwise_live,
         nowhere: placement
             .targets
             .is_empty()
@@ -253,6 +256,7 @@ pub(super) fn quota_plan_entry(
         notes: Vec::new(),
         filtered: Vec::new(),
         division: None,
+        may_divide_otherwise_live: false,
         interpreted_by: Vec::new(),
         ignored_operations: Vec::new(),
         nowhere: clusters
@@ -281,6 +285,7 @@ pub(super) fn federated_plan_entry(
         secret_keys: Vec::new(),
         filtered: Vec::new(),
         division: None,
+        may_divide_otherwise_live: false,
         interpreted_by: Vec::new(),
         ignored_operations: Vec::new(),
         clusters: targets

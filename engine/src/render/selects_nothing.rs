@@ -329,6 +329,7 @@ mod tests {
             placed_by: placed_by.iter().map(ToString::to_string).collect(),
             filtered: Vec::new(),
             division: None,
+            may_divide_otherwise_live: false,
             preserved_by: None,
             notes: Vec::new(),
             claimed_by: None,

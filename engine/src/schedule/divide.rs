@@ -89,6 +89,9 @@ pub struct Division {
     pub shares: Vec<Share>,
     /// Webster's name rule for this template: larger names win ties (the UID's hash is odd).
     pub larger_names_first: bool,
+    /// Whether the template states its UID. Without one, the name rule is the empty UID's,
+    /// where a live Karmada hashes the UID its API server assigned.
+    pub uid_stated: bool,
 }
 
 /// What the clusters' weights are.
@@ -126,9 +129,18 @@ pub struct Share {
     /// Whether its last replica, or the next one it did not get, was decided between equal
     /// priorities, so by fewer replicas and then by name.
     pub tied: bool,
+    /// Whether such a tie was with a cluster of as many replicas, so the names decided it.
+    pub tied_by_name: bool,
 }
 
 impl Division {
+    /// Whether a live Karmada may divide the replicas otherwise: a tie came down to the names,
+    /// and the template states no UID, so their order there hangs on the UID Karmada's API
+    /// server assigns (an odd hash reverses it), which nothing offline can know.
+    pub fn may_divide_otherwise_live(&self) -> bool {
+        !self.uid_stated && self.shares.iter().any(|share| share.tied_by_name)
+    }
+
     /// One line for `plan`: the replicas, what divided them with each cluster's number, where
     /// they went, and who got the remainder of rounding and by which rule.
     pub fn explain(&self) -> String {
@@ -220,6 +232,13 @@ impl Division {
                     "; {} tied, so fewer replicas first, then {name}",
                     tied.join(", ")
                 ));
+                if self.may_divide_otherwise_live() {
+                    rule.push_str(
+                        ", as for a template without a UID: a live Karmada orders the names by \
+                         the UID its API server assigns, so there the remainder may go the other \
+                         way",
+                    );
+                }
             }
             line.push_str(&format!("; remainder {remainder} to {to} ({rule})"));
         }
@@ -290,6 +309,7 @@ fn shares(seats: &[Seat<'_>], weights: &[i64]) -> Vec<Share> {
             replicas: 0,
             remainder: 0,
             tied: false,
+            tied_by_name: false,
         })
         .collect()
 }
@@ -323,6 +343,7 @@ fn static_weight(
         replicas,
         shares: shares(seats, &weights),
         larger_names_first: webster::prefers_larger_names(uid),
+        uid_stated: !uid.is_empty(),
     };
     let everyone: Vec<usize> = (0..seats.len()).collect();
     divide(&mut division.shares, &everyone, replicas, uid);
@@ -348,6 +369,7 @@ fn by_capacity_tiers(
         replicas,
         shares: shares(seats, &available),
         larger_names_first: webster::prefers_larger_names(uid),
+        uid_stated: !uid.is_empty(),
     };
     let mut remaining = replicas;
     let mut tiers: Vec<usize> = seats.iter().map(|seat| seat.overflow).collect();
@@ -471,6 +493,11 @@ fn divide(shares: &mut [Share], members: &[usize], replicas: i64, uid: &str) {
             if last == next {
                 shares[index].tied = true;
                 shares[other].tied = true;
+                // Equal seats when the tie was met: a had got − 1, b its `missed`.
+                if got - 1 == missed {
+                    shares[index].tied_by_name = true;
+                    shares[other].tied_by_name = true;
+                }
             }
         }
     }
@@ -751,8 +778,55 @@ mod tests {
             "7 replicas by static weight member1:2 member2:1 member3:1 member4:1 → member1 3, \
              member2 2, member3 1, member4 1; remainder 2 to member1 1, member2 1 (Webster: each \
              next replica to the largest weight ÷ (2 × replicas + 1); member2, member3, member4 \
-             tied, so fewer replicas first, then the smaller name)"
+             tied, so fewer replicas first, then the smaller name, as for a template without a \
+             UID: a live Karmada orders the names by the UID its API server assigns, so there the \
+             remainder may go the other way)"
         );
+    }
+
+    /// The same tie with the template's UID stated (binding_test.go's even UID): the names'
+    /// order is the one Karmada takes from it, so the division is certain.
+    #[test]
+    fn a_tie_the_template_uid_decides_is_certain() {
+        const EVEN_UID: &str = "4858ca61-3ff8-4095-8267-f3d059d8074c";
+        let clusters = clusters(&["member1", "member2", "member3", "member4"]);
+        let list = weights(&[
+            ("member1", 2),
+            ("member2", 1),
+            ("member3", 1),
+            ("member4", 1),
+        ]);
+        let division = divide_replicas(
+            Strategy::StaticWeight(Some(&list)),
+            &seats(&clusters, &[0; 4]),
+            7,
+            EVEN_UID,
+        )
+        .unwrap()
+        .expect("a Divided strategy");
+        assert!(!division.may_divide_otherwise_live());
+        assert!(division.explain().ends_with("then the smaller name)"));
+    }
+
+    /// 2 over 3:1: the second replica is a tie between member1's next (3/3) and member2's
+    /// first (1/1), which fewer replicas decides (webstermethod.go's Less), whatever the UID.
+    #[test]
+    fn a_tie_fewer_replicas_decide_is_certain_without_a_uid() {
+        let clusters = clusters(&["member1", "member2"]);
+        let list = weights(&[("member1", 3), ("member2", 1)]);
+        let division = divide_replicas(
+            Strategy::StaticWeight(Some(&list)),
+            &seats(&clusters, &[0; 2]),
+            2,
+            "",
+        )
+        .unwrap()
+        .expect("a Divided strategy");
+        let replicas: Vec<i64> = division.shares.iter().map(|share| share.replicas).collect();
+        assert_eq!(replicas, [1, 1]);
+        assert!(division.shares.iter().all(|share| share.tied));
+        assert!(!division.may_divide_otherwise_live());
+        assert!(!division.explain().contains("may go the other way"));
     }
 
     /// 7 over available 10 and 5: 4.67 and 2.33 rounded down leave one, which eu-1 takes
