@@ -18,6 +18,10 @@ pub struct Origin {
     pub document: usize,
     /// The line, from 1.
     pub line: u64,
+    /// Where in the document the object's own fields are written, when it is not at the top:
+    /// `spec.template` for the object a KubeFed `Federated<Kind>` holds, so that a message
+    /// about the object's `spec.replicas` points at the document's `spec.template.spec.replicas`.
+    pub fields_under: Option<&'static str>,
 }
 
 impl Origin {
@@ -27,6 +31,25 @@ impl Origin {
             file: file.into(),
             document,
             line,
+            fields_under: None,
+        }
+    }
+
+    /// The same place, for an object whose own fields are written under `path` of the
+    /// document.
+    pub fn with_fields_under(&self, path: &'static str) -> Self {
+        Origin {
+            fields_under: Some(path),
+            ..self.clone()
+        }
+    }
+
+    /// Where the object's `field` is in its document: `field` itself, or under
+    /// [`Origin::fields_under`].
+    pub fn field_in_document<'a>(&self, field: &'a str) -> Cow<'a, str> {
+        match self.fields_under {
+            Some(path) => Cow::Owned(format!("{path}.{field}")),
+            None => Cow::Borrowed(field),
         }
     }
 

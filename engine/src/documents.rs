@@ -139,6 +139,7 @@ pub(crate) fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagno
             continue;
         };
         let lines = document.field_lines(std::slice::from_ref(source));
+        let field = origin.field_in_document(&field).into_owned();
         diagnostic.origin = Some(lines.origin(&document.origin, &field));
     }
 }

@@ -789,7 +789,8 @@ fn target_template(
         }
     }
     Ok(Template {
-        origin: object.origin.clone(),
+        // The object's fields are those of the Federated<Kind>'s `spec.template`.
+        origin: object.origin.with_fields_under("spec.template"),
         key: ObjectKey {
             group: api_group(&api_version).to_string(),
             kind: config.target_kind.clone(),

@@ -554,7 +554,9 @@ impl<'f> Placed<'f> {
                     &self.cluster_index,
                     (checker, &mut findings),
                 );
-                (rendered, (&binding.template.key, &binding.source))
+                // The template's origin, which knows where its fields sit in the federated
+                // object, so that a finding points at the field.
+                (rendered, (&binding.template.key, &binding.template.origin))
             }
             Lane::Quota(index) => {
                 let quota = &fleet.federated_quotas[index];
