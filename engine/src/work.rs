@@ -629,6 +629,8 @@ pub(crate) fn apply_rules(
             .map(|entry| entry.path.as_str())
     });
     let made = metadata_maps_as_claimed(object, plaintext_paths);
+    let pull_policies =
+        overrides::pull_policy::before_overrides(object, template.group(), template.kind());
     for rule_ref in rules {
         let policy = &fleet.overrides[rule_ref.policy];
         let rule = &policy.rules[rule_ref.rule];
@@ -650,6 +652,12 @@ pub(crate) fn apply_rules(
         }
     }
     drop_unused_metadata_maps(object, made);
+    overrides::pull_policy::keep_after_overrides(
+        object,
+        template.group(),
+        template.kind(),
+        pull_policies,
+    );
     Ok(())
 }
 

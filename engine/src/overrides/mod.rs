@@ -11,6 +11,7 @@ pub mod image;
 pub(crate) mod labels_annotations;
 pub mod patch;
 pub mod plaintext;
+pub(crate) mod pull_policy;
 pub(crate) mod raw_json;
 
 use std::collections::HashMap;
