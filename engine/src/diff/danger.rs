@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::change::{ChangeKind, FleetDiff, ObjectChange, parse_object};
 pub use super::change::{Finding, FindingLevel};
+use crate::check::{self, Checker, GroupVersionKind, KubernetesVersion};
 use crate::diagnostics::{Diagnostic, Origin, Severity};
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
@@ -91,31 +92,54 @@ struct Raw {
     escaped_by: Option<String>,
 }
 
-/// The CRDs' transition rules (those reading `oldSelf`), which a build cannot judge, judged on
-/// each changed custom resource with the base's object as the old one: one finding per rule's
-/// failure at a field, with the clusters it fails on.
-pub(crate) fn transition_findings(
-    checker: &crate::check::Checker,
+/// Each changed custom resource judged as the API server judges an update of the base's
+/// object to the head's, at each cluster's Kubernetes version ([`Checker::check_change_at`]):
+/// the rules that read `oldSelf` (which a build, having no old object, skips), `optionalOldSelf`
+/// bound to the old value, and from 1.30 ratcheting. The head's own check already judged the
+/// object as a create; what the update says besides is one finding per field and message,
+/// with the clusters it holds on.
+pub(crate) fn update_findings(
+    checker: &Checker,
+    versions: &HashMap<&str, KubernetesVersion>,
     diff: &FleetDiff,
 ) -> Vec<Finding> {
-    let mut failing: BTreeMap<(ObjectKey, String), Vec<String>> = BTreeMap::new();
+    let mut failing: BTreeMap<(ObjectKey, Lint, String), Vec<String>> = BTreeMap::new();
+    // The same change at the same version is judged once, however many clusters it is on.
+    let mut judged: HashMap<(&str, &str, KubernetesVersion), Vec<check::Finding>> = HashMap::new();
     for (cluster, changes) in &diff.clusters {
+        let Some(&version) = versions.get(cluster.as_str()) else {
+            continue;
+        };
         for change in changes {
             if change.kind != ChangeKind::Changed {
                 continue;
             }
-            let (Some(old), Some(new)) =
-                (parse_object(&change.before), parse_object(&change.after))
-            else {
-                continue;
-            };
-            for finding in checker.check_transition(&old, &new) {
+            let found = judged
+                .entry((&change.before, &change.after, version))
+                .or_insert_with(|| {
+                    let (Some(old), Some(new)) =
+                        (parse_object(&change.before), parse_object(&change.after))
+                    else {
+                        return Vec::new();
+                    };
+                    if !is_custom(&new) {
+                        return Vec::new();
+                    }
+                    let created = checker.check_at(&new, version);
+                    checker
+                        .check_change_at(&old, &new, version)
+                        .into_iter()
+                        .filter(|finding| !created.contains(finding))
+                        .collect()
+                });
+            for finding in found.iter() {
                 let message = format!(
-                    "{}: {} (a transition rule of its CRD, judged on the change from the base)",
+                    "{}: {} (judged as an update of the base's object, as the API server of \
+                     Kubernetes {version} judges it)",
                     finding.path, finding.problem
                 );
                 failing
-                    .entry((change.key.clone(), message))
+                    .entry((change.key.clone(), finding.lint, message))
                     .or_default()
                     .push(cluster.clone());
             }
@@ -123,18 +147,32 @@ pub(crate) fn transition_findings(
     }
     failing
         .into_iter()
-        .map(|((key, message), clusters)| Finding {
-            lint: Lint::SchemaInvalid,
+        .map(|((key, lint, message), clusters)| Finding {
+            lint,
             key,
             clusters,
             message,
             argo_cd: "the sync fails: the API server refuses the update".to_string(),
             flux: "the Kustomization fails to apply and stops there".to_string(),
-            fix: "keep what the rule protects as it is, or recreate the object if the change is meant".to_string(),
+            fix: "keep what the CRD's rules protect as it is, or recreate the object if the \
+                  change is meant"
+                .to_string(),
             escaped_by: None,
             level: FindingLevel::Warning,
         })
         .collect()
+}
+
+/// Whether an object is of a group Kubernetes does not serve itself: a custom resource,
+/// whose update its CRD judges.
+fn is_custom(object: &Value) -> bool {
+    object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|api_version| {
+            let group = GroupVersionKind::of(api_version, "").group;
+            !check::builtin::builtin().is_builtin_group(&group)
+        })
 }
 
 /// Every finding of a diff, one per rule, object and message, each with its clusters; sorted by

@@ -13,4 +13,10 @@ pub trait Shape: std::fmt::Debug {
     /// Whether a number here may have a fraction (a double).
     fn is_number(&self) -> bool;
     fn format(&self) -> Option<&str>;
+    /// Why a value of the object is no CEL value of this schema — a type it does not allow,
+    /// which the API server's conversion turns into an error value (apiserver
+    /// pkg/cel/common/valuesunstructured.go `UnstructuredToVal`) — or `None`.
+    fn refuses(&self, _value: &serde_json::Value) -> Option<String> {
+        None
+    }
 }

@@ -804,11 +804,13 @@ fn optional_old_self() {
     let mut left = OBJECT_BUDGET;
     assert_eq!(rule.judge(&json!(3), &Untyped, &mut left), Verdict::Holds);
     assert_eq!(
-        rule.judge_change(&json!(3), &json!(2), &Untyped, &mut left),
+        rule.judge_in_update(&json!(3), Some(&json!(2)), &Untyped, &mut left)
+            .0,
         Verdict::Holds
     );
     assert_eq!(
-        rule.judge_change(&json!(1), &json!(2), &Untyped, &mut left),
+        rule.judge_in_update(&json!(1), Some(&json!(2)), &Untyped, &mut left)
+            .0,
         Verdict::Fails {
             field: None,
             problem: "may not shrink".to_string()
@@ -818,7 +820,9 @@ fn optional_old_self() {
     let plain = Rule::from_crd(&json!({"rule": "self >= oldSelf"}));
     assert!(!plain.runs_without_old());
     assert_eq!(
-        plain.judge_change(&json!(3), &json!(2), &Untyped, &mut left),
+        plain
+            .judge_in_update(&json!(3), Some(&json!(2)), &Untyped, &mut left)
+            .0,
         Verdict::Holds
     );
 }

@@ -113,6 +113,10 @@ pub enum Val<'a> {
     Quantity(crate::quantity::Quantity),
     Format(&'static str),
     Semver(Rc<Semver>),
+    /// A value of the object its schema does not allow (a type the schema refuses, as a
+    /// ratcheted update can keep): the API server's conversion gives an error value, and any
+    /// use of it is that error ([`Shape::refuses`]).
+    Invalid(Rc<str>),
 }
 
 /// A semantic version (semver.org 2.0.0) as Kubernetes' `semver()` reads it.
@@ -219,6 +223,9 @@ impl<'a> Val<'a> {
 
     /// The value of `json` as CEL sees it, typed by `schema`.
     pub fn of_json(json: &'a Value, schema: Option<&'a dyn Shape>) -> Val<'a> {
+        if let Some(problem) = schema.and_then(|schema| schema.refuses(json)) {
+            return Val::Invalid(Rc::from(problem));
+        }
         match json {
             Value::Null => Val::Null,
             Value::Bool(value) => Val::Bool(*value),
@@ -279,6 +286,7 @@ impl<'a> Val<'a> {
             Val::Quantity(_) => "kubernetes.Quantity",
             Val::Format(_) => "kubernetes.NamedFormat",
             Val::Semver(_) => "kubernetes.Semver",
+            Val::Invalid(_) => "error",
         }
     }
 
