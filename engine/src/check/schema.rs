@@ -89,8 +89,6 @@ pub struct Schema {
     pattern: Option<Pattern>,
     /// `x-kubernetes-list-type: set` or `map` (with its keys): items that repeat are refused.
     list_type: ListType,
-    /// `x-kubernetes-map-type: atomic`: on an update, its fields have no `oldSelf`.
-    atomic_map: bool,
     /// `default`: set where the field is absent, before anything is checked.
     default: Option<Value>,
     /// Whether this node or any below it has a default: only then is a value copied to be
@@ -142,7 +140,6 @@ impl Default for Schema {
             not: None,
             pattern: None,
             list_type: ListType::Atomic,
-            atomic_map: false,
             default: None,
             defaults_within: false,
             rules: Vec::new(),
@@ -571,8 +568,6 @@ impl Schema {
             Some("map") => ListType::Map(strings(object.get("x-kubernetes-list-map-keys"))),
             _ => ListType::Atomic,
         };
-        schema.atomic_map =
-            object.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic");
         schema.default = object.get("default").cloned();
         schema.rules = object
             .get("x-kubernetes-validations")
@@ -1341,10 +1336,6 @@ impl ratchet::Tree for Schema {
 
     fn list_type(&self) -> &ListType {
         &self.list_type
-    }
-
-    fn atomic_map(&self) -> bool {
-        self.atomic_map
     }
 }
 
