@@ -95,17 +95,19 @@ struct Raw {
 /// Each changed custom resource judged as the API server judges an update of the base's
 /// object to the head's, at each cluster's Kubernetes version ([`Checker::check_change_at`]):
 /// the rules that read `oldSelf` (which a build, having no old object, skips), `optionalOldSelf`
-/// bound to the old value, and from 1.30 ratcheting. The head's own check already judged the
-/// object as a create; what the update says besides is one finding per field and message,
-/// with the clusters it holds on.
+/// bound to the old value, and from 1.30 ratcheting. The head's own check judged the object as
+/// a create; what the update refuses besides is a finding (a warning, denied with its lint),
+/// and what the create refuses but the update ratchets — a value the update leaves as the
+/// base has it — a note. One per field and message, with the clusters it holds on.
 pub(crate) fn update_findings(
     checker: &Checker,
     versions: &HashMap<&str, KubernetesVersion>,
     diff: &FleetDiff,
 ) -> Vec<Finding> {
-    let mut failing: BTreeMap<(ObjectKey, Lint, String), Vec<String>> = BTreeMap::new();
+    let mut found: BTreeMap<(ObjectKey, Lint, FindingLevel, String), Vec<String>> = BTreeMap::new();
     // The same change at the same version is judged once, however many clusters it is on.
-    let mut judged: HashMap<(&str, &str, KubernetesVersion), Vec<check::Finding>> = HashMap::new();
+    let mut judged: HashMap<(&str, &str, KubernetesVersion), Vec<(FindingLevel, check::Finding)>> =
+        HashMap::new();
     for (cluster, changes) in &diff.clusters {
         let Some(&version) = versions.get(cluster.as_str()) else {
             continue;
@@ -114,53 +116,96 @@ pub(crate) fn update_findings(
             if change.kind != ChangeKind::Changed {
                 continue;
             }
-            let found = judged
+            let said = judged
                 .entry((&change.before, &change.after, version))
-                .or_insert_with(|| {
-                    let (Some(old), Some(new)) =
-                        (parse_object(&change.before), parse_object(&change.after))
-                    else {
-                        return Vec::new();
-                    };
-                    if !is_custom(&new) {
-                        return Vec::new();
-                    }
-                    let created = checker.check_at(&new, version);
-                    checker
-                        .check_change_at(&old, &new, version)
-                        .into_iter()
-                        .filter(|finding| !created.contains(finding))
-                        .collect()
-                });
-            for finding in found.iter() {
-                let message = format!(
-                    "{}: {} (judged as an update of the base's object, as the API server of \
-                     Kubernetes {version} judges it)",
-                    finding.path, finding.problem
-                );
-                failing
-                    .entry((change.key.clone(), finding.lint, message))
+                .or_insert_with(|| judge_update(checker, (&change.before, &change.after), version));
+            for (level, finding) in said.iter() {
+                let message = match level {
+                    FindingLevel::Note => format!(
+                        "{}: {} — ratcheted: judged as an update of the base's object, whose value is \
+                         the same, the API server (from Kubernetes 1.30) does not judge it \
+                         again, though it would refuse a new object so written",
+                        finding.path, finding.problem
+                    ),
+                    _ => format!(
+                        "{}: {} (judged as an update of the base's object)",
+                        finding.path, finding.problem
+                    ),
+                };
+                found
+                    .entry((change.key.clone(), finding.lint, *level, message))
                     .or_default()
                     .push(cluster.clone());
             }
         }
     }
-    failing
+    found
         .into_iter()
-        .map(|((key, lint, message), clusters)| Finding {
-            lint,
-            key,
-            clusters,
-            message,
-            argo_cd: "the sync fails: the API server refuses the update".to_string(),
-            flux: "the Kustomization fails to apply and stops there".to_string(),
-            fix: "keep what the CRD's rules protect as it is, or recreate the object if the \
-                  change is meant"
+        .map(|((key, lint, level, message), clusters)| {
+            let ratcheted = level == FindingLevel::Note;
+            Finding {
+                lint,
+                key,
+                clusters,
+                message,
+                argo_cd: if ratcheted {
+                    "the sync succeeds: the update leaves the value as it was"
+                } else {
+                    "the sync fails: the API server refuses the update"
+                }
                 .to_string(),
-            escaped_by: None,
-            level: FindingLevel::Warning,
+                flux: if ratcheted {
+                    "the Kustomization applies: the update leaves the value as it was"
+                } else {
+                    "the Kustomization fails to apply and stops there"
+                }
+                .to_string(),
+                fix: if ratcheted {
+                    "nothing for this update; fix the value before the object is ever created \
+                     anew (a new cluster, a recreated object)"
+                } else {
+                    "keep what the CRD's rules protect as it is, or recreate the object if the \
+                     change is meant"
+                }
+                .to_string(),
+                escaped_by: None,
+                level,
+            }
         })
         .collect()
+}
+
+/// What the update from `before` to `after` (two manifests of a custom resource) says beyond
+/// the create the head's check judged: its own refusals (as warnings) and the create's
+/// refusals it ratchets (as notes).
+fn judge_update(
+    checker: &Checker,
+    (before, after): (&str, &str),
+    version: KubernetesVersion,
+) -> Vec<(FindingLevel, check::Finding)> {
+    let (Some(old), Some(new)) = (parse_object(before), parse_object(after)) else {
+        return Vec::new();
+    };
+    if !is_custom(&new) {
+        return Vec::new();
+    }
+    let created = checker.check_at(&new, version);
+    let updated = checker.check_change_at(&old, &new, version);
+    let ratcheted = created
+        .iter()
+        .filter(|finding| {
+            // A finding at a field: one about the whole object (a budget, a count of more
+            // findings) says nothing the update could ratchet.
+            finding.lint == Lint::SchemaInvalid
+                && !finding.path.is_empty()
+                && !updated.contains(finding)
+        })
+        .map(|finding| (FindingLevel::Note, finding.clone()));
+    let refused = updated
+        .iter()
+        .filter(|finding| !created.contains(finding))
+        .map(|finding| (FindingLevel::Warning, finding.clone()));
+    refused.chain(ratcheted).collect()
 }
 
 /// Whether an object is of a group Kubernetes does not serve itself: a custom resource,
