@@ -106,8 +106,7 @@ pub(crate) fn update_findings(
 ) -> Vec<Finding> {
     let mut found: BTreeMap<(ObjectKey, Lint, FindingLevel, String), Vec<String>> = BTreeMap::new();
     // The same change at the same version is judged once, however many clusters it is on.
-    let mut judged: HashMap<(&str, &str, KubernetesVersion), Vec<(FindingLevel, check::Finding)>> =
-        HashMap::new();
+    let mut judged: HashMap<(&str, &str, KubernetesVersion), Vec<UpdateFinding>> = HashMap::new();
     for (cluster, changes) in &diff.clusters {
         let Some(&version) = versions.get(cluster.as_str()) else {
             continue;
@@ -175,6 +174,9 @@ pub(crate) fn update_findings(
         .collect()
 }
 
+/// A finding of an update: its own refusal (a warning), or the create's it ratchets (a note).
+type UpdateFinding = (FindingLevel, check::Finding);
+
 /// What the update from `before` to `after` (two manifests of a custom resource) says beyond
 /// the create the head's check judged: its own refusals (as warnings) and the create's
 /// refusals it ratchets (as notes).
@@ -182,7 +184,7 @@ fn judge_update(
     checker: &Checker,
     (before, after): (&str, &str),
     version: KubernetesVersion,
-) -> Vec<(FindingLevel, check::Finding)> {
+) -> Vec<UpdateFinding> {
     let (Some(old), Some(new)) = (parse_object(before), parse_object(after)) else {
         return Vec::new();
     };
