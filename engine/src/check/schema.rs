@@ -513,8 +513,12 @@ impl Schema {
                 Some(value @ Value::Object(_)) => {
                     Extra::Schema(Box::new(Schema::from_crd_at(value, false)))
                 }
-                _ if schema.types & OBJECT != 0
-                    && (object.contains_key("properties") || object.contains_key("type")) =>
+                // Pruning drops every field of an object it finds at a node that describes
+                // none, of whatever type (pruning/algorithm.go `prune`): an object where an
+                // integer belongs keeps no field.
+                _ if schema.types & OBJECT == 0
+                    || object.contains_key("properties")
+                    || object.contains_key("type") =>
                 {
                     Extra::Unknown(FindingKind::PrunedField)
                 }

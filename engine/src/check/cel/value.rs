@@ -369,12 +369,16 @@ impl<'a> Val<'a> {
     }
 
     /// The value of field `name` of an object or string-keyed map, if it has one: `get`
-    /// without making a key.
+    /// without making a key. A null field of an object with properties has none, as an absent
+    /// one (apiserver pkg/cel/common/valuesunstructured.go `unstructuredMap.Find`).
     pub fn field(&self, name: &str) -> Option<Val<'a>> {
         match self {
             Val::Json(Value::Object(fields), Some(schema)) if schema.declares_properties() => {
                 let property = escape::unescape(name)?;
                 let (property, value) = fields.get_key_value(property.as_str())?;
+                if value.is_null() {
+                    return None;
+                }
                 Some(Val::of_json(value, schema.field(property)))
             }
             Val::Json(Value::Object(fields), schema) => Some(Val::of_json(
