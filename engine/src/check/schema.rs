@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::cel::{self, Rule, Shape, Verdict};
+use super::cel::{self, Declared, Rule, Shape, Verdict};
 use super::constraints::{Enumeration, Pattern, format_and_enumeration};
 use super::field_path::{FieldPath, Step};
 use super::formats::{CrdFormat, check_format, describe};
@@ -764,21 +764,7 @@ impl Schema {
             }
             return;
         }
-        let actual = match value {
-            Value::Null => NULL,
-            Value::Bool(_) => BOOLEAN,
-            Value::Number(number) if number.is_i64() || number.is_u64() => INTEGER,
-            Value::Number(number) => {
-                if number.as_f64().is_some_and(|float| float.fract() == 0.0) {
-                    INTEGER
-                } else {
-                    NUMBER
-                }
-            }
-            Value::String(_) => STRING,
-            Value::Array(_) => ARRAY,
-            Value::Object(_) => OBJECT,
-        };
+        let actual = json_type(value);
         if self.one_of_types {
             // Kubernetes' int-or-string and quantity: one of the types will do.
             let fits = self
@@ -1364,51 +1350,36 @@ impl Shape for Schema {
         self.format.as_deref()
     }
 
-    /// A CRD node's value of a type its schema does not allow (a ratcheted update keeps
-    /// one), as the API server's conversion words it.
-    fn refuses(&self, value: &Value) -> Option<String> {
-        if !self.crd {
-            return None;
-        }
-        let actual = match value {
-            Value::Null => NULL,
-            Value::Bool(_) => BOOLEAN,
-            Value::Number(number) if number.is_i64() || number.is_u64() => INTEGER,
-            Value::Number(number) if number.as_f64().is_some_and(|f| f.fract() == 0.0) => INTEGER,
-            Value::Number(_) => NUMBER,
-            Value::String(_) => STRING,
-            Value::Array(_) => ARRAY,
-            Value::Object(_) => OBJECT,
+    /// A CRD node's type, for CEL's conversion of its values.
+    fn declared(&self) -> Option<(Declared, bool)> {
+        let declared = match self.types & !NULL {
+            _ if !self.crd => return None,
+            OBJECT => Declared::Object,
+            ARRAY => Declared::Array,
+            STRING => Declared::String,
+            INTEGER => Declared::Integer,
+            BOOLEAN => Declared::Boolean,
+            types if types == NUMBER | INTEGER => Declared::Number,
+            types if types == INTEGER | STRING => Declared::IntOrString,
+            _ => return None,
         };
-        if self.types & actual != 0 {
-            return None;
+        Some((declared, self.nullable))
+    }
+}
+
+/// The type bit of a JSON value; a whole number is an integer, as the API server reads it.
+fn json_type(value: &Value) -> u8 {
+    match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Number(number) if number.is_i64() || number.is_u64() => INTEGER,
+        Value::Number(number) if number.as_f64().is_some_and(|float| float.fract() == 0.0) => {
+            INTEGER
         }
-        // Go's names of the decoded JSON's types.
-        let go_type = match actual {
-            NULL => "<nil>",
-            BOOLEAN => "bool",
-            INTEGER => "int64",
-            NUMBER => "float64",
-            STRING => "string",
-            ARRAY => "[]interface {}",
-            _ => "map[string]interface {}",
-        };
-        Some(match self.types & !NULL {
-            _ if actual == NULL => "invalid data, got null for schema with nullable=false".into(),
-            types if types == INTEGER | STRING => "invalid data, expected XIntOrString value to \
-                be either a string or integer"
-                .into(),
-            OBJECT => {
-                "invalid data, expected a map for the provided schema with type=object".into()
-            }
-            ARRAY => {
-                "invalid data, expected an array for the provided schema with type=array".into()
-            }
-            STRING => format!("invalid data, expected string, got {go_type}"),
-            INTEGER => format!("invalid data, expected int, got {go_type}"),
-            BOOLEAN => format!("invalid data, expected bool, got {go_type}"),
-            _ => format!("invalid data, expected float, got {go_type}"),
-        })
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
     }
 }
 

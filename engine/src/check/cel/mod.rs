@@ -27,7 +27,7 @@ pub use checker::compile_rule;
 pub use environment::Environment;
 pub use estimate::cost_exceeded;
 pub use regexp::go_regexp;
-pub use shape::Shape;
+pub use shape::{Declared, Shape};
 pub use types::Decl;
 
 use serde_json::Value;

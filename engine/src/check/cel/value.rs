@@ -115,7 +115,7 @@ pub enum Val<'a> {
     Semver(Rc<Semver>),
     /// A value of the object its schema does not allow (a type the schema refuses, as a
     /// ratcheted update can keep): the API server's conversion gives an error value, and any
-    /// use of it is that error ([`Shape::refuses`]).
+    /// use of it is that error ([`super::shape::refusal`]).
     Invalid(Rc<str>),
 }
 
@@ -223,7 +223,7 @@ impl<'a> Val<'a> {
 
     /// The value of `json` as CEL sees it, typed by `schema`.
     pub fn of_json(json: &'a Value, schema: Option<&'a dyn Shape>) -> Val<'a> {
-        if let Some(problem) = schema.and_then(|schema| schema.refuses(json)) {
+        if let Some(problem) = schema.and_then(|schema| super::shape::refusal(schema, json)) {
             return Val::Invalid(Rc::from(problem));
         }
         match json {
