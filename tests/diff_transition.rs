@@ -41,7 +41,7 @@ fn transition_rules_are_judged_against_the_base() {
             )
         })
         .collect();
-    let judged = "(a transition rule of its CRD, judged on the change from the base)";
+    let judged = "(judged as an update of the base's object)";
     assert_eq!(
         findings,
         [

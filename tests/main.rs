@@ -37,6 +37,7 @@ mod diff;
 mod diff_danger;
 mod diff_groups;
 mod diff_ignore;
+mod diff_ratchet;
 mod diff_transition;
 
 // What a pull request from a fork can try.

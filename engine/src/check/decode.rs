@@ -317,6 +317,18 @@ mod tests {
         assert!(pruned.is_empty(), "{pruned:?}");
     }
 
+    /// Pruning drops the fields of an object wherever the schema describes none, whatever
+    /// the node's type (pruning/algorithm.go `prune` of a map): an object where an integer
+    /// belongs is left empty, and on an update an unchanged one is then equal to its old self.
+    #[test]
+    fn an_object_where_a_scalar_belongs_keeps_no_field() {
+        let schema = json!({"type": "object", "properties": {"spec": {"type": "object",
+            "additionalProperties": {"type": "integer"}}}});
+        let (value, pruned) = decoded(schema, json!({"spec": {"a": 1, "b": {"c": 1}}}));
+        assert_eq!(value, json!({"spec": {"a": 1, "b": {}}}));
+        assert_eq!(pruned, ["spec.b.c"]);
+    }
+
     /// An object with nothing to prune, drop or default is not copied.
     #[test]
     fn an_object_that_decodes_to_itself_is_not_copied() {

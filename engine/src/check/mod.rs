@@ -14,9 +14,9 @@ mod formats;
 mod judge_replay;
 mod list_type;
 mod object_meta;
+mod ratchet;
 pub mod schema;
 mod served_by_default;
-mod transition;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -30,6 +30,7 @@ use builtin::{Builtin, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
+pub use ratchet::RATCHETING_SINCE_MINOR;
 use schema::{Definitions, FindingKind, Found, Limits, OverBudget, Spent};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
@@ -433,7 +434,7 @@ impl Checker {
         if self.is_builtin(&gvk.group) {
             self.check_builtin(object, &gvk, version)
         } else {
-            self.check_custom(object, &gvk, version)
+            self.check_custom(object, None, &gvk, version)
         }
     }
 
@@ -470,7 +471,7 @@ impl Checker {
         };
         let mut findings = self.validate(
             schema,
-            object,
+            (object, None),
             &definitions,
             || format!("Kubernetes {version}'s schema of {gvk}"),
             (Found::default(), compatibility_minor(version)),
@@ -562,9 +563,11 @@ impl Checker {
         !self.builtin.groups_serving_kind(newest, kind).is_empty() || REMOVED_KINDS.contains(&kind)
     }
 
+    /// A custom resource created, or (with `old`, the stored object) updated.
     fn check_custom(
         &self,
         object: &Value,
+        old: Option<&Value>,
         gvk: &GroupVersionKind,
         version: KubernetesVersion,
     ) -> Vec<Finding> {
@@ -626,10 +629,20 @@ impl Checker {
                 }
                 found.count_more(&FindingKind::PrunedField, decoded.pruned_more);
                 let object = decoded.value.as_ref().unwrap_or(object);
+                // The stored object was decoded as this one is.
+                let old = old.map(|old| {
+                    let mut old = old.clone();
+                    decode::decode_in_place(schema, &mut old);
+                    old
+                });
+                let ratcheting = version.minor >= RATCHETING_SINCE_MINOR;
+                let update = old
+                    .as_ref()
+                    .map(|old| ratchet::Update::new(schema, old, object, ratcheting));
                 let mut findings = metadata_findings(object);
                 findings.extend(self.validate(
                     schema,
-                    object,
+                    (object, update.as_ref()),
                     &NoDefinitions,
                     || format!("the CRD {}", crd::named(crd, origin)),
                     (found, compatibility_minor(version)),
@@ -639,12 +652,19 @@ impl Checker {
         }
     }
 
-    /// What the API server says of the update of a custom resource from `old` (the base's
-    /// object in `diff`) to `new`: the failures of its CRD's transition rules (those reading
-    /// `oldSelf`, which a build cannot judge), each at its field with the rule's message.
-    /// Nothing for built-in kinds, for objects whose CRD the run lacks, and across a change of
-    /// apiVersion (the API server would convert the old object first).
-    pub fn check_transition(&self, old: &Value, new: &Value) -> Vec<Finding> {
+    /// What an API server of `version` says of the update of `old` (the stored object: the
+    /// base's in `diff`) to `new`. A custom resource is judged whole as an update
+    /// ([`ratchet`]): decoded on both sides, its rules that read `oldSelf` run, and from
+    /// Kubernetes 1.30 what is wrong with a value the update leaves as it was is ratcheted.
+    /// Anything else — a built-in kind, a change of apiVersion (the API server would convert
+    /// the old object first, which fedrender cannot) — is judged as [`Checker::check_at`]
+    /// judges it.
+    pub fn check_change_at(
+        &self,
+        old: &Value,
+        new: &Value,
+        version: KubernetesVersion,
+    ) -> Vec<Finding> {
         let (Some(api_version), Some(kind)) = (
             new.get("apiVersion").and_then(Value::as_str),
             new.get("kind").and_then(Value::as_str),
@@ -654,24 +674,11 @@ impl Checker {
         let gvk = GroupVersionKind::of(api_version, kind);
         if self.is_builtin(&gvk.group)
             || old.get("apiVersion").and_then(Value::as_str) != Some(api_version)
+            || old.get("kind").and_then(Value::as_str) != Some(kind)
         {
-            return Vec::new();
+            return self.check_at(new, version);
         }
-        let Lookup::Schema { schema, .. } = self.custom.lookup(&gvk) else {
-            return Vec::new();
-        };
-        // Both sides as the API server decodes them: the stored object was, and the update is.
-        let (mut old, mut new) = (old.clone(), new.clone());
-        decode::decode_in_place(schema, &mut old);
-        decode::decode_in_place(schema, &mut new);
-        transition::failures(schema, &old, &new, FINDINGS_PER_LINT)
-            .into_iter()
-            .map(|(path, problem)| Finding {
-                lint: Lint::SchemaInvalid,
-                path,
-                problem,
-            })
-            .collect()
+        self.check_custom(new, Some(old), &gvk, version)
     }
 
     /// The kinds of `objects` that are checked against nothing: custom resources whose CRD is
@@ -825,14 +832,14 @@ impl RunBudget {
 }
 
 impl Checker {
-    /// `object` against `schema` within the budget for its size and what is left of the run's;
-    /// `judge` names the schema (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the
+    /// `object` against `schema` within the budget for its size and what is left of the run's
+    /// (as the new object of `update`, when it is one); `judge` names the schema (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the
     /// finding that it was too costly; `found` holds decoding's findings, and the minor of the
     /// API server's compatibility version decides the formats checked.
     fn validate(
         &self,
         schema: &schema::Schema,
-        object: &Value,
+        (object, update): (&Value, Option<&ratchet::Update<'_>>),
         definitions: &dyn Definitions,
         judge: impl FnOnce() -> String,
         (found, compatibility_minor): (Found, u32),
@@ -850,7 +857,17 @@ impl Checker {
         // counted (a walk of its every value) for its whole budget, and checked again from the
         // start.
         let first = limits(BUDGET_BASE);
-        match schema.validate_with(object, definitions, first, FINDINGS_PER_LINT, found.clone()) {
+        let validate = |limits, found| {
+            schema.validate_update_with(
+                object,
+                update,
+                definitions,
+                limits,
+                FINDINGS_PER_LINT,
+                found,
+            )
+        };
+        match validate(first, found.clone()) {
             Ok((found, spent)) => {
                 self.charge(spent);
                 return findings_of(found);
@@ -860,7 +877,7 @@ impl Checker {
         let values = count_values(object);
         let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
         let second = limits(budget);
-        match schema.validate_with(object, definitions, second, FINDINGS_PER_LINT, found) {
+        match validate(second, found) {
             Ok((found, spent)) => {
                 self.charge(spent);
                 findings_of(found)

@@ -12,11 +12,12 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::cel::{self, Rule, Shape, Verdict};
+use super::cel::{self, Declared, Rule, Shape, Verdict};
 use super::constraints::{Enumeration, Pattern, format_and_enumeration};
 use super::field_path::{FieldPath, Step};
 use super::formats::{CrdFormat, check_format, describe};
 use super::list_type::ListType;
+use super::ratchet::{self, Update};
 
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -194,6 +195,9 @@ struct Walk<'d> {
     /// Steps spent compiling patterns, charged to the run (not to the object, whose check
     /// must cost the same whichever object compiles a pattern first).
     compiled: u64,
+    /// On an update, what the old object says of each value: `oldSelf`, and whether the
+    /// value is unchanged (ratcheting). `None` on a create.
+    update: Option<&'d Update<'d>>,
 }
 
 impl Walk<'_> {
@@ -287,10 +291,21 @@ impl FindingKind {
     }
 }
 
-/// Where a check's findings go: into what was found, the first few of each kind written out
-/// — or, for an anyOf or oneOf choice, where all that matters is whether the value fits,
-/// nowhere: the first one fails the choice and ends its check, its message never written.
-enum Out<'f> {
+/// Where a check's findings go, and whether the value's own are said at all: on an update
+/// the API server ratchets what is wrong with a value the update leaves as it was
+/// ([`super::ratchet`]).
+struct Out<'f> {
+    to: To<'f>,
+    /// The value is unchanged by the update: what the OpenAPI schema and the rules that do not
+    /// read `oldSelf` find wrong with it is dropped ([`Out::push`]); what the API server does
+    /// not ratchet is still said ([`Out::keep`]).
+    ratcheted: bool,
+}
+
+/// Into what was found, the first few of each kind written out — or, for an anyOf or oneOf
+/// choice, where all that matters is whether the value fits, nowhere: the first one fails the
+/// choice and ends its check, its message never written.
+enum To<'f> {
     Collect {
         found: &'f mut Found,
         written_per_kind: usize,
@@ -301,14 +316,27 @@ enum Out<'f> {
 }
 
 impl Out<'_> {
+    /// What is wrong, unless ratcheting drops it.
     fn push(
         &mut self,
         kind: FindingKind,
         path: impl FnOnce() -> String,
         problem: impl FnOnce() -> String,
     ) {
-        match self {
-            Out::Collect {
+        if !self.ratcheted {
+            self.keep(kind, path, problem);
+        }
+    }
+
+    /// What is wrong, ratcheted or not.
+    fn keep(
+        &mut self,
+        kind: FindingKind,
+        path: impl FnOnce() -> String,
+        problem: impl FnOnce() -> String,
+    ) {
+        match &mut self.to {
+            To::Collect {
                 found,
                 written_per_kind,
             } => {
@@ -324,7 +352,7 @@ impl Out<'_> {
                     found.more[index] += 1;
                 }
             }
-            Out::Probe { failed } => *failed = true,
+            To::Probe { failed } => *failed = true,
         }
     }
 
@@ -334,7 +362,7 @@ impl Out<'_> {
 
     /// A choice found not to fit: nothing more to learn.
     fn settled(&self) -> bool {
-        matches!(self, Out::Probe { failed: true })
+        matches!(self.to, To::Probe { failed: true })
     }
 }
 
@@ -485,8 +513,12 @@ impl Schema {
                 Some(value @ Value::Object(_)) => {
                     Extra::Schema(Box::new(Schema::from_crd_at(value, false)))
                 }
-                _ if schema.types & OBJECT != 0
-                    && (object.contains_key("properties") || object.contains_key("type")) =>
+                // Pruning drops every field of an object it finds at a node that describes
+                // none, of whatever type (pruning/algorithm.go `prune`): an object where an
+                // integer belongs keeps no field.
+                _ if schema.types & OBJECT == 0
+                    || object.contains_key("properties")
+                    || object.contains_key("type") =>
                 {
                     Extra::Unknown(FindingKind::PrunedField)
                 }
@@ -623,6 +655,22 @@ impl Schema {
         definitions: &dyn Definitions,
         limits: Limits,
         written_per_kind: usize,
+        found: Found,
+    ) -> Result<(Found, Spent), OverBudget> {
+        self.validate_update_with(value, None, definitions, limits, written_per_kind, found)
+    }
+
+    /// [`Schema::validate_with`] of `value` as a create (`update` `None`) or as the update
+    /// `update` describes, whose new object `value` is: transition rules run with `oldSelf`,
+    /// and on an API server that ratchets, what is wrong with a value the update leaves as it
+    /// was is not said ([`super::ratchet`]).
+    pub(super) fn validate_update_with(
+        &self,
+        value: &Value,
+        update: Option<&Update<'_>>,
+        definitions: &dyn Definitions,
+        limits: Limits,
+        written_per_kind: usize,
         mut found: Found,
     ) -> Result<(Found, Spent), OverBudget> {
         let cel_limited_by_run = limits.cel < cel::OBJECT_BUDGET;
@@ -634,15 +682,19 @@ impl Schema {
             cel_limited_by_run,
             compatibility_minor: limits.compatibility_minor,
             compiled: 0,
+            update,
         };
         let seeded = found.findings.len();
         self.check(
             value,
             &mut FieldPath::default(),
             &mut walk,
-            &mut Out::Collect {
-                found: &mut found,
-                written_per_kind,
+            &mut Out {
+                to: To::Collect {
+                    found: &mut found,
+                    written_per_kind,
+                },
+                ratcheted: false,
             },
         );
         // What decoding found comes after validation's own.
@@ -661,14 +713,42 @@ impl Schema {
 
     /// Whether `value` fits this schema: its findings are noted, not written, and the first
     /// ends the check.
-    fn fits<'v>(&self, value: &'v Value, path: &mut FieldPath<'v>, walk: &mut Walk<'_>) -> bool {
-        let mut probe = Out::Probe { failed: false };
+    /// `ratcheted`: the value is unchanged by an update, and what is wrong with it does not
+    /// count.
+    fn fits<'v>(
+        &self,
+        value: &'v Value,
+        path: &mut FieldPath<'v>,
+        walk: &mut Walk<'_>,
+        ratcheted: bool,
+    ) -> bool {
+        let mut probe = Out {
+            to: To::Probe { failed: false },
+            ratcheted,
+        };
         self.check(value, path, walk, &mut probe);
         !probe.settled()
     }
 
     /// Checks `value` at `path`, giving what is wrong to `out`. `path` is as it was on return.
+    /// On an update, a value the update leaves as it was (and everything within it) is
+    /// ratcheted from here down.
     fn check<'v>(
+        &self,
+        value: &'v Value,
+        path: &mut FieldPath<'v>,
+        walk: &mut Walk<'_>,
+        out: &mut Out<'_>,
+    ) {
+        let outer = out.ratcheted;
+        if let Some(update) = walk.update {
+            out.ratcheted |= update.ratchets(value);
+        }
+        self.check_node(value, path, walk, out);
+        out.ratcheted = outer;
+    }
+
+    fn check_node<'v>(
         &self,
         value: &'v Value,
         path: &mut FieldPath<'v>,
@@ -684,31 +764,18 @@ impl Schema {
             }
             return;
         }
-        let actual = match value {
-            Value::Null => NULL,
-            Value::Bool(_) => BOOLEAN,
-            Value::Number(number) if number.is_i64() || number.is_u64() => INTEGER,
-            Value::Number(number) => {
-                if number.as_f64().is_some_and(|float| float.fract() == 0.0) {
-                    INTEGER
-                } else {
-                    NUMBER
-                }
-            }
-            Value::String(_) => STRING,
-            Value::Array(_) => ARRAY,
-            Value::Object(_) => OBJECT,
-        };
+        let actual = json_type(value);
         if self.one_of_types {
             // Kubernetes' int-or-string and quantity: one of the types will do.
             let fits = self
                 .one_of
                 .iter()
-                .any(|option| option.fits(value, path, walk));
+                .any(|option| option.fits(value, path, walk, out.ratcheted));
             if !fits {
                 out.invalid(path, || {
                     format!("{} is not {}", describe(value), wanted_types(&self.one_of))
                 });
+                self.check_rules_of_kept(value, path, walk, out);
                 return;
             }
         } else if self.types & actual == 0 && !self.list_passes_as_formatted_string(actual) {
@@ -720,6 +787,7 @@ impl Schema {
                     types_word(self.types)
                 )
             });
+            self.check_rules_of_kept(value, path, walk, out);
             return;
         }
         if value.is_null() {
@@ -843,7 +911,7 @@ impl Schema {
             if !self
                 .any_of
                 .iter()
-                .any(|option| option.fits(value, path, walk))
+                .any(|option| option.fits(value, path, walk, out.ratcheted))
             {
                 out.invalid(path, || {
                     format!(
@@ -854,7 +922,7 @@ impl Schema {
             }
         }
         if let Some(not) = &self.not
-            && not.fits(value, path, walk)
+            && not.fits(value, path, walk, out.ratcheted)
         {
             out.invalid(path, || {
                 format!("{} must not match the schema's not", describe(value))
@@ -864,7 +932,7 @@ impl Schema {
             // A second choice that fits settles it.
             let mut passing = 0;
             for option in &self.one_of {
-                if option.fits(value, path, walk) {
+                if option.fits(value, path, walk, out.ratcheted) {
                     passing += 1;
                     if passing == 2 {
                         break;
@@ -890,13 +958,17 @@ impl Schema {
                 if let Some(maximum) = self.max_items.filter(|&maximum| count > maximum) {
                     out.invalid(path, || format!("has {count} items, more than {maximum}"));
                 }
-                if self.list_type != ListType::Atomic {
+                // Not the OpenAPI schema's: never ratcheted, and on an update checked only
+                // when the old object's lists have no duplicates (strategy.go ValidateUpdate).
+                if self.list_type != ListType::Atomic
+                    && walk.update.is_none_or(Update::checks_lists)
+                {
                     if !walk.spend(count) {
                         return;
                     }
                     for (index, problem) in self.list_type.duplicates(items) {
                         path.steps.push(Step::Index(index));
-                        out.invalid(path, || problem);
+                        out.keep(FindingKind::Invalid, || path.shown(), || problem);
                         path.steps.pop();
                     }
                 }
@@ -937,8 +1009,9 @@ impl Schema {
                 }
                 if self.embedded {
                     for field in ["apiVersion", "kind"] {
+                        // objectmeta.Validate's, after the schema's: never ratcheted.
                         if !fields.get(field).is_some_and(Value::is_string) {
-                            out.push(
+                            out.keep(
                                 FindingKind::Invalid,
                                 || path.shown_at(field),
                                 || "is required in an embedded resource".to_string(),
@@ -977,6 +1050,21 @@ impl Schema {
         }
     }
 
+    /// A value of a type the schema refuses is not judged further — unless ratcheting keeps
+    /// it: the API server then runs the node's rules all the same, and a rule that reads the
+    /// value fails to evaluate (validation.go runs the rules of every node that has a value).
+    fn check_rules_of_kept<'v>(
+        &self,
+        value: &'v Value,
+        path: &mut FieldPath<'v>,
+        walk: &mut Walk<'_>,
+        out: &mut Out<'_>,
+    ) {
+        if out.ratcheted && !self.rules.is_empty() && !value.is_null() && !walk.over {
+            self.check_rules(value, path, walk, out);
+        }
+    }
+
     /// Runs the CEL rules of this node on `value`, within what is left of the object's CEL
     /// budget.
     fn check_rules<'v>(
@@ -987,11 +1075,31 @@ impl Schema {
         out: &mut Out<'_>,
     ) {
         for rule in &self.rules {
-            if !rule.runs_without_old() {
-                continue;
-            }
-            match rule.judge(value, self, &mut walk.cel_left) {
+            // On an update a rule's failure is ratcheted on an unchanged value unless the rule
+            // reads oldSelf; its evaluation errors never are (validation.go
+            // validateExpressions).
+            let (verdict, ratchets) = match walk.update {
+                None if !rule.runs_without_old() => continue,
+                None => (rule.judge(value, self, &mut walk.cel_left), true),
+                Some(update) => {
+                    let old = update.old_self(value);
+                    if old.is_none() && !update.runs_without_old(rule) {
+                        continue;
+                    }
+                    let (verdict, own) = rule.judge_in_update(value, old, self, &mut walk.cel_left);
+                    (verdict, own && !rule.is_transition())
+                }
+            };
+            match verdict {
                 Verdict::Holds => {}
+                Verdict::Fails { field, problem } if !ratchets => out.keep(
+                    FindingKind::Invalid,
+                    || match field {
+                        Some(field) => path.shown_with(&field),
+                        None => path.shown(),
+                    },
+                    || problem,
+                ),
                 Verdict::Fails { field, problem } => out.push(
                     FindingKind::Invalid,
                     || match field {
@@ -1001,16 +1109,24 @@ impl Schema {
                     || problem,
                 ),
                 Verdict::OutOfBudget if walk.cel_limited_by_run => {
-                    out.invalid(path, || {
-                        "not every CEL rule was run: the run's budget for CEL rules is spent \
+                    out.keep(
+                        FindingKind::Invalid,
+                        || path.shown(),
+                        || {
+                            "not every CEL rule was run: the run's budget for CEL rules is spent \
                          (fedrender's limit for one run, so that a fleet cannot keep it busy \
                          for minutes); the object is not known to be valid"
-                            .to_string()
-                    });
+                                .to_string()
+                        },
+                    );
                     return;
                 }
                 Verdict::OutOfBudget => {
-                    out.invalid(path, || cel::OUT_OF_BUDGET.to_string());
+                    out.keep(
+                        FindingKind::Invalid,
+                        || path.shown(),
+                        || cel::OUT_OF_BUDGET.to_string(),
+                    );
                     return;
                 }
             }
@@ -1075,18 +1191,9 @@ impl Schema {
         }
     }
 
-    /// This node's CEL rules.
-    pub(super) fn rules(&self) -> &[Rule] {
-        &self.rules
-    }
-
     /// The schema of a list's items.
     pub(super) fn items(&self) -> Option<&Schema> {
         self.items.as_deref()
-    }
-
-    pub(super) fn list_type(&self) -> &ListType {
-        &self.list_type
     }
 
     /// Whether this node or one below it has a CEL rule that reads `oldSelf`: rules a build
@@ -1207,6 +1314,21 @@ impl Schema {
 }
 
 /// How CEL types the values of a schema.
+/// What ratcheting correlates an update's two objects by.
+impl ratchet::Tree for Schema {
+    fn field(&self, name: &str) -> Option<&Schema> {
+        Schema::field(self, name)
+    }
+
+    fn items(&self) -> Option<&Schema> {
+        self.items.as_deref()
+    }
+
+    fn list_type(&self) -> &ListType {
+        &self.list_type
+    }
+}
+
 impl Shape for Schema {
     fn field(&self, name: &str) -> Option<&dyn Shape> {
         Schema::field(self, name).map(|schema| schema as &dyn Shape)
@@ -1226,6 +1348,38 @@ impl Shape for Schema {
 
     fn format(&self) -> Option<&str> {
         self.format.as_deref()
+    }
+
+    /// A CRD node's type, for CEL's conversion of its values.
+    fn declared(&self) -> Option<(Declared, bool)> {
+        let declared = match self.types & !NULL {
+            _ if !self.crd => return None,
+            OBJECT => Declared::Object,
+            ARRAY => Declared::Array,
+            STRING => Declared::String,
+            INTEGER => Declared::Integer,
+            BOOLEAN => Declared::Boolean,
+            types if types == NUMBER | INTEGER => Declared::Number,
+            types if types == INTEGER | STRING => Declared::IntOrString,
+            _ => return None,
+        };
+        Some((declared, self.nullable))
+    }
+}
+
+/// The type bit of a JSON value; a whole number is an integer, as the API server reads it.
+fn json_type(value: &Value) -> u8 {
+    match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Number(number) if number.is_i64() || number.is_u64() => INTEGER,
+        Value::Number(number) if number.as_f64().is_some_and(|float| float.fract() == 0.0) => {
+            INTEGER
+        }
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
     }
 }
 

@@ -289,7 +289,13 @@ fn review(
     };
     let mut findings = danger::review(result, &context);
     if let Some(checker) = placed.checker() {
-        findings.extend(danger::transition_findings(checker, result));
+        let versions: HashMap<&str, check::KubernetesVersion> = fleet
+            .clusters
+            .iter()
+            .enumerate()
+            .map(|(position, cluster)| (cluster.name(), checker.version_of(position).version))
+            .collect();
+        findings.extend(danger::update_findings(checker, &versions, result));
     }
     danger::apply_levels(&mut findings, head.levels());
     findings

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::change::{ChangeKind, FleetDiff, ObjectChange, parse_object};
 pub use super::change::{Finding, FindingLevel};
+use crate::check::{self, Checker, GroupVersionKind, KubernetesVersion};
 use crate::diagnostics::{Diagnostic, Origin, Severity};
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
@@ -91,50 +92,134 @@ struct Raw {
     escaped_by: Option<String>,
 }
 
-/// The CRDs' transition rules (those reading `oldSelf`), which a build cannot judge, judged on
-/// each changed custom resource with the base's object as the old one: one finding per rule's
-/// failure at a field, with the clusters it fails on.
-pub(crate) fn transition_findings(
-    checker: &crate::check::Checker,
+/// Each changed custom resource judged as the API server judges an update of the base's
+/// object to the head's, at each cluster's Kubernetes version ([`Checker::check_change_at`]):
+/// the rules that read `oldSelf` (which a build, having no old object, skips), `optionalOldSelf`
+/// bound to the old value, and from 1.30 ratcheting. The head's own check judged the object as
+/// a create; what the update refuses besides is a finding (a warning, denied with its lint),
+/// and what the create refuses but the update ratchets — a value the update leaves as the
+/// base has it — a note. One per field and message, with the clusters it holds on.
+pub(crate) fn update_findings(
+    checker: &Checker,
+    versions: &HashMap<&str, KubernetesVersion>,
     diff: &FleetDiff,
 ) -> Vec<Finding> {
-    let mut failing: BTreeMap<(ObjectKey, String), Vec<String>> = BTreeMap::new();
+    let mut found: BTreeMap<(ObjectKey, Lint, FindingLevel, String), Vec<String>> = BTreeMap::new();
+    // The same change at the same version is judged once, however many clusters it is on.
+    let mut judged: HashMap<(&str, &str, KubernetesVersion), Vec<UpdateFinding>> = HashMap::new();
     for (cluster, changes) in &diff.clusters {
+        let Some(&version) = versions.get(cluster.as_str()) else {
+            continue;
+        };
         for change in changes {
             if change.kind != ChangeKind::Changed {
                 continue;
             }
-            let (Some(old), Some(new)) =
-                (parse_object(&change.before), parse_object(&change.after))
-            else {
-                continue;
-            };
-            for finding in checker.check_transition(&old, &new) {
-                let message = format!(
-                    "{}: {} (a transition rule of its CRD, judged on the change from the base)",
-                    finding.path, finding.problem
-                );
-                failing
-                    .entry((change.key.clone(), message))
+            let said = judged
+                .entry((&change.before, &change.after, version))
+                .or_insert_with(|| judge_update(checker, (&change.before, &change.after), version));
+            for (level, finding) in said.iter() {
+                let message = match level {
+                    FindingLevel::Note => format!(
+                        "{}: {} — ratcheted: judged as an update of the base's object, whose value is \
+                         the same, the API server (from Kubernetes 1.30) does not judge it \
+                         again, though it would refuse a new object so written",
+                        finding.path, finding.problem
+                    ),
+                    _ => format!(
+                        "{}: {} (judged as an update of the base's object)",
+                        finding.path, finding.problem
+                    ),
+                };
+                found
+                    .entry((change.key.clone(), finding.lint, *level, message))
                     .or_default()
                     .push(cluster.clone());
             }
         }
     }
-    failing
+    found
         .into_iter()
-        .map(|((key, message), clusters)| Finding {
-            lint: Lint::SchemaInvalid,
-            key,
-            clusters,
-            message,
-            argo_cd: "the sync fails: the API server refuses the update".to_string(),
-            flux: "the Kustomization fails to apply and stops there".to_string(),
-            fix: "keep what the rule protects as it is, or recreate the object if the change is meant".to_string(),
-            escaped_by: None,
-            level: FindingLevel::Warning,
+        .map(|((key, lint, level, message), clusters)| {
+            let ratcheted = level == FindingLevel::Note;
+            Finding {
+                lint,
+                key,
+                clusters,
+                message,
+                argo_cd: if ratcheted {
+                    "the sync succeeds: the update leaves the value as it was"
+                } else {
+                    "the sync fails: the API server refuses the update"
+                }
+                .to_string(),
+                flux: if ratcheted {
+                    "the Kustomization applies: the update leaves the value as it was"
+                } else {
+                    "the Kustomization fails to apply and stops there"
+                }
+                .to_string(),
+                fix: if ratcheted {
+                    "nothing for this update; fix the value before the object is ever created \
+                     anew (a new cluster, a recreated object)"
+                } else {
+                    "keep what the CRD's rules protect as it is, or recreate the object if the \
+                     change is meant"
+                }
+                .to_string(),
+                escaped_by: None,
+                level,
+            }
         })
         .collect()
+}
+
+/// A finding of an update: its own refusal (a warning), or the create's it ratchets (a note).
+type UpdateFinding = (FindingLevel, check::Finding);
+
+/// What the update from `before` to `after` (two manifests of a custom resource) says beyond
+/// the create the head's check judged: its own refusals (as warnings) and the create's
+/// refusals it ratchets (as notes).
+fn judge_update(
+    checker: &Checker,
+    (before, after): (&str, &str),
+    version: KubernetesVersion,
+) -> Vec<UpdateFinding> {
+    let (Some(old), Some(new)) = (parse_object(before), parse_object(after)) else {
+        return Vec::new();
+    };
+    if !is_custom(&new) {
+        return Vec::new();
+    }
+    let created = checker.check_at(&new, version);
+    let updated = checker.check_change_at(&old, &new, version);
+    let ratcheted = created
+        .iter()
+        .filter(|finding| {
+            // A finding at a field: one about the whole object (a budget, a count of more
+            // findings) says nothing the update could ratchet.
+            finding.lint == Lint::SchemaInvalid
+                && !finding.path.is_empty()
+                && !updated.contains(finding)
+        })
+        .map(|finding| (FindingLevel::Note, finding.clone()));
+    let refused = updated
+        .iter()
+        .filter(|finding| !created.contains(finding))
+        .map(|finding| (FindingLevel::Warning, finding.clone()));
+    refused.chain(ratcheted).collect()
+}
+
+/// Whether an object is of a group Kubernetes does not serve itself: a custom resource,
+/// whose update its CRD judges.
+fn is_custom(object: &Value) -> bool {
+    object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|api_version| {
+            let group = GroupVersionKind::of(api_version, "").group;
+            !check::builtin::builtin().is_builtin_group(&group)
+        })
 }
 
 /// Every finding of a diff, one per rule, object and message, each with its clusters; sorted by

@@ -39,9 +39,6 @@ def reason(case, version, kind, findings):
     if kind == "object-refused" and "undeclared function" in findings:
         fn = re.search(r"undeclared function '([\w.]+)'", findings).group(1)
         return "CEL: `%s` is not evaluated yet" % fn
-    if kind == "object-refused" and "old" in case and not judged["errors"] and not judged["cel_errors"]:
-        return ("update: the API server ratchets errors on fields the update leaves as they were "
-                "(CRDValidationRatcheting, on since 1.30); fedrender judges the new object whole")
     return "UNEXPLAINED"
 
 

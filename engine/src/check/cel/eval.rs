@@ -65,7 +65,16 @@ impl<'a> Evaluation<'a> {
             .map(|(_, value)| value)
     }
 
+    /// The value of `expr`. A value of the object its schema does not allow is an error
+    /// wherever it is used, as cel-go's error values are.
     pub fn eval(&mut self, expr: &'a Expr) -> Result<Val<'a>> {
+        match self.eval_expr(expr)? {
+            Val::Invalid(problem) => error(problem.to_string()),
+            value => Ok(value),
+        }
+    }
+
+    fn eval_expr(&mut self, expr: &'a Expr) -> Result<Val<'a>> {
         match expr {
             Expr::Literal(literal) => Ok(match literal {
                 Literal::Null => Val::Null,
@@ -122,9 +131,10 @@ impl<'a> Evaluation<'a> {
             Expr::Has { operand, field } => {
                 let operand = self.eval(operand)?;
                 match &operand {
-                    Val::Map(_) | Val::Json(Value::Object(_), _) => {
-                        Ok(Val::Bool(operand.field(field).is_some()))
-                    }
+                    Val::Map(_) | Val::Json(Value::Object(_), _) => match operand.field(field) {
+                        Some(Val::Invalid(problem)) => error(problem.to_string()),
+                        found => Ok(Val::Bool(found.is_some())),
+                    },
                     Val::Optional(None) => Ok(Val::Bool(false)),
                     _ => no_overload("has", &[&operand]),
                 }
@@ -370,6 +380,7 @@ impl<'a> Evaluation<'a> {
             return no_overload("_[_]", &[&operand, &index]);
         };
         match found {
+            Ok(Val::Invalid(problem)) => error(problem.to_string()),
             Ok(value) if optional || wrapped => Ok(Val::Optional(Some(Rc::new(value)))),
             Ok(value) => Ok(value),
             Err(_) if optional || wrapped => Ok(Val::Optional(None)),
@@ -709,6 +720,7 @@ fn select<'a>(operand: Val<'a>, field: &str, optional: bool) -> Result<Val<'a>> 
     };
     match &operand {
         Val::Map(_) | Val::Json(Value::Object(_), _) => match operand.field(field) {
+            Some(Val::Invalid(problem)) => error(problem.to_string()),
             Some(value) if optional || wrapped => Ok(Val::Optional(Some(Rc::new(value)))),
             Some(value) => Ok(value),
             None if optional || wrapped => Ok(Val::Optional(None)),

@@ -27,7 +27,7 @@ pub use checker::compile_rule;
 pub use environment::Environment;
 pub use estimate::cost_exceeded;
 pub use regexp::go_regexp;
-pub use shape::Shape;
+pub use shape::{Declared, Shape};
 pub use types::Decl;
 
 use serde_json::Value;
@@ -122,20 +122,22 @@ impl Rule {
     /// Judges `value` (of `schema`), spending from `left`, the object's CEL budget. A rule
     /// with `optionalOldSelf` sees `oldSelf` as `optional.none()`.
     pub fn judge(&self, value: &Value, schema: &dyn Shape, left: &mut u64) -> Verdict {
-        self.judge_with(value, None, schema, left)
+        self.judge_with(value, None, schema, left).0
     }
 
-    /// Judges the change of a value from `old` to `value` (of `schema`), `oldSelf` bound to
-    /// `old` (to `optional.of(old)` with `optionalOldSelf`), as the API server judges an
-    /// update; spends from `left`.
-    pub fn judge_change(
+    /// Judges a value of an update, `old` its old value where it has one (`oldSelf`, or
+    /// `optional.none()` with `optionalOldSelf`), with whether a failure is the rule's own —
+    /// false, with its message — which the API server ratchets on an unchanged value, rather
+    /// than an evaluation error or the budget, which it never ratchets (validation.go
+    /// `validateExpressions`: only `addErr`'s errors are).
+    pub fn judge_in_update(
         &self,
         value: &Value,
-        old: &Value,
+        old: Option<&Value>,
         schema: &dyn Shape,
         left: &mut u64,
-    ) -> Verdict {
-        self.judge_with(value, Some(old), schema, left)
+    ) -> (Verdict, bool) {
+        self.judge_with(value, old, schema, left)
     }
 
     /// The rule as the API server names it in its errors (`ruleErrorString`): the message
@@ -147,17 +149,18 @@ impl Rule {
         }
     }
 
+    /// The verdict, and whether a failure is the rule's own (false), not an error.
     fn judge_with(
         &self,
         value: &Value,
         old: Option<&Value>,
         schema: &dyn Shape,
         left: &mut u64,
-    ) -> Verdict {
+    ) -> (Verdict, bool) {
         let program = match &self.program {
             Ok(program) => program,
             Err(problem) => {
-                return Verdict::Fails {
+                let verdict = Verdict::Fails {
                     field: None,
                     problem: format!(
                         "the CRD's rule `{}` does not compile: {problem}; the API server \
@@ -165,10 +168,11 @@ impl Rule {
                         self.source
                     ),
                 };
+                return (verdict, false);
             }
         };
         if *left == 0 {
-            return Verdict::OutOfBudget;
+            return (Verdict::OutOfBudget, false);
         }
         let old_self = match (old, self.optional_old_self) {
             (Some(old), false) => Some(OldSelf::Value(old)),
@@ -183,7 +187,7 @@ impl Rule {
             field: self.field_path.clone(),
             problem,
         };
-        match outcome {
+        let verdict = match outcome {
             Ok(Val::Bool(true)) => Verdict::Holds,
             Err(Fault::Budget) if budget < CALL_BUDGET => Verdict::OutOfBudget,
             Err(Fault::Budget) => {
@@ -216,12 +220,14 @@ impl Rule {
             // False, or a value that is not true: the rule's message.
             Ok(_) => {
                 let old = old_self.and_then(OldSelf::plain);
-                match self.message((value, old), schema, left) {
+                let verdict = match self.message((value, old), schema, left) {
                     Ok(message) => failed(self.reason_said(message)),
                     Err(problem) => failed(problem),
-                }
+                };
+                return (verdict, true);
             }
-        }
+        };
+        (verdict, false)
     }
 
     /// The message of a failure: the evaluated `messageExpression` when it gives a

@@ -113,6 +113,10 @@ pub enum Val<'a> {
     Quantity(crate::quantity::Quantity),
     Format(&'static str),
     Semver(Rc<Semver>),
+    /// A value of the object its schema does not allow (a type the schema refuses, as a
+    /// ratcheted update can keep): the API server's conversion gives an error value, and any
+    /// use of it is that error ([`super::shape::refusal`]).
+    Invalid(Rc<str>),
 }
 
 /// A semantic version (semver.org 2.0.0) as Kubernetes' `semver()` reads it.
@@ -219,6 +223,9 @@ impl<'a> Val<'a> {
 
     /// The value of `json` as CEL sees it, typed by `schema`.
     pub fn of_json(json: &'a Value, schema: Option<&'a dyn Shape>) -> Val<'a> {
+        if let Some(problem) = schema.and_then(|schema| super::shape::refusal(schema, json)) {
+            return Val::Invalid(Rc::from(problem));
+        }
         match json {
             Value::Null => Val::Null,
             Value::Bool(value) => Val::Bool(*value),
@@ -279,6 +286,7 @@ impl<'a> Val<'a> {
             Val::Quantity(_) => "kubernetes.Quantity",
             Val::Format(_) => "kubernetes.NamedFormat",
             Val::Semver(_) => "kubernetes.Semver",
+            Val::Invalid(_) => "error",
         }
     }
 
@@ -361,12 +369,16 @@ impl<'a> Val<'a> {
     }
 
     /// The value of field `name` of an object or string-keyed map, if it has one: `get`
-    /// without making a key.
+    /// without making a key. A null field of an object with properties has none, as an absent
+    /// one (apiserver pkg/cel/common/valuesunstructured.go `unstructuredMap.Find`).
     pub fn field(&self, name: &str) -> Option<Val<'a>> {
         match self {
             Val::Json(Value::Object(fields), Some(schema)) if schema.declares_properties() => {
                 let property = escape::unescape(name)?;
                 let (property, value) = fields.get_key_value(property.as_str())?;
+                if value.is_null() {
+                    return None;
+                }
                 Some(Val::of_json(value, schema.field(property)))
             }
             Val::Json(Value::Object(fields), schema) => Some(Val::of_json(
