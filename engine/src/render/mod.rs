@@ -271,6 +271,48 @@ impl<'f> Placed<'f> {
         templates.chain(federated).chain(quotas).collect()
     }
 
+    /// The objects sent to some member cluster (whether or not its tree is emitted), as
+    /// written: the templates placed somewhere, then the KubeFed and Federation v1 objects with
+    /// a cluster.
+    fn sent_objects(&self) -> impl Iterator<Item = (&'f Value, &'f crate::diagnostics::Origin)> {
+        let templates = (self.fleet.templates.iter())
+            .zip(&self.placements)
+            .filter(|(_, placement)| !placement.targets.is_empty())
+            .map(|(template, _)| (&template.object, &template.origin));
+        let federated = (self.fleet.federated.iter())
+            .zip(&self.federated)
+            .filter(|(_, targets)| !targets.is_empty())
+            .map(|(binding, _)| (&binding.template.object, &binding.source));
+        templates.chain(federated)
+    }
+
+    /// The schema checker's warnings about kinds, for the kinds of objects sent to some member:
+    /// custom kinds no CRD defines (`unchecked-kind`, one a kind), and the CRDs whose
+    /// transition rules a build cannot judge. A kind nothing is sent of reaches no member's API
+    /// server, so nothing about it goes unchecked (a fleet that carries six projects' CRDs
+    /// beside its Deployments gets no word about them).
+    pub(crate) fn sent_kind_warnings(&self) -> Vec<Diagnostic> {
+        let Some(checker) = self.fleet.checker.as_ref() else {
+            return Vec::new();
+        };
+        let sent: BTreeSet<(&str, &str)> = self
+            .sent_objects()
+            .filter_map(|(object, _)| {
+                let api_version = object.get("apiVersion")?.as_str()?;
+                Some((
+                    crate::object::api_group(api_version),
+                    object.get("kind")?.as_str()?,
+                ))
+            })
+            .collect();
+        let mut warnings: Vec<Diagnostic> = (self.fleet.kind_warnings.iter())
+            .filter(|pending| sent.contains(&(pending.group.as_str(), pending.kind.as_str())))
+            .map(|pending| pending.warning.clone())
+            .collect();
+        warnings.extend(checker.unchecked_kinds(self.sent_objects()));
+        warnings
+    }
+
     /// The templates Karmada would keep on the members when they are deleted
     /// (`preserveResourcesOnDeletion`), each with what makes it so; only those placed somewhere.
     pub(crate) fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
@@ -281,6 +323,24 @@ impl<'f> Placed<'f> {
             .filter(|(_, placement)| !placement.targets.is_empty())
             .filter_map(|(template, placement)| {
                 Some((template.key.clone(), placement.preserved_by.clone()?))
+            })
+            .collect()
+    }
+
+    /// The templates whose copies are preserved on some of their clusters alone (a Namespace's
+    /// policy's clusters, not the others Karmada's namespace controller sends it to), each with
+    /// the names of those clusters.
+    pub(crate) fn preserved_only_on(&self) -> BTreeMap<ObjectKey, Vec<String>> {
+        (self.fleet.templates.iter())
+            .zip(&self.placements)
+            .filter(|(_, placement)| placement.preserved_by.is_some())
+            .filter_map(|(template, placement)| {
+                let own = placement.preserved_only_on.as_ref()?;
+                let names = own
+                    .iter()
+                    .map(|&cluster| self.fleet.clusters[cluster].name().to_string())
+                    .collect();
+                Some((template.key.clone(), names))
             })
             .collect()
     }

@@ -191,10 +191,37 @@ pub(super) fn plan_entry(
         .collect();
     let mut notes = placement.notes.clone();
     if let Some(preserved_by) = &placement.preserved_by {
-        notes.push(format!(
-            "kept on the members when its template is deleted (preserveResourcesOnDeletion of \
-             {preserved_by}); build --gitops exempts it from pruning"
-        ));
+        match &placement.preserved_only_on {
+            Some(own) => {
+                let names: Vec<&str> = own
+                    .iter()
+                    .map(|&cluster| fleet.clusters[cluster].name())
+                    .collect();
+                notes.push(format!(
+                    "kept on {} when its template is deleted (preserveResourcesOnDeletion of \
+                     {preserved_by}), and there alone: the copies Karmada's namespace \
+                     controller makes on the other clusters are not kept; build --gitops \
+                     exempts those copies alone from pruning",
+                    if names.is_empty() {
+                        "no cluster".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+            None => notes.push(format!(
+                "kept on the members when its template is deleted (preserveResourcesOnDeletion \
+                 of {preserved_by}); build --gitops exempts it from pruning"
+            )),
+        }
+    }
+    if crate::interpret::native::retains_replicas(template) {
+        notes.push(
+            "labelled resourcetemplate.karmada.io/retain-replicas: true: Karmada creates it \
+             with the replicas rendered here, then leaves spec.replicas to the member (its \
+             HPA, or whoever scales it); build --gitops leaves it to the member too"
+                .to_string(),
+        );
     }
     if let Some(policy) = winner.filter(|policy| policy.lazy_activation) {
         notes.push(format!(

@@ -330,6 +330,7 @@ mod tests {
             filtered: Vec::new(),
             division: None,
             preserved_by: None,
+            preserved_only_on: None,
             notes: Vec::new(),
             claimed_by: None,
         }
