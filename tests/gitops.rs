@@ -432,11 +432,14 @@ fn a_namespace_is_exempted_from_pruning_on_its_policys_clusters_alone() {
 }
 
 /// testdata/retain-replicas: Karmada keeps the member's spec.replicas of an apps/v1 Deployment
-/// labelled `resourcetemplate.karmada.io/retain-replicas: "true"` (karmada
-/// pkg/resourceinterpreter/default/native/retain.go `retainWorkloadReplicas`), with no HPA in
-/// the fleet. Argo CD: an ignoreDifferences entry for web's /spec/replicas, respected when
-/// syncing. Flux: web's spec.replicas taken out of what it applies. Neither for api ("false")
-/// nor for the StatefulSet db.
+/// whose Work is labelled `resourcetemplate.karmada.io/retain-replicas: "true"` (karmada
+/// pkg/resourceinterpreter/default/native/retain.go `retainWorkloadReplicas`, reading the
+/// desired object, overrides applied), with no HPA in the fleet. web is labelled but an
+/// override takes the label off on member2; batch is not, but an override labels it on member1.
+/// Argo CD: member1's element ignores /spec/replicas of both, member2's of neither, and the
+/// set's templatePatch puts each list in its Application, respected when syncing. Flux:
+/// member1's Kustomization takes spec.replicas out of both, member2's out of none. Never api
+/// ("false") nor the StatefulSet db.
 #[test]
 fn a_retain_replicas_deployment_keeps_its_members_replicas_under_both_tools() {
     let root = empty_scratch("gitops-retain-replicas");
@@ -450,20 +453,36 @@ fn a_retain_replicas_deployment_keeps_its_members_replicas_under_both_tools() {
     let set = yaml_document(
         &std::fs::read_to_string(root.join("argocd/_gitops/applicationset.yaml")).unwrap(),
     );
-    let spec = &set["spec"]["template"]["spec"];
-    assert_eq!(
-        spec["ignoreDifferences"],
-        serde_json::json!([{"group": "apps", "kind": "Deployment", "namespace": "shop",
-                            "name": "web", "jsonPointers": ["/spec/replicas"]}])
+    let elements = &set["spec"]["generators"][0]["list"]["elements"];
+    let ignored = |element: &serde_json::Value| -> Vec<String> {
+        let entries = element["ignoreDifferences"].as_array().unwrap();
+        for entry in entries {
+            assert_eq!(entry["jsonPointers"], serde_json::json!(["/spec/replicas"]));
+        }
+        entries
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ignored(&elements[0]), ["batch", "web"]);
+    assert!(ignored(&elements[1]).is_empty());
+    assert!(
+        set["spec"]["templatePatch"]
+            .as_str()
+            .unwrap()
+            .contains("ignoreDifferences: {{ toJson .ignoreDifferences }}")
     );
     assert_eq!(
-        spec["syncPolicy"]["syncOptions"],
+        set["spec"]["template"]["spec"]["syncPolicy"]["syncOptions"],
         serde_json::json!(["RespectIgnoreDifferences=true"])
     );
     let member1 = yaml_document(
         &std::fs::read_to_string(root.join("flux/_gitops/kustomization_member1.yaml")).unwrap(),
     );
-    assert_eq!(member1["spec"]["patches"].as_array().unwrap().len(), 1);
+    assert_eq!(member1["spec"]["patches"].as_array().unwrap().len(), 2);
+    let member2 =
+        std::fs::read_to_string(root.join("flux/_gitops/kustomization_member2.yaml")).unwrap();
+    assert!(!member2.contains("patches"), "{member2}");
     if let Some(objects) = kustomized(
         &root,
         &root.join("flux/member1"),
@@ -471,12 +490,10 @@ fn a_retain_replicas_deployment_keeps_its_members_replicas_under_both_tools() {
     ) {
         for document in objects.split("\n---\n") {
             let has_replicas = document.contains("\n  replicas: ");
-            let is_web = document.contains("kind: Deployment") && document.contains("name: web\n");
-            assert_eq!(
-                has_replicas,
-                !is_web && !document.contains("kind: Namespace"),
-                "{document}"
-            );
+            let left = document.contains("kind: Deployment")
+                && (document.contains("name: web\n") || document.contains("name: batch\n"));
+            let has_none = document.contains("kind: Namespace");
+            assert_eq!(has_replicas, !left && !has_none, "{document}");
         }
     }
     std::fs::remove_dir_all(&root).unwrap();

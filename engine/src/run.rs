@@ -319,7 +319,7 @@ impl<'f> Run<'f> {
         let fleet = self.placed.fleet();
         let left = gitops::LeftToMembers {
             autoscaled: gitops::hpa_targets(&fleet.templates),
-            retained_replicas: gitops::retained_replicas(&fleet.templates),
+            retained_replicas: self.placed.replicas_retained(),
             preserved: gitops::preserved(
                 &fleet.templates,
                 &self.placed.preserved_on_deletion(),

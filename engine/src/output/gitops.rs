@@ -66,16 +66,6 @@ pub(crate) fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String>
         .collect()
 }
 
-/// The Deployments among `templates` that Karmada leaves their members' `spec.replicas` once
-/// created (labelled `resourcetemplate.karmada.io/retain-replicas: true`).
-pub(crate) fn retained_replicas(templates: &[Template]) -> BTreeSet<ObjectKey> {
-    templates
-        .iter()
-        .filter(|template| crate::interpret::native::retains_replicas(template))
-        .map(|template| template.key.clone())
-        .collect()
-}
-
 /// An object Karmada keeps on the members when its template is deleted
 /// (`preserveResourcesOnDeletion`), which the wiring must therefore never prune.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,20 +119,26 @@ pub struct LeftToMembers {
     /// The workloads an HPA of the fleet scales, each with the HPA's name: their
     /// `spec.replicas` is the autoscaler's.
     pub autoscaled: BTreeMap<ObjectKey, String>,
-    /// The Deployments labelled `resourcetemplate.karmada.io/retain-replicas: true`: created
-    /// with the rendered replicas, then left the member's (karmada native retain.go).
-    pub retained_replicas: BTreeSet<ObjectKey>,
+    /// The Deployments labelled `resourcetemplate.karmada.io/retain-replicas: "true"` on some
+    /// cluster: created with the rendered replicas, then left the member's (karmada native
+    /// retain.go); each with the clusters whose copy is not labelled so (an override's doing).
+    pub retained_replicas: BTreeMap<ObjectKey, Vec<String>>,
     /// What Karmada keeps when its template is deleted: never pruned.
     pub preserved: Vec<Preserved>,
 }
 
 impl LeftToMembers {
-    /// Every object whose `spec.replicas` is not Git's once it exists, in key order.
-    fn replicas_not_from_git(&self) -> BTreeSet<&ObjectKey> {
-        self.autoscaled
-            .keys()
-            .chain(&self.retained_replicas)
-            .collect()
+    /// Every object whose `spec.replicas` is not Git's on `cluster` once it exists, in key
+    /// order. One the cluster does not receive is harmless to name, so a retained Deployment is
+    /// named everywhere but where its copy goes without the label: the clusters then share
+    /// one list wherever they can.
+    fn replicas_not_from_git(&self, cluster: &str) -> BTreeSet<&ObjectKey> {
+        let retained = self
+            .retained_replicas
+            .iter()
+            .filter(|(_, unlabelled)| !unlabelled.iter().any(|name| name == cluster))
+            .map(|(key, _)| key);
+        self.autoscaled.keys().chain(retained).collect()
     }
 }
 
@@ -178,7 +174,7 @@ fn cluster_patches(tool: GitopsTool, cluster: &str, left: &LeftToMembers) -> Vec
             "spec": {"replicas": null},
         });
         patches.extend(
-            left.replicas_not_from_git()
+            left.replicas_not_from_git(cluster)
                 .into_iter()
                 .map(|key| targeted(key, &patch)),
         );
@@ -301,11 +297,32 @@ fn application_set(
     left: &LeftToMembers,
     patches: &[Vec<Value>],
 ) -> Value {
-    let shared = patches.windows(2).all(|pair| pair[0] == pair[1]);
+    let ignored: Vec<Vec<Value>> = clusters
+        .iter()
+        .map(|cluster| {
+            left.replicas_not_from_git(cluster.name())
+                .into_iter()
+                .map(|key| {
+                    let mut entry = json!({
+                        "group": key.group,
+                        "kind": key.kind,
+                        "name": key.name,
+                        "jsonPointers": ["/spec/replicas"],
+                    });
+                    if !key.namespace.is_empty() {
+                        entry["namespace"] = json!(key.namespace);
+                    }
+                    entry
+                })
+                .collect()
+        })
+        .collect();
+    let same = |lists: &[Vec<Value>]| lists.windows(2).all(|pair| pair[0] == pair[1]);
+    let (shared, shared_ignored) = (same(patches), same(&ignored));
     let elements: Vec<Value> = clusters
         .iter()
-        .zip(patches)
-        .map(|(cluster, patches)| {
+        .zip(patches.iter().zip(&ignored))
+        .map(|(cluster, (patches, ignored))| {
             let server = cluster.spec.api_endpoint.clone().unwrap_or_default();
             let mut element = json!({
                 "cluster": cluster.name(),
@@ -317,27 +334,14 @@ fn application_set(
             if !shared {
                 element["patches"] = Value::Array(patches.clone());
             }
+            if !shared_ignored {
+                element["ignoreDifferences"] = Value::Array(ignored.clone());
+            }
             element
         })
         .collect();
     let mut sync_policy = json!({"automated": {"prune": true, "selfHeal": true}});
-    let ignored: Vec<Value> = left
-        .replicas_not_from_git()
-        .into_iter()
-        .map(|key| {
-            let mut entry = json!({
-                "group": key.group,
-                "kind": key.kind,
-                "name": key.name,
-                "jsonPointers": ["/spec/replicas"],
-            });
-            if !key.namespace.is_empty() {
-                entry["namespace"] = json!(key.namespace);
-            }
-            entry
-        })
-        .collect();
-    if !ignored.is_empty() {
+    if ignored.iter().any(|list| !list.is_empty()) {
         sync_policy["syncOptions"] = json!(["RespectIgnoreDifferences=true"]);
     }
     let mut set = json!({
@@ -363,19 +367,29 @@ fn application_set(
             },
         },
     });
-    if !ignored.is_empty() {
-        set["spec"]["template"]["spec"]["ignoreDifferences"] = Value::Array(ignored);
-    }
-    match patches.first() {
-        Some(first) if shared && !first.is_empty() => {
-            set["spec"]["template"]["spec"]["source"]["kustomize"] = json!({"patches": first});
-        }
-        _ if !shared => {
-            // toJson writes each cluster's list as one line of JSON, which YAML reads as is.
-            set["spec"]["templatePatch"] =
-                json!("spec:\n  source:\n    kustomize:\n      patches: {{ toJson .patches }}\n");
+    match ignored.first() {
+        Some(first) if shared_ignored && !first.is_empty() => {
+            set["spec"]["template"]["spec"]["ignoreDifferences"] = Value::Array(first.clone());
         }
         _ => {}
+    }
+    if let Some(first) = patches.first()
+        && shared
+        && !first.is_empty()
+    {
+        set["spec"]["template"]["spec"]["source"]["kustomize"] = json!({"patches": first});
+    }
+    // toJson writes each cluster's list as one line of JSON, which YAML reads as is.
+    let mut template_patch = String::new();
+    if !shared_ignored {
+        template_patch.push_str("  ignoreDifferences: {{ toJson .ignoreDifferences }}\n");
+    }
+    if !shared {
+        template_patch
+            .push_str("  source:\n    kustomize:\n      patches: {{ toJson .patches }}\n");
+    }
+    if !template_patch.is_empty() {
+        set["spec"]["templatePatch"] = json!(format!("spec:\n{template_patch}"));
     }
     set
 }
@@ -678,7 +692,7 @@ mod tests {
         };
         let left = LeftToMembers {
             autoscaled: [(key("api"), "api".to_string())].into_iter().collect(),
-            retained_replicas: [key("web")].into_iter().collect(),
+            retained_replicas: [(key("web"), Vec::new())].into_iter().collect(),
             ..LeftToMembers::default()
         };
         let clusters = [cluster("eu-1", None)];

@@ -327,6 +327,81 @@ impl<'f> Placed<'f> {
             .collect()
     }
 
+    /// The Deployments whose copy on some cluster Karmada leaves its member's `spec.replicas`
+    /// (labelled `resourcetemplate.karmada.io/retain-replicas: "true"` as rendered there: the
+    /// label Karmada's retention reads is the Work's, overrides applied), each with the names of
+    /// the clusters whose copy does not carry it. A Deployment some override policy applies to
+    /// is built here to read its label per cluster; one that does not build is reported by the
+    /// render itself, and read here by its template's label.
+    pub(crate) fn replicas_retained(&self) -> BTreeMap<ObjectKey, Vec<String>> {
+        use crate::interpret::native::{RETAIN_REPLICAS_LABEL, retains_replicas};
+        let mut retained = BTreeMap::new();
+        for (template, placement) in self.fleet.templates.iter().zip(&self.placements) {
+            if !(template.api_version == "apps/v1" && template.kind() == "Deployment")
+                || placement.targets.is_empty()
+            {
+                continue;
+            }
+            let mut on = Vec::new();
+            let mut off = Vec::new();
+            let built = (!placement.override_policies.is_empty())
+                .then(|| {
+                    build_variants(
+                        self.fleet,
+                        &self.overrides,
+                        template,
+                        &placement.targets,
+                        None,
+                        &mut Vec::new(),
+                    )
+                    .ok()
+                    .flatten()
+                })
+                .flatten();
+            match built {
+                Some(rendered) => {
+                    for variant in &rendered.variants {
+                        let labelled = crate::yaml::split_documents(&variant.manifest)
+                            .first()
+                            .and_then(|document| {
+                                crate::yaml::parse_document(document, "manifest").ok()
+                            })
+                            .and_then(|object| {
+                                let pointer = format!(
+                                    "/metadata/labels/{}",
+                                    RETAIN_REPLICAS_LABEL.replace('/', "~1")
+                                );
+                                object.pointer(&pointer).cloned()
+                            })
+                            .is_some_and(|value| value == "true");
+                        let names = variant
+                            .clusters
+                            .iter()
+                            .map(|&cluster| self.fleet.clusters[cluster].name().to_string());
+                        if labelled {
+                            on.extend(names);
+                        } else {
+                            off.extend(names);
+                        }
+                    }
+                }
+                // No override applies (or the object does not build): the template's label
+                // holds on every cluster.
+                None => {
+                    if retains_replicas(template) {
+                        retained.insert(template.key.clone(), Vec::new());
+                    }
+                    continue;
+                }
+            }
+            if !on.is_empty() {
+                off.sort();
+                retained.insert(template.key.clone(), off);
+            }
+        }
+        retained
+    }
+
     /// The templates whose copies are preserved on some of their clusters alone (a Namespace's
     /// policy's clusters, not the others Karmada's namespace controller sends it to), each with
     /// the names of those clusters.

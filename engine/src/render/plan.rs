@@ -217,9 +217,10 @@ pub(super) fn plan_entry(
     }
     if crate::interpret::native::retains_replicas(template) {
         notes.push(
-            "labelled resourcetemplate.karmada.io/retain-replicas: true: Karmada creates it \
-             with the replicas rendered here, then leaves spec.replicas to the member (its \
-             HPA, or whoever scales it); build --gitops leaves it to the member too"
+            "its template is labelled resourcetemplate.karmada.io/retain-replicas: true: \
+             Karmada creates it with the replicas rendered here, then leaves spec.replicas to \
+             the member (its HPA, or whoever scales it) wherever its copy keeps the label; \
+             build --gitops leaves it to the member too"
                 .to_string(),
         );
     }
