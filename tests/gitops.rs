@@ -405,6 +405,21 @@ fn a_namespace_is_exempted_from_pruning_on_its_policys_clusters_alone() {
         insta::assert_snapshot!("argocd", argocd);
         insta::assert_snapshot!("flux", flux);
     });
+    let plan = fedrender(&[
+        "plan",
+        &format!("testdata/{dir}/input"),
+        "--clusters",
+        &format!("testdata/{dir}/clusters.yaml"),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&plan.stdout).contains(
+            "note: kept on member1 when its template is deleted (preserveResourcesOnDeletion of \
+             ClusterPropagationPolicy keep-shop); the copies Karmada's namespace controller \
+             makes on the other clusters are not kept"
+        ),
+        "{}",
+        String::from_utf8_lossy(&plan.stdout)
+    );
     let set = yaml_document(
         &std::fs::read_to_string(root.join("argocd/_gitops/applicationset.yaml")).unwrap(),
     );

@@ -197,16 +197,16 @@ pub(super) fn plan_entry(
                     .iter()
                     .map(|&cluster| fleet.clusters[cluster].name())
                     .collect();
+                let names = if names.is_empty() {
+                    "no cluster".to_string()
+                } else {
+                    names.join(", ")
+                };
                 notes.push(format!(
-                    "kept on {} when its template is deleted (preserveResourcesOnDeletion of \
-                     {preserved_by}), and there alone: the copies Karmada's namespace \
-                     controller makes on the other clusters are not kept; build --gitops \
-                     exempts those copies alone from pruning",
-                    if names.is_empty() {
-                        "no cluster".to_string()
-                    } else {
-                        names.join(", ")
-                    }
+                    "kept on {names} when its template is deleted (preserveResourcesOnDeletion \
+                     of {preserved_by}); the copies Karmada's namespace controller makes on the \
+                     other clusters are not kept, and build --gitops exempts only the copies on \
+                     {names} from pruning"
                 ));
             }
             None => notes.push(format!(
