@@ -6,8 +6,8 @@
 //! the value as JSON).
 //!
 //! - MultiClusterService (`networking.karmada.io`): karmada
-//!   pkg/webhook/multiclusterservice/validating.go `validateMCS`: the name a DNS-1035 label; at
-//!   most one distinct exposure type; each port's name a DNS-1123 label, unique, and its number
+//!   pkg/webhook/multiclusterservice/validating.go `validateMCS`: the name a DNS-1035 label; each
+//!   exposure type CrossCluster or LoadBalancer, and at most one distinct type; each port's name a DNS-1123 label, unique, and its number
 //!   1 to 65535; each provider and consumer cluster name a valid cluster name.
 //! - ServiceImport (`multicluster.x-k8s.io`): the CRD Karmada installs
 //!   (charts/karmada/_crds/bases/multicluster/multicluster.x-k8s.io_serviceimports.yaml): `spec`
@@ -101,9 +101,9 @@ type Refusal = (String, String, &'static str);
 const MCS_WEBHOOK: &str = "its MultiClusterService validating webhook";
 const SERVICE_IMPORT_CRD: &str = "the ServiceImport CRD it installs";
 
-/// karmada pkg/webhook/multiclusterservice/validating.go `validateMCS`. The spec's shape (a
-/// `types` list of CrossCluster and LoadBalancer, no unknown field) is the typed decoding's,
-/// which reports it where the MultiClusterService is read.
+/// karmada pkg/webhook/multiclusterservice/validating.go `validateMCS`. The rest of the spec's
+/// shape (no unknown field, each field of its type) is the typed decoding's, which reports it
+/// where the MultiClusterService is read.
 fn multi_cluster_service(template: &Template) -> Vec<Refusal> {
     let mut refusals = Vec::new();
     let name = template.name();
@@ -157,6 +157,16 @@ fn multi_cluster_service(template: &Template) -> Vec<Refusal> {
         }
     }
     let types = list("types");
+    // The CRD takes any string; the webhook knows two (`validateExposureType`).
+    for (index, exposure) in types.iter().enumerate() {
+        if !matches!(exposure.as_str(), Some("CrossCluster" | "LoadBalancer")) {
+            refusals.push((
+                format!("spec.types[{index}]"),
+                invalid(exposure, "ExposureType Error"),
+                MCS_WEBHOOK,
+            ));
+        }
+    }
     let distinct: BTreeSet<String> = types.iter().map(Value::to_string).collect();
     if distinct.len() > 1 {
         refusals.push((
@@ -299,6 +309,17 @@ mod tests {
                  contain more than one type (Karmada's API server refuses it: its \
                  MultiClusterService validating webhook)"
             ]
+        );
+        let unknown = refusals(template(
+            "networking.karmada.io/v1alpha1",
+            "MultiClusterService",
+            "web",
+            json!({"types": ["NodePort"]}),
+        ));
+        assert_eq!(unknown.len(), 1, "{unknown:?}");
+        assert!(
+            unknown[0].contains("spec.types[0]: Invalid value: \"NodePort\": ExposureType Error"),
+            "{unknown:?}"
         );
         let twice = refusals(template(
             "networking.karmada.io/v1alpha1",
