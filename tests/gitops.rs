@@ -337,3 +337,179 @@ fn yaml_document(text: &str) -> serde_json::Value {
     let documents = fedrender_engine::yaml::split_documents(text);
     fedrender_engine::yaml::parse_document(&documents[0], "wiring").unwrap()
 }
+
+/// Builds scenario `dir` of testdata with `--gitops tool` through the binary and returns the
+/// wiring's text, every file of `_gitops`.
+fn scenario_wiring(root: &Path, dir: &str, tool: &str) -> String {
+    let out = root.join(tool);
+    let built = fedrender(&[
+        "build",
+        &format!("testdata/{dir}/input"),
+        "--clusters",
+        &format!("testdata/{dir}/clusters.yaml"),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+        "--gitops",
+        tool,
+        "--gitops-repo",
+        "https://git.example.com/platform/fleet.git",
+        "--gitops-path",
+        "rendered",
+    ]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    wiring(&out)
+}
+
+/// Applies the `patches` of a Flux Kustomization (or of one Argo CD list element) over a
+/// cluster's tree as kustomize does, where kubectl is installed; the objects that come out.
+fn kustomized(root: &Path, tree: &Path, patches: &serde_json::Value) -> Option<String> {
+    if !common::tools::require_for("kubectl", "kubectl kustomize of the wiring's patches") {
+        return None;
+    }
+    let overlay = root.join("overlay");
+    std::fs::create_dir_all(&overlay).unwrap();
+    let kustomization = serde_json::json!({
+        // kustomize takes a resource relative to the kustomization alone.
+        "resources": [Path::new("..").join(tree.strip_prefix(root).unwrap())],
+        "patches": patches,
+    });
+    std::fs::write(
+        overlay.join("kustomization.yaml"),
+        serde_json::to_string(&kustomization).unwrap(),
+    )
+    .unwrap();
+    let built = Command::new("kubectl")
+        .arg("kustomize")
+        .arg(&overlay)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    std::fs::remove_dir_all(&overlay).unwrap();
+    Some(String::from_utf8_lossy(&built.stdout).into_owned())
+}
+
+/// testdata/namespace-preserved-on-its-clusters: the policy preserves Namespace shop on member1;
+/// Karmada's namespace controller sends it to member2 as well, in a Work with no preserve
+/// setting (karmada pkg/controllers/namespace namespace_sync_controller.go `buildWorks`), so
+/// only member1's copy is exempted from pruning: Flux's member1 Kustomization alone patches it,
+/// and Argo CD's list element of member1 alone carries the patch, which the set's
+/// `templatePatch` puts in that Application.
+#[test]
+fn a_namespace_is_exempted_from_pruning_on_its_policys_clusters_alone() {
+    let root = empty_scratch("gitops-namespace-preserved");
+    let dir = "namespace-preserved-on-its-clusters";
+    let argocd = scenario_wiring(&root, dir, "argocd");
+    let flux = scenario_wiring(&root, dir, "flux");
+    common::snapshot_settings(&format!("testdata/{dir}")).bind(|| {
+        insta::assert_snapshot!("argocd", argocd);
+        insta::assert_snapshot!("flux", flux);
+    });
+    let plan = fedrender(&[
+        "plan",
+        &format!("testdata/{dir}/input"),
+        "--clusters",
+        &format!("testdata/{dir}/clusters.yaml"),
+    ]);
+    assert!(
+        String::from_utf8_lossy(&plan.stdout).contains(
+            "note: kept on member1 when its template is deleted (preserveResourcesOnDeletion of \
+             ClusterPropagationPolicy keep-shop); the copies Karmada's namespace controller \
+             makes on the other clusters are not kept"
+        ),
+        "{}",
+        String::from_utf8_lossy(&plan.stdout)
+    );
+    let set = yaml_document(
+        &std::fs::read_to_string(root.join("argocd/_gitops/applicationset.yaml")).unwrap(),
+    );
+    let elements = &set["spec"]["generators"][0]["list"]["elements"];
+    assert_eq!(elements[0]["cluster"], "member1");
+    assert_eq!(elements[0]["patches"].as_array().unwrap().len(), 1);
+    assert_eq!(elements[1]["patches"], serde_json::json!([]));
+    let member1 = yaml_document(
+        &std::fs::read_to_string(root.join("flux/_gitops/kustomization_member1.yaml")).unwrap(),
+    );
+    let member2 =
+        std::fs::read_to_string(root.join("flux/_gitops/kustomization_member2.yaml")).unwrap();
+    assert!(!member2.contains("patches"), "{member2}");
+    if let Some(objects) = kustomized(
+        &root,
+        &root.join("flux/member1"),
+        &member1["spec"]["patches"],
+    ) {
+        assert!(
+            objects.contains("kustomize.toolkit.fluxcd.io/prune: disabled"),
+            "{objects}"
+        );
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// testdata/retain-replicas: Karmada keeps the member's spec.replicas of an apps/v1 Deployment
+/// whose Work is labelled `resourcetemplate.karmada.io/retain-replicas: "true"` (karmada
+/// pkg/resourceinterpreter/default/native/retain.go `retainWorkloadReplicas`, reading the
+/// desired object, overrides applied), with no HPA in the fleet. web is labelled but an
+/// override takes the label off on member2; batch is not, but an override labels it on member1.
+/// Argo CD: member1's element ignores /spec/replicas of both, member2's of neither, and the
+/// set's templatePatch puts each list in its Application, respected when syncing. Flux:
+/// member1's Kustomization takes spec.replicas out of both, member2's out of none. Never api
+/// ("false") nor the StatefulSet db.
+#[test]
+fn a_retain_replicas_deployment_keeps_its_members_replicas_under_both_tools() {
+    let root = empty_scratch("gitops-retain-replicas");
+    let dir = "retain-replicas";
+    let argocd = scenario_wiring(&root, dir, "argocd");
+    let flux = scenario_wiring(&root, dir, "flux");
+    common::snapshot_settings(&format!("testdata/{dir}")).bind(|| {
+        insta::assert_snapshot!("argocd", argocd);
+        insta::assert_snapshot!("flux", flux);
+    });
+    let set = yaml_document(
+        &std::fs::read_to_string(root.join("argocd/_gitops/applicationset.yaml")).unwrap(),
+    );
+    let elements = &set["spec"]["generators"][0]["list"]["elements"];
+    let ignored = |element: &serde_json::Value| -> Vec<String> {
+        let entries = element["ignoreDifferences"].as_array().unwrap();
+        for entry in entries {
+            assert_eq!(entry["jsonPointers"], serde_json::json!(["/spec/replicas"]));
+        }
+        entries
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ignored(&elements[0]), ["batch", "web"]);
+    assert!(ignored(&elements[1]).is_empty());
+    assert!(
+        set["spec"]["templatePatch"]
+            .as_str()
+            .unwrap()
+            .contains("ignoreDifferences: {{ toJson .ignoreDifferences }}")
+    );
+    assert_eq!(
+        set["spec"]["template"]["spec"]["syncPolicy"]["syncOptions"],
+        serde_json::json!(["RespectIgnoreDifferences=true"])
+    );
+    let member1 = yaml_document(
+        &std::fs::read_to_string(root.join("flux/_gitops/kustomization_member1.yaml")).unwrap(),
+    );
+    assert_eq!(member1["spec"]["patches"].as_array().unwrap().len(), 2);
+    let member2 =
+        std::fs::read_to_string(root.join("flux/_gitops/kustomization_member2.yaml")).unwrap();
+    assert!(!member2.contains("patches"), "{member2}");
+    if let Some(objects) = kustomized(
+        &root,
+        &root.join("flux/member1"),
+        &member1["spec"]["patches"],
+    ) {
+        for document in objects.split("\n---\n") {
+            let has_replicas = document.contains("\n  replicas: ");
+            let left = document.contains("kind: Deployment")
+                && (document.contains("name: web\n") || document.contains("name: batch\n"));
+            let has_none = document.contains("kind: Namespace");
+            assert_eq!(has_replicas, !left && !has_none, "{document}");
+        }
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::api::cluster::Cluster;
-use crate::api::networking::{MULTI_CLUSTER_SERVICE, NETWORKING_GROUP};
 use crate::check::{Checker, KubernetesVersion, VersionChoice};
 use crate::classify;
 use crate::controllers::federated_quota::{self, FederatedQuota};
@@ -56,6 +55,8 @@ pub struct Fleet {
     pub(crate) cluster_keys: crate::secrets::cluster_keys::ClusterKeys,
     /// How the fleet's files are read again, for a late message's field line.
     pub reread: crate::documents::Reread,
+    /// The schema checker's warnings about kinds, given only for kinds that are sent.
+    pub(crate) kind_warnings: Vec<SentKindWarning>,
 }
 
 impl Fleet {
@@ -166,6 +167,9 @@ pub(crate) fn assemble_parsed(
         .filter(|(index, _)| !claimed.contains(index))
         .map(|(_, template)| template)
         .collect();
+    for refusal in crate::admission::refused_templates(&fleet.templates) {
+        errors.push(refusal);
+    }
     let derived = crate::controllers::derived_services::derived_services(&fleet.templates);
     fleet.templates.extend(derived);
     check_single_claim(
@@ -338,12 +342,14 @@ pub(crate) fn is_crd(object: &serde_json::Value) -> bool {
 
 /// The schema checker for the fleet: each cluster's Kubernetes version (the command line's
 /// `kubernetes_versions` first), the fleet's CRDs and those `--crds` names (`crds`); with the
-/// warnings of versions assumed and kinds left unchecked.
+/// warnings of versions assumed, and those about kinds that wait to know whether an object of
+/// the kind is sent anywhere (the kinds left unchecked are found after placement, among the
+/// objects sent: `Placed::sent_kind_warnings`).
 pub(crate) fn schema_checker(
     fleet: &Fleet,
     kubernetes_versions: &[VersionChoice],
     crds: &[(serde_json::Value, Origin)],
-) -> Result<(Checker, Vec<Diagnostic>), Rejected> {
+) -> Result<(Checker, Vec<Diagnostic>, Vec<SentKindWarning>), Rejected> {
     let clusters: Vec<(&str, Option<&str>)> = fleet
         .clusters
         .iter()
@@ -370,7 +376,8 @@ pub(crate) fn schema_checker(
     // The command line's CRD of a kind wins over the fleet's, which a pull request controls.
     let command_line_crds = crds.iter().map(|(crd, origin)| (crd, origin));
     let (checker, conflicts) =
-        Checker::with_crds(versions, fleet_crds, command_line_crds).map_err(Rejected::from)?;
+        Checker::with_crds(versions, fleet_crds.clone(), command_line_crds.clone())
+            .map_err(Rejected::from)?;
     let enablements = fleet
         .clusters
         .iter()
@@ -395,24 +402,53 @@ pub(crate) fn schema_checker(
         })
         .collect();
     let checker = checker.with_api_enablements(enablements);
-    warnings.extend(conflicts);
-    // A MultiClusterService stays on Karmada's control plane: no member's API server ever
-    // checks it, so no schema is missing for it.
-    let objects = fleet
-        .templates
-        .iter()
-        .filter(|template| {
-            !(template.group() == NETWORKING_GROUP && template.kind() == MULTI_CLUSTER_SERVICE)
+    // A CRD's word that its transition rules go unjudged (the checker's one unchecked-kind
+    // warning, at the CRD's origin) matters only where an object of its kind is sent to a
+    // cluster: it waits for placement (`SentKindWarning`).
+    let kind_of_crd_at: BTreeMap<&Origin, (String, String)> = fleet_crds
+        .chain(command_line_crds)
+        .filter_map(|(crd, origin)| {
+            let text = |pointer: &str| crd.pointer(pointer).and_then(serde_json::Value::as_str);
+            Some((
+                origin,
+                (
+                    text("/spec/group")?.to_string(),
+                    text("/spec/names/kind")?.to_string(),
+                ),
+            ))
         })
-        .map(|template| (&template.object, &template.origin))
-        .chain(
-            fleet
-                .federated
-                .iter()
-                .map(|binding| (&binding.template.object, &binding.source)),
-        );
-    warnings.extend(checker.unchecked_kinds(objects));
-    Ok((checker, warnings))
+        .collect();
+    let mut kind_warnings = Vec::new();
+    for warning in conflicts {
+        let kind = (warning.lint == Some(Lint::UncheckedKind))
+            .then(|| {
+                warning
+                    .origin
+                    .as_ref()
+                    .and_then(|origin| kind_of_crd_at.get(origin))
+            })
+            .flatten();
+        match kind {
+            Some((group, kind)) => kind_warnings.push(SentKindWarning {
+                group: group.clone(),
+                kind: kind.clone(),
+                warning,
+            }),
+            None => warnings.push(warning),
+        }
+    }
+    Ok((checker, warnings, kind_warnings))
+}
+
+/// A warning about a kind that holds only when an object of the kind is sent to some member
+/// cluster (a CRD's transition rules that a build cannot judge): given after placement, and
+/// not at all for a kind nothing is sent of.
+#[derive(Debug, Clone)]
+pub struct SentKindWarning {
+    /// The kind's API group and kind.
+    pub(crate) group: String,
+    pub(crate) kind: String,
+    pub(crate) warning: Diagnostic,
 }
 
 /// The fields of a Config that stand in for flags are read before the fleet is, from the files

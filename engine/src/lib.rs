@@ -92,6 +92,9 @@ pub mod schedule;
 // Secrets: how each object is protected, and the keys each cluster opens them with.
 pub(crate) mod secrets;
 
+// What Karmada's API server refuses of its own objects beyond the policy webhooks: the CRDs it
+// installs, the MultiClusterService webhook.
+pub(crate) mod admission;
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
 pub mod interpret;
 

@@ -260,6 +260,14 @@ pub fn admit_propagation(
             "dispatching: true cannot be combined with dispatchingOnClusters.clusterNames",
         );
     }
+    if let Some(priority) = &spec.schedule_priority {
+        for (field, refusal) in crate::admission::schedule_priority_refusals(priority) {
+            admission.error(
+                field,
+                format!("{refusal} (Karmada's API server refuses it: the policy CRD it installs)"),
+            );
+        }
+    }
     if let Some(scheduler) = spec.scheduler_name.as_deref()
         && scheduler != "default-scheduler"
     {

@@ -183,9 +183,10 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
         let release =
             karmada_release::choose(options.karmada_version.as_deref(), fleet.karmada.as_ref())?;
         let release_warnings = karmada_release::judge(&fleet, &release)?;
-        let (checker, schema_warnings) =
+        let (checker, schema_warnings, kind_warnings) =
             fleet::schema_checker(&fleet, &options.kubernetes_versions, &crds)?;
         fleet.checker = Some(checker);
+        fleet.kind_warnings = kind_warnings;
         let warnings: Vec<Diagnostic> = read_warnings
             .into_iter()
             .chain(warnings)
@@ -245,6 +246,9 @@ impl<'f> Run<'f> {
             options.progress.begin(Stage::Placing, 0);
             let mut placed = render::place(fleet, options.explain)?;
             placed.record_progress_in(options.progress.clone());
+            // The schema checker's word on kinds, for the kinds of objects sent somewhere, as
+            // the last of the fleet's own warnings.
+            warnings.extend(placed.sent_kind_warnings());
             warnings.append(&mut placed.warnings);
             let mut names: Vec<&str> = fleet.clusters.iter().map(|c| c.name()).collect();
             let filter = &options.clusters;
@@ -313,9 +317,16 @@ impl<'f> Run<'f> {
     /// Adds the objects that deploy the trees with Argo CD or Flux to the layout.
     pub fn with_gitops(&mut self, settings: &GitopsSettings) {
         let fleet = self.placed.fleet();
-        let autoscaled = gitops::hpa_targets(&fleet.templates);
-        let preserved = gitops::preserved(&fleet.templates, &self.placed.preserved_on_deletion());
-        let wiring = gitops::files(settings, &fleet.clusters, &autoscaled, &preserved);
+        let left = gitops::LeftToMembers {
+            autoscaled: gitops::hpa_targets(&fleet.templates),
+            retained_replicas: self.placed.replicas_retained(),
+            preserved: gitops::preserved(
+                &fleet.templates,
+                &self.placed.preserved_on_deletion(),
+                &self.placed.preserved_only_on(),
+            ),
+        };
+        let wiring = gitops::files(settings, &fleet.clusters, &left);
         self.layout = std::mem::take(&mut self.layout).with_wiring(wiring);
     }
 

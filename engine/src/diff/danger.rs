@@ -472,7 +472,7 @@ fn finding(
             "with selfHeal, every sync sets replicas back to the rendered value, fighting the autoscaler".to_string(),
             "every reconciliation sets replicas back to the rendered value, fighting the autoscaler".to_string(),
             format!(
-                "Argo CD: an ignoreDifferences entry (group {group}, kind {kind}, namespace {namespace}, name {name}, jsonPointers /spec/replicas) with the sync option RespectIgnoreDifferences=true, which fedrender build --gitops argocd writes; Flux: leave spec.replicas out of the template",
+                "Argo CD: an ignoreDifferences entry (group {group}, kind {kind}, namespace {namespace}, name {name}, jsonPointers /spec/replicas) with the sync option RespectIgnoreDifferences=true, which fedrender build --gitops argocd writes; Flux: spec.replicas left out of what the Kustomization applies, which the patch fedrender build --gitops flux writes does (or leave it out of the template)",
                 group = if key.group.is_empty() { "\"\"" } else { &key.group },
                 kind = key.kind,
                 name = key.name,

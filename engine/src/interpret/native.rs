@@ -103,6 +103,26 @@ pub fn replicas(template: &Template) -> Option<i64> {
     }
 }
 
+/// The label that tells Karmada to keep a member's own `spec.replicas` (karmada
+/// pkg/util/constants.go `RetainReplicasLabel`, which Karmada's HPA scale-target marker sets on
+/// the workloads an HPA scales).
+pub const RETAIN_REPLICAS_LABEL: &str = "resourcetemplate.karmada.io/retain-replicas";
+
+/// Whether Karmada keeps the member's `spec.replicas` when it updates this object (karmada
+/// pkg/resourceinterpreter/default/native/retain.go `retainWorkloadReplicas`): the native
+/// retention of `apps/v1` Deployments alone, when the label is exactly `true` (constants.go
+/// `RetainReplicasValue`; `false` and any other value retain nothing). Karmada creates the
+/// object with the replicas it renders; from then on the member's count stands.
+pub fn retains_replicas(template: &Template) -> bool {
+    template.api_version == "apps/v1"
+        && template.kind() == "Deployment"
+        && template
+            .labels
+            .get(RETAIN_REPLICAS_LABEL)
+            .map(String::as_str)
+            == Some("true")
+}
+
 /// Where Karmada's `ReviseReplica` hook writes a cluster's replicas: `spec.replicas` for
 /// Deployment, ReplicaSet and StatefulSet, `spec.parallelism` for a Job. Pods and other kinds
 /// have no hook.
@@ -327,6 +347,29 @@ mod tests {
 
     fn template(api_version: &str, kind: &str, object: serde_json::Value) -> Template {
         Template::for_test(api_version, kind, "default", "t", object)
+    }
+
+    // karmada pkg/resourceinterpreter/default/native/retain.go retainWorkloadReplicas and
+    // retain_test.go: only apps/v1 Deployments (the retention map's one workload), only the
+    // value `true`.
+    #[test]
+    fn only_a_deployment_labelled_true_keeps_its_members_replicas() {
+        let labelled = |api_version: &str, kind: &str, value: &str| {
+            retains_replicas(
+                &template(api_version, kind, json!({}))
+                    .with_labels(&[(RETAIN_REPLICAS_LABEL, value)]),
+            )
+        };
+        assert!(labelled("apps/v1", "Deployment", "true"));
+        assert!(!labelled("apps/v1", "Deployment", "True"));
+        assert!(!labelled("apps/v1", "Deployment", "false"));
+        assert!(!labelled("apps/v1", "StatefulSet", "true"));
+        assert!(!labelled("apps/v1", "ReplicaSet", "true"));
+        assert!(!retains_replicas(&template(
+            "apps/v1",
+            "Deployment",
+            json!({})
+        )));
     }
 
     // karmada pkg/resourceinterpreter/default/native/replica.go (deploymentReplica, jobReplica)

@@ -3,7 +3,7 @@
 //! per cluster. Written under [`DIRECTORY`] with a kustomization of their own, so
 //! `kubectl apply -k <out>/_gitops` installs them; header-stamped and pruned like the trees.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
@@ -75,10 +75,26 @@ pub struct Preserved {
     /// The template's own `argocd.argoproj.io/sync-options`, which the exemption extends
     /// rather than replaces.
     pub(crate) argo_sync_options: Option<String>,
+    /// The clusters whose copies are kept, where only some are (a Namespace's policy's own
+    /// clusters, not those Karmada's namespace controller adds); `None`: every copy.
+    pub(crate) only_on: Option<Vec<String>>,
 }
 
-/// The preserved templates among `templates`, in key order.
-pub fn preserved(templates: &[Template], keys: &BTreeMap<ObjectKey, String>) -> Vec<Preserved> {
+impl Preserved {
+    fn on(&self, cluster: &str) -> bool {
+        self.only_on
+            .as_ref()
+            .is_none_or(|clusters| clusters.iter().any(|name| name == cluster))
+    }
+}
+
+/// The preserved templates among `templates`, in key order; `only_on` names, for those whose
+/// copies are preserved on some clusters alone, those clusters.
+pub fn preserved(
+    templates: &[Template],
+    keys: &BTreeMap<ObjectKey, String>,
+    only_on: &BTreeMap<ObjectKey, Vec<String>>,
+) -> Vec<Preserved> {
     let mut preserved: Vec<Preserved> = templates
         .iter()
         .filter(|template| keys.contains_key(&template.key))
@@ -90,10 +106,80 @@ pub fn preserved(templates: &[Template], keys: &BTreeMap<ObjectKey, String>) -> 
                 .and_then(|annotations| annotations.get(ARGO_SYNC_OPTIONS))
                 .and_then(Value::as_str)
                 .map(str::to_string),
+            only_on: only_on.get(&template.key).cloned(),
         })
         .collect();
     preserved.sort_by(|a, b| a.key.cmp(&b.key));
     preserved
+}
+
+/// What the wiring leaves to the members rather than to Git, as Karmada does.
+#[derive(Debug, Clone, Default)]
+pub struct LeftToMembers {
+    /// The workloads an HPA of the fleet scales, each with the HPA's name: their
+    /// `spec.replicas` is the autoscaler's.
+    pub autoscaled: BTreeMap<ObjectKey, String>,
+    /// The Deployments labelled `resourcetemplate.karmada.io/retain-replicas: "true"` on some
+    /// cluster: created with the rendered replicas, then left the member's (karmada native
+    /// retain.go); each with the clusters whose copy is not labelled so (an override's doing).
+    pub retained_replicas: BTreeMap<ObjectKey, Vec<String>>,
+    /// What Karmada keeps when its template is deleted: never pruned.
+    pub preserved: Vec<Preserved>,
+}
+
+impl LeftToMembers {
+    /// Every object whose `spec.replicas` is not Git's on `cluster` once it exists, in key
+    /// order. One the cluster does not receive is harmless to name, so a retained Deployment is
+    /// named everywhere but where its copy goes without the label: the clusters then share
+    /// one list wherever they can.
+    fn replicas_not_from_git(&self, cluster: &str) -> BTreeSet<&ObjectKey> {
+        let retained = self
+            .retained_replicas
+            .iter()
+            .filter(|(_, unlabelled)| !unlabelled.iter().any(|name| name == cluster))
+            .map(|(key, _)| key);
+        self.autoscaled.keys().chain(retained).collect()
+    }
+}
+
+/// A kustomize patch entry: a strategic-merge `patch` for whatever `key` names.
+fn targeted(key: &ObjectKey, patch: &Value) -> Value {
+    let mut target = serde_json::Map::new();
+    if !key.group.is_empty() {
+        target.insert("group".to_string(), json!(key.group));
+    }
+    target.insert("kind".to_string(), json!(key.kind));
+    if !key.namespace.is_empty() {
+        target.insert("namespace".to_string(), json!(key.namespace));
+    }
+    target.insert("name".to_string(), json!(key.name));
+    json!({"target": target, "patch": yaml::to_yaml(patch)})
+}
+
+/// The patches of one cluster's tree: the prune exemptions of the copies preserved there and,
+/// for Flux (which has no way to ignore a field it applies), `spec.replicas` taken out of
+/// what it applies wherever the member owns the count: a field Flux never applies is one its
+/// server-side apply never owns, so the autoscaler's (or Karmada's member's) count stands. A
+/// strategic-merge `replicas: null` takes it out where it is and does nothing where it is not.
+/// Unlike Karmada, which creates the object with the rendered count, Flux then creates it
+/// without one (the API server's default, 1) until whoever scales it does.
+fn cluster_patches(tool: GitopsTool, cluster: &str, left: &LeftToMembers) -> Vec<Value> {
+    let preserved: Vec<&Preserved> = left.preserved.iter().filter(|p| p.on(cluster)).collect();
+    let mut patches = prune_exemptions(tool, &preserved);
+    if tool == GitopsTool::Flux {
+        let patch = json!({
+            "apiVersion": "fedrender.io/v1alpha1",
+            "kind": "ReplicasFromTheMember",
+            "metadata": {"name": "replicas-from-the-member"},
+            "spec": {"replicas": null},
+        });
+        patches.extend(
+            left.replicas_not_from_git(cluster)
+                .into_iter()
+                .map(|key| targeted(key, &patch)),
+        );
+    }
+    patches
 }
 
 /// The kustomize patches that put the prune exemption of `tool` on each preserved object, as
@@ -102,7 +188,7 @@ pub fn preserved(templates: &[Template], keys: &BTreeMap<ObjectKey, String>) -> 
 /// target selects, whatever the patch's own kind and name, and a target that selects nothing in
 /// a cluster's tree is no error: one list serves every cluster. Leaving the tree itself as
 /// Karmada would render it keeps `build` without `--gitops` byte for byte the same.
-fn prune_exemptions(tool: GitopsTool, preserved: &[Preserved]) -> Vec<Value> {
+fn prune_exemptions(tool: GitopsTool, preserved: &[&Preserved]) -> Vec<Value> {
     preserved
         .iter()
         .map(|object| {
@@ -126,42 +212,35 @@ fn prune_exemptions(tool: GitopsTool, preserved: &[Preserved]) -> Vec<Value> {
                 "kind": "PreservedOnDeletion",
                 "metadata": {"name": "preserved", "annotations": {annotation: value}},
             });
-            let key = &object.key;
-            let mut target = serde_json::Map::new();
-            if !key.group.is_empty() {
-                target.insert("group".to_string(), json!(key.group));
-            }
-            target.insert("kind".to_string(), json!(key.kind));
-            if !key.namespace.is_empty() {
-                target.insert("namespace".to_string(), json!(key.namespace));
-            }
-            target.insert("name".to_string(), json!(key.name));
-            json!({"target": target, "patch": yaml::to_yaml(&patch)})
+            targeted(&object.key, &patch)
         })
         .collect()
 }
 
 /// The wiring files, by path relative to the output directory, sorted, each with its text:
-/// the objects, then their kustomization. `autoscaled` are the workloads an HPA scales, whose
-/// `spec.replicas` Argo CD is told to leave alone; `preserved` are exempted from pruning.
+/// the objects, then their kustomization. What `left` names is left to the members: the
+/// `spec.replicas` of autoscaled and retain-replicas workloads (Argo CD ignores it, Flux does
+/// not apply it), and the preserved copies (exempted from pruning).
 pub fn files(
     settings: &GitopsSettings,
     clusters: &[Cluster],
-    autoscaled: &BTreeMap<ObjectKey, String>,
-    preserved: &[Preserved],
+    left: &LeftToMembers,
 ) -> Vec<(String, String)> {
-    let exemptions = prune_exemptions(settings.tool, preserved);
+    let patches: Vec<Vec<Value>> = clusters
+        .iter()
+        .map(|cluster| cluster_patches(settings.tool, cluster.name(), left))
+        .collect();
     let objects: Vec<(String, Value)> = match settings.tool {
         GitopsTool::ArgoCd => vec![(
             "applicationset.yaml".to_string(),
-            application_set(settings, clusters, autoscaled, &exemptions),
+            application_set(settings, clusters, left, &patches),
         )],
         GitopsTool::Flux => {
             let mut objects = vec![("gitrepository.yaml".to_string(), git_repository(settings))];
-            objects.extend(clusters.iter().map(|cluster| {
+            objects.extend(clusters.iter().zip(&patches).map(|(cluster, patches)| {
                 (
                     format!("kustomization_{}.yaml", cluster.name()),
-                    flux_kustomization(settings, cluster.name(), &exemptions),
+                    flux_kustomization(settings, cluster.name(), patches),
                 )
             }));
             objects
@@ -202,45 +281,67 @@ fn tree_path(settings: &GitopsSettings, cluster: &str) -> String {
 /// directory and its destination, the inventory's `spec.apiEndpoint` as the server when it
 /// has one, else the cluster's name as Argo CD knows it.
 ///
-/// An autoscaled workload's `spec.replicas` is the autoscaler's: the Applications ignore it
-/// when comparing and, with `RespectIgnoreDifferences`, when syncing, so that self-heal does
-/// not set it back to the rendered value.
+/// The `spec.replicas` of an autoscaled or retain-replicas workload is the member's: the
+/// Applications ignore it when comparing and, with `RespectIgnoreDifferences`, when syncing,
+/// so that self-heal does not set it back to the rendered value; a new object is still created
+/// with the rendered count, as Karmada creates it.
+///
+/// The kustomize patches (`patches`, one list a cluster) go in the template when every cluster
+/// has the same; otherwise each cluster's element carries its own and the set's
+/// `templatePatch` (Argo CD 2.10 and later, with `goTemplate`) puts them in its Application
+/// (argo-cd docs/operator-manual/applicationset/Template.md, "Template Patch"; the list
+/// replaces the template's, Application's `patches` having no merge key).
 fn application_set(
     settings: &GitopsSettings,
     clusters: &[Cluster],
-    autoscaled: &BTreeMap<ObjectKey, String>,
-    exemptions: &[Value],
+    left: &LeftToMembers,
+    patches: &[Vec<Value>],
 ) -> Value {
-    let elements: Vec<Value> = clusters
+    let ignored: Vec<Vec<Value>> = clusters
         .iter()
         .map(|cluster| {
+            left.replicas_not_from_git(cluster.name())
+                .into_iter()
+                .map(|key| {
+                    let mut entry = json!({
+                        "group": key.group,
+                        "kind": key.kind,
+                        "name": key.name,
+                        "jsonPointers": ["/spec/replicas"],
+                    });
+                    if !key.namespace.is_empty() {
+                        entry["namespace"] = json!(key.namespace);
+                    }
+                    entry
+                })
+                .collect()
+        })
+        .collect();
+    let same = |lists: &[Vec<Value>]| lists.windows(2).all(|pair| pair[0] == pair[1]);
+    let (shared, shared_ignored) = (same(patches), same(&ignored));
+    let elements: Vec<Value> = clusters
+        .iter()
+        .zip(patches.iter().zip(&ignored))
+        .map(|(cluster, (patches, ignored))| {
             let server = cluster.spec.api_endpoint.clone().unwrap_or_default();
-            json!({
+            let mut element = json!({
                 "cluster": cluster.name(),
                 "path": tree_path(settings, cluster.name()),
                 // Argo CD takes a destination by server or by name, never both.
                 "server": server,
                 "name": if server.is_empty() { cluster.name() } else { "" },
-            })
+            });
+            if !shared {
+                element["patches"] = Value::Array(patches.clone());
+            }
+            if !shared_ignored {
+                element["ignoreDifferences"] = Value::Array(ignored.clone());
+            }
+            element
         })
         .collect();
     let mut sync_policy = json!({"automated": {"prune": true, "selfHeal": true}});
-    let ignored: Vec<Value> = autoscaled
-        .keys()
-        .map(|key| {
-            let mut entry = json!({
-                "group": key.group,
-                "kind": key.kind,
-                "name": key.name,
-                "jsonPointers": ["/spec/replicas"],
-            });
-            if !key.namespace.is_empty() {
-                entry["namespace"] = json!(key.namespace);
-            }
-            entry
-        })
-        .collect();
-    if !ignored.is_empty() {
+    if ignored.iter().any(|list| !list.is_empty()) {
         sync_policy["syncOptions"] = json!(["RespectIgnoreDifferences=true"]);
     }
     let mut set = json!({
@@ -266,11 +367,29 @@ fn application_set(
             },
         },
     });
-    if !ignored.is_empty() {
-        set["spec"]["template"]["spec"]["ignoreDifferences"] = Value::Array(ignored);
+    match ignored.first() {
+        Some(first) if shared_ignored && !first.is_empty() => {
+            set["spec"]["template"]["spec"]["ignoreDifferences"] = Value::Array(first.clone());
+        }
+        _ => {}
     }
-    if !exemptions.is_empty() {
-        set["spec"]["template"]["spec"]["source"]["kustomize"] = json!({"patches": exemptions});
+    if let Some(first) = patches.first()
+        && shared
+        && !first.is_empty()
+    {
+        set["spec"]["template"]["spec"]["source"]["kustomize"] = json!({"patches": first});
+    }
+    // toJson writes each cluster's list as one line of JSON, which YAML reads as is.
+    let mut template_patch = String::new();
+    if !shared_ignored {
+        template_patch.push_str("  ignoreDifferences: {{ toJson .ignoreDifferences }}\n");
+    }
+    if !shared {
+        template_patch
+            .push_str("  source:\n    kustomize:\n      patches: {{ toJson .patches }}\n");
+    }
+    if !template_patch.is_empty() {
+        set["spec"]["templatePatch"] = json!(format!("spec:\n{template_patch}"));
     }
     set
 }
@@ -288,7 +407,7 @@ fn git_repository(settings: &GitopsSettings) -> Value {
     })
 }
 
-fn flux_kustomization(settings: &GitopsSettings, cluster: &str, exemptions: &[Value]) -> Value {
+fn flux_kustomization(settings: &GitopsSettings, cluster: &str, patches: &[Value]) -> Value {
     let mut kustomization = json!({
         "apiVersion": "kustomize.toolkit.fluxcd.io/v1",
         "kind": "Kustomization",
@@ -301,8 +420,8 @@ fn flux_kustomization(settings: &GitopsSettings, cluster: &str, exemptions: &[Va
             "kubeConfig": {"secretRef": {"name": kubeconfig_secret(cluster)}},
         },
     });
-    if !exemptions.is_empty() {
-        kustomization["spec"]["patches"] = Value::Array(exemptions.to_vec());
+    if !patches.is_empty() {
+        kustomization["spec"]["patches"] = Value::Array(patches.to_vec());
     }
     kustomization
 }
@@ -339,8 +458,7 @@ mod tests {
         let files = files(
             &settings(GitopsTool::ArgoCd),
             &clusters,
-            &BTreeMap::new(),
-            &[],
+            &LeftToMembers::default(),
         );
         let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
@@ -382,8 +500,10 @@ mod tests {
         let files = files(
             &settings(GitopsTool::ArgoCd),
             &[cluster("eu-1", None)],
-            &autoscaled,
-            &[],
+            &LeftToMembers {
+                autoscaled,
+                ..LeftToMembers::default()
+            },
         );
         let set = &files[0].1;
         assert!(
@@ -401,8 +521,7 @@ mod tests {
         let files = files(
             &settings(GitopsTool::Flux),
             &[cluster("eu-1", None)],
-            &BTreeMap::new(),
-            &[],
+            &LeftToMembers::default(),
         );
         let paths: Vec<&str> = files.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
@@ -438,6 +557,7 @@ mod tests {
                 name: "web".to_string(),
             },
             argo_sync_options: sync_options.map(str::to_string),
+            only_on: None,
         }]
     }
 
@@ -454,8 +574,10 @@ mod tests {
         let argo = files(
             &settings(GitopsTool::ArgoCd),
             &clusters,
-            &BTreeMap::new(),
-            &preserved_deployment(None),
+            &LeftToMembers {
+                preserved: preserved_deployment(None),
+                ..LeftToMembers::default()
+            },
         );
         let set = &argo[0].1;
         assert!(
@@ -469,8 +591,10 @@ mod tests {
         let flux = files(
             &settings(GitopsTool::Flux),
             &clusters,
-            &BTreeMap::new(),
-            &preserved_deployment(None),
+            &LeftToMembers {
+                preserved: preserved_deployment(None),
+                ..LeftToMembers::default()
+            },
         );
         let kustomization = &flux[2].1;
         assert!(
@@ -486,8 +610,7 @@ mod tests {
         let plain = files(
             &settings(GitopsTool::Flux),
             &clusters,
-            &BTreeMap::new(),
-            &[],
+            &LeftToMembers::default(),
         );
         assert!(!plain[2].1.contains("patches"), "{}", plain[2].1);
     }
@@ -497,7 +620,9 @@ mod tests {
     fn the_argo_cd_exemption_extends_the_templates_own_sync_options() {
         let exemptions = prune_exemptions(
             GitopsTool::ArgoCd,
-            &preserved_deployment(Some("ServerSideApply=true")),
+            &preserved_deployment(Some("ServerSideApply=true"))
+                .iter()
+                .collect::<Vec<_>>(),
         );
         let patch = exemptions[0]["patch"].as_str().unwrap();
         assert!(
@@ -506,12 +631,86 @@ mod tests {
         );
         let already = prune_exemptions(
             GitopsTool::ArgoCd,
-            &preserved_deployment(Some("Prune=false, Validate=false")),
+            &preserved_deployment(Some("Prune=false, Validate=false"))
+                .iter()
+                .collect::<Vec<_>>(),
         );
         let patch = already[0]["patch"].as_str().unwrap();
         assert!(
             patch.contains("sync-options: Prune=false, Validate=false\n"),
             "{patch}"
         );
+    }
+
+    /// A Namespace preserved on its policy's cluster alone (karmada namespace_sync_controller.go
+    /// makes the other copies' Works with no preserve setting): Argo CD's elements carry each
+    /// cluster's patches and the set's templatePatch puts them in its Application; Flux's
+    /// Kustomizations each get their own.
+    #[test]
+    fn a_copy_preserved_on_some_clusters_alone_is_exempted_there_alone() {
+        let clusters = [cluster("eu-1", None), cluster("us-1", None)];
+        let left = LeftToMembers {
+            preserved: vec![Preserved {
+                key: ObjectKey {
+                    group: String::new(),
+                    kind: "Namespace".to_string(),
+                    namespace: String::new(),
+                    name: "shop".to_string(),
+                },
+                argo_sync_options: None,
+                only_on: Some(vec!["eu-1".to_string()]),
+            }],
+            ..LeftToMembers::default()
+        };
+        let argo = files(&settings(GitopsTool::ArgoCd), &clusters, &left);
+        let set = &argo[0].1;
+        assert!(
+            set.contains("templatePatch: |\n    spec:\n      source:\n        kustomize:\n          patches: {{ toJson .patches }}\n"),
+            "{set}"
+        );
+        assert!(set.contains("name: us-1\n        patches: []\n"), "{set}");
+        assert!(!set.contains("    kustomize:\n        patches:"), "{set}");
+        let flux = files(&settings(GitopsTool::Flux), &clusters, &left);
+        assert!(
+            flux[2]
+                .1
+                .contains("kustomize.toolkit.fluxcd.io/prune: disabled")
+        );
+        assert!(!flux[3].1.contains("patches"), "{}", flux[3].1);
+    }
+
+    /// karmada native retain.go: the member keeps a retain-replicas Deployment's count. Argo CD
+    /// ignores /spec/replicas (as for an autoscaled workload); Flux, which cannot ignore a
+    /// field, does not apply it, for the autoscaled workloads too.
+    #[test]
+    fn replicas_the_member_owns_are_ignored_by_argo_cd_and_not_applied_by_flux() {
+        let key = |name: &str| ObjectKey {
+            group: "apps".to_string(),
+            kind: "Deployment".to_string(),
+            namespace: "shop".to_string(),
+            name: name.to_string(),
+        };
+        let left = LeftToMembers {
+            autoscaled: [(key("api"), "api".to_string())].into_iter().collect(),
+            retained_replicas: [(key("web"), Vec::new())].into_iter().collect(),
+            ..LeftToMembers::default()
+        };
+        let clusters = [cluster("eu-1", None)];
+        let argo = files(&settings(GitopsTool::ArgoCd), &clusters, &left);
+        assert_eq!(
+            argo[0].1.matches("- /spec/replicas").count(),
+            2,
+            "{}",
+            argo[0].1
+        );
+        let flux = files(&settings(GitopsTool::Flux), &clusters, &left);
+        let kustomization = &flux[2].1;
+        assert_eq!(
+            kustomization.matches("replicas: null").count(),
+            2,
+            "{kustomization}"
+        );
+        assert!(kustomization.contains("name: api\n"), "{kustomization}");
+        assert!(kustomization.contains("name: web\n"), "{kustomization}");
     }
 }

@@ -271,6 +271,48 @@ impl<'f> Placed<'f> {
         templates.chain(federated).chain(quotas).collect()
     }
 
+    /// The objects sent to some member cluster (whether or not its tree is emitted), as
+    /// written: the templates placed somewhere, then the KubeFed and Federation v1 objects with
+    /// a cluster.
+    fn sent_objects(&self) -> impl Iterator<Item = (&'f Value, &'f crate::diagnostics::Origin)> {
+        let templates = (self.fleet.templates.iter())
+            .zip(&self.placements)
+            .filter(|(_, placement)| !placement.targets.is_empty())
+            .map(|(template, _)| (&template.object, &template.origin));
+        let federated = (self.fleet.federated.iter())
+            .zip(&self.federated)
+            .filter(|(_, targets)| !targets.is_empty())
+            .map(|(binding, _)| (&binding.template.object, &binding.source));
+        templates.chain(federated)
+    }
+
+    /// The schema checker's warnings about kinds, for the kinds of objects sent to some member:
+    /// custom kinds no CRD defines (`unchecked-kind`, one a kind), and the CRDs whose
+    /// transition rules a build cannot judge. A kind nothing is sent of reaches no member's API
+    /// server, so nothing about it goes unchecked (a fleet that carries six projects' CRDs
+    /// beside its Deployments gets no word about them).
+    pub(crate) fn sent_kind_warnings(&self) -> Vec<Diagnostic> {
+        let Some(checker) = self.fleet.checker.as_ref() else {
+            return Vec::new();
+        };
+        let sent: BTreeSet<(&str, &str)> = self
+            .sent_objects()
+            .filter_map(|(object, _)| {
+                let api_version = object.get("apiVersion")?.as_str()?;
+                Some((
+                    crate::object::api_group(api_version),
+                    object.get("kind")?.as_str()?,
+                ))
+            })
+            .collect();
+        let mut warnings: Vec<Diagnostic> = (self.fleet.kind_warnings.iter())
+            .filter(|pending| sent.contains(&(pending.group.as_str(), pending.kind.as_str())))
+            .map(|pending| pending.warning.clone())
+            .collect();
+        warnings.extend(checker.unchecked_kinds(self.sent_objects()));
+        warnings
+    }
+
     /// The templates Karmada would keep on the members when they are deleted
     /// (`preserveResourcesOnDeletion`), each with what makes it so; only those placed somewhere.
     pub(crate) fn preserved_on_deletion(&self) -> BTreeMap<ObjectKey, String> {
@@ -281,6 +323,99 @@ impl<'f> Placed<'f> {
             .filter(|(_, placement)| !placement.targets.is_empty())
             .filter_map(|(template, placement)| {
                 Some((template.key.clone(), placement.preserved_by.clone()?))
+            })
+            .collect()
+    }
+
+    /// The Deployments whose copy on some cluster Karmada leaves its member's `spec.replicas`
+    /// (labelled `resourcetemplate.karmada.io/retain-replicas: "true"` as rendered there: the
+    /// label Karmada's retention reads is the Work's, overrides applied), each with the names of
+    /// the clusters whose copy does not carry it. A Deployment some override policy applies to
+    /// is built here to read its label per cluster; one that does not build is reported by the
+    /// render itself, and read here by its template's label.
+    pub(crate) fn replicas_retained(&self) -> BTreeMap<ObjectKey, Vec<String>> {
+        use crate::interpret::native::{RETAIN_REPLICAS_LABEL, retains_replicas};
+        let mut retained = BTreeMap::new();
+        for (template, placement) in self.fleet.templates.iter().zip(&self.placements) {
+            if !(template.api_version == "apps/v1" && template.kind() == "Deployment")
+                || placement.targets.is_empty()
+            {
+                continue;
+            }
+            let mut on = Vec::new();
+            let mut off = Vec::new();
+            let built = (!placement.override_policies.is_empty())
+                .then(|| {
+                    build_variants(
+                        self.fleet,
+                        &self.overrides,
+                        template,
+                        &placement.targets,
+                        None,
+                        &mut Vec::new(),
+                    )
+                    .ok()
+                    .flatten()
+                })
+                .flatten();
+            match built {
+                Some(rendered) => {
+                    for variant in &rendered.variants {
+                        let labelled = crate::yaml::split_documents(&variant.manifest)
+                            .first()
+                            .and_then(|document| {
+                                crate::yaml::parse_document(document, "manifest").ok()
+                            })
+                            .and_then(|object| {
+                                let pointer = format!(
+                                    "/metadata/labels/{}",
+                                    RETAIN_REPLICAS_LABEL.replace('/', "~1")
+                                );
+                                object.pointer(&pointer).cloned()
+                            })
+                            .is_some_and(|value| value == "true");
+                        let names = variant
+                            .clusters
+                            .iter()
+                            .map(|&cluster| self.fleet.clusters[cluster].name().to_string());
+                        if labelled {
+                            on.extend(names);
+                        } else {
+                            off.extend(names);
+                        }
+                    }
+                }
+                // No override applies (or the object does not build): the template's label
+                // holds on every cluster.
+                None => {
+                    if retains_replicas(template) {
+                        retained.insert(template.key.clone(), Vec::new());
+                    }
+                    continue;
+                }
+            }
+            if !on.is_empty() {
+                off.sort();
+                retained.insert(template.key.clone(), off);
+            }
+        }
+        retained
+    }
+
+    /// The templates whose copies are preserved on some of their clusters alone (a Namespace's
+    /// policy's clusters, not the others Karmada's namespace controller sends it to), each with
+    /// the names of those clusters.
+    pub(crate) fn preserved_only_on(&self) -> BTreeMap<ObjectKey, Vec<String>> {
+        (self.fleet.templates.iter())
+            .zip(&self.placements)
+            .filter(|(_, placement)| placement.preserved_by.is_some())
+            .filter_map(|(template, placement)| {
+                let own = placement.preserved_only_on.as_ref()?;
+                let names = own
+                    .iter()
+                    .map(|&cluster| self.fleet.clusters[cluster].name().to_string())
+                    .collect();
+                Some((template.key.clone(), names))
             })
             .collect()
     }

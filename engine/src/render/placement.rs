@@ -47,6 +47,10 @@ pub(super) struct Placement {
     /// What makes Karmada keep its objects on the members when the template is deleted
     /// (`preserveResourcesOnDeletion`): its own policy, or a dependant's.
     pub(super) preserved_by: Option<String>,
+    /// Where only some of its copies are preserved, the clusters (inventory positions) whose
+    /// copies are: a Namespace's policy preserves the copies on its own clusters, and the
+    /// copies Karmada's namespace controller makes on the others carry no preserve setting.
+    pub(super) preserved_only_on: Option<Vec<usize>>,
     /// What `plan` says of it beyond placement (a MultiClusterService's story).
     pub(super) notes: Vec<String>,
     /// The MultiClusterService that took the template from its policies.
@@ -93,6 +97,7 @@ pub(super) fn place_template(
         division: None,
         may_divide_otherwise_live: false,
         preserved_by: None,
+        preserved_only_on: None,
         notes: Vec::new(),
         claimed_by: None,
     };
@@ -153,6 +158,16 @@ pub(super) fn place_template(
         }
     }
     if namespace_sync::is_auto_propagated(template) {
+        // karmada namespace_sync_controller.go `buildWorks`: its Works are made with no
+        // preserve setting (CreateOrUpdateWork with no options), while the policy's binding
+        // writes the Work of the same name on its own clusters with the policy's
+        // preserveResourcesOnDeletion (binding common.go `ensureWork`): only those copies are
+        // kept when the Namespace is deleted.
+        if placement.preserved_by.is_some() {
+            let mut own: Vec<usize> = placement.targets.clusters().collect();
+            own.sort_unstable();
+            placement.preserved_only_on = Some(own);
+        }
         placement.placed_by.push(
             "Karmada's namespace controller (every Namespace goes to every cluster)".to_string(),
         );

@@ -193,10 +193,38 @@ pub(super) fn plan_entry(
         .collect();
     let mut notes = placement.notes.clone();
     if let Some(preserved_by) = &placement.preserved_by {
-        notes.push(format!(
-            "kept on the members when its template is deleted (preserveResourcesOnDeletion of \
-             {preserved_by}); build --gitops exempts it from pruning"
-        ));
+        match &placement.preserved_only_on {
+            Some(own) => {
+                let names: Vec<&str> = own
+                    .iter()
+                    .map(|&cluster| fleet.clusters[cluster].name())
+                    .collect();
+                let names = if names.is_empty() {
+                    "no cluster".to_string()
+                } else {
+                    names.join(", ")
+                };
+                notes.push(format!(
+                    "kept on {names} when its template is deleted (preserveResourcesOnDeletion \
+                     of {preserved_by}); the copies Karmada's namespace controller makes on the \
+                     other clusters are not kept, and build --gitops exempts only the copies on \
+                     {names} from pruning"
+                ));
+            }
+            None => notes.push(format!(
+                "kept on the members when its template is deleted (preserveResourcesOnDeletion \
+                 of {preserved_by}); build --gitops exempts it from pruning"
+            )),
+        }
+    }
+    if crate::interpret::native::retains_replicas(template) {
+        notes.push(
+            "its template is labelled resourcetemplate.karmada.io/retain-replicas: true: \
+             Karmada creates it with the replicas rendered here, then leaves spec.replicas to \
+             the member (its HPA, or whoever scales it) wherever its copy keeps the label; \
+             build --gitops leaves it to the member too"
+                .to_string(),
+        );
     }
     if let Some(policy) = winner.filter(|policy| policy.lazy_activation) {
         notes.push(format!(

@@ -331,6 +331,7 @@ mod tests {
             division: None,
             may_divide_otherwise_live: false,
             preserved_by: None,
+            preserved_only_on: None,
             notes: Vec::new(),
             claimed_by: None,
         }
