@@ -98,8 +98,9 @@ fn differences() -> (BTreeMap<String, (Difference, String)>, usize) {
                 .and_then(|minor| minor.parse().ok())
                 .expect("a version 1.N");
             // A fleet's CRD is created: refused by what that version's API server checks of a
-            // new CRD (crd::creation_refusals), or by what building the checker finds.
-            let refused_at_creation = !super::crd::creation_refusals(crd, minor).is_empty();
+            // new CRD (crd_creation::creation_refusals), or by what building the checker finds.
+            let refused_at_creation =
+                !super::crd_creation::creation_refusals(crd, minor).is_empty();
             let checker = match (checker.as_ref(), judge_refuses_crd) {
                 (Ok(_), true) if refused_at_creation => continue,
                 (Ok(_), false) if refused_at_creation => {

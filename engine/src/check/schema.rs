@@ -411,6 +411,11 @@ impl Schema {
         Schema::from_crd_at(value, true)
     }
 
+    /// A node below a CRD's root, as its own schema: what its `default` is judged against.
+    pub(super) fn from_crd_node(value: &Value) -> Schema {
+        Schema::from_crd_at(value, false)
+    }
+
     fn from_crd_at(value: &Value, root: bool) -> Schema {
         let mut schema = Schema {
             crd: true,

@@ -16,6 +16,27 @@ pub fn go_regexp(pattern: &str) -> std::result::Result<regex::Regex, String> {
     build(&rewrite(pattern), SIZE_LIMIT)
 }
 
+/// Whether `pattern` is a regular expression in Go's syntax, or why not — read, not compiled,
+/// so that judging a CRD's patterns costs their length (compiling waits for a value).
+pub fn go_regexp_syntax(pattern: &str) -> std::result::Result<(), String> {
+    regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(&rewrite(pattern))
+        .map(|_| ())
+        .map_err(|error| last_line(&error.to_string()))
+}
+
+/// The last line of a regex error, which says what is wrong (the lines above it quote the
+/// pattern).
+fn last_line(error: &str) -> String {
+    error
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
 /// `pattern` in the regex crate's syntax with Go's meaning.
 fn rewrite(pattern: &str) -> String {
     let mut rewritten = String::with_capacity(pattern.len());
@@ -96,13 +117,7 @@ fn build(rewritten: &str, size_limit: usize) -> std::result::Result<regex::Regex
         .build()
         .map_err(|error| match error {
             regex::Error::CompiledTooBig(_) => "it is too large".to_string(),
-            error => error
-                .to_string()
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .trim_start_matches("error: ")
-                .to_string(),
+            error => last_line(&error.to_string()),
         })
 }
 
