@@ -545,7 +545,11 @@ impl Schema {
             Some("map") => ListType::Map(strings(object.get("x-kubernetes-list-map-keys"))),
             _ => ListType::Atomic,
         };
-        schema.default = object.get("default").cloned();
+        // A null default is none: the API server's structural schema holds no value for it.
+        schema.default = object
+            .get("default")
+            .filter(|value| !value.is_null())
+            .cloned();
         schema.rules = object
             .get("x-kubernetes-validations")
             .and_then(Value::as_array)
@@ -993,6 +997,18 @@ impl Schema {
     ) {
         for rule in &self.rules {
             if !rule.runs_without_old() {
+                continue;
+            }
+            if value.is_array() && self.types & ARRAY == 0 {
+                // A list kube-openapi let through as a formatted string is no string to CEL:
+                // the API server's conversion refuses it (apiserver pkg/cel/common
+                // UnstructuredToVal).
+                out.invalid(path, || {
+                    format!(
+                        "invalid data, expected string, got []interface {{}} evaluating rule: {}",
+                        rule.source()
+                    )
+                });
                 continue;
             }
             match rule.judge(value, self, &mut walk.cel_left) {

@@ -108,6 +108,11 @@ impl Rule {
 
     /// A transition rule reads `oldSelf`: it judges a change, and a build has no object
     /// before the change.
+    /// The rule as the CRD writes it.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     pub fn is_transition(&self) -> bool {
         self.transition
     }
