@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::cel::{self, Environment};
+use super::crd_decoding;
 use super::crd_defaults;
 use super::crd_structure::{self, Standard};
 use super::refusal::Place;
@@ -33,6 +34,17 @@ pub fn creation_refusals(crd: &Value, minor: u32) -> Vec<Refusal> {
     // and the API server names its fields from there.
     let shared =
         schemas.len() == versions.len() && schemas.windows(2).all(|pair| pair[0].1 == pair[1].1);
+    // A schema the API server cannot decode fails the request before any check runs.
+    let undecodable: Vec<Refusal> = schemas
+        .iter()
+        .flat_map(|(at, schema)| {
+            let document = format!("spec.versions[{at}].schema.openAPIV3Schema");
+            crd_decoding::decoding_refusals(schema, &Place::new(document.clone(), document), 100)
+        })
+        .collect();
+    if !undecodable.is_empty() {
+        return undecodable;
+    }
     let mut refusals = Vec::new();
     for (at, schema) in &schemas {
         let api = if shared {

@@ -174,7 +174,12 @@ pub fn structural_refusals(root: &Value, at: &Place) -> Vec<Refusal> {
 /// validation.go `validateStructuralInvariants`.
 fn invariants(node: &Value, level: Level, at: &Place, out: &mut Vec<Refusal>) {
     let kind = text(node, "type");
-    if kind == "array" && node.get("items").is_none_or(Value::is_null) {
+    // Items that are neither a schema nor a list of them decode as none.
+    if kind == "array"
+        && !node
+            .get("items")
+            .is_some_and(|items| items.is_object() || items.is_array())
+    {
         out.push(Refusal::at(
             &at.child("items"),
             required("must be specified"),

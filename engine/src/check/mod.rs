@@ -8,6 +8,7 @@ mod cel;
 mod constraints;
 pub mod crd;
 mod crd_creation;
+mod crd_decoding;
 mod crd_defaults;
 mod crd_structure;
 mod decode;

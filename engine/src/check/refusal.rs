@@ -1,6 +1,6 @@
 //! One reason an API server gives for refusing to create a CRD, shared by the modules that
-//! find them ([`super::crd_creation`], [`super::crd_structure`], [`super::crd_defaults`]) and
-//! the registry that reports them ([`super::crd`]).
+//! find them ([`super::crd_creation`], [`super::crd_decoding`], [`super::crd_structure`],
+//! [`super::crd_defaults`]) and the registry that reports them ([`super::crd`]).
 
 /// One reason an API server gives for refusing to create a CRD: the field of the CRD as it
 /// names it (`spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]

@@ -572,6 +572,23 @@ CREATION_PROBES = [
     ("default-int-or-string-ok", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "default": "50%"}}}),
     ("default-spec", {"type": "object", "properties": {"a": I}, "default": {"a": "x"}}),
     ("default-spec-ok", {"type": "object", "properties": {"a": I}, "default": {"a": 1}}),
+    # keywords of the wrong JSON type: the request does not decode
+    ("decode-maxlength-fraction", {"type": "object", "properties": {"a": {"type": "string", "maxLength": 1.5}}}),
+    ("decode-maxlength-whole-float", {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5.0}}}),
+    ("decode-maxlength-string", {"type": "object", "properties": {"a": {"type": "string", "maxLength": "5"}}}),
+    ("decode-maxlength-negative", {"type": "object", "properties": {"a": {"type": "string", "maxLength": -1}}}),
+    ("decode-minlength-negative", {"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}),
+    ("decode-minimum-string", {"type": "object", "properties": {"a": {"type": "integer", "minimum": "1"}}}),
+    ("decode-type-list", {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}),
+    ("decode-required-string", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "required": "b"}}}),
+    ("decode-nullable-string", {"type": "object", "properties": {"a": {"type": "string", "nullable": "yes"}}}),
+    ("decode-enum-string", {"type": "object", "properties": {"a": {"type": "string", "enum": "x"}}}),
+    ("decode-items-string", {"type": "object", "properties": {"a": {"type": "array", "items": "x"}}}),
+    ("decode-properties-list", {"type": "object", "properties": {"a": {"type": "object", "properties": []}}}),
+    ("decode-rule-number", {"type": "object", "properties": {"a": {"type": "string", "x-kubernetes-validations": [{"rule": 1}]}}}),
+    ("decode-multipleof-zero", {"type": "object", "properties": {"a": {"type": "integer", "multipleOf": 0}}}),
+    ("decode-multipleof-negative", {"type": "object", "properties": {"a": {"type": "number", "multipleOf": -2}}}),
+    ("decode-minimum-fraction", {"type": "object", "properties": {"a": {"type": "integer", "minimum": 1.5}}}),
 ]
 
 
