@@ -551,6 +551,33 @@ mod tests {
         );
     }
 
+    /// A CRD built to fail every check gets 20 errors and a count of the rest, not thousands.
+    #[test]
+    fn a_crd_refused_for_thousands_of_reasons_reports_twenty() {
+        let properties: serde_json::Map<String, Value> = (0..5000)
+            .map(|n| (format!("f{n}"), json!({"maxLength": 1})))
+            .collect();
+        let crd = widget_crd_with_spec(json!({"type": "object", "properties": properties}));
+        let origin = Origin::new("fleet/crd.yaml", 0, 1);
+        let errors = CustomResources::default()
+            .add(&crd, Some(&origin), CrdSource::Fleet, &[33, 34])
+            .unwrap_err();
+        assert_eq!(errors.len(), 21);
+        assert!(
+            errors[0].message.starts_with(
+                "the API servers of Kubernetes 1.33 and 1.34 refuse to create the \
+                 CustomResourceDefinition widgets.example.io: "
+            ),
+            "{}",
+            errors[0].message
+        );
+        assert_eq!(
+            errors[20].message,
+            "and 4980 more reasons the API server refuses to create the CustomResourceDefinition \
+             widgets.example.io, not written out"
+        );
+    }
+
     /// A CRD larger than an API server takes in one request is an error at its line.
     #[test]
     fn a_crd_larger_than_an_api_server_takes_is_refused() {

@@ -751,6 +751,64 @@ mod tests {
         assert!(refused[2].starts_with("spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x"));
     }
 
+    /// validation_test.go "skip CEL expression validation when OpenAPIv3 schema is an invalid
+    /// structural schema" and "invalid default with x-kubernetes-validations": with the
+    /// structure refused, or a default, no rule is compiled (a rule that would not compile says
+    /// nothing); a rule inside a value validation is refused as unstructural, not compiled.
+    #[test]
+    fn the_structure_and_the_defaults_come_before_the_rules() {
+        let broken_rule = json!({"rule": "self.nothing > 0"});
+        let unstructural = widget_crd_with_spec(json!({"type": "object",
+            "properties": {"a": {"maxLength": 3}}, "x-kubernetes-validations": [broken_rule]}));
+        assert_eq!(
+            says(&unstructural, 35),
+            vec![
+                "spec.validation.openAPIV3Schema.properties[spec].properties[a].type: Required \
+                  value: must not be empty for specified object fields"
+                    .to_string()
+            ]
+        );
+        let bad_default = widget_crd_with_spec(json!({"type": "object",
+            "properties": {"a": {"type": "integer", "maximum": 3, "default": 5}},
+            "x-kubernetes-validations": [broken_rule]}));
+        assert_eq!(
+            says(&bad_default, 35),
+            vec![
+                "spec.validation.openAPIV3Schema.properties[spec].properties[a].default: Invalid \
+                  value: 5: 5 is above the maximum 3"
+                    .to_string()
+            ]
+        );
+        let valid = widget_crd_with_spec(json!({"type": "object",
+            "properties": {"a": {"type": "integer", "maximum": 3, "default": 2}},
+            "x-kubernetes-validations": [broken_rule]}));
+        let refused = says(&valid, 35);
+        assert_eq!(refused.len(), 1);
+        assert!(
+            refused[0].contains("undefined field 'nothing'"),
+            "{refused:?}"
+        );
+        let in_choice = widget_crd_with_spec(json!({"type": "object",
+            "properties": {"a": {"type": "string", "allOf": [{"x-kubernetes-validations":
+                [{"rule": "self.nothing > 0"}]}]}}}));
+        assert_eq!(
+            says(&in_choice, 35),
+            vec![
+                "spec.validation.openAPIV3Schema.properties[spec].properties[a].allOf[0].\
+                  x-kubernetes-validations: Forbidden: must be empty to be structural"
+                    .to_string()
+            ]
+        );
+        let undecodable = widget_crd_with_spec(json!({"type": "object",
+            "properties": {"a": {"type": "string", "maxLength": "5", "anyOf": [{"type": "string"}]}}}));
+        let refused = says(&undecodable, 35);
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(
+            refused[0].contains("cannot unmarshal string into a field of type int64"),
+            "{refused:?}"
+        );
+    }
+
     /// Expressions as deep as cel-go's parser lets through are compiled, estimated and refused
     /// within a worker's 16 MiB stack, unoptimised; deeper ones are refused as cel-judge
     /// refuses them (`expression recursion limit exceeded: 250`), and a 60 KB one is no
