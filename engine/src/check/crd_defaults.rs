@@ -9,12 +9,17 @@ use serde_json::Value;
 
 use super::cel;
 use super::refusal::{Place, Refusal};
-use super::schema::{Definitions, FindingKind, Found, Limits, Schema};
+use super::schema::{Definitions, FindingKind, Found, Limits, OverBudget, Schema};
 
 /// The schema steps all of a CRD's defaults may take to be judged: far more than any real
 /// CRD's need (a default is checked once, as one small object), and a bound on one built to
 /// make fedrender work.
 const STEPS: u64 = 2_000_000;
+
+/// What compiling the patterns the defaults reach may cost, in cel-go's units (a tenth of a
+/// microsecond each, [`cel::go_regexp_cost`]): about two seconds of compiling, thousands of
+/// ordinary patterns; a CRD built of costly ones runs out of it, and is not called valid.
+const COMPILING: u64 = 20_000_000;
 
 /// The findings written out per default; the rest are counted.
 const WRITTEN: usize = 5;
@@ -37,6 +42,7 @@ impl Definitions for NoDefinitions {
 pub fn default_refusals(root: &Value, at: &Place) -> Vec<Refusal> {
     let mut walk = Walk {
         steps: STEPS,
+        compiling: COMPILING,
         cel: cel::OBJECT_BUDGET,
         refusals: Vec::new(),
         exhausted: false,
@@ -49,6 +55,7 @@ pub fn default_refusals(root: &Value, at: &Place) -> Vec<Refusal> {
 
 struct Walk {
     steps: u64,
+    compiling: u64,
     cel: u64,
     refusals: Vec<Refusal>,
     /// The budget ran out: nothing more is judged.
@@ -94,22 +101,32 @@ impl Walk {
             // not the served one, whose formats depend on the version).
             compatibility_minor: u32::MAX,
         };
-        let Ok((found, spent)) =
-            schema.validate_with(default, &NoDefinitions, limits, WRITTEN, Found::default())
-        else {
+        // What compiling the patterns the default reaches will cost, paid before: the
+        // validator charges compiling to the run, after the fact.
+        let compiling = compile_cost(node, default, &mut Vec::new());
+        let judged = match self.compiling.checked_sub(compiling) {
+            Some(left) => {
+                self.compiling = left;
+                schema.validate_with(default, &NoDefinitions, limits, WRITTEN, Found::default())
+            }
+            None => Err(OverBudget),
+        };
+        let Ok((found, spent)) = judged else {
             self.exhausted = true;
             self.refusals.push(Refusal::at(
                 at,
                 format!(
                     "Invalid value: {}: fedrender could not judge this default within its \
-                     budget of {STEPS} schema steps for a CRD's defaults, so it does not call \
-                     the CRD valid",
+                     budget for a CRD's defaults ({STEPS} schema steps, and patterns that \
+                     compile in about two seconds), so it does not call the CRD valid",
                     shown(default)
                 ),
             ));
             return;
         };
-        self.steps -= spent.steps;
+        // Compiling a pattern is charged too: a CRD of thousands of defaults on costly
+        // patterns would otherwise compile each one (seconds each for some).
+        self.steps = self.steps.saturating_sub(spent.steps);
         self.cel -= spent.cel;
         if found
             .findings
@@ -154,6 +171,59 @@ impl Walk {
             ));
         }
     }
+}
+
+/// The steps of compiling each pattern of `node` (and the schemas below it) that `value`
+/// reaches, each node's once (`seen`): an upper bound on what judging `value` compiles.
+fn compile_cost(node: &Value, value: &Value, seen: &mut Vec<*const Value>) -> u64 {
+    let Some(fields) = node.as_object() else {
+        return 0;
+    };
+    let mut cost = 0u64;
+    if let (Some(pattern), Some(_)) = (
+        fields.get("pattern").and_then(Value::as_str),
+        value.as_str(),
+    ) && !seen.contains(&(node as *const Value))
+    {
+        seen.push(node);
+        // A pattern that does not parse is refused before any default is judged.
+        cost = cost.saturating_add(cel::go_regexp_cost(pattern).unwrap_or(u64::MAX));
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for choice in fields
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            cost = cost.saturating_add(compile_cost(choice, value, seen));
+        }
+    }
+    if let Some(not) = fields.get("not") {
+        cost = cost.saturating_add(compile_cost(not, value, seen));
+    }
+    match value {
+        Value::Object(values) => {
+            let properties = fields.get("properties").and_then(Value::as_object);
+            for (name, inner) in values {
+                let below = properties
+                    .and_then(|properties| properties.get(name))
+                    .or_else(|| fields.get("additionalProperties").filter(|a| a.is_object()));
+                if let Some(below) = below {
+                    cost = cost.saturating_add(compile_cost(below, inner, seen));
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(below) = fields.get("items") {
+                for item in items {
+                    cost = cost.saturating_add(compile_cost(below, item, seen));
+                }
+            }
+        }
+        _ => {}
+    }
+    cost
 }
 
 /// `node` as the API server judges a default by it (structural.go `ToKubeOpenAPI`, not the
@@ -326,6 +396,51 @@ mod tests {
             says(json!({"type": "string", "default": "kube-x",
                 "x-kubernetes-validations": [{"rule": "self.startsWith('kube')"}]})),
             Vec::<String>::new()
+        );
+    }
+
+    /// Compiling is paid before a default is judged, for the patterns its value reaches only,
+    /// each node's once; a CRD whose defaults would compile for longer than the budget is
+    /// not called valid.
+    #[test]
+    fn compiling_patterns_is_paid_for_first() {
+        let node = json!({"type": "object", "properties": {
+            "a": {"type": "string", "pattern": "^[a-z]+$"},
+            "b": {"type": "string", "pattern": "^[0-9]+$"},
+            "list": {"type": "array", "items": {"type": "string", "pattern": "^x$"}}}});
+        let one = cel::go_regexp_cost("^[a-z]+$").unwrap();
+        let item = cel::go_regexp_cost("^x$").unwrap();
+        assert_eq!(
+            compile_cost(&node, &json!({"a": "x"}), &mut Vec::new()),
+            one
+        );
+        assert_eq!(
+            compile_cost(
+                &node,
+                &json!({"a": "x", "list": ["x", "x", "x"]}),
+                &mut Vec::new()
+            ),
+            one + item
+        );
+        assert_eq!(compile_cost(&node, &json!({}), &mut Vec::new()), 0);
+        let costly = cel::go_regexp_cost("\\pL{30}").unwrap();
+        let fields: serde_json::Map<String, Value> = (0..=COMPILING / costly)
+            .map(|n| {
+                (
+                    format!("f{n}"),
+                    json!({"type": "string", "pattern": "\\pL{30}"}),
+                )
+            })
+            .collect();
+        let defaults: serde_json::Map<String, Value> = fields
+            .keys()
+            .map(|name| (name.clone(), json!("x")))
+            .collect();
+        let refused = says(json!({"type": "object", "properties": fields, "default": defaults}));
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(
+            refused[0].contains("fedrender could not judge this default"),
+            "{refused:?}"
         );
     }
 

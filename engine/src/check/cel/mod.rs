@@ -26,7 +26,7 @@ mod value;
 pub use checker::compile_rule;
 pub use environment::Environment;
 pub use estimate::cost_exceeded;
-pub use regexp::{go_regexp, go_regexp_syntax};
+pub use regexp::{go_regexp, go_regexp_cost, go_regexp_syntax};
 pub use shape::Shape;
 pub use types::Decl;
 
