@@ -129,16 +129,25 @@ pub fn source_from_text(name: &str, text: String) -> SourceFile {
 /// (objects from a List keep their document's line).
 pub(crate) fn locate_fields_in(source: &SourceFile, diagnostics: Vec<&mut Diagnostic>) {
     let (documents, _) = parse_file(0, source);
+    // Each document's lines are found once, however many messages are about it: a refused
+    // CRD of megabytes has twenty.
+    let mut found: Vec<(usize, crate::diagnostics::FieldLines)> = Vec::new();
     for diagnostic in diagnostics {
         let (Some(origin), Some(field)) = (&diagnostic.origin, diagnostic.about().field) else {
             continue;
         };
-        let Some(document) = documents.iter().find(|document| {
+        let Some(at) = documents.iter().position(|document| {
             document.origin.document == origin.document && document.origin.line == origin.line
         }) else {
             continue;
         };
-        let lines = document.field_lines(std::slice::from_ref(source));
+        let document = &documents[at];
+        if !found.iter().any(|(known, _)| *known == at) {
+            found.push((at, document.field_lines(std::slice::from_ref(source))));
+        }
+        let Some((_, lines)) = found.iter().find(|(known, _)| *known == at) else {
+            continue;
+        };
         let field = origin.field_in_document(&field).into_owned();
         diagnostic.origin = Some(lines.origin(&document.origin, &field));
     }

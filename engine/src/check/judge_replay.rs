@@ -16,8 +16,14 @@ use crate::lint::Level;
 
 /// The recorded CRDs, cases and known differences, built into the test (the engine reads no
 /// file).
-const CRDS: &str = include_str!("../../../testdata/references/cel-judge/crds.jsonl");
-const CASES: &str = include_str!("../../../testdata/references/cel-judge/cases.jsonl");
+const CRDS: [&str; 2] = [
+    include_str!("../../../testdata/references/cel-judge/crds.jsonl"),
+    include_str!("../../../testdata/references/cel-judge/crds-48.jsonl"),
+];
+const CASES: [&str; 2] = [
+    include_str!("../../../testdata/references/cel-judge/cases.jsonl"),
+    include_str!("../../../testdata/references/cel-judge/cases-48.jsonl"),
+];
 const DIFFERENCES: &str = include_str!("../../../docs/differences.md");
 
 /// How fedrender's verdict on a case differs from the judge's.
@@ -59,7 +65,8 @@ impl Difference {
 /// `case@version`, with fedrender's findings for the message.
 fn differences() -> (BTreeMap<String, (Difference, String)>, usize) {
     let crds: HashMap<String, Value> = CRDS
-        .lines()
+        .iter()
+        .flat_map(|crds| crds.lines())
         .map(|line| {
             let mut entry: Value = serde_json::from_str(line).expect("a CRD line");
             let id = entry["id"].as_str().expect("an id").to_string();
@@ -71,7 +78,7 @@ fn differences() -> (BTreeMap<String, (Difference, String)>, usize) {
     let mut checkers: HashMap<String, Result<Checker, String>> = HashMap::new();
     let mut found = BTreeMap::new();
     let mut compared = 0;
-    for line in cases.lines() {
+    for line in cases.iter().flat_map(|cases| cases.lines()) {
         let case: Value = serde_json::from_str(line).expect("a case line");
         let id = case["id"].as_str().expect("an id");
         let crd_id = case["crd"].as_str().expect("a CRD id");
@@ -90,16 +97,22 @@ fn differences() -> (BTreeMap<String, (Difference, String)>, usize) {
         for (version, judged) in case["judge"].as_object().expect("verdicts") {
             compared += 1;
             let key = format!("{id}@{version}");
+            // A CRD the API server cannot decode (a keyword of the wrong JSON type) is refused
+            // as surely as one it decodes and refuses.
             let judge_refuses_crd = judged["crd_errors"]
                 .as_array()
-                .is_some_and(|errors| !errors.is_empty());
+                .is_some_and(|errors| !errors.is_empty())
+                || judged["skipped"]
+                    .as_str()
+                    .is_some_and(|why| why.starts_with("CRD does not decode"));
             let minor: u32 = version
                 .strip_prefix("1.")
                 .and_then(|minor| minor.parse().ok())
                 .expect("a version 1.N");
             // A fleet's CRD is created: refused by what that version's API server checks of a
-            // new CRD (crd::creation_refusals), or by what building the checker finds.
-            let refused_at_creation = !super::crd::creation_refusals(crd, minor).is_empty();
+            // new CRD (crd_creation::creation_refusals), or by what building the checker finds.
+            let refused_at_creation =
+                !super::crd_creation::creation_refusals(crd, minor).is_empty();
             let checker = match (checker.as_ref(), judge_refuses_crd) {
                 (Ok(_), true) if refused_at_creation => continue,
                 (Ok(_), false) if refused_at_creation => {

@@ -7,6 +7,10 @@ pub mod builtin;
 mod cel;
 mod constraints;
 pub mod crd;
+mod crd_creation;
+mod crd_decoding;
+mod crd_defaults;
+mod crd_structure;
 mod decode;
 mod field_path;
 mod formats;
@@ -15,6 +19,7 @@ mod judge_replay;
 mod list_type;
 mod object_meta;
 mod ratchet;
+mod refusal;
 pub mod schema;
 mod served_by_default;
 

@@ -439,6 +439,11 @@ impl Schema {
         Schema::from_crd_at(value, true)
     }
 
+    /// A node below a CRD's root, as its own schema: what its `default` is judged against.
+    pub(super) fn from_crd_node(value: &Value) -> Schema {
+        Schema::from_crd_at(value, false)
+    }
+
     fn from_crd_at(value: &Value, root: bool) -> Schema {
         let mut schema = Schema {
             crd: true,
@@ -572,7 +577,11 @@ impl Schema {
             Some("map") => ListType::Map(strings(object.get("x-kubernetes-list-map-keys"))),
             _ => ListType::Atomic,
         };
-        schema.default = object.get("default").cloned();
+        // A null default is none: the API server's structural schema holds no value for it.
+        schema.default = object
+            .get("default")
+            .filter(|value| !value.is_null())
+            .cloned();
         schema.rules = object
             .get("x-kubernetes-validations")
             .and_then(Value::as_array)
@@ -1078,14 +1087,36 @@ impl Schema {
             // On an update a rule's failure is ratcheted on an unchanged value unless the rule
             // reads oldSelf; its evaluation errors never are (validation.go
             // validateExpressions).
-            let (verdict, ratchets) = match walk.update {
+            let in_update = match walk.update {
                 None if !rule.runs_without_old() => continue,
-                None => (rule.judge(value, self, &mut walk.cel_left), true),
+                None => None,
                 Some(update) => {
                     let old = update.old_self(value);
                     if old.is_none() && !update.runs_without_old(rule) {
                         continue;
                     }
+                    Some(old)
+                }
+            };
+            if value.is_array() && self.types & ARRAY == 0 {
+                // A list kube-openapi let through as a formatted string is no string to CEL:
+                // the API server's conversion refuses it (apiserver pkg/cel/common
+                // UnstructuredToVal), an evaluation error, never ratcheted.
+                out.keep(
+                    FindingKind::Invalid,
+                    || path.shown(),
+                    || {
+                        format!(
+                            "invalid data, expected string, got []interface {{}} evaluating rule: {}",
+                            rule.source()
+                        )
+                    },
+                );
+                continue;
+            }
+            let (verdict, ratchets) = match in_update {
+                None => (rule.judge(value, self, &mut walk.cel_left), true),
+                Some(old) => {
                     let (verdict, own) = rule.judge_in_update(value, old, self, &mut walk.cel_left);
                     (verdict, own && !rule.is_transition())
                 }

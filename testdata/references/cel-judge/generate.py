@@ -146,9 +146,11 @@ OBJECT_RULES = [
 
 
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng, creation=False):
         self.r = rng
         self.rules_used = set()
+        # --creation: leaves get random defaults, good or not, for CRD creation to judge.
+        self.creation = creation
 
     def name(self):
         return self.r.choice(["alpha", "beta", "gamma", "delta", "mode", "size", "tags", "ports",
@@ -234,7 +236,11 @@ class Gen:
                 s["pattern"] = "^[0-9]+%?$"
         if self.r.random() < 0.2:
             s["nullable"] = True
-        if self.r.random() < 0.15 and kind in ("string", "integer", "boolean"):
+        if self.creation and self.r.random() < 0.25:
+            s["default"] = self.value(s) if self.r.random() < 0.5 else self.mutate(self.value(s), s)
+            if s["default"] is None:
+                del s["default"]
+        elif self.r.random() < 0.15 and kind in ("string", "integer", "boolean"):
             s["default"] = {"string": "", "integer": 0, "boolean": False}[kind]
             if kind == "string" and ("format" in s or "enum" in s or "pattern" in s or "x-kubernetes-validations" in s):
                 del s["default"]
@@ -422,6 +428,181 @@ class Gen:
         return setter(self.r.choice([None, "x", 1]))
 
 
+# CRD creation probes (--creation): one CRD each, judged at creation by ValidateCustomResourceDefinition
+# — the structural-schema rules, the checks of each node's keywords and extensions, patterns in Go's
+# syntax, and defaults against their own schema. Each is (name, the spec schema, or a whole root
+# schema when it has "$root"). Most the API server refuses; some it takes, so the check cannot
+# pass by refusing everything.
+S = {"type": "string"}
+I = {"type": "integer"}
+ITEM = {"type": "object", "properties": {"name": {"type": "string"}, "value": {"type": "integer"}}, "required": ["name"]}
+CREATION_PROBES = [
+    # structure
+    ("type-in-anyof", {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"type": "string", "maxLength": 3}]}}}),
+    ("type-in-allof", {"type": "object", "properties": {"a": {"type": "string", "allOf": [{"type": "string"}]}}}),
+    ("type-in-oneof", {"type": "object", "properties": {"a": {"type": "string", "oneOf": [{"type": "string"}, {"maxLength": 2}]}}}),
+    ("type-in-not", {"type": "object", "properties": {"a": {"type": "string", "not": {"type": "string", "maxLength": 2}}}}),
+    ("value-validation-anyof", {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"maxLength": 3}, {"pattern": "^x"}]}}}),
+    ("no-type-field", {"type": "object", "properties": {"a": {"maxLength": 3}}}),
+    ("no-type-item", {"type": "object", "properties": {"a": {"type": "array", "items": {"maxLength": 3}}}}),
+    ("array-without-items", {"type": "object", "properties": {"a": {"type": "array"}}}),
+    ("no-type-preserved", {"type": "object", "properties": {"a": {"x-kubernetes-preserve-unknown-fields": True}}}),
+    ("int-or-string-anyof", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "anyOf": [{"type": "integer"}, {"type": "string"}]}}}),
+    ("int-or-string-allof-anyof", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "allOf": [{"anyOf": [{"type": "integer"}, {"type": "string"}]}, {"pattern": "^[0-9]+%?$"}]}}}),
+    ("int-or-string-anyof-reversed", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "anyOf": [{"type": "string"}, {"type": "integer"}]}}}),
+    ("int-or-string-preserve", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "x-kubernetes-preserve-unknown-fields": True}}}),
+    ("int-or-string-embedded", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "x-kubernetes-embedded-resource": True}}}),
+    ("default-in-anyof", {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"default": "x"}]}}}),
+    ("nullable-in-anyof", {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"nullable": True}]}}}),
+    ("description-in-anyof", {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"description": "d", "maxLength": 2}]}}}),
+    ("title-in-allof", {"type": "object", "properties": {"a": {"type": "string", "allOf": [{"title": "t"}]}}}),
+    ("additional-in-anyof", {"type": "object", "properties": {"a": {"type": "object", "additionalProperties": S, "anyOf": [{"additionalProperties": S}]}}}),
+    ("rules-in-anyof", {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{"x-kubernetes-validations": [{"rule": "self.size() > 1"}]}]}}}),
+    ("rules-in-allof", {"type": "object", "properties": {"a": {"type": "string", "allOf": [{"x-kubernetes-validations": [{"rule": "self.size() > 1"}]}]}}}),
+    ("list-type-in-anyof", {"type": "object", "properties": {"a": {"type": "array", "items": S, "anyOf": [{"x-kubernetes-list-type": "set"}]}}}),
+    ("metadata-in-anyof", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "anyOf": [{"properties": {"metadata": {"maxProperties": 1}}}]}}}),
+    ("anyof-property-undeclared", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "anyOf": [{"properties": {"c": {"maxLength": 1}}}]}}}),
+    ("anyof-property-declared", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "anyOf": [{"required": ["b"]}, {"properties": {"b": {"maxLength": 1}}}]}}}),
+    ("root-anyof-undeclared", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}}, "anyOf": [{"properties": {"status": {"maxProperties": 1}}}]}}),
+    ("root-anyof-declared", {"$root": {"type": "object", "properties": {"spec": {"type": "object", "properties": {"a": S}}}, "anyOf": [{"required": ["spec"]}, {"properties": {"spec": {"properties": {"a": {"maxLength": 2}}}}}]}}),
+    ("root-anyof-items-undeclared", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}}, "anyOf": [{"properties": {"spec": {"items": {"maxLength": 1}}}}]}}),
+    ("embedded-not-object", {"type": "object", "properties": {"a": {"type": "string", "x-kubernetes-embedded-resource": True}}}),
+    ("embedded-no-type", {"type": "object", "properties": {"a": {"x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True}}}),
+    ("embedded-no-properties", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True}}}),
+    ("embedded-with-properties", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {"apiVersion": S, "kind": S, "metadata": {"type": "object"}, "x": S}}}}),
+    ("embedded-additional", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True, "additionalProperties": S}}}),
+    ("embedded-kind-integer", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {"kind": I}}}}),
+    ("embedded-metadata-string", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True, "properties": {"metadata": S}}}}),
+    ("embedded-in-metadata", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "object", "properties": {"name": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True}}}}}}),
+    ("root-kind-integer", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "kind": I}}}),
+    ("root-apiversion-object", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "apiVersion": {"type": "object"}}}}),
+    ("root-metadata-labels", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": S}}}}}}),
+    ("root-metadata-name", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 10}, "generateName": {"type": "string", "maxLength": 5}}}}}}),
+    ("root-metadata-description", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "object", "description": "the metadata"}}}}),
+    ("root-metadata-string", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "string"}}}}),
+    ("root-metadata-no-type", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"x-kubernetes-preserve-unknown-fields": True}}}}),
+    ("root-metadata-maxprops", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "object", "maxProperties": 3}}}}),
+    ("root-not-object", {"$root": {"type": "array", "items": S}}),
+    ("root-no-type", {"$root": {"properties": {"spec": {"type": "object"}}}}),
+    ("root-additional", {"$root": {"type": "object", "additionalProperties": S}}),
+    ("root-additional-true", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}}, "additionalProperties": True}}),
+    ("root-nullable", {"$root": {"type": "object", "nullable": True, "properties": {"spec": {"type": "object"}}}}),
+    ("root-preserve", {"$root": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}),
+    ("nested-metadata-ok", {"type": "object", "properties": {"metadata": {"type": "object", "properties": {"labels": {"type": "string"}}}}}),
+    # patterns, in Go's syntax
+] + [("pattern-%d" % n, {"type": "object", "properties": {"a": {"type": "string", "pattern": pattern}}})
+     for n, pattern in enumerate(["[a-", "(?<name>x)", "(?P<n>x)", "\\pX", "\\p{Greek}", "a{1001}", "a{1000}", "x**", "x++", "(?i)abc", "\\z", "\\Z", "\\A", "[[:word:]]", "[[:foo:]]", "\\C", "a{,3}", "\\8", "(a)\\1", "(?=a)", "\\Q*\\E", "[a-\\d]", "[\\d-z]", "\\x{110000}", "(?U)a+", "(?s).", "()", "(|a)", "[]a]", "[^]a]", "\\b", "\\e", "\\v", "a{2}{3}", "(?m)^a$", "\\pN", "\\p{^Greek}", "\\P{L}", "[\\p{L}&&a]", "a|*"])] + [
+    # the keywords and extensions of each node
+    ("unique-items", {"type": "object", "properties": {"a": {"type": "array", "items": S, "uniqueItems": True}}}),
+    ("unique-items-false", {"type": "object", "properties": {"a": {"type": "array", "items": S, "uniqueItems": False}}}),
+    ("additional-false-with-properties", {"type": "object", "properties": {"a": S}, "additionalProperties": False}),
+    ("additional-schema-with-properties", {"type": "object", "properties": {"a": S}, "additionalProperties": S}),
+    ("additional-true-with-properties", {"type": "object", "properties": {"a": S}, "additionalProperties": True}),
+    ("preserve-false", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-preserve-unknown-fields": False}}}),
+    ("map-type-on-string", {"type": "object", "properties": {"a": {"type": "string", "x-kubernetes-map-type": "atomic"}}}),
+    ("map-type-bogus", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-map-type": "bogus"}}}),
+    ("map-type-granular", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-map-type": "granular", "additionalProperties": S}}}),
+    ("list-type-on-object", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-list-type": "set"}}}),
+    ("list-type-bogus", {"type": "object", "properties": {"a": {"type": "array", "items": S, "x-kubernetes-list-type": "bogus"}}}),
+    ("list-map-keys-without-type", {"type": "object", "properties": {"a": {"type": "array", "items": ITEM, "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("list-map-keys-on-set", {"type": "object", "properties": {"a": {"type": "array", "items": S, "x-kubernetes-list-type": "set", "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("map-list-without-keys", {"type": "object", "properties": {"a": {"type": "array", "items": ITEM, "x-kubernetes-list-type": "map"}}}),
+    ("map-list-of-strings", {"type": "object", "properties": {"a": {"type": "array", "items": S, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("map-list-key-object", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "object"}}, "required": ["name"]}, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("map-list-key-missing", {"type": "object", "properties": {"a": {"type": "array", "items": ITEM, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["nope"]}}}),
+    ("map-list-key-twice", {"type": "object", "properties": {"a": {"type": "array", "items": ITEM, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "name"]}}}),
+    ("map-list-key-optional", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"name": S}}, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("map-list-key-defaulted", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string", "default": "x"}}}, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("map-list-key-nullable", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string", "nullable": True}}, "required": ["name"]}, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}}}),
+    ("set-items-nullable", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string", "nullable": True}, "x-kubernetes-list-type": "set"}}}),
+    ("set-of-objects", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"b": S}}, "x-kubernetes-list-type": "set"}}}),
+    ("set-of-atomic-objects", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "x-kubernetes-map-type": "atomic", "properties": {"b": S}}, "x-kubernetes-list-type": "set"}}}),
+    ("set-of-sets", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "array", "items": S, "x-kubernetes-list-type": "set"}, "x-kubernetes-list-type": "set"}}}),
+    ("type-null", {"type": "object", "properties": {"a": {"type": "null"}}}),
+    ("type-bogus", {"type": "object", "properties": {"a": {"type": "str"}}}),
+    ("ref", {"type": "object", "properties": {"a": {"$ref": "#/definitions/x"}}}),
+    ("id", {"type": "object", "properties": {"a": {"type": "string", "id": "x"}}}),
+    ("schema-keyword", {"type": "object", "properties": {"a": {"type": "string", "$schema": "http://json-schema.org/schema#"}}}),
+    ("definitions", {"type": "object", "properties": {"a": {"type": "string", "definitions": {"x": S}}}}),
+    ("pattern-properties", {"type": "object", "properties": {"a": {"type": "object", "patternProperties": {"^x": S}}}}),
+    ("dependencies", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "dependencies": {"b": ["c"]}}}}),
+    ("additional-items", {"type": "object", "properties": {"a": {"type": "array", "items": S, "additionalItems": False}}}),
+    ("items-array", {"type": "object", "properties": {"a": {"type": "array", "items": [S]}}}),
+    ("default-in-top-metadata", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "metadata": {"type": "object", "properties": {"name": {"type": "string", "default": "x"}}}}}}),
+    ("default-in-top-kind", {"$root": {"type": "object", "properties": {"spec": {"type": "object"}, "kind": {"type": "string", "default": "Widget"}}}}),
+    # defaults against their own schema
+    ("default-too-long", {"type": "object", "properties": {"a": {"type": "string", "maxLength": 2, "default": "abc"}}}),
+    ("default-too-short", {"type": "object", "properties": {"a": {"type": "string", "minLength": 2, "default": "a"}}}),
+    ("default-not-in-enum", {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"], "default": "z"}}}),
+    ("default-in-enum", {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"], "default": "y"}}}),
+    ("default-pattern", {"type": "object", "properties": {"a": {"type": "string", "pattern": "^[a-z]+$", "default": "A1"}}}),
+    ("default-pattern-ok", {"type": "object", "properties": {"a": {"type": "string", "pattern": "^[a-z]+$", "default": "ab"}}}),
+    ("default-minimum", {"type": "object", "properties": {"a": {"type": "integer", "minimum": 1, "default": 0}}}),
+    ("default-exclusive-minimum", {"type": "object", "properties": {"a": {"type": "integer", "minimum": 1, "exclusiveMinimum": True, "default": 1}}}),
+    ("default-maximum", {"type": "object", "properties": {"a": {"type": "number", "maximum": 1.5, "default": 2}}}),
+    ("default-multiple", {"type": "object", "properties": {"a": {"type": "integer", "multipleOf": 3, "default": 4}}}),
+    ("default-multiple-fraction", {"type": "object", "properties": {"a": {"type": "integer", "multipleOf": 0.5, "default": 2}}}),
+    ("default-number-multiple", {"type": "object", "properties": {"a": {"type": "number", "multipleOf": 0.25, "default": 0.3}}}),
+    ("default-wrong-type", {"type": "object", "properties": {"a": {"type": "integer", "default": "3"}}}),
+    ("default-bool-for-string", {"type": "object", "properties": {"a": {"type": "string", "default": True}}}),
+    ("default-format-uuid", {"type": "object", "properties": {"a": {"type": "string", "format": "uuid", "default": "x"}}}),
+    ("default-format-date", {"type": "object", "properties": {"a": {"type": "string", "format": "date", "default": "2024-02-30"}}}),
+    ("default-format-ok", {"type": "object", "properties": {"a": {"type": "string", "format": "ipv4", "default": "10.0.0.1"}}}),
+    ("default-unknown-field", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "default": {"b": "x", "c": 1}}}}),
+    ("default-unknown-field-preserved", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-preserve-unknown-fields": True, "properties": {"b": S}, "default": {"b": "x", "c": 1}}}}),
+    ("default-missing-required", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "required": ["b"], "default": {}}}}),
+    ("default-nested-invalid", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer", "maximum": 3}}, "default": {"b": 5}}}}),
+    ("default-nested-defaults", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer", "default": 9, "maximum": 3}}, "default": {}}}}),
+    ("default-too-many-items", {"type": "object", "properties": {"a": {"type": "array", "items": S, "maxItems": 1, "default": ["x", "y"]}}}),
+    ("default-set-repeats", {"type": "object", "properties": {"a": {"type": "array", "items": S, "x-kubernetes-list-type": "set", "default": ["x", "x"]}}}),
+    ("default-map-list-repeats", {"type": "object", "properties": {"a": {"type": "array", "items": ITEM, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"], "default": [{"name": "a"}, {"name": "a"}]}}}),
+    ("default-items", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string", "maxLength": 1, "default": "xy"}}}}),
+    ("default-too-many-properties", {"type": "object", "properties": {"a": {"type": "object", "additionalProperties": S, "maxProperties": 1, "default": {"x": "1", "y": "2"}}}}),
+    ("default-additional-properties", {"type": "object", "properties": {"a": {"type": "object", "additionalProperties": {"type": "string", "default": "x"}}}}),
+    ("default-null", {"type": "object", "properties": {"a": {"type": "string", "default": None}}}),
+    ("default-rule-fails", {"type": "object", "properties": {"a": {"type": "string", "default": "ab", "x-kubernetes-validations": [{"rule": "self.size() > 3"}]}}}),
+    ("default-rule-holds", {"type": "object", "properties": {"a": {"type": "string", "default": "abcd", "x-kubernetes-validations": [{"rule": "self.size() > 3"}]}}}),
+    ("default-rule-below", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 10"}]}}, "default": {"b": 1}}}}),
+    ("default-object-rule", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": I, "c": I}, "x-kubernetes-validations": [{"rule": "has(self.b) == has(self.c)"}], "default": {"b": 1}}}}),
+    ("default-transition-rule", {"type": "object", "properties": {"a": {"type": "string", "default": "x", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}),
+    ("default-optional-old-self", {"type": "object", "properties": {"a": {"type": "string", "default": "x", "x-kubernetes-validations": [{"rule": "oldSelf.hasValue()", "optionalOldSelf": True}]}}}),
+    ("default-embedded", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True, "default": {"x": 1}}}}),
+    ("default-embedded-ok", {"type": "object", "properties": {"a": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True, "default": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}}}}),
+    ("default-int-or-string", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "default": 1.5}}}),
+    ("default-int-or-string-ok", {"type": "object", "properties": {"a": {"x-kubernetes-int-or-string": True, "default": "50%"}}}),
+    ("default-spec", {"type": "object", "properties": {"a": I}, "default": {"a": "x"}}),
+    ("default-spec-ok", {"type": "object", "properties": {"a": I}, "default": {"a": 1}}),
+    # keywords of the wrong JSON type: the request does not decode
+    ("decode-maxlength-fraction", {"type": "object", "properties": {"a": {"type": "string", "maxLength": 1.5}}}),
+    ("decode-maxlength-whole-float", {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5.0}}}),
+    ("decode-maxlength-string", {"type": "object", "properties": {"a": {"type": "string", "maxLength": "5"}}}),
+    ("decode-maxlength-negative", {"type": "object", "properties": {"a": {"type": "string", "maxLength": -1}}}),
+    ("decode-minlength-negative", {"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}),
+    ("decode-minimum-string", {"type": "object", "properties": {"a": {"type": "integer", "minimum": "1"}}}),
+    ("decode-type-list", {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}),
+    ("decode-required-string", {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": S}, "required": "b"}}}),
+    ("decode-nullable-string", {"type": "object", "properties": {"a": {"type": "string", "nullable": "yes"}}}),
+    ("decode-enum-string", {"type": "object", "properties": {"a": {"type": "string", "enum": "x"}}}),
+    ("decode-items-string", {"type": "object", "properties": {"a": {"type": "array", "items": "x"}}}),
+    ("decode-properties-list", {"type": "object", "properties": {"a": {"type": "object", "properties": []}}}),
+    ("decode-rule-number", {"type": "object", "properties": {"a": {"type": "string", "x-kubernetes-validations": [{"rule": 1}]}}}),
+    ("decode-multipleof-zero", {"type": "object", "properties": {"a": {"type": "integer", "multipleOf": 0}}}),
+    ("decode-multipleof-negative", {"type": "object", "properties": {"a": {"type": "number", "multipleOf": -2}}}),
+    ("decode-minimum-fraction", {"type": "object", "properties": {"a": {"type": "integer", "minimum": 1.5}}}),
+]
+
+
+def probe_crd(index, name, schema):
+    """A CRD whose root (or spec) is `schema`, and one object of it."""
+    crd, root, _ = crd_for(Gen(random.Random(0)), 2000 + index)
+    crd["spec"]["scope"] = "Cluster"
+    if "$root" in schema:
+        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = schema["$root"]
+    else:
+        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = {"type": "object", "properties": {"spec": schema}}
+    return crd
+
+
 def crd_for(gen, index):
     since = [30]
     spec = gen.object_schema(1, since)
@@ -453,9 +634,11 @@ def main():
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--crds", type=int, default=300)
     parser.add_argument("--objects", type=int, default=4)
+    parser.add_argument("--creation", action="store_true",
+                        help="random defaults on leaves, and the CRD creation probes")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    gen = Gen(rng)
+    gen = Gen(rng, creation=args.creation)
     cases = []
     for index in range(args.crds):
         crd, root, since = crd_for(gen, index)
@@ -498,6 +681,16 @@ def main():
             cases.append({"id": "%s-o%d" % (crd_id, number), "crd_id": crd_id,
                           "crd": json.dumps(crd, ensure_ascii=False),
                           "object": json.dumps(obj, ensure_ascii=False), "since": 30})
+    if args.creation:
+        for index, (name, schema) in enumerate(CREATION_PROBES):
+            crd = probe_crd(index, name, schema)
+            crd_id = "s%d-p%s" % (args.seed, name)
+            kind = crd["spec"]["names"]["kind"]
+            for number, spec in enumerate([{}, {"a": "x"}]):
+                obj = {"apiVersion": "example.io/v1", "kind": kind, "metadata": {"name": "w%d" % number}, "spec": spec}
+                cases.append({"id": "%s-o%d" % (crd_id, number), "crd_id": crd_id,
+                              "crd": json.dumps(crd, ensure_ascii=False),
+                              "object": json.dumps(obj, ensure_ascii=False), "since": 30})
     json.dump(cases, __import__("sys").stdout, ensure_ascii=False)
 
 

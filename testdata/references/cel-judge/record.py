@@ -2,11 +2,12 @@
 """Runs cel-judge on generate.py's cases at each Kubernetes version and records what it says.
 
     python3 generate.py --seed 47 --crds 300 > /tmp/cases.json
-    python3 record.py /tmp/cases.json /tmp/cel-judge-build/bin/cel-judge
+    python3 record.py /tmp/cases.json /tmp/cel-judge-build/bin/cel-judge [SUFFIX]
 
 writes crds.jsonl (each CRD once, by id) and cases.jsonl (each case's object, old object and,
 per version, the judge's verdict: the CRD's errors, the object's errors before CEL and CEL's,
-whether CEL was blocked, why it was skipped).
+whether CEL was blocked, why it was skipped) — crds-SUFFIX.jsonl and cases-SUFFIX.jsonl with a
+SUFFIX (`48`), beside the others.
 """
 
 import json
@@ -22,6 +23,7 @@ def errors(list_):
 
 def main():
     cases_path, judge = sys.argv[1], sys.argv[2]
+    suffix = "-" + sys.argv[3] if len(sys.argv) > 3 else ""
     cases = json.load(open(cases_path))
     inputs = [{k: c[k] for k in ("id", "crd", "object", "old") if k in c} for c in cases]
     verdicts = {c["id"]: {} for c in cases}
@@ -40,7 +42,7 @@ def main():
                 verdict["panic"] = r["panic"][:300]
             verdicts[r["id"]][version] = verdict
     crds = {}
-    with open("cases.jsonl", "w") as out:
+    with open("cases%s.jsonl" % suffix, "w") as out:
         for c in cases:
             crds.setdefault(c["crd_id"], c["crd"])
             line = {"id": c["id"], "crd": c["crd_id"], "object": json.loads(c["object"])}
@@ -48,7 +50,7 @@ def main():
                 line["old"] = json.loads(c["old"])
             line["judge"] = verdicts[c["id"]]
             out.write(json.dumps(line, ensure_ascii=False, sort_keys=False) + "\n")
-    with open("crds.jsonl", "w") as out:
+    with open("crds%s.jsonl" % suffix, "w") as out:
         for crd_id, crd in crds.items():
             out.write(json.dumps({"id": crd_id, "crd": json.loads(crd)}, ensure_ascii=False) + "\n")
 

@@ -26,7 +26,7 @@ mod value;
 pub use checker::compile_rule;
 pub use environment::Environment;
 pub use estimate::cost_exceeded;
-pub use regexp::go_regexp;
+pub use regexp::{go_regexp, go_regexp_cost, go_regexp_syntax};
 pub use shape::{Declared, Shape};
 pub use types::Decl;
 
@@ -108,6 +108,11 @@ impl Rule {
 
     /// A transition rule reads `oldSelf`: it judges a change, and a build has no object
     /// before the change.
+    /// The rule as the CRD writes it.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     pub fn is_transition(&self) -> bool {
         self.transition
     }

@@ -16,6 +16,155 @@ pub fn go_regexp(pattern: &str) -> std::result::Result<regex::Regex, String> {
     build(&rewrite(pattern), SIZE_LIMIT)
 }
 
+/// Whether `rest` (what follows a `{`) makes a repetition as Go reads one: `n}`, `n,}` or
+/// `n,m}`, in digits.
+fn begins_repetition(rest: &str) -> bool {
+    let Some((inside, _)) = rest.split_once('}') else {
+        return false;
+    };
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match inside.split_once(',') {
+        None => digits(inside),
+        Some((min, max)) => digits(min) && (max.is_empty() || digits(max)),
+    }
+}
+
+/// What Go's parser refuses that the crate's takes: a repetition count above 1,000, a
+/// repetition of a repetition (`a**`, `a{2}{3}`; a lazy `?` is no repetition), an unknown
+/// POSIX class (`[[:foo:]]`).
+fn go_only_error(pattern: &str) -> Option<String> {
+    const POSIX: [&str; 14] = [
+        "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
+        "space", "upper", "word", "xdigit",
+    ];
+    let bytes = pattern.as_bytes();
+    let mut at = 0;
+    let mut repeated = false;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => {
+                if pattern[at..].starts_with("\\Q") {
+                    at = pattern[at..]
+                        .find("\\E")
+                        .map_or(bytes.len(), |end| at + end + 2);
+                } else {
+                    at += 2;
+                }
+                repeated = false;
+            }
+            b'[' => {
+                at += 1;
+                if bytes.get(at) == Some(&b'^') {
+                    at += 1;
+                }
+                if bytes.get(at) == Some(&b']') {
+                    at += 1;
+                }
+                while at < bytes.len() && bytes[at] != b']' {
+                    if bytes[at] == b'\\' {
+                        at += 2;
+                        continue;
+                    }
+                    if pattern[at..].starts_with("[:")
+                        && let Some(end) = pattern[at + 2..].find(":]")
+                    {
+                        let name = &pattern[at + 2..at + 2 + end];
+                        if !POSIX.contains(&name.trim_start_matches('^')) {
+                            return Some(format!("invalid character class range: `[:{name}:]`"));
+                        }
+                        at += end + 4;
+                        continue;
+                    }
+                    at += 1;
+                }
+                at += 1;
+                repeated = false;
+            }
+            b'(' => {
+                at += if bytes.get(at + 1) == Some(&b'?') {
+                    2
+                } else {
+                    1
+                };
+                repeated = false;
+            }
+            b'*' | b'+' | b'?' => {
+                let start = at;
+                at += 1;
+                if bytes.get(at) == Some(&b'?') {
+                    at += 1;
+                }
+                if repeated {
+                    return Some(format!(
+                        "invalid nested repetition operator: `{}`",
+                        &pattern[start - 1..at]
+                    ));
+                }
+                repeated = true;
+            }
+            b'{' if begins_repetition(&pattern[at + 1..]) => {
+                let end = at + pattern[at..].find('}').unwrap_or(0);
+                let counts = &pattern[at + 1..end];
+                if counts
+                    .split(',')
+                    .filter(|count| !count.is_empty())
+                    .any(|count| count.parse::<u32>().map_or(true, |count| count > 1000))
+                {
+                    return Some(format!("invalid repeat count: `{}`", &pattern[at..=end]));
+                }
+                let start = at;
+                at = end + 1;
+                if bytes.get(at) == Some(&b'?') {
+                    at += 1;
+                }
+                if repeated {
+                    return Some(format!(
+                        "invalid nested repetition operator: `{}`",
+                        &pattern[start..at]
+                    ));
+                }
+                repeated = true;
+            }
+            _ => {
+                at += pattern[at..].chars().next().map_or(1, char::len_utf8);
+                repeated = false;
+            }
+        }
+    }
+    None
+}
+
+/// What compiling `pattern` builds, in units of cel-go's cost (about a tenth of a
+/// microsecond each): read from the parsed pattern, nothing compiled; none when it does not
+/// parse.
+pub fn go_regexp_cost(pattern: &str) -> Option<u64> {
+    compile_cost(&rewrite(pattern))
+}
+
+/// Whether `pattern` is a regular expression in Go's syntax, or why not — read, not compiled,
+/// so that judging a CRD's patterns costs their length (compiling waits for a value).
+pub fn go_regexp_syntax(pattern: &str) -> std::result::Result<(), String> {
+    if let Some(error) = go_only_error(pattern) {
+        return Err(error);
+    }
+    regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(&rewrite(pattern))
+        .map(|_| ())
+        .map_err(|error| last_line(&error.to_string()))
+}
+
+/// The last line of a regex error, which says what is wrong (the lines above it quote the
+/// pattern).
+fn last_line(error: &str) -> String {
+    error
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
 /// `pattern` in the regex crate's syntax with Go's meaning.
 fn rewrite(pattern: &str) -> String {
     let mut rewritten = String::with_capacity(pattern.len());
@@ -56,9 +205,25 @@ fn rewrite(pattern: &str) -> String {
                 };
                 match ascii {
                     Some(text) => rewritten.push_str(text),
+                    // Go negates a named class with `^` inside the braces (`\p{^Greek}`), the
+                    // crate with the capital letter only.
+                    None if matches!(next, 'p' | 'P') && chars.as_str().starts_with("{^") => {
+                        rewritten.push('\\');
+                        rewritten.push(if next == 'p' { 'P' } else { 'p' });
+                        rewritten.push('{');
+                        chars.next();
+                        chars.next();
+                    }
                     None => {
                         rewritten.push('\\');
                         rewritten.push(next);
+                        // `\p{Greek}`, `\x{10FFFF}`: the braces are the escape's, no repetition.
+                        if matches!(next, 'p' | 'P' | 'x') && chars.as_str().starts_with('{') {
+                            let rest = chars.as_str();
+                            let end = rest.find('}').map_or(rest.len(), |end| end + 1);
+                            rewritten.push_str(&rest[..end]);
+                            chars = rest[end..].chars();
+                        }
                     }
                 }
             }
@@ -84,6 +249,17 @@ fn rewrite(pattern: &str) -> String {
                 in_class = false;
                 rewritten.push(']');
             }
+            // The crate reads `&&`, `~~` and `--` in a class as set operations, Go as the
+            // characters themselves.
+            '&' | '~' if in_class => {
+                rewritten.push('\\');
+                rewritten.push(c);
+            }
+            '-' if in_class && chars.as_str().starts_with('-') => {
+                rewritten.push_str("\\-");
+            }
+            // Go reads a `{` that begins no repetition (`a{,3}`, `{x}`) as itself.
+            '{' if !in_class && !begins_repetition(chars.as_str()) => rewritten.push_str("\\{"),
             _ => rewritten.push(c),
         }
     }
@@ -96,13 +272,7 @@ fn build(rewritten: &str, size_limit: usize) -> std::result::Result<regex::Regex
         .build()
         .map_err(|error| match error {
             regex::Error::CompiledTooBig(_) => "it is too large".to_string(),
-            error => error
-                .to_string()
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .trim_start_matches("error: ")
-                .to_string(),
+            error => last_line(&error.to_string()),
         })
 }
 
