@@ -12,6 +12,8 @@
 //! - objects the oracle skipped as out of its scope;
 //! - a field Karmada's API server defaulted (`serverDefaults`) that fedrender leaves out, when
 //!   the member's API server would default it the same way;
+//! - a container's `imagePullPolicy` fedrender writes where the oracle has none: Karmada's API
+//!   server defaults it in the template, which the oracle does not emulate;
 //! - objects fedrender sends as dependencies of a `propagateDeps` workload (the oracle lists
 //!   them, but does not run the dependencies distributor);
 //! - `1` and `1.0`, the same JSON number.
@@ -279,7 +281,17 @@ fn compare(dir: &Path) -> Vec<String> {
                             && defaults.get(key).and_then(|fields| fields.get(&pointer))
                                 == karmada_value.as_ref()
                             && member_defaults_the_same(fedrender, &pointer);
-                        if !defaulted {
+                        // The oracle does not default containers as Karmada's API server does
+                        // (SetDefaults_Container): Karmada's Work carries every container's
+                        // imagePullPolicy, and fedrender writes the template's where the
+                        // member would default another (overrides::pull_policy's tests).
+                        let pull_policy = karmada_value.is_none()
+                            && pointer.ends_with("/imagePullPolicy")
+                            && matches!(
+                                fedrender_value.as_ref().and_then(Value::as_str),
+                                Some("Always" | "IfNotPresent")
+                            );
+                        if !defaulted && !pull_policy {
                             differences.push(format!(
                                 "[{cluster}] {key:?} {pointer}: karmada={karmada_value:?} \
                                  fedrender={fedrender_value:?}"
