@@ -89,7 +89,7 @@ impl CustomResources {
     /// same CRD from `--crds` are one CRD. A CRD larger than [`MAX_CRD_BYTES`] as JSON is an
     /// error at its origin; so is a fleet's CRD that the API server of one of `minors` (the
     /// Kubernetes minor versions of the run's clusters) refuses to create, an error for each
-    /// reason, at the field it is about ([`creation_refusals`]). A CRD given on the command
+    /// reason, at the field it is about (`crd_creation::creation_refusals`). A CRD given on the command
     /// line is one the clusters hold already, and is not judged as a new one.
     pub fn add(
         &mut self,

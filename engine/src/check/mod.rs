@@ -659,7 +659,7 @@ impl Checker {
 
     /// What an API server of `version` says of the update of `old` (the stored object: the
     /// base's in `diff`) to `new`. A custom resource is judged whole as an update
-    /// ([`ratchet`]): decoded on both sides, its rules that read `oldSelf` run, and from
+    /// (the `ratchet` module): decoded on both sides, its rules that read `oldSelf` run, and from
     /// Kubernetes 1.30 what is wrong with a value the update leaves as it was is ratcheted.
     /// Anything else — a built-in kind, a change of apiVersion (the API server would convert
     /// the old object first, which fedrender cannot) — is judged as [`Checker::check_at`]
