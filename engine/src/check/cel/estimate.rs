@@ -22,6 +22,9 @@ pub const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
 const STRING_TRAVERSAL: f64 = 0.1;
 /// cel-go's `common.RegexStringLengthCostFactor`.
 const REGEX_LENGTH: f64 = 0.25;
+/// apiserver pkg/cel/limits.go `MaxNameFormatRegexSize`: the size of the largest regex a
+/// named format validates with.
+const MAX_NAME_FORMAT_REGEX_SIZE: f64 = 128.0;
 const LIST_CREATE: u64 = 10;
 const MAP_CREATE: u64 = 30;
 
@@ -575,6 +578,13 @@ impl<'c, 'd> Estimator<'c, 'd> {
                 .unwrap_or(Range::UNKNOWN)
                 .factor(STRING_TRAVERSAL),
             ("format", Some(_), Some(size)) => size.factor(STRING_TRAVERSAL),
+            // A named format's validate runs its regex over the string: apiserver
+            // pkg/cel/library/cost.go charges the string's size for its traversal and for a
+            // regex of the largest named format's size (limits.go MaxNameFormatRegexSize).
+            ("validate", Some(_), _) if args.len() == 1 => arg_size(0, self)
+                .unwrap_or(Range::UNKNOWN)
+                .factor(STRING_TRAVERSAL)
+                .factor(MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH),
             (
                 "url" | "cidr" | "isIP" | "isCIDR" | "ip" | "isURL" | "quantity" | "isQuantity"
                 | "semver" | "isSemver",
