@@ -13,7 +13,7 @@ use crate::api::karmada::{
     FederatedResourceQuota, OverridePolicy, POLICY_API_VERSION, PropagationPolicy,
 };
 use crate::check::KubernetesVersion;
-use crate::diagnostics::{Diagnostic, ErrorSink, Located, Origin};
+use crate::diagnostics::{Diagnostic, ErrorSink, Located, Origin, Rejected};
 use crate::documents::{RawDocument, SourceFile};
 use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
@@ -369,14 +369,14 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
     document: &RawDocument,
     files: &[SourceFile],
     api_version: &str,
-) -> Result<T, Diagnostic> {
+) -> Result<T, Rejected> {
     if api_version != POLICY_API_VERSION {
-        return Err(Diagnostic::error(
+        return Err(Rejected::from(Diagnostic::error(
             Some(document.origin.clone()),
             format!(
                 "unsupported apiVersion {api_version}; Karmada policies are {POLICY_API_VERSION}"
             ),
-        ));
+        )));
     }
     document.decode_api_object(files).map_err(|mut error| {
         // Name the policy, so the message makes sense without opening the file.
@@ -387,10 +387,25 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
             Some(namespace) if !kind.starts_with("Cluster") => format!("{kind} {namespace}/{name}"),
             _ => format!("{kind} {name}"),
         };
+        let unknown_field = error.message.starts_with("unknown field `");
         error.message = format!("{id}: {}", error.message);
-        error
+        let mut errors = vec![error];
+        // Every misspelt field of the policy at once, as the API server names them.
+        if unknown_field {
+            for (origin, message) in document.more_unknown_fields::<T>(files, UNKNOWN_FIELDS_SHOWN)
+            {
+                errors.push(Diagnostic::error(
+                    Some(origin),
+                    format!("{id}: {}", crate::yaml::with_field_hint(message)),
+                ));
+            }
+        }
+        Rejected::from(errors)
     })
 }
+
+/// The most unknown fields of one policy named in one run.
+const UNKNOWN_FIELDS_SHOWN: usize = 20;
 
 /// A `Cluster` object, from the input directory or from the inventory file.
 pub(crate) fn decode_cluster(

@@ -529,6 +529,80 @@ impl RawDocument {
         crate::diagnostics::FieldLines::new(yaml::field_lines(&document))
     }
 
+    /// The unknown fields of the document past the first, which decoding reports alone: each
+    /// at its line, with its message (`unknown field `x`, expected one of …`), so that one run
+    /// names every misspelt field of a document as the API server's strict decoding does. At
+    /// most `limit`; empty when the first error is not an unknown field.
+    pub(crate) fn more_unknown_fields<T: DeserializeOwned>(
+        &self,
+        files: &[SourceFile],
+        limit: usize,
+    ) -> Vec<(Origin, String)> {
+        let lines = self.field_lines(files);
+        let mut value = self.value.clone();
+        let mut found = Vec::new();
+        // The first is the one decoding reported; each found is taken out and decoding tried
+        // again, so the next one shows.
+        while found.len() <= limit {
+            let error = match serde_path_to_error::deserialize::<_, T>(&value) {
+                Ok(_) => break,
+                Err(error) => error,
+            };
+            // serde_json quotes the expected names; the YAML reader's first message does not.
+            let message = match error.inner().to_string().split_once(", expected ") {
+                Some((head, expected)) => format!("{head}, expected {}", expected.replace('`', "")),
+                None => error.inner().to_string(),
+            };
+            let Some(name) = message
+                .strip_prefix("unknown field `")
+                .and_then(|rest| rest.split_once('`'))
+                .map(|(name, _)| name.to_string())
+            else {
+                break;
+            };
+            let mut field = String::new();
+            let mut node = &mut value;
+            // The path ends at the unknown field itself.
+            let mut segments: Vec<&serde_path_to_error::Segment> = error.path().iter().collect();
+            if matches!(segments.last(), Some(serde_path_to_error::Segment::Map { key }) if *key == name)
+            {
+                segments.pop();
+            }
+            for segment in segments {
+                let next = match segment {
+                    serde_path_to_error::Segment::Map { key } => {
+                        if !field.is_empty() {
+                            field.push('.');
+                        }
+                        field.push_str(key);
+                        node.get_mut(key.as_str())
+                    }
+                    serde_path_to_error::Segment::Seq { index } => {
+                        field.push_str(&format!("[{index}]"));
+                        node.get_mut(*index)
+                    }
+                    _ => None,
+                };
+                match next {
+                    Some(next) => node = next,
+                    None => return skip_first(found),
+                }
+            }
+            let Some(object) = node.as_object_mut() else {
+                break;
+            };
+            if object.remove(&name).is_none() {
+                break;
+            }
+            if !field.is_empty() {
+                field.push('.');
+            }
+            field.push_str(&name);
+            found.push((lines.origin(&self.origin, &field), message));
+        }
+        skip_first(found)
+    }
+
     pub(crate) fn decode_api_object<T: DeserializeOwned>(
         &self,
         files: &[SourceFile],
@@ -571,6 +645,14 @@ impl RawDocument {
             }
         }
     }
+}
+
+/// What [`RawDocument::more_unknown_fields`] found, without the first, already reported.
+fn skip_first(mut found: Vec<(Origin, String)>) -> Vec<(Origin, String)> {
+    if !found.is_empty() {
+        found.remove(0);
+    }
+    found
 }
 
 fn json_error(error: &serde_json::Error, file: &Arc<str>) -> Diagnostic {
@@ -737,6 +819,42 @@ mod tests {
             error.message.contains("did you mean `spec`?"),
             "{}",
             error.message
+        );
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Nested {
+        kind: String,
+        items: Vec<Strict>,
+    }
+
+    /// Every unknown field past the first, each at its own line, down through lists; the
+    /// first is decoding's own error and is not repeated.
+    #[test]
+    fn the_unknown_fields_past_the_first_are_found_at_their_lines() {
+        let files = [SourceFile {
+            path: "p.yaml".into(),
+            text: "kind: A\nitems:\n- kind: B\n  spek: 1\n- kind: C\n  spec: {}\n  kin: 2\nitemz: []\n"
+                .to_string(),
+            format: Format::Yaml,
+        }];
+        let (documents, _) = parse_files(&files);
+        assert!(documents[0].decode::<Nested>(&files).is_err());
+        let more = documents[0].more_unknown_fields::<Nested>(&files, 20);
+        let found: Vec<(u64, &str)> = more
+            .iter()
+            .map(|(origin, message)| (origin.line, &message[..message.find(',').unwrap()]))
+            .collect();
+        assert_eq!(
+            found,
+            [(7, "unknown field `kin`"), (8, "unknown field `itemz`")]
+        );
+        assert!(
+            more[0].1.ends_with("expected kind or spec"),
+            "{}",
+            more[0].1
         );
     }
 
