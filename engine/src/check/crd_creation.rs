@@ -22,6 +22,30 @@ pub const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
 /// `ValidateCustomResourceDefinitionOpenAPISchema`, pkg/apiserver/schema/cel/compilation.go);
 /// new expressions compile at the server's minimum compatibility version, 1.`minor - 1`.
 pub fn creation_refusals(crd: &Value, minor: u32) -> Vec<Refusal> {
+    if minor < super::schema::RULES_SINCE_MINOR {
+        // The feature gate is off (or the field unknown): the API server drops every rule
+        // before it validates the CRD (apiextensions-apiserver strategy.go dropDisabledFields).
+        let mut without = crd.clone();
+        drop_rules(&mut without);
+        return creation_refusals_with_rules(&without, minor);
+    }
+    creation_refusals_with_rules(crd, minor)
+}
+
+/// Removes every `x-kubernetes-validations` of `value`, as an API server without the feature
+/// does.
+fn drop_rules(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("x-kubernetes-validations");
+            map.values_mut().for_each(drop_rules);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_rules),
+        _ => {}
+    }
+}
+
+fn creation_refusals_with_rules(crd: &Value, minor: u32) -> Vec<Refusal> {
     let Some(versions) = crd.pointer("/spec/versions").and_then(Value::as_array) else {
         return Vec::new();
     };
@@ -547,6 +571,22 @@ mod tests {
             {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object",
                 "properties": {"spec": spec}}}},
         ]}})
+    }
+
+    /// An API server before 1.25 drops the rules of a CRD it creates (strategy.go
+    /// dropDisabledFields; the gate CustomResourceValidationExpressions is off before 1.25), so a
+    /// rule that does not compile refuses nothing there.
+    #[test]
+    fn rules_are_not_compiled_before_kubernetes_1_25() {
+        let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.io"},
+            "spec": {"group": "example.io", "scope": "Namespaced",
+                "names": {"kind": "Widget", "plural": "widgets"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object",
+                        "x-kubernetes-validations": [{"rule": "self.nothing.here > 1"}]}}}]}});
+        assert!(creation_refusals(&crd, 24).is_empty());
+        assert!(!creation_refusals(&crd, 25).is_empty());
     }
 
     fn says(crd: &Value, minor: u32) -> Vec<String> {

@@ -256,6 +256,11 @@ impl Found {
     }
 }
 
+/// Kubernetes 1.25 turns CustomResourceValidationExpressions on by default (beta; alpha and off
+/// in 1.23 and 1.24, unknown before): an API server before it neither checks nor runs
+/// `x-kubernetes-validations`.
+pub const RULES_SINCE_MINOR: u32 = 25;
+
 /// What one check of an object may spend, and against which API server.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -1098,6 +1103,11 @@ impl Schema {
         walk: &mut Walk<'_>,
         out: &mut Out<'_>,
     ) {
+        // Before Kubernetes 1.25 the API server runs no rule (its compatibility version is one
+        // older).
+        if walk.compatibility_minor < RULES_SINCE_MINOR - 1 {
+            return;
+        }
         for rule in &self.rules {
             // On an update a rule's failure is ratcheted on an unchanged value unless the rule
             // reads oldSelf; its evaluation errors never are (validation.go
@@ -1835,6 +1845,36 @@ mod tests {
         let long = Schema::from_crd(&json!({"type": "string", "format": "k8s-long-name"}));
         assert!(findings(&long, json!("a.b-c.d")).is_empty());
         assert_eq!(findings(&long, json!("a..b")).len(), 1);
+    }
+
+    /// An API server before 1.25 runs no CEL rule: CustomResourceValidationExpressions is off
+    /// by default in 1.23 and 1.24 (alpha) and unknown before (kube_features.go); 1.25 turns it
+    /// on. Its minimum compatibility version is one older.
+    #[test]
+    fn rules_run_from_kubernetes_1_25() {
+        let schema = crd(json!({"type": "object",
+            "properties": {"replicas": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "self.replicas < 3"}]}));
+        let at = |server_minor: u32| {
+            let limits = Limits {
+                steps: u64::MAX,
+                cel: cel::OBJECT_BUDGET,
+                compatibility_minor: server_minor - 1,
+            };
+            let (found, _) = schema
+                .validate_with(
+                    &json!({"replicas": 5}),
+                    &None_,
+                    limits,
+                    20,
+                    Found::default(),
+                )
+                .unwrap();
+            found.findings.len()
+        };
+        assert_eq!(at(24), 0);
+        assert_eq!(at(25), 1);
+        assert_eq!(at(33), 1);
     }
 
     /// kube-openapi validate compares a length or a count with a negative upper bound as with
