@@ -358,11 +358,23 @@ fn interrupted_build(
     point: Point,
     base: &BTreeMap<String, Vec<u8>>,
 ) -> Output {
+    use std::os::unix::process::CommandExt;
     let watch = Watch::new(input, out);
-    let child = build_command(input, out)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut command = build_command(input, out);
+    // The build keeps a signal ignored if it starts ignored (as a job started in the
+    // background of a shell without job control starts with SIGINT ignored); this test is
+    // about the build's own handling, so its child starts with every signal it sends at the
+    // default, whatever the test runner inherited.
+    // SAFETY: signal(2) is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    let child = command.stderr(Stdio::piped()).spawn().unwrap();
     // SAFETY: pidfd_open(2) on our own child, not yet waited for.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
     assert!(
