@@ -387,21 +387,35 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
             Some(namespace) if !kind.starts_with("Cluster") => format!("{kind} {namespace}/{name}"),
             _ => format!("{kind} {name}"),
         };
-        let unknown_field = error.message.starts_with("unknown field `");
         error.message = format!("{id}: {}", error.message);
-        let mut errors = vec![error];
-        // Every misspelt field of the policy at once, as the API server names them.
-        if unknown_field {
-            for (origin, message) in document.more_unknown_fields::<T>(files, UNKNOWN_FIELDS_SHOWN)
-            {
-                errors.push(Diagnostic::error(
-                    Some(origin),
-                    format!("{id}: {}", crate::yaml::with_field_hint(message)),
-                ));
-            }
-        }
-        Rejected::from(errors)
+        every_unknown_field::<T>(document, files, error, &format!("{id}: "))
     })
+}
+
+/// Decoding's `error` and, when it is an unknown field, every other unknown field of the
+/// document beside it, each at its line and after `prefix`: one run names every misspelt
+/// field, as the API server's strict decoding does.
+fn every_unknown_field<T: serde::de::DeserializeOwned>(
+    document: &RawDocument,
+    files: &[SourceFile],
+    error: Diagnostic,
+    prefix: &str,
+) -> Rejected {
+    let unknown_field = error
+        .message
+        .strip_prefix(prefix)
+        .unwrap_or(&error.message)
+        .starts_with("unknown field `");
+    let mut errors = vec![error];
+    if unknown_field {
+        for (origin, message) in document.more_unknown_fields::<T>(files, UNKNOWN_FIELDS_SHOWN) {
+            errors.push(Diagnostic::error(
+                Some(origin),
+                format!("{prefix}{}", crate::yaml::with_field_hint(message)),
+            ));
+        }
+    }
+    Rejected::from(errors)
 }
 
 /// The most unknown fields of one policy named in one run.
@@ -411,7 +425,7 @@ const UNKNOWN_FIELDS_SHOWN: usize = 20;
 pub(crate) fn decode_cluster(
     document: &RawDocument,
     files: &[SourceFile],
-) -> Result<Located<Cluster>, Diagnostic> {
+) -> Result<Located<Cluster>, Rejected> {
     let origin = document.origin.clone();
     let field = |name: &str| {
         document
@@ -433,14 +447,18 @@ pub(crate) fn decode_cluster(
                 "the inventory holds only Karmada Cluster objects ({CLUSTER_API_VERSION}); found {}",
                 found.trim()
             ),
-        ));
+        )
+        .into());
     }
-    let cluster: Cluster = document.decode_api_object(files)?;
+    let cluster: Cluster = document
+        .decode_api_object(files)
+        .map_err(|error| every_unknown_field::<Cluster>(document, files, error, ""))?;
     if let Some(problem) = names::dns_label_problem(cluster.name()) {
         return Err(Diagnostic::error(
             Some(origin),
             format!("cluster name {:?} {problem}", cluster.name()),
-        ));
+        )
+        .into());
     }
     Ok(Located {
         origin,
