@@ -379,6 +379,7 @@ fn json_larger_than(value: &Value, limit: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::crd_creation::tests::{widget_crd_with_spec, widget_with_rule};
     use super::*;
     use serde_json::json;
     fn widget_crd(size: Value) -> Value {
@@ -483,21 +484,6 @@ mod tests {
             ),
             Ok(Vec::new())
         );
-    }
-
-    /// A CRD of kind Widget whose spec has `properties` and the one rule `rule`.
-    fn widget_with_rule(properties: Value, rule: Value) -> Value {
-        widget_crd_with_spec(json!({"type": "object", "properties": properties,
-            "x-kubernetes-validations": [rule]}))
-    }
-
-    fn widget_crd_with_spec(spec: Value) -> Value {
-        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.io"},
-        "spec": {"group": "example.io", "names": {"kind": "Widget"}, "versions": [
-            {"name": "v1", "served": true, "schema": {"openAPIV3Schema": {"type": "object",
-                "properties": {"spec": spec}}}},
-        ]}})
     }
 
     /// A fleet's refused CRD is an error per reason naming every version that gives it, at

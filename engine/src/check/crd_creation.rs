@@ -517,7 +517,7 @@ fn valid_field_path(path: &str, schema: &Value) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -558,13 +558,14 @@ mod tests {
         }
     }
 
-    /// A CRD of kind Widget whose spec has `properties` and the one rule `rule`.
-    fn widget_with_rule(properties: Value, rule: Value) -> Value {
+    /// A CRD of kind Widget whose spec has `properties` and the one rule `rule` (the CRD tests
+    /// of `crd.rs` build theirs here too).
+    pub(in crate::check) fn widget_with_rule(properties: Value, rule: Value) -> Value {
         widget_crd_with_spec(json!({"type": "object", "properties": properties,
             "x-kubernetes-validations": [rule]}))
     }
 
-    fn widget_crd_with_spec(spec: Value) -> Value {
+    pub(in crate::check) fn widget_crd_with_spec(spec: Value) -> Value {
         json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
         "metadata": {"name": "widgets.example.io"},
         "spec": {"group": "example.io", "names": {"kind": "Widget"}, "versions": [
@@ -578,13 +579,7 @@ mod tests {
     /// rule that does not compile refuses nothing there.
     #[test]
     fn rules_are_not_compiled_before_kubernetes_1_25() {
-        let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "widgets.example.io"},
-            "spec": {"group": "example.io", "scope": "Namespaced",
-                "names": {"kind": "Widget", "plural": "widgets"},
-                "versions": [{"name": "v1", "served": true, "storage": true,
-                    "schema": {"openAPIV3Schema": {"type": "object",
-                        "x-kubernetes-validations": [{"rule": "self.nothing.here > 1"}]}}}]}});
+        let crd = widget_with_rule(json!({}), json!({"rule": "self.nothing.here > 1"}));
         assert!(creation_refusals(&crd, 24).is_empty());
         assert!(!creation_refusals(&crd, 25).is_empty());
     }

@@ -758,10 +758,8 @@ mod tests {
         );
     }
 
-    /// 7 over 2:1:1:1 is 3/2/1/1 and its seventh replica is a tie among member2..4 at 1/3 with
-    /// one replica each, which the smaller name wins with an empty UID (spec §14).
-    #[test]
-    fn a_remainder_decided_by_a_tie_names_the_tied_clusters_and_the_rule() {
+    /// 7 replicas by static weight 2:1:1:1 over member1..4, for a template of `uid`.
+    fn seven_over_2_1_1_1(uid: &str) -> Division {
         let clusters = clusters(&["member1", "member2", "member3", "member4"]);
         let list = weights(&[
             ("member1", 2),
@@ -769,12 +767,22 @@ mod tests {
             ("member3", 1),
             ("member4", 1),
         ]);
+        divide_replicas(
+            Strategy::StaticWeight(Some(&list)),
+            &seats(&clusters, &[0; 4]),
+            7,
+            uid,
+        )
+        .unwrap()
+        .expect("a Divided strategy")
+    }
+
+    /// 7 over 2:1:1:1 is 3/2/1/1 and its seventh replica is a tie among member2..4 at 1/3 with
+    /// one replica each, which the smaller name wins with an empty UID (spec §14).
+    #[test]
+    fn a_remainder_decided_by_a_tie_names_the_tied_clusters_and_the_rule() {
         assert_eq!(
-            explain(
-                Strategy::StaticWeight(Some(&list)),
-                &seats(&clusters, &[0; 4]),
-                7
-            ),
+            seven_over_2_1_1_1("").explain(),
             "7 replicas by static weight member1:2 member2:1 member3:1 member4:1 → member1 3, \
              member2 2, member3 1, member4 1; remainder 2 to member1 1, member2 1 (Webster: each \
              next replica to the largest weight ÷ (2 × replicas + 1); member2, member3, member4 \
@@ -788,22 +796,7 @@ mod tests {
     /// order is the one Karmada takes from it, so the division is certain.
     #[test]
     fn a_tie_the_template_uid_decides_is_certain() {
-        const EVEN_UID: &str = "4858ca61-3ff8-4095-8267-f3d059d8074c";
-        let clusters = clusters(&["member1", "member2", "member3", "member4"]);
-        let list = weights(&[
-            ("member1", 2),
-            ("member2", 1),
-            ("member3", 1),
-            ("member4", 1),
-        ]);
-        let division = divide_replicas(
-            Strategy::StaticWeight(Some(&list)),
-            &seats(&clusters, &[0; 4]),
-            7,
-            EVEN_UID,
-        )
-        .unwrap()
-        .expect("a Divided strategy");
+        let division = seven_over_2_1_1_1("4858ca61-3ff8-4095-8267-f3d059d8074c");
         assert!(!division.may_divide_otherwise_live());
         assert!(division.explain().ends_with("then the smaller name)"));
     }
