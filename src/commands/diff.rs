@@ -132,7 +132,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         DiffFormat::Markdown => {
             diff_report::markdown(&result, args.max_bytes, args.title.as_deref())
         }
-        DiffFormat::Json => diff_report::json(&result, args.title.as_deref()),
+        DiffFormat::Json => crate::report::diff_json::json(&result, args.title.as_deref()),
         DiffFormat::Stat => messages::for_people(&diff_report::stat(&result), format).into_owned(),
     };
     let written = match args.format {

@@ -8,8 +8,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use serde_json::json;
-
 use crate::report::markdown;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::diff::danger::{Finding, FindingLevel};
@@ -165,88 +163,6 @@ fn hidden_line(diff: &FleetDiff, shown: Shown) -> Option<String> {
     ))
 }
 
-pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
-    let grouped = diff.grouped();
-    let clusters: Vec<serde_json::Value> = diff
-        .clusters
-        .iter()
-        .map(|(cluster, changes)| {
-            let (added, changed, removed) = FleetDiff::counts(changes);
-            let objects: Vec<serde_json::Value> = changes
-                .iter()
-                .map(|change| {
-                    json!({
-                        "group": change.key.group,
-                        "kind": change.key.kind,
-                        "namespace": change.key.namespace,
-                        "name": change.key.name,
-                        "change": change.kind.word(),
-                    })
-                })
-                .collect();
-            json!({"cluster": cluster, "added": added, "changed": changed, "removed": removed, "objects": objects})
-        })
-        .collect();
-    let groups: Vec<serde_json::Value> = grouped
-        .groups
-        .iter()
-        .map(|group| {
-            let key = &group.change.key;
-            json!({
-                "group": key.group,
-                "kind": key.kind,
-                "namespace": key.namespace,
-                "name": key.name,
-                "change": group.change.kind.word(),
-                "clusters": group.clusters,
-                "diff": group.hunks,
-                "replicas": group.replicas.iter().map(|(cluster, before, after)| json!({
-                    "cluster": cluster, "before": before, "after": after,
-                })).collect::<Vec<_>>(),
-                "source": diff.provenance.get(key).map(|provenance| json!({
-                    "template": provenance.origin,
-                    "placedBy": provenance.placed_by,
-                    "overriddenBy": provenance.overridden_on(&group.clusters),
-                    "mayDivideOtherwiseLive": provenance.may_divide_otherwise_live,
-                })),
-            })
-        })
-        .collect();
-    let moves: Vec<serde_json::Value> = grouped
-        .replica_moves
-        .iter()
-        .map(|moved| {
-            json!({
-                "group": moved.key.group,
-                "kind": moved.key.kind,
-                "namespace": moved.key.namespace,
-                "name": moved.key.name,
-                "clusters": moved.clusters.iter().map(|(cluster, before, after)| json!({
-                    "cluster": cluster, "before": before, "after": after,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let (added, changed, removed) = totals(diff);
-    let report = json!({
-        "title": title,
-        "changed": !diff.is_empty(),
-        "summary": {"added": added, "changed": changed, "removed": removed},
-        "clustersAdded": diff.clusters_added,
-        "clustersRemoved": diff.clusters_removed,
-        "replicaMoves": moves,
-        "findings": findings_json(diff),
-        "hidden": diff.hidden.iter().map(|(rule, changes)| json!({
-            "rule": rule, "changes": changes,
-        })).collect::<Vec<_>>(),
-        "groups": groups,
-        "clusters": clusters,
-    });
-    let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
-    text.push('\n');
-    crate::report::github::inert_json(text)
-}
-
 /// A pull-request comment: a heading, a one-line summary, a table per kind, the clusters that
 /// come and go, replica moves, then each change once with the clusters it happens on, largest
 /// blast radius first, its template and policies, and its diff. At most `max_bytes`: the
@@ -387,29 +303,6 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         .unwrap();
     }
     out
-}
-
-/// The danger findings for tools: each rule broken by each object, with its clusters.
-fn findings_json(diff: &FleetDiff) -> Vec<serde_json::Value> {
-    diff.findings
-        .iter()
-        .map(|finding| {
-            json!({
-                "lint": finding.lint.name(),
-                "level": finding.level.word(),
-                "group": finding.key.group,
-                "kind": finding.key.kind,
-                "namespace": finding.key.namespace,
-                "name": finding.key.name,
-                "clusters": finding.clusters,
-                "message": finding.message,
-                "argoCD": finding.argo_cd,
-                "flux": finding.flux,
-                "fix": finding.fix,
-                "loweredBy": finding.escaped_by,
-            })
-        })
-        .collect()
 }
 
 /// The "Review" section: what the change breaks or loses, errors (denied lints) first, then
@@ -873,7 +766,7 @@ fn one_line_summary(diff: &FleetDiff, grouped: &GroupedDiff<'_>, entries: usize)
     )
 }
 
-fn totals(diff: &FleetDiff) -> (usize, usize, usize) {
+pub(super) fn totals(diff: &FleetDiff) -> (usize, usize, usize) {
     diff.clusters
         .values()
         .map(|changes| FleetDiff::counts(changes))
@@ -1012,8 +905,10 @@ fn cluster_list_shown(clusters: &[&str], shown: Shown) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::diff_json::json as json_report;
     use fedrender_engine::diff::ObjectChange;
     use fedrender_engine::object::ObjectKey;
+    use serde_json::json;
 
     fn change(name: &str, kind: ChangeKind, before: &str, after: &str) -> ObjectChange {
         ObjectChange {
@@ -1174,7 +1069,7 @@ mod tests {
         );
         let stat = stat(&diff);
         assert!(stat.starts_with("+ cluster eu-3 (new): 2 objects added\n- cluster old-1 (removed): 1 object removed\n~ Deployment.apps shop/web replicas: eu-1 3 → 4"), "{stat}");
-        let value: serde_json::Value = serde_json::from_str(&json(&diff, None)).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&json_report(&diff, None)).unwrap();
         assert_eq!(value["clustersAdded"], json!(["eu-3"]));
         assert_eq!(
             value["replicaMoves"][0]["clusters"][1],
@@ -1194,7 +1089,8 @@ mod tests {
             text,
             "~ Deployment.apps shop/web-0 on prod-1 … prod-3 (3 clusters)\n+ Deployment.apps shop/api on prod-4\n4 clusters changed: 1 added, 3 changed, 0 removed\n"
         );
-        let value: serde_json::Value = serde_json::from_str(&json(&diff, Some("t"))).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&json_report(&diff, Some("t"))).unwrap();
         assert_eq!(value["title"], "t");
         assert_eq!(
             value["summary"],

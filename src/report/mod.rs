@@ -7,6 +7,7 @@
 //! [`github`], a pull-request comment's with [`markdown`].
 
 pub mod diff;
+pub mod diff_json;
 pub mod github;
 pub mod markdown;
 pub mod messages;

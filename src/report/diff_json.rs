@@ -1,0 +1,114 @@
+//! `fedrender diff --format json`: the whole comparison as data for tools — each cluster's
+//! changes, the changes grouped once with their clusters and diffs, replica moves, the
+//! Review's findings and what the ignore rules hid.
+
+use serde_json::json;
+
+use super::diff::totals;
+use fedrender_engine::diff::FleetDiff;
+
+/// The comparison as one JSON document, its names made inert for a GitHub log.
+pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
+    let grouped = diff.grouped();
+    let clusters: Vec<serde_json::Value> = diff
+        .clusters
+        .iter()
+        .map(|(cluster, changes)| {
+            let (added, changed, removed) = FleetDiff::counts(changes);
+            let objects: Vec<serde_json::Value> = changes
+                .iter()
+                .map(|change| {
+                    json!({
+                        "group": change.key.group,
+                        "kind": change.key.kind,
+                        "namespace": change.key.namespace,
+                        "name": change.key.name,
+                        "change": change.kind.word(),
+                    })
+                })
+                .collect();
+            json!({"cluster": cluster, "added": added, "changed": changed, "removed": removed, "objects": objects})
+        })
+        .collect();
+    let groups: Vec<serde_json::Value> = grouped
+        .groups
+        .iter()
+        .map(|group| {
+            let key = &group.change.key;
+            json!({
+                "group": key.group,
+                "kind": key.kind,
+                "namespace": key.namespace,
+                "name": key.name,
+                "change": group.change.kind.word(),
+                "clusters": group.clusters,
+                "diff": group.hunks,
+                "replicas": group.replicas.iter().map(|(cluster, before, after)| json!({
+                    "cluster": cluster, "before": before, "after": after,
+                })).collect::<Vec<_>>(),
+                "source": diff.provenance.get(key).map(|provenance| json!({
+                    "template": provenance.origin,
+                    "placedBy": provenance.placed_by,
+                    "overriddenBy": provenance.overridden_on(&group.clusters),
+                    "mayDivideOtherwiseLive": provenance.may_divide_otherwise_live,
+                })),
+            })
+        })
+        .collect();
+    let moves: Vec<serde_json::Value> = grouped
+        .replica_moves
+        .iter()
+        .map(|moved| {
+            json!({
+                "group": moved.key.group,
+                "kind": moved.key.kind,
+                "namespace": moved.key.namespace,
+                "name": moved.key.name,
+                "clusters": moved.clusters.iter().map(|(cluster, before, after)| json!({
+                    "cluster": cluster, "before": before, "after": after,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let (added, changed, removed) = totals(diff);
+    let report = json!({
+        "title": title,
+        "changed": !diff.is_empty(),
+        "summary": {"added": added, "changed": changed, "removed": removed},
+        "clustersAdded": diff.clusters_added,
+        "clustersRemoved": diff.clusters_removed,
+        "replicaMoves": moves,
+        "findings": findings_json(diff),
+        "hidden": diff.hidden.iter().map(|(rule, changes)| json!({
+            "rule": rule, "changes": changes,
+        })).collect::<Vec<_>>(),
+        "groups": groups,
+        "clusters": clusters,
+    });
+    let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
+    text.push('\n');
+    crate::report::github::inert_json(text)
+}
+
+/// The danger findings for tools: each rule broken by each object, with its clusters.
+fn findings_json(diff: &FleetDiff) -> Vec<serde_json::Value> {
+    diff.findings
+        .iter()
+        .map(|finding| {
+            json!({
+                "lint": finding.lint.name(),
+                "level": finding.level.word(),
+                "group": finding.key.group,
+                "kind": finding.key.kind,
+                "namespace": finding.key.namespace,
+                "name": finding.key.name,
+                "clusters": finding.clusters,
+                "message": finding.message,
+                "argoCD": finding.argo_cd,
+                "flux": finding.flux,
+                "fix": finding.fix,
+                "loweredBy": finding.escaped_by,
+            })
+        })
+        .collect()
+}
