@@ -357,3 +357,43 @@ fn an_image_bump_on_the_benchmark_fleet_raises_no_finding() {
     assert_eq!(report["findings"], serde_json::json!([]));
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A deleted Namespace whose policy preserves it on member1 alone: Karmada keeps member1's
+/// copy and deletes the one its namespace controller made on member2 (karmada
+/// namespace_sync_controller.go makes Works without the policy's preserve setting), so the
+/// finding names member1 and says what happens on member2.
+#[test]
+fn a_deleted_namespace_is_preserved_only_on_its_policy_clusters() {
+    let head = common::empty_scratch("namespace-deleted");
+    std::fs::write(
+        head.join("fleet.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: left, namespace: default}\n",
+    )
+    .unwrap();
+    let output = fedrender(&[
+        "diff",
+        head.to_str().unwrap(),
+        "--clusters",
+        "testdata/namespace-preserved-on-its-clusters/clusters.yaml",
+        "--base",
+        "testdata/namespace-preserved-on-its-clusters/input",
+        "--format",
+        "json",
+    ]);
+    let (summary, list) = findings(&output);
+    assert_eq!(
+        summary,
+        [(
+            "preserved-on-deletion".to_string(),
+            strings(&["member1"]),
+            "warning".to_string()
+        )],
+        "{output:?}"
+    );
+    let message = list[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("ClusterPropagationPolicy keep-shop")
+            && message.ends_with("namespace controller made on member2"),
+        "{message}"
+    );
+}

@@ -209,7 +209,11 @@ fn compare_with_base<T>(
     read_base: impl FnOnce() -> Result<Inputs, Rejected>,
     base_options: &Options,
     comparison: &Comparison<'_>,
-    then: impl FnOnce(&Run<'_>, FleetDiff, BTreeMap<ObjectKey, String>) -> Result<T, Rejected>,
+    then: impl FnOnce(
+        &Run<'_>,
+        FleetDiff,
+        BTreeMap<ObjectKey, danger::Preserving>,
+    ) -> Result<T, Rejected>,
 ) -> Outcome<T> {
     let chunk = comparison.chunk;
     let first = read_and_run(&read_head, head_options, |head| {
@@ -234,7 +238,7 @@ fn compare_with_base<T>(
     let base = read_and_run(read_base, &base_options, |base| {
         let compared =
             streamed::compare_base(head, base.placed(), base.layout().clusters(), chunk)?;
-        Ok((compared, base.placed().preserved_on_deletion()))
+        Ok((compared, preserving(base.placed())))
     });
     warnings.extend(base.warnings.into_iter().map(|mut warning| {
         warning.message = format!("(base) {}", warning.message);
@@ -270,10 +274,26 @@ fn read_and_run<T>(
 
 /// The danger lints of a diff, with the head's lint levels (the command line over the fleet's
 /// Config) applied.
+/// The base's templates whose objects Karmada keeps on the members when they are deleted, each
+/// with the policy that says so and, where only some copies are kept, their clusters.
+fn preserving(placed: &crate::render::Placed<'_>) -> BTreeMap<ObjectKey, danger::Preserving> {
+    let mut only_on = placed.preserved_only_on();
+    placed
+        .preserved_on_deletion()
+        .into_iter()
+        .map(|(key, policy)| {
+            let only_on = only_on
+                .remove(&key)
+                .map(|clusters| clusters.into_iter().collect());
+            (key, danger::Preserving { policy, only_on })
+        })
+        .collect()
+}
+
 fn review(
     head: &Run<'_>,
     result: &FleetDiff,
-    preserving: Option<BTreeMap<ObjectKey, String>>,
+    preserving: Option<BTreeMap<ObjectKey, danger::Preserving>>,
 ) -> Vec<danger::Finding> {
     let placed = head.placed();
     let fleet = head.fleet();

@@ -40,9 +40,20 @@ pub struct ReviewContext {
     pub(crate) head_templates: HashMap<ObjectKey, Vec<String>>,
     /// Workloads an HPA of the head scales, with the HPA's name.
     pub(crate) hpa_targets: BTreeMap<ObjectKey, String>,
-    /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`, with
-    /// that policy; `None` when the base's policies are not known (a rendered tree).
-    pub(crate) preserving: Option<BTreeMap<ObjectKey, String>>,
+    /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`;
+    /// `None` when the base's policies are not known (a rendered tree).
+    pub(crate) preserving: Option<BTreeMap<ObjectKey, Preserving>>,
+}
+
+/// What keeps a base template's objects on the members when it is deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Preserving {
+    /// The policy that sets `preserveResourcesOnDeletion`, as messages name it.
+    pub(crate) policy: String,
+    /// Where only some copies are kept, the clusters whose copies are: a Namespace's policy
+    /// keeps the copies on its own clusters, and Karmada deletes those its namespace
+    /// controller made on the others (`None`: every copy is kept).
+    pub(crate) only_on: Option<BTreeSet<String>>,
 }
 
 impl Finding {
@@ -578,13 +589,27 @@ fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> 
         Some(preserving) => deleted
             .into_iter()
             .filter_map(|(key, clusters)| {
-                let policy = preserving.get(key)?;
+                let Preserving { policy, only_on } = preserving.get(key)?;
+                let (kept, deleted): (Vec<&str>, Vec<&str>) = clusters
+                    .into_iter()
+                    .partition(|cluster| only_on.as_ref().is_none_or(|only| only.contains(*cluster)));
+                if kept.is_empty() {
+                    return None;
+                }
+                let also = if deleted.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " on its policy's clusters; Karmada deletes the copies its namespace controller made on {}",
+                        deleted.join(", ")
+                    )
+                };
                 Some(Finding {
                     lint: Lint::PreservedOnDeletion,
                     key: key.clone(),
-                    clusters: clusters.into_iter().map(str::to_string).collect(),
+                    clusters: kept.into_iter().map(str::to_string).collect(),
                     message: format!(
-                        "its template is deleted while {policy} sets preserveResourcesOnDeletion: true: Karmada would keep the objects on the members"
+                        "its template is deleted while {policy} sets preserveResourcesOnDeletion: true: Karmada would keep the objects on the members{also}"
                     ),
                     argo_cd: format!("an automated sync with prune deletes them unless the live objects carry {ARGO_SYNC_OPTIONS}: Prune=false, which build --gitops argocd patches onto them while the template lives"),
                     flux: format!("the Kustomization's prune deletes them unless the live objects carry {FLUX_PRUNE}: disabled, which build --gitops flux patches onto them while the template lives"),
@@ -1383,6 +1408,54 @@ mod tests {
         );
     }
 
+    /// karmada namespace_sync_controller.go: the copies the namespace controller makes carry
+    /// no preserve setting of the Namespace's policy, so only the policy's clusters keep it.
+    #[test]
+    fn a_deleted_namespace_is_kept_only_on_its_policy_clusters() {
+        let namespace = serde_json::json!({
+            "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}
+        })
+        .to_string();
+        let before = fleet(&[
+            ("eu-1", &namespace),
+            ("eu-2", &namespace),
+            ("us-1", &namespace),
+        ]);
+        let changes = diff(&before, &fleet(&[]), false);
+        let preserving = |only_on: &[&str]| {
+            Some(BTreeMap::from([(
+                key("", "Namespace", "", "shop"),
+                Preserving {
+                    policy: "ClusterPropagationPolicy keep".to_string(),
+                    only_on: Some(only_on.iter().map(|name| name.to_string()).collect()),
+                },
+            )]))
+        };
+        let mut context = ReviewContext {
+            preserving: preserving(&["eu-2"]),
+            ..ReviewContext::default()
+        };
+        let findings = review(&changes, &context);
+        assert_eq!(
+            summary(&findings),
+            [(
+                Lint::PreservedOnDeletion,
+                vec!["eu-2".into()],
+                FindingLevel::Warning
+            )]
+        );
+        assert!(
+            findings[0]
+                .message
+                .ends_with("namespace controller made on eu-1, us-1"),
+            "{}",
+            findings[0].message
+        );
+        // A policy whose clusters the Namespace left anyway: nothing Karmada keeps is pruned.
+        context.preserving = preserving(&["ap-1"]);
+        assert!(review(&changes, &context).is_empty());
+    }
+
     #[test]
     fn a_deleted_template_its_policy_preserves() {
         let map = config_map("settings", "shop", "");
@@ -1392,7 +1465,10 @@ mod tests {
         let mut context = ReviewContext {
             preserving: Some(BTreeMap::from([(
                 key("", "ConfigMap", "shop", "settings"),
-                "PropagationPolicy shop/keep".to_string(),
+                Preserving {
+                    policy: "PropagationPolicy shop/keep".to_string(),
+                    only_on: None,
+                },
             )])),
             ..ReviewContext::default()
         };
