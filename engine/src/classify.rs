@@ -388,38 +388,9 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
             _ => format!("{kind} {name}"),
         };
         error.message = format!("{id}: {}", error.message);
-        every_unknown_field::<T>(document, files, error, &format!("{id}: "))
+        document.with_every_unknown_field::<T>(files, error, &format!("{id}: "))
     })
 }
-
-/// Decoding's `error` and, when it is an unknown field, every other unknown field of the
-/// document beside it, each at its line and after `prefix`: one run names every misspelt
-/// field, as the API server's strict decoding does.
-fn every_unknown_field<T: serde::de::DeserializeOwned>(
-    document: &RawDocument,
-    files: &[SourceFile],
-    error: Diagnostic,
-    prefix: &str,
-) -> Rejected {
-    let unknown_field = error
-        .message
-        .strip_prefix(prefix)
-        .unwrap_or(&error.message)
-        .starts_with("unknown field `");
-    let mut errors = vec![error];
-    if unknown_field {
-        for (origin, message) in document.more_unknown_fields::<T>(files, UNKNOWN_FIELDS_SHOWN) {
-            errors.push(Diagnostic::error(
-                Some(origin),
-                format!("{prefix}{}", crate::yaml::with_field_hint(message)),
-            ));
-        }
-    }
-    Rejected::from(errors)
-}
-
-/// The most unknown fields of one policy named in one run.
-const UNKNOWN_FIELDS_SHOWN: usize = 20;
 
 /// A `Cluster` object, from the input directory or from the inventory file.
 pub(crate) fn decode_cluster(
@@ -452,7 +423,7 @@ pub(crate) fn decode_cluster(
     }
     let cluster: Cluster = document
         .decode_api_object(files)
-        .map_err(|error| every_unknown_field::<Cluster>(document, files, error, ""))?;
+        .map_err(|error| document.with_every_unknown_field::<Cluster>(files, error, ""))?;
     if let Some(problem) = names::dns_label_problem(cluster.name()) {
         return Err(Diagnostic::error(
             Some(origin),
@@ -499,7 +470,10 @@ fn interpreter_from(
             ));
             continue;
         }
-        let Some(config) = errors.take(document.decode::<Config>(files)) else {
+        let config = document
+            .decode::<Config>(files)
+            .map_err(|error| document.with_every_unknown_field::<Config>(files, error, ""));
+        let Some(config) = errors.take(config) else {
             continue;
         };
         let origin = &document.origin;

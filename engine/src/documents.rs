@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::api::type_meta;
 use crate::bounds::{self, Piece, Verdict};
-use crate::diagnostics::{Diagnostic, Origin};
+use crate::diagnostics::{Diagnostic, Origin, Rejected};
 use crate::yaml::{self, DocumentText};
 
 /// How a file's text is read.
@@ -55,6 +55,9 @@ impl SourceFile {
         SourceFile { path, text, format }
     }
 }
+
+/// The most unknown fields of one document named in one run.
+pub const UNKNOWN_FIELDS_SHOWN: usize = 20;
 
 /// How the caller reads a file again, by the name it gave it: `None` for one it cannot read as
 /// it was read (standard input, a tool's output, a file since gone). Keeping every file's text
@@ -527,6 +530,34 @@ impl RawDocument {
             content_line: self.origin.line,
         };
         crate::diagnostics::FieldLines::new(yaml::field_lines(&document))
+    }
+
+    /// Decoding's `error` and, when it is an unknown field, every other unknown field of the
+    /// document beside it, each at its line and after `prefix`: one run names every misspelt
+    /// field, as the API server's strict decoding does (at most [`UNKNOWN_FIELDS_SHOWN`]).
+    pub fn with_every_unknown_field<T: DeserializeOwned>(
+        &self,
+        files: &[SourceFile],
+        error: Diagnostic,
+        prefix: &str,
+    ) -> Rejected {
+        let unknown_field = error
+            .message
+            .strip_prefix(prefix)
+            .unwrap_or(&error.message)
+            .starts_with("unknown field `");
+        let mut errors = vec![error];
+        if unknown_field {
+            for (origin, message) in self.more_unknown_fields::<T>(files, UNKNOWN_FIELDS_SHOWN) {
+                errors.push(Diagnostic::error(
+                    Some(origin),
+                    format!("{prefix}{}", yaml::with_field_hint(message)),
+                ));
+            }
+            // Decoding finds them in the order of the type's fields; a reader fixes them top down.
+            errors.sort_by_key(|error| error.origin.as_ref().map(|origin| origin.line));
+        }
+        Rejected::from(errors)
     }
 
     /// The unknown fields of the document past the first, which decoding reports alone: each

@@ -56,9 +56,11 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
         if value["apiVersion"] != CONFIG_API_VERSION || value["kind"] != "Config" {
             continue;
         }
-        let Some(config) =
-            errors.take(document.decode::<fedrender_engine::api::config::Config>(&files))
-        else {
+        use fedrender_engine::api::config::Config;
+        let config = document
+            .decode::<Config>(&files)
+            .map_err(|error| document.with_every_unknown_field::<Config>(&files, error, ""));
+        let Some(config) = errors.take(config) else {
             continue;
         };
         for field in config.spec.flag_fields() {

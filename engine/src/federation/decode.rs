@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::Rejected;
 use crate::documents::{RawDocument, SourceFile};
 
 pub(super) fn identify(kind: &str, namespace: &str, name: &str) -> String {
@@ -14,11 +14,11 @@ pub(super) fn identify(kind: &str, namespace: &str, name: &str) -> String {
     }
 }
 
-/// Parses a typed document, naming the object in the error.
+/// Parses a typed document, naming the object in the error, and every unknown field of it.
 pub(super) fn decode<T: serde::de::DeserializeOwned>(
     document: &RawDocument,
     files: &[SourceFile],
-) -> Result<T, Diagnostic> {
+) -> Result<T, Rejected> {
     document.decode(files).map_err(|mut error| {
         let text = |pointer: &str| document.value.pointer(pointer).and_then(Value::as_str);
         let kind = text("/kind").unwrap_or("object");
@@ -28,6 +28,6 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
             text("/metadata/name").unwrap_or(""),
         );
         error.message = format!("{id}: {}", error.message);
-        error
+        document.with_every_unknown_field::<T>(files, error, &format!("{id}: "))
     })
 }

@@ -130,7 +130,10 @@ pub(super) fn translate(
     let mut objects: Vec<Federated> = Vec::new();
     let mut seen: BTreeMap<(String, String, String), Origin> = BTreeMap::new();
     for document in federated {
-        let Some(object) = errors.take(read_federated(document, files, &configs, warnings)) else {
+        let Some(doc) = errors.take(decode::<FederatedObjectDoc>(document, files)) else {
+            continue;
+        };
+        let Some(object) = errors.take(read_federated(document, doc, &configs, warnings)) else {
             continue;
         };
         let key = (
@@ -324,12 +327,11 @@ fn read_control_plane(
 
 fn read_federated(
     document: &RawDocument,
-    files: &[SourceFile],
+    doc: FederatedObjectDoc,
     configs: &BTreeMap<String, TypeConfig>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Federated, Diagnostic> {
     let origin = document.origin.clone();
-    let doc: FederatedObjectDoc = decode(document, files)?;
     let kind = doc.kind.clone();
     let name = doc.metadata.name.clone();
     let fail = |message: String| Diagnostic::error(Some(origin.clone()), message);

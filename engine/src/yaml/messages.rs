@@ -409,11 +409,45 @@ pub(crate) fn with_field_hint(message: String) -> String {
     let candidates = expected
         .trim_start_matches(", expected one of ")
         .trim_start_matches(", expected ")
+        // serde names two fields `a` or `b`, more as `a`, `b`, `c`.
         .split(", ")
+        .flat_map(|names| names.split(" or "))
         .map(|name| name.trim_matches('`'));
     let hint = crate::edit_distance::hint(
         crate::edit_distance::nearest(field, candidates),
         crate::edit_distance::Hint::AfterAsCode,
     );
     format!("{message}{hint}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_field_hint;
+
+    /// serde's unknown-field message lists one, two (`a` or `b`) or more (`a`, `b`, `c`)
+    /// expected names; the hint reads each form.
+    #[test]
+    fn the_hint_reads_every_form_of_the_expected_names() {
+        for (message, hint) in [
+            ("unknown field `nmae`, expected `name`", "name"),
+            (
+                "unknown field `versoin`, expected version or featureGates",
+                "version",
+            ),
+            (
+                "unknown field `clusterOverides`, expected `clusterName` or `clusterOverrides`",
+                "clusterOverrides",
+            ),
+            (
+                "unknown field `outptu`, expected one of clusters, output, gitops",
+                "output",
+            ),
+        ] {
+            let hinted = with_field_hint(message.to_string());
+            assert!(
+                hinted.ends_with(&format!("; did you mean `{hint}`?")),
+                "{hinted}"
+            );
+        }
+    }
 }
