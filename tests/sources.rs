@@ -546,6 +546,96 @@ fn kubectl_kustomize_builds_overlays_with_images_prefixes_and_generators() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// kustomize's `buildMetadata: [originAnnotations]` names the file each object came from
+/// (kustomize api/resource/origin.go): a message about an object of the build points at that
+/// file, at the field's own line, rather than at a line of kustomize's output.
+#[test]
+fn messages_about_a_kustomize_build_point_at_the_file_kustomize_names() {
+    if !kubectl_available() {
+        return;
+    }
+    let root = empty_scratch("kustomize-origin");
+    let fleet = fleet(&root);
+    write(
+        &fleet.join("web/base/kustomization.yaml"),
+        "resources: [all.yaml]\n",
+    );
+    let base = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\ndata: {a: b}\n---\n\
+                apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  \
+                replicas: \"two\"\n  selector: {matchLabels: {app: web}}\n";
+    write(&fleet.join("web/base/all.yaml"), base);
+    write(
+        &fleet.join("web/eu/kustomization.yaml"),
+        "resources: [../base]\nnamePrefix: eu-\nbuildMetadata: [originAnnotations]\n",
+    );
+    let output = run(&["validate", fleet.to_str().unwrap()], None, "");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let replicas_line = base
+        .lines()
+        .position(|line| line.contains("replicas"))
+        .unwrap()
+        + 1;
+    assert!(
+        stderr(&output).starts_with(&format!(
+            "error: {}:{replicas_line}: Deployment eu-web: spec.replicas is \"two\", not an integer",
+            fleet.join("web/base/all.yaml").display()
+        )),
+        "{}",
+        stderr(&output)
+    );
+    // Without the build metadata, the line is the build output's.
+    write(
+        &fleet.join("web/eu/kustomization.yaml"),
+        "resources: [../base]\nnamePrefix: eu-\n",
+    );
+    let output = run(&["validate", fleet.to_str().unwrap()], None, "");
+    assert!(
+        stderr(&output).starts_with(&format!(
+            "error: {}/ (kustomize):",
+            fleet.join("web/eu").display()
+        )),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The origin a build writes is the pull request's to choose: a path that leads out of the
+/// fleet, or names another repository, is not followed, and the message keeps the build
+/// output's line.
+#[test]
+fn a_kustomize_origin_outside_the_fleet_is_not_followed() {
+    let root = empty_scratch("kustomize-origin-outside");
+    let bin = root.join("bin");
+    let kustomize = bin.join("kustomize");
+    write(
+        &root.join("secret.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\n",
+    );
+    let build = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  \
+                 annotations:\n    config.kubernetes.io/origin: |\n      path: ../../secret.yaml\n\
+                 spec:\n  replicas: two\n";
+    executable(&kustomize, &format!("#!/bin/sh\nprintf '%s' '{build}'\n"));
+    let fleet = fleet(&root);
+    write(&fleet.join("web/kustomization.yaml"), "resources: []\n");
+    let command = format!("{} build", kustomize.display());
+    let output = run(
+        &["validate", fleet.to_str().unwrap(), "--kustomize", &command],
+        None,
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with(&format!(
+            "error: {}/ (kustomize):9: Deployment web: spec.replicas is \"two\"",
+            fleet.join("web").display()
+        )),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn every_command_reads_the_fleet_from_standard_input() {
     let fleet_text = format!(

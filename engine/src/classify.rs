@@ -788,6 +788,7 @@ mod tests {
             path: "in.yaml".into(),
             text: text.to_string(),
             format: Format::Yaml,
+            written_at: Vec::new(),
         }];
         let (documents, mut errors) = parse_files(&files);
         let mut sink = ErrorSink::default();
@@ -851,6 +852,7 @@ mod tests {
             path: "in.yaml".into(),
             text: text.clone(),
             format: Format::Yaml,
+            written_at: Vec::new(),
         }];
         let (documents, _) = parse_files(&files);
         let mut sink = ErrorSink::default();
@@ -1030,6 +1032,7 @@ mod tests {
             path: "fleet/kustomization.yaml".into(),
             text: "resources:\n- web.yaml\n".to_string(),
             format: Format::Yaml,
+            written_at: Vec::new(),
         }];
         let (documents, _) = parse_files(&files);
         let mut sink = ErrorSink::default();

@@ -35,6 +35,21 @@ pub struct SourceFile {
     pub text: String,
     /// Whether it is read as YAML or JSON.
     pub format: Format,
+    /// Where each of its objects was written, in their order, where that is another file: a
+    /// tool's output whose objects say which file of the fleet they come from (kustomize's
+    /// `config.kubernetes.io/origin`). Messages about such an object point there; empty for a
+    /// file read as written.
+    pub written_at: Vec<Option<Arc<WrittenAt>>>,
+}
+
+/// Where an object was written when that is not the file it was read from: the document of a
+/// fleet file a tool built it from, with that document's text, for the lines of its fields.
+#[derive(Debug, Clone)]
+pub struct WrittenAt {
+    /// The document, as [`RawDocument::origin`] gives it.
+    pub origin: Origin,
+    text: Arc<str>,
+    first_line: u64,
 }
 
 impl SourceFile {
@@ -52,7 +67,12 @@ impl SourceFile {
             Format::Yaml => yaml::normalize_line_breaks(text),
             Format::Json => text,
         };
-        SourceFile { path, text, format }
+        SourceFile {
+            path,
+            text,
+            format,
+            written_at: Vec::new(),
+        }
     }
 }
 
@@ -98,6 +118,8 @@ pub struct RawDocument {
     /// The document as JSON.
     pub value: Value,
     text: Option<DocumentSpan>,
+    /// Where the object was written, when not in the text it was read from.
+    written_elsewhere: Option<Arc<WrittenAt>>,
 }
 
 #[derive(Debug, Clone)]
@@ -313,6 +335,13 @@ fn parse_pieces(
     // Document indices count objects, List items included, in file order.
     for (position, document) in documents.iter_mut().enumerate() {
         document.origin.document = position;
+        // An object written elsewhere is reported there: its fields are found in that file's
+        // text (read again for the message), not in this one's.
+        if let Some(Some(written)) = file.written_at.get(position) {
+            document.origin = written.origin.clone();
+            document.text = None;
+            document.written_elsewhere = Some(written.clone());
+        }
     }
     (documents, errors)
 }
@@ -453,6 +482,7 @@ fn flatten_lists(
             origin,
             value,
             text,
+            written_elsewhere: None,
         });
         return;
     }
@@ -517,6 +547,14 @@ impl RawDocument {
     /// The line of each field, for messages about one; empty for JSON, whose objects are
     /// reported at their first line.
     pub fn field_lines(&self, files: &[SourceFile]) -> crate::diagnostics::FieldLines {
+        if let Some(written) = &self.written_elsewhere {
+            let document = DocumentText {
+                text: &written.text,
+                first_line: written.first_line,
+                content_line: written.origin.line,
+            };
+            return crate::diagnostics::FieldLines::new(yaml::field_lines(&document));
+        }
         let Some(span) = &self.text else {
             return crate::diagnostics::FieldLines::default();
         };
@@ -558,6 +596,19 @@ impl RawDocument {
             errors.sort_by_key(|error| error.origin.as_ref().map(|origin| origin.line));
         }
         Rejected::from(errors)
+    }
+
+    /// Where this document is, with its text, for an object of another file that was built
+    /// from it (see [`SourceFile::written_at`]); `None` for a document of a JSON file or a
+    /// List's item, whose fields have no lines of their own.
+    pub fn written_at(&self, files: &[SourceFile]) -> Option<WrittenAt> {
+        let span = self.text.as_ref()?;
+        let file = &files[span.file];
+        (file.format == Format::Yaml).then(|| WrittenAt {
+            origin: self.origin.clone(),
+            text: Arc::from(&file.text[span.bytes.clone()]),
+            first_line: span.first_line,
+        })
     }
 
     /// The unknown fields of the document past the first, which decoding reports alone: each
@@ -842,6 +893,7 @@ mod tests {
             path: "p.yaml".into(),
             text: "kind: A\n---\nkind: B\nspec: {}\nspek: 1\n".to_string(),
             format: Format::Yaml,
+            written_at: Vec::new(),
         }];
         let (documents, _) = parse_files(&files);
         let error = documents[1].decode::<Strict>(&files).unwrap_err();
@@ -870,6 +922,7 @@ mod tests {
             text: "kind: A\nitems:\n- kind: B\n  spek: 1\n- kind: C\n  spec: {}\n  kin: 2\nitemz: []\n"
                 .to_string(),
             format: Format::Yaml,
+            written_at: Vec::new(),
         }];
         let (documents, _) = parse_files(&files);
         assert!(documents[0].decode::<Nested>(&files).is_err());

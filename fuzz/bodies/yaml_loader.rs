@@ -25,6 +25,7 @@ pub fn run(data: &[u8]) -> bool {
         path: path.into(),
         text: text.to_string(),
         format,
+        written_at: Vec::new(),
     };
     let (documents, _errors) = parse_files(std::slice::from_ref(&file));
     // Lines as YAML counts them: a lone carriage return, NEL, LS and PS end a line too.

@@ -5,6 +5,7 @@ pub mod files;
 pub mod fleet;
 pub mod helm;
 pub mod kustomization;
+pub mod kustomize_origin;
 pub mod load;
 pub mod rendered_tree;
 pub mod run;

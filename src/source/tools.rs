@@ -38,6 +38,7 @@ use fedrender_engine::documents::{self, Format, SourceFile};
 use fedrender_engine::fleet::SourceRun;
 
 use crate::source::kustomization::{is_remote, kustomize_reads};
+use crate::source::kustomize_origin;
 use fedrender_engine::classify::{KUSTOMIZATION_FILES, is_kustomize_object};
 
 /// A directory of the fleet whose templates a tool renders, as loading found it.
@@ -428,7 +429,7 @@ pub fn render(
     let results: Vec<Result<(SourceFile, SourceRun), Stopped>> = crate::interrupt::deferred(|| {
         prepared
             .par_iter()
-            .map(|prepared| run_prepared(prepared, settings.limits, cache))
+            .map(|prepared| run_prepared(prepared, settings, cache))
             .collect()
     });
     let mut runs = Vec::with_capacity(results.len());
@@ -586,9 +587,10 @@ fn prepare<'a>(
 
 fn run_prepared(
     prepared: &Prepared,
-    limits: Limits,
+    settings: &ToolSettings,
     cache: &ToolCache,
 ) -> Result<(SourceFile, SourceRun), Stopped> {
+    let limits = settings.limits;
     let source = prepared.source;
     let argv = &prepared.argv;
     let name = source.found.name();
@@ -669,7 +671,10 @@ fn run_prepared(
         hooks: Vec::new(),
         left_out_tests: Vec::new(),
     };
-    let file = SourceFile::new(Arc::from(run.output_name()), text, Format::Yaml);
+    let mut file = SourceFile::new(Arc::from(run.output_name()), text, Format::Yaml);
+    if source.tool == Tool::Kustomize {
+        file.written_at = kustomize_origin::written_at(&file, &source.found.dir, &settings.fleet);
+    }
     Ok((file, run))
 }
 

@@ -33,6 +33,7 @@ fn translate_beside_karmada(
         path: "in.yaml".into(),
         text: text.to_string(),
         format: Format::Yaml,
+        written_at: Vec::new(),
     }];
     let (documents, parse_errors) = parse_files(&files);
     assert!(parse_errors.is_empty(), "{parse_errors:?}");
