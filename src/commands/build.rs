@@ -13,7 +13,7 @@ use fedrender_engine::output::gitops::GitopsSettings;
 use fedrender_engine::run::{CHUNK, Options, Outcome};
 
 use super::terminal::{
-    message_format, plural, report, say, stdout_error, usage_error, write_stdout,
+    message_format, plural, rejected, report, say, stdout_error, usage_error, write_stdout,
 };
 use crate::cli::BuildArgs;
 use crate::emit::tree::{Mode, TreeChanges, TreeWriter};
@@ -28,12 +28,22 @@ use crate::source::fleet::{FleetSource, run_fleet};
 pub fn run(args: &BuildArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
-    let checked = input.defaults().and_then(|defaults| {
+    let defaults = match input.defaults() {
+        Ok(defaults) => defaults,
+        Err(refused) => {
+            let untouched = match (&args.out, args.stdout) {
+                (Some(out), false) => format!("{} was left unchanged", out.display()),
+                _ => "nothing was written".to_string(),
+            };
+            return rejected(refused, &input.run, &untouched);
+        }
+    };
+    let checked = (|| {
         let (source, options) = input.fleet_source_and_options_for(&args.clusters, &defaults)?;
         let out = args.output(&defaults)?;
         let gitops = args.gitops_settings(&defaults)?;
-        Ok((source, options, out, gitops))
-    });
+        Ok::<_, String>((source, options, out, gitops))
+    })();
     let (source, options, out, gitops) = match checked {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),

@@ -13,7 +13,7 @@ use fedrender_engine::run::{Options, Outcome};
 
 use super::options::{confined, source};
 use super::terminal::{
-    message_format, report, say, usage_error, write_stdout, write_stdout_in_colour,
+    message_format, rejected, report, say, usage_error, write_stdout, write_stdout_in_colour,
 };
 use crate::cli::{Color, DiffArgs, DiffFormat};
 use crate::exit_code;
@@ -32,7 +32,7 @@ pub fn run(args: &DiffArgs) -> i32 {
     let format = message_format(&input.run);
     let defaults = match input.defaults() {
         Ok(defaults) => defaults,
-        Err(message) => return usage_error(&message, format),
+        Err(refused) => return rejected(refused, &input.run, "nothing was compared"),
     };
     let (head, options) = match input.fleet_source_and_options_for(&args.clusters, &defaults) {
         Ok(checked) => checked,

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use fedrender_engine::cluster_filter::ClusterFilter;
+use fedrender_engine::diagnostics::Rejected;
 use fedrender_engine::lint::{Level, Lint, LintLevels};
 use fedrender_engine::output::gitops::GitopsSettings;
 use fedrender_engine::run::Options;
@@ -43,9 +44,11 @@ impl InputArgs {
 
     /// The validated fleet source and the engine's options, as every command that reads a
     /// fleet needs.
-    pub fn fleet_source_and_options(&self) -> Result<(FleetSource, Options), String> {
-        let defaults = self.defaults()?;
-        Ok((self.fleet_source(&defaults)?, self.options()?))
+    pub fn fleet_source_and_options(
+        &self,
+        defaults: &CommandDefaults,
+    ) -> Result<(FleetSource, Options), String> {
+        Ok((self.fleet_source(defaults)?, self.options()?))
     }
 
     /// [`fleet_source_and_options`](Self::fleet_source_and_options) with the Config's
@@ -92,19 +95,10 @@ impl InputArgs {
         })
     }
 
-    /// What the fleet's Config says in place of flags; its errors as one message.
-    pub fn defaults(&self) -> Result<CommandDefaults, String> {
-        crate::source::command_defaults::command_defaults(&self.input).map_err(|rejected| {
-            rejected
-                .errors
-                .iter()
-                .map(|error| {
-                    let text = error.to_string();
-                    text.strip_prefix("error: ").unwrap_or(&text).to_string()
-                })
-                .collect::<Vec<_>>()
-                .join("\nerror: ")
-        })
+    /// What the fleet's Config says in place of flags; its errors are the fleet's, each at its
+    /// line, reported as a run's are.
+    pub fn defaults(&self) -> Result<CommandDefaults, Rejected> {
+        crate::source::command_defaults::command_defaults(&self.input)
     }
 
     /// How sources a tool renders are run.

@@ -2,7 +2,7 @@
 //! as a matrix of objects and clusters, for the whole fleet or the clusters, kinds and names
 //! asked for.
 
-use super::terminal::{message_format, report, say, usage_error, write_stdout};
+use super::terminal::{message_format, rejected, report, say, usage_error, write_stdout};
 use crate::cli::{PlanArgs, PlanFormat};
 use crate::exit_code;
 use crate::report::messages;
@@ -14,10 +14,11 @@ use crate::source::fleet::run_fleet;
 pub fn run(args: &PlanArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
-    let (source, options) = match input
-        .defaults()
-        .and_then(|defaults| input.fleet_source_and_options_for(&args.clusters, &defaults))
-    {
+    let defaults = match input.defaults() {
+        Ok(defaults) => defaults,
+        Err(refused) => return rejected(refused, &input.run, "nothing was planned"),
+    };
+    let (source, options) = match input.fleet_source_and_options_for(&args.clusters, &defaults) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };

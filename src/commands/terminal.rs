@@ -44,6 +44,16 @@ pub fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<
     })
 }
 
+/// The errors of a run that ended before the fleet was read (the fleet's Config refused),
+/// reported as a run's, ending with what was `untouched`: the exit code.
+pub fn rejected(rejected: Rejected, run: &RunArgs, untouched: &str) -> i32 {
+    let outcome: Outcome<()> = Outcome {
+        result: Err(rejected),
+        warnings: Vec::new(),
+    };
+    report(outcome, run, untouched).unwrap_err()
+}
+
 /// Writes to standard output; a reader that goes away (`| head`) is not an error.
 pub fn write_stdout(text: &str, format: MessageFormat) -> i32 {
     let mut out = std::io::stdout().lock();

@@ -1,7 +1,7 @@
 //! `fedrender validate`: every check `build` makes, nothing written; a line counting what was
 //! checked.
 
-use super::terminal::{message_format, plural, report, say, usage_error};
+use super::terminal::{message_format, plural, rejected, report, say, usage_error};
 use crate::cli::ValidateArgs;
 use crate::exit_code;
 use crate::source::fleet::run_fleet;
@@ -9,7 +9,11 @@ use crate::source::fleet::run_fleet;
 /// The flags become the options; every check runs, and one line says what was checked.
 pub fn run(args: &ValidateArgs) -> i32 {
     let input = &args.input;
-    let (source, options) = match input.fleet_source_and_options() {
+    let defaults = match input.defaults() {
+        Ok(defaults) => defaults,
+        Err(refused) => return rejected(refused, &input.run, "nothing was written"),
+    };
+    let (source, options) = match input.fleet_source_and_options(&defaults) {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, message_format(&input.run)),
     };
