@@ -327,11 +327,78 @@ pub(crate) fn judge(fleet: &Fleet, chosen: &Chosen) -> Result<Vec<Diagnostic>, R
             );
         }
     }
+    if chosen.gates.get("MultiplePodTemplatesScheduling") == Some(&true) {
+        warnings.extend(components_not_modelled(fleet));
+    }
     if errors.is_empty() {
         Ok(warnings)
     } else {
         Err(errors.into())
     }
+}
+
+/// Kinds whose built-in third-party interpretation has a `componentResource` rule (karmada
+/// f8fdd02 pkg/resourceinterpreter/default/thirdparty/resourcecustomizations), by apiVersion
+/// and kind.
+const BUILT_IN_COMPONENTS: &[(&str, &str)] = &[
+    ("batch.volcano.sh/v1alpha1", "Job"),
+    ("flink.apache.org/v1beta1", "FlinkDeployment"),
+    ("kubeflow.org/v1", "PyTorchJob"),
+    ("kubeflow.org/v1", "TFJob"),
+    ("kubeflow.org/v2beta1", "MPIJob"),
+    ("ray.io/v1", "RayCluster"),
+    ("ray.io/v1", "RayJob"),
+    ("sparkoperator.k8s.io/v1beta2", "SparkApplication"),
+];
+
+/// With `MultiplePodTemplatesScheduling` on, Karmada schedules a kind whose interpretation
+/// states its components (`componentResource`) as a whole, from each component's replicas and
+/// requests (pkg/scheduler/core/common.go `SelectClusters`, `AssignReplicas`). fedrender does
+/// not model it: upstream's design is still moving (the results reach the binding since
+/// karmada#7833, their application to the Work and rescheduling on scale are open work in the
+/// phase V umbrella, karmada#7895). One warning per such kind the fleet holds, at the
+/// customization that states its components, or at its first template for a built-in one.
+fn components_not_modelled(fleet: &Fleet) -> Vec<Diagnostic> {
+    let stated: BTreeMap<String, &Origin> = fleet
+        .interpreter
+        .customizations()
+        .ignored
+        .iter()
+        .filter(|ignored| ignored.fields.contains(&"componentResource"))
+        .map(|ignored| (ignored.target.clone(), &ignored.origin))
+        .collect();
+    let mut warned = std::collections::BTreeSet::new();
+    let mut warnings = Vec::new();
+    for template in &fleet.templates {
+        let target = format!("{} {}", template.api_version, template.kind());
+        let built_in = BUILT_IN_COMPONENTS.iter().any(|(api_version, kind)| {
+            *api_version == template.api_version && *kind == template.kind()
+        });
+        let origin = match stated.get(&target) {
+            Some(origin) => (*origin).clone(),
+            None if built_in => template.origin.clone(),
+            None => continue,
+        };
+        if !warned.insert(target.clone()) {
+            continue;
+        }
+        let by = if stated.contains_key(&target) {
+            "this customization's componentResource"
+        } else {
+            "Karmada's built-in interpretation"
+        };
+        warnings.push(Diagnostic::warning(
+            Lint::NotModelled,
+            Some(origin),
+            format!(
+                "{target}: with MultiplePodTemplatesScheduling on, Karmada schedules it as a \
+                 whole from the components {by} states; per-component scheduling is not \
+                 modelled (Karmada's design of it is still changing), and fedrender places it \
+                 as with the gate off"
+            ),
+        ));
+    }
+    warnings
 }
 
 /// Kinds Karmada acts on only behind a gate.
