@@ -77,7 +77,7 @@ fn a_resource_rule_hides_every_change_to_its_objects() {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         report["hidden"],
-        serde_json::json!([{"rule": "--ignore-resource core:ConfigMap:shop/set*", "changes": 2}])
+        serde_json::json!([{"rule": "--ignore-resource core:ConfigMap:shop/set*", "changes": 2, "fieldsLeftOut": 0}])
     );
     assert_eq!(report["findings"], serde_json::json!([]));
 }
@@ -140,7 +140,8 @@ fn a_config_s_rules_hide_as_the_flags_do_and_are_named_where_written() {
         report["hidden"],
         serde_json::json!([{
             "rule": format!("spec.diff.ignoreResources core:ConfigMap:shop/set* ({written})"),
-            "changes": 2
+            "changes": 2,
+            "fieldsLeftOut": 0
         }])
     );
     assert_eq!(report["findings"], serde_json::json!([]));
@@ -195,4 +196,58 @@ fn a_config_s_malformed_rule_or_unknown_field_is_an_error_at_its_line() {
         "{stderr}"
     );
     std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
+}
+
+/// Argo CD's `ignoreDifferences`: an ignored field is left out of the comparison on both
+/// sides, always. A change with other differences too is shown without the field, raises no
+/// finding about it, and the report counts the field rule on each such change.
+#[test]
+fn an_ignored_field_is_left_out_of_a_change_that_shows_for_other_reasons() {
+    let root = empty_scratch("diff-ignore-narrowed");
+    let head = root.join("head");
+    copy_tree(
+        std::path::Path::new("testdata/diff-danger/replicas-zero/head"),
+        &head,
+    );
+    let fleet = head.join("fleet.yaml");
+    let text = std::fs::read_to_string(&fleet).unwrap();
+    std::fs::write(&fleet, text.replace("image: \"web:1\"", "image: \"web:2\"")).unwrap();
+    let output = diff_head(
+        &head,
+        "replicas-zero",
+        &[
+            "--format",
+            "json",
+            "--ignore-field",
+            "apps/Deployment=/spec/replicas",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["hidden"],
+        serde_json::json!([{
+            "rule": "--ignore-field apps/Deployment=/spec/replicas",
+            "changes": 0,
+            "fieldsLeftOut": 3
+        }])
+    );
+    // The replicas going to 0 on the eu clusters are out of the comparison: no finding.
+    assert_eq!(report["findings"], serde_json::json!([]), "{report}");
+    let unified = diff_head(
+        &head,
+        "replicas-zero",
+        &["--ignore-field", "apps/Deployment=/spec/replicas"],
+    );
+    let shown = String::from_utf8_lossy(&unified.stdout);
+    assert!(shown.contains("\n+        image: web:2\n"), "{shown}");
+    assert!(!shown.contains("replicas:"), "{shown}");
+    // us-1 keeps 2 replicas: there the field hid no difference.
+    assert!(
+        shown.starts_with(
+            "# ignored fields left out of 3 changes shown: 3 by --ignore-field apps/Deployment=/spec/replicas\n"
+        ),
+        "{shown}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
 }

@@ -144,23 +144,42 @@ pub fn stat(diff: &FleetDiff) -> String {
     out
 }
 
-/// `5 changes hidden: 3 by --ignore-field apps/Deployment=/spec/replicas, 2 by …`, each rule
-/// written by `shown`; `None` when nothing was hidden.
+/// `5 changes hidden: 3 by --ignore-field apps/Deployment=/spec/replicas, 2 by …`, then the
+/// changes still shown whose ignored fields were left out (`ignored fields left out of 4
+/// changes shown: 4 by …`), each rule written by `shown`; `None` when nothing was hidden.
 fn hidden_line(diff: &FleetDiff, shown: Shown) -> Option<String> {
     if diff.hidden.is_empty() {
         return None;
     }
-    let total: usize = diff.hidden.iter().map(|(_, count)| count).sum();
-    let rules: Vec<String> = diff
-        .hidden
-        .iter()
-        .map(|(rule, count)| format!("{count} by {}", shown(rule)))
-        .collect();
-    Some(format!(
-        "{total} change{} hidden: {}",
-        if total == 1 { "" } else { "s" },
-        rules.join(", ")
-    ))
+    let part = |count: fn(&fedrender_engine::diff::Hidden) -> usize| {
+        let total: usize = diff.hidden.iter().map(count).sum();
+        let rules: Vec<String> = (diff.hidden.iter())
+            .filter(|hidden| count(hidden) > 0)
+            .map(|hidden| format!("{} by {}", count(hidden), shown(&hidden.rule)))
+            .collect();
+        (total, rules.join(", "))
+    };
+    let mut parts = Vec::new();
+    let (whole, by) = part(|hidden| hidden.changes);
+    if whole > 0 {
+        parts.push(format!("{} hidden: {by}", changes(whole)));
+    }
+    let (narrowed, by) = part(|hidden| hidden.fields);
+    if narrowed > 0 {
+        parts.push(format!(
+            "ignored fields left out of {} shown: {by}",
+            changes(narrowed)
+        ));
+    }
+    Some(parts.join("; "))
+}
+
+fn changes(count: usize) -> String {
+    if count == 1 {
+        "1 change".to_string()
+    } else {
+        format!("{count} changes")
+    }
 }
 
 /// A pull-request comment: a heading, a one-line summary, a table per kind, the clusters that

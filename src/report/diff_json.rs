@@ -79,8 +79,8 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
         "clustersRemoved": diff.clusters_removed,
         "replicaMoves": moves,
         "findings": findings_json(diff),
-        "hidden": diff.hidden.iter().map(|(rule, changes)| json!({
-            "rule": rule, "changes": changes,
+        "hidden": diff.hidden.iter().map(|hidden| json!({
+            "rule": hidden.rule, "changes": hidden.changes, "fieldsLeftOut": hidden.fields,
         })).collect::<Vec<_>>(),
         "groups": groups,
         "clusters": clusters,

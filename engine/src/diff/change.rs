@@ -104,8 +104,21 @@ pub struct FleetDiff {
     pub(crate) replica_clusters: BTreeMap<ObjectKey, (usize, usize)>,
     /// What the change breaks or loses (see [`super::danger`]), with lint levels applied.
     pub findings: Vec<Finding>,
-    /// The changes `--ignore-field` and `--ignore-resource` hid, counted per rule as written.
-    pub hidden: Vec<(String, usize)>,
+    /// What `--ignore-field` and `--ignore-resource` hid, per rule as written, in the order
+    /// the rules were given (only rules that hid something).
+    pub hidden: Vec<Hidden>,
+}
+
+/// What one ignore rule hid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// The rule as written (`--ignore-field apps/Deployment=/spec/replicas`).
+    pub rule: String,
+    /// Changes it hid whole: a resource it names, or an object whose only differences are at
+    /// the fields rules leave out (counted under the first of them that left one out).
+    pub changes: usize,
+    /// Changes still shown, other fields differing, whose difference at its field it left out.
+    pub fields: usize,
 }
 
 /// Where an object comes from: its template's file and line, what placed it and the

@@ -1,9 +1,11 @@
 //! Structural ignores: changes a team has decided a reviewer need not read, named by object and
 //! field (never by line text), hidden from every form of the report and counted there by rule.
 //!
-//! `--ignore-field [GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER` hides a changed object whose
-//! only differences are at that pointer (a segment `*` matches any one key or index);
-//! `--ignore-resource GROUP:KIND:NAMESPACE/NAME` hides every change to the objects it names.
+//! `--ignore-field [GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER` leaves the field at that pointer
+//! (a segment `*` matches any one key or index) out of the comparison of a changed object, on
+//! both sides, as Argo CD's `ignoreDifferences` does: an object whose only differences are
+//! there is hidden, and one with others is shown without the field. `--ignore-resource
+//! GROUP:KIND:NAMESPACE/NAME` hides every change to the objects it names.
 //! GROUP, KIND, NAMESPACE and NAME are globs (`*`, `?`, `[…]`); the core group is written empty
 //! or `core`.
 
@@ -12,8 +14,9 @@ use std::fmt;
 use glob::Pattern;
 use serde_json::Value;
 
-use super::change::{ChangeKind, FleetDiff, ObjectChange, parse_object};
+use super::change::{ChangeKind, FleetDiff, Hidden, ObjectChange, parse_object};
 use crate::object::ObjectKey;
+use crate::yaml;
 
 /// Which objects a rule is about.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,114 +147,155 @@ impl IgnoreRule {
     }
 }
 
-/// Removes the value at `segments` (`*` any key or index) from `value`; whether one was there.
-fn remove(value: &mut Value, segments: &[String]) -> bool {
+/// Removes the values at `segments` (`*` any key or index) from `value`, each pushed on
+/// `removed` with where it was (`path`, its concrete pointer so far).
+fn remove(value: &mut Value, segments: &[String], path: &str, removed: &mut Vec<(String, Value)>) {
     let Some((first, rest)) = segments.split_first() else {
-        return false;
+        return;
     };
     let last = rest.is_empty();
     match value {
         Value::Object(fields) => {
-            if first == "*" {
-                let keys: Vec<String> = fields.keys().cloned().collect();
-                let mut removed = false;
-                for key in keys {
-                    if last {
-                        removed |= fields.remove(&key).is_some();
-                    } else if let Some(child) = fields.get_mut(&key) {
-                        removed |= remove(child, rest);
-                    }
-                }
-                removed
-            } else if last {
-                fields.remove(first).is_some()
+            let keys: Vec<String> = if first == "*" {
+                fields.keys().cloned().collect()
             } else {
-                fields
-                    .get_mut(first)
-                    .is_some_and(|child| remove(child, rest))
+                vec![first.clone()]
+            };
+            for key in keys {
+                let at = format!("{path}/{key}");
+                if last {
+                    if let Some(gone) = fields.remove(&key) {
+                        removed.push((at, gone));
+                    }
+                } else if let Some(child) = fields.get_mut(&key) {
+                    remove(child, rest, &at, removed);
+                }
             }
         }
         Value::Array(items) => {
-            if first == "*" {
-                if last {
-                    let removed = !items.is_empty();
-                    items.clear();
-                    removed
-                } else {
-                    items
-                        .iter_mut()
-                        .fold(false, |removed, item| remove(item, rest) | removed)
-                }
+            let indexes: Vec<usize> = if first == "*" {
+                (0..items.len()).collect()
             } else {
-                let Ok(index) = first.parse::<usize>() else {
-                    return false;
-                };
-                if index >= items.len() {
-                    false
-                } else if last {
+                first
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|index| *index < items.len())
+                    .into_iter()
+                    .collect()
+            };
+            for index in indexes {
+                let at = format!("{path}/{index}");
+                if last {
                     // Set aside, not shifted: the indexes after it keep their meaning.
-                    items[index] = Value::Null;
-                    true
+                    removed.push((at, std::mem::replace(&mut items[index], Value::Null)));
                 } else {
-                    remove(&mut items[index], rest)
+                    remove(&mut items[index], rest, &at, removed);
                 }
             }
         }
-        _ => false,
+        _ => {}
     }
 }
 
-/// The rule that hides `change`, if one does: a resource rule naming the object, or field rules
-/// whose fields are all that differ (counted under the first of them that removed a value).
-fn hiding<'r>(change: &ObjectChange, rules: &'r [IgnoreRule]) -> Option<&'r IgnoreRule> {
+/// What the rules do to one change.
+enum Verdict<'r> {
+    /// Shown as it is.
+    Kept,
+    /// Hidden whole, counted under this rule.
+    Hidden(&'r IgnoreRule),
+    /// Shown with the rules' fields left out on both sides: the texts so written, and the
+    /// rules that left out a difference.
+    Narrowed(String, String, Vec<&'r IgnoreRule>),
+}
+
+/// What `rules` do to `change`: a resource rule naming the object hides it; field rules leave
+/// their fields out of both sides of a changed object, which is hidden when nothing else
+/// differs.
+fn judge<'r>(change: &ObjectChange, rules: &'r [IgnoreRule]) -> Verdict<'r> {
     let applying: Vec<&IgnoreRule> = rules
         .iter()
         .filter(|rule| rule.applies_to(&change.key))
         .collect();
     if let Some(rule) = applying.iter().find(|rule| rule.field.is_none()) {
-        return Some(rule);
+        return Verdict::Hidden(rule);
     }
     if change.kind != ChangeKind::Changed || applying.is_empty() {
-        return None;
+        return Verdict::Kept;
     }
-    let (mut before, mut after) = (parse_object(&change.before)?, parse_object(&change.after)?);
-    let mut first = None;
+    let (Some(mut before), Some(mut after)) =
+        (parse_object(&change.before), parse_object(&change.after))
+    else {
+        return Verdict::Kept;
+    };
+    let mut left_out = Vec::new();
+    let mut any_removed = false;
     for rule in applying {
         let segments = rule.field.as_deref().unwrap_or_default();
-        let removed = remove(&mut before, segments) | remove(&mut after, segments);
-        if removed && first.is_none() {
-            first = Some(rule);
+        let (mut old, mut new) = (Vec::new(), Vec::new());
+        remove(&mut before, segments, "", &mut old);
+        remove(&mut after, segments, "", &mut new);
+        any_removed |= !old.is_empty() || !new.is_empty();
+        old.sort_by(|a, b| a.0.cmp(&b.0));
+        new.sort_by(|a, b| a.0.cmp(&b.0));
+        if old != new {
+            left_out.push(rule);
         }
     }
-    (before == after).then_some(first).flatten()
+    if before == after {
+        // Nothing else differs: some rule left a difference out, or the texts differed only in
+        // how they were written, which the diff never shows.
+        return match left_out.first() {
+            Some(rule) => Verdict::Hidden(rule),
+            None => Verdict::Kept,
+        };
+    }
+    if !any_removed {
+        return Verdict::Kept;
+    }
+    Verdict::Narrowed(yaml::to_yaml(&before), yaml::to_yaml(&after), left_out)
 }
 
-/// Hides the changes `rules` name and counts them per rule, in the order the rules were given
-/// (only rules that hid something). A cluster left without changes is left out.
+/// Hides the changes `rules` name, leaves their fields out of the rest, and counts both per
+/// rule, in the order the rules were given (only rules that hid something). A cluster left
+/// without changes is left out.
 pub fn hide(diff: &mut FleetDiff, rules: &[IgnoreRule]) {
     if rules.is_empty() {
         return;
     }
-    let mut counts = vec![0usize; rules.len()];
-    for changes in diff.clusters.values_mut() {
-        changes.retain(|change| match hiding(change, rules) {
-            Some(rule) => {
-                let at = rules
-                    .iter()
-                    .position(|candidate| std::ptr::eq(candidate, rule))
-                    .expect("a rule of the list");
-                counts[at] += 1;
+    let position = |rule: &IgnoreRule| {
+        rules
+            .iter()
+            .position(|candidate| std::ptr::eq(candidate, rule))
+            .expect("a rule of the list")
+    };
+    let (mut changes, mut fields) = (vec![0usize; rules.len()], vec![0usize; rules.len()]);
+    for cluster_changes in diff.clusters.values_mut() {
+        cluster_changes.retain_mut(|change| match judge(change, rules) {
+            Verdict::Kept => true,
+            Verdict::Hidden(rule) => {
+                changes[position(rule)] += 1;
                 false
             }
-            None => true,
+            Verdict::Narrowed(before, after, left_out) => {
+                for rule in left_out {
+                    fields[position(rule)] += 1;
+                }
+                change.before = before;
+                change.after = after;
+                true
+            }
         });
     }
     diff.clusters.retain(|_, changes| !changes.is_empty());
     diff.hidden = rules
         .iter()
-        .zip(counts)
-        .filter(|(_, count)| *count > 0)
-        .map(|(rule, count)| (rule.to_string(), count))
+        .zip(changes.into_iter().zip(fields))
+        .filter(|(_, (changes, fields))| changes + fields > 0)
+        .map(|(rule, (changes, fields))| Hidden {
+            rule: rule.to_string(),
+            changes,
+            fields,
+        })
         .collect();
 }
 
@@ -292,13 +336,38 @@ mod tests {
             })
             .collect();
         assert_eq!(left, [("eu-2", "api")]);
+        // Argo CD's ignoreDifferences: the field is left out of api's comparison too, on both
+        // sides, and the report counts it.
+        let api = &changes.clusters["eu-2"][0];
+        assert!(
+            !api.before.contains("replicas") && !api.after.contains("replicas"),
+            "{api:?}"
+        );
+        assert!(api.hunks().contains("image: api:2"), "{}", api.hunks());
         assert_eq!(
             changes.hidden,
-            [(
-                "--ignore-field apps/Deployment=/spec/replicas".to_string(),
-                1
-            )]
+            [Hidden {
+                rule: "--ignore-field apps/Deployment=/spec/replicas".to_string(),
+                changes: 1,
+                fields: 1,
+            }]
         );
+    }
+
+    /// A field both sides hold alike is left out of the texts, but hid no difference, so the
+    /// rule counts nothing for that change.
+    #[test]
+    fn a_field_alike_on_both_sides_is_left_out_but_not_counted() {
+        let before = fleet(&[("eu-1", &deployment("web", 2, "web:1"))]);
+        let after = fleet(&[("eu-1", &deployment("web", 2, "web:2"))]);
+        let mut changes = diff(&before, &after, false);
+        hide(
+            &mut changes,
+            &[IgnoreRule::field("/spec/replicas").unwrap()],
+        );
+        let web = &changes.clusters["eu-1"][0];
+        assert!(!web.after.contains("replicas"), "{}", web.after);
+        assert!(changes.hidden.is_empty(), "{:?}", changes.hidden);
     }
 
     #[test]
@@ -330,7 +399,14 @@ mod tests {
             hide(&mut changes, &[IgnoreRule::resource(rule).unwrap()]);
             assert_eq!(changes.is_empty(), hidden, "{rule}");
             if hidden {
-                assert_eq!(changes.hidden, [(format!("--ignore-resource {rule}"), 1)]);
+                assert_eq!(
+                    changes.hidden,
+                    [Hidden {
+                        rule: format!("--ignore-resource {rule}"),
+                        changes: 1,
+                        fields: 0
+                    }]
+                );
             }
         }
     }

@@ -12,7 +12,7 @@ pub mod streamed;
 
 pub use against::{CHUNK, Comparison, RenderedTree, against_base, against_tree};
 pub(crate) use change::parse_object;
-pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, ObjectChange, Provenance};
+pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, Hidden, ObjectChange, Provenance};
 use change::{spec_replicas, whole_number};
 pub use objects::{FleetObjects, diff};
 
