@@ -619,6 +619,7 @@ mod tests {
                     .iter()
                     .map(|(name, on)| (name.to_string(), *on))
                     .collect(),
+                scheduler: Default::default(),
             },
             fields: Default::default(),
         }
