@@ -296,3 +296,59 @@ pub struct KindReference {
     /// The kind.
     pub kind: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scheduler(settings: serde_json::Value) -> SchedulerConfig {
+        serde_json::from_value(settings).unwrap()
+    }
+
+    // karmada cmd/scheduler/app/options/options.go AddFlags: --enable-empty-workload-propagation
+    // is the one flag fedrender models; the others that change placement are named, with why,
+    // and a misspelling of the modelled one gets its nearest name.
+    #[test]
+    fn only_empty_workload_propagation_is_modelled() {
+        let modelled = scheduler(serde_json::json!({"enableEmptyWorkloadPropagation": true}));
+        assert!(modelled.enable_empty_workload_propagation);
+        assert!(modelled.refusals().is_empty());
+        let refused = scheduler(serde_json::json!({
+            "enableEmptyWorkloadPropagaton": true,
+            "enableSchedulerEstimator": true,
+            "schedulerName": "other",
+        }));
+        assert!(!refused.enable_empty_workload_propagation);
+        let refusals = refused.refusals();
+        let names: Vec<&str> = refusals.iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            names,
+            [
+                "enableEmptyWorkloadPropagaton",
+                "enableSchedulerEstimator",
+                "schedulerName"
+            ]
+        );
+        assert_eq!(
+            refusals[0].1,
+            "unknown setting `enableEmptyWorkloadPropagaton` (did you mean \
+             enableEmptyWorkloadPropagation?); fedrender models enableEmptyWorkloadPropagation"
+        );
+        assert!(
+            refusals[1]
+                .1
+                .starts_with("karmada-scheduler's --enable-scheduler-estimator is not modelled"),
+            "{}",
+            refusals[1].1
+        );
+        assert!(refusals[2].1.contains("--scheduler-name"));
+    }
+
+    // A value of the wrong type is refused by the decoder, not taken as a setting to refuse.
+    #[test]
+    fn the_modelled_setting_must_be_a_boolean() {
+        let wrong: Result<SchedulerConfig, _> =
+            serde_json::from_value(serde_json::json!({"enableEmptyWorkloadPropagation": 1}));
+        assert!(wrong.is_err());
+    }
+}
