@@ -16,7 +16,7 @@ use fedrender_engine::diagnostics::Origin;
 use fedrender_engine::interpret::Interpreter;
 use fedrender_engine::object::{ObjectKey, Template};
 use fedrender_engine::policy::{Propagation, admit_propagation};
-use fedrender_engine::schedule::{Workload, schedule};
+use fedrender_engine::schedule::{ScheduleOptions, Workload, schedule};
 
 fn main() {
     let size = std::env::args()
@@ -93,6 +93,7 @@ fn main() {
             workload,
             &policies[index % policies.len()],
             &inventory,
+            ScheduleOptions::default(),
         );
         placed += result.targets.len();
     }

@@ -17,9 +17,11 @@ mod docs;
 mod oracle_cases;
 mod scenarios;
 
-// Reading: input trees, the sources tools render, schemas, interpreter customizations, secrets.
+// Reading: input trees, the sources tools render, schemas, interpreter customizations, the
+// Config's scheduler settings, secrets.
 mod input_tree;
 mod interpreter;
+mod scheduler_settings;
 mod schemas;
 mod scopes;
 mod secrets;

@@ -9,6 +9,8 @@
 //! - fedrender's `kustomization.yaml` files (they hold no object) and its header comments;
 //! - the bookkeeping labels and annotations Karmada's controllers stamp on every manifest, and
 //!   `metadata.labels` / `metadata.annotations` empty on one side and absent on the other;
+//! - a Namespace's `kubernetes.io/metadata.name` label equal to its name, which the API server
+//!   sets;
 //! - objects the oracle skipped as out of its scope;
 //! - a field Karmada's API server defaulted (`serverDefaults`) that fedrender leaves out, when
 //!   the member's API server would default it the same way;
@@ -93,9 +95,18 @@ fn cases() -> Vec<PathBuf> {
 }
 
 /// compare.py `normalize`: bookkeeping labels and annotations dropped, and an empty map there
-/// dropped too.
+/// dropped too; a Namespace's `kubernetes.io/metadata.name` label equal to its name (the API
+/// server sets it, so it says nothing either side wrote) dropped too.
 fn normalize(mut object: Value) -> Value {
+    let namespace = object["kind"] == "Namespace";
     if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        let name = metadata.get("name").cloned();
+        if let Some(labels) = metadata.get_mut("labels").and_then(Value::as_object_mut)
+            && namespace
+            && labels.get("kubernetes.io/metadata.name") == name.as_ref()
+        {
+            labels.remove("kubernetes.io/metadata.name");
+        }
         for (field, ignored) in [
             ("labels", IGNORED_LABELS),
             ("annotations", IGNORED_ANNOTATIONS),
@@ -348,4 +359,32 @@ fn the_recorded_runs_place_objects_divide_replicas_and_fail() {
     assert!(objects > 50, "{objects}");
     assert!(divided > 3, "{divided}");
     assert!(failing > 0);
+}
+
+/// A case whose Config turns on karmada-scheduler's empty-workload propagation was recorded by
+/// an oracle that read the flag from that Config (its `assumptions` say so): one recorded with
+/// the flag hard-coded off would render a different fleet from the one fedrender is asked for.
+#[test]
+fn cases_with_empty_workload_propagation_were_recorded_with_the_flag_on() {
+    let mut found = 0;
+    for dir in cases() {
+        let config = std::fs::read_to_string(dir.join("input/config.yaml")).unwrap_or_default();
+        if !config.contains("enableEmptyWorkloadPropagation: true") {
+            continue;
+        }
+        found += 1;
+        let text = std::fs::read_to_string(dir.join("karmada.json")).unwrap();
+        let karmada: Value = serde_json::from_str(&text).unwrap();
+        let assumptions = karmada["assumptions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            assumptions.iter().any(|line| line
+                == "scheduler flags from the Config: --enable-empty-workload-propagation=true"),
+            "{}: recorded without the flag: {assumptions:?}",
+            dir.display()
+        );
+    }
+    assert!(found > 0);
 }

@@ -562,6 +562,12 @@ fn interpreter_from(
             }
         }
         if let Some(karmada) = &config.spec.karmada {
+            for (setting, message) in karmada.scheduler.refusals() {
+                errors.push(Diagnostic::error(
+                    Some(fields.origin(origin, &format!("spec.karmada.scheduler.{setting}"))),
+                    format!("Config: spec.karmada.scheduler.{setting}: {message}"),
+                ));
+            }
             let at = fields.origin(origin, "spec.karmada");
             match &classified.karmada {
                 // Two Configs would make the release depend on file order.

@@ -60,6 +60,15 @@ pub struct Fleet {
 }
 
 impl Fleet {
+    /// How the Config says karmada-scheduler runs (`spec.karmada.scheduler`).
+    pub(crate) fn schedule_options(&self) -> crate::schedule::ScheduleOptions {
+        let scheduler = self.karmada.as_ref().map(|config| &config.item.scheduler);
+        crate::schedule::ScheduleOptions {
+            empty_workload_propagation: scheduler
+                .is_some_and(|scheduler| scheduler.enable_empty_workload_propagation),
+        }
+    }
+
     /// Whether the Config turns a Karmada feature gate on. For gates off by default in every
     /// release fedrender knows (MultiClusterService: karmada_release's table), this is whether
     /// the gate is on, whatever the release.

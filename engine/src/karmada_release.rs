@@ -686,6 +686,7 @@ mod tests {
                     .iter()
                     .map(|(name, on)| (name.to_string(), *on))
                     .collect(),
+                scheduler: Default::default(),
             },
             fields: Default::default(),
         }

@@ -15,7 +15,7 @@ use fedrender_engine::diagnostics::Origin;
 use fedrender_engine::interpret::Interpreter;
 use fedrender_engine::object::{ObjectKey, Template};
 use fedrender_engine::policy::{Propagation, admit_propagation};
-use fedrender_engine::schedule::{Schedule, Workload, schedule};
+use fedrender_engine::schedule::{Schedule, ScheduleOptions, Workload, schedule};
 
 const REGIONS: [&str; 3] = ["eu", "us", "ap"];
 
@@ -178,6 +178,22 @@ fn run(
     replicas: i64,
     uid: &str,
 ) -> Schedule {
+    run_with(
+        ScheduleOptions::default(),
+        strategy,
+        rules,
+        clusters,
+        (replicas, uid),
+    )
+}
+
+fn run_with(
+    options: ScheduleOptions,
+    strategy: &Value,
+    rules: &Rules,
+    clusters: &[Cluster],
+    (replicas, uid): (i64, &str),
+) -> Schedule {
     let template = deployment(replicas, uid);
     let workload = Workload::of(&Interpreter::default(), &template).unwrap();
     schedule(
@@ -185,6 +201,7 @@ fn run(
         &workload,
         &policy(strategy.clone(), rules),
         clusters,
+        options,
     )
 }
 
@@ -293,6 +310,37 @@ proptest! {
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// karmada generic_scheduler.go `Schedule` with `--enable-empty-workload-propagation`
+    /// (`attachZeroReplicasCluster`): for every strategy the schedule is the one without the
+    /// flag, each cluster's replicas unchanged, plus clusters at 0 replicas; it fails exactly
+    /// when that one does; and every cluster it adds is one the filters keep.
+    #[test]
+    fn empty_workload_propagation_only_adds_clusters_at_zero_replicas(
+        shapes in inventory(), rules in rules(), replicas in 1i64..200, uid in "[a-f0-9]{0,8}",
+    ) {
+        let clusters = clusters(&shapes);
+        let on = ScheduleOptions { empty_workload_propagation: true };
+        for strategy in strategies() {
+            let off = run(&strategy, &rules, &clusters, replicas, &uid);
+            let with = run_with(on, &strategy, &rules, &clusters, (replicas, &uid));
+            prop_assert_eq!(off.failure.is_some(), with.failure.is_some(), "{:?}", strategy);
+            let before: std::collections::BTreeMap<_, _> = per_cluster(&off).into_iter().collect();
+            let after = per_cluster(&with);
+            for (name, count) in &after {
+                match before.get(name) {
+                    Some(old) => prop_assert_eq!(old, count, "{} {:?}", name, strategy),
+                    None => {
+                        prop_assert_eq!(*count, 0, "{} {:?}", name, strategy);
+                        prop_assert!(with.kept_empty.contains(name));
+                        let index = index_of(name);
+                        prop_assert!(rules.keeps(index, &shapes[index]), "{} is filtered out", name);
+                    }
+                }
+            }
+            prop_assert_eq!(after.len(), before.len() + with.kept_empty.len());
         }
     }
 

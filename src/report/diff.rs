@@ -669,7 +669,7 @@ const MATRIX_ROWS: usize = 20;
 const MATRIX_CLUSTERS: usize = 16;
 
 /// The changed objects × the clusters they change on, for the pull-request comment: per cell
-/// `+3` (added, with its replicas), `-2` (removed), `2→3` (replicas changed), `~` (changed
+/// `+3` (added, with its replicas; `+0` at 0), `-2` (removed), `2→3` (replicas changed), `~` (changed
 /// otherwise), blank where nothing changes; and the replica totals over every cluster. Whole
 /// clusters that come or go are called out on their own and left out here.
 fn changed_placement(diff: &FleetDiff) -> String {
@@ -681,7 +681,9 @@ fn changed_placement(diff: &FleetDiff) -> String {
         for change in changes {
             let replicas = change.replicas();
             let cell = match (change.kind, replicas) {
-                (ChangeKind::Added, (_, Some(after))) if after > 0 => format!("+{after}"),
+                // `+0`: a workload kept at 0 replicas (empty-workload propagation) is told
+                // apart from an object without replicas.
+                (ChangeKind::Added, (_, Some(after))) => format!("+{after}"),
                 (ChangeKind::Added, _) => "+".to_string(),
                 (ChangeKind::Removed, (Some(before), _)) if before > 0 => format!("-{before}"),
                 (ChangeKind::Removed, _) => "-".to_string(),

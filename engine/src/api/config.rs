@@ -20,6 +20,8 @@
 //!   karmada:                          # the release policies are judged by, and its gates
 //!     version: "1.19"
 //!     featureGates: {MultiClusterService: true}
+//!     scheduler:                      # karmada-scheduler's flags fedrender models
+//!       enableEmptyWorkloadPropagation: true
 //!   # Flags a team always passes, read from a Config directly in FLEET_DIR; flags win.
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
@@ -109,6 +111,96 @@ pub struct KarmadaConfig {
     /// `featureGates`: gates turned on (`true`) or off.
     #[serde(default)]
     pub feature_gates: BTreeMap<String, bool>,
+    /// `scheduler`: karmada-scheduler's flags that change where templates go. Only the ones
+    /// fedrender models are fields, so any other is refused at its line as an unknown field.
+    #[serde(default)]
+    pub scheduler: SchedulerConfig,
+}
+
+/// `spec.karmada.scheduler`: karmada-scheduler's command-line flags, by their Helm chart names.
+/// Any other setting is kept, to be refused at its line ([`SchedulerConfig::refusals`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchedulerConfig {
+    /// `enableEmptyWorkloadPropagation`: `--enable-empty-workload-propagation` (karmada
+    /// cmd/scheduler/app/options/options.go, since v1.3; the chart's
+    /// `scheduler.enableEmptyWorkloadPropagation` since v1.19). Every cluster the scheduler
+    /// selects keeps the workload, at 0 replicas where the division gives it none.
+    #[serde(default)]
+    pub enable_empty_workload_propagation: bool,
+    /// Every other setting written, by name: each an error.
+    #[serde(flatten)]
+    pub unmodelled: BTreeMap<String, serde_json::Value>,
+}
+
+/// The settings fedrender models under `spec.karmada.scheduler`.
+const SCHEDULER_SETTINGS: &[&str] = &["enableEmptyWorkloadPropagation"];
+
+/// karmada-scheduler's flags (cmd/scheduler/app/options/options.go at f8fdd02, written as the
+/// chart names them) that change where templates go and that fedrender does not model, each
+/// with why.
+const UNMODELLED_SCHEDULER_FLAGS: &[(&str, &str, &str)] = &[
+    (
+        "enableSchedulerEstimator",
+        "--enable-scheduler-estimator",
+        "the accurate estimator asks each member's karmada-scheduler-estimator about its \
+         nodes, which an offline render cannot; fedrender estimates from the inventory's \
+         resourceSummary as the general estimator does",
+    ),
+    (
+        "disableSchedulerEstimatorInPullMode",
+        "--disable-scheduler-estimator-in-pull-mode",
+        "it acts only with the accurate estimator, which fedrender does not run",
+    ),
+    (
+        "plugins",
+        "--plugins",
+        "fedrender runs every in-tree filter and score plugin, as the default `*` does",
+    ),
+    (
+        "schedulerName",
+        "--scheduler-name",
+        "fedrender schedules every binding, as the one default-scheduler does",
+    ),
+    (
+        "featureGates",
+        "--feature-gates",
+        "spec.karmada.featureGates sets the gates for the whole control plane",
+    ),
+];
+
+impl SchedulerConfig {
+    /// Each setting written that fedrender does not model, with the message that refuses it.
+    pub fn refusals(&self) -> Vec<(&str, String)> {
+        self.unmodelled
+            .keys()
+            .map(|name| {
+                let message = match UNMODELLED_SCHEDULER_FLAGS
+                    .iter()
+                    .find(|(setting, _, _)| setting == name)
+                {
+                    Some((_, flag, why)) => format!(
+                        "karmada-scheduler's {flag} is not modelled by fedrender: {why}; \
+                         fedrender models {}",
+                        SCHEDULER_SETTINGS.join(", ")
+                    ),
+                    None => {
+                        let near =
+                            crate::edit_distance::nearest(name, SCHEDULER_SETTINGS.iter().copied());
+                        format!(
+                            "unknown setting `{name}`{}; fedrender models {}",
+                            crate::edit_distance::hint(
+                                near,
+                                crate::edit_distance::Hint::InParentheses
+                            ),
+                            SCHEDULER_SETTINGS.join(", ")
+                        )
+                    }
+                };
+                (name.as_str(), message)
+            })
+            .collect()
+    }
 }
 
 impl ConfigSpec {
@@ -203,4 +295,60 @@ pub struct KindReference {
     pub api_version: String,
     /// The kind.
     pub kind: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scheduler(settings: serde_json::Value) -> SchedulerConfig {
+        serde_json::from_value(settings).unwrap()
+    }
+
+    // karmada cmd/scheduler/app/options/options.go AddFlags: --enable-empty-workload-propagation
+    // is the one flag fedrender models; the others that change placement are named, with why,
+    // and a misspelling of the modelled one gets its nearest name.
+    #[test]
+    fn only_empty_workload_propagation_is_modelled() {
+        let modelled = scheduler(serde_json::json!({"enableEmptyWorkloadPropagation": true}));
+        assert!(modelled.enable_empty_workload_propagation);
+        assert!(modelled.refusals().is_empty());
+        let refused = scheduler(serde_json::json!({
+            "enableEmptyWorkloadPropagaton": true,
+            "enableSchedulerEstimator": true,
+            "schedulerName": "other",
+        }));
+        assert!(!refused.enable_empty_workload_propagation);
+        let refusals = refused.refusals();
+        let names: Vec<&str> = refusals.iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            names,
+            [
+                "enableEmptyWorkloadPropagaton",
+                "enableSchedulerEstimator",
+                "schedulerName"
+            ]
+        );
+        assert_eq!(
+            refusals[0].1,
+            "unknown setting `enableEmptyWorkloadPropagaton` (did you mean \
+             enableEmptyWorkloadPropagation?); fedrender models enableEmptyWorkloadPropagation"
+        );
+        assert!(
+            refusals[1]
+                .1
+                .starts_with("karmada-scheduler's --enable-scheduler-estimator is not modelled"),
+            "{}",
+            refusals[1].1
+        );
+        assert!(refusals[2].1.contains("--scheduler-name"));
+    }
+
+    // A value of the wrong type is refused by the decoder, not taken as a setting to refuse.
+    #[test]
+    fn the_modelled_setting_must_be_a_boolean() {
+        let wrong: Result<SchedulerConfig, _> =
+            serde_json::from_value(serde_json::json!({"enableEmptyWorkloadPropagation": 1}));
+        assert!(wrong.is_err());
+    }
 }

@@ -115,7 +115,13 @@ pub(super) fn place_template(
         Some(binding) => {
             let policy = &fleet.propagations[binding.policy];
             let workload = Workload::of(&fleet.interpreter, template).map_err(bad_input)?;
-            let schedule = schedule::schedule(template, &workload, policy, &fleet.clusters);
+            let schedule = schedule::schedule(
+                template,
+                &workload,
+                policy,
+                &fleet.clusters,
+                fleet.schedule_options(),
+            );
             placement.propagate_deps = policy.propagate_deps;
             placement.nowhere = Some(match (&schedule.failure, policy.suspension.dispatching) {
                 (_, Some(true)) => format!(
@@ -131,6 +137,14 @@ pub(super) fn place_template(
                     template.key, policy.id
                 ),
             });
+            if !schedule.kept_empty.is_empty() {
+                placement.notes.push(format!(
+                    "on {} with 0 replicas: karmada-scheduler's empty-workload propagation \
+                     (spec.karmada.scheduler.enableEmptyWorkloadPropagation) keeps every \
+                     cluster it selected, where the division gives none",
+                    schedule.kept_empty.join(", ")
+                ));
+            }
             placement.is_workload = workload.is_workload;
             placement.targets = Targets::from_scheduled(&schedule.targets, cluster_index);
             if let Some(dispatched) = suspend(policy, &placement.targets, &fleet.clusters) {

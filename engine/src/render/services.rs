@@ -198,6 +198,7 @@ pub(super) fn apply_multi_cluster_services(
             &Workload::default(),
             &binding,
             &fleet.clusters,
+            fleet.schedule_options(),
         );
         let claimed = &mut placements[service];
         claimed.targets = Targets::from_scheduled(&scheduled.targets, cluster_index);

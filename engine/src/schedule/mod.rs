@@ -30,11 +30,23 @@ pub(crate) use targets::{Target, Targets};
 /// Karmada's stand-in for "no limit" in capacity estimates (MaxInt32).
 const UNLIMITED: i64 = i32::MAX as i64;
 
+/// How karmada-scheduler was started, where that changes a schedule (karmada
+/// generic_scheduler.go `ScheduleAlgorithmOption`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScheduleOptions {
+    /// `--enable-empty-workload-propagation`: a workload stays on every cluster the scheduler
+    /// selected, with 0 replicas where the division gave it none.
+    pub empty_workload_propagation: bool,
+}
+
 /// Where one template goes: its target clusters, or why none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     /// The target clusters, in the inventory's order.
     pub targets: Vec<TargetCluster>,
+    /// The targets that have 0 replicas only because empty-workload propagation kept them,
+    /// by name: for the plan report.
+    pub kept_empty: Vec<String>,
     /// Why the template goes nowhere, when it does.
     pub failure: Option<String>,
     /// The clusters the filters removed (of the affinity term that won, else of the first),
@@ -99,6 +111,7 @@ pub fn schedule(
     workload: &Workload,
     policy: &Propagation,
     clusters: &[Cluster],
+    options: ScheduleOptions,
 ) -> Schedule {
     let placement = &policy.placement;
     let terms: Vec<AffinityTerm> = match &placement.cluster_affinities {
@@ -126,8 +139,19 @@ pub fn schedule(
     let mut earlier: Vec<(String, Vec<(String, Filtered)>)> = Vec::new();
     for term in &terms {
         let mut filtered = Vec::new();
-        match schedule_term(template, workload, placement, term, clusters, &mut filtered) {
-            Ok((targets, division)) => {
+        let scheduled = schedule_term(
+            (template, workload),
+            placement,
+            term,
+            (clusters, options),
+            &mut filtered,
+        );
+        match scheduled {
+            Ok(Scheduled {
+                targets,
+                kept_empty,
+                division,
+            }) => {
                 // A cluster outside this term that an earlier term wanted but filtered out
                 // (a failover drill's tainted primary) is named with why, not merely as outside.
                 if let Some(scheduled) = &term.name {
@@ -154,6 +178,7 @@ pub fn schedule(
                 }
                 return Schedule {
                     targets,
+                    kept_empty,
                     failure: None,
                     filtered,
                     division,
@@ -171,22 +196,29 @@ pub fn schedule(
     }
     Schedule {
         targets: Vec::new(),
+        kept_empty: Vec::new(),
         failure: Some(failures.join("; ")),
         filtered: first_filtered.unwrap_or_default(),
         division: None,
     }
 }
 
+/// What one affinity term schedules.
+struct Scheduled {
+    targets: Vec<TargetCluster>,
+    kept_empty: Vec<String>,
+    division: Option<divide::Division>,
+}
+
 /// One affinity term through filter, estimate, spread selection and division, with how the
 /// replicas were divided. An error says why the term does not schedule.
 fn schedule_term(
-    template: &Template,
-    workload: &Workload,
+    (template, workload): (&Template, &Workload),
     placement: &Placement,
     term: &AffinityTerm,
-    clusters: &[Cluster],
+    (clusters, options): (&[Cluster], ScheduleOptions),
     filtered: &mut Vec<(String, Filtered)>,
-) -> Result<(Vec<TargetCluster>, Option<divide::Division>), String> {
+) -> Result<Scheduled, String> {
     let mut candidates = Vec::new();
     for cluster in clusters {
         match filter::filter_cluster(placement, term, workload.is_workload, template, cluster) {
@@ -256,19 +288,30 @@ fn schedule_term(
                 completions: None,
             })
             .collect();
-        return Ok((targets, None));
+        return Ok(Scheduled {
+            targets,
+            kept_empty: Vec::new(),
+            division: None,
+        });
     }
-    if workload.replicas == 0 {
+    if workload.replicas == 0 && !options.empty_workload_propagation {
         return Err(
-            "it has 0 replicas and per-replica requirements, and Karmada drops clusters that get 0 replicas (karmada#3495)"
+            "it has 0 replicas and per-replica requirements, and Karmada drops clusters that get 0 replicas (karmada#3495; spec.karmada.scheduler.enableEmptyWorkloadPropagation keeps them)"
                 .to_string(),
         );
     }
-    let division = divide::divide_replicas(strategy, &seats, workload.replicas, &workload.uid)?;
+    // 0 replicas (with requirements) divide into nothing under every strategy: only
+    // empty-workload propagation, below, keeps the selected clusters.
+    let division = if workload.replicas == 0 {
+        None
+    } else {
+        divide::divide_replicas(strategy, &seats, workload.replicas, &workload.uid)?
+    };
     let assigned: Vec<i64> = match &division {
         None => vec![workload.replicas; seats.len()],
         Some(division) => division.shares.iter().map(|share| share.replicas).collect(),
     };
+    // karmada common.go `assignReplicasToClusters`: `removeZeroReplicasCluster`.
     let mut targets: Vec<TargetCluster> = seats
         .iter()
         .zip(assigned)
@@ -279,13 +322,45 @@ fn schedule_term(
             completions: None,
         })
         .collect();
+    let mut kept_empty = Vec::new();
+    if options.empty_workload_propagation {
+        let names: Vec<&str> = seats.iter().map(|seat| seat.cluster.name()).collect();
+        kept_empty = attach_zero_replicas_clusters(&names, &mut targets);
+    }
+    // karmada binding common.go `needReviseJobCompletions`: only when there are replicas.
     if let Some(completions) = workload.completions
         && strategy.is_divided()
+        && workload.replicas > 0
     {
         split_completions(&mut targets, completions, &workload.uid);
     }
     targets.sort();
-    Ok((targets, division))
+    Ok(Scheduled {
+        targets,
+        kept_empty,
+        division,
+    })
+}
+
+/// karmada generic_scheduler.go `attachZeroReplicasCluster` (util.go), run by `Schedule` with
+/// `--enable-empty-workload-propagation`: every selected cluster the assignment left out is a
+/// target with 0 replicas. Returns those clusters' names, in selection order.
+fn attach_zero_replicas_clusters(
+    selected: &[&str],
+    targets: &mut Vec<TargetCluster>,
+) -> Vec<String> {
+    let mut kept = Vec::new();
+    for &name in selected {
+        if targets.iter().all(|target| target.name != name) {
+            targets.push(TargetCluster {
+                name: name.to_string(),
+                replicas: Some(0),
+                completions: None,
+            });
+            kept.push(name.to_string());
+        }
+    }
+    kept
 }
 
 /// karmada `divideReplicasByJobCompletions`: a Divided Job's completions are divided with
@@ -371,7 +446,13 @@ mod tests {
     fn run(placement: Value, object: Value, inventory: &[Cluster]) -> Schedule {
         let template = template("apps/v1", "Deployment", object);
         let workload = Workload::of(&Interpreter::default(), &template).unwrap();
-        schedule(&template, &workload, &policy(placement), inventory)
+        schedule(
+            &template,
+            &workload,
+            &policy(placement),
+            inventory,
+            ScheduleOptions::default(),
+        )
     }
 
     fn replicas(schedule: &Schedule) -> Vec<(String, Option<i64>)> {
@@ -437,7 +518,13 @@ mod tests {
             "weightPreference": {"staticWeightList": [
                 {"targetCluster": {"clusterNames": ["member1"]}, "weight": 2},
                 {"targetCluster": {"clusterNames": ["member2"]}, "weight": 1}]}}});
-        let result = schedule(&job, &workload, &policy(placement), &inventory);
+        let result = schedule(
+            &job,
+            &workload,
+            &policy(placement),
+            &inventory,
+            ScheduleOptions::default(),
+        );
         let split: Vec<_> = result
             .targets
             .iter()
@@ -495,5 +582,206 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    fn run_with(
+        options: ScheduleOptions,
+        placement: Value,
+        template: &Template,
+        inventory: &[Cluster],
+    ) -> Schedule {
+        let workload = Workload::of(&Interpreter::default(), template).unwrap();
+        schedule(template, &workload, &policy(placement), inventory, options)
+    }
+
+    const EMPTY_WORKLOADS: ScheduleOptions = ScheduleOptions {
+        empty_workload_propagation: true,
+    };
+
+    fn deployment(replicas: i64, cpu: Option<&str>) -> Template {
+        let resources = match cpu {
+            Some(cpu) => json!({"requests": {"cpu": cpu}}),
+            None => json!({}),
+        };
+        template(
+            "apps/v1",
+            "Deployment",
+            json!({"metadata": {"uid": "00000000-0000-4000-8000-000000000001"},
+                "spec": {"replicas": replicas, "template": {"spec": {
+                "containers": [{"name": "app", "resources": resources}]}}}}),
+        )
+    }
+
+    // karmada util_test.go Test_attachZeroReplicasCluster: member1 and member2 assigned,
+    // member3 selected too, so it is appended with 0 replicas and the others keep theirs.
+    #[test]
+    fn attach_zero_replicas_clusters_appends_the_selected_clusters_left_out() {
+        let target = |name: &str, replicas| TargetCluster {
+            name: name.to_string(),
+            replicas: Some(replicas),
+            completions: None,
+        };
+        let mut targets = vec![target("member1", 1), target("member2", 2)];
+        let kept = attach_zero_replicas_clusters(&["member1", "member2", "member3"], &mut targets);
+        assert_eq!(
+            targets,
+            vec![
+                target("member1", 1),
+                target("member2", 2),
+                target("member3", 0)
+            ]
+        );
+        assert_eq!(kept, vec!["member3".to_string()]);
+    }
+
+    // karmada generic_scheduler.go Schedule: with EnableEmptyWorkloadPropagation the clusters
+    // the division gave nothing (and removeZeroReplicasCluster dropped) come back at 0.
+    #[test]
+    fn empty_workload_propagation_keeps_every_selected_cluster_of_a_division() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10), ("member3", 10)]);
+        let divided = json!({"replicaScheduling": {"replicaSchedulingType": "Divided",
+            "replicaDivisionPreference": "Weighted"}});
+        let web = deployment(1, None);
+        let off = run_with(
+            ScheduleOptions::default(),
+            divided.clone(),
+            &web,
+            &inventory,
+        );
+        assert_eq!(replicas(&off).len(), 1);
+        assert!(off.kept_empty.is_empty());
+        let on = run_with(EMPTY_WORKLOADS, divided, &web, &inventory);
+        let winner = replicas(&off)[0].0.clone();
+        let mut expected: Vec<(String, Option<i64>)> = ["member1", "member2", "member3"]
+            .iter()
+            .map(|name| (name.to_string(), Some(i64::from(*name == winner))))
+            .collect();
+        expected.sort();
+        assert_eq!(replicas(&on), expected);
+        assert_eq!(on.kept_empty.len(), 2);
+        assert!(!on.kept_empty.contains(&winner));
+    }
+
+    // karmada common.go AssignReplicas: 0 replicas with requirements go through the strategy,
+    // which assigns nothing; generic_scheduler.go then attaches every selected cluster at 0
+    // instead of scheduling nowhere (karmada#3495 without the flag).
+    #[test]
+    fn empty_workload_propagation_sends_zero_replicas_with_requirements_everywhere() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10)]);
+        let idle = deployment(0, Some("100m"));
+        for placement in [
+            json!({"replicaScheduling": {"replicaSchedulingType": "Duplicated"}}),
+            json!({"replicaScheduling": {"replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Aggregated"}}),
+        ] {
+            let off = run_with(
+                ScheduleOptions::default(),
+                placement.clone(),
+                &idle,
+                &inventory,
+            );
+            assert!(off.targets.is_empty(), "{placement}");
+            assert!(
+                (off.failure.as_deref())
+                    .is_some_and(|why| why.contains("enableEmptyWorkloadPropagation")),
+                "{off:?}"
+            );
+            let on = run_with(EMPTY_WORKLOADS, placement.clone(), &idle, &inventory);
+            assert_eq!(on.failure, None, "{placement}");
+            assert_eq!(
+                replicas(&on),
+                vec![
+                    ("member1".to_string(), Some(0)),
+                    ("member2".to_string(), Some(0))
+                ],
+                "{placement}"
+            );
+        }
+    }
+
+    // karmada generic_scheduler.go Schedule: only the selected clusters are attached, so a
+    // cluster the filters (cluster affinity) or the spread constraints left out stays out.
+    #[test]
+    fn empty_workload_propagation_keeps_only_selected_clusters() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10), ("member3", 10)]);
+        let web = deployment(1, None);
+        let affinity = json!({"clusterAffinity": {"clusterNames": ["member1", "member2"]},
+            "replicaScheduling": {"replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Aggregated"}});
+        let names = |schedule: &Schedule| -> Vec<String> {
+            schedule.targets.iter().map(|t| t.name.clone()).collect()
+        };
+        let on = run_with(EMPTY_WORKLOADS, affinity, &web, &inventory);
+        assert_eq!(names(&on), vec!["member1", "member2"]);
+        let spread = json!({"spreadConstraints": [{"spreadByField": "cluster", "maxGroups": 2, "minGroups": 1}],
+            "replicaScheduling": {"replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Weighted",
+                "weightPreference": {"dynamicWeight": "AvailableReplicas"}}});
+        let on = run_with(EMPTY_WORKLOADS, spread, &web, &inventory);
+        assert_eq!(on.targets.len(), 2, "{on:?}");
+        assert_eq!(
+            on.targets.iter().map(|t| t.replicas).collect::<Vec<_>>(),
+            vec![Some(1), Some(0)]
+        );
+    }
+
+    // karmada binding common.go divideReplicasByJobCompletions: completions are divided by the
+    // clusters' replicas, so a cluster kept at 0 replicas gets 0 completions; with 0 replicas
+    // (needReviseJobCompletions) the template's completions stay.
+    #[test]
+    fn empty_workload_propagation_gives_kept_jobs_no_completions() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10), ("member3", 10)]);
+        let divided = json!({"replicaScheduling": {"replicaSchedulingType": "Divided",
+            "replicaDivisionPreference": "Weighted"}});
+        let job = template(
+            "batch/v1",
+            "Job",
+            json!({"spec": {"parallelism": 1, "completions": 4}}),
+        );
+        let on = run_with(EMPTY_WORKLOADS, divided.clone(), &job, &inventory);
+        let split: Vec<_> = on
+            .targets
+            .iter()
+            .map(|t| (t.name.as_str(), t.replicas, t.completions))
+            .collect();
+        assert_eq!(
+            split,
+            vec![
+                ("member1", Some(1), Some(4)),
+                ("member2", Some(0), Some(0)),
+                ("member3", Some(0), Some(0))
+            ]
+        );
+        let paused = template(
+            "batch/v1",
+            "Job",
+            json!({"spec": {"parallelism": 0, "completions": 4, "template": {"spec": {
+                "containers": [{"name": "job", "resources": {"requests": {"cpu": "1"}}}]}}}}),
+        );
+        let on = run_with(EMPTY_WORKLOADS, divided, &paused, &inventory);
+        assert_eq!(on.targets.len(), 3);
+        assert!(
+            on.targets
+                .iter()
+                .all(|t| t.replicas == Some(0) && t.completions.is_none())
+        );
+    }
+
+    // karmada common.go AssignReplicas: a non-workload already goes to every selected cluster,
+    // so the flag changes nothing for it.
+    #[test]
+    fn empty_workload_propagation_leaves_non_workloads_alone() {
+        let inventory = clusters(&[("member1", 10), ("member2", 10)]);
+        let config = template("v1", "ConfigMap", json!({"data": {"a": "b"}}));
+        let placement = json!({"replicaScheduling": {"replicaSchedulingType": "Divided"}});
+        let off = run_with(
+            ScheduleOptions::default(),
+            placement.clone(),
+            &config,
+            &inventory,
+        );
+        let on = run_with(EMPTY_WORKLOADS, placement, &config, &inventory);
+        assert_eq!(off, on);
+        assert_eq!(replicas(&on).len(), 2);
     }
 }
