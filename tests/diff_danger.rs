@@ -64,7 +64,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 /// reads on the terminal (the human line on standard error).
 #[test]
 fn each_rule_fires_once_on_exactly_its_clusters() {
-    let cases: [(&str, &str, &[&str], &str); 7] = [
+    let cases: [(&str, &str, &[&str], &str); 8] = [
         (
             "immutable-field",
             "immutable-field",
@@ -100,6 +100,12 @@ fn each_rule_fires_once_on_exactly_its_clusters() {
             "hpa-owns-replicas",
             &["eu-1", "us-1"],
             "Deployment.apps shop/web spec.replicas is written (3) while HorizontalPodAutoscaler web scales it [hpa-owns-replicas]",
+        ),
+        (
+            "hpa-added",
+            "hpa-owns-replicas",
+            &["eu-1", "us-1"],
+            "Deployment.apps shop/web spec.replicas is written while HorizontalPodAutoscaler web is added to scale it [hpa-owns-replicas]",
         ),
         (
             "preserved-on-deletion",

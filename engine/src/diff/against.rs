@@ -305,6 +305,10 @@ fn review(
     let context = danger::ReviewContext {
         head_templates,
         hpa_targets: gitops::hpa_targets(&fleet.templates),
+        replicas_written: (fleet.templates.iter())
+            .filter(|template| template.object.pointer("/spec/replicas").is_some())
+            .map(|template| template.key.clone())
+            .collect(),
         preserving,
     };
     let mut findings = danger::review(result, &context);

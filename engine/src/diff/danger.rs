@@ -8,7 +8,7 @@
 //! code (k8s.io/kubernetes pkg/apis/{apps,batch,core,rbac,storage}/validation, the
 //! `Validate*Update` functions).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -40,6 +40,8 @@ pub struct ReviewContext {
     pub(crate) head_templates: HashMap<ObjectKey, Vec<String>>,
     /// Workloads an HPA of the head scales, with the HPA's name.
     pub(crate) hpa_targets: BTreeMap<ObjectKey, String>,
+    /// The head's templates that write `spec.replicas`, which every cluster's copy then holds.
+    pub(crate) replicas_written: HashSet<ObjectKey>,
     /// The base's templates placed by a policy with `preserveResourcesOnDeletion: true`;
     /// `None` when the base's policies are not known (a rendered tree).
     pub(crate) preserving: Option<BTreeMap<ObjectKey, Preserving>>,
@@ -269,6 +271,7 @@ pub fn review(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> {
             }
         }
     }
+    hpas_added(diff, context, &mut grouped);
     namespace_counts(diff, &mut grouped);
     let mut findings: Vec<Finding> = grouped
         .into_iter()
@@ -372,6 +375,70 @@ fn object_rules(
     raws
 }
 
+/// A HorizontalPodAutoscaler added on a cluster over a workload whose copy there writes
+/// `spec.replicas` and stays as it was: from then on the GitOps tool's reconciliation puts the
+/// written replicas back as the autoscaler moves them. A workload itself added or changed in
+/// its replicas is found by its own change.
+fn hpas_added(
+    diff: &FleetDiff,
+    context: &ReviewContext,
+    grouped: &mut BTreeMap<(Lint, ObjectKey, Raw), BTreeSet<String>>,
+) {
+    for (cluster, changes) in &diff.clusters {
+        if diff.clusters_added.contains(cluster) {
+            continue;
+        }
+        for change in changes {
+            let is_hpa =
+                change.key.group == "autoscaling" && change.key.kind == "HorizontalPodAutoscaler";
+            if !is_hpa || change.kind != ChangeKind::Added {
+                continue;
+            }
+            let Some(hpa) = parse_object(&change.after) else {
+                continue;
+            };
+            let target = |field: &str| {
+                hpa.pointer(&format!("/spec/scaleTargetRef/{field}"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+            };
+            let target = ObjectKey {
+                group: crate::object::api_group(target("apiVersion")).into(),
+                kind: target("kind").into(),
+                namespace: change.key.namespace.clone(),
+                name: target("name").into(),
+            };
+            if !context.replicas_written.contains(&target) {
+                continue;
+            }
+            let found_by_its_own_change = changes.iter().any(|other| {
+                other.key == target
+                    && (other.kind != ChangeKind::Changed
+                        || parse_object(&other.before).as_ref().and_then(replicas)
+                            != parse_object(&other.after).as_ref().and_then(replicas))
+            });
+            if found_by_its_own_change {
+                continue;
+            }
+            grouped
+                .entry((
+                    Lint::HpaOwnsReplicas,
+                    target,
+                    Raw {
+                        lint: Lint::HpaOwnsReplicas,
+                        message: format!(
+                            "spec.replicas is written while HorizontalPodAutoscaler {} is added to scale it",
+                            change.key.name
+                        ),
+                        escaped_by: None,
+                    },
+                ))
+                .or_default()
+                .insert(cluster.clone());
+        }
+    }
+}
+
 fn hpa_raw(hpa: &str, replicas: f64) -> Raw {
     Raw {
         lint: Lint::HpaOwnsReplicas,
@@ -398,8 +465,8 @@ fn pruned_message(key: &ObjectKey) -> String {
     }
 }
 
-/// A Namespace's pruned finding says how many of the diff's objects go with it on each
-/// cluster (and that what fedrender does not render goes too).
+/// A Namespace's pruned finding says what of the diff's objects goes with it on each cluster,
+/// by kind (`1 Deployment and 7 ConfigMaps`), and that what fedrender does not render goes too.
 fn namespace_counts(
     diff: &FleetDiff,
     grouped: &mut BTreeMap<(Lint, ObjectKey, Raw), BTreeSet<String>>,
@@ -414,22 +481,22 @@ fn namespace_counts(
     for entry in namespaces {
         let clusters = grouped.remove(&entry).unwrap_or_default();
         let (lint, key, raw) = entry;
-        let mut by_count: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+        let mut by_contents: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for cluster in clusters {
-            let count = diff.clusters.get(&cluster).map_or(0, |changes| {
-                changes
-                    .iter()
-                    .filter(|change| {
-                        change.kind == ChangeKind::Removed && change.key.namespace == key.name
-                    })
-                    .count()
-            });
-            by_count.entry(count).or_default().insert(cluster);
+            let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+            for change in diff.clusters.get(&cluster).into_iter().flatten() {
+                if change.kind == ChangeKind::Removed && change.key.namespace == key.name {
+                    *kinds.entry(change.key.kind.as_str()).or_default() += 1;
+                }
+            }
+            by_contents
+                .entry(contents(&kinds))
+                .or_default()
+                .insert(cluster);
         }
-        for (count, clusters) in by_count {
+        for (contents, clusters) in by_contents {
             let message = format!(
-                "leaves the cluster while its template stays: everything in it is deleted with it, the {} fedrender renders there and whatever else runs in it",
-                objects(count)
+                "leaves the cluster while its template stays: everything in it is deleted with it, {contents} fedrender renders there and whatever else runs in it"
             );
             grouped.insert(
                 (
@@ -446,11 +513,41 @@ fn namespace_counts(
     }
 }
 
-fn objects(count: usize) -> String {
-    if count == 1 {
-        "1 object".to_string()
+/// `the 1 Deployment and 7 ConfigMaps`, `the 0 objects`: what a Namespace holds, by kind.
+fn contents(kinds: &BTreeMap<&str, usize>) -> String {
+    let mut parts: Vec<String> = kinds
+        .iter()
+        .map(|(kind, count)| match count {
+            1 => format!("1 {kind}"),
+            _ => format!("{count} {}", plural_kind(kind)),
+        })
+        .collect();
+    let listed = match parts.len() {
+        0 => "0 objects".to_string(),
+        1 => parts.remove(0),
+        _ => {
+            let last = parts.pop().expect("two or more");
+            format!("{} and {last}", parts.join(", "))
+        }
+    };
+    format!("the {listed}")
+}
+
+/// A kind's plural as kubectl's discovery writes resources (`ConfigMaps`, `NetworkPolicies`,
+/// `Ingresses`).
+fn plural_kind(kind: &str) -> String {
+    if let Some(stem) = kind.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'o', 'u'])
+    {
+        format!("{stem}ies")
+    } else if kind.ends_with('s')
+        || kind.ends_with('x')
+        || kind.ends_with("ch")
+        || kind.ends_with("sh")
+    {
+        format!("{kind}es")
     } else {
-        format!("{count} objects")
+        format!("{kind}s")
     }
 }
 
@@ -809,34 +906,7 @@ fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) -> Vec<Stri
             }
             fields
         }
-        // ValidateServiceUpdate: a cluster IP, once set, stays (`None` included). Type changes
-        // to and from ExternalName are allowed since Kubernetes 1.20, which clears or
-        // allocates the IP, so they are not reported.
-        ("", "Service") => {
-            let set = |object: &Value, pointer: &str| {
-                object
-                    .pointer(pointer)
-                    .and_then(Value::as_str)
-                    .filter(|ip| !ip.is_empty())
-                    .map(str::to_string)
-            };
-            let mut fields = Vec::new();
-            if let (Some(old), Some(new)) = (
-                set(before, "/spec/clusterIP"),
-                set(after, "/spec/clusterIP"),
-            ) && old != new
-            {
-                fields.push("spec.clusterIP".to_string());
-            }
-            if let (Some(old), Some(new)) = (
-                set(before, "/spec/clusterIPs/0"),
-                set(after, "/spec/clusterIPs/0"),
-            ) && old != new
-            {
-                fields.push("spec.clusterIPs".to_string());
-            }
-            fields
-        }
+        ("", "Service") => service_ip_changes(before, after),
         // ValidateRoleBindingUpdate, ValidateClusterRoleBindingUpdate.
         ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
             differing(before, after, &["/roleRef"])
@@ -863,6 +933,48 @@ fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) -> Vec<Stri
         ),
         _ => Vec::new(),
     }
+}
+
+/// ValidateServiceUpdate: a cluster IP, once set, stays (`None` included). Type changes to and
+/// from ExternalName are allowed since Kubernetes 1.20, which clears or allocates the IP, so
+/// they are not reported. A tree without a cluster IP leaves the member to allocate one
+/// (Karmada takes an allocated IP out of the Work: native prune `removeServiceClusterIP`), so
+/// writing `None` or an address then changes the member's allocated IP, which the API server
+/// refuses; and a tree going from `None` to no IP asks for one, which it never allocates on
+/// update (the registry's `patchAllocatedValues` keeps the old `None`): the Service silently
+/// stays headless.
+fn service_ip_changes(before: &Value, after: &Value) -> Vec<String> {
+    let external_name = |object: &Value| {
+        object.pointer("/spec/type").and_then(Value::as_str) == Some("ExternalName")
+    };
+    if external_name(before) || external_name(after) {
+        return Vec::new();
+    }
+    let set = |object: &Value, pointer: &str| {
+        object
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .filter(|ip| !ip.is_empty())
+            .map(str::to_string)
+    };
+    let mut fields = Vec::new();
+    for (pointer, field) in [
+        ("/spec/clusterIP", "spec.clusterIP"),
+        ("/spec/clusterIPs/0", "spec.clusterIPs"),
+    ] {
+        match (set(before, pointer), set(after, pointer)) {
+            (Some(old), Some(new)) if old != new => fields.push(field.to_string()),
+            (None, Some(new)) => fields.push(format!(
+                "{field} (the tree had none, so the member allocated one; now {new})"
+            )),
+            (Some(old), None) if old == "None" => fields.push(format!(
+                "{field} (None; the tree now asks for an allocated address, which the API server \
+                 never allocates on update: the Service stays headless)"
+            )),
+            _ => {}
+        }
+    }
+    fields
 }
 
 /// ValidateJobSpecUpdate: the selector, completion mode and the pod template are immutable,
@@ -1179,8 +1291,47 @@ mod tests {
             .len(),
             1
         );
-        // Setting an IP where none was written is allowed.
-        assert!(findings_on(&["eu-1"], &service(""), &service("10.0.0.2"), &context).is_empty());
+        // Where the tree had none, the member allocated one (karmada native prune.go takes an
+        // allocated IP out of the Work): `None` or an address then changes it, which the API
+        // server refuses; `None` to none asks for an address it never allocates on update.
+        for (before, after, field) in [
+            (
+                "",
+                "None",
+                "spec.clusterIP (the tree had none, so the member allocated one; now None)",
+            ),
+            (
+                "",
+                "10.0.0.2",
+                "spec.clusterIP (the tree had none, so the member allocated one; now 10.0.0.2)",
+            ),
+            (
+                "None",
+                "",
+                "spec.clusterIP (None; the tree now asks for an allocated address",
+            ),
+        ] {
+            let found = findings_on(&["eu-1"], &service(before), &service(after), &context);
+            assert_eq!(found.len(), 1, "{before} → {after}");
+            assert_eq!(found[0].lint, Lint::ImmutableField);
+            assert!(found[0].message.starts_with(field), "{}", found[0].message);
+        }
+        let ips = |ips: &str| {
+            format!(
+                "apiVersion: v1\nkind: Service\nmetadata: {{name: web, namespace: shop}}\nspec: {{clusterIPs: [{ips}], ports: [{{port: 80}}]}}\n"
+            )
+        };
+        let found = findings_on(&["eu-1"], &ips(""), &ips("None"), &context);
+        assert!(
+            found[0]
+                .message
+                .starts_with("spec.clusterIPs (the tree had none"),
+            "{found:?}"
+        );
+        // An ExternalName Service has no cluster IP to keep, and changing to or from it is allowed.
+        let external = "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {type: ExternalName, externalName: db.example.com}\n";
+        assert!(findings_on(&["eu-1"], external, &service("None"), &context).is_empty());
+        assert!(findings_on(&["eu-1"], &service("None"), &service("None"), &context).is_empty());
         let binding = |role: &str| {
             format!(
                 "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: b, namespace: shop}}\nroleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: {role}}}\nsubjects: []\n"
@@ -1351,6 +1502,7 @@ mod tests {
             ("eu-1", namespace),
             ("eu-1", &config_map("a", "shop", "")),
             ("eu-1", &config_map("b", "shop", "")),
+            ("eu-1", &deployment("web", "1", "web:1", "")),
             ("eu-1", &keep),
         ]);
         let after = fleet(&[("eu-1", &keep)]);
@@ -1367,12 +1519,27 @@ mod tests {
             [(Lint::Pruned, vec!["eu-1".into()], FindingLevel::Warning)]
         );
         assert!(
-            findings[0]
-                .message
-                .contains("the 2 objects fedrender renders there"),
+            findings[0].message.contains(
+                "deleted with it, the 2 ConfigMaps and 1 Deployment fedrender renders there"
+            ),
             "{}",
             findings[0].message
         );
+    }
+
+    #[test]
+    fn kinds_are_counted_in_their_plural() {
+        let kinds = BTreeMap::from([
+            ("NetworkPolicy", 2),
+            ("Ingress", 3),
+            ("Gateway", 2),
+            ("Secret", 1),
+        ]);
+        assert_eq!(
+            contents(&kinds),
+            "the 2 Gateways, 3 Ingresses, 2 NetworkPolicies and 1 Secret"
+        );
+        assert_eq!(contents(&BTreeMap::new()), "the 0 objects");
     }
 
     #[test]
