@@ -146,6 +146,7 @@ fn comparison(chunk: usize) -> Comparison<'static> {
         show_secrets: false,
         ignores: &[],
         chunk,
+        relaxed: &[],
     }
 }
 

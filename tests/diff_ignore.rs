@@ -109,6 +109,37 @@ fn head_with_config(name: &str, config: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A fixture of testdata/diff-danger copied, head and base, each with the same Config `config`
+/// (its spec's lines): a Config already merged, which the review runs by.
+fn sides_with_config(name: &str, config: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let head = head_with_config(name, config);
+    let base = head.parent().unwrap().join("base");
+    copy_tree(
+        std::path::Path::new(&format!("testdata/diff-danger/{name}/base")),
+        &base,
+    );
+    std::fs::copy(head.join("fedrender.yaml"), base.join("fedrender.yaml")).unwrap();
+    (head, base)
+}
+
+/// `fedrender diff` of `head` against `base`, with the fixtures' inventory.
+fn diff_between(
+    head: &std::path::Path,
+    base: &std::path::Path,
+    flags: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
+        "diff",
+        head.to_str().unwrap(),
+        "--clusters",
+        "testdata/diff-danger/clusters.yaml",
+        "--base",
+        base.to_str().unwrap(),
+    ];
+    args.extend_from_slice(flags);
+    fedrender(&args)
+}
+
 /// `fedrender diff` of `head` against the base of a fixture of testdata/diff-danger.
 fn diff_head(head: &std::path::Path, name: &str, flags: &[&str]) -> std::process::Output {
     let base = format!("testdata/diff-danger/{name}/base");
@@ -124,18 +155,18 @@ fn diff_head(head: &std::path::Path, name: &str, flags: &[&str]) -> std::process
     fedrender(&args)
 }
 
-/// The rules in the head's Config hide as the flags do, named with their file and line; flags
-/// add to them.
+/// The rules in the base's Config (the merged one a review runs by) hide as the flags do,
+/// named with their file and line; flags add to them.
 #[test]
 fn a_config_s_rules_hide_as_the_flags_do_and_are_named_where_written() {
-    let head = head_with_config(
+    let (head, base) = sides_with_config(
         "pruned",
         "  diff:\n    ignoreResources:\n    - core:ConfigMap:shop/set*\n",
     );
-    let output = diff_head(&head, "pruned", &["--format", "json"]);
+    let output = diff_between(&head, &base, &["--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let written = format!("{}:6", head.join("fedrender.yaml").display());
+    let written = format!("{}:6", base.join("fedrender.yaml").display());
     assert_eq!(
         report["hidden"],
         serde_json::json!([{
@@ -150,15 +181,15 @@ fn a_config_s_rules_hide_as_the_flags_do_and_are_named_where_written() {
 
     // A Config's rule that names other objects hides nothing and is not listed; a flag still
     // adds its own.
-    let head = head_with_config(
+    let (head, base) = sides_with_config(
         "replicas-zero",
         "  diff:\n    ignoreFields: [apps/Deployment/other/*=/spec/replicas]\n",
     );
-    let shown = diff_head(&head, "replicas-zero", &["--format", "stat"]);
+    let shown = diff_between(&head, &base, &["--format", "stat"]);
     assert_eq!(shown.status.code(), Some(1), "{shown:?}");
-    let flagged = diff_head(
+    let flagged = diff_between(
         &head,
-        "replicas-zero",
+        &base,
         &["--format", "stat", "--ignore-field", "/spec/replicas"],
     );
     assert_eq!(flagged.status.code(), Some(0), "{flagged:?}");
@@ -250,4 +281,74 @@ fn an_ignored_field_is_left_out_of_a_change_that_shows_for_other_reasons() {
         "{shown}"
     );
     std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A pull request cannot lower its own gate (issue 50): under the documented CI workflow
+/// (`--strict`), its own Config allowing a lint and hiding every resource changes neither the
+/// levels nor what is hidden: the base's Config (here none: the defaults) is the review's, and
+/// each relaxation is a `policy-relaxed` finding of its own, first, denied under --strict.
+#[test]
+fn a_pull_request_s_config_does_not_lower_its_own_gate() {
+    let head = head_with_config(
+        "immutable-field",
+        "  lints: {immutable-field: allow}\n  diff:\n    ignoreResources: [\"*:*:*/*\"]\n",
+    );
+    let output = diff_head(&head, "immutable-field", &["--format", "json", "--strict"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let findings: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| {
+            (
+                finding["lint"].as_str().unwrap(),
+                finding["level"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            ("policy-relaxed", "error"),
+            ("policy-relaxed", "error"),
+            ("immutable-field", "error"),
+        ],
+        "{report}"
+    );
+    assert_eq!(report["hidden"], serde_json::json!([]), "{report}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("[policy-relaxed]").count(), 2, "{stderr}");
+    assert!(
+        stderr.contains("sets spec.lints.immutable-field: allow where the defaults (the base has no Config) have it at deny; this review keeps deny"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("adds spec.diff.ignoreResources *:*:*/*, which the defaults (the base has no Config) have not"),
+        "{stderr}"
+    );
+    // The command line wins over any Config: the workflow may allow what it chooses.
+    let allowed = diff_head(
+        &head,
+        "immutable-field",
+        &[
+            "--format",
+            "json",
+            "--strict",
+            "--allow",
+            "immutable-field",
+            "--allow",
+            "policy-relaxed",
+        ],
+    );
+    assert_eq!(allowed.status.code(), Some(1), "{allowed:?}");
+    // Once merged (the same Config in the base), the rules are the review's and relax nothing.
+    std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
+    let (head, base) = sides_with_config(
+        "immutable-field",
+        "  lints: {immutable-field: allow}\n  diff:\n    ignoreResources: [\"*:*:*/*\"]\n",
+    );
+    let merged = diff_between(&head, &base, &["--format", "json", "--strict"]);
+    assert_eq!(merged.status.code(), Some(0), "{merged:?}");
+    std::fs::remove_dir_all(head.parent().unwrap()).unwrap();
 }

@@ -312,6 +312,7 @@ fn every_lint_is_documented_and_produced() {
     let mut produced = std::fs::read_to_string("tests/cli.rs").unwrap();
     // `diff`'s danger lints are produced by a diff of two fleets, not a scenario's render.
     produced.push_str(&std::fs::read_to_string("tests/diff_danger.rs").unwrap());
+    produced.push_str(&std::fs::read_to_string("tests/diff_ignore.rs").unwrap());
     for dir in scenarios() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

@@ -71,6 +71,8 @@ pub enum Lint {
     HpaOwnsReplicas,
     /// `preserved-on-deletion`: Diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops's exemption.
     PreservedOnDeletion,
+    /// `policy-relaxed`: Diff: the pull request's Config lowers a lint level or adds a diff ignore rule, which the base's Config (or, with none, the defaults) keeps for this review.
+    PolicyRelaxed,
     /// `plaintext-secret`: A Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree.
     PlaintextSecret,
     /// `sops-no-recipient`: A SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it.
@@ -91,7 +93,7 @@ pub enum Lint {
 
 impl Lint {
     /// Every lint, in the order `--help` and the README list them.
-    pub const ALL: [Lint; 38] = [
+    pub const ALL: [Lint; 39] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -122,6 +124,7 @@ impl Lint {
         Lint::Pruned,
         Lint::HpaOwnsReplicas,
         Lint::PreservedOnDeletion,
+        Lint::PolicyRelaxed,
         Lint::PlaintextSecret,
         Lint::SopsNoRecipient,
         Lint::SealedSecretShared,
@@ -165,6 +168,7 @@ impl Lint {
             Lint::Pruned => "pruned",
             Lint::HpaOwnsReplicas => "hpa-owns-replicas",
             Lint::PreservedOnDeletion => "preserved-on-deletion",
+            Lint::PolicyRelaxed => "policy-relaxed",
             Lint::PlaintextSecret => "plaintext-secret",
             Lint::SopsNoRecipient => "sops-no-recipient",
             Lint::SealedSecretShared => "sealed-secret-shared",
@@ -253,6 +257,9 @@ impl Lint {
             }
             Lint::PreservedOnDeletion => {
                 "diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops's exemption"
+            }
+            Lint::PolicyRelaxed => {
+                "diff: the pull request's Config lowers a lint level or adds a diff ignore rule, which the base's Config (or, with none, the defaults) keeps for this review"
             }
             Lint::PlaintextSecret => {
                 "a Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree"

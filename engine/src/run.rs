@@ -22,7 +22,7 @@ use crate::documents::{self, Format, RawDocument, Reread, SourceFile};
 use crate::fleet::{self, Fleet, SourceRun};
 use crate::interpret::customization::IgnoredOperations;
 use crate::karmada_release;
-use crate::lint::LintLevels;
+use crate::lint::{Level, Lint, LintLevels};
 use crate::output::gitops::{self, GitopsSettings};
 use crate::output::{self, OutputTree, TreeLayout};
 use crate::progress::{Progress, Stage};
@@ -151,6 +151,9 @@ pub struct Options {
     pub explain: bool,
     /// Where the run records how far it has got.
     pub progress: Progress,
+    /// The Config lint levels the run is judged by, when not its fleet's own: `diff --base`
+    /// judges the head by the base's Config, so that a pull request cannot lower its own gate.
+    pub config_lints: Option<BTreeMap<Lint, Level>>,
 }
 
 /// Everything after reading: the files parsed, classified and admitted into the fleet, judged
@@ -275,7 +278,9 @@ impl<'f> Run<'f> {
             if kept.is_some() {
                 layout = layout.partial();
             }
-            let levels = options.lints.over(&fleet.lint_levels);
+            let levels = options
+                .lints
+                .over(options.config_lints.as_ref().unwrap_or(&fleet.lint_levels));
             let (kept, denied) = levels.apply(std::mem::take(&mut warnings));
             warnings = kept;
             if !denied.is_empty() {

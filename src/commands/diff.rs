@@ -38,6 +38,8 @@ pub fn run(args: &DiffArgs) -> i32 {
         Ok(checked) => checked,
         Err(message) => return usage_error(&message, format),
     };
+    // With --base, the base's Config: its lint levels and ignore rules are the review's.
+    let mut base_defaults = None;
     let base = match (&args.against, &args.base) {
         (Some(dir), _) => {
             if let Err(message) = confined("--against", dir) {
@@ -58,18 +60,20 @@ pub fn run(args: &DiffArgs) -> i32 {
                 );
             }
             // Without flags, the base's inventory is what its own Config names.
-            let base_defaults = match command_defaults(base_input) {
+            let base_config = match command_defaults(base_input) {
                 Ok(defaults) => defaults,
-                Err(rejected) => {
-                    say(&messages::errors_text(&rejected.errors, format));
-                    return exit_code::ERROR;
+                Err(refused) => {
+                    return rejected(refused, &input.run, "nothing was compared");
                 }
             };
             let clusters = args
                 .base_clusters
                 .as_ref()
                 .or(input.clusters.as_ref())
-                .or(base_defaults.clusters.as_ref());
+                .or(base_config.clusters.as_ref())
+                .cloned();
+            let clusters = clusters.as_ref();
+            base_defaults = Some(base_config);
             if clusters.is_some_and(|path| path.as_os_str() == "-") && args.base_clusters.is_none()
             {
                 return usage_error(
@@ -102,16 +106,40 @@ pub fn run(args: &DiffArgs) -> i32 {
         "rendering",
         &options.progress,
     );
-    // The head's Config hides what its team chose to (the report counts it by rule), and the
-    // flags hide more.
-    let ignores: Vec<IgnoreRule> = defaults
-        .diff_ignores
+    // The Config hides what its team chose to (the report counts it by rule), and the flags
+    // hide more. With --base the Config is the base's: levels and rules are policy, and the
+    // pull request's changes to them are findings of their own, not in force (diff::policy).
+    let (config_ignores, relaxed, options) = match &base_defaults {
+        Some(base_config) => {
+            let base_review = base_config
+                .review
+                .config
+                .is_some()
+                .then_some(&base_config.review);
+            let relaxed =
+                diff::policy::relaxations(&defaults.review, base_review, options.lints.strict);
+            let options = Options {
+                config_lints: Some(base_config.review.levels.clone()),
+                ..options
+            };
+            (&base_config.diff_ignores, relaxed, options)
+        }
+        None => (&defaults.diff_ignores, Vec::new(), options),
+    };
+    let ignores: Vec<IgnoreRule> = config_ignores
         .iter()
         .chain(&args.ignore_field)
         .chain(&args.ignore_resource)
         .cloned()
         .collect();
-    let outcome = diff(&head, &options, &base, args.show_secrets, &ignores);
+    let outcome = diff(
+        &head,
+        &options,
+        &base,
+        args.show_secrets,
+        &ignores,
+        &relaxed,
+    );
     progress.finish();
     let result = match report(outcome, &input.run, "nothing was compared") {
         Ok(result) => result,
@@ -202,11 +230,13 @@ pub fn diff(
     base: &DiffBase,
     show_secrets: bool,
     ignores: &[IgnoreRule],
+    relaxed: &[diff::Finding],
 ) -> Outcome<FleetDiff> {
     let comparison = Comparison {
         show_secrets,
         ignores,
         chunk: diff::CHUNK,
+        relaxed,
     };
     match base {
         DiffBase::Rendered(dir) => run_fleet(head, options, |run| {

@@ -9,7 +9,9 @@ use crate::source::files;
 use fedrender_engine::api::config::CONFIG_API_VERSION;
 use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use fedrender_engine::diff::ignore::IgnoreRule;
+use fedrender_engine::diff::policy::ReviewPolicy;
 use fedrender_engine::documents::{self, RawDocument, SourceFile};
+use fedrender_engine::lint::Lint;
 
 /// What the Configs directly in `FLEET_DIR` say in place of flags: the inventory, the output
 /// directory and the GitOps settings, paths resolved against `FLEET_DIR`. Read before the
@@ -21,6 +23,8 @@ pub struct CommandDefaults {
     pub gitops: Option<fedrender_engine::api::config::GitopsConfig>,
     /// `spec.diff`'s ignore rules, each with the Config's file and line.
     pub diff_ignores: Vec<IgnoreRule>,
+    /// What the Config says of a review: its lint levels and ignore rules, where it is.
+    pub review: ReviewPolicy,
 }
 
 pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Rejected> {
@@ -74,9 +78,9 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
                 }
             }
         }
-        defaults
-            .diff_ignores
-            .extend(diff_ignores(&config.spec, document, &files, &mut errors));
+        let rules = diff_ignores(&config.spec, document, &files, &mut errors);
+        review_policy(&mut defaults.review, &config, document, &rules);
+        defaults.diff_ignores.extend(rules);
         let spec = confine_config_paths(
             config.spec,
             document,
@@ -91,6 +95,32 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
     }
     errors.finish()?;
     Ok(defaults)
+}
+
+/// Adds what `config` (written as `document`) says of a review to `review`. A lint name that
+/// does not parse is left for the read of the whole fleet to report at its line.
+fn review_policy(
+    review: &mut ReviewPolicy,
+    config: &fedrender_engine::api::config::Config,
+    document: &RawDocument,
+    rules: &[IgnoreRule],
+) {
+    if review.config.is_none() {
+        let name = config.metadata.name.clone();
+        review.config = Some((document.origin.to_string(), name));
+    }
+    for (name, level) in &config.spec.lints {
+        if let Ok(lint) = Lint::parse(name) {
+            review.levels.insert(lint, *level);
+        }
+    }
+    review.ignores.extend(rules.iter().map(|rule| {
+        (
+            rule.written().to_string(),
+            rule.config_field(),
+            rule.where_written(),
+        )
+    }));
 }
 
 /// `spec.diff.ignoreFields` and `spec.diff.ignoreResources`, read as the flags are; one that

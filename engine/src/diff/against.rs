@@ -36,6 +36,9 @@ pub struct Comparison<'a> {
     pub ignores: &'a [IgnoreRule],
     /// Templates rendered at a time ([`CHUNK`] unless a test says otherwise).
     pub chunk: usize,
+    /// What the head's Config relaxes against the base's ([`super::policy::relaxations`]):
+    /// findings put first in the review, the head's lint levels applied.
+    pub relaxed: &'a [danger::Finding],
 }
 
 /// A rendered output tree the head is compared with, `<cluster>/<path>` below its root; the
@@ -68,7 +71,7 @@ pub fn against_tree(
     // Nothing is explained whole (the plan of every template on every cluster is the largest
     // thing a run would hold): only the objects the diff shows, at the end.
     result.provenance = provenance(head.placed(), &result);
-    result.findings = review(head, &result, None);
+    result.findings = review(head, comparison.relaxed, &result, None);
     Ok(result)
 }
 
@@ -195,7 +198,7 @@ pub fn against_base(
         |head, mut result, preserving| {
             ignore::hide(&mut result, comparison.ignores);
             result.provenance = provenance(head.placed(), &result);
-            result.findings = review(head, &result, Some(preserving));
+            result.findings = review(head, comparison.relaxed, &result, Some(preserving));
             Ok(result)
         },
     )
@@ -292,6 +295,7 @@ fn preserving(placed: &crate::render::Placed<'_>) -> BTreeMap<ObjectKey, danger:
 
 fn review(
     head: &Run<'_>,
+    relaxed: &[danger::Finding],
     result: &FleetDiff,
     preserving: Option<BTreeMap<ObjectKey, danger::Preserving>>,
 ) -> Vec<danger::Finding> {
@@ -321,8 +325,10 @@ fn review(
             .collect();
         findings.extend(danger::update_findings(checker, &versions, result));
     }
-    danger::apply_levels(&mut findings, head.levels());
-    findings
+    let mut relaxed = relaxed.to_vec();
+    relaxed.extend(findings);
+    danger::apply_levels(&mut relaxed, head.levels());
+    relaxed
 }
 
 /// Where each object the diff shows comes from, from the head's plan of those objects alone:

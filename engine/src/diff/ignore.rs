@@ -86,6 +86,28 @@ impl IgnoreRule {
         }
     }
 
+    /// The rule as written, without where.
+    pub fn written(&self) -> &str {
+        &self.written
+    }
+
+    /// The Config field a rule of its sort is written in (`ignoreFields`, `ignoreResources`).
+    pub fn config_field(&self) -> &'static str {
+        if self.field.is_some() {
+            "ignoreFields"
+        } else {
+            "ignoreResources"
+        }
+    }
+
+    /// Where the rule is written: the Config's file and line, or the flag.
+    pub fn where_written(&self) -> String {
+        match &self.config_origin {
+            Some(at) => at.clone(),
+            None => "the command line".to_string(),
+        }
+    }
+
     /// `[GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER`.
     pub fn field(text: &str) -> Result<IgnoreRule, String> {
         let (objects, pointer) = match text.find("=/") {

@@ -8,6 +8,7 @@ pub mod danger;
 pub mod describe;
 pub mod ignore;
 mod objects;
+pub mod policy;
 pub mod streamed;
 
 pub use against::{CHUNK, Comparison, RenderedTree, against_base, against_tree};
