@@ -11,6 +11,7 @@ use crate::report::markdown;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
+use fedrender_engine::render::capacity::shown;
 use fedrender_engine::render::plan::PlanEntry;
 use fedrender_engine::run::FleetSummary;
 use fedrender_engine::schedule::divide::{Division, DivisionBasis};
@@ -193,6 +194,15 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         out.push('\n');
     }
+    for (heading, lines) in crate::report::capacity::plan_lines(&summary.capacity, |cluster| {
+        filter.shows(cluster)
+    }) {
+        put_line!(out, "{heading}");
+        for line in lines {
+            put_line!(out, "  {line}");
+        }
+        out.push('\n');
+    }
     if !summary.ignored_operations.is_empty() {
         put_line!(
             out,
@@ -330,7 +340,9 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
 /// The placement at a glance: one row per template the filter keeps, one column per cluster it
 /// shows, each cell the replicas a workload gets there, `✓` for an object that is not a
 /// workload, `·` where the template does not go; and a last column, `total`, with a workload's
-/// replicas over the clusters shown.
+/// replicas over the clusters shown. Below the objects, where workloads request resources,
+/// each cluster's requested CPU and memory and, where the inventory states it, what it has
+/// free (`?` where it does not; [`crate::report::capacity::matrix_rows`]).
 struct Matrix {
     clusters: Vec<String>,
     rows: Vec<(String, Vec<String>)>,
@@ -372,6 +384,8 @@ impl Matrix {
                 (entry.key.to_string(), cells)
             })
             .collect();
+        let mut rows: Vec<(String, Vec<String>)> = rows;
+        rows.extend(crate::report::capacity::matrix_rows(&summary.capacity, &shown));
         let mut clusters: Vec<String> = shown.into_iter().cloned().collect();
         clusters.push("total".to_string());
         Matrix { clusters, rows }
@@ -507,9 +521,11 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 })).collect::<Vec<_>>(),
                 "ignoredOperations": entry.ignored_operations,
                 "filtered": entry.filtered.iter().map(|(cluster, reason)| json!({"cluster": cluster, "reason": reason})).collect::<Vec<_>>(),
+                "request": quantities(&entry.request, 1),
                 "clusters": entry.clusters.iter().map(|cluster| json!({
                     "cluster": cluster.name,
                     "replicas": cluster.replicas,
+                    "requested": quantities(&entry.request, cluster.replicas.unwrap_or(0)),
                     "completions": cluster.completions,
                     "overrides": cluster.overrides,
                     "kubernetesVersion": summary
@@ -525,6 +541,22 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let mut text = serde_json::to_string_pretty(&entries).expect("a JSON value serialises");
     text.push('\n');
     crate::report::github::inert_json(text)
+}
+
+/// A per-replica request times `replicas`, each quantity as Kubernetes writes it.
+fn quantities(
+    request: &std::collections::BTreeMap<String, fedrender_engine::quantity::Quantity>,
+    replicas: i64,
+) -> serde_json::Map<String, serde_json::Value> {
+    request
+        .iter()
+        .map(|(resource, each)| {
+            let total = fedrender_engine::quantity::Quantity::from_nanos(
+                each.nanos().saturating_mul(i128::from(replicas.max(0))),
+            );
+            (resource.clone(), json!(shown(resource, total)))
+        })
+        .collect()
 }
 
 /// The scheduler's division as data: the strategy, each cluster's number and what it got, and

@@ -106,6 +106,12 @@ pub struct FleetDiff {
     pub findings: Vec<Finding>,
     /// The changes `--ignore-field` and `--ignore-resource` hid, counted per rule as written.
     pub hidden: Vec<(String, usize)>,
+    /// What the head's workloads ask of each cluster and enforced quota; `None` when the diff
+    /// was not made from a run (tests of the reports).
+    pub capacity: Option<crate::render::capacity::Capacity>,
+    /// The same of the base, for `diff --base`; `None` against a rendered tree, which does not
+    /// say what its workloads request.
+    pub base_capacity: Option<crate::render::capacity::Capacity>,
 }
 
 /// Where an object comes from: its template's file and line, what placed it and the

@@ -1,0 +1,342 @@
+//! What the workloads ask of the clusters and the quotas, for `plan` and `diff`: each
+//! cluster's requests beside what its inventory entry has free, each enforced quota beside its
+//! `overall`, and in a diff both sides of each.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::report::markdown;
+use fedrender_engine::quantity::Quantity;
+use fedrender_engine::render::capacity::{Capacity, ClusterCapacity, QuotaUsage, shown};
+
+/// The resources a pull-request comment and the plan's table show.
+const SHOWN: [(&str, &str); 2] = [("cpu", "CPU"), ("memory", "memory")];
+
+/// Whether there is anything to say: some cluster receives a request other than its pods, or
+/// states what it has free.
+pub fn worth_showing(capacity: &Capacity) -> bool {
+    capacity.clusters.iter().any(|cluster| {
+        cluster.free.is_some() || cluster.requested.keys().any(|resource| resource != "pods")
+    })
+}
+
+/// `2 cpu of 1 free (1 short)`, `1Gi memory of 64Gi free`, or without a summary `2 cpu`.
+fn resource_phrase(cluster: &ClusterCapacity, resource: &str) -> String {
+    let requested = cluster.requested_of(resource);
+    match cluster.free_of(resource) {
+        None => format!("{} {resource}", shown(resource, requested)),
+        Some(free) if requested > free => format!(
+            "{} {resource} of {} free ({} short)",
+            shown(resource, requested),
+            shown(resource, free),
+            shown(resource, requested.saturating_sub(free))
+        ),
+        Some(free) => format!(
+            "{} {resource} of {} free",
+            shown(resource, requested),
+            shown(resource, free)
+        ),
+    }
+}
+
+/// The clusters shown that have no summary, said once: `member2 and member3 have no
+/// status.resourceSummary in the inventory: what they have free is unknown`.
+fn without_summary(clusters: &[&ClusterCapacity]) -> Option<String> {
+    let names: Vec<&str> = clusters
+        .iter()
+        .filter(|cluster| cluster.free.is_none())
+        .map(|cluster| cluster.cluster.as_str())
+        .collect();
+    let (verb, pronoun) = if names.len() == 1 {
+        ("has", "it has")
+    } else {
+        ("have", "they have")
+    };
+    let listed = match names.as_slice() {
+        [] => return None,
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    Some(format!(
+        "{listed} {verb} no status.resourceSummary in the inventory: what {pronoun} free is unknown"
+    ))
+}
+
+/// The plan's lines on capacity and quotas, each to be printed indented under its heading;
+/// empty when there is nothing to say. `shows` keeps the clusters the plan shows.
+pub fn plan_lines(capacity: &Capacity, shows: impl Fn(&str) -> bool) -> Vec<(String, Vec<String>)> {
+    let mut sections = Vec::new();
+    let clusters: Vec<&ClusterCapacity> = capacity
+        .clusters
+        .iter()
+        .filter(|cluster| shows(&cluster.cluster))
+        .collect();
+    if worth_showing(capacity) && !clusters.is_empty() {
+        let mut lines: Vec<String> = clusters
+            .iter()
+            .map(|cluster| {
+                let phrases: Vec<String> = cluster
+                    .requested
+                    .keys()
+                    .map(|resource| resource_phrase(cluster, resource))
+                    .collect();
+                format!("{}: {}", cluster.cluster, phrases.join(", "))
+            })
+            .collect();
+        lines.extend(without_summary(&clusters));
+        sections.push((
+            "capacity (requests × replicas each cluster receives, against what its \
+             status.resourceSummary has free: allocatable − allocated − allocating):"
+                .to_string(),
+            lines,
+        ));
+    }
+    if !capacity.quotas.is_empty() {
+        let mut by_quota: BTreeMap<&str, Vec<&QuotaUsage>> = BTreeMap::new();
+        for used in &capacity.quotas {
+            by_quota.entry(&used.quota).or_default().push(used);
+        }
+        let lines = by_quota
+            .into_iter()
+            .map(|(quota, usages)| {
+                let phrases: Vec<String> = usages.iter().map(|used| quota_phrase(used)).collect();
+                format!("{quota}: {}", phrases.join(", "))
+            })
+            .collect();
+        sections.push((
+            "quotas (FederatedQuotaEnforcement on: Karmada's binding webhook holds each \
+             namespace's bindings to spec.overall):"
+                .to_string(),
+            lines,
+        ));
+    }
+    sections
+}
+
+/// `2 cpu of 1 (exceeded)`, `1Gi memory of 10Gi`.
+fn quota_phrase(used: &QuotaUsage) -> String {
+    let resource = used.resource.as_str();
+    format!(
+        "{} {resource} of {}{}",
+        shown(resource, used.requested),
+        shown(resource, used.overall),
+        if used.exceeded() { " (exceeded)" } else { "" }
+    )
+}
+
+/// The rows the plan's table and Markdown gain, one per resource shown requested and, where
+/// some shown cluster states it, free: a cell per cluster of `clusters` (`?` for a cluster
+/// without a summary, blank where it receives nothing), and the requests over them last.
+pub fn matrix_rows(capacity: &Capacity, clusters: &[&String]) -> Vec<(String, Vec<String>)> {
+    if !worth_showing(capacity) {
+        return Vec::new();
+    }
+    let of = |name: &str| capacity.clusters.iter().find(|c| c.cluster == name);
+    let any_free = clusters
+        .iter()
+        .any(|name| of(name).is_some_and(|cluster| cluster.free.is_some()));
+    let mut rows = Vec::new();
+    for (resource, label) in SHOWN {
+        let mut total = Quantity::default();
+        let mut cells: Vec<String> = clusters
+            .iter()
+            .map(|name| match of(name) {
+                Some(cluster) => {
+                    let requested = cluster.requested_of(resource);
+                    total = total.saturating_add(requested);
+                    shown(resource, requested)
+                }
+                None => String::new(),
+            })
+            .collect();
+        cells.push(shown(resource, total));
+        rows.push((format!("{label} requested"), cells));
+        if any_free {
+            let mut cells: Vec<String> = clusters
+                .iter()
+                .map(|name| match of(name) {
+                    Some(cluster) => cluster
+                        .free_of(resource)
+                        .map_or("?".to_string(), |free| shown(resource, free)),
+                    None => String::new(),
+                })
+                .collect();
+            cells.push(String::new());
+            rows.push((format!("{label} free"), cells));
+        }
+    }
+    rows
+}
+
+/// `1 → 20` where it changed, `20` where it did not, for one resource of one cluster; the
+/// base `None` when the diff has no base to say (a committed tree).
+fn change(resource: &str, base: Option<Quantity>, head: Quantity) -> String {
+    match base {
+        Some(base) if base != head => {
+            format!("{} → {}", shown(resource, base), shown(resource, head))
+        }
+        _ => shown(resource, head),
+    }
+}
+
+/// The pull-request comment's "Capacity" and "Quotas" sections: each cluster whose requests
+/// changed or that receives more than it has free, with its CPU and memory before and after
+/// and free; each enforced quota whose requests changed or that is exceeded. Empty when
+/// nothing of either changed and nothing is short.
+pub fn diff_markdown(base: Option<&Capacity>, head: &Capacity) -> String {
+    let mut out = String::new();
+    let base_cluster =
+        |name: &str| base.and_then(|base| base.clusters.iter().find(|c| c.cluster == name));
+    let short = |cluster: &ClusterCapacity| {
+        cluster
+            .requested
+            .iter()
+            .any(|(resource, &requested)| cluster.free_of(resource).is_some_and(|free| requested > free))
+    };
+    let mut names: Vec<&str> = head.clusters.iter().map(|c| c.cluster.as_str()).collect();
+    if let Some(base) = base {
+        for cluster in &base.clusters {
+            if !names.contains(&cluster.cluster.as_str()) {
+                names.push(&cluster.cluster);
+            }
+        }
+    }
+    names.sort_unstable();
+    let mut rows = Vec::new();
+    let mut unknown = Vec::new();
+    for name in names {
+        let after = head.clusters.iter().find(|c| c.cluster == name);
+        let before = base_cluster(name);
+        let requested = |side: Option<&ClusterCapacity>, resource: &str| {
+            side.map_or(Quantity::default(), |cluster| cluster.requested_of(resource))
+        };
+        let changed = base.is_some()
+            && SHOWN
+                .iter()
+                .any(|(resource, _)| requested(before, resource) != requested(after, resource));
+        let over = after.is_some_and(short);
+        if !(changed || over) {
+            continue;
+        }
+        if after.is_some_and(|cluster| cluster.free.is_none()) {
+            unknown.push(after.expect("checked"));
+        }
+        let mut row = format!("| {} |", markdown::cell(name));
+        for (resource, _) in SHOWN {
+            let before = base.map(|_| requested(before, resource));
+            write!(row, " {} |", change(resource, before, requested(after, resource))).unwrap();
+        }
+        for (resource, _) in SHOWN {
+            let free = after.and_then(|cluster| cluster.free_of(resource));
+            write!(row, " {} |", free.map_or("?".to_string(), |free| shown(resource, free)))
+                .unwrap();
+        }
+        write!(row, " {} |", if over { "**over capacity**" } else { "" }).unwrap();
+        rows.push(row);
+    }
+    if !rows.is_empty() {
+        out.push_str("#### Capacity\n\n");
+        out.push_str(
+            "| cluster | CPU requested | memory requested | CPU free | memory free | |\n\
+             |---|---:|---:|---:|---:|---|\n",
+        );
+        for row in rows {
+            out.push_str(&row);
+            out.push('\n');
+        }
+        out.push('\n');
+        if base.is_none() {
+            out.push_str(
+                "Requests × replicas each cluster receives in the head, against what its \
+                 `status.resourceSummary` has free; a committed tree does not say what was \
+                 requested before (`diff --base` does).\n\n",
+            );
+        } else {
+            out.push_str(
+                "Requests × replicas each cluster receives, base → head, against what its \
+                 `status.resourceSummary` has free in the head.\n\n",
+            );
+        }
+        if let Some(line) = without_summary(&unknown) {
+            writeln!(out, "{}.\n", markdown::text(&line)).unwrap();
+        }
+    }
+    let base_quota = |used: &QuotaUsage| {
+        base.and_then(|base| {
+            base.quotas
+                .iter()
+                .find(|b| b.quota == used.quota && b.resource == used.resource)
+        })
+    };
+    let quota_lines: Vec<String> = head
+        .quotas
+        .iter()
+        .filter(|used| {
+            used.exceeded()
+                || base.is_some_and(|_| base_quota(used).map(|b| b.requested) != Some(used.requested))
+        })
+        .map(|used| {
+            let resource = used.resource.as_str();
+            let before = base.map(|_| base_quota(used).map_or(Quantity::default(), |b| b.requested));
+            format!(
+                "- {}{} {}: {} of {}",
+                if used.exceeded() { "**exceeded** " } else { "" },
+                markdown::code(&used.quota),
+                markdown::text(resource),
+                change(resource, before, used.requested),
+                shown(resource, used.overall)
+            )
+        })
+        .collect();
+    if !quota_lines.is_empty() {
+        out.push_str("#### Quotas\n\n");
+        for line in quota_lines {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str(
+            "\nWhat each namespace's workloads request over their clusters against the \
+             FederatedResourceQuota's `overall`, which Karmada's binding webhook enforces \
+             (FederatedQuotaEnforcement on).\n\n",
+        );
+    }
+    out
+}
+
+/// `diff --format stat`'s lines: each cluster whose CPU or memory requests changed or that is
+/// short, and each exceeded quota.
+pub fn stat_lines(base: Option<&Capacity>, head: &Capacity) -> Vec<String> {
+    let mut lines = Vec::new();
+    for cluster in &head.clusters {
+        let before = base.map(|base| base.clusters.iter().find(|c| c.cluster == cluster.cluster));
+        let mut phrases = Vec::new();
+        let mut changed = false;
+        for (resource, _) in SHOWN {
+            let after = cluster.requested_of(resource);
+            let was = before.map(|b| b.map_or(Quantity::default(), |b| b.requested_of(resource)));
+            changed |= was.is_some_and(|was| was != after);
+            if after != Quantity::default() || was.is_some_and(|was| was != after) {
+                phrases.push(format!("{} {resource}", change(resource, was, after)));
+            }
+        }
+        let short: Vec<String> = cluster
+            .requested
+            .iter()
+            .filter(|(resource, requested)| {
+                cluster.free_of(resource).is_some_and(|free| **requested > free)
+            })
+            .map(|(resource, _)| resource_phrase(cluster, resource))
+            .collect();
+        if changed || !short.is_empty() {
+            let mut line = format!("~ capacity {}: {} requested", cluster.cluster, phrases.join(", "));
+            if !short.is_empty() {
+                write!(line, "; over capacity: {}", short.join(", ")).unwrap();
+            }
+            lines.push(line);
+        }
+    }
+    for used in head.quotas.iter().filter(|used| used.exceeded()) {
+        lines.push(format!("! quota {}: {}", used.quota, quota_phrase(used)));
+    }
+    lines
+}
