@@ -188,10 +188,11 @@ pub fn diff_markdown(base: Option<&Capacity>, head: &Capacity) -> String {
     let base_cluster =
         |name: &str| base.and_then(|base| base.clusters.iter().find(|c| c.cluster == name));
     let short = |cluster: &ClusterCapacity| {
-        cluster
-            .requested
-            .iter()
-            .any(|(resource, &requested)| cluster.free_of(resource).is_some_and(|free| requested > free))
+        cluster.requested.iter().any(|(resource, &requested)| {
+            cluster
+                .free_of(resource)
+                .is_some_and(|free| requested > free)
+        })
     };
     let mut names: Vec<&str> = head.clusters.iter().map(|c| c.cluster.as_str()).collect();
     if let Some(base) = base {
@@ -208,7 +209,9 @@ pub fn diff_markdown(base: Option<&Capacity>, head: &Capacity) -> String {
         let after = head.clusters.iter().find(|c| c.cluster == name);
         let before = base_cluster(name);
         let requested = |side: Option<&ClusterCapacity>, resource: &str| {
-            side.map_or(Quantity::default(), |cluster| cluster.requested_of(resource))
+            side.map_or(Quantity::default(), |cluster| {
+                cluster.requested_of(resource)
+            })
         };
         let changed = base.is_some()
             && SHOWN
@@ -224,12 +227,21 @@ pub fn diff_markdown(base: Option<&Capacity>, head: &Capacity) -> String {
         let mut row = format!("| {} |", markdown::cell(name));
         for (resource, _) in SHOWN {
             let before = base.map(|_| requested(before, resource));
-            write!(row, " {} |", change(resource, before, requested(after, resource))).unwrap();
+            write!(
+                row,
+                " {} |",
+                change(resource, before, requested(after, resource))
+            )
+            .unwrap();
         }
         for (resource, _) in SHOWN {
             let free = after.and_then(|cluster| cluster.free_of(resource));
-            write!(row, " {} |", free.map_or("?".to_string(), |free| shown(resource, free)))
-                .unwrap();
+            write!(
+                row,
+                " {} |",
+                free.map_or("?".to_string(), |free| shown(resource, free))
+            )
+            .unwrap();
         }
         write!(row, " {} |", if over { "**over capacity**" } else { "" }).unwrap();
         rows.push(row);
@@ -273,11 +285,13 @@ pub fn diff_markdown(base: Option<&Capacity>, head: &Capacity) -> String {
         .iter()
         .filter(|used| {
             used.exceeded()
-                || base.is_some_and(|_| base_quota(used).map(|b| b.requested) != Some(used.requested))
+                || base
+                    .is_some_and(|_| base_quota(used).map(|b| b.requested) != Some(used.requested))
         })
         .map(|used| {
             let resource = used.resource.as_str();
-            let before = base.map(|_| base_quota(used).map_or(Quantity::default(), |b| b.requested));
+            let before =
+                base.map(|_| base_quota(used).map_or(Quantity::default(), |b| b.requested));
             format!(
                 "- {}{} {}: {} of {}",
                 if used.exceeded() { "**exceeded** " } else { "" },
@@ -323,12 +337,18 @@ pub fn stat_lines(base: Option<&Capacity>, head: &Capacity) -> Vec<String> {
             .requested
             .iter()
             .filter(|(resource, requested)| {
-                cluster.free_of(resource).is_some_and(|free| **requested > free)
+                cluster
+                    .free_of(resource)
+                    .is_some_and(|free| **requested > free)
             })
             .map(|(resource, _)| resource_phrase(cluster, resource))
             .collect();
         if changed || !short.is_empty() {
-            let mut line = format!("~ capacity {}: {} requested", cluster.cluster, phrases.join(", "));
+            let mut line = format!(
+                "~ capacity {}: {} requested",
+                cluster.cluster,
+                phrases.join(", ")
+            );
             if !short.is_empty() {
                 write!(line, "; over capacity: {}", short.join(", ")).unwrap();
             }

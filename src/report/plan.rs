@@ -194,9 +194,9 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         out.push('\n');
     }
-    for (heading, lines) in crate::report::capacity::plan_lines(&summary.capacity, |cluster| {
-        filter.shows(cluster)
-    }) {
+    for (heading, lines) in
+        crate::report::capacity::plan_lines(&summary.capacity, |cluster| filter.shows(cluster))
+    {
         put_line!(out, "{heading}");
         for line in lines {
             put_line!(out, "  {line}");
@@ -385,7 +385,10 @@ impl Matrix {
             })
             .collect();
         let mut rows: Vec<(String, Vec<String>)> = rows;
-        rows.extend(crate::report::capacity::matrix_rows(&summary.capacity, &shown));
+        rows.extend(crate::report::capacity::matrix_rows(
+            &summary.capacity,
+            &shown,
+        ));
         let mut clusters: Vec<String> = shown.into_iter().cloned().collect();
         clusters.push("total".to_string());
         Matrix { clusters, rows }

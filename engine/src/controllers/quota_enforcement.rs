@@ -33,7 +33,10 @@ pub(crate) const GATE: &str = "FederatedQuotaEnforcement";
 /// `helper.CalculateResourceUsage` for a binding without components: each requested resource
 /// times the replicas over its clusters; nothing when it has no replicas, and no entry for a
 /// resource that comes to 0.
-pub(crate) fn usage(request: &BTreeMap<String, Quantity>, replicas: i64) -> BTreeMap<String, Quantity> {
+pub(crate) fn usage(
+    request: &BTreeMap<String, Quantity>,
+    replicas: i64,
+) -> BTreeMap<String, Quantity> {
     if replicas <= 0 {
         return BTreeMap::new();
     }
@@ -195,7 +198,11 @@ mod tests {
         let found = verdicts(&[cpu(6000), cpu(6000), cpu(1000)], &[&limit]);
         assert_eq!(
             found,
-            vec![Verdict::MayBeDenied, Verdict::MayBeDenied, Verdict::Admitted]
+            vec![
+                Verdict::MayBeDenied,
+                Verdict::MayBeDenied,
+                Verdict::Admitted
+            ]
         );
     }
 
@@ -212,9 +219,8 @@ mod tests {
     /// never denies, and every quota of the namespace must admit the binding.
     #[test]
     fn only_the_resources_a_quota_names_count_and_every_quota_must_fit() {
-        let memory = |units: i64| {
-            BTreeMap::from([("memory".to_string(), Quantity::from_units(units))])
-        };
+        let memory =
+            |units: i64| BTreeMap::from([("memory".to_string(), Quantity::from_units(units))]);
         let cpu_limit = cpu(1000);
         assert_eq!(
             verdicts(&[memory(10), memory(10)], &[&cpu_limit]),

@@ -302,8 +302,10 @@ fn enforced_quotas(
             .collect();
         let bindings = weighed_bindings(fleet, placements, namespace, &limits);
         let limit_refs: Vec<&BTreeMap<String, Quantity>> = limits.iter().collect();
-        let usages_only: Vec<BTreeMap<String, Quantity>> =
-            bindings.iter().map(|binding| binding.usage.clone()).collect();
+        let usages_only: Vec<BTreeMap<String, Quantity>> = bindings
+            .iter()
+            .map(|binding| binding.usage.clone())
+            .collect();
         let verdicts = quota_enforcement::verdicts(&usages_only, &limit_refs);
         for (quota, limit) in quotas.iter().zip(&limits) {
             for (resource, &overall) in limit {

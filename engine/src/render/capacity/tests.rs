@@ -145,8 +145,14 @@ fn a_cluster_without_a_summary_is_counted_but_never_over_capacity() {
     ]);
     assert_eq!(capacity.clusters.len(), 1);
     assert_eq!(capacity.clusters[0].free, None);
-    assert_eq!(capacity.clusters[0].requested_of("cpu"), Quantity::from_units(2));
-    assert_eq!(shown("memory", capacity.clusters[0].requested_of("memory")), "1Gi");
+    assert_eq!(
+        capacity.clusters[0].requested_of("cpu"),
+        Quantity::from_units(2)
+    );
+    assert_eq!(
+        shown("memory", capacity.clusters[0].requested_of("memory")),
+        "1Gi"
+    );
     assert!(warnings.is_empty(), "{warnings:?}");
 }
 
