@@ -16,7 +16,8 @@ const SHOWN: [(&str, &str); 2] = [("cpu", "CPU"), ("memory", "memory")];
 /// states what it has free.
 pub fn worth_showing(capacity: &Capacity) -> bool {
     capacity.clusters.iter().any(|cluster| {
-        cluster.free.is_some() || cluster.requested.keys().any(|resource| resource != "pods")
+        let requests = !cluster.requested.is_empty();
+        requests && (cluster.free.is_some() || cluster.requested.keys().any(|r| r != "pods"))
     })
 }
 
@@ -69,7 +70,7 @@ pub fn plan_lines(capacity: &Capacity, shows: impl Fn(&str) -> bool) -> Vec<(Str
     let clusters: Vec<&ClusterCapacity> = capacity
         .clusters
         .iter()
-        .filter(|cluster| shows(&cluster.cluster))
+        .filter(|cluster| shows(&cluster.cluster) && !cluster.requested.is_empty())
         .collect();
     if worth_showing(capacity) && !clusters.is_empty() {
         let mut lines: Vec<String> = clusters
@@ -124,29 +125,41 @@ fn quota_phrase(used: &QuotaUsage) -> String {
     )
 }
 
-/// The rows the plan's table and Markdown gain, one per resource shown requested and, where
-/// some shown cluster states it, free: a cell per cluster of `clusters` (`?` for a cluster
-/// without a summary, blank where it receives nothing), and the requests over them last.
-pub fn matrix_rows(capacity: &Capacity, clusters: &[&String]) -> Vec<(String, Vec<String>)> {
-    if !worth_showing(capacity) {
+/// The rows the plan's table and Markdown gain when the rows shown request CPU or memory: one
+/// per resource requested, summed over those rows (`requested`, by cluster and resource), and,
+/// where some shown cluster states it, one with what it has free (`?` for a cluster without a
+/// summary); a cell per cluster of `clusters`, then the requests over them.
+pub fn matrix_rows(
+    capacity: &Capacity,
+    clusters: &[&String],
+    requested: &BTreeMap<String, BTreeMap<String, Quantity>>,
+) -> Vec<(String, Vec<String>)> {
+    let requests_any = requested.values().any(|resources| {
+        SHOWN
+            .iter()
+            .any(|(resource, _)| resources.get(*resource).is_some_and(|q| !q.is_zero()))
+    });
+    if !requests_any {
         return Vec::new();
     }
-    let of = |name: &str| capacity.clusters.iter().find(|c| c.cluster == name);
-    let any_free = clusters
-        .iter()
-        .any(|name| of(name).is_some_and(|cluster| cluster.free.is_some()));
+    let free_of = |name: &str, resource: &str| -> Option<Quantity> {
+        let cluster = capacity.clusters.iter().find(|c| c.cluster == name)?;
+        cluster.free_of(resource)
+    };
+    let any_free = clusters.iter().any(|name| free_of(name, "pods").is_some());
     let mut rows = Vec::new();
     for (resource, label) in SHOWN {
         let mut total = Quantity::default();
         let mut cells: Vec<String> = clusters
             .iter()
-            .map(|name| match of(name) {
-                Some(cluster) => {
-                    let requested = cluster.requested_of(resource);
-                    total = total.saturating_add(requested);
-                    shown(resource, requested)
-                }
-                None => String::new(),
+            .map(|name| {
+                let asked = requested
+                    .get(name.as_str())
+                    .and_then(|resources| resources.get(resource))
+                    .copied()
+                    .unwrap_or_default();
+                total = total.saturating_add(asked);
+                shown(resource, asked)
             })
             .collect();
         cells.push(shown(resource, total));
@@ -154,11 +167,8 @@ pub fn matrix_rows(capacity: &Capacity, clusters: &[&String]) -> Vec<(String, Ve
         if any_free {
             let mut cells: Vec<String> = clusters
                 .iter()
-                .map(|name| match of(name) {
-                    Some(cluster) => cluster
-                        .free_of(resource)
-                        .map_or("?".to_string(), |free| shown(resource, free)),
-                    None => String::new(),
+                .map(|name| {
+                    free_of(name, resource).map_or("?".to_string(), |free| shown(resource, free))
                 })
                 .collect();
             cells.push(String::new());
@@ -359,4 +369,29 @@ pub fn stat_lines(base: Option<&Capacity>, head: &Capacity) -> Vec<String> {
         lines.push(format!("! quota {}: {}", used.quota, quota_phrase(used)));
     }
     lines
+}
+
+/// A capacity as data: each cluster's requests and what it has free (`null` without a
+/// summary), each enforced quota's requests beside its `overall`.
+pub fn json(capacity: &Capacity) -> serde_json::Value {
+    let quantities =
+        |list: &BTreeMap<String, Quantity>| -> serde_json::Map<String, serde_json::Value> {
+            list.iter()
+                .map(|(resource, quantity)| (resource.clone(), shown(resource, *quantity).into()))
+                .collect()
+        };
+    serde_json::json!({
+        "clusters": capacity.clusters.iter().map(|cluster| serde_json::json!({
+            "cluster": cluster.cluster,
+            "requested": quantities(&cluster.requested),
+            "free": cluster.free.as_ref().map(quantities),
+        })).collect::<Vec<_>>(),
+        "quotas": capacity.quotas.iter().map(|used| serde_json::json!({
+            "quota": used.quota,
+            "resource": used.resource,
+            "overall": shown(&used.resource, used.overall),
+            "requested": shown(&used.resource, used.requested),
+            "exceeded": used.exceeded(),
+        })).collect::<Vec<_>>(),
+    })
 }

@@ -5,12 +5,15 @@
 
 use std::fmt::Write;
 
+use std::collections::BTreeMap;
+
 use serde_json::json;
 
 use crate::report::markdown;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
+use fedrender_engine::quantity::Quantity;
 use fedrender_engine::render::capacity::shown;
 use fedrender_engine::render::plan::PlanEntry;
 use fedrender_engine::run::FleetSummary;
@@ -342,7 +345,8 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
 /// workload, `·` where the template does not go; and a last column, `total`, with a workload's
 /// replicas over the clusters shown. Below the objects, where workloads request resources,
 /// each cluster's requested CPU and memory and, where the inventory states it, what it has
-/// free (`?` where it does not; [`crate::report::capacity::matrix_rows`]).
+/// free (`?` where it does not; [`crate::report::capacity::matrix_rows`]), the requests those
+/// of the rows shown.
 struct Matrix {
     clusters: Vec<String>,
     rows: Vec<(String, Vec<String>)>,
@@ -385,9 +389,23 @@ impl Matrix {
             })
             .collect();
         let mut rows: Vec<(String, Vec<String>)> = rows;
+        // What the rows shown request on each cluster: a filtered table sums its own rows.
+        let mut requested: BTreeMap<String, BTreeMap<String, Quantity>> = BTreeMap::new();
+        for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
+            for at in &entry.clusters {
+                let replicas = i128::from(at.replicas.unwrap_or(0).max(0));
+                let cluster = requested.entry(at.name.clone()).or_default();
+                for (resource, each) in &entry.request {
+                    let asked = Quantity::from_nanos(each.nanos().saturating_mul(replicas));
+                    let slot = cluster.entry(resource.clone()).or_default();
+                    *slot = slot.saturating_add(asked);
+                }
+            }
+        }
         rows.extend(crate::report::capacity::matrix_rows(
             &summary.capacity,
             &shown,
+            &requested,
         ));
         let mut clusters: Vec<String> = shown.into_iter().cloned().collect();
         clusters.push("total".to_string());
@@ -548,15 +566,14 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
 
 /// A per-replica request times `replicas`, each quantity as Kubernetes writes it.
 fn quantities(
-    request: &std::collections::BTreeMap<String, fedrender_engine::quantity::Quantity>,
+    request: &BTreeMap<String, Quantity>,
     replicas: i64,
 ) -> serde_json::Map<String, serde_json::Value> {
     request
         .iter()
         .map(|(resource, each)| {
-            let total = fedrender_engine::quantity::Quantity::from_nanos(
-                each.nanos().saturating_mul(i128::from(replicas.max(0))),
-            );
+            let total =
+                Quantity::from_nanos(each.nanos().saturating_mul(i128::from(replicas.max(0))));
             (resource.clone(), json!(shown(resource, total)))
         })
         .collect()

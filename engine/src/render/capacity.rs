@@ -30,7 +30,7 @@ use super::placement::Placement;
 /// What the placed workloads ask of each cluster and of each enforced quota.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Capacity {
-    /// Each cluster that receives a workload, in inventory order.
+    /// Every cluster of the inventory (of those emitted, once asked), in inventory order.
     pub clusters: Vec<ClusterCapacity>,
     /// Each resource of each FederatedResourceQuota Karmada enforces (FederatedQuotaEnforcement
     /// on), by quota and resource; empty with the gate off.
@@ -134,7 +134,21 @@ pub(super) fn assess(fleet: &Fleet, placements: &[Placement]) -> (Capacity, Vec<
 
 /// Each cluster's requests, from every template's dispatched targets.
 fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> {
-    let mut received: BTreeMap<usize, ClusterCapacity> = BTreeMap::new();
+    let mut received: BTreeMap<usize, ClusterCapacity> = fleet
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(position, cluster)| {
+            let nothing = ClusterCapacity {
+                cluster: cluster.name().to_string(),
+                position,
+                requested: BTreeMap::new(),
+                free: free_of(cluster),
+                workloads: Vec::new(),
+            };
+            (position, nothing)
+        })
+        .collect();
     for (template, placement) in fleet.templates.iter().zip(placements) {
         if !placement.is_workload {
             continue;
@@ -144,16 +158,9 @@ fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> 
             if replicas <= 0 {
                 continue;
             }
-            let cluster = &fleet.clusters[target.cluster];
-            let entry = received
-                .entry(target.cluster)
-                .or_insert_with(|| ClusterCapacity {
-                    cluster: cluster.name().to_string(),
-                    position: target.cluster,
-                    requested: BTreeMap::new(),
-                    free: free_of(cluster),
-                    workloads: Vec::new(),
-                });
+            let Some(entry) = received.get_mut(&target.cluster) else {
+                continue;
+            };
             let mut asked = usage(&placement.request, replicas);
             asked.insert(PODS.to_string(), Quantity::from_units(replicas));
             for (resource, quantity) in asked {
