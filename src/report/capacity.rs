@@ -234,51 +234,62 @@ pub fn diff_markdown(base: Option<&Capacity>, head: &Capacity) -> String {
         if after.is_some_and(|cluster| cluster.free.is_none()) {
             unknown.push(after.expect("checked"));
         }
-        let mut row = format!("| {} |", markdown::cell(name));
-        for (resource, _) in SHOWN {
-            let before = base.map(|_| requested(before, resource));
-            write!(
-                row,
-                " {} |",
-                change(resource, before, requested(after, resource))
-            )
-            .unwrap();
-        }
-        for (resource, _) in SHOWN {
-            let free = after.and_then(|cluster| cluster.free_of(resource));
-            write!(
-                row,
-                " {} |",
+        let requested_cells: Vec<String> = SHOWN
+            .iter()
+            .map(|(resource, _)| {
+                let was = base.map(|_| requested(before, resource));
+                change(resource, was, requested(after, resource))
+            })
+            .collect();
+        let free_cells: Vec<String> = SHOWN
+            .iter()
+            .map(|(resource, _)| {
+                let free = after.and_then(|cluster| cluster.free_of(resource));
                 free.map_or("?".to_string(), |free| shown(resource, free))
-            )
-            .unwrap();
-        }
-        write!(row, " {} |", if over { "**over capacity**" } else { "" }).unwrap();
-        rows.push(row);
+            })
+            .collect();
+        let summary = after.is_some_and(|cluster| cluster.free.is_some());
+        rows.push((name, requested_cells, free_cells, summary, over));
     }
     if !rows.is_empty() {
-        out.push_str("#### Capacity\n\n");
-        out.push_str(
-            "| cluster | CPU requested | memory requested | CPU free | memory free | |\n\
-             |---|---:|---:|---:|---:|---|\n",
-        );
-        for row in rows {
-            out.push_str(&row);
+        // Where no cluster listed states a summary, nothing is known free: no columns for it.
+        let with_free = rows.iter().any(|(_, _, _, summary, _)| *summary);
+        out.push_str("#### Capacity\n\n| cluster | CPU requested | memory requested |");
+        out.push_str(if with_free {
+            " CPU free | memory free | |\n|---|---:|---:|---:|---:|---|\n"
+        } else {
+            "\n|---|---:|---:|\n"
+        });
+        for (name, requested_cells, free_cells, _, over) in rows {
+            write!(out, "| {} |", markdown::cell(name)).unwrap();
+            for cell in &requested_cells {
+                write!(out, " {cell} |").unwrap();
+            }
+            if with_free {
+                for cell in &free_cells {
+                    write!(out, " {cell} |").unwrap();
+                }
+                write!(out, " {} |", if over { "**over capacity**" } else { "" }).unwrap();
+            }
             out.push('\n');
         }
         out.push('\n');
-        if base.is_none() {
-            out.push_str(
-                "Requests × replicas each cluster receives in the head, against what its \
-                 `status.resourceSummary` has free; a committed tree does not say what was \
-                 requested before (`diff --base` does).\n\n",
-            );
+        let sides = if base.is_some() {
+            "base → head"
         } else {
-            out.push_str(
-                "Requests × replicas each cluster receives, base → head, against what its \
-                 `status.resourceSummary` has free in the head.\n\n",
-            );
-        }
+            "in the head (a committed tree does not say what was requested before: `diff --base` \
+             does)"
+        };
+        let against = if with_free {
+            ", against what its `status.resourceSummary` has free in the head"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "Requests × replicas each cluster receives, {sides}{against}.\n"
+        )
+        .unwrap();
         if let Some(line) = without_summary(&unknown) {
             writeln!(out, "{}.\n", markdown::text(&line)).unwrap();
         }
@@ -371,8 +382,10 @@ pub fn stat_lines(base: Option<&Capacity>, head: &Capacity) -> Vec<String> {
     lines
 }
 
-/// A capacity as data: each cluster's requests and what it has free (`null` without a
-/// summary), each enforced quota's requests beside its `overall`.
+/// A capacity as data: each cluster that receives a workload or states a summary, with its
+/// requests and what it has free (`null` without a summary), and each enforced quota's
+/// requests beside its `overall`; `null` when there is nothing to say (no requests beyond pods,
+/// no summary, no enforced quota).
 pub fn json(capacity: &Capacity) -> serde_json::Value {
     let quantities =
         |list: &BTreeMap<String, Quantity>| -> serde_json::Map<String, serde_json::Value> {
@@ -380,8 +393,11 @@ pub fn json(capacity: &Capacity) -> serde_json::Value {
                 .map(|(resource, quantity)| (resource.clone(), shown(resource, *quantity).into()))
                 .collect()
         };
+    if !worth_showing(capacity) && capacity.quotas.is_empty() {
+        return serde_json::Value::Null;
+    }
     serde_json::json!({
-        "clusters": capacity.clusters.iter().map(|cluster| serde_json::json!({
+        "clusters": capacity.clusters.iter().filter(|cluster| !cluster.requested.is_empty() || cluster.free.is_some()).map(|cluster| serde_json::json!({
             "cluster": cluster.cluster,
             "requested": quantities(&cluster.requested),
             "free": cluster.free.as_ref().map(quantities),
