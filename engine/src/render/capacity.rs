@@ -20,7 +20,7 @@ use crate::controllers::federated_quota::FederatedQuota;
 use crate::controllers::quota_enforcement::{self, Verdict, times, usage};
 use crate::diagnostics::Diagnostic;
 use crate::fleet::Fleet;
-use crate::interpret::requests::{EPHEMERAL_STORAGE, MEMORY, PODS};
+use crate::interpret::requests::{EPHEMERAL_STORAGE, MEMORY, PODS, unit_of};
 use crate::lint::Lint;
 use crate::object::ObjectKey;
 use crate::quantity::{Quantity, QuantityFormat, canonical};
@@ -315,6 +315,11 @@ fn enforced_quotas(
             .collect();
         let verdicts = quota_enforcement::verdicts(&usages_only, &limit_refs);
         for (quota, limit) in quotas.iter().zip(&limits) {
+            for resource in limit.keys() {
+                if let Some(warning) = never_weighed(quota, resource) {
+                    warnings.push(warning);
+                }
+            }
             for (resource, &overall) in limit {
                 let requested = bindings
                     .iter()
@@ -336,6 +341,27 @@ fn enforced_quotas(
         }
     }
     usages
+}
+
+/// An `overall` entry no binding's usage can name: the webhook filters a binding's usage by
+/// the quota's keys, and the usage holds only what `util.Resource` tracks of a replica's
+/// request (CPU, memory, ephemeral storage, extended and huge-page resources), so
+/// `requests.cpu`, `limits.memory`, `pods` or `services` never deny anything.
+fn never_weighed(quota: &FederatedQuota, resource: &str) -> Option<Diagnostic> {
+    if unit_of(resource).is_some() && resource != PODS {
+        return None;
+    }
+    let field = format!("spec.overall[{resource}]");
+    Some(Diagnostic::warning(
+        Lint::IgnoredField,
+        Some(quota.fields.origin(&quota.origin, &field)),
+        format!(
+            "{}: {field}: Karmada's binding webhook weighs what a binding's replicas request \
+             (cpu, memory, ephemeral-storage, extended resources), never {resource:?}, so this \
+             entry denies nothing",
+            quota.id
+        ),
+    ))
 }
 
 /// The namespace's ResourceBindings that ask something of its quotas: templates of the

@@ -90,7 +90,7 @@ fn assessed(documents: &[String]) -> (Capacity, Vec<Diagnostic>) {
         .filter(|warning| {
             matches!(
                 warning.lint,
-                Some(Lint::OverCapacity) | Some(Lint::QuotaExceeded)
+                Some(Lint::OverCapacity) | Some(Lint::QuotaExceeded) | Some(Lint::IgnoredField)
             )
         })
         .cloned()
@@ -248,4 +248,32 @@ fn a_resource_the_overall_does_not_name_is_not_weighed() {
     assert_eq!(capacity.quotas.len(), 1);
     assert_eq!(capacity.quotas[0].resource, "memory");
     assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+/// `filterResourceListByKeys` keeps the quota's keys that the binding's usage names, and the
+/// usage names what `util.Resource.ResourceList` builds (`cpu`, not `requests.cpu`): such an
+/// entry never denies, which is said at its line.
+#[test]
+fn an_overall_entry_no_usage_can_name_denies_nothing_and_says_so() {
+    let (capacity, warnings) = assessed(&[
+        GATE_ON.to_string(),
+        deployment("web", 8, "\"1\"", "1Gi"),
+        policy(DUPLICATED, &["member1"]),
+        cluster("member1", None),
+        quota("q", "{requests.cpu: \"1\", services: \"1\"}"),
+    ]);
+    assert!(capacity.quotas.iter().all(|used| !used.exceeded()));
+    let messages: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .all(|m| m.contains("so this entry denies nothing")),
+        "{messages:?}"
+    );
+    assert!(
+        messages[0].contains("never \"requests.cpu\""),
+        "{messages:?}"
+    );
+    assert!(messages[1].contains("never \"services\""), "{messages:?}");
 }
