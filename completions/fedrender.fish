@@ -79,7 +79,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -117,7 +119,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -155,7 +159,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -222,7 +228,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -260,7 +268,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -298,7 +308,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -372,7 +384,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -410,7 +424,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -448,7 +464,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -513,7 +531,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -551,7 +571,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -589,7 +611,9 @@ lazy-activation\t'a propagation policy with activationPreference: Lazy, which Ka
 feature-gate-off\t'a field or kind Karmada acts on only behind a feature gate that is off in the chosen release and Config'
 deprecated-field\t'a policy value the chosen Karmada release deprecates and a later one refuses'
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
-mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'"
+mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
+quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'

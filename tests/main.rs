@@ -15,6 +15,7 @@ mod common;
 mod cli;
 mod docs;
 mod oracle_cases;
+mod quota_capacity;
 mod scenarios;
 
 // Reading: input trees, the sources tools render, schemas, interpreter customizations, the

@@ -29,6 +29,10 @@ pub struct Fleet {
     pub overrides: Vec<Override>,
     /// The inventory, sorted by name.
     pub clusters: Vec<Cluster>,
+    /// Where each cluster of the inventory states its free capacity
+    /// (`status.resourceSummary`, else the cluster's own line), by position; empty for a fleet
+    /// assembled without reading (tests).
+    pub(crate) summary_origins: Vec<Origin>,
     /// What fedrender knows of each kind: replicas, requests, dependencies, customizations.
     pub interpreter: Interpreter,
     /// KubeFed and Federation v1 objects, translated: placed by their own rules, not by
@@ -198,6 +202,14 @@ pub(crate) fn assemble_parsed(
     let clusters = unique_clusters(clusters, &mut errors);
     fleet.cluster_keys =
         crate::secrets::cluster_keys::resolve(&clusters, &classified.secret_keys, &mut errors);
+    fleet.summary_origins = clusters
+        .iter()
+        .map(|located| {
+            located
+                .fields
+                .origin(&located.origin, "status.resourceSummary")
+        })
+        .collect();
     fleet.clusters = clusters.into_iter().map(|located| located.item).collect();
     let taint_policies: Vec<crate::controllers::cluster_taints::TaintPolicy> = classified
         .taint_policies

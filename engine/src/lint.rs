@@ -89,11 +89,15 @@ pub enum Lint {
     McsNoService,
     /// `mcs-no-backends`: A MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints.
     McsNoBackends,
+    /// `quota-exceeded`: With FederatedQuotaEnforcement on, a namespace's workloads request more than a FederatedResourceQuota's overall, so Karmada's binding webhook denies one of them.
+    QuotaExceeded,
+    /// `over-capacity`: A cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending.
+    OverCapacity,
 }
 
 impl Lint {
     /// Every lint, in the order `--help` and the README list them.
-    pub const ALL: [Lint; 39] = [
+    pub const ALL: [Lint; 41] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -133,6 +137,8 @@ impl Lint {
         Lint::DeprecatedField,
         Lint::McsNoService,
         Lint::McsNoBackends,
+        Lint::QuotaExceeded,
+        Lint::OverCapacity,
     ];
 
     /// The lint's stable name (`unknown-cluster`), as flags and Configs write it.
@@ -177,6 +183,8 @@ impl Lint {
             Lint::DeprecatedField => "deprecated-field",
             Lint::McsNoService => "mcs-no-service",
             Lint::McsNoBackends => "mcs-no-backends",
+            Lint::QuotaExceeded => "quota-exceeded",
+            Lint::OverCapacity => "over-capacity",
         }
     }
 
@@ -285,6 +293,12 @@ impl Lint {
             Lint::McsNoBackends => {
                 "a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints"
             }
+            Lint::QuotaExceeded => {
+                "with FederatedQuotaEnforcement on, a namespace's workloads request more than a FederatedResourceQuota's overall, so Karmada's binding webhook denies one of them"
+            }
+            Lint::OverCapacity => {
+                "a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending"
+            }
         }
     }
 
@@ -292,12 +306,16 @@ impl Lint {
     /// rejects is an error; field validation's unknown fields too, as `kubectl apply` (strict
     /// by default since 1.27) fails on them. A SOPS file no key of its cluster opens is one
     /// too: Flux's kustomize-controller fails the whole Kustomization on it, so every object of
-    /// that sync stops, not only the Secret.
+    /// that sync stops, not only the Secret. So is a quota Karmada's binding webhook enforces:
+    /// it refuses the binding (403, reason QuotaExceeded) and that workload runs nowhere, while
+    /// the tree would run it everywhere it is placed.
     pub(crate) fn default_level(self) -> Level {
         match self {
-            Lint::SchemaInvalid | Lint::UnknownField | Lint::RemovedApi | Lint::SopsNoRecipient => {
-                Level::Deny
-            }
+            Lint::SchemaInvalid
+            | Lint::UnknownField
+            | Lint::RemovedApi
+            | Lint::SopsNoRecipient
+            | Lint::QuotaExceeded => Level::Deny,
             _ => Level::Warn,
         }
     }

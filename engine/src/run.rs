@@ -403,6 +403,7 @@ impl<'f> Run<'f> {
                     .collect(),
                 None => Default::default(),
             },
+            capacity: self.placed.capacity(),
             plan: std::mem::take(&mut self.placed.plan),
         })
     }
@@ -515,4 +516,6 @@ pub struct FleetSummary {
     /// The Kubernetes version each cluster's objects were checked against, by cluster name;
     /// empty when nothing was checked.
     pub kubernetes_versions: BTreeMap<String, ClusterVersion>,
+    /// What the workloads ask of each emitted cluster and of each enforced quota.
+    pub capacity: crate::render::capacity::Capacity,
 }

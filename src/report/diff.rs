@@ -131,6 +131,11 @@ pub fn stat(diff: &FleetDiff) -> String {
         )
         .unwrap();
     }
+    if let Some(capacity) = &diff.capacity {
+        for line in crate::report::capacity::stat_lines(diff.base_capacity.as_ref(), capacity) {
+            writeln!(out, "{}", printable(&line)).unwrap();
+        }
+    }
     let (added, changed, removed) = totals(diff);
     writeln!(
         out,
@@ -193,10 +198,17 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         "### {}\n\n",
         markdown::text(title.unwrap_or("fedrender diff"))
     );
+    let capacity = diff.capacity.as_ref().map_or(String::new(), |capacity| {
+        crate::report::capacity::diff_markdown(diff.base_capacity.as_ref(), capacity)
+    });
     if diff.is_empty() {
         head.push_str("No changes to the rendered fleet.\n");
         if let Some(hidden) = hidden_line(diff, markdown::code) {
             writeln!(head, "\n{hidden}").unwrap();
+        }
+        if !capacity.is_empty() {
+            head.push('\n');
+            head.push_str(&capacity);
         }
         return head;
     }
@@ -212,6 +224,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
         writeln!(head, "{hidden}\n").unwrap();
     }
     head.push_str(&review(diff));
+    head.push_str(&capacity);
     head.push_str("| kind | added | changed | removed |\n|---|---:|---:|---:|\n");
     let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for change in diff.clusters.values().flatten() {

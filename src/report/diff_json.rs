@@ -84,6 +84,8 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
         })).collect::<Vec<_>>(),
         "groups": groups,
         "clusters": clusters,
+        "capacity": diff.capacity.as_ref().map(crate::report::capacity::json),
+        "baseCapacity": diff.base_capacity.as_ref().map(crate::report::capacity::json),
     });
     let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
     text.push('\n');

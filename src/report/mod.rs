@@ -6,6 +6,7 @@
 //! a terminal's with [`fedrender_engine::diagnostics::printable`], a GitHub Actions log's with
 //! [`github`], a pull-request comment's with [`markdown`].
 
+pub mod capacity;
 pub mod diff;
 pub mod diff_json;
 pub mod github;

@@ -5,12 +5,16 @@
 
 use std::fmt::Write;
 
+use std::collections::BTreeMap;
+
 use serde_json::json;
 
 use crate::report::markdown;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
+use fedrender_engine::quantity::Quantity;
+use fedrender_engine::render::capacity::shown;
 use fedrender_engine::render::plan::PlanEntry;
 use fedrender_engine::run::FleetSummary;
 use fedrender_engine::schedule::divide::{Division, DivisionBasis};
@@ -193,6 +197,15 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         out.push('\n');
     }
+    for (heading, lines) in
+        crate::report::capacity::plan_lines(&summary.capacity, |cluster| filter.shows(cluster))
+    {
+        put_line!(out, "{heading}");
+        for line in lines {
+            put_line!(out, "  {line}");
+        }
+        out.push('\n');
+    }
     if !summary.ignored_operations.is_empty() {
         put_line!(
             out,
@@ -330,7 +343,10 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
 /// The placement at a glance: one row per template the filter keeps, one column per cluster it
 /// shows, each cell the replicas a workload gets there, `✓` for an object that is not a
 /// workload, `·` where the template does not go; and a last column, `total`, with a workload's
-/// replicas over the clusters shown.
+/// replicas over the clusters shown. Below the objects, where workloads request resources,
+/// each cluster's requested CPU and memory and, where the inventory states it, what it has
+/// free (`?` where it does not; [`crate::report::capacity::matrix_rows`]), the requests those
+/// of the rows shown.
 struct Matrix {
     clusters: Vec<String>,
     rows: Vec<(String, Vec<String>)>,
@@ -372,6 +388,25 @@ impl Matrix {
                 (entry.key.to_string(), cells)
             })
             .collect();
+        let mut rows: Vec<(String, Vec<String>)> = rows;
+        // What the rows shown request on each cluster: a filtered table sums its own rows.
+        let mut requested: BTreeMap<String, BTreeMap<String, Quantity>> = BTreeMap::new();
+        for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
+            for at in &entry.clusters {
+                let replicas = i128::from(at.replicas.unwrap_or(0).max(0));
+                let cluster = requested.entry(at.name.clone()).or_default();
+                for (resource, each) in &entry.request {
+                    let asked = Quantity::from_nanos(each.nanos().saturating_mul(replicas));
+                    let slot = cluster.entry(resource.clone()).or_default();
+                    *slot = slot.saturating_add(asked);
+                }
+            }
+        }
+        rows.extend(crate::report::capacity::matrix_rows(
+            &summary.capacity,
+            &shown,
+            &requested,
+        ));
         let mut clusters: Vec<String> = shown.into_iter().cloned().collect();
         clusters.push("total".to_string());
         Matrix { clusters, rows }
@@ -507,9 +542,11 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 })).collect::<Vec<_>>(),
                 "ignoredOperations": entry.ignored_operations,
                 "filtered": entry.filtered.iter().map(|(cluster, reason)| json!({"cluster": cluster, "reason": reason})).collect::<Vec<_>>(),
+                "request": quantities(&entry.request, 1),
                 "clusters": entry.clusters.iter().map(|cluster| json!({
                     "cluster": cluster.name,
                     "replicas": cluster.replicas,
+                    "requested": quantities(&entry.request, cluster.replicas.unwrap_or(0)),
                     "completions": cluster.completions,
                     "overrides": cluster.overrides,
                     "kubernetesVersion": summary
@@ -525,6 +562,21 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let mut text = serde_json::to_string_pretty(&entries).expect("a JSON value serialises");
     text.push('\n');
     crate::report::github::inert_json(text)
+}
+
+/// A per-replica request times `replicas`, each quantity as Kubernetes writes it.
+fn quantities(
+    request: &BTreeMap<String, Quantity>,
+    replicas: i64,
+) -> serde_json::Map<String, serde_json::Value> {
+    request
+        .iter()
+        .map(|(resource, each)| {
+            let total =
+                Quantity::from_nanos(each.nanos().saturating_mul(i128::from(replicas.max(0))));
+            (resource.clone(), json!(shown(resource, total)))
+        })
+        .collect()
 }
 
 /// The scheduler's division as data: the strategy, each cluster's number and what it got, and

@@ -32,6 +32,9 @@ pub(crate) struct FederatedQuota {
     /// One per cluster, the first entry naming it: the sync controller looks a cluster's entry
     /// up from the start of the list (`extractClusterHardResourceList`).
     pub(crate) assignments: Vec<Assignment>,
+    /// `spec.overall`: what the namespace's bindings may request in all, which Karmada's
+    /// binding webhook enforces behind FederatedQuotaEnforcement (`quota_enforcement`).
+    pub(crate) overall: BTreeMap<String, ResourceQuantity>,
 }
 
 #[derive(Debug, Clone)]
@@ -163,6 +166,7 @@ pub(crate) fn admit(
             name: name.clone(),
         },
         assignments,
+        overall: spec.overall.clone(),
     })
 }
 

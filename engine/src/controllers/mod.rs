@@ -15,3 +15,6 @@ pub(crate) mod cluster_taints;
 // pkg/controllers/federatedresourcequota: a quota's static assignments, one ResourceQuota a
 // cluster.
 pub(crate) mod federated_quota;
+// pkg/webhook/resourcebinding and the quota enforcement controller: a quota's overall,
+// weighed against the namespace's bindings behind FederatedQuotaEnforcement.
+pub(crate) mod quota_enforcement;

@@ -19,7 +19,7 @@ use crate::diagnostics::Rejected;
 use crate::object::ObjectKey;
 use crate::output::{TreeFile, gitops};
 use crate::progress::Stage;
-use crate::render::{Placed, plan::PlanEntry};
+use crate::render::{Placed, capacity::Capacity, plan::PlanEntry};
 use crate::run::{self, Inputs, Options, Outcome, Run};
 
 /// Templates rendered at a time by a diff: a quarter of a build's chunk, since a diff holds
@@ -72,6 +72,7 @@ pub fn against_tree(
     // thing a run would hold): only the objects the diff shows, at the end.
     result.provenance = provenance(head.placed(), &result);
     result.findings = review(head, comparison.relaxed, &result, None);
+    result.capacity = Some(head.placed().capacity());
     Ok(result)
 }
 
@@ -195,14 +196,20 @@ pub fn against_base(
         read_base,
         base_options,
         comparison,
-        |head, mut result, preserving| {
+        |head, mut result, (preserving, base_capacity)| {
             ignore::hide(&mut result, comparison.ignores);
             result.provenance = provenance(head.placed(), &result);
             result.findings = review(head, comparison.relaxed, &result, Some(preserving));
+            result.capacity = Some(head.placed().capacity());
+            result.base_capacity = Some(base_capacity);
             Ok(result)
         },
     )
 }
+
+/// What the base's run says beside its objects: what it preserves on deletion, and what its
+/// workloads ask of the clusters and quotas.
+type BaseKnowledge = (BTreeMap<ObjectKey, danger::Preserving>, Capacity);
 
 /// The three passes of [`against_base`], the diff handed to `then` with the head's run and
 /// what the base preserves on deletion.
@@ -212,11 +219,7 @@ fn compare_with_base<T>(
     read_base: impl FnOnce() -> Result<Inputs, Rejected>,
     base_options: &Options,
     comparison: &Comparison<'_>,
-    then: impl FnOnce(
-        &Run<'_>,
-        FleetDiff,
-        BTreeMap<ObjectKey, danger::Preserving>,
-    ) -> Result<T, Rejected>,
+    then: impl FnOnce(&Run<'_>, FleetDiff, BaseKnowledge) -> Result<T, Rejected>,
 ) -> Outcome<T> {
     let chunk = comparison.chunk;
     let first = read_and_run(&read_head, head_options, |head| {
@@ -233,15 +236,19 @@ fn compare_with_base<T>(
         }
     };
     // What placed the base's templates (not their whole story) says whether their objects
-    // were to be preserved.
+    // were to be preserved. The base is what is deployed: what its API servers and Karmada's
+    // quota webhook would refuse is not the change's to answer for.
+    let mut base_allowed = check::LINTS.to_vec();
+    base_allowed.push(crate::lint::Lint::QuotaExceeded);
     let base_options = Options {
-        lints: base_options.lints.clone().allowing(&check::LINTS),
+        lints: base_options.lints.clone().allowing(&base_allowed),
         ..base_options.clone()
     };
     let base = read_and_run(read_base, &base_options, |base| {
         let compared =
             streamed::compare_base(head, base.placed(), base.layout().clusters(), chunk)?;
-        Ok((compared, preserving(base.placed())))
+        let known = (preserving(base.placed()), base.placed().capacity());
+        Ok((compared, known))
     });
     warnings.extend(base.warnings.into_iter().map(|mut warning| {
         warning.message = format!("(base) {}", warning.message);

@@ -107,6 +107,12 @@ pub struct FleetDiff {
     /// What `--ignore-field` and `--ignore-resource` hid, per rule as written, in the order
     /// the rules were given (only rules that hid something).
     pub hidden: Vec<Hidden>,
+    /// What the head's workloads ask of each cluster and enforced quota; `None` when the diff
+    /// was not made from a run (tests of the reports).
+    pub capacity: Option<crate::render::capacity::Capacity>,
+    /// The same of the base, for `diff --base`; `None` against a rendered tree, which does not
+    /// say what its workloads request.
+    pub base_capacity: Option<crate::render::capacity::Capacity>,
 }
 
 /// What one ignore rule hid.

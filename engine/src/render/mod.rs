@@ -5,6 +5,7 @@
 //! [`crate::work`]. Pure: no file is read or written here, so the same inputs always give the
 //! same result and templates render in parallel.
 
+pub mod capacity;
 mod findings;
 mod placement;
 pub mod plan;
@@ -49,6 +50,8 @@ pub struct Placed<'f> {
     federated: Vec<Vec<(String, Option<i64>)>>,
     /// Every warning placement gave.
     pub(crate) warnings: Vec<Diagnostic>,
+    /// What the placed workloads ask of each cluster and each enforced quota.
+    capacity: capacity::Capacity,
     /// Why every template went where it went; filled when asked (`fedrender plan`).
     pub plan: Vec<PlanEntry>,
     /// When only some clusters are emitted (`--cluster`), each inventory position's position
@@ -148,6 +151,8 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     }
     follow_dependencies(fleet, &mut placements, &mut warnings)?;
     services::apply_multi_cluster_services(fleet, &cluster_index, &mut placements, &mut warnings)?;
+    let (capacity, capacity_warnings) = capacity::assess(fleet, &placements);
+    warnings.extend(capacity_warnings);
     let mut propagations_used = BTreeSet::new();
     let mut overrides_used = BTreeSet::new();
     for (template, placement) in fleet.templates.iter().zip(&placements) {
@@ -215,6 +220,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         placements,
         federated,
         warnings,
+        capacity,
         plan,
     })
 }
@@ -223,6 +229,15 @@ impl<'f> Placed<'f> {
     /// The fleet placed.
     pub fn fleet(&self) -> &'f Fleet {
         self.fleet
+    }
+
+    /// What the placed workloads ask of each emitted cluster and of each enforced quota.
+    pub fn capacity(&self) -> capacity::Capacity {
+        let mut capacity = self.capacity.clone();
+        capacity
+            .clusters
+            .retain(|cluster| self.is_emitted(cluster.position));
+        capacity
     }
 
     /// Every object to render with where it comes from and the clusters that receive it: the

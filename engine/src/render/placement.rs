@@ -15,6 +15,7 @@ use crate::lint::Lint;
 use crate::object::{ObjectKey, Template};
 use crate::overrides::OverrideIndex;
 use crate::policy::Propagation;
+use crate::quantity::Quantity;
 use crate::schedule::{self, Filtered, Target, Targets, Workload};
 
 /// What happened to one template, before its objects are built.
@@ -29,6 +30,9 @@ pub(super) struct Placement {
     pub(super) scheduled: Option<Targets>,
     /// Karmada's `IsWorkload` for its own binding: its replicas are revised per cluster.
     pub(super) is_workload: bool,
+    /// What one replica requests, as its own binding's `replicaRequirements.resourceRequest`
+    /// holds it (empty without a binding of its own, or without requests).
+    pub(super) request: BTreeMap<String, Quantity>,
     pub(super) override_policies: Vec<usize>,
     /// Whether the winning policy sends the template's dependencies along.
     pub(super) propagate_deps: bool,
@@ -87,6 +91,7 @@ pub(super) fn place_template(
         targets: Targets::default(),
         scheduled: None,
         is_workload: false,
+        request: BTreeMap::new(),
         override_policies: override_index.policies_for(template),
         propagate_deps: false,
         nowhere: None,
@@ -146,6 +151,7 @@ pub(super) fn place_template(
                 ));
             }
             placement.is_workload = workload.is_workload;
+            placement.request = workload.request.clone();
             placement.targets = Targets::from_scheduled(&schedule.targets, cluster_index);
             if let Some(dispatched) = suspend(policy, &placement.targets, &fleet.clusters) {
                 placement.redirect(dispatched);

@@ -32,6 +32,8 @@ pub struct PlanEntry {
     pub filtered: Vec<(String, String)>,
     /// Each cluster it goes to, with its replicas and override rules.
     pub clusters: Vec<PlannedCluster>,
+    /// What one replica requests, as its binding holds it (empty: none, or not a workload).
+    pub request: std::collections::BTreeMap<String, crate::quantity::Quantity>,
     /// How the scheduler divided a Divided workload's replicas.
     pub division: Option<crate::schedule::divide::Division>,
     /// Whether a live Karmada may divide them otherwise (known without explaining).
@@ -249,6 +251,7 @@ pub(super) fn plan_entry(
             .map(|(cluster, reason)| (cluster.clone(), reason.describe()))
             .collect(),
         clusters,
+        request: placement.request.clone(),
         division: placement.division.clone(),
         may_divide_otherwise_live: placement.may_divide_otherwise_live,
         nowhere: placement
@@ -283,6 +286,7 @@ pub(super) fn quota_plan_entry(
         secret_keys: Vec::new(),
         notes: Vec::new(),
         filtered: Vec::new(),
+        request: BTreeMap::new(),
         division: None,
         may_divide_otherwise_live: false,
         interpreted_by: Vec::new(),
@@ -312,6 +316,7 @@ pub(super) fn federated_plan_entry(
         ),
         secret_keys: Vec::new(),
         filtered: Vec::new(),
+        request: BTreeMap::new(),
         division: None,
         may_divide_otherwise_live: false,
         interpreted_by: Vec::new(),

@@ -321,6 +321,7 @@ mod tests {
             targets,
             scheduled: None,
             is_workload: true,
+            request: Default::default(),
             override_policies: Vec::new(),
             propagate_deps: false,
             nowhere: None,
