@@ -55,6 +55,8 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand --gitops-repo 'The Git repository that holds the output, as Argo CD or Flux clone it'
             cand --gitops-revision 'The branch (Flux) or revision (Argo CD) to deploy'
             cand --gitops-path 'The output directory''s path in the repository (default: --out as given, if relative)'
+            cand --at-replicas 'Render every workload a FederatedHPA scales at that end of its bounds (minReplicas or maxReplicas), divided by the scheduler as Karmada divides the rescaled template'
+            cand --at 'Render the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an offset): each rule''s last firing at or before it, in the rule''s time zone; each FederatedHPA then holds its target within its bounds of that time'
             cand --allow-exec 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet''s Config names. Off by default: a pull request could otherwise run code in CI'
             cand --allow-network 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
             cand --strict 'Treat every warning as an error, except lints given another level by name'

@@ -217,6 +217,24 @@ pub struct BuildArgs {
     /// The output directory's path in the repository (default: --out as given, if relative).
     #[arg(long, value_name = "PATH", requires = "gitops")]
     pub gitops_path: Option<String>,
+    /// Render every workload a FederatedHPA scales at that end of its bounds (minReplicas or
+    /// maxReplicas), divided by the scheduler as Karmada divides the rescaled template.
+    #[arg(long, value_enum, value_name = "END")]
+    pub at_replicas: Option<AtReplicas>,
+    /// Render the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an
+    /// offset): each rule's last firing at or before it, in the rule's time zone; each
+    /// FederatedHPA then holds its target within its bounds of that time.
+    #[arg(long, value_name = "TIME", value_parser = fedrender_engine::run::parse_time)]
+    pub at: Option<fedrender_engine::run::Timestamp>,
+}
+
+/// An end of the FederatedHPAs' bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AtReplicas {
+    /// Every FederatedHPA's minReplicas.
+    Min,
+    /// Every FederatedHPA's maxReplicas.
+    Max,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -51,6 +51,9 @@ pub struct Fleet {
     /// What checks each rendered object against its cluster's schemas; `None` for a fleet
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
+    /// The FederatedHPAs and CronFederatedHPAs, admitted: Karmada keeps them on the control
+    /// plane, where they scale their targets' templates.
+    pub autoscalers: crate::controllers::federated_hpa::Autoscalers,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
     pub(crate) cluster_keys: crate::secrets::cluster_keys::ClusterKeys,
     /// How the fleet's files are read again, for a late message's field line.
@@ -60,6 +63,32 @@ pub struct Fleet {
 }
 
 impl Fleet {
+    /// Writes the replicas Karmada's FederatedHPA and CronFederatedHPA controllers give their
+    /// targets at `moment` into the templates, as they write the templates' scale
+    /// (`crate::controllers::federated_hpa`); with the warnings of what they cannot scale.
+    pub(crate) fn scale_to(
+        &mut self,
+        moment: &crate::controllers::federated_hpa::Moment,
+    ) -> Result<Vec<Diagnostic>, Rejected> {
+        let applied = self
+            .autoscalers
+            .apply(moment, &self.templates, &self.interpreter);
+        for (index, replicas) in applied.replicas {
+            let template = &self.templates[index];
+            let revised = self
+                .interpreter
+                .revise(template, replicas)
+                .map_err(|problem| {
+                    Rejected::from(Diagnostic::error(
+                        Some(template.origin.clone()),
+                        format!("{}: {problem}", template.key),
+                    ))
+                })?;
+            self.templates[index].object = revised;
+        }
+        Ok(applied.warnings)
+    }
+
     /// Whether the Config turns a Karmada feature gate on. For gates off by default in every
     /// release fedrender knows (MultiClusterService: karmada_release's table), this is whether
     /// the gate is on, whatever the release.
@@ -170,6 +199,11 @@ pub(crate) fn assemble_parsed(
     for refusal in crate::admission::refused_templates(&fleet.templates) {
         errors.push(refusal);
     }
+    let (autoscalers, refusals) = crate::controllers::federated_hpa::read(&fleet.templates);
+    for refusal in refusals {
+        errors.push(refusal);
+    }
+    fleet.autoscalers = autoscalers;
     let derived = crate::controllers::derived_services::derived_services(&fleet.templates);
     fleet.templates.extend(derived);
     check_single_claim(

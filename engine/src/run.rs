@@ -29,6 +29,9 @@ use crate::progress::{Progress, Stage};
 use crate::render::{self, Placed, plan::PlanEntry};
 use crate::work::RenderedTemplate;
 
+pub use crate::controllers::federated_hpa::{EnvelopeEnd, Moment, parse_time};
+pub use jiff::Timestamp;
+
 /// How many templates render before their objects are handed on. Memory holds one chunk's
 /// objects; a chunk's files are written in path order, and a larger chunk gives longer runs
 /// of files in one directory.
@@ -151,6 +154,9 @@ pub struct Options {
     pub explain: bool,
     /// Where the run records how far it has got.
     pub progress: Progress,
+    /// The moment the FederatedHPAs and CronFederatedHPAs are rendered at (`--at-replicas`,
+    /// `--at`); by default the templates' replicas as written.
+    pub moment: crate::controllers::federated_hpa::Moment,
 }
 
 /// Everything after reading: the files parsed, classified and admitted into the fleet, judged
@@ -180,6 +186,7 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
         fleet.sources = sources;
         fleet.reread = reread;
         fleet::check_flag_configs_are_on_top(&fleet, &fleet_dir)?;
+        let scaling_warnings = fleet.scale_to(&options.moment)?;
         let release =
             karmada_release::choose(options.karmada_version.as_deref(), fleet.karmada.as_ref())?;
         let release_warnings = karmada_release::judge(&fleet, &release)?;
@@ -192,6 +199,7 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
             .chain(warnings)
             .chain(release_warnings)
             .chain(schema_warnings)
+            .chain(scaling_warnings)
             .collect();
         Ok((fleet, warnings))
     })();

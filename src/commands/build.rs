@@ -29,7 +29,9 @@ pub fn run(args: &BuildArgs) -> i32 {
     let input = &args.input;
     let format = message_format(&input.run);
     let checked = input.defaults().and_then(|defaults| {
-        let (source, options) = input.fleet_source_and_options_for(&args.clusters, &defaults)?;
+        let (source, mut options) =
+            input.fleet_source_and_options_for(&args.clusters, &defaults)?;
+        options.moment = args.moment();
         let out = args.output(&defaults)?;
         let gitops = args.gitops_settings(&defaults)?;
         Ok((source, options, out, gitops))

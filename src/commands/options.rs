@@ -133,6 +133,18 @@ impl InputArgs {
 }
 
 impl BuildArgs {
+    /// The moment the autoscalers are rendered at: `--at-replicas`, `--at`.
+    pub fn moment(&self) -> fedrender_engine::run::Moment {
+        use fedrender_engine::run::EnvelopeEnd;
+        fedrender_engine::run::Moment {
+            end: self.at_replicas.map(|end| match end {
+                crate::cli::AtReplicas::Min => EnvelopeEnd::Min,
+                crate::cli::AtReplicas::Max => EnvelopeEnd::Max,
+            }),
+            at: self.at,
+        }
+    }
+
     /// The output directory: `--out`, else the fleet Config's `spec.output`.
     pub fn output(&self, defaults: &CommandDefaults) -> Result<Option<PathBuf>, String> {
         if self.stdout {

@@ -15,3 +15,8 @@ pub(crate) mod cluster_taints;
 // pkg/controllers/federatedresourcequota: a quota's static assignments, one ResourceQuota a
 // cluster.
 pub(crate) mod federated_quota;
+// pkg/controllers/federatedhpa and cronfederatedhpa: the replicas the autoscalers give their
+// targets at an end of their envelopes or a moment of their cron rules.
+pub mod federated_hpa;
+// The cron schedules of CronFederatedHPA rules, as the webhook and the controller read them.
+pub(crate) mod cron_schedule;

@@ -5,6 +5,7 @@
 //! [`crate::work`]. Pure: no file is read or written here, so the same inputs always give the
 //! same result and templates render in parallel.
 
+mod envelopes;
 mod findings;
 mod placement;
 pub mod plan;
@@ -201,6 +202,15 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             })
             .collect();
         plan.extend(federated_plan);
+        envelopes::add_envelopes(
+            &envelopes::Placing {
+                fleet,
+                index: &index,
+                overrides: &override_index,
+                cluster_index: &cluster_index,
+            },
+            &mut plan,
+        );
         // By object, so the report does not depend on file order.
         plan.sort_by(|a, b| a.key.cmp(&b.key));
     }
