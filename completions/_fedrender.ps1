@@ -70,6 +70,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing, and show every warning instead of the first few of each lint')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date')
             [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Write the whole render to standard output as one YAML stream instead of a tree')
+            [CompletionResult]::new('--gitops-member-hpas', '--gitops-member-hpas', [CompletionResultType]::ParameterName, 'Keep each FederatedHPA''s autoscaling under GitOps: a HorizontalPodAutoscaler on each member its workload goes to, its bounds the scheduler''s division of the FederatedHPA''s, under OUT/_gitops/autoscaling/<cluster>, and the workload''s spec.replicas left to it (also the Config''s spec.gitops.memberHPAs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -79,7 +79,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --at-replicas --at --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --gitops-member-hpas --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

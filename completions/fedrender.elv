@@ -66,6 +66,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand --verbose 'Say what each stage is doing, and show every warning instead of the first few of each lint'
             cand --check 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
             cand --stdout 'Write the whole render to standard output as one YAML stream instead of a tree'
+            cand --gitops-member-hpas 'Keep each FederatedHPA''s autoscaling under GitOps: a HorizontalPodAutoscaler on each member its workload goes to, its bounds the scheduler''s division of the FederatedHPA''s, under OUT/_gitops/autoscaling/<cluster>, and the workload''s spec.replicas left to it (also the Config''s spec.gitops.memberHPAs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -178,6 +178,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l check -d 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l stdout -d 'Write the whole render to standard output as one YAML stream instead of a tree'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-member-hpas -d 'Keep each FederatedHPA\'s autoscaling under GitOps: a HorizontalPodAutoscaler on each member its workload goes to, its bounds the scheduler\'s division of the FederatedHPA\'s, under OUT/_gitops/autoscaling/<cluster>, and the workload\'s spec.replicas left to it (also the Config\'s spec.gitops.memberHPAs)'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r

@@ -217,6 +217,12 @@ pub struct BuildArgs {
     /// The output directory's path in the repository (default: --out as given, if relative).
     #[arg(long, value_name = "PATH", requires = "gitops")]
     pub gitops_path: Option<String>,
+    /// Keep each FederatedHPA's autoscaling under GitOps: a HorizontalPodAutoscaler on each
+    /// member its workload goes to, its bounds the scheduler's division of the FederatedHPA's,
+    /// under OUT/_gitops/autoscaling/<cluster>, and the workload's spec.replicas left to it
+    /// (also the Config's spec.gitops.memberHPAs).
+    #[arg(long)]
+    pub gitops_member_hpas: bool,
     /// Render every workload a FederatedHPA scales at that end of its bounds (minReplicas or
     /// maxReplicas), divided by the scheduler as Karmada divides the rescaled template.
     #[arg(long, value_enum, value_name = "END")]

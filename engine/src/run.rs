@@ -322,20 +322,42 @@ impl<'f> Run<'f> {
         &self.levels
     }
 
-    /// Adds the objects that deploy the trees with Argo CD or Flux to the layout.
-    pub fn with_gitops(&mut self, settings: &GitopsSettings) {
+    /// Adds the objects that deploy the trees with Argo CD or Flux to the layout; with
+    /// `member_hpas`, the HorizontalPodAutoscalers that keep each FederatedHPA on the members,
+    /// or an error for each that they cannot keep.
+    pub fn with_gitops(&mut self, settings: &GitopsSettings) -> Result<(), Rejected> {
         let fleet = self.placed.fleet();
+        let mut autoscaled = gitops::hpa_targets(&fleet.templates);
+        let mut member_hpas = Vec::new();
+        if settings.member_hpas {
+            let (hpas, warnings) = self.placed.member_hpas()?;
+            let (kept, denied) = self.levels.apply(warnings);
+            if !denied.is_empty() {
+                return Err(Rejected::from(denied));
+            }
+            self.late_warnings
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .extend(kept);
+            for hpa in &hpas {
+                let name = hpa.object["metadata"]["name"].as_str().unwrap_or_default();
+                autoscaled.insert(hpa.target.clone(), name.to_string());
+            }
+            member_hpas = hpas;
+        }
         let left = gitops::LeftToMembers {
-            autoscaled: gitops::hpa_targets(&fleet.templates),
+            autoscaled,
             retained_replicas: self.placed.replicas_retained(),
             preserved: gitops::preserved(
                 &fleet.templates,
                 &self.placed.preserved_on_deletion(),
                 &self.placed.preserved_only_on(),
             ),
+            member_hpas,
         };
         let wiring = gitops::files(settings, &fleet.clusters, &left);
         self.layout = std::mem::take(&mut self.layout).with_wiring(wiring);
+        Ok(())
     }
 
     /// Builds every object, `chunk` templates at a time, each chunk handed to `consume` whole

@@ -218,7 +218,7 @@ fn write_trees<T>(
     }
     run_fleet(&options.source, &options.options, |run| {
         if let Some(settings) = &options.gitops {
-            run.with_gitops(settings);
+            run.with_gitops(settings)?;
         }
         let layout = run.layout();
         let write = || {

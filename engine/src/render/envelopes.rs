@@ -181,3 +181,134 @@ fn cron_envelopes(
     }
     envelopes
 }
+
+/// A HorizontalPodAutoscaler one member gets in place of a FederatedHPA (`build --gitops
+/// --gitops-member-hpas`), as Federation v1's federated HPA controller split one: the
+/// member's share of `minReplicas` and of `maxReplicas`, by the scheduler's division of each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberHpa {
+    /// The cluster.
+    pub cluster: String,
+    /// The workload it scales.
+    pub target: crate::object::ObjectKey,
+    /// The object, `autoscaling/v2`.
+    pub object: serde_json::Value,
+}
+
+/// Why a FederatedHPA's member HPAs would not do what it does; `None` when they would.
+fn unfaithful(fleet: &Fleet, hpa: &FederatedHpa, policy: Option<usize>) -> Option<String> {
+    if let Some((index, _)) = (hpa.metrics.iter().enumerate()).find(|(_, metric)| {
+        metric.get("type").and_then(serde_json::Value::as_str) == Some("Object")
+    }) {
+        return Some(format!(
+            "spec.metrics[{index}] is an Object metric, which karmada-metrics-adapter sums over every member cluster (pkg/metricsadapter/provider/custommetrics.go GetMetricByName) and a member's HorizontalPodAutoscaler reads for its own cluster alone"
+        ));
+    }
+    let divided = policy.is_some_and(|policy| {
+        crate::schedule::divide::strategy(&fleet.propagations[policy].placement).is_divided()
+    });
+    if !divided {
+        return Some(
+            "its target is Duplicated: every member runs the template's count, which the FederatedHPA moves for all of them at once (federatedhpa_controller.go computeReplicasForMetrics calibrates by the members' sum); members' HorizontalPodAutoscalers would each move their own"
+                .to_string(),
+        );
+    }
+    None
+}
+
+/// The member HPAs of every FederatedHPA whose target the fleet places, for each cluster its
+/// target's copy goes to; an error for each that cannot be kept faithfully, naming why; and
+/// a warning where the members' bounds do not add up to the FederatedHPA's (a member's
+/// minReplicas is at least 1, and only the clusters the tree sends the workload to get one).
+pub(super) fn member_hpas(
+    placing: &Placing<'_, '_>,
+    placements: &[super::placement::Placement],
+) -> Result<(Vec<MemberHpa>, Vec<crate::diagnostics::Diagnostic>), crate::diagnostics::Rejected> {
+    use crate::diagnostics::Diagnostic;
+    use serde_json::json;
+    let fleet = placing.fleet;
+    let mut hpas = Vec::new();
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for hpa in &fleet.autoscalers.federated {
+        let Some(index) = Autoscalers::target_of(&hpa.target, &hpa.key.namespace, &fleet.templates)
+        else {
+            continue;
+        };
+        let (template, placement) = (&fleet.templates[index], &placements[index]);
+        if placement.targets.is_empty() {
+            continue;
+        }
+        if let Some(why) = unfaithful(fleet, hpa, placement.winner) {
+            errors.push(
+                Diagnostic::error(
+                    Some(hpa.origin.clone()),
+                    format!(
+                        "{}: --gitops-member-hpas cannot keep it on the members: {why}; leave the option out (the autoscaling then stays Karmada's, which these trees do not carry)",
+                        hpa.key
+                    ),
+                )
+                .about_object(&hpa.key),
+            );
+            continue;
+        }
+        let at = |replicas| -> BTreeMap<String, i64> {
+            placing.division(template, replicas).into_iter().collect()
+        };
+        let (at_min, at_max) = (at(hpa.min_replicas), at(hpa.max_replicas));
+        let (mut floor, mut ceiling) = (0, 0);
+        for target in placement.targets.iter() {
+            let cluster = fleet.clusters[target.cluster].name().to_string();
+            let min = at_min.get(&cluster).copied().unwrap_or(0).max(1);
+            let max = at_max.get(&cluster).copied().unwrap_or(0).max(min);
+            floor += min;
+            ceiling += max;
+            let mut spec = json!({
+                "scaleTargetRef": {
+                    "apiVersion": hpa.target.api_version,
+                    "kind": hpa.target.kind,
+                    "name": hpa.target.name,
+                },
+                "minReplicas": min,
+                "maxReplicas": max,
+                "metrics": hpa.metrics,
+            });
+            if let Some(behavior) = &hpa.behavior {
+                spec["behavior"] = behavior.clone();
+            }
+            hpas.push(MemberHpa {
+                cluster,
+                target: template.key.clone(),
+                object: json!({
+                    "apiVersion": "autoscaling/v2",
+                    "kind": "HorizontalPodAutoscaler",
+                    "metadata": {
+                        "name": hpa.key.name,
+                        "namespace": hpa.key.namespace,
+                        "annotations": {
+                            "fedrender.io/federated-hpa": format!("{}/{}", hpa.key.namespace, hpa.key.name),
+                        },
+                    },
+                    "spec": spec,
+                }),
+            });
+        }
+        if (floor, ceiling) != (hpa.min_replicas, hpa.max_replicas) {
+            warnings.push(
+                Diagnostic::warning(
+                    crate::lint::Lint::NotModelled,
+                    Some(hpa.origin.clone()),
+                    format!(
+                        "{}: its members' HorizontalPodAutoscalers add up to {floor}..{ceiling} replicas, not {}..{}: a member's minReplicas is at least 1, and only the clusters this tree sends {} to get one",
+                        hpa.key, hpa.min_replicas, hpa.max_replicas, template.key
+                    ),
+                )
+                .about_object(&hpa.key),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.into());
+    }
+    Ok((hpas, warnings))
+}

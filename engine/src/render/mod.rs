@@ -29,6 +29,7 @@ use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::overrides::OverrideIndex;
 use crate::work::{CheckedFinding, RenderedTemplate, Variant, build_variants};
+pub use envelopes::MemberHpa;
 use placement::{Placement, follow_dependencies, place_template};
 use plan::{PlanEntry, federated_plan_entry, plan_entry, quota_plan_entry};
 use warnings::{
@@ -335,6 +336,21 @@ impl<'f> Placed<'f> {
                 Some((template.key.clone(), placement.preserved_by.clone()?))
             })
             .collect()
+    }
+
+    /// The HorizontalPodAutoscaler each member gets in place of a FederatedHPA, for `build
+    /// --gitops --gitops-member-hpas`; an error for each FederatedHPA that cannot be kept so.
+    pub(crate) fn member_hpas(&self) -> Result<(Vec<MemberHpa>, Vec<Diagnostic>), Rejected> {
+        let index = PolicyIndex::new(&self.fleet.propagations);
+        envelopes::member_hpas(
+            &envelopes::Placing {
+                fleet: self.fleet,
+                index: &index,
+                overrides: &self.overrides,
+                cluster_index: &self.cluster_index,
+            },
+            &self.placements,
+        )
     }
 
     /// The Deployments whose copy on some cluster Karmada leaves its member's `spec.replicas`
