@@ -70,9 +70,11 @@ impl Fleet {
         &mut self,
         moment: &crate::controllers::federated_hpa::Moment,
     ) -> Result<Vec<Diagnostic>, Rejected> {
+        let mut warnings = self.autoscalers.check(&self.templates, &self.interpreter);
         let applied = self
             .autoscalers
             .apply(moment, &self.templates, &self.interpreter);
+        warnings.extend(applied.warnings);
         for (index, replicas) in applied.replicas {
             let template = &self.templates[index];
             let revised = self
@@ -86,7 +88,7 @@ impl Fleet {
                 })?;
             self.templates[index].object = revised;
         }
-        Ok(applied.warnings)
+        Ok(warnings)
     }
 
     /// Whether the Config turns a Karmada feature gate on. For gates off by default in every

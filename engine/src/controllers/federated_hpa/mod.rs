@@ -577,14 +577,7 @@ impl Autoscalers {
             for (cron, rule) in self.fired(at, false) {
                 let cron = &self.cron[cron.expect("a workload rule names its CronFederatedHPA")];
                 let (Some(index), Some(replicas)) = (
-                    self.scalable(
-                        &cron.target,
-                        &cron.key,
-                        &cron.origin,
-                        templates,
-                        interpreter,
-                        &mut applied.warnings,
-                    ),
+                    self.scalable(&cron.target, &cron.key.namespace, templates, interpreter),
                     rule.target_replicas,
                 ) else {
                     continue;
@@ -594,14 +587,9 @@ impl Autoscalers {
         }
         let bounds = self.bounds_at(moment.at);
         for (hpa, bounds) in self.federated.iter().zip(bounds) {
-            let Some(index) = self.scalable(
-                &hpa.target,
-                &hpa.key,
-                &hpa.origin,
-                templates,
-                interpreter,
-                &mut applied.warnings,
-            ) else {
+            let Some(index) =
+                self.scalable(&hpa.target, &hpa.key.namespace, templates, interpreter)
+            else {
                 continue;
             };
             let current = replicas_of(index, &applied).unwrap_or(1);
@@ -630,45 +618,91 @@ impl Autoscalers {
     }
 
     /// The template `target` names, when it is one Karmada's controllers can scale: in the
-    /// fleet, and with replicas (a scale subresource); otherwise a warning, as the controller
-    /// would fail ("FailedGetScaleTargetRef").
+    /// fleet, with replicas (a scale subresource). [`Autoscalers::check`] warns of the others.
     fn scalable(
         &self,
         target: &ScaleTarget,
-        autoscaler: &ObjectKey,
-        origin: &Origin,
+        namespace: &str,
         templates: &[Template],
         interpreter: &Interpreter,
-        warnings: &mut Vec<Diagnostic>,
     ) -> Option<usize> {
-        let warn = |message: String, warnings: &mut Vec<Diagnostic>| {
-            warnings.push(
-                Diagnostic::warning(Lint::SelectsNothing, Some(origin.clone()), message)
-                    .about_object(autoscaler),
-            );
-        };
-        let Some(index) = Self::target_of(target, &autoscaler.namespace, templates) else {
-            warn(
-                format!(
-                    "{autoscaler}: scaleTargetRef {} {} {} names no template of the fleet in namespace {}: Karmada's controller fails to get it and scales nothing",
-                    target.api_version, target.kind, target.name, autoscaler.namespace
+        let index = Self::target_of(target, namespace, templates)?;
+        matches!(interpreter.replica_resource(&templates[index]), Ok(Some(_))).then_some(index)
+    }
+
+    /// What the controllers would fail at, whatever the moment: a scale target the fleet does
+    /// not hold or that has no replicas (the controller's "FailedGetScaleTargetRef"), a
+    /// CronFederatedHPA naming no FederatedHPA of the fleet, and a rule whose schedule the
+    /// controller's cron parser refuses, which never fires.
+    pub fn check(&self, templates: &[Template], interpreter: &Interpreter) -> Vec<Diagnostic> {
+        let mut warnings = Vec::new();
+        let mut target = |key: &ObjectKey, origin: &Origin, target: &ScaleTarget| {
+            let found = Self::target_of(target, &key.namespace, templates);
+            let problem = match found {
+                None => format!(
+                    "scaleTargetRef {} {} {} names no template of the fleet in namespace {}: Karmada's controller fails to get it and scales nothing",
+                    target.api_version, target.kind, target.name, key.namespace
                 ),
-                warnings,
-            );
-            return None;
-        };
-        match interpreter.replica_resource(&templates[index]) {
-            Ok(Some(_)) => Some(index),
-            _ => {
-                warn(
+                Some(index)
+                    if !matches!(interpreter.replica_resource(&templates[index]), Ok(Some(_))) =>
+                {
                     format!(
-                        "{autoscaler}: {} has no replicas Karmada knows of (no scale subresource): nothing is scaled",
+                        "{} has no replicas Karmada knows of (no scale subresource): nothing is scaled",
                         templates[index].key
-                    ),
-                    warnings,
-                );
-                None
+                    )
+                }
+                Some(_) => return,
+            };
+            warnings.push(
+                Diagnostic::warning(
+                    Lint::SelectsNothing,
+                    Some(origin.clone()),
+                    format!("{key}: {problem}"),
+                )
+                .about_field("spec.scaleTargetRef")
+                .about_object(key),
+            );
+        };
+        for hpa in &self.federated {
+            target(&hpa.key, &hpa.origin, &hpa.target);
+        }
+        for cron in &self.cron {
+            if !cron.scales_federated_hpa() {
+                target(&cron.key, &cron.origin, &cron.target);
             }
         }
+        for cron in &self.cron {
+            if cron.scales_federated_hpa() && self.federated_hpa_of(cron).is_none() {
+                warnings.push(
+                    Diagnostic::warning(
+                        Lint::SelectsNothing,
+                        Some(cron.origin.clone()),
+                        format!(
+                            "{}: scaleTargetRef names FederatedHPA {}/{}, which the fleet does not hold: every rule's scaling fails",
+                            cron.key, cron.key.namespace, cron.target.name
+                        ),
+                    )
+                    .about_field("spec.scaleTargetRef")
+                    .about_object(&cron.key),
+                );
+            }
+            for (index, rule) in cron.rules.iter().enumerate() {
+                if let Admitted::NeverFires(problem) = &rule.admitted {
+                    warnings.push(
+                        Diagnostic::warning(
+                            Lint::IgnoredField,
+                            Some(cron.origin.clone()),
+                            format!(
+                                "{}: spec.rules[{index}].schedule {:?}: Karmada's webhook admits it but its controller's cron parser (robfig/cron ParseStandard, through gocron) refuses it ({problem}): rule {} never fires",
+                                cron.key, rule.schedule, rule.name
+                            ),
+                        )
+                        .about_field(format!("spec.rules[{index}].schedule"))
+                        .about_object(&cron.key),
+                    );
+                }
+            }
+        }
+        warnings
     }
 }

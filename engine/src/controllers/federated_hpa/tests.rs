@@ -253,9 +253,51 @@ fn a_federated_hpa_scales_its_target_to_the_end_asked_for() {
     assert!(scaled.is_empty());
     assert!(warnings[0].contains("scaling is disabled"), "{warnings:?}");
     let elsewhere = [fleet[1].clone()];
-    let (_, warnings) = replicas(&elsewhere, end(EnvelopeEnd::Max));
+    let (scaled, _) = replicas(&elsewhere, end(EnvelopeEnd::Max));
+    assert!(scaled.is_empty());
+    let (autoscalers, _) = read(&elsewhere);
+    let warnings = autoscalers.check(&elsewhere, &Interpreter::default());
     assert!(
-        warnings[0].contains("names no template of the fleet"),
+        warnings[0]
+            .message
+            .contains("names no template of the fleet"),
+        "{warnings:?}"
+    );
+}
+
+/// A schedule the webhook admits and robfig refuses is stored and never fires
+/// (cronfederatedhpa_handler.go `CreateCronJobForExecutor` fails): a warning at the rule; and a
+/// CronFederatedHPA naming a FederatedHPA the fleet lacks scales nothing.
+#[test]
+fn check_warns_of_rules_that_never_fire_and_targets_that_are_missing() {
+    let fhpa_target =
+        json!({"apiVersion": AUTOSCALING_API_VERSION, "kind": FEDERATED_HPA, "name": "absent"});
+    let fleet = [
+        deployment(3),
+        cron(
+            "c",
+            json!({"scaleTargetRef": fhpa_target, "rules": [
+                {"name": "six", "schedule": "0 0 9 * * *", "targetMaxReplicas": 4},
+            ]}),
+        ),
+    ];
+    let (autoscalers, errors) = read(&fleet);
+    assert!(errors.is_empty(), "{errors:?}");
+    let warnings: Vec<String> = autoscalers
+        .check(&fleet, &Interpreter::default())
+        .into_iter()
+        .map(|warning| warning.message)
+        .collect();
+    assert!(
+        warnings[0].contains("names FederatedHPA shop/absent, which the fleet does not hold"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("spec.rules[0].schedule \"0 0 9 * * *\": Karmada's webhook admits it"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("expected exactly 5 fields"),
         "{warnings:?}"
     );
 }
