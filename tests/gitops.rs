@@ -697,3 +697,45 @@ fn member_hpas_are_refused_where_they_cannot_keep_the_federated_hpa() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// The Config's `spec.gitops.memberHPAs: true` stands in for `--gitops-member-hpas`, as its
+/// other gitops fields stand in for theirs.
+#[test]
+fn the_configs_member_hpas_keep_the_federated_hpas_as_the_flag_does() {
+    let root = empty_scratch("config-member-hpas");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let fleet = root.join("fleet");
+    copy_tree(
+        Path::new("testdata/federated-hpa-member-hpas/input"),
+        &fleet,
+    );
+    std::fs::copy(
+        "testdata/federated-hpa-member-hpas/clusters.yaml",
+        fleet.join("clusters.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        fleet.join("fedrender.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  clusters: clusters.yaml\n  \
+         output: ../rendered\n  lints: {unplaced-template: allow, not-modelled: allow}\n  \
+         gitops:\n    tool: flux\n    repoURL: https://git.example.com/fleet.git\n    \
+         path: rendered\n    memberHPAs: true\n",
+    )
+    .unwrap();
+    let built = fedrender(&["build", fleet.to_str().unwrap(), "-q"]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let autoscaling = root.join("rendered/_gitops/autoscaling");
+    for cluster in ["member1", "member2", "member3"] {
+        assert!(
+            autoscaling
+                .join(cluster)
+                .join("kustomization.yaml")
+                .exists(),
+            "{cluster}"
+        );
+    }
+    let member1 =
+        std::fs::read_to_string(root.join("rendered/_gitops/kustomization_member1.yaml")).unwrap();
+    assert!(member1.contains("replicas: null"), "{member1}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
