@@ -211,7 +211,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,6 +323,14 @@ _fedrender() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --at-replicas)
+                    COMPREPLY=($(compgen -W "min max" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -459,7 +467,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -546,6 +554,14 @@ _fedrender() {
                     return 0
                     ;;
                 --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-replicas)
+                    COMPREPLY=($(compgen -W "min max" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

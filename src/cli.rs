@@ -223,11 +223,19 @@ pub struct BuildArgs {
     /// (also the Config's spec.gitops.memberHPAs).
     #[arg(long)]
     pub gitops_member_hpas: bool,
-    /// Render every workload a FederatedHPA scales at that end of its bounds (minReplicas or
+    #[command(flatten)]
+    pub moment: MomentArgs,
+}
+
+/// The moment the FederatedHPAs and CronFederatedHPAs are rendered at (`build`, `plan`,
+/// `diff`; both sides of a diff alike).
+#[derive(Debug, Args)]
+pub struct MomentArgs {
+    /// Render (or plan, or diff) every workload a FederatedHPA scales at that end of its bounds (minReplicas or
     /// maxReplicas), divided by the scheduler as Karmada divides the rescaled template.
     #[arg(long, value_enum, value_name = "END")]
     pub at_replicas: Option<AtReplicas>,
-    /// Render the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an
+    /// Render (or plan, or diff) the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an
     /// offset): each rule's last firing at or before it, in the rule's time zone; each
     /// FederatedHPA then holds its target within its bounds of that time.
     #[arg(long, value_name = "TIME", value_parser = fedrender_engine::run::parse_time)]
@@ -304,6 +312,8 @@ pub struct DiffArgs {
     /// colours a pipe too).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+    #[command(flatten)]
+    pub moment: MomentArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -337,6 +347,8 @@ pub struct PlanArgs {
     /// Only templates with this name.
     #[arg(long)]
     pub name: Option<String>,
+    #[command(flatten)]
+    pub moment: MomentArgs,
 }
 
 /// Which clusters a command writes or shows; every cluster is still scheduled, so a

@@ -155,3 +155,75 @@ fn an_autoscaler_karmada_refuses_fails_the_build_at_its_line() {
     );
     assert!(!out.exists());
 }
+
+/// `plan` and `diff` take the moment too: the table at maxReplicas; a diff against the tree
+/// rendered as written shows what the FederatedHPA's maximum moves, and a diff of a revision
+/// with itself renders both sides at the same moment, so nothing differs.
+#[test]
+fn plan_and_diff_render_at_the_moment_asked_for() {
+    let table = fedrender(&[
+        "plan",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "table",
+        "--at-replicas",
+        "max",
+    ]);
+    assert_eq!(table.status.code(), Some(0), "{}", stderr(&table));
+    let text = String::from_utf8(table.stdout).unwrap();
+    let web = text
+        .lines()
+        .find(|line| line.starts_with("Deployment.apps shop/web"))
+        .unwrap();
+    assert_eq!(
+        web.split_whitespace().collect::<Vec<_>>()[2..],
+        ["3", "7", "10"],
+        "{text}"
+    );
+    let out = empty_scratch("autoscaling-diff").join("out");
+    let built = build(&out, &[]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let against = fedrender(&[
+        "diff",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "stat",
+        "--against",
+        out.to_str().unwrap(),
+        "--at-replicas",
+        "max",
+    ]);
+    assert_eq!(against.status.code(), Some(1), "{}", stderr(&against));
+    let text = String::from_utf8(against.stdout).unwrap();
+    assert!(
+        text.contains(
+            "~ Deployment.apps shop/web replicas: member1 1 → 3, member2 3 → 7 (4 → 10 in all)"
+        ),
+        "{text}"
+    );
+    let itself = fedrender(&[
+        "diff",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "stat",
+        "--base",
+        FLEET,
+        "--at",
+        "2026-12-02T10:00:00+01:00",
+    ]);
+    assert_eq!(
+        itself.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&itself.stdout)
+    );
+}

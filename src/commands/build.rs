@@ -31,7 +31,7 @@ pub fn run(args: &BuildArgs) -> i32 {
     let checked = input.defaults().and_then(|defaults| {
         let (source, mut options) =
             input.fleet_source_and_options_for(&args.clusters, &defaults)?;
-        options.moment = args.moment();
+        options.moment = args.moment.moment();
         let out = args.output(&defaults)?;
         let gitops = args.gitops_settings(&defaults)?;
         Ok((source, options, out, gitops))

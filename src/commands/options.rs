@@ -132,7 +132,7 @@ impl InputArgs {
     }
 }
 
-impl BuildArgs {
+impl crate::cli::MomentArgs {
     /// The moment the autoscalers are rendered at: `--at-replicas`, `--at`.
     pub fn moment(&self) -> fedrender_engine::run::Moment {
         use fedrender_engine::run::EnvelopeEnd;
@@ -144,7 +144,9 @@ impl BuildArgs {
             at: self.at,
         }
     }
+}
 
+impl BuildArgs {
     /// The output directory: `--out`, else the fleet Config's `spec.output`.
     pub fn output(&self, defaults: &CommandDefaults) -> Result<Option<PathBuf>, String> {
         if self.stdout {
