@@ -671,6 +671,38 @@ impl Autoscalers {
                 target(&cron.key, &cron.origin, &cron.target);
             }
         }
+        // federatedhpa_controller.go `reconcileAutoscaler` moves a count outside the bounds to
+        // the nearer bound before it reads any metric: the tree's count lasts until then.
+        for hpa in &self.federated {
+            let Some(index) =
+                self.scalable(&hpa.target, &hpa.key.namespace, templates, interpreter)
+            else {
+                continue;
+            };
+            let Some(current) = interpreter
+                .replica_resource(&templates[index])
+                .ok()
+                .flatten()
+                .map(|resource| resource.replicas)
+            else {
+                continue;
+            };
+            if current == 0 || (hpa.min_replicas..=hpa.max_replicas).contains(&current) {
+                continue;
+            }
+            let bound = current.clamp(hpa.min_replicas, hpa.max_replicas);
+            warnings.push(
+                Diagnostic::warning(
+                    Lint::NotModelled,
+                    Some(hpa.origin.clone()),
+                    format!(
+                        "{}: {} is written with {current} replicas, outside {}..{}: Karmada's FederatedHPA controller sets it to {bound} at once; the trees hold {current} (`build --at` with any time renders {bound})",
+                        hpa.key, templates[index].key, hpa.min_replicas, hpa.max_replicas
+                    ),
+                )
+                .about_object(&hpa.key),
+            );
+        }
         for cron in &self.cron {
             if cron.scales_federated_hpa() && self.federated_hpa_of(cron).is_none() {
                 warnings.push(

@@ -263,6 +263,15 @@ fn a_federated_hpa_scales_its_target_to_the_end_asked_for() {
             .contains("names no template of the fleet"),
         "{warnings:?}"
     );
+    // 12 written, 10 the most: the controller sets 10 at once, which the tree does not show.
+    let (autoscalers, _) = read(&fleet);
+    let warnings = autoscalers.check(&fleet, &Interpreter::default());
+    assert!(
+        warnings[0].message.contains(
+            "is written with 12 replicas, outside 2..10: Karmada's FederatedHPA controller sets it to 10 at once"
+        ),
+        "{warnings:?}"
+    );
 }
 
 /// A schedule the webhook admits and robfig refuses is stored and never fires
