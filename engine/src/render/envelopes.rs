@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::bind::PolicyIndex;
-use crate::controllers::federated_hpa::{Autoscalers, CronFederatedHpa, FederatedHpa};
+use crate::controllers::federated_hpa::{CronFederatedHpa, FederatedHpa, TemplateIndex};
 use crate::fleet::Fleet;
 use crate::object::Template;
 use crate::overrides::OverrideIndex;
@@ -71,10 +71,10 @@ impl Placing<'_, '_> {
 pub(super) fn add_envelopes(placing: &Placing<'_, '_>, plan: &mut [PlanEntry]) {
     let fleet = placing.fleet;
     let autoscalers = &fleet.autoscalers;
+    let targets = TemplateIndex::new(&fleet.templates);
     let mut found: Vec<(usize, Envelope)> = Vec::new();
     for hpa in &autoscalers.federated {
-        let Some(index) = Autoscalers::target_of(&hpa.target, &hpa.key.namespace, &fleet.templates)
-        else {
+        let Some(index) = targets.target_of(&hpa.target, &hpa.key.namespace) else {
             continue;
         };
         found.extend(
@@ -91,14 +91,11 @@ pub(super) fn add_envelopes(placing: &Placing<'_, '_>, plan: &mut [PlanEntry]) {
                 continue;
             };
             (
-                Autoscalers::target_of(&hpa.target, &hpa.key.namespace, &fleet.templates),
+                targets.target_of(&hpa.target, &hpa.key.namespace),
                 Some(hpa),
             )
         } else {
-            (
-                Autoscalers::target_of(&cron.target, &cron.key.namespace, &fleet.templates),
-                None,
-            )
+            (targets.target_of(&cron.target, &cron.key.namespace), None)
         };
         let Some(index) = template else { continue };
         found.extend(
@@ -227,12 +224,12 @@ pub(super) fn member_hpas(
     use crate::diagnostics::Diagnostic;
     use serde_json::json;
     let fleet = placing.fleet;
+    let targets = TemplateIndex::new(&fleet.templates);
     let mut hpas = Vec::new();
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for hpa in &fleet.autoscalers.federated {
-        let Some(index) = Autoscalers::target_of(&hpa.target, &hpa.key.namespace, &fleet.templates)
-        else {
+        let Some(index) = targets.target_of(&hpa.target, &hpa.key.namespace) else {
             continue;
         };
         let (template, placement) = (&fleet.templates[index], &placements[index]);

@@ -14,7 +14,7 @@ mod admission;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -56,13 +56,6 @@ impl ScaleTarget {
             kind: text("kind"),
             name: text("name"),
         }
-    }
-
-    fn matches(&self, template: &Template, namespace: &str) -> bool {
-        template.api_version == self.api_version
-            && template.kind() == self.kind
-            && template.name() == self.name
-            && template.namespace() == namespace
     }
 }
 
@@ -464,21 +457,44 @@ pub struct Applied {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// The templates by what a scale target names of them (namespace, apiVersion, kind, name),
+/// so that finding every autoscaler's target is one pass over the templates, not one each.
+pub struct TemplateIndex<'t>(HashMap<(&'t str, &'t str, &'t str, &'t str), usize>);
+
+impl<'t> TemplateIndex<'t> {
+    /// Indexes `templates`; of two with one identity, the first.
+    pub fn new(templates: &'t [Template]) -> TemplateIndex<'t> {
+        let mut index = HashMap::with_capacity(templates.len());
+        for (position, template) in templates.iter().enumerate() {
+            index
+                .entry((
+                    template.namespace(),
+                    template.api_version.as_str(),
+                    template.kind(),
+                    template.name(),
+                ))
+                .or_insert(position);
+        }
+        TemplateIndex(index)
+    }
+
+    /// The template a FederatedHPA or CronFederatedHPA in `namespace` scales, by position.
+    pub fn target_of(&self, target: &ScaleTarget, namespace: &str) -> Option<usize> {
+        self.0
+            .get(&(
+                namespace,
+                target.api_version.as_str(),
+                target.kind.as_str(),
+                target.name.as_str(),
+            ))
+            .copied()
+    }
+}
+
 impl Autoscalers {
     /// Whether the fleet has any.
     pub fn is_empty(&self) -> bool {
         self.federated.is_empty() && self.cron.is_empty()
-    }
-
-    /// The template a FederatedHPA or CronFederatedHPA scales, by position.
-    pub fn target_of(
-        target: &ScaleTarget,
-        namespace: &str,
-        templates: &[Template],
-    ) -> Option<usize> {
-        templates
-            .iter()
-            .position(|template| target.matches(template, namespace))
     }
 
     /// The FederatedHPA a CronFederatedHPA names, by position.
@@ -564,6 +580,7 @@ impl Autoscalers {
         if moment.is_as_written() {
             return applied;
         }
+        let targets = TemplateIndex::new(templates);
         let replicas_of = |index: usize, applied: &Applied| {
             applied.replicas.get(&index).copied().or_else(|| {
                 interpreter
@@ -577,7 +594,13 @@ impl Autoscalers {
             for (cron, rule) in self.fired(at, false) {
                 let cron = &self.cron[cron.expect("a workload rule names its CronFederatedHPA")];
                 let (Some(index), Some(replicas)) = (
-                    self.scalable(&cron.target, &cron.key.namespace, templates, interpreter),
+                    Self::scalable(
+                        &targets,
+                        &cron.target,
+                        &cron.key.namespace,
+                        templates,
+                        interpreter,
+                    ),
                     rule.target_replicas,
                 ) else {
                     continue;
@@ -587,9 +610,13 @@ impl Autoscalers {
         }
         let bounds = self.bounds_at(moment.at);
         for (hpa, bounds) in self.federated.iter().zip(bounds) {
-            let Some(index) =
-                self.scalable(&hpa.target, &hpa.key.namespace, templates, interpreter)
-            else {
+            let Some(index) = Self::scalable(
+                &targets,
+                &hpa.target,
+                &hpa.key.namespace,
+                templates,
+                interpreter,
+            ) else {
                 continue;
             };
             let current = replicas_of(index, &applied).unwrap_or(1);
@@ -620,13 +647,13 @@ impl Autoscalers {
     /// The template `target` names, when it is one Karmada's controllers can scale: in the
     /// fleet, with replicas (a scale subresource). [`Autoscalers::check`] warns of the others.
     fn scalable(
-        &self,
+        targets: &TemplateIndex<'_>,
         target: &ScaleTarget,
         namespace: &str,
         templates: &[Template],
         interpreter: &Interpreter,
     ) -> Option<usize> {
-        let index = Self::target_of(target, namespace, templates)?;
+        let index = targets.target_of(target, namespace)?;
         matches!(interpreter.replica_resource(&templates[index]), Ok(Some(_))).then_some(index)
     }
 
@@ -636,8 +663,9 @@ impl Autoscalers {
     /// controller's cron parser refuses, which never fires.
     pub fn check(&self, templates: &[Template], interpreter: &Interpreter) -> Vec<Diagnostic> {
         let mut warnings = Vec::new();
+        let targets = TemplateIndex::new(templates);
         let mut target = |key: &ObjectKey, origin: &Origin, target: &ScaleTarget| {
-            let found = Self::target_of(target, &key.namespace, templates);
+            let found = targets.target_of(target, &key.namespace);
             let problem = match found {
                 None => format!(
                     "scaleTargetRef {} {} {} names no template of the fleet in namespace {}: Karmada's controller fails to get it and scales nothing",
@@ -674,9 +702,13 @@ impl Autoscalers {
         // federatedhpa_controller.go `reconcileAutoscaler` moves a count outside the bounds to
         // the nearer bound before it reads any metric: the tree's count lasts until then.
         for hpa in &self.federated {
-            let Some(index) =
-                self.scalable(&hpa.target, &hpa.key.namespace, templates, interpreter)
-            else {
+            let Some(index) = Self::scalable(
+                &targets,
+                &hpa.target,
+                &hpa.key.namespace,
+                templates,
+                interpreter,
+            ) else {
                 continue;
             };
             let Some(current) = interpreter
