@@ -79,7 +79,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__build)
-            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --help"
+            opts="-c -j -q -v -o -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --out --check --stdout --gitops --gitops-repo --gitops-revision --gitops-path --gitops-member-hpas --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -181,6 +181,14 @@ _fedrender() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at-replicas)
+                    COMPREPLY=($(compgen -W "min max" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -203,7 +211,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__diff)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,6 +323,14 @@ _fedrender() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --at-replicas)
+                    COMPREPLY=($(compgen -W "min max" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -451,7 +467,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__plan)
-            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --help"
+            opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --format --cluster --cluster-selector --kind --name --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +554,14 @@ _fedrender() {
                     return 0
                     ;;
                 --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-replicas)
+                    COMPREPLY=($(compgen -W "min max" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

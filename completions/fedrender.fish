@@ -174,6 +174,9 @@ flux\t'A GitRepository and one Kustomization per cluster, with kubeConfig secret
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-repo -d 'The Git repository that holds the output, as Argo CD or Flux clone it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-revision -d 'The branch (Flux) or revision (Argo CD) to deploy' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-path -d 'The output directory\'s path in the repository (default: --out as given, if relative)' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l at-replicas -d 'Render (or plan, or diff) every workload a FederatedHPA scales at that end of its bounds (minReplicas or maxReplicas), divided by the scheduler as Karmada divides the rescaled template' -r -f -a "min\t'Every FederatedHPA\'s minReplicas'
+max\t'Every FederatedHPA\'s maxReplicas'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l at -d 'Render (or plan, or diff) the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an offset): each rule\'s last firing at or before it, in the rule\'s time zone; each FederatedHPA then holds its target within its bounds of that time' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l strict -d 'Treat every warning as an error, except lints given another level by name'
@@ -181,6 +184,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s q -l quiet
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s v -l verbose -d 'Say what each stage is doing, and show every warning instead of the first few of each lint'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l check -d 'Render and compare with --out, changing nothing: exit 1 and list stale, missing and extra files when the output is not up to date'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l stdout -d 'Write the whole render to standard output as one YAML stream instead of a tree'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l gitops-member-hpas -d 'Keep each FederatedHPA\'s autoscaling under GitOps: a HorizontalPodAutoscaler on each member its workload goes to, its bounds the scheduler\'s division of the FederatedHPA\'s, under OUT/_gitops/autoscaling/<cluster>, and the workload\'s spec.replicas left to it (also the Config\'s spec.gitops.memberHPAs)'
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s c -l clusters -d 'Inventory of Karmada Cluster objects (`-` for standard input). Cluster objects inside the input directory count too' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l include -d 'Only read files whose path relative to INPUT matches this glob (repeatable)' -r
@@ -331,6 +335,9 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l ignore-reso
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l color -d 'Colour the unified diff (auto: on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE colours a pipe too)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l at-replicas -d 'Render (or plan, or diff) every workload a FederatedHPA scales at that end of its bounds (minReplicas or maxReplicas), divided by the scheduler as Karmada divides the rescaled template' -r -f -a "min\t'Every FederatedHPA\'s minReplicas'
+max\t'Every FederatedHPA\'s maxReplicas'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l at -d 'Render (or plan, or diff) the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an offset): each rule\'s last firing at or before it, in the rule\'s time zone; each FederatedHPA then holds its target within its bounds of that time' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l strict -d 'Treat every warning as an error, except lints given another level by name'
@@ -479,6 +486,9 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster -d 
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l cluster-selector -d 'Only clusters whose labels match this Kubernetes label selector (`region=eu,tier in (prod,staging),!legacy`); with --cluster, both must hold' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kind -d 'Only templates of this kind (case-insensitive)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l name -d 'Only templates with this name' -r
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l at-replicas -d 'Render (or plan, or diff) every workload a FederatedHPA scales at that end of its bounds (minReplicas or maxReplicas), divided by the scheduler as Karmada divides the rescaled template' -r -f -a "min\t'Every FederatedHPA\'s minReplicas'
+max\t'Every FederatedHPA\'s maxReplicas'"
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l at -d 'Render (or plan, or diff) the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an offset): each rule\'s last firing at or before it, in the rule\'s time zone; each FederatedHPA then holds its target within its bounds of that time' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow-exec -d 'Let sources declared with a command (fedrender-source.yaml `spec.command`) run, and a kustomize command the fleet\'s Config names. Off by default: a pull request could otherwise run code in CI'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow-network -d 'Let kustomizations name remote bases and URLs, and Helm declarations value files on the network. Off by default: fedrender renders offline'
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l strict -d 'Treat every warning as an error, except lints given another level by name'

@@ -217,6 +217,38 @@ pub struct BuildArgs {
     /// The output directory's path in the repository (default: --out as given, if relative).
     #[arg(long, value_name = "PATH", requires = "gitops")]
     pub gitops_path: Option<String>,
+    /// Keep each FederatedHPA's autoscaling under GitOps: a HorizontalPodAutoscaler on each
+    /// member its workload goes to, its bounds the scheduler's division of the FederatedHPA's,
+    /// under OUT/_gitops/autoscaling/<cluster>, and the workload's spec.replicas left to it
+    /// (also the Config's spec.gitops.memberHPAs).
+    #[arg(long)]
+    pub gitops_member_hpas: bool,
+    #[command(flatten)]
+    pub moment: MomentArgs,
+}
+
+/// The moment the FederatedHPAs and CronFederatedHPAs are rendered at (`build`, `plan`,
+/// `diff`; both sides of a diff alike).
+#[derive(Debug, Args)]
+pub struct MomentArgs {
+    /// Render (or plan, or diff) every workload a FederatedHPA scales at that end of its bounds (minReplicas or
+    /// maxReplicas), divided by the scheduler as Karmada divides the rescaled template.
+    #[arg(long, value_enum, value_name = "END")]
+    pub at_replicas: Option<AtReplicas>,
+    /// Render (or plan, or diff) the fleet as the CronFederatedHPAs leave it at this time (RFC 3339 with an
+    /// offset): each rule's last firing at or before it, in the rule's time zone; each
+    /// FederatedHPA then holds its target within its bounds of that time.
+    #[arg(long, value_name = "TIME", value_parser = fedrender_engine::run::parse_time)]
+    pub at: Option<fedrender_engine::run::Timestamp>,
+}
+
+/// An end of the FederatedHPAs' bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AtReplicas {
+    /// Every FederatedHPA's minReplicas.
+    Min,
+    /// Every FederatedHPA's maxReplicas.
+    Max,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -280,6 +312,8 @@ pub struct DiffArgs {
     /// colours a pipe too).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+    #[command(flatten)]
+    pub moment: MomentArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -313,6 +347,8 @@ pub struct PlanArgs {
     /// Only templates with this name.
     #[arg(long)]
     pub name: Option<String>,
+    #[command(flatten)]
+    pub moment: MomentArgs,
 }
 
 /// Which clusters a command writes or shows; every cluster is still scheduled, so a

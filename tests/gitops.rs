@@ -513,3 +513,229 @@ fn a_retain_replicas_deployment_keeps_its_members_replicas_under_both_tools() {
     }
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Every file under `out/_gitops`, subdirectories included, as one text.
+fn wiring_tree(out: &Path) -> String {
+    let mut text = String::new();
+    let wiring = out.join("_gitops");
+    for (path, bytes) in common::files_under(&wiring) {
+        text.push_str(&format!(
+            "--- {}\n{}\n",
+            path.strip_prefix(&wiring).unwrap_or(&path).display(),
+            String::from_utf8(bytes).unwrap()
+        ));
+    }
+    text
+}
+
+fn member_hpa_build(out: &Path, fleet: &str, clusters: &str, tool: &str) -> std::process::Output {
+    fedrender(&[
+        "build",
+        fleet,
+        "--clusters",
+        clusters,
+        "--out",
+        out.to_str().unwrap(),
+        "--gitops",
+        tool,
+        "--gitops-repo",
+        "https://git.example.com/platform/fleet.git",
+        "--gitops-path",
+        "rendered",
+        "--gitops-member-hpas",
+        "--allow",
+        "unplaced-template",
+    ])
+}
+
+/// testdata/federated-hpa-member-hpas: `--gitops-member-hpas` keeps a FederatedHPA under GitOps
+/// as Federation v1 kept a federated HPA, one HorizontalPodAutoscaler a member with its share of
+/// the bounds: the scheduler's division of minReplicas 2 (1, 1, 0, raised to 1) and of
+/// maxReplicas 12 (4 each), the FederatedHPA's metrics and behavior. The workload's
+/// spec.replicas is left to it as for a member HPA of the fleet (Argo CD ignores it, Flux does
+/// not apply it). The HPAs live under `_gitops/autoscaling/<cluster>`, deployed by a second
+/// ApplicationSet, or a Kustomization a cluster after the cluster's tree, so that the trees
+/// stay as Karmada renders them; where kubectl is installed, each directory builds.
+#[test]
+fn a_federated_hpa_becomes_member_hpas_under_both_tools() {
+    let root = empty_scratch("gitops-member-hpas");
+    let dir = "testdata/federated-hpa-member-hpas";
+    let (fleet, clusters) = (format!("{dir}/input"), format!("{dir}/clusters.yaml"));
+    let mut wirings = Vec::new();
+    for tool in ["argocd", "flux"] {
+        let built = member_hpa_build(&root.join(tool), &fleet, &clusters, tool);
+        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+        assert!(
+            stderr(&built).contains(
+                "its members' HorizontalPodAutoscalers add up to 3..12 replicas, not 2..12"
+            ),
+            "{}",
+            stderr(&built)
+        );
+        wirings.push(wiring_tree(&root.join(tool)));
+    }
+    common::snapshot_settings(dir).bind(|| {
+        insta::assert_snapshot!("argocd", wirings[0]);
+        insta::assert_snapshot!("flux", wirings[1]);
+    });
+    for cluster in ["member1", "member2", "member3"] {
+        let hpa = yaml_document(
+            &std::fs::read_to_string(root.join(format!(
+                "flux/_gitops/autoscaling/{cluster}/shop/horizontalpodautoscaler.autoscaling_web.yaml"
+            )))
+            .unwrap(),
+        );
+        assert_eq!(hpa["apiVersion"], "autoscaling/v2");
+        assert_eq!(
+            (
+                hpa["spec"]["minReplicas"].as_i64(),
+                hpa["spec"]["maxReplicas"].as_i64()
+            ),
+            (Some(1), Some(4)),
+            "{cluster}"
+        );
+        assert_eq!(
+            hpa["spec"]["metrics"][0]["pods"]["target"]["averageValue"],
+            "50"
+        );
+        assert_eq!(
+            hpa["spec"]["behavior"]["scaleDown"]["stabilizationWindowSeconds"],
+            300
+        );
+    }
+    let set = yaml_document(
+        &std::fs::read_to_string(root.join("argocd/_gitops/applicationset.yaml")).unwrap(),
+    );
+    assert_eq!(
+        set["spec"]["template"]["spec"]["ignoreDifferences"][0]["name"],
+        "web"
+    );
+    let flux_member1 = yaml_document(
+        &std::fs::read_to_string(root.join("flux/_gitops/kustomization_member1.yaml")).unwrap(),
+    );
+    if common::tools::require_for("kubectl", "kubectl kustomize of the member HPAs") {
+        for cluster in ["member1", "member2", "member3"] {
+            let built = Command::new("kubectl")
+                .arg("kustomize")
+                .arg(root.join(format!("flux/_gitops/autoscaling/{cluster}")))
+                .output()
+                .unwrap();
+            assert!(built.status.success(), "{}", stderr(&built));
+            let text = String::from_utf8_lossy(&built.stdout);
+            assert!(text.contains("kind: HorizontalPodAutoscaler"), "{text}");
+            assert!(text.contains("maxReplicas: 4"), "{text}");
+        }
+    }
+    if let Some(objects) = kustomized(
+        &root,
+        &root.join("flux/member1"),
+        &flux_member1["spec"]["patches"],
+    ) {
+        let web = objects
+            .split("\n---\n")
+            .find(|document| document.contains("kind: Deployment"))
+            .unwrap();
+        assert!(!web.contains("\n  replicas: "), "{web}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Where member HPAs would not do what the FederatedHPA does, the build refuses and says why:
+/// an Object metric, which karmada-metrics-adapter sums over every member
+/// (pkg/metricsadapter/provider/custommetrics.go `GetMetricByName`); a Duplicated target,
+/// whose members the FederatedHPA moves together. And the option needs the wiring.
+#[test]
+fn member_hpas_are_refused_where_they_cannot_keep_the_federated_hpa() {
+    let root = empty_scratch("gitops-member-hpas-refused");
+    let dir = "testdata/federated-hpa-member-hpas";
+    let fleet = root.join("fleet");
+    copy_tree(Path::new(&format!("{dir}/input")), &fleet);
+    let original = std::fs::read_to_string(fleet.join("fleet.yaml")).unwrap();
+    let object_metric = original.replace(
+        "  - type: Pods\n    pods:\n      metric: {name: http_requests_per_second}\n      target: {type: AverageValue, averageValue: \"50\"}\n",
+        "  - type: Object\n    object:\n      describedObject: {apiVersion: networking.k8s.io/v1, kind: Ingress, name: web}\n      metric: {name: requests_per_second}\n      target: {type: Value, value: \"1k\"}\n",
+    );
+    assert_ne!(object_metric, original);
+    std::fs::write(fleet.join("fleet.yaml"), &object_metric).unwrap();
+    let clusters = format!("{dir}/clusters.yaml");
+    let out = root.join("out");
+    let refused = member_hpa_build(&out, fleet.to_str().unwrap(), &clusters, "flux");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("fleet.yaml:56: FederatedHPA.autoscaling.karmada.io shop/web: --gitops-member-hpas cannot keep it on the members: spec.metrics[0] is an Object metric, which karmada-metrics-adapter sums over every member cluster"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!out.exists());
+    let duplicated = original.replace(
+        "replicaSchedulingType: Divided",
+        "replicaSchedulingType: Duplicated",
+    );
+    std::fs::write(fleet.join("fleet.yaml"), duplicated).unwrap();
+    let refused = member_hpa_build(&out, fleet.to_str().unwrap(), &clusters, "argocd");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("its target is Duplicated"),
+        "{}",
+        stderr(&refused)
+    );
+    let unwired = fedrender(&[
+        "build",
+        fleet.to_str().unwrap(),
+        "--clusters",
+        &clusters,
+        "--out",
+        out.to_str().unwrap(),
+        "--gitops-member-hpas",
+    ]);
+    assert_eq!(unwired.status.code(), Some(2));
+    assert!(
+        stderr(&unwired)
+            .contains("--gitops-member-hpas keeps the FederatedHPAs in the GitOps wiring"),
+        "{}",
+        stderr(&unwired)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The Config's `spec.gitops.memberHPAs: true` stands in for `--gitops-member-hpas`, as its
+/// other gitops fields stand in for theirs.
+#[test]
+fn the_configs_member_hpas_keep_the_federated_hpas_as_the_flag_does() {
+    let root = empty_scratch("config-member-hpas");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let fleet = root.join("fleet");
+    copy_tree(
+        Path::new("testdata/federated-hpa-member-hpas/input"),
+        &fleet,
+    );
+    std::fs::copy(
+        "testdata/federated-hpa-member-hpas/clusters.yaml",
+        fleet.join("clusters.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        fleet.join("fedrender.yaml"),
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  clusters: clusters.yaml\n  \
+         output: ../rendered\n  lints: {unplaced-template: allow, not-modelled: allow}\n  \
+         gitops:\n    tool: flux\n    repoURL: https://git.example.com/fleet.git\n    \
+         path: rendered\n    memberHPAs: true\n",
+    )
+    .unwrap();
+    let built = fedrender(&["build", fleet.to_str().unwrap(), "-q"]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let autoscaling = root.join("rendered/_gitops/autoscaling");
+    for cluster in ["member1", "member2", "member3"] {
+        assert!(
+            autoscaling
+                .join(cluster)
+                .join("kustomization.yaml")
+                .exists(),
+            "{cluster}"
+        );
+    }
+    let member1 =
+        std::fs::read_to_string(root.join("rendered/_gitops/kustomization_member1.yaml")).unwrap();
+    assert!(member1.contains("replicas: null"), "{member1}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -20,6 +20,10 @@
 //! - {file: input/web.yaml, line: 12, message: unknown field `replicaSchedulling`}
 //! ```
 //!
+//! A scenario renders its FederatedHPAs at an end of their bounds with a file `at-replicas`
+//! (`min` or `max`), and its CronFederatedHPAs at a moment with a file `at` (RFC 3339), as
+//! `build --at-replicas` and `--at` do.
+//!
 //! An error's `line` is left out only where it is disputed; the file then says why. So is an
 //! object listed under `disputed:` (name: what the reasoning expects instead), which the check
 //! neither requires nor forbids.
@@ -30,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use fedrender::source::fleet::{FleetSource, Inventory, run_fleet};
 use fedrender_engine::lint::LintLevels;
-use fedrender_engine::run::{Options, Outcome, RenderedFleet};
+use fedrender_engine::run::{EnvelopeEnd, Moment, Options, Outcome, RenderedFleet, parse_time};
 use serde_json::Value;
 
 fn scenarios() -> Vec<PathBuf> {
@@ -61,9 +65,31 @@ fn render(dir: &Path) -> Outcome<RenderedFleet> {
     };
     let options = Options {
         lints,
+        moment: moment_of(dir),
         ..Options::default()
     };
     run_fleet(&source_for(dir), &options, |run| run.tree())
+}
+
+/// The moment a scenario renders its autoscalers at, as `build --at-replicas` and `--at`
+/// take it: a file `at-replicas` holding `min` or `max`, a file `at` holding the time.
+fn moment_of(dir: &Path) -> Moment {
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .ok()
+            .map(|text| text.trim().to_string())
+    };
+    Moment {
+        end: read("at-replicas").map(|end| match end.as_str() {
+            "min" => EnvelopeEnd::Min,
+            "max" => EnvelopeEnd::Max,
+            other => panic!(
+                "{}/at-replicas: {other:?} is neither min nor max",
+                dir.display()
+            ),
+        }),
+        at: read("at").map(|time| parse_time(&time).unwrap()),
+    }
 }
 
 fn describe(outcome: &Outcome<RenderedFleet>) -> String {

@@ -53,6 +53,11 @@ pub(crate) fn never_propagated(template: &Template) -> Option<String> {
         "events.k8s.io",
     ];
     let group = template.group();
+    if group == crate::api::autoscaling::AUTOSCALING_GROUP
+        && let Some(reason) = kept_on_the_control_plane(template)
+    {
+        return Some(reason);
+    }
     if SKIPPED_GROUPS.contains(&group) {
         return Some(format!(
             "Karmada never propagates objects of the API group {group}"
@@ -73,6 +78,37 @@ pub(crate) fn never_propagated(template: &Template) -> Option<String> {
         return Some("it is labelled resourcetemplate.karmada.io/claimed-by (taken over by a MultiClusterService)".to_string());
     }
     None
+}
+
+/// A FederatedHPA or CronFederatedHPA: Karmada keeps it on the control plane, where it scales
+/// its target's template; the tree holds no autoscaler, which a GitOps deployment of the tree
+/// must be told.
+fn kept_on_the_control_plane(template: &Template) -> Option<String> {
+    use crate::api::autoscaling::{CRON_FEDERATED_HPA, FEDERATED_HPA};
+    let spec = template.object.get("spec");
+    let target = |field: &str| {
+        spec.and_then(|spec| spec.pointer(&format!("/scaleTargetRef/{field}")))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("?")
+            .to_string()
+    };
+    let (what, under_gitops) = match template.kind() {
+        FEDERATED_HPA => (
+            "rescales",
+            "under GitOps from these trees that autoscaling is lost unless the wiring keeps it: `build --gitops --gitops-member-hpas` gives each cluster a HorizontalPodAutoscaler with its share of the bounds",
+        ),
+        CRON_FEDERATED_HPA => (
+            "scales at its cron times",
+            "under GitOps from these trees its schedule is lost: no object on a member does what it does",
+        ),
+        _ => return None,
+    };
+    Some(format!(
+        "Karmada keeps it on the control plane, where its controller {what} {} {}/{} and the scheduler divides the new count; the trees hold the replicas as written (`plan` shows each end and rule, `build --at-replicas` and `--at` render them), and {under_gitops}",
+        target("kind"),
+        template.namespace(),
+        target("name")
+    ))
 }
 
 /// `karmada-system`, `karmada-cluster` and every `karmada-es-*` execution namespace.

@@ -55,6 +55,9 @@ pub struct Fleet {
     /// What checks each rendered object against its cluster's schemas; `None` for a fleet
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
+    /// The FederatedHPAs and CronFederatedHPAs, admitted: Karmada keeps them on the control
+    /// plane, where they scale their targets' templates.
+    pub autoscalers: crate::controllers::federated_hpa::Autoscalers,
     /// The keys each cluster opens secrets with (SOPS recipients, sealing certificate).
     pub(crate) cluster_keys: crate::secrets::cluster_keys::ClusterKeys,
     /// How the fleet's files are read again, for a late message's field line.
@@ -71,6 +74,34 @@ impl Fleet {
             empty_workload_propagation: scheduler
                 .is_some_and(|scheduler| scheduler.enable_empty_workload_propagation),
         }
+    }
+
+    /// Writes the replicas Karmada's FederatedHPA and CronFederatedHPA controllers give their
+    /// targets at `moment` into the templates, as they write the templates' scale
+    /// (`crate::controllers::federated_hpa`); with the warnings of what they cannot scale.
+    pub(crate) fn scale_to(
+        &mut self,
+        moment: &crate::controllers::federated_hpa::Moment,
+    ) -> Result<Vec<Diagnostic>, Rejected> {
+        let mut warnings = self.autoscalers.check(&self.templates, &self.interpreter);
+        let applied = self
+            .autoscalers
+            .apply(moment, &self.templates, &self.interpreter);
+        warnings.extend(applied.warnings);
+        for (index, replicas) in applied.replicas {
+            let template = &self.templates[index];
+            let revised = self
+                .interpreter
+                .revise(template, replicas)
+                .map_err(|problem| {
+                    Rejected::from(Diagnostic::error(
+                        Some(template.origin.clone()),
+                        format!("{}: {problem}", template.key),
+                    ))
+                })?;
+            self.templates[index].object = revised;
+        }
+        Ok(warnings)
     }
 
     /// Whether the Config turns a Karmada feature gate on. For gates off by default in every
@@ -183,6 +214,11 @@ pub(crate) fn assemble_parsed(
     for refusal in crate::admission::refused_templates(&fleet.templates) {
         errors.push(refusal);
     }
+    let (autoscalers, refusals) = crate::controllers::federated_hpa::read(&fleet.templates);
+    for refusal in refusals {
+        errors.push(refusal);
+    }
+    fleet.autoscalers = autoscalers;
     let derived = crate::controllers::derived_services::derived_services(&fleet.templates);
     fleet.templates.extend(derived);
     check_single_claim(

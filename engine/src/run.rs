@@ -29,6 +29,9 @@ use crate::progress::{Progress, Stage};
 use crate::render::{self, Placed, plan::PlanEntry};
 use crate::work::RenderedTemplate;
 
+pub use crate::controllers::federated_hpa::{EnvelopeEnd, Moment, parse_time};
+pub use jiff::Timestamp;
+
 /// How many templates render before their objects are handed on. Memory holds one chunk's
 /// objects; a chunk's files are written in path order, and a larger chunk gives longer runs
 /// of files in one directory.
@@ -154,6 +157,9 @@ pub struct Options {
     /// The Config lint levels the run is judged by, when not its fleet's own: `diff --base`
     /// judges the head by the base's Config, so that a pull request cannot lower its own gate.
     pub config_lints: Option<BTreeMap<Lint, Level>>,
+    /// The moment the FederatedHPAs and CronFederatedHPAs are rendered at (`--at-replicas`,
+    /// `--at`); by default the templates' replicas as written.
+    pub moment: crate::controllers::federated_hpa::Moment,
 }
 
 /// Everything after reading: the files parsed, classified and admitted into the fleet, judged
@@ -183,6 +189,7 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
         fleet.sources = sources;
         fleet.reread = reread;
         fleet::check_flag_configs_are_on_top(&fleet, &fleet_dir)?;
+        let scaling_warnings = fleet.scale_to(&options.moment)?;
         let release =
             karmada_release::choose(options.karmada_version.as_deref(), fleet.karmada.as_ref())?;
         let release_warnings = karmada_release::judge(&fleet, &release)?;
@@ -195,6 +202,7 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
             .chain(warnings)
             .chain(release_warnings)
             .chain(schema_warnings)
+            .chain(scaling_warnings)
             .collect();
         Ok((fleet, warnings))
     })();
@@ -319,20 +327,42 @@ impl<'f> Run<'f> {
         &self.levels
     }
 
-    /// Adds the objects that deploy the trees with Argo CD or Flux to the layout.
-    pub fn with_gitops(&mut self, settings: &GitopsSettings) {
+    /// Adds the objects that deploy the trees with Argo CD or Flux to the layout; with
+    /// `member_hpas`, the HorizontalPodAutoscalers that keep each FederatedHPA on the members,
+    /// or an error for each that they cannot keep.
+    pub fn with_gitops(&mut self, settings: &GitopsSettings) -> Result<(), Rejected> {
         let fleet = self.placed.fleet();
+        let mut autoscaled = gitops::hpa_targets(&fleet.templates);
+        let mut member_hpas = Vec::new();
+        if settings.member_hpas {
+            let (hpas, warnings) = self.placed.member_hpas()?;
+            let (kept, denied) = self.levels.apply(warnings);
+            if !denied.is_empty() {
+                return Err(Rejected::from(denied));
+            }
+            self.late_warnings
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .extend(kept);
+            for hpa in &hpas {
+                let name = hpa.object["metadata"]["name"].as_str().unwrap_or_default();
+                autoscaled.insert(hpa.target.clone(), name.to_string());
+            }
+            member_hpas = hpas;
+        }
         let left = gitops::LeftToMembers {
-            autoscaled: gitops::hpa_targets(&fleet.templates),
+            autoscaled,
             retained_replicas: self.placed.replicas_retained(),
             preserved: gitops::preserved(
                 &fleet.templates,
                 &self.placed.preserved_on_deletion(),
                 &self.placed.preserved_only_on(),
             ),
+            member_hpas,
         };
         let wiring = gitops::files(settings, &fleet.clusters, &left);
         self.layout = std::mem::take(&mut self.layout).with_wiring(wiring);
+        Ok(())
     }
 
     /// Builds every object, `chunk` templates at a time, each chunk handed to `consume` whole

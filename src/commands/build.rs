@@ -39,7 +39,9 @@ pub fn run(args: &BuildArgs) -> i32 {
         }
     };
     let checked = (|| {
-        let (source, options) = input.fleet_source_and_options_for(&args.clusters, &defaults)?;
+        let (source, mut options) =
+            input.fleet_source_and_options_for(&args.clusters, &defaults)?;
+        options.moment = args.moment.moment();
         let out = args.output(&defaults)?;
         let gitops = args.gitops_settings(&defaults)?;
         Ok::<_, String>((source, options, out, gitops))
@@ -226,7 +228,7 @@ fn write_trees<T>(
     }
     run_fleet(&options.source, &options.options, |run| {
         if let Some(settings) = &options.gitops {
-            run.with_gitops(settings);
+            run.with_gitops(settings)?;
         }
         let layout = run.layout();
         let write = || {

@@ -35,7 +35,13 @@ pub fn run(args: &DiffArgs) -> i32 {
         Err(refused) => return rejected(refused, &input.run, "nothing was compared"),
     };
     let (head, options) = match input.fleet_source_and_options_for(&args.clusters, &defaults) {
-        Ok(checked) => checked,
+        Ok((head, options)) => (
+            head,
+            fedrender_engine::run::Options {
+                moment: args.moment.moment(),
+                ..options
+            },
+        ),
         Err(message) => return usage_error(&message, format),
     };
     // With --base, the base's Config: its lint levels and ignore rules are the review's.
@@ -243,10 +249,12 @@ pub fn diff(
             diff::against_tree(run, &RenderedDirectory::open(dir)?, &comparison)
         }),
         DiffBase::Input(base) => {
-            // Both sides show the same clusters; the base is judged by no flag of the head's.
+            // Both sides show the same clusters at the same moment of their autoscalers; the
+            // base is judged by no other flag of the head's.
             let base_options = Options {
                 clusters: options.clusters.clone(),
                 progress: options.progress.clone(),
+                moment: options.moment,
                 ..Options::default()
             };
             diff::against_base(

@@ -126,6 +126,20 @@ impl InputArgs {
     }
 }
 
+impl crate::cli::MomentArgs {
+    /// The moment the autoscalers are rendered at: `--at-replicas`, `--at`.
+    pub fn moment(&self) -> fedrender_engine::run::Moment {
+        use fedrender_engine::run::EnvelopeEnd;
+        fedrender_engine::run::Moment {
+            end: self.at_replicas.map(|end| match end {
+                crate::cli::AtReplicas::Min => EnvelopeEnd::Min,
+                crate::cli::AtReplicas::Max => EnvelopeEnd::Max,
+            }),
+            at: self.at,
+        }
+    }
+}
+
 impl BuildArgs {
     /// The output directory: `--out`, else the fleet Config's `spec.output`.
     pub fn output(&self, defaults: &CommandDefaults) -> Result<Option<PathBuf>, String> {
@@ -152,12 +166,20 @@ impl BuildArgs {
         let filtered =
             !(self.clusters.names.is_empty() && self.clusters.cluster_selector.is_none());
         let Some(tool) = self.gitops else {
+            let unwired = || match self.gitops_member_hpas {
+                true => Err(
+                    "--gitops-member-hpas keeps the FederatedHPAs in the GitOps wiring: \
+                     give --gitops (or the Config's spec.gitops) and build every cluster to a tree"
+                        .to_string(),
+                ),
+                false => Ok(None),
+            };
             let Some(config) = &defaults.gitops else {
-                return Ok(None);
+                return unwired();
             };
             // A Config that always wires the trees leaves shards and streams alone.
             if filtered || self.stdout {
-                return Ok(None);
+                return unwired();
             }
             return Ok(Some(GitopsSettings {
                 tool: config.tool,
@@ -168,6 +190,7 @@ impl BuildArgs {
                     .unwrap_or_else(|| "main".to_string()),
                 // Normalised and checked where the Config was read.
                 path: config.path.clone(),
+                member_hpas: self.gitops_member_hpas || config.member_hpas,
             }));
         };
         if filtered {
@@ -202,6 +225,11 @@ impl BuildArgs {
             repo_url: self.gitops_repo.clone().unwrap_or_default(),
             revision: self.gitops_revision.clone(),
             path,
+            member_hpas: self.gitops_member_hpas
+                || defaults
+                    .gitops
+                    .as_ref()
+                    .is_some_and(|config| config.member_hpas),
         }))
     }
 }

@@ -24,6 +24,7 @@ pub fn run(args: &PlanArgs) -> i32 {
     };
     let options = fedrender_engine::run::Options {
         explain: true,
+        moment: args.moment.moment(),
         ..options
     };
     let outcome = run_fleet(&source, &options, |run| run.summary());

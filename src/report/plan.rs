@@ -332,6 +332,30 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
                 put_line!(out, "      override {rule}");
             }
         }
+        for envelope in &entry.autoscaling {
+            let clusters: Vec<String> = envelope
+                .clusters
+                .iter()
+                .filter(|(cluster, _)| filter.shows(cluster))
+                .map(|(cluster, replicas)| format!("{cluster} {replicas}"))
+                .collect();
+            let mut line = format!(
+                "  ~ {} at {}, {} replica{}: {}",
+                envelope.by,
+                envelope.moment,
+                envelope.replicas,
+                if envelope.replicas == 1 { "" } else { "s" },
+                if envelope.clusters.is_empty() {
+                    "nowhere".to_string()
+                } else {
+                    clusters.join(", ")
+                }
+            );
+            if let Some(never) = &envelope.never {
+                write!(line, " (never comes: {never})").unwrap();
+            }
+            put_line!(out, "{line}");
+        }
         if let Some(reason) = &entry.nowhere {
             put_line!(out, "  nowhere: {reason}");
         }
@@ -555,6 +579,16 @@ pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
                         .map(|version| version.version.to_string()),
                 })).collect::<Vec<_>>(),
                 "division": entry.division.as_ref().map(division_json),
+                "autoscaling": entry.autoscaling.iter().map(|envelope| json!({
+                    "by": envelope.by,
+                    "moment": envelope.moment,
+                    "replicas": envelope.replicas,
+                    "clusters": envelope.clusters.iter()
+                        .filter(|(cluster, _)| filter.shows(cluster))
+                        .map(|(cluster, replicas)| json!({"cluster": cluster, "replicas": replicas}))
+                        .collect::<Vec<_>>(),
+                    "neverComes": envelope.never,
+                })).collect::<Vec<_>>(),
                 "nowhere": entry.nowhere,
             })
         })

@@ -25,7 +25,8 @@
 //!   # Flags a team always passes, read from a Config directly in FLEET_DIR; flags win.
 //!   clusters: clusters.yaml           # --clusters, relative to FLEET_DIR
 //!   output: ../rendered               # build --out, relative to FLEET_DIR
-//!   gitops: {tool: argocd, repoURL: https://git.example.com/fleet.git, revision: main, path: rendered}
+//!   gitops: {tool: argocd, repoURL: https://git.example.com/fleet.git, revision: main, path: rendered,
+//!            memberHPAs: true}                # also --gitops-member-hpas
 //!   secrets:                          # each cluster's keys (api/secret_keys.rs)
 //!     sops: [{clusterSelector: {matchLabels: {env: prod}}, recipients: [age1…]}]
 //!     sealedSecrets: [{clusterSelector: {matchLabels: {env: prod}}, certificate: "AB:CD:…"}]
@@ -245,6 +246,10 @@ pub struct GitopsConfig {
     pub revision: Option<String>,
     /// The output directory's path in the repository.
     pub path: String,
+    /// `memberHPAs`: keep each FederatedHPA on the members as HorizontalPodAutoscalers
+    /// (`--gitops-member-hpas`).
+    #[serde(default, rename = "memberHPAs")]
+    pub member_hpas: bool,
 }
 
 /// Which GitOps tool deploys the trees: `spec.gitops.tool`, and `--gitops` in the shell.

@@ -1,6 +1,7 @@
 //! The serde types of what users write, with the upstream JSON names, and the matching
 //! predicates shared by every stage.
 
+pub mod autoscaling;
 pub mod cluster;
 pub mod config;
 pub mod karmada;

@@ -18,3 +18,8 @@ pub(crate) mod federated_quota;
 // pkg/webhook/resourcebinding and the quota enforcement controller: a quota's overall,
 // weighed against the namespace's bindings behind FederatedQuotaEnforcement.
 pub(crate) mod quota_enforcement;
+// pkg/controllers/federatedhpa and cronfederatedhpa: the replicas the autoscalers give their
+// targets at an end of their envelopes or a moment of their cron rules.
+pub mod federated_hpa;
+// The cron schedules of CronFederatedHPA rules, as the webhook and the controller read them.
+pub(crate) mod cron_schedule;

@@ -36,6 +36,9 @@ pub struct GitopsSettings {
     pub revision: String,
     /// The output directory's path within the repository (`rendered`).
     pub path: String,
+    /// Keep each FederatedHPA on the members as a HorizontalPodAutoscaler each
+    /// (`--gitops-member-hpas`, `spec.gitops.memberHPAs`).
+    pub member_hpas: bool,
 }
 
 /// The Flux convention for reaching a member cluster: a Secret in `flux-system` named
@@ -125,6 +128,47 @@ pub struct LeftToMembers {
     pub retained_replicas: BTreeMap<ObjectKey, Vec<String>>,
     /// What Karmada keeps when its template is deleted: never pruned.
     pub preserved: Vec<Preserved>,
+    /// The HorizontalPodAutoscalers that keep the FederatedHPAs on the members, written under
+    /// [`AUTOSCALING_DIRECTORY`] a cluster each and deployed beside the cluster's tree.
+    pub member_hpas: Vec<crate::render::MemberHpa>,
+}
+
+/// Where the members' HorizontalPodAutoscalers go: `_gitops/autoscaling/<cluster>/`, a
+/// kustomization each, so that the trees stay as Karmada renders them.
+pub const AUTOSCALING_DIRECTORY: &str = "autoscaling";
+
+/// The clusters that get member HPAs, sorted, each with its files (path under its directory,
+/// text) and its kustomization.
+fn member_hpa_files(left: &LeftToMembers) -> BTreeMap<&str, Vec<(String, String)>> {
+    let mut by_cluster: BTreeMap<&str, Vec<(String, String)>> = BTreeMap::new();
+    for hpa in &left.member_hpas {
+        let key = ObjectKey {
+            group: "autoscaling".to_string(),
+            kind: "HorizontalPodAutoscaler".to_string(),
+            namespace: hpa.target.namespace.clone(),
+            name: hpa.object["metadata"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        };
+        by_cluster.entry(hpa.cluster.as_str()).or_default().push((
+            super::layout::object_path(&key),
+            format!("{HEADER}{}", yaml::to_yaml(&hpa.object)),
+        ));
+    }
+    for files in by_cluster.values_mut() {
+        files.sort();
+        let kustomization = json!({
+            "apiVersion": "kustomize.config.k8s.io/v1beta1",
+            "kind": "Kustomization",
+            "resources": files.iter().map(|(path, _)| path.as_str()).collect::<Vec<_>>(),
+        });
+        files.push((
+            super::layout::KUSTOMIZATION_FILE.to_string(),
+            format!("{HEADER}{}", yaml::to_yaml(&kustomization)),
+        ));
+    }
+    by_cluster
 }
 
 impl LeftToMembers {
@@ -230,17 +274,33 @@ pub fn files(
         .iter()
         .map(|cluster| cluster_patches(settings.tool, cluster.name(), left))
         .collect();
+    let autoscaling = member_hpa_files(left);
     let objects: Vec<(String, Value)> = match settings.tool {
-        GitopsTool::ArgoCd => vec![(
-            "applicationset.yaml".to_string(),
-            application_set(settings, clusters, left, &patches),
-        )],
+        GitopsTool::ArgoCd => {
+            let mut objects = vec![(
+                "applicationset.yaml".to_string(),
+                application_set(settings, clusters, left, &patches),
+            )];
+            if !autoscaling.is_empty() {
+                objects.push((
+                    "applicationset_autoscaling.yaml".to_string(),
+                    autoscaling_application_set(settings, clusters, &autoscaling),
+                ));
+            }
+            objects
+        }
         GitopsTool::Flux => {
             let mut objects = vec![("gitrepository.yaml".to_string(), git_repository(settings))];
             objects.extend(clusters.iter().zip(&patches).map(|(cluster, patches)| {
                 (
                     format!("kustomization_{}.yaml", cluster.name()),
                     flux_kustomization(settings, cluster.name(), patches),
+                )
+            }));
+            objects.extend(autoscaling.keys().map(|cluster| {
+                (
+                    format!("kustomization_{cluster}_autoscaling.yaml"),
+                    flux_autoscaling_kustomization(settings, cluster),
                 )
             }));
             objects
@@ -264,8 +324,90 @@ pub fn files(
         format!("{DIRECTORY}/{}", super::layout::KUSTOMIZATION_FILE),
         format!("{HEADER}{}", yaml::to_yaml(&kustomization)),
     ));
+    for (cluster, cluster_files) in autoscaling {
+        for (path, text) in cluster_files {
+            files.push((
+                format!("{DIRECTORY}/{AUTOSCALING_DIRECTORY}/{cluster}/{path}"),
+                text,
+            ));
+        }
+    }
     files.sort();
     files
+}
+
+fn autoscaling_path(settings: &GitopsSettings, cluster: &str) -> String {
+    let base = settings.path.trim_end_matches('/');
+    let tail = format!("{DIRECTORY}/{AUTOSCALING_DIRECTORY}/{cluster}");
+    if base.is_empty() || base == "." {
+        tail
+    } else {
+        format!("{base}/{tail}")
+    }
+}
+
+/// A second ApplicationSet, one Application a cluster that has member HPAs: its
+/// `_gitops/autoscaling/<cluster>` directory, to the cluster's destination. Kept apart from
+/// the trees' Applications so that the trees stay as Karmada renders them.
+fn autoscaling_application_set(
+    settings: &GitopsSettings,
+    clusters: &[Cluster],
+    autoscaling: &BTreeMap<&str, Vec<(String, String)>>,
+) -> Value {
+    let elements: Vec<Value> = clusters
+        .iter()
+        .filter(|cluster| autoscaling.contains_key(cluster.name()))
+        .map(|cluster| {
+            let server = cluster.spec.api_endpoint.clone().unwrap_or_default();
+            json!({
+                "cluster": cluster.name(),
+                "path": autoscaling_path(settings, cluster.name()),
+                "server": server,
+                "name": if server.is_empty() { cluster.name() } else { "" },
+            })
+        })
+        .collect();
+    json!({
+        "apiVersion": "argoproj.io/v1alpha1",
+        "kind": "ApplicationSet",
+        "metadata": {"name": "fedrender-autoscaling", "namespace": "argocd"},
+        "spec": {
+            "goTemplate": true,
+            "goTemplateOptions": ["missingkey=error"],
+            "generators": [{"list": {"elements": elements}}],
+            "template": {
+                "metadata": {"name": "fedrender-{{.cluster}}-autoscaling"},
+                "spec": {
+                    "project": "default",
+                    "source": {
+                        "repoURL": settings.repo_url,
+                        "targetRevision": settings.revision,
+                        "path": "{{.path}}",
+                    },
+                    "destination": {"server": "{{.server}}", "name": "{{.name}}"},
+                    "syncPolicy": {"automated": {"prune": true, "selfHeal": true}},
+                },
+            },
+        },
+    })
+}
+
+/// A Flux Kustomization of a cluster's member HPAs, after the cluster's tree (`dependsOn`),
+/// whose workloads they scale.
+fn flux_autoscaling_kustomization(settings: &GitopsSettings, cluster: &str) -> Value {
+    json!({
+        "apiVersion": "kustomize.toolkit.fluxcd.io/v1",
+        "kind": "Kustomization",
+        "metadata": {"name": format!("fedrender-{cluster}-autoscaling"), "namespace": "flux-system"},
+        "spec": {
+            "interval": "10m",
+            "sourceRef": {"kind": "GitRepository", "name": "fedrender"},
+            "path": format!("./{}", autoscaling_path(settings, cluster)),
+            "prune": true,
+            "dependsOn": [{"name": format!("fedrender-{cluster}")}],
+            "kubeConfig": {"secretRef": {"name": kubeconfig_secret(cluster)}},
+        },
+    })
 }
 
 fn tree_path(settings: &GitopsSettings, cluster: &str) -> String {
@@ -446,6 +588,7 @@ mod tests {
             repo_url: "https://git.example.com/platform/fleet.git".to_string(),
             revision: "main".to_string(),
             path: "rendered/".to_string(),
+            member_hpas: false,
         }
     }
 
@@ -712,5 +855,70 @@ mod tests {
         );
         assert!(kustomization.contains("name: api\n"), "{kustomization}");
         assert!(kustomization.contains("name: web\n"), "{kustomization}");
+    }
+
+    /// Federation v1's federated HPA controller kept one HorizontalPodAutoscaler a member; the
+    /// members' copies go under `_gitops/autoscaling/<cluster>`, deployed after the cluster's
+    /// tree (Flux `dependsOn`, an Argo CD ApplicationSet of their own), and the workload's
+    /// replicas are the member HPA's (as for an HPA of the fleet).
+    #[test]
+    fn member_hpas_are_wired_beside_each_clusters_tree() {
+        let key = ObjectKey {
+            group: "apps".to_string(),
+            kind: "Deployment".to_string(),
+            namespace: "shop".to_string(),
+            name: "web".to_string(),
+        };
+        let hpa = crate::render::MemberHpa {
+            cluster: "eu-1".to_string(),
+            target: key.clone(),
+            object: json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                "metadata": {"name": "web", "namespace": "shop"},
+                "spec": {"minReplicas": 1, "maxReplicas": 4}}),
+        };
+        let left = LeftToMembers {
+            autoscaled: [(key, "web".to_string())].into_iter().collect(),
+            member_hpas: vec![hpa],
+            ..LeftToMembers::default()
+        };
+        let clusters = [cluster("eu-1", None), cluster("us-1", None)];
+        let flux = files(&settings(GitopsTool::Flux), &clusters, &left);
+        let paths: Vec<&str> = flux.iter().map(|(path, _)| path.as_str()).collect();
+        assert!(
+            paths.contains(
+                &"_gitops/autoscaling/eu-1/shop/horizontalpodautoscaler.autoscaling_web.yaml"
+            ),
+            "{paths:?}"
+        );
+        assert!(
+            paths.contains(&"_gitops/autoscaling/eu-1/kustomization.yaml"),
+            "{paths:?}"
+        );
+        assert!(
+            !paths.iter().any(|path| path.contains("autoscaling/us-1")),
+            "{paths:?}"
+        );
+        let (_, autoscaling) = flux
+            .iter()
+            .find(|(path, _)| path == "_gitops/kustomization_eu-1_autoscaling.yaml")
+            .unwrap();
+        assert!(
+            autoscaling.contains("path: ./rendered/_gitops/autoscaling/eu-1\n"),
+            "{autoscaling}"
+        );
+        assert!(
+            autoscaling.contains("dependsOn:\n  - name: fedrender-eu-1\n"),
+            "{autoscaling}"
+        );
+        let argo = files(&settings(GitopsTool::ArgoCd), &clusters, &left);
+        let (_, set) = argo
+            .iter()
+            .find(|(path, _)| path == "_gitops/applicationset_autoscaling.yaml")
+            .unwrap();
+        assert!(
+            set.contains("path: rendered/_gitops/autoscaling/eu-1\n"),
+            "{set}"
+        );
+        assert!(!set.contains("us-1"), "{set}");
     }
 }

@@ -6,6 +6,7 @@
 //! same result and templates render in parallel.
 
 pub mod capacity;
+mod envelopes;
 mod findings;
 mod placement;
 pub mod plan;
@@ -29,6 +30,7 @@ use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
 use crate::overrides::OverrideIndex;
 use crate::work::{CheckedFinding, RenderedTemplate, Variant, build_variants};
+pub use envelopes::MemberHpa;
 use placement::{Placement, follow_dependencies, place_template};
 use plan::{PlanEntry, federated_plan_entry, plan_entry, quota_plan_entry};
 use warnings::{
@@ -206,6 +208,15 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
             })
             .collect();
         plan.extend(federated_plan);
+        envelopes::add_envelopes(
+            &envelopes::Placing {
+                fleet,
+                index: &index,
+                overrides: &override_index,
+                cluster_index: &cluster_index,
+            },
+            &mut plan,
+        );
         // By object, so the report does not depend on file order.
         plan.sort_by(|a, b| a.key.cmp(&b.key));
     }
@@ -340,6 +351,21 @@ impl<'f> Placed<'f> {
                 Some((template.key.clone(), placement.preserved_by.clone()?))
             })
             .collect()
+    }
+
+    /// The HorizontalPodAutoscaler each member gets in place of a FederatedHPA, for `build
+    /// --gitops --gitops-member-hpas`; an error for each FederatedHPA that cannot be kept so.
+    pub(crate) fn member_hpas(&self) -> Result<(Vec<MemberHpa>, Vec<Diagnostic>), Rejected> {
+        let index = PolicyIndex::new(&self.fleet.propagations);
+        envelopes::member_hpas(
+            &envelopes::Placing {
+                fleet: self.fleet,
+                index: &index,
+                overrides: &self.overrides,
+                cluster_index: &self.cluster_index,
+            },
+            &self.placements,
+        )
     }
 
     /// The Deployments whose copy on some cluster Karmada leaves its member's `spec.replicas`

@@ -55,6 +55,25 @@ pub struct PlanEntry {
     /// What a reviewer should know of its life on the members that the rendered tree does not
     /// show: kept when deleted, applied lazily.
     pub notes: Vec<String>,
+    /// The replicas each cluster gets at the ends of the FederatedHPAs that scale it and at
+    /// the rules of the CronFederatedHPAs.
+    pub autoscaling: Vec<Envelope>,
+}
+
+/// One moment of a workload's autoscaling: the replicas its template has then, and the
+/// scheduler's division of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope {
+    /// The autoscaler (`FederatedHPA shop/web`).
+    pub by: String,
+    /// The moment (`minReplicas`, `rule rush (0 9 * * 1-5, Europe/Berlin): maxReplicas`).
+    pub moment: String,
+    /// The template's replicas then.
+    pub replicas: i64,
+    /// Each cluster's replicas, in inventory order; empty when it goes nowhere.
+    pub clusters: Vec<(String, i64)>,
+    /// Why the moment never comes (a suspended rule, a schedule the controller refuses).
+    pub never: Option<String>,
 }
 
 /// A propagation policy that matched a template, with why it won or lost.
@@ -238,6 +257,7 @@ pub(super) fn plan_entry(
         key: template.key.clone(),
         origin: template.origin.clone(),
         notes,
+        autoscaling: Vec::new(),
         interpreted_by,
         ignored_operations,
         policies,
@@ -285,6 +305,7 @@ pub(super) fn quota_plan_entry(
         secret: None,
         secret_keys: Vec::new(),
         notes: Vec::new(),
+        autoscaling: Vec::new(),
         filtered: Vec::new(),
         request: BTreeMap::new(),
         division: None,
@@ -309,6 +330,7 @@ pub(super) fn federated_plan_entry(
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
         notes: Vec::new(),
+        autoscaling: Vec::new(),
         secret: crate::secrets::protection(
             binding.template.group(),
             binding.template.kind(),

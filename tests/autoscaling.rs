@@ -1,0 +1,229 @@
+//! FederatedHPA and CronFederatedHPA end to end: `plan` shows each end and rule of the
+//! envelope with the scheduler's division, `build --at-replicas` and `--at` render them, and
+//! what Karmada's webhooks refuse fails at its line with nothing written (karmada
+//! pkg/controllers/federatedhpa, pkg/controllers/cronfederatedhpa, pkg/webhook/*federatedhpa).
+
+use std::path::Path;
+
+use crate::common;
+use common::{empty_scratch, fedrender, stderr};
+
+const FLEET: &str = "testdata/federated-hpa/input";
+const CLUSTERS: &str = "testdata/federated-hpa/clusters.yaml";
+
+fn replicas(out: &Path, cluster: &str, name: &str) -> String {
+    let text = std::fs::read_to_string(
+        out.join(cluster)
+            .join(format!("shop/deployment.apps_{name}.yaml")),
+    )
+    .unwrap();
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix("replicas: "))
+        .unwrap()
+        .to_string()
+}
+
+fn build(out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "build",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    fedrender(&args)
+}
+
+/// federatedhpa_controller.go `reconcileAutoscaler` writes the bound into the template's scale;
+/// the scheduler divides it 1:3.
+#[test]
+fn build_at_replicas_renders_each_end_of_the_federated_hpa() {
+    let out = empty_scratch("autoscaling-ends").join("out");
+    for (end, web) in [("min", ["1", "1"]), ("max", ["3", "7"])] {
+        let built = build(&out, &["--at-replicas", end]);
+        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+        assert_eq!(
+            [
+                replicas(&out, "member1", "web"),
+                replicas(&out, "member2", "web")
+            ],
+            web,
+            "--at-replicas {end}"
+        );
+        // api has no FederatedHPA: as written, 2 replicas.
+        assert_eq!(replicas(&out, "member2", "api"), "1");
+    }
+    let as_written = build(&out, &[]);
+    assert_eq!(as_written.status.code(), Some(0), "{}", stderr(&as_written));
+    assert_eq!(replicas(&out, "member2", "web"), "3");
+}
+
+/// cronfederatedhpa_job.go `ScaleFHPA` and `ScaleWorkloads` at the last firing of each rule,
+/// in the rule's zone: 07:30 UTC is 08:30 in Berlin, before the morning rule.
+#[test]
+fn build_at_renders_the_cron_rules_in_their_time_zones() {
+    let out = empty_scratch("autoscaling-at").join("out");
+    for (at, web, api) in [
+        ("2026-12-02T10:00:00+01:00", ["2", "6"], ["1", "3"]),
+        ("2026-12-02T07:30:00Z", ["1", "3"], ["1", "3"]),
+        ("2026-12-02T23:30:00Z", ["1", "3"], ["0", "0"]),
+    ] {
+        let built = build(&out, &["--at", at]);
+        assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+        assert_eq!(
+            [
+                replicas(&out, "member1", "web"),
+                replicas(&out, "member2", "web")
+            ],
+            web,
+            "web --at {at}"
+        );
+        assert_eq!(
+            [
+                replicas(&out, "member1", "api"),
+                replicas(&out, "member2", "api")
+            ],
+            api,
+            "api --at {at}"
+        );
+    }
+    let bad = build(&out, &["--at", "tomorrow at nine"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("is not an RFC 3339 time"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn plan_shows_every_end_and_rule_with_its_division() {
+    let plan = fedrender(&["plan", FLEET, "--clusters", CLUSTERS, "-q"]);
+    assert_eq!(plan.status.code(), Some(0), "{}", stderr(&plan));
+    let text = String::from_utf8(plan.stdout).unwrap();
+    for line in [
+        "  ~ FederatedHPA shop/web at minReplicas, 2 replicas: member1 1, member2 1\n",
+        "  ~ FederatedHPA shop/web at maxReplicas, 10 replicas: member1 3, member2 7\n",
+        "  ~ CronFederatedHPA shop/web-office-hours at rule morning (0 9 * * 1-5, Europe/Berlin): maxReplicas, 20 replicas: member1 5, member2 15\n",
+        "  ~ CronFederatedHPA shop/api-night at rule night (0 22 * * *, UTC), 0 replicas: member1 0, member2 0\n",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let json = fedrender(&[
+        "plan",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "json",
+        "--name",
+        "web",
+    ]);
+    let entries: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let web = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["kind"] == "Deployment")
+        .unwrap();
+    assert_eq!(web["autoscaling"][1]["moment"], "maxReplicas");
+    assert_eq!(web["autoscaling"][1]["clusters"][1]["replicas"], 7);
+}
+
+/// karmada pkg/webhook/cronfederatedhpa/validating.go and lifted/validatingfhpa.go refuse
+/// them: exit 2, each at its line, nothing written.
+#[test]
+fn an_autoscaler_karmada_refuses_fails_the_build_at_its_line() {
+    let out = empty_scratch("autoscaling-refused").join("out");
+    let built = fedrender(&[
+        "build",
+        "testdata/error-federated-hpa-refusals/input",
+        "--clusters",
+        CLUSTERS,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(built.status.code(), Some(2));
+    let message = stderr(&built);
+    assert!(
+        message.contains("fleet.yaml:35: CronFederatedHPA.autoscaling.karmada.io shop/web-nights: spec.rules[0].schedule: Invalid value: \"0 25 * * *\": invalid cron format"),
+        "{message}"
+    );
+    assert!(!out.exists());
+}
+
+/// `plan` and `diff` take the moment too: the table at maxReplicas; a diff against the tree
+/// rendered as written shows what the FederatedHPA's maximum moves, and a diff of a revision
+/// with itself renders both sides at the same moment, so nothing differs.
+#[test]
+fn plan_and_diff_render_at_the_moment_asked_for() {
+    let table = fedrender(&[
+        "plan",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "table",
+        "--at-replicas",
+        "max",
+    ]);
+    assert_eq!(table.status.code(), Some(0), "{}", stderr(&table));
+    let text = String::from_utf8(table.stdout).unwrap();
+    let web = text
+        .lines()
+        .find(|line| line.starts_with("Deployment.apps shop/web"))
+        .unwrap();
+    assert_eq!(
+        web.split_whitespace().collect::<Vec<_>>()[2..],
+        ["3", "7", "10"],
+        "{text}"
+    );
+    let out = empty_scratch("autoscaling-diff").join("out");
+    let built = build(&out, &[]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let against = fedrender(&[
+        "diff",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "stat",
+        "--against",
+        out.to_str().unwrap(),
+        "--at-replicas",
+        "max",
+    ]);
+    assert_eq!(against.status.code(), Some(1), "{}", stderr(&against));
+    let text = String::from_utf8(against.stdout).unwrap();
+    assert!(
+        text.contains(
+            "~ Deployment.apps shop/web replicas: member1 1 → 3, member2 3 → 7 (4 → 10 in all)"
+        ),
+        "{text}"
+    );
+    let itself = fedrender(&[
+        "diff",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "stat",
+        "--base",
+        FLEET,
+        "--at",
+        "2026-12-02T10:00:00+01:00",
+    ]);
+    assert_eq!(
+        itself.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&itself.stdout)
+    );
+}
