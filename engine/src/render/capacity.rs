@@ -7,7 +7,7 @@
 //!   the estimator (pkg/scheduler/core/assignment.go), so the pods beyond it stay Pending;
 //! - per FederatedResourceQuota, with FederatedQuotaEnforcement on, the namespace's bindings
 //!   against its `overall`, and `quota-exceeded` where they pass it
-//!   ([`crate::controllers::quota_enforcement`]).
+//!   (`controllers::quota_enforcement`).
 //!
 //! One replica's request is its binding's (`replicaRequirements`, from the template as the
 //! interpreter reads it), as the scheduler, the estimator and the quota webhook all count it:
