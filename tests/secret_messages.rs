@@ -181,3 +181,45 @@ fn the_diff_redacts_the_copy_in_the_last_applied_annotation() {
         );
     }
 }
+
+/// A SOPS file whose `stringData` was written in the clear beside its metadata: its values
+/// sit readable in the tree, so it is a plaintext Secret, not "SOPS-encrypted".
+#[test]
+fn a_half_encrypted_sops_secret_is_a_plaintext_secret() {
+    let half = "apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: shop}\ndata:\n  \
+                password: ENC[AES256_GCM,data:cGFzcw==,iv:aXY=,tag:dGFn,type:str]\nstringData:\n  \
+                token: swordfish-copy\nsops:\n  mac: ENC[AES256_GCM,data:bWFj,iv:aXY=,tag:dGFn,type:str]\n  \
+                lastmodified: \"2024-01-01T00:00:00Z\"\n  version: 3.9.0\n";
+    let dir = fleet("secret-messages-half-sops", half);
+    let output = run_in(&dir, "plan", "human");
+    let printed = everything_printed(&output);
+    assert_eq!(output.status.code(), Some(0), "{printed}");
+    assert!(
+        printed.contains("Secret shop/db: in the clear (plaintext-secret) -> prod-eu-1")
+            && !printed.contains("SOPS-encrypted ->"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("holds stringData.token in the clear beside its sops metadata")
+            && printed.contains("[plaintext-secret]"),
+        "{printed}"
+    );
+    assert_no_value(&printed, "plan of a half-encrypted Secret");
+    // Denied, it stops the build as any Secret in the clear does.
+    let output = fedrender(&[
+        "build",
+        dir.join("fleet").to_str().unwrap(),
+        "--clusters",
+        dir.join("clusters.yaml").to_str().unwrap(),
+        "-o",
+        dir.join("out").to_str().unwrap(),
+        "--deny",
+        "plaintext-secret",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        everything_printed(&output)
+    );
+}
