@@ -26,6 +26,7 @@ mod interpreter;
 mod scheduler_settings;
 mod schemas;
 mod scopes;
+mod secret_messages;
 mod secrets;
 mod sources;
 

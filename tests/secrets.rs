@@ -187,6 +187,35 @@ fn every_clusters_copy_of_a_sops_secret_decrypts_and_a_breaking_override_is_refu
             && message.contains("on cluster prod-eu-2"),
         "{message}"
     );
+
+    // The same data in a Secret that names no namespace: placing it would write `namespace:
+    // default` into it. Go's sops (Flux's) authenticates every value unless the metadata says
+    // mac_only_encrypted, so it fails on such a copy; this Python sops authenticates only the
+    // ENC[...] values and cannot show it, but fedrender never changes an encrypted document
+    // either way: it refuses the document at its line, writes nothing, and says how to fix it.
+    let without = dir.join("without-namespace");
+    std::fs::create_dir_all(&without).unwrap();
+    let unnamespaced =
+        format!("apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\n{encrypted}");
+    std::fs::write(without.join("db.yaml"), &unnamespaced).unwrap();
+    std::fs::write(
+        without.join("policies.yaml"),
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\n\
+         metadata: {name: db}\nspec:\n  resourceSelectors:\n  \
+         - {apiVersion: v1, kind: Secret, name: db}\n  placement:\n    clusterAffinity:\n      \
+         clusterNames: [prod-eu-1]\n",
+    )
+    .unwrap();
+    let out = dir.join("refused-namespace");
+    let refused = build_into(&without, &inventory, &out, &[]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(!out.exists(), "nothing is written");
+    let message = stderr(&refused);
+    assert!(
+        message.contains("db.yaml:3: Secret db is SOPS-encrypted and names no metadata.namespace")
+            && message.contains("Write metadata.namespace into the file before encrypting it"),
+        "{message}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

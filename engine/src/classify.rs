@@ -619,6 +619,28 @@ fn interpreter_from(
     }
 }
 
+/// A SOPS document that names no namespace. Placing it means writing one into it
+/// (`default`, as Karmada's API server would), and SOPS's MAC covers that value: `sops -d` and
+/// Flux's kustomize-controller then refuse the copy. Leaving the document as it is for a
+/// kustomization's `namespace:` to set is no way out either: kustomize sets it before Flux
+/// decrypts the built resource, which fails the same way, and Argo CD's tools (KSOPS, the
+/// sops plugins) read the file as written, so the Secret would land wherever each tool's
+/// default namespace is. The namespace must be in the file before it is encrypted.
+fn sops_without_namespace(kind: &str, name: &str, at: &Origin) -> Diagnostic {
+    Diagnostic::error(
+        Some(at.clone()),
+        format!(
+            "{kind} {name} is SOPS-encrypted and names no metadata.namespace: placing it would \
+             write metadata.namespace: default into it, which SOPS's MAC covers, so sops -d and \
+             Flux would fail to decrypt every copy (and a kustomization's namespace: fails the \
+             same way, set before Flux decrypts); fedrender never changes an encrypted \
+             document. Write metadata.namespace into the file before encrypting it (sops -d, \
+             add it, sops -e again)"
+        ),
+    )
+    .about_object(format!("{kind} {name}"))
+}
+
 /// Takes the document's object: templates are the bulk of the input, held once.
 fn to_template(
     document: RawDocument,
@@ -674,6 +696,13 @@ fn to_template(
             ),
         ));
     }
+    if written_namespace.as_deref().is_none_or(str::is_empty)
+        && interpreter.is_namespaced(group, kind)
+        && crate::secrets::sops_metadata(&document.value).is_some()
+    {
+        let at = document.field_lines(files).origin(&origin, "metadata");
+        return Err(sops_without_namespace(kind, &name, &at));
+    }
     let mut object = document.value;
     if group.is_empty() && kind == "Namespace" {
         let written = object.pointer_mut("/metadata/labels/kubernetes.io~1metadata.name");
@@ -682,9 +711,8 @@ fn to_template(
         }
     }
     let namespace = if interpreter.is_namespaced(group, kind) {
-        let namespace = written_namespace
-            .filter(|namespace| !namespace.is_empty())
-            .unwrap_or_else(|| "default".to_string());
+        let written_namespace = written_namespace.filter(|namespace| !namespace.is_empty());
+        let namespace = written_namespace.unwrap_or_else(|| "default".to_string());
         if let Some(problem) = names::dns_label_problem(&namespace) {
             return Err(error(format!(
                 "namespace {namespace:?} of {kind} {name} {problem}"

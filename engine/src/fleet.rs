@@ -219,8 +219,12 @@ pub(crate) fn assemble_parsed(
         errors.push(refusal);
     }
     fleet.autoscalers = autoscalers;
-    let derived = crate::controllers::derived_services::derived_services(&fleet.templates);
+    let (derived, refused) =
+        crate::controllers::derived_services::derived_services(&fleet.templates);
     fleet.templates.extend(derived);
+    for refusal in refused {
+        errors.push(refusal);
+    }
     check_single_claim(
         &fleet.templates,
         &federated,

@@ -113,4 +113,6 @@ pub mod names;
 pub mod object;
 pub mod progress;
 pub mod quantity;
+// What no message shows: a Secret's values.
+pub mod redact;
 pub mod yaml;

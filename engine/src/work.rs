@@ -15,6 +15,7 @@ use crate::fleet::Fleet;
 use crate::interpret::{self, Interpreter};
 use crate::object::{ObjectKey, Template};
 use crate::overrides::{self, OverrideIndex, RuleRef};
+use crate::redact;
 use crate::schedule::{Target, Targets};
 use crate::secrets;
 
@@ -631,6 +632,8 @@ pub(crate) fn apply_rules(
     let made = metadata_maps_as_claimed(object, plaintext_paths);
     let pull_policies =
         overrides::pull_policy::before_overrides(object, template.group(), template.kind());
+    // What an overrider's error may quote of a Secret is not to be shown (`crate::redact`).
+    let secret_values = redact::values(object);
     for rule_ref in rules {
         let policy = &fleet.overrides[rule_ref.policy];
         let rule = &policy.rules[rule_ref.rule];
@@ -641,11 +644,14 @@ pub(crate) fn apply_rules(
             } else {
                 format!("{}.overriders.{}", rule.field, error.overrider)
             };
+            let mut hidden = secret_values;
+            hidden.extend(redact::values(object));
+            let problem = redact::scrub(&error.message, &hidden, Value::to_string);
             return Err(Diagnostic::error(
                 Some(policy.origin.clone()),
                 format!(
-                    "{}: {rule_field}: {} (overriding {} from {} for {cluster_list})",
-                    policy.id, error.message, template.key, template.origin
+                    "{}: {rule_field}: {problem} (overriding {} from {} for {cluster_list})",
+                    policy.id, template.key, template.origin
                 ),
             )
             .into());

@@ -31,6 +31,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use crate::lint::Lint;
+use crate::redact;
 use builtin::{Builtin, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 pub use crd::CrdSource;
@@ -436,11 +437,12 @@ impl Checker {
             return Vec::new();
         };
         let gvk = GroupVersionKind::of(api_version, kind);
-        if self.is_builtin(&gvk.group) {
+        let findings = if self.is_builtin(&gvk.group) {
             self.check_builtin(object, &gvk, version)
         } else {
             self.check_custom(object, None, &gvk, version)
-        }
+        };
+        without_secret_values(findings, &[object])
     }
 
     /// Whether `object` is a custom resource whose CRD's schema has a format the API server
@@ -681,9 +683,12 @@ impl Checker {
             || old.get("apiVersion").and_then(Value::as_str) != Some(api_version)
             || old.get("kind").and_then(Value::as_str) != Some(kind)
         {
-            return self.check_at(new, version);
+            return without_secret_values(self.check_at(new, version), &[old]);
         }
-        self.check_custom(new, Some(old), &gvk, version)
+        without_secret_values(
+            self.check_custom(new, Some(old), &gvk, version),
+            &[old, new],
+        )
     }
 
     /// The kinds of `objects` that are checked against nothing: custom resources whose CRD is
@@ -913,6 +918,22 @@ impl Checker {
         self.run
             .charge(spent.steps.saturating_add(spent.compiled), spent.cel);
     }
+}
+
+/// `findings` with no value of a Secret among `objects` in them (`crate::redact`): the checker
+/// quotes the value it judges, and a Secret's is not to be shown.
+fn without_secret_values(mut findings: Vec<Finding>, objects: &[&Value]) -> Vec<Finding> {
+    let hidden: Vec<Value> = objects
+        .iter()
+        .flat_map(|object| redact::values(object))
+        .collect();
+    if hidden.is_empty() {
+        return findings;
+    }
+    for finding in &mut findings {
+        finding.problem = redact::scrub(&finding.problem, &hidden, formats::describe);
+    }
+    findings
 }
 
 /// The schema's findings as the lints that report them, with a count of what each left out.

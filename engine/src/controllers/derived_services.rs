@@ -10,14 +10,17 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::diagnostics::Diagnostic;
 use crate::object::{ObjectKey, Template};
 
 const SERVICE_IMPORT_GROUP: &str = "multicluster.x-k8s.io";
 
 /// The Services Karmada derives from the ServiceImports among `templates`, leaving out any
-/// the fleet already holds (the controller would update that one in place, keeping it).
-pub(crate) fn derived_services(templates: &[Template]) -> Vec<Template> {
-    templates
+/// the fleet already holds (the controller would update that one in place, keeping it), and an
+/// error for each ServiceImport whose derived Service's name the API server refuses.
+pub(crate) fn derived_services(templates: &[Template]) -> (Vec<Template>, Vec<Diagnostic>) {
+    let mut refused = Vec::new();
+    let derived = templates
         .iter()
         .filter(|template| {
             template.group() == SERVICE_IMPORT_GROUP
@@ -28,9 +31,52 @@ pub(crate) fn derived_services(templates: &[Template]) -> Vec<Template> {
                     .and_then(Value::as_str)
                     == Some("ClusterSetIP")
         })
+        .filter(|service_import| match name_refused(service_import) {
+            Some(error) => {
+                refused.push(error);
+                false
+            }
+            None => true,
+        })
         .map(derive)
         .filter(|derived| !templates.iter().any(|template| template.key == derived.key))
-        .collect()
+        .collect();
+    (derived, refused)
+}
+
+/// A Service's name is a DNS-1035 label (k8s.io/kubernetes pkg/apis/core/validation
+/// `ValidateServiceName`): at most 63 characters, no dot. A ServiceImport's name is a DNS
+/// subdomain, which may be longer or hold dots; the controller's `Create` of
+/// `derived-<name>` then fails at every reconcile (a SyncDerivedServiceFailed event on the
+/// ServiceImport), and no cluster gets the Service the import's consumers resolve.
+fn name_refused(service_import: &Template) -> Option<Diagnostic> {
+    let name = format!("derived-{}", service_import.name());
+    let problem = crate::names::dns_label_problem(&name)?;
+    let too_long = name.len() > 63;
+    Some(
+        Diagnostic::error(
+            Some(service_import.origin.clone()),
+            format!(
+                "{}: Karmada's ServiceImport controller derives the Service {}/{name} from it, \
+                 which the API server refuses: a Service's name is a DNS-1035 label ({problem}{}), \
+                 so the controller fails to create it (a SyncDerivedServiceFailed event) and no \
+                 cluster gets it; name the ServiceImport {}",
+                service_import.key,
+                service_import.namespace(),
+                if too_long {
+                    format!("; it has {} characters", name.len())
+                } else {
+                    String::new()
+                },
+                if too_long {
+                    format!("with at most {} characters", 63 - "derived-".len())
+                } else {
+                    "without dots".to_string()
+                },
+            ),
+        )
+        .about_object(&service_import.key),
+    )
 }
 
 fn derive(service_import: &Template) -> Template {
@@ -110,7 +156,8 @@ mod tests {
             {"name": "http", "protocol": "TCP", "port": 80, "appProtocol": "http"},
             {"port": 9090},
         ]}))];
-        let derived = derived_services(&imports);
+        let (derived, refused) = derived_services(&imports);
+        assert!(refused.is_empty());
         assert_eq!(derived.len(), 1);
         assert_eq!(derived[0].key.name, "derived-web");
         assert_eq!(
@@ -134,6 +181,38 @@ mod tests {
     #[test]
     fn a_headless_import_derives_nothing() {
         let imports = [service_import(json!({"type": "Headless"}))];
-        assert!(derived_services(&imports).is_empty());
+        assert!(derived_services(&imports).0.is_empty());
+    }
+
+    /// `GenerateDerivedServiceName` prefixes `derived-`; the API server's `ValidateServiceName`
+    /// refuses a name past 63 characters or with a dot, so `deriveServiceFromServiceImport`'s
+    /// `Create` fails.
+    #[test]
+    fn a_derived_name_past_63_characters_or_with_a_dot_is_refused_at_the_import() {
+        let named = |name: &str| {
+            let mut import = service_import(json!({"type": "ClusterSetIP"}));
+            import.key.name = name.to_string();
+            import.object["metadata"]["name"] = json!(name);
+            import
+        };
+        let longest = "a".repeat(55);
+        let (derived, refused) = derived_services(&[named(&longest)]);
+        assert_eq!((derived.len(), refused.len()), (1, 0));
+        let (derived, refused) = derived_services(&[named(&"a".repeat(56))]);
+        assert!(derived.is_empty());
+        assert!(
+            refused[0].message.contains("it has 64 characters")
+                && refused[0].message.contains("at most 55 characters"),
+            "{}",
+            refused[0].message
+        );
+        let (derived, refused) = derived_services(&[named("web.v2")]);
+        assert!(derived.is_empty());
+        assert!(
+            refused[0].message.contains("derived-web.v2")
+                && refused[0].message.contains("without dots"),
+            "{}",
+            refused[0].message
+        );
     }
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::lint::Lint;
 use crate::manifest::HEADER;
 use crate::object::ObjectKey;
+use crate::redact;
 use crate::yaml;
 
 /// What happened to an object on one cluster.
@@ -325,34 +326,32 @@ fn same_object(a: &str, b: &str) -> bool {
     }
 }
 
-/// Replaces every value of `data` and `stringData` by a marker that says whether it changed,
-/// so a pull-request comment never shows a secret.
+/// Replaces every value of a Secret (`crate::redact`: `data`, `stringData` and their copy in
+/// the last-applied annotation) by a marker that says whether it changed, so a pull-request
+/// comment never shows a secret.
 fn redact_secrets(before: &str, after: &str) -> (String, String) {
     let (mut old, mut new) = (parse_object(before), parse_object(after));
-    for field in ["data", "stringData"] {
-        let old_values = old.as_ref().and_then(|value| value.get(field)).cloned();
-        redact_field(&mut old, field, None);
-        redact_field(&mut new, field, old_values.as_ref());
+    let mut old_values: BTreeMap<(String, String), Value> = BTreeMap::new();
+    if let Some(old) = old.as_mut() {
+        redact::redact_object(old, &mut |field, key, value| {
+            old_values.insert((field.to_string(), key.to_string()), value.clone());
+            Value::from(redact::REDACTED)
+        });
+    }
+    let compared = old.is_some();
+    if let Some(new) = new.as_mut() {
+        redact::redact_object(new, &mut |field, key, value| {
+            let previous = old_values.get(&(field.to_string(), key.to_string()));
+            Value::from(if compared && previous != Some(value) {
+                "<redacted, changed>"
+            } else {
+                redact::REDACTED
+            })
+        });
     }
     let text = |value: Option<Value>, original: &str| match value {
         Some(value) if !original.is_empty() => yaml::to_yaml(&value),
         _ => original.to_string(),
     };
     (text(old, before), text(new, after))
-}
-
-/// Marks each value `<redacted>`, or `<redacted, changed>` when it differs from `previous`.
-fn redact_field(object: &mut Option<Value>, field: &str, previous: Option<&Value>) {
-    let Some(Value::Object(values)) = object.as_mut().and_then(|object| object.get_mut(field))
-    else {
-        return;
-    };
-    for (key, value) in values.iter_mut() {
-        let changed = previous.is_some_and(|previous| previous.get(key) != Some(&*value));
-        *value = Value::from(if changed {
-            "<redacted, changed>"
-        } else {
-            "<redacted>"
-        });
-    }
 }

@@ -10,7 +10,8 @@ use crate::lint::Lint;
 use crate::object::Template;
 use crate::secrets::cluster_keys::Fingerprint;
 use crate::secrets::{
-    Protection, Recipient, is_recipient, protection, sops_metadata, sops_recipients,
+    Protection, Recipient, clear_beside_sops, is_recipient, protection, sops_metadata,
+    sops_recipients,
 };
 
 use super::placement::Placement;
@@ -52,14 +53,31 @@ pub(super) fn plaintext_secret_warnings(
         })
         .map(|(template, origin, names)| {
             let count = names.len();
+            // Beside SOPS metadata, say which values SOPS did not encrypt.
+            let (held, encrypt) = if sops_metadata(&template.object).is_some() {
+                let clear = clear_beside_sops(&template.object);
+                (
+                    format!(
+                        "holds {} in the clear beside its sops metadata (not ENC[…]), so it is \
+                         not SOPS-encrypted,",
+                        some_names(clear.iter().map(String::as_str))
+                    ),
+                    "encrypt every value with SOPS (sops --encrypt with \
+                     encrypted_regex: ^(data|stringData)$)",
+                )
+            } else {
+                (
+                    "holds its values in the clear".to_string(),
+                    "encrypt it with SOPS",
+                )
+            };
             Diagnostic::warning(
                 Lint::PlaintextSecret,
                 Some(origin.clone()),
                 format!(
-                    "{} holds its values in the clear and is written to {count} cluster{} ({}): \
-                     they sit unencrypted in the rendered tree and its Git history; encrypt it \
-                     with SOPS, replace it with a SealedSecret, or reference an external store \
-                     (an ExternalSecret)",
+                    "{} {held} and is written to {count} cluster{} ({}): they sit unencrypted \
+                     in the rendered tree and its Git history; {encrypt}, replace it with a \
+                     SealedSecret, or reference an external store (an ExternalSecret)",
                     template.key,
                     if count == 1 { "" } else { "s" },
                     some_names(names.into_iter()),

@@ -70,6 +70,11 @@ const EXTERNAL_KINDS: &[(&str, &str)] = &[
 /// or one filled in on the cluster).
 pub fn protection(group: &str, kind: &str, object: &Value) -> Option<Protection> {
     if let Some(sops) = sops_metadata(object) {
+        // A Secret whose values SOPS left in the clear (written beside the metadata after
+        // encrypting, or outside `encrypted_regex`) sits in the tree as readable as any other.
+        if group.is_empty() && kind == "Secret" && !clear_beside_sops(object).is_empty() {
+            return Some(Protection::Plaintext);
+        }
         return Some(Protection::Sops {
             mac_only_encrypted: mac_only_encrypted(sops),
         });
@@ -87,6 +92,31 @@ pub fn protection(group: &str, kind: &str, object: &Value) -> Option<Protection>
             .is_some_and(|values| !values.is_empty())
     });
     (group.is_empty() && kind == "Secret" && holds_data).then_some(Protection::Plaintext)
+}
+
+/// The values of a Secret's `data` and `stringData` that are not SOPS's encrypted form
+/// (`ENC[AES256_GCM,data:…,type:…]`), as `field.key`: in the clear although the document carries
+/// `sops` metadata. An empty value holds nothing to hide.
+pub(crate) fn clear_beside_sops(object: &Value) -> Vec<String> {
+    let mut clear = Vec::new();
+    for field in ["data", "stringData"] {
+        let Some(values) = object.get(field).and_then(Value::as_object) else {
+            continue;
+        };
+        for (key, value) in values {
+            let encrypted = match value {
+                Value::String(text) => {
+                    text.is_empty() || (text.starts_with("ENC[") && text.ends_with(']'))
+                }
+                Value::Null => true,
+                _ => false,
+            };
+            if !encrypted {
+                clear.push(format!("{field}.{key}"));
+            }
+        }
+    }
+    clear
 }
 
 /// The SOPS metadata of a SOPS document: a top-level `sops` map holding `mac` and
@@ -664,6 +694,12 @@ mod tests {
             protection("", "Secret", &plain),
             Some(Protection::Plaintext)
         );
+        // Half encrypted: stringData written in the clear beside the metadata.
+        let mut half = sops_secret(false);
+        half["stringData"] = json!({"token": "hunter2"});
+        assert_eq!(protection("", "Secret", &half), Some(Protection::Plaintext));
+        assert_eq!(clear_beside_sops(&half), ["stringData.token"]);
+        assert!(clear_beside_sops(&sops_secret(false)).is_empty());
         let empty = json!({"kind": "Secret", "type": "kubernetes.io/service-account-token"});
         assert_eq!(protection("", "Secret", &empty), None);
         assert_eq!(

@@ -45,6 +45,7 @@ fn read_by_kubernetes_as(scalar: &str) -> Option<String> {
 /// else (`None`: a null, whose spelling is taken from the line), naming the key from the
 /// source line (`team: y`), or the key itself or the list item when the scalar is one.
 fn quote_it_message(scalar: Option<&str>, location: serde_saphyr::Location, text: &str) -> String {
+    let secret = masked_line(text, location.line()).is_some();
     let line = text
         .lines()
         .nth(
@@ -76,6 +77,15 @@ fn quote_it_message(scalar: Option<&str>, location: serde_saphyr::Location, text
         .is_some_and(|rest| rest.trim_start().starts_with(':'));
     let what = read_by_kubernetes_as(if scalar.is_empty() { "~" } else { &scalar })
         .unwrap_or_else(|| "not a string".to_string());
+    // A Secret's value is not shown, nor what it reads as, which would all but say it.
+    let (scalar, what) = if secret && !is_key {
+        (
+            crate::redact::REDACTED.to_string(),
+            "not a string".to_string(),
+        )
+    } else {
+        (scalar, what)
+    };
     if is_key {
         // sigs.k8s.io/yaml writes a non-string key as its Go spelling ("false", "1"): no error,
         // but another key than the one written.
@@ -209,8 +219,8 @@ pub(super) fn to_diagnostic(
     } else {
         snippet
     };
-    let mut diagnostic =
-        Diagnostic::error(Some(Origin::new(file, 0, line)), with_field_hint(message));
+    let (message, snippet) = without_secret_values(with_field_hint(message), &snippet, document);
+    let mut diagnostic = Diagnostic::error(Some(Origin::new(file, 0, line)), message);
     if let Some(column) = column.filter(|&column| column > 0) {
         diagnostic = diagnostic.at_column(column);
     }
@@ -219,6 +229,61 @@ pub(super) fn to_diagnostic(
     } else {
         diagnostic.with_detail(snippet)
     }
+}
+
+/// The line of `text` (1-based) as it may be shown, when it holds a Secret's value
+/// (`crate::redact::masked_lines`).
+fn masked_line(text: &str, line: u64) -> Option<String> {
+    let index = usize::try_from(line.checked_sub(1)?).ok()?;
+    crate::redact::masked_lines(text)
+        .into_iter()
+        .find(|(masked, _)| *masked == index)
+        .map(|(_, shown)| shown)
+}
+
+/// The message and the source snippet under it with no value of a Secret in them: each
+/// snippet line (`  7 |   password: …`) that holds one shows it masked, and what those lines
+/// held is scrubbed from the message and the snippet's pointer lines.
+fn without_secret_values(
+    message: String,
+    snippet: &str,
+    document: &DocumentText<'_>,
+) -> (String, String) {
+    let masked = crate::redact::masked_lines(document.text);
+    if masked.is_empty() {
+        return (message, snippet.to_string());
+    }
+    let lines: Vec<&str> = document.text.lines().collect();
+    // What each masked line held: the text its shown form leaves out, quotes and all.
+    let hidden: Vec<serde_json::Value> = masked
+        .iter()
+        .filter_map(|(index, shown)| {
+            let original = lines.get(*index)?;
+            let kept = shown.strip_suffix(crate::redact::REDACTED)?;
+            let value = original.get(kept.len()..).unwrap_or(original).trim();
+            let unquoted = value.trim_matches(['"', '\'']);
+            Some([value, unquoted].map(|text| serde_json::Value::from(text.to_string())))
+        })
+        .flatten()
+        .collect();
+    let by_file_line: std::collections::BTreeMap<u64, &str> = masked
+        .iter()
+        .map(|(index, shown)| (*index as u64 + document.first_line, shown.as_str()))
+        .collect();
+    let scrub = |text: &str| crate::redact::scrub(text, &hidden, |value| value.to_string());
+    let snippet = snippet
+        .lines()
+        .map(|line| {
+            // serde-saphyr's source lines: `  7 | text`; its pointer lines have no number.
+            let numbered = line.split_once(" | ").and_then(|(number, _)| {
+                let shown = by_file_line.get(&number.trim().parse::<u64>().ok()?)?;
+                Some(format!("{number} | {shown}"))
+            });
+            numbered.unwrap_or_else(|| scrub(line))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    (scrub(&message), snippet)
 }
 
 /// The line (1-based, within `text`) where the key repeated at `line`:`column` first appeared
