@@ -56,13 +56,39 @@ pub fn html(text: &str) -> String {
             '>' => escaped.push_str("&gt;"),
             '"' => escaped.push_str("&quot;"),
             '\'' => escaped.push_str("&#39;"),
-            '`' | '*' | '_' | '[' | ']' | '\\' | '~' | '|' | '$' | '!' | '#' | '@' | ':' => {
+            // GitHub reads the character a reference stands for before it looks for mentions
+            // and issue references: a zero-width space after `@` and `#` keeps `@team` and `#8`
+            // (and `owner/repo#8`) from becoming live.
+            '#' | '@' => escaped.push_str(&format!("&#{};&#8203;", c as u32)),
+            '`' | '*' | '_' | '[' | ']' | '\\' | '~' | '|' | '$' | '!' | ':' => {
                 escaped.push_str(&format!("&#{};", c as u32))
             }
+            '-' if ends_with_gh(&escaped) => escaped.push_str("&#8203;-"),
             c => escaped.push(c),
         }
     }
     escaped
+}
+
+/// Whether `text` ends in `GH` (any case) not preceded by a letter or digit: GitHub reads
+/// `GH-8` as a reference to issue 8.
+fn ends_with_gh(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.ends_with("gh")
+        && !lower[..lower.len() - 2]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric())
+}
+
+/// Whether GitHub would read part of `text` as a `GH-8` issue reference.
+fn holds_gh_reference(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices("gh-").any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + 3..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric()) && after.is_some_and(|c| c.is_ascii_digit())
+    })
 }
 
 /// `content` as a fenced code block with the info string `info`: the fence is one backtick
@@ -90,6 +116,7 @@ pub fn is_plain(text: &str) -> bool {
         })
         && !lower.contains("www.")
         && !lower.contains("://")
+        && !holds_gh_reference(text)
 }
 
 fn longest_run(text: &str, of: char) -> usize {
@@ -135,6 +162,22 @@ mod tests {
         assert_eq!(cell(""), "` `");
     }
 
+    /// A fork's text holds no live reference: `#8`, `owner/repo#8` and `GH-8` read as text in
+    /// running text (a code span) and in HTML (a zero-width space after `@`, `#` and `GH`).
+    #[test]
+    fn issue_references_and_mentions_stay_text() {
+        for reference in ["#8", "owner/repo#8", "GH-8", "gh-12 here"] {
+            assert!(!is_plain(reference), "{reference}");
+        }
+        assert!(
+            is_plain("ghost-1"),
+            "a word ending in gh is not a reference"
+        );
+        assert_eq!(html("GH-8"), "GH&#8203;-8");
+        assert_eq!(html("high-8"), "high-8");
+        assert_eq!(html("org/repo#8"), "org/repo&#35;&#8203;8");
+    }
+
     #[test]
     fn running_text_is_plain_or_code() {
         assert_eq!(
@@ -166,7 +209,7 @@ mod tests {
     fn html_escapes_tags_quotes_and_markdown_punctuation() {
         assert_eq!(
             html("</summary><!-- `x` *y* [z](u) | a&b \"q\" 'r' @s #1"),
-            "&lt;/summary&gt;&lt;&#33;-- &#96;x&#96; &#42;y&#42; &#91;z&#93;(u) &#124; a&amp;b &quot;q&quot; &#39;r&#39; &#64;s &#35;1"
+            "&lt;/summary&gt;&lt;&#33;-- &#96;x&#96; &#42;y&#42; &#91;z&#93;(u) &#124; a&amp;b &quot;q&quot; &#39;r&#39; &#64;&#8203;s &#35;&#8203;1"
         );
         assert_eq!(
             html("Deployment.apps shop/web-1"),
