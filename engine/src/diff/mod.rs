@@ -7,6 +7,7 @@ mod change;
 pub mod danger;
 pub mod describe;
 pub mod ignore;
+mod immutable;
 mod objects;
 pub mod policy;
 pub mod streamed;
