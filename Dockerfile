@@ -4,7 +4,9 @@
 #   docker build -t fedrender .                          # fedrender alone (about 10 MB)
 #   docker build --target with-tools -t fedrender:tools . # with kubectl, kustomize and helm,
 #                                                          # for fleets with kustomize or Helm sources
-#   docker run --rm -v "$PWD:/repo" -w /repo fedrender build fleet --clusters clusters.yaml --out rendered
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/repo" -w /repo fedrender build fleet --clusters clusters.yaml --out rendered
+#
+# --user: the image runs as 65532, which cannot write a checkout the host's user owns.
 
 ARG RUST_VERSION=1.95
 ARG ALPINE_VERSION=3.22
@@ -59,6 +61,8 @@ RUN verify() { \
 
 FROM gcr.io/distroless/static-debian12:nonroot AS with-tools
 COPY --from=build /src/target/dist/fedrender /usr/local/bin/fedrender
+# Apache-2.0 §4: the license and the notice go along with every copy.
+COPY LICENSE NOTICE /usr/share/doc/fedrender/
 COPY --from=tools /tools/kubectl /tools/kustomize /tools/helm /usr/local/bin/
 USER 65532:65532
 ENTRYPOINT ["fedrender"]
@@ -66,6 +70,8 @@ CMD ["--help"]
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /src/target/dist/fedrender /usr/local/bin/fedrender
+# Apache-2.0 §4: the license and the notice go along with every copy.
+COPY LICENSE NOTICE /usr/share/doc/fedrender/
 USER 65532:65532
 ENTRYPOINT ["fedrender"]
 CMD ["--help"]
