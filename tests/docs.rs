@@ -126,3 +126,45 @@ fn console_examples_in_the_documentation_hold() {
     assert!(run > 0, "no console example was found");
     println!("{run} documented commands ran");
 }
+
+/// What users read speaks their words: none of the project's own working material (the
+/// articles it started from, its rule book, its judges) is named, since a user has none of it.
+#[test]
+fn what_users_read_names_nothing_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let jargon = [
+        "../shared",
+        "shared/seeds",
+        "shared/spec",
+        "shared/oracle",
+        "the seeds",
+        "seeds'",
+        "seed 0",
+        "spec §",
+        ".md §",
+    ];
+    let mut read = pages();
+    for folder in ["examples", "completions"] {
+        read.extend(
+            walkdir::WalkDir::new(root.join(folder))
+                .into_iter()
+                .map(|entry| entry.unwrap().into_path())
+                .filter(|path| path.is_file()),
+        );
+    }
+    let mut found = Vec::new();
+    for path in &read {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for (number, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            if let Some(word) = jargon.iter().find(|word| lower.contains(*word)) {
+                let shown = path.strip_prefix(root).unwrap().display();
+                found.push(format!("{shown}:{}: {word}", number + 1));
+            }
+        }
+    }
+    assert!(read.len() > 20, "too few files read: {}", read.len());
+    assert!(found.is_empty(), "the team's jargon:\n{}", found.join("\n"));
+}
