@@ -1504,3 +1504,69 @@ fn plan_says_what_a_multi_cluster_service_claims() {
         "{text}"
     );
 }
+
+/// The README's container command on Linux: the image runs as uid 65532, the mounted checkout
+/// belongs to the host's user. Run as another uid (what the image does without `--user`), the
+/// build is refused with a message that names both uids and the `--user` flag, and writes
+/// nothing; run as the checkout's owner (what `--user "$(id -u):$(id -g)"` does), it builds.
+/// Needs root and setpriv to change uid; skipped elsewhere.
+#[test]
+fn the_containers_documented_command_as_another_uid_and_as_the_checkouts_owner() {
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|id| id.stdout == b"0\n");
+    if !is_root || Command::new("setpriv").arg("--version").output().is_err() {
+        eprintln!("skipped: changing uid needs root and setpriv");
+        return;
+    }
+    let checkout = scratch("container-uid");
+    let _ = std::fs::remove_dir_all(&checkout);
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    common::copy_tree(&repository.join("examples"), &checkout.join("examples"));
+    let owned = Command::new("chown")
+        .args(["-R", "1000:1000"])
+        .arg(&checkout)
+        .status()
+        .unwrap();
+    assert!(owned.success());
+    let binary = env!("CARGO_BIN_EXE_fedrender");
+    let run_as = |uid: &str| {
+        Command::new("setpriv")
+            .args([
+                &format!("--reuid={uid}"),
+                &format!("--regid={uid}"),
+                "--clear-groups",
+            ])
+            .args([
+                binary,
+                "build",
+                "examples/fleet",
+                "--clusters",
+                "examples/clusters.yaml",
+            ])
+            .args(["--out", "rendered"])
+            .current_dir(&checkout)
+            .output()
+            .unwrap()
+    };
+    let refused = run_as("65532");
+    let message = stderr(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{message}");
+    assert!(message.contains("rendered: Permission denied"), "{message}");
+    assert!(
+        message.contains("fedrender runs as uid 65532 and")
+            && message.contains("belongs to uid 1000")
+            && message.contains(r#"docker run --user "$(id -u):$(id -g)""#),
+        "{message}"
+    );
+    assert!(!checkout.join("rendered").exists());
+
+    let built = run_as("1000");
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    assert!(
+        checkout
+            .join("rendered/prod-eu-1/kustomization.yaml")
+            .is_file()
+    );
+}

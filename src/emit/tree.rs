@@ -668,7 +668,41 @@ fn not_ours(target: &Path, why: &str) -> Rejected {
 }
 
 fn io_error(path: &Path, error: io::Error) -> Rejected {
-    Diagnostic::error(None, format!("{}: {error}", path.display())).into()
+    let diagnostic = Diagnostic::error(None, format!("{}: {error}", path.display()));
+    match (error.kind(), someone_elses_directory(path)) {
+        (io::ErrorKind::PermissionDenied, Some((directory, owner))) => diagnostic
+            .with_detail(format!(
+                "fedrender runs as uid {} and {} belongs to uid {owner}; in a container, run it as \
+                 the directory's owner: docker run --user \"$(id -u):$(id -g)\" …",
+                rustix::process::geteuid().as_raw(),
+                std::path::absolute(&directory)
+                    .unwrap_or(directory)
+                    .display(),
+            ))
+            .into(),
+        _ => diagnostic.into(),
+    }
+}
+
+/// The nearest existing directory above `path` (the one a new entry is created in), when it
+/// belongs to another user. That is what a container image running as its own user (ours runs
+/// as 65532) meets in a checkout mounted from the host, and the bare "Permission denied" does
+/// not say it.
+fn someone_elses_directory(path: &Path) -> Option<(PathBuf, u32)> {
+    use std::os::unix::fs::MetadataExt;
+    let directory = path
+        .ancestors()
+        .skip(1)
+        .map(|dir| {
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }
+        })
+        .find(|dir| dir.is_dir())?;
+    let owner = fs::metadata(directory).ok()?.uid();
+    (owner != rustix::process::geteuid().as_raw()).then(|| (directory.to_path_buf(), owner))
 }
 
 #[cfg(test)]
