@@ -42,7 +42,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kustomize 
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
-complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l deny -d 'Make a lint\'s warnings errors (repeatable; `--help` lists the lints)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
 selects-nothing\t'a policy or KubeFed object selects no template'
@@ -198,7 +198,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kustomize -
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
-complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l deny -d 'Make a lint\'s warnings errors (repeatable; `--help` lists the lints)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
 selects-nothing\t'a policy or KubeFed object selects no template'
@@ -330,10 +330,10 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l cluster-sel
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l against -d 'Compare with a rendered tree (e.g. the committed output directory)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base -d 'Compare with another input directory, rendered too (e.g. a checkout of the target branch)' -r -F
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base-clusters -d 'Inventory of the base (default: the same as --clusters)' -r -F
-complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l format -r -f -a "unified\t''
-markdown\t''
-json\t''
-stat\t''"
+complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l format -d 'How the change is printed' -r -f -a "unified\t'A unified diff per object and cluster, for a terminal'
+markdown\t'The pull request comment: the review first, then the diff, collapsed per object'
+json\t'Everything the review found and every change, for tools'
+stat\t'One line per cluster: objects added, changed and removed'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l title -d 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request\'s' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -d 'Largest Markdown output, in bytes; what does not fit is left out with a note' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l ignore-field -d 'Hide a changed object whose only differences are at this field, for the objects named (GROUP, KIND, NAMESPACE, NAME are globs; a pointer segment `*` matches any key or index); the report counts what each rule hid (repeatable)' -r
@@ -360,7 +360,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kustomize -
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
-complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l deny -d 'Make a lint\'s warnings errors (repeatable; `--help` lists the lints)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
 selects-nothing\t'a policy or KubeFed object selects no template'
@@ -513,7 +513,7 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kustomi
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l kubernetes-version -d 'Check objects against this Kubernetes version: `1.36` for every cluster (an upgrade\'s "what if"), `NAME=1.36` for one (repeatable). Otherwise each cluster\'s status.kubernetesVersion, else the Config\'s spec.kubernetesVersion, else the newest version fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l karmada-version -d 'Judge policies by this Karmada release (`1.19`): fields and values its CRDs refuse are errors, features behind its gates that are off are warnings. Otherwise the Config\'s spec.karmada.version, else the newest release fedrender knows' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l crds -d 'A file or directory of CustomResourceDefinitions (e.g. the output of `kubectl get crds -o yaml`) to check custom resources against, besides the CRDs in the fleet (repeatable)' -r -F
-complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
+complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l deny -d 'Make a lint\'s warnings errors (repeatable; `--help` lists the lints)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
 selects-nothing\t'a policy or KubeFed object selects no template'

@@ -23,13 +23,17 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Render the fleet into one directory per member cluster.
+    #[command(after_long_help = lint_list())]
     Build(BuildArgs),
     /// Show what a change does to the rendered fleet, per cluster and object.
+    #[command(after_long_help = lint_list())]
     Diff(DiffArgs),
     /// Explain every placement: policies matched and why one won, clusters filtered and why,
     /// replicas and overrides per cluster.
+    #[command(after_long_help = lint_list())]
     Plan(PlanArgs),
     /// Check everything `build` checks, without rendering output.
+    #[command(after_long_help = lint_list())]
     Validate(ValidateArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
@@ -92,15 +96,15 @@ pub struct InputArgs {
     /// Treat every warning as an error, except lints given another level by name.
     #[arg(long)]
     pub strict: bool,
-    /// Make a lint's warnings errors (repeatable).
-    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    /// Make a lint's warnings errors (repeatable; `--help` lists the lints).
+    #[arg(long, value_name = "LINT", value_parser = lint_names(), hide_possible_values = true)]
     pub deny: Vec<String>,
     /// Report a lint's warnings as warnings, even under --strict or a Config that denies or
     /// allows it (repeatable).
-    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    #[arg(long, value_name = "LINT", value_parser = lint_names(), hide_possible_values = true)]
     pub warn: Vec<String>,
     /// Silence a lint (repeatable).
-    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    #[arg(long, value_name = "LINT", value_parser = lint_names(), hide_possible_values = true)]
     pub allow: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
@@ -148,6 +152,22 @@ fn parse_size(text: &str) -> Result<u64, String> {
             "give a positive whole number of bytes, with a unit if you like (512Mi)".to_string(),
         ),
     }
+}
+
+/// The lints --deny, --warn and --allow take, once, under the options of `--help` (listed with
+/// each of the three flags, they tripled the help).
+fn lint_list() -> String {
+    let width = Lint::ALL
+        .iter()
+        .map(|lint| lint.name().len())
+        .max()
+        .unwrap_or(0);
+    let mut list =
+        String::from("Lints (for --deny, --warn and --allow, and the Config's spec.lints):\n");
+    for lint in Lint::ALL {
+        list.push_str(&format!("  {:width$}  {}\n", lint.name(), lint.summary()));
+    }
+    list
 }
 
 fn lint_names() -> clap::builder::PossibleValuesParser {
@@ -280,6 +300,7 @@ pub struct DiffArgs {
     /// Inventory of the base (default: the same as --clusters).
     #[arg(long, value_name = "FILE", requires = "base")]
     pub base_clusters: Option<PathBuf>,
+    /// How the change is printed.
     #[arg(long, value_enum, default_value_t = DiffFormat::Unified)]
     pub format: DiffFormat,
     /// The heading of the Markdown comment (and `title` in JSON), e.g. the pull request's.
@@ -318,9 +339,13 @@ pub struct DiffArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
+    /// A unified diff per object and cluster, for a terminal.
     Unified,
+    /// The pull request comment: the review first, then the diff, collapsed per object.
     Markdown,
+    /// Everything the review found and every change, for tools.
     Json,
+    /// One line per cluster: objects added, changed and removed.
     Stat,
 }
 

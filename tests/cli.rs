@@ -1570,3 +1570,31 @@ fn the_containers_documented_command_as_another_uid_and_as_the_checkouts_owner()
             .is_file()
     );
 }
+
+/// `-h` is a summary: no lint is named in it (with --deny, --warn and --allow each listing all
+/// of them, `build -h` printed the list three times); `--help` lists each lint once; every flag
+/// has a description; each manual page has EXIT STATUS and EXAMPLES.
+#[test]
+fn help_names_each_lint_once_and_every_page_has_exit_status_and_examples() {
+    for subcommand in ["build", "diff", "plan", "validate"] {
+        let short = String::from_utf8(fedrender(&[subcommand, "-h"]).stdout).unwrap();
+        let long = String::from_utf8(fedrender(&[subcommand, "--help"]).stdout).unwrap();
+        for lint in ["unknown-cluster", "quota-exceeded", "hpa-owns-replicas"] {
+            assert!(!short.contains(lint), "{subcommand} -h names {lint}:\n{short}");
+            assert_eq!(long.matches(lint).count(), 1, "{subcommand} --help:\n{long}");
+        }
+        // An option without a description shows its defaults where the description goes.
+        let lines: Vec<&str> = short.lines().collect();
+        let undescribed: Vec<&str> = lines
+            .windows(2)
+            .filter(|pair| pair[0].trim_start().starts_with('-'))
+            .filter(|pair| pair[1].trim_start().starts_with('['))
+            .map(|pair| pair[0])
+            .collect();
+        assert!(undescribed.is_empty(), "{subcommand}: {undescribed:?}");
+        let page = String::from_utf8(fedrender(&["man", subcommand]).stdout).unwrap();
+        for section in [".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+            assert!(page.contains(section), "fedrender-{subcommand}(1) has no {section}");
+        }
+    }
+}
