@@ -378,7 +378,8 @@ fn messages_come_as_json_lines_or_github_workflow_commands() {
         .filter(|line| line.starts_with('{'))
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
-    assert_eq!(objects.len(), 2, "{}", stderr(&json));
+    assert_eq!(objects.len(), 3, "{}", stderr(&json));
+    assert_eq!(objects[2]["level"], "summary");
     assert_eq!(objects[0]["level"], "warning");
     assert_eq!(objects[0]["name"], "unplaced-template");
     assert_eq!(
@@ -1580,8 +1581,15 @@ fn help_names_each_lint_once_and_every_page_has_exit_status_and_examples() {
         let short = String::from_utf8(fedrender(&[subcommand, "-h"]).stdout).unwrap();
         let long = String::from_utf8(fedrender(&[subcommand, "--help"]).stdout).unwrap();
         for lint in ["unknown-cluster", "quota-exceeded", "hpa-owns-replicas"] {
-            assert!(!short.contains(lint), "{subcommand} -h names {lint}:\n{short}");
-            assert_eq!(long.matches(lint).count(), 1, "{subcommand} --help:\n{long}");
+            assert!(
+                !short.contains(lint),
+                "{subcommand} -h names {lint}:\n{short}"
+            );
+            assert_eq!(
+                long.matches(lint).count(),
+                1,
+                "{subcommand} --help:\n{long}"
+            );
         }
         // An option without a description shows its defaults where the description goes.
         let lines: Vec<&str> = short.lines().collect();
@@ -1594,7 +1602,78 @@ fn help_names_each_lint_once_and_every_page_has_exit_status_and_examples() {
         assert!(undescribed.is_empty(), "{subcommand}: {undescribed:?}");
         let page = String::from_utf8(fedrender(&["man", subcommand]).stdout).unwrap();
         for section in [".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
-            assert!(page.contains(section), "fedrender-{subcommand}(1) has no {section}");
+            assert!(
+                page.contains(section),
+                "fedrender-{subcommand}(1) has no {section}"
+            );
         }
+    }
+}
+
+/// `--message-format json` makes standard error a JSON stream and nothing else: every line one
+/// object, the last the run's summary (`"level": "summary"`) with its counts, whether the run
+/// succeeded or failed.
+#[test]
+fn the_json_message_format_is_json_to_the_last_line() {
+    let out = scratch("json-summary");
+    let failing = "testdata/error-override-remove-missing";
+    let runs: [(Vec<String>, i32, u64); 3] = [
+        (
+            [
+                "validate",
+                "examples/fleet",
+                "--clusters",
+                "examples/clusters.yaml",
+                "--include",
+                "shop/**",
+            ]
+            .map(String::from)
+            .to_vec(),
+            0,
+            0,
+        ),
+        (
+            vec![
+                "build".into(),
+                "examples/fleet".into(),
+                "--clusters".into(),
+                "examples/clusters.yaml".into(),
+                "--out".into(),
+                out.to_string_lossy().into_owned(),
+            ],
+            0,
+            0,
+        ),
+        (
+            vec![
+                "build".into(),
+                format!("{failing}/input"),
+                "--clusters".into(),
+                format!("{failing}/clusters.yaml"),
+                "--out".into(),
+                out.to_string_lossy().into_owned(),
+            ],
+            2,
+            1,
+        ),
+    ];
+    for (args, code, errors) in runs {
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args.extend(["--message-format", "json"]);
+        let run = fedrender(&args);
+        assert_eq!(run.status.code(), Some(code), "{args:?}: {}", stderr(&run));
+        let text = stderr(&run);
+        let objects: Vec<serde_json::Value> = text
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}")))
+            .collect();
+        let last = objects.last().expect("a summary");
+        assert_eq!(last["level"], "summary", "{args:?}: {text}");
+        assert_eq!(last["errors"], errors, "{text}");
+        let warnings = objects
+            .iter()
+            .filter(|object| object["level"] == "warning")
+            .count();
+        assert_eq!(last["warnings"], warnings as u64, "{text}");
     }
 }

@@ -1,5 +1,5 @@
-//! How far a run has got, for the progress line: the stage and, while rendering, how many
-//! templates are done out of how many. The caller hands a [`Progress`] in with the run's
+//! How far a run has got, for the progress line: the stage and, while rendering or writing, how
+//! many templates (files) are done out of how many. The caller hands a [`Progress`] in with the run's
 //! [`Options`](crate::run::Options) and reads it from another thread while the pipeline records
 //! in it. Recording never changes the output.
 
@@ -15,6 +15,8 @@ pub enum Stage {
     Placing,
     /// Building every object.
     Rendering,
+    /// Putting the rendered files in place in the output tree (the shell's part).
+    Writing,
 }
 
 impl Stage {
@@ -24,6 +26,16 @@ impl Stage {
             Stage::Reading => "reading the fleet",
             Stage::Placing => "placing templates",
             Stage::Rendering => "rendering",
+            Stage::Writing => "writing",
+        }
+    }
+
+    /// What the stage counts, when it counts: templates rendered, files put in place.
+    pub fn unit(self) -> Option<&'static str> {
+        match self {
+            Stage::Rendering => Some("templates"),
+            Stage::Writing => Some("files"),
+            Stage::Reading | Stage::Placing => None,
         }
     }
 }
@@ -42,15 +54,15 @@ struct Record {
 }
 
 impl Progress {
-    /// Records that a stage began; rendering with `total` templates to go.
+    /// Records that a stage began, with `total` templates (or files) to go.
     pub fn begin(&self, stage: Stage, total: usize) {
         self.0.done.store(0, Ordering::Relaxed);
         self.0.total.store(total, Ordering::Relaxed);
         self.0.stage.store(stage as u8 + 1, Ordering::Relaxed);
     }
 
-    /// Records that `count` more templates are done.
-    pub(crate) fn advance(&self, count: usize) {
+    /// Records that `count` more templates (or files) are done.
+    pub fn advance(&self, count: usize) {
         self.0.done.fetch_add(count, Ordering::Relaxed);
     }
 
@@ -60,6 +72,7 @@ impl Progress {
             1 => Stage::Reading,
             2 => Stage::Placing,
             3 => Stage::Rendering,
+            4 => Stage::Writing,
             _ => return None,
         };
         Some((

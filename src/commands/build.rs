@@ -13,7 +13,7 @@ use fedrender_engine::output::gitops::GitopsSettings;
 use fedrender_engine::run::{CHUNK, Options, Outcome};
 
 use super::terminal::{
-    message_format, plural, rejected, report, say, stdout_error, usage_error, write_stdout,
+    message_format, plural, rejected, report, say_summary, stdout_error, usage_error, write_stdout,
 };
 use crate::cli::BuildArgs;
 use crate::emit::tree::{Mode, TreeChanges, TreeWriter};
@@ -55,6 +55,7 @@ pub fn run(args: &BuildArgs) -> i32 {
         input.run.verbose,
         "rendering",
         &options.progress,
+        format,
     );
     if args.stdout {
         let stdout = std::io::stdout();
@@ -88,11 +89,12 @@ pub fn run(args: &BuildArgs) -> i32 {
         return match report(outcome, &input.run, &unchanged) {
             Ok((changes, _)) if changes.is_empty() => {
                 if !input.run.quiet {
-                    say(&format!(
+                    let up_to_date = format!(
                         "{} is up to date ({} files)\n",
                         printable(&out.to_string_lossy()),
                         changes.unchanged
-                    ));
+                    );
+                    say_summary(&up_to_date, 0, format);
                 }
                 exit_code::OK
             }
@@ -116,12 +118,13 @@ pub fn run(args: &BuildArgs) -> i32 {
                     listed.push_str(&format!("extra: {}\n", printable(&path.to_string_lossy())));
                 }
                 let written = write_stdout(&messages::for_people(&listed, format), format);
-                say(&format!(
+                let out_of_date = format!(
                     "{} is out of date: {} to write, {} to remove; run fedrender build\n",
                     printable(&out.to_string_lossy()),
                     changes.write.len(),
                     changes.remove.len()
-                ));
+                );
+                say_summary(&out_of_date, 0, format);
                 // A reader that went away changes nothing: the tree is out of date.
                 if written == exit_code::OK {
                     exit_code::DIFFERENCES
@@ -149,7 +152,7 @@ pub fn run(args: &BuildArgs) -> i32 {
                     report.seconds,
                     changed_directories(&report.changed, input.run.verbose)
                 );
-                say(&messages::for_people(&summary, format));
+                say_summary(&messages::for_people(&summary, format), 0, format);
             }
             exit_code::OK
         }
@@ -234,7 +237,7 @@ fn write_trees<T>(
         let write = || {
             let writer = TreeWriter::open(&options.out, layout, mode)?;
             match run.render(chunk, |chunk| writer.put(&chunk)) {
-                Ok(()) => writer.commit(),
+                Ok(()) => writer.commit(&options.options.progress),
                 Err(error) => {
                     writer.roll_back();
                     Err(error)

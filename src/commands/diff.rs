@@ -13,7 +13,8 @@ use fedrender_engine::run::{Options, Outcome};
 
 use super::options::{confined, source};
 use super::terminal::{
-    message_format, rejected, report, say, usage_error, write_stdout, write_stdout_in_colour,
+    count_warnings, message_format, rejected, report, say, say_summary, usage_error, write_stdout,
+    write_stdout_in_colour,
 };
 use crate::cli::{Color, DiffArgs, DiffFormat};
 use crate::exit_code;
@@ -111,6 +112,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         input.run.verbose,
         "rendering",
         &options.progress,
+        format,
     );
     // The Config hides what its team chose to (the report counts it by rule), and the flags
     // hide more. With --base the Config is the base's: levels and rules are policy, and the
@@ -186,6 +188,7 @@ pub fn run(args: &DiffArgs) -> i32 {
     let (denied, warned): (Vec<Diagnostic>, Vec<Diagnostic>) = messages
         .into_iter()
         .partition(|message| message.severity == Severity::Error);
+    count_warnings(warned.len());
     if !input.run.quiet {
         say(&messages::warnings_text(&warned, format, input.run.verbose));
     }
@@ -193,14 +196,18 @@ pub fn run(args: &DiffArgs) -> i32 {
         // As a denied lint fails `build`, a denied finding fails `diff` (exit 2); the report
         // is printed first, since a reviewer needs it most then.
         say(&messages::errors_text(&denied, format));
-        say(&format!(
-            "fedrender: {} denied by a lint level; the report above is complete\n",
-            if denied.len() == 1 {
-                "1 danger finding".to_string()
-            } else {
-                format!("{} danger findings", denied.len())
-            }
-        ));
+        let findings = if denied.len() == 1 {
+            "1 danger finding".to_string()
+        } else {
+            format!("{} danger findings", denied.len())
+        };
+        say_summary(
+            &format!(
+                "fedrender: {findings} denied by a lint level; the report above is complete\n"
+            ),
+            denied.len(),
+            format,
+        );
         return exit_code::ERROR;
     }
     if result.is_empty() {

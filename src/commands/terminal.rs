@@ -2,6 +2,7 @@
 //! a run's warnings and errors in the format asked for, a closed pipe that is no error.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fedrender_engine::diagnostics::{Rejected, printable};
 use fedrender_engine::run::Outcome;
@@ -14,9 +15,19 @@ pub fn message_format(run: &RunArgs) -> MessageFormat {
     run.message_format
 }
 
+/// How many warnings this run reported, for its closing summary. One process is one run, and
+/// the summary is printed by whichever command ends it, long after `report`.
+static WARNINGS_REPORTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts warnings a command printed itself (not through [`report`]) for the summary.
+pub fn count_warnings(count: usize) {
+    WARNINGS_REPORTED.fetch_add(count, Ordering::Relaxed);
+}
+
 /// Prints the warnings, and the errors of a failed run with what was left untouched.
 pub fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<T, i32> {
     let format = message_format(run);
+    count_warnings(outcome.warnings.len());
     if !run.quiet {
         say(&messages::warnings_text(
             &outcome.warnings,
@@ -31,11 +42,15 @@ pub fn report<T>(outcome: Outcome<T>, run: &RunArgs, untouched: &str) -> Result<
         } else {
             untouched
         };
-        say(&format!(
-            "fedrender: {}; {}\n",
-            plural(rejected.errors.len(), "error"),
-            printable(left)
-        ));
+        say_summary(
+            &format!(
+                "fedrender: {}; {}\n",
+                plural(rejected.errors.len(), "error"),
+                printable(left)
+            ),
+            rejected.errors.len(),
+            format,
+        );
         if let Some(signal) = rejected.interrupted_by {
             // Dying by the signal tells the shell or CI runner the build was stopped, not failed.
             crate::interrupt::end_by(signal);
@@ -99,6 +114,31 @@ pub fn say(text: &str) {
     if !text.is_empty() {
         let painted = messages::painted_levels(text);
         let _ = anstream::stderr().lock().write_all(painted.as_bytes());
+    }
+}
+
+/// Prints the line (or lines) that end a run. In the JSON format, standard error is a stream of
+/// JSON objects and nothing else: the summary is its last object, `"level": "summary"`, with
+/// the run's counts, the first line as `message` and any others as `lines`. Otherwise `text` as
+/// it is: a caller whose text holds the fleet's names makes it inert first.
+pub fn say_summary(text: &str, errors: usize, format: MessageFormat) {
+    match format {
+        MessageFormat::Json => {
+            let mut lines = text.lines().map(|line| line.trim());
+            let message = lines.next().unwrap_or_default();
+            let summary = serde_json::json!({
+                "level": "summary",
+                "errors": errors,
+                "warnings": WARNINGS_REPORTED.load(Ordering::Relaxed),
+                "message": message,
+                "lines": lines.collect::<Vec<_>>(),
+            });
+            say(&format!(
+                "{}\n",
+                crate::report::github::inert_json(summary.to_string())
+            ));
+        }
+        _ => say(text),
     }
 }
 

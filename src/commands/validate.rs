@@ -1,7 +1,7 @@
 //! `fedrender validate`: every check `build` makes, nothing written; a line counting what was
 //! checked.
 
-use super::terminal::{message_format, plural, rejected, report, say, usage_error};
+use super::terminal::{message_format, plural, rejected, report, say_summary, usage_error};
 use crate::cli::ValidateArgs;
 use crate::exit_code;
 use crate::source::fleet::run_fleet;
@@ -22,12 +22,13 @@ pub fn run(args: &ValidateArgs) -> i32 {
     match report(outcome, &input.run, "nothing was written") {
         Ok(summary) => {
             if !input.run.quiet {
-                say(&format!(
+                let valid = format!(
                     "valid: {} for {}, {}\n",
                     plural(summary.objects, "object"),
                     plural(summary.clusters, "cluster"),
                     plural(warnings, "warning")
-                ));
+                );
+                say_summary(&valid, 0, message_format(&input.run));
             }
             exit_code::OK
         }

@@ -26,6 +26,7 @@ use crate::interrupt;
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
 use fedrender_engine::manifest::HEADER;
 use fedrender_engine::output::{TreeFile, TreeLayout};
+use fedrender_engine::progress::{Progress, Stage};
 use fedrender_engine::work::RenderedTemplate;
 
 /// What a build changed (or, checking, would change), file by file.
@@ -306,9 +307,11 @@ impl<'a> TreeWriter<'a> {
 
     /// Finishes a successful render: writes the kustomizations, puts every replacement in
     /// place and removes fedrender's files that are no longer rendered, with the directories
-    /// they leave empty. Checking, only finds what that would change.
-    pub fn commit(self) -> Result<TreeChanges, Rejected> {
+    /// they leave empty. Checking, only finds what that would change. How far it has got is
+    /// recorded in `progress`, the writing stage: the files put in place and removed, of all.
+    pub fn commit(self, progress: &Progress) -> Result<TreeChanges, Rejected> {
         let layout = self.layout;
+        progress.begin(Stage::Writing, 0);
         // A kustomization lists every file of its cluster: a few at a time, so that memory
         // never holds every cluster's list at once.
         let clusters: Vec<usize> = (0..layout.clusters().len()).collect();
@@ -353,6 +356,7 @@ impl<'a> TreeWriter<'a> {
         let mut log = std::mem::take(&mut *self.lock_log());
         log.staged
             .sort_unstable_by_key(|&file| layout.path_order(file));
+        progress.begin(Stage::Writing, log.staged.len() + remove.len());
         let replaced = || -> Result<(), Rejected> {
             let mut directories = DirectoryCache::default();
             for &file in &log.staged {
@@ -362,6 +366,7 @@ impl<'a> TreeWriter<'a> {
                     .get(&self, parent)?
                     .rename(&staging_name(name), name)
                     .map_err(|error| io_error(&self.out.join(&path), error))?;
+                progress.advance(1);
             }
             if self.mode == Mode::Write {
                 for path in &remove {
@@ -370,6 +375,7 @@ impl<'a> TreeWriter<'a> {
                         .remove_file(name)
                         .map_err(|error| io_error(&self.out.join(path), error))?;
                     self.remove_empty_directories(parent)?;
+                    progress.advance(1);
                 }
                 for directory in &empty_directories {
                     self.remove_empty_directories(directory)?;
@@ -771,7 +777,7 @@ mod tests {
             writer.roll_back();
             return Err(Diagnostic::error(None, format!("{name} failed")).into());
         }
-        let changes = writer.commit()?;
+        let changes = writer.commit(&Progress::default())?;
         Ok(Changes {
             write: changes.write_paths(&layout),
             unchanged: changes.unchanged,
@@ -947,7 +953,7 @@ mod tests {
         writer.put(&[(0, rendered)]).unwrap();
         // Another writer takes the staged replacement away before the commit renames it.
         fs::remove_file(out.join("a/ns/.configmap_x.yaml.fedrender-tmp")).unwrap();
-        let error = writer.commit().unwrap_err();
+        let error = writer.commit(&Progress::default()).unwrap_err();
         assert!(error.output_partly_updated, "{error}");
         fs::remove_dir_all(&out).unwrap();
     }

@@ -663,9 +663,14 @@ impl<'f> Placed<'f> {
             }
             let results: Vec<Result<Option<RenderedTemplate>, Rejected>> = batch
                 .par_iter()
-                .map(|&position| self.render_one(position))
+                .map(|&position| {
+                    let rendered = self.render_one(position);
+                    // One template at a time, not a chunk: a chunk of a big fleet takes long
+                    // enough that a counter moving by chunks looks stuck.
+                    self.progress.advance(1);
+                    rendered
+                })
                 .collect();
-            self.progress.advance(batch.len());
             let mut rendered = Vec::with_capacity(results.len());
             for (position, result) in batch.into_iter().zip(results) {
                 match result.map(|template| template.and_then(|t| self.emitted_template(t))) {
