@@ -1677,3 +1677,79 @@ fn the_json_message_format_is_json_to_the_last_line() {
         assert_eq!(last["warnings"], warnings as u64, "{text}");
     }
 }
+
+/// Typos get the nearest right word: a fleet directory, a template field, `--cluster FILE`
+/// meant for `--clusters`, and a cluster of a series the inventory does not have.
+#[test]
+fn typos_get_the_nearest_right_word() {
+    let fleet = scratch("typos");
+    let _ = std::fs::remove_dir_all(&fleet);
+    std::fs::create_dir_all(&fleet).unwrap();
+    std::fs::write(
+        fleet.join("web.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n\
+         spec:\n  replica: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    \
+         metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n\
+         ---\napiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\n\
+         metadata: {name: web, namespace: default}\nspec:\n  resourceSelectors: \
+         [{apiVersion: apps/v1, kind: Deployment, name: web}]\n  placement: {clusterAffinity: \
+         {clusterNames: [prod-eu-1]}}\n",
+    )
+    .unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "validate",
+                "examples/flet",
+                "--clusters",
+                "examples/clusters.yaml",
+            ],
+            "input directory examples/flet does not exist or is not a directory; did you mean \
+             examples/fleet?",
+        ),
+        (
+            &[
+                "validate",
+                fleet.to_str().unwrap(),
+                "--clusters",
+                "examples/clusters.yaml",
+            ],
+            "web.yaml:5: Deployment.apps default/web: spec.replica: is not a field of this kind; \
+             did you mean `replicas`?",
+        ),
+        (
+            &[
+                "plan",
+                "examples/fleet",
+                "--clusters",
+                "examples/clusters.yaml",
+                "--cluster",
+                "examples/clusters.yaml",
+            ],
+            "--cluster examples/clusters.yaml: the inventory has no such cluster; \
+             examples/clusters.yaml looks like a file: --clusters FILE names the inventory, \
+             --cluster NAME one of its clusters",
+        ),
+        (
+            &[
+                "plan",
+                "examples/fleet",
+                "--clusters",
+                "examples/clusters.yaml",
+                "--cluster",
+                "prod-eu-3",
+            ],
+            "--cluster prod-eu-3: the inventory has no such cluster; the inventory has \
+             edge-ap-1, prod-eu-1, prod-eu-2, prod-us-1, staging-eu-1",
+        ),
+    ];
+    for (args, expected) in cases {
+        let run = fedrender(args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&run).contains(expected),
+            "{args:?}:\n{}",
+            stderr(&run)
+        );
+    }
+}

@@ -50,10 +50,19 @@ impl ClusterFilter {
                 .iter()
                 .any(|cluster| pattern.matches(cluster.name()))
             {
-                let hint = crate::edit_distance::did_you_mean(crate::edit_distance::nearest_name(
+                let hint = match crate::edit_distance::nearest_name(
                     pattern.as_str(),
                     clusters.iter().map(Cluster::name),
-                ));
+                ) {
+                    Some(near) => crate::edit_distance::did_you_mean(Some(near)),
+                    // A file meant for --clusters: cluster names are not paths.
+                    None if looks_like_a_file(pattern.as_str()) => format!(
+                        "; {} looks like a file: --clusters FILE names the inventory, --cluster \
+                         NAME one of its clusters",
+                        pattern.as_str()
+                    ),
+                    None => known_clusters(clusters),
+                };
                 problems.push(format!(
                     "--cluster {}: the inventory has no such cluster{hint}",
                     pattern.as_str()
@@ -221,6 +230,27 @@ pub(crate) fn positions(kept: &[bool]) -> Vec<Option<usize>> {
         .collect()
 }
 
+/// Whether a `--cluster` value that names no cluster is a path: a separator, or a YAML or JSON
+/// file's extension.
+fn looks_like_a_file(value: &str) -> bool {
+    value.contains('/')
+        || [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|extension| value.ends_with(extension))
+}
+
+/// `; the inventory has a-1, a-2 and 3 more`: what a name of a series of clusters (`prod-eu-3`
+/// when there are `prod-eu-1` and `prod-eu-2`) could have meant, since no single name is near.
+fn known_clusters(clusters: &[Cluster]) -> String {
+    const SHOWN: usize = 8;
+    let names: Vec<&str> = clusters.iter().map(Cluster::name).take(SHOWN).collect();
+    match (names.len(), clusters.len().saturating_sub(SHOWN)) {
+        (0, _) => "; the inventory has no cluster".to_string(),
+        (_, 0) => format!("; the inventory has {}", names.join(", ")),
+        (_, more) => format!("; the inventory has {} and {more} more", names.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -309,6 +339,23 @@ mod tests {
             keep(&["eu1"], None),
             Err(vec![
                 "--cluster eu1: the inventory has no such cluster; did you mean eu-1?".to_string()
+            ])
+        );
+        assert_eq!(
+            keep(&["us-2"], None),
+            Err(vec![
+                "--cluster us-2: the inventory has no such cluster; the inventory has eu-1, eu-2, \
+                 us-1"
+                    .to_string()
+            ])
+        );
+        assert_eq!(
+            keep(&["clusters.yaml"], None),
+            Err(vec![
+                "--cluster clusters.yaml: the inventory has no such cluster; clusters.yaml looks \
+                 like a file: --clusters FILE names the inventory, --cluster NAME one of its \
+                 clusters"
+                    .to_string()
             ])
         );
         assert_eq!(

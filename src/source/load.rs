@@ -32,6 +32,33 @@ pub struct InputListing {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// `; did you mean examples/fleet?` for a fleet directory named with a typo: the nearest
+/// directory beside where it would be.
+fn nearest_directory(dir: &Path) -> String {
+    let (Some(name), parent) = (dir.file_name().and_then(|name| name.to_str()), dir.parent())
+    else {
+        return String::new();
+    };
+    let parent = parent.filter(|parent| !parent.as_os_str().is_empty());
+    let Ok(entries) = std::fs::read_dir(parent.unwrap_or(Path::new("."))) else {
+        return String::new();
+    };
+    let siblings: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|sibling| !sibling.starts_with('.'))
+        .collect();
+    let near = fedrender_engine::edit_distance::nearest(name, siblings.iter().map(String::as_str));
+    fedrender_engine::edit_distance::did_you_mean(
+        near.map(|near| match parent {
+            Some(parent) => parent.join(near).display().to_string(),
+            None => near.to_string(),
+        })
+        .as_deref(),
+    )
+}
+
 /// Lists the input files under `dir`, sorted by path, skipping hidden entries.
 ///
 /// A symbolic link that resolves inside `dir` is read like what it points to, under its own
@@ -51,8 +78,9 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
         return Err(Diagnostic::error(
             None,
             format!(
-                "input directory {} does not exist or is not a directory",
-                dir.display()
+                "input directory {} does not exist or is not a directory{}",
+                dir.display(),
+                nearest_directory(dir)
             ),
         )
         .into());

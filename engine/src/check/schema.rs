@@ -1061,7 +1061,16 @@ impl Schema {
                                     "is not in the CRD's schema: the API server drops it"
                                         .to_string()
                                 }
-                                _ => "is not a field of this kind".to_string(),
+                                _ => format!(
+                                    "is not a field of this kind{}",
+                                    crate::edit_distance::hint(
+                                        crate::edit_distance::nearest(
+                                            field,
+                                            self.properties.keys().map(|key| &**key),
+                                        ),
+                                        crate::edit_distance::Hint::AfterAsCode,
+                                    )
+                                ),
                             },
                         ),
                         (None, Extra::Allowed) => {}
