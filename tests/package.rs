@@ -116,7 +116,7 @@ fn step_script(workflow: &str, name: &str) -> String {
 fn each_release_archive_carries_the_license_and_notice() {
     let script = step_script(&read(".github/workflows/release.yml"), "Archive");
     let dir = crate::common::empty_scratch("package-archive");
-    for file in ["README.md", "LICENSE", "NOTICE"] {
+    for file in ["README.md", "CHANGELOG.md", "LICENSE", "NOTICE"] {
         std::fs::copy(std::path::Path::new(ROOT).join(file), dir.join(file)).unwrap();
     }
     for folder in ["docs", "completions"] {
@@ -146,7 +146,7 @@ fn each_release_archive_carries_the_license_and_notice() {
         .output()
         .unwrap();
     let files = String::from_utf8(listed.stdout).unwrap();
-    for required in ["LICENSE", "NOTICE", "fedrender", "README.md"] {
+    for required in ["LICENSE", "NOTICE", "fedrender", "README.md", "CHANGELOG.md"] {
         assert!(
             files
                 .lines()
@@ -246,4 +246,21 @@ fn every_install_command_in_the_readme_can_run_today() {
         installs >= 4,
         "the README's install commands were not found"
     );
+}
+
+/// The changelog is kept by release: its newest section is the unreleased changes or the
+/// version Cargo.toml gives, and every release has a section.
+#[test]
+fn the_changelog_has_a_section_for_the_version() {
+    let changelog = read("CHANGELOG.md");
+    let sections: Vec<&str> = changelog
+        .lines()
+        .filter_map(|line| line.strip_prefix("## "))
+        .collect();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        sections.first().is_some_and(|first| *first == "Unreleased" || *first == version),
+        "{sections:?}"
+    );
+    assert!(sections.contains(&version), "no section for {version}: {sections:?}");
 }
