@@ -302,7 +302,7 @@ _fedrender() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "unified markdown json stat" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unified markdown json stat html" -- "${cur}"))
                     return 0
                     ;;
                 --title)

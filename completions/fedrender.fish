@@ -333,7 +333,8 @@ complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l base-cluste
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l format -d 'How the change is printed' -r -f -a "unified\t'A unified diff per object and cluster, for a terminal'
 markdown\t'The pull request comment: the review first, then the diff, collapsed per object'
 json\t'Everything the review found and every change, for tools'
-stat\t'One line per cluster: objects added, changed and removed'"
+stat\t'One line per cluster: objects added, changed and removed'
+html\t'One self-contained page (no script, nothing loaded): the review, the objects × clusters matrix and every hunk, for a change too big for a comment'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l title -d 'The heading of the Markdown comment (and `title` in JSON), e.g. the pull request\'s' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l max-bytes -d 'Largest Markdown output, in bytes; what does not fit is left out with a note' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l ignore-field -d 'Hide a changed object whose only differences are at this field, for the objects named (GROUP, KIND, NAMESPACE, NAME are globs; a pointer segment `*` matches any key or index); the report counts what each rule hid (repeatable)' -r

@@ -347,6 +347,9 @@ pub enum DiffFormat {
     Json,
     /// One line per cluster: objects added, changed and removed.
     Stat,
+    /// One self-contained page (no script, nothing loaded): the review, the objects × clusters
+    /// matrix and every hunk, for a change too big for a comment.
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

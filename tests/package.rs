@@ -146,7 +146,13 @@ fn each_release_archive_carries_the_license_and_notice() {
         .output()
         .unwrap();
     let files = String::from_utf8(listed.stdout).unwrap();
-    for required in ["LICENSE", "NOTICE", "fedrender", "README.md", "CHANGELOG.md"] {
+    for required in [
+        "LICENSE",
+        "NOTICE",
+        "fedrender",
+        "README.md",
+        "CHANGELOG.md",
+    ] {
         assert!(
             files
                 .lines()
@@ -259,8 +265,13 @@ fn the_changelog_has_a_section_for_the_version() {
         .collect();
     let version = env!("CARGO_PKG_VERSION");
     assert!(
-        sections.first().is_some_and(|first| *first == "Unreleased" || *first == version),
+        sections
+            .first()
+            .is_some_and(|first| *first == "Unreleased" || *first == version),
         "{sections:?}"
     );
-    assert!(sections.contains(&version), "no section for {version}: {sections:?}");
+    assert!(
+        sections.contains(&version),
+        "no section for {version}: {sections:?}"
+    );
 }

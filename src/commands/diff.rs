@@ -170,6 +170,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         }
         DiffFormat::Json => crate::report::diff_json::json(&result, args.title.as_deref()),
         DiffFormat::Stat => messages::for_people(&diff_report::stat(&result), format).into_owned(),
+        DiffFormat::Html => crate::report::html::html(&result, args.title.as_deref()),
     };
     let written = match args.format {
         DiffFormat::Unified => write_stdout_in_colour(&text, format, color),

@@ -1,6 +1,6 @@
-//! Printing for people and tools, above the library: a diff as a unified diff, Markdown, JSON
-//! or a summary; a plan as text or JSON; errors and warnings as text, JSON lines or GitHub
-//! workflow commands; the progress line. Nothing below imports from here.
+//! Printing for people and tools, above the library: a diff as a unified diff, Markdown, JSON,
+//! an HTML page or a summary; a plan as text or JSON; errors and warnings as text, JSON lines or
+//! GitHub workflow commands; the progress line. Nothing below imports from here.
 //!
 //! Names from the fleet are the pull request's: each form escapes them where they are printed,
 //! a terminal's with [`fedrender_engine::diagnostics::printable`], a GitHub Actions log's with
@@ -10,6 +10,7 @@ pub mod capacity;
 pub mod diff;
 pub mod diff_json;
 pub mod github;
+pub mod html;
 pub mod markdown;
 pub mod messages;
 pub mod plan;

@@ -1,5 +1,5 @@
 //! Tests that run a program fedrender does not ship (kubectl, jq, bash, git, tar, valgrind,
-//! kubernetes-validate): where one is missing the test is skipped, and the skip shows.
+//! kubernetes-validate, chromium): where one is missing the test is skipped, and the skip shows.
 //!
 //! libtest hides what a passing test prints through `print!` and `eprint!`, so a test that
 //! returned early looked like any other `ok`. A skip is written straight to the process's
@@ -23,6 +23,7 @@ const TOOLS: &[(&str, &[&str], bool)] = &[
     ("sops", &["sops", "--version"], true),
     ("age", &["age", "--version"], true),
     ("age-keygen", &["age-keygen", "--version"], true),
+    ("chromium", &["chromium", "--version"], true),
     (
         "kubernetes-validate",
         &["python3", "-c", "import kubernetes_validate"],
