@@ -1753,3 +1753,30 @@ fn typos_get_the_nearest_right_word() {
         );
     }
 }
+
+/// `plan --format json` is written entry by entry, not as one value: its bytes must still be
+/// the pretty JSON of the whole array, for a plan of many entries and for an empty one.
+#[test]
+fn the_streamed_json_plan_is_the_pretty_json_of_the_whole_array() {
+    for kind in [None, Some("Deployment")] {
+        let mut args = vec![
+            "plan",
+            "examples/fleet",
+            "--clusters",
+            "examples/clusters.yaml",
+        ];
+        args.extend(["--format", "json"]);
+        if let Some(kind) = kind {
+            args.extend(["--kind", kind]);
+        }
+        let run = fedrender(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let text = String::from_utf8(run.stdout).unwrap();
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            parsed.as_array().is_some_and(|entries| entries.len() > 2),
+            "{text}"
+        );
+        assert_eq!(text, serde_json::to_string_pretty(&parsed).unwrap() + "\n");
+    }
+}

@@ -2,7 +2,9 @@
 //! as a matrix of objects and clusters, for the whole fleet or the clusters, kinds and names
 //! asked for.
 
-use super::terminal::{message_format, rejected, report, say, usage_error, write_stdout};
+use super::terminal::{
+    message_format, rejected, report, say, stdout_error, usage_error, write_stdout,
+};
 use crate::cli::{PlanArgs, PlanFormat};
 use crate::exit_code;
 use crate::report::messages;
@@ -52,7 +54,14 @@ pub fn run(args: &PlanArgs) -> i32 {
             messages::for_people(&plan_report::table(&rendered, &filter), format).into_owned()
         }
         PlanFormat::Markdown => plan_report::markdown(&rendered, &filter),
-        PlanFormat::Json => plan_report::json(&rendered, &filter),
+        PlanFormat::Json => {
+            // Entry by entry: a big fleet's whole plan as one text took gigabytes.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            return match plan_report::write_json(&rendered, &filter, &mut out) {
+                Ok(()) => exit_code::OK,
+                Err(error) => stdout_error(&error, format),
+            };
+        }
     };
     write_stdout(&text, format)
 }

@@ -527,75 +527,94 @@ fn by_supplier(interpreted_by: &[(Operation, String)]) -> Vec<(String, &str)> {
         .collect()
 }
 
-pub fn json(summary: &FleetSummary, filter: &PlanFilter) -> String {
-    let (plan, sources) = (&summary.plan, &summary.sources);
+/// Writes the plan as a JSON array to `out`, one entry at a time: at 10,000 templates on 200
+/// clusters the whole array held as one value (and then as one string) took gigabytes. The
+/// bytes are `serde_json::to_string_pretty`'s of the whole array.
+pub fn write_json(
+    summary: &FleetSummary,
+    filter: &PlanFilter,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut first = true;
+    out.write_all(b"[")?;
+    for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
+        let value = entry_json(summary, filter, entry);
+        let text = serde_json::to_string_pretty(&value).expect("a JSON value serialises");
+        // A nested value is indented one level deeper; a JSON string holds no line break.
+        let mut indented = String::with_capacity(text.len() + text.len() / 8);
+        for line in text.lines() {
+            indented.push_str("\n  ");
+            indented.push_str(line);
+        }
+        out.write_all(if first { b"" } else { b"," })?;
+        out.write_all(crate::report::github::inert_json(indented).as_bytes())?;
+        first = false;
+    }
+    out.write_all(if first { b"]\n" } else { b"\n]\n" })?;
+    out.flush()
+}
+
+/// One entry of the plan as JSON.
+fn entry_json(summary: &FleetSummary, filter: &PlanFilter, entry: &PlanEntry) -> serde_json::Value {
     let generated_by = |entry: &PlanEntry| {
-        sources
+        summary
+            .sources
             .iter()
             .find(|run| *entry.origin.file == *run.output_name())
             .map(|run| json!({"source": run.source, "tool": run.tool, "command": run.argv}))
     };
-    let entries: Vec<serde_json::Value> = plan
-        .iter()
-        .filter(|entry| filter.keeps(entry))
-        .map(|entry| {
-            json!({
-                "group": entry.key.group,
-                "kind": entry.key.kind,
-                "namespace": entry.key.namespace,
-                "name": entry.key.name,
-                "source": entry.origin.to_string(),
-                "generatedBy": generated_by(entry),
-                "policies": entry.policies.iter().map(|choice| json!({
-                    "policy": choice.policy,
-                    "priority": choice.priority,
-                    "matchedBy": choice.matched_by,
-                    "outcome": choice.outcome,
-                })).collect::<Vec<_>>(),
-                "placedBy": entry.placed_by,
-                "hostCopy": entry.host_copy.as_ref().map(ToString::to_string),
-                "secret": entry.secret.map(|protection| protection.describe()),
-                "secretKeys": entry.secret_keys.iter()
-                    .filter(|(cluster, _)| filter.shows(cluster))
-                    .map(|(cluster, note)| (cluster.clone(), json!(note)))
-                    .collect::<serde_json::Map<_, _>>(),
-                "notes": entry.notes,
-                "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
-                    "operation": operation.field(),
-                    "interpreter": supplier,
-                })).collect::<Vec<_>>(),
-                "ignoredOperations": entry.ignored_operations,
-                "filtered": entry.filtered.iter().map(|(cluster, reason)| json!({"cluster": cluster, "reason": reason})).collect::<Vec<_>>(),
-                "request": quantities(&entry.request, 1),
-                "clusters": entry.clusters.iter().map(|cluster| json!({
-                    "cluster": cluster.name,
-                    "replicas": cluster.replicas,
-                    "requested": quantities(&entry.request, cluster.replicas.unwrap_or(0)),
-                    "completions": cluster.completions,
-                    "overrides": cluster.overrides,
-                    "kubernetesVersion": summary
-                        .kubernetes_versions
-                        .get(&cluster.name)
-                        .map(|version| version.version.to_string()),
-                })).collect::<Vec<_>>(),
-                "division": entry.division.as_ref().map(division_json),
-                "autoscaling": entry.autoscaling.iter().map(|envelope| json!({
-                    "by": envelope.by,
-                    "moment": envelope.moment,
-                    "replicas": envelope.replicas,
-                    "clusters": envelope.clusters.iter()
-                        .filter(|(cluster, _)| filter.shows(cluster))
-                        .map(|(cluster, replicas)| json!({"cluster": cluster, "replicas": replicas}))
-                        .collect::<Vec<_>>(),
-                    "neverComes": envelope.never,
-                })).collect::<Vec<_>>(),
-                "nowhere": entry.nowhere,
-            })
-        })
-        .collect();
-    let mut text = serde_json::to_string_pretty(&entries).expect("a JSON value serialises");
-    text.push('\n');
-    crate::report::github::inert_json(text)
+    json!({
+        "group": entry.key.group,
+        "kind": entry.key.kind,
+        "namespace": entry.key.namespace,
+        "name": entry.key.name,
+        "source": entry.origin.to_string(),
+        "generatedBy": generated_by(entry),
+        "policies": entry.policies.iter().map(|choice| json!({
+            "policy": choice.policy,
+            "priority": choice.priority,
+            "matchedBy": choice.matched_by,
+            "outcome": choice.outcome,
+        })).collect::<Vec<_>>(),
+        "placedBy": entry.placed_by,
+        "hostCopy": entry.host_copy.as_ref().map(ToString::to_string),
+        "secret": entry.secret.map(|protection| protection.describe()),
+        "secretKeys": entry.secret_keys.iter()
+            .filter(|(cluster, _)| filter.shows(cluster))
+            .map(|(cluster, note)| (cluster.clone(), json!(note)))
+            .collect::<serde_json::Map<_, _>>(),
+        "notes": entry.notes,
+        "interpretedBy": entry.interpreted_by.iter().map(|(operation, supplier)| json!({
+            "operation": operation.field(),
+            "interpreter": supplier,
+        })).collect::<Vec<_>>(),
+        "ignoredOperations": entry.ignored_operations,
+        "filtered": entry.filtered.iter().map(|(cluster, reason)| json!({"cluster": cluster, "reason": reason})).collect::<Vec<_>>(),
+        "request": quantities(&entry.request, 1),
+        "clusters": entry.clusters.iter().map(|cluster| json!({
+            "cluster": cluster.name,
+            "replicas": cluster.replicas,
+            "requested": quantities(&entry.request, cluster.replicas.unwrap_or(0)),
+            "completions": cluster.completions,
+            "overrides": cluster.overrides,
+            "kubernetesVersion": summary
+                .kubernetes_versions
+                .get(&cluster.name)
+                .map(|version| version.version.to_string()),
+        })).collect::<Vec<_>>(),
+        "division": entry.division.as_ref().map(division_json),
+        "autoscaling": entry.autoscaling.iter().map(|envelope| json!({
+            "by": envelope.by,
+            "moment": envelope.moment,
+            "replicas": envelope.replicas,
+            "clusters": envelope.clusters.iter()
+                .filter(|(cluster, _)| filter.shows(cluster))
+                .map(|(cluster, replicas)| json!({"cluster": cluster, "replicas": replicas}))
+                .collect::<Vec<_>>(),
+            "neverComes": envelope.never,
+        })).collect::<Vec<_>>(),
+        "nowhere": entry.nowhere,
+    })
 }
 
 /// A per-replica request times `replicas`, each quantity as Kubernetes writes it.
