@@ -391,7 +391,42 @@ fn scalar(text: &str) -> Option<Value> {
     if let Some(number) = integer(text) {
         return Some(Value::Number(number));
     }
-    is_plain_word(text, Position::Value).then(|| Value::String(text.to_string()))
+    (is_plain_word(text, Position::Value) || is_string_led_by_a_digit(text))
+        .then(|| Value::String(text.to_string()))
+}
+
+/// A plain word led by a digit that Go's reader (go-yaml v2 through sigs.k8s.io/yaml) reads as
+/// the string it is, as platform repositories write them unquoted: a dotted version or an IP
+/// (`3.10.6`, `10.0.0.1`), a time (`02:30`: v2 has no base-60 numbers), a digit-first ID
+/// (`1a2b3c`), a range (`12-34`). What could still be a number or a time is left to the general
+/// reader: a radix prefix (`0x1f`), an exponent (`1e5`, `2E-3`), underscores between digits
+/// (`1_000`), one dot (`1.5`), a timestamp (`2024-01-02`, which Go rewrites in its own form).
+/// testdata/references/go-yaml/reading.jsonl records Go's reading of each kind.
+fn is_string_led_by_a_digit(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let allowed = |byte: &u8| byte.is_ascii_alphanumeric() || b".-_:/+".contains(byte);
+    if !bytes.first().is_some_and(u8::is_ascii_digit)
+        || !bytes.iter().all(allowed)
+        || bytes.last() == Some(&b':')
+    {
+        return false;
+    }
+    let timestamp =
+        bytes.len() > 4 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4] == b'-';
+    let radix = bytes[0] == b'0' && bytes.get(1).is_some_and(u8::is_ascii_alphabetic);
+    if timestamp || radix {
+        return false;
+    }
+    let mut letters = bytes
+        .iter()
+        .filter(|byte| byte.is_ascii_alphabetic())
+        .peekable();
+    let a_letter_no_number_has = letters.clone().any(|byte| !matches!(byte, b'e' | b'E'));
+    bytes.contains(&b':')
+        || bytes.contains(&b'/')
+        || bytes.iter().filter(|&&byte| byte == b'.').count() >= 2
+        || a_letter_no_number_has
+        || letters.peek().is_none() && bytes[1..].iter().any(|byte| matches!(byte, b'-' | b'+'))
 }
 
 /// A decimal integer with no leading zero (`0755` is octal to YAML 1.1) and no `+`.
@@ -464,6 +499,28 @@ mod tests {
         let value = simple_document("a: |\n  x\n\n  y\n\n\nb: |-\n  z\n").unwrap();
         assert_eq!(value["a"], "x\n\ny\n");
         assert_eq!(value["b"], "z");
+    }
+
+    /// Plain words led by a digit that Go reads as strings (go-yaml/reading.jsonl, "plain
+    /// words led by a digit"): this reader takes them, to Go's value; what could be a number
+    /// or a time in the same document (`1e5`, `0x1f`, `1_000`, `2024-01-02`) it leaves to the
+    /// general reader.
+    #[test]
+    fn words_led_by_a_digit_read_as_go_reads_them() {
+        let (text, go) = crate::yaml::tests::go_reading("plain words led by a digit");
+        assert_eq!(simple_document(&text), Some(go.clone()), "{text}");
+        assert!(agrees(&text));
+        let (text, go) = crate::yaml::tests::go_reading("numbers and times led by a digit");
+        assert_eq!(simple_document(&text), None, "{text}");
+        assert_eq!(by_general_reader(&text), Some(go.clone()));
+        // One at a time, each is left to the general reader, or read to Go's number.
+        for each in text.lines() {
+            let key = each.split(':').next().unwrap();
+            if let Some(value) = simple_document(each) {
+                assert_eq!(value[key], go[key], "{each}");
+                assert!(value[key].is_number(), "{each}");
+            }
+        }
     }
 
     /// What this reader leaves to the general reader, valid YAML or not.
