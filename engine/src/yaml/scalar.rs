@@ -36,12 +36,17 @@ pub(super) fn is_plain_word(text: &str, position: Position) -> bool {
         _ => false,
     };
     let allowed = if value { IN_WORD | IN_VALUE } else { IN_WORD };
-    well_begun
-        && !matches!(last, b':' | b' ')
-        && bytes
-            .iter()
-            .all(|&byte| WORD_BYTES[usize::from(byte)] & allowed != 0)
-        && !(value && text.contains(": "))
+    if !well_begun || matches!(last, b':' | b' ') {
+        return false;
+    }
+    // One pass over the bytes, the `: ` a value may not hold looked for on the way: every key
+    // and value written comes through here.
+    let mut after_colon = false;
+    bytes.iter().all(|&byte| {
+        let fits = WORD_BYTES[usize::from(byte)] & allowed != 0 && !(after_colon && byte == b' ');
+        after_colon = byte == b':';
+        fits
+    })
 }
 
 /// What each byte may be in a plain word: [`IN_WORD`] anywhere, [`IN_VALUE`] in a value only. A
