@@ -196,3 +196,64 @@ pub fn diff_markdown(diff: &FleetDiff) -> String {
     .unwrap();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(name: &str) -> ObjectKey {
+        ObjectKey {
+            group: "apps".to_string(),
+            kind: "Deployment".to_string(),
+            namespace: "shop".to_string(),
+            name: name.to_string(),
+        }
+    }
+
+    fn envelope(moment: &str, clusters: &[(&str, i64)]) -> Envelope {
+        Envelope {
+            by: "FederatedHPA shop/web".to_string(),
+            moment: moment.to_string(),
+            replicas: clusters.iter().map(|(_, n)| n).sum(),
+            clusters: (clusters.iter())
+                .map(|(cluster, n)| (cluster.to_string(), *n))
+                .collect(),
+            never: None,
+        }
+    }
+
+    /// A FederatedHPA the change deletes (federatedhpa_controller.go no longer rescales its
+    /// target) and a cluster the envelope leaves: the rows show the side that is gone as `·`.
+    #[test]
+    fn a_removed_autoscaler_and_a_cluster_left_show_as_gone() {
+        let before = vec![
+            envelope("minReplicas", &[("member1", 1), ("member2", 1)]),
+            envelope("maxReplicas", &[("member1", 3), ("member2", 7)]),
+        ];
+        let mut diff = FleetDiff::default();
+        diff.base_envelopes = Some(BTreeMap::from([
+            (key("web"), before.clone()),
+            (key("api"), before),
+        ]));
+        diff.envelopes = Some(BTreeMap::from([(
+            key("web"),
+            vec![
+                envelope("minReplicas", &[("member1", 1), ("member2", 1)]),
+                envelope("maxReplicas", &[("member1", 10)]),
+            ],
+        )]));
+        let text = diff_markdown(&diff);
+        for row in [
+            "| Deployment.apps shop/web | FederatedHPA shop/web at minReplicas | 2 | member1 1, member2 1 |\n",
+            "| Deployment.apps shop/web | FederatedHPA shop/web at maxReplicas | 10 | member1 3 → 10, member2 7 → · |\n",
+            "| Deployment.apps shop/api | FederatedHPA shop/web at maxReplicas | 10 → · | member1 3 → ·, member2 7 → · |\n",
+        ] {
+            assert!(text.contains(row), "{row}\n{text}");
+        }
+        // Unchanged and untouched: nothing to say.
+        let mut same = FleetDiff::default();
+        same.base_envelopes = diff.envelopes.clone();
+        same.envelopes = diff.envelopes.clone();
+        assert_eq!(diff_markdown(&same), "");
+    }
+}
