@@ -227,3 +227,152 @@ fn plan_and_diff_render_at_the_moment_asked_for() {
         String::from_utf8_lossy(&itself.stdout)
     );
 }
+
+/// The fleet copied to `dir` with `edit` applied to its one file.
+fn edited_fleet(dir: &Path, edit: impl Fn(String) -> String) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = std::fs::read_to_string(Path::new(FLEET).join("fleet.yaml")).unwrap();
+    std::fs::write(dir.join("fleet.yaml"), edit(text)).unwrap();
+    dir.to_str().unwrap().to_string()
+}
+
+fn markdown_diff(head: &str, against: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec![
+        "diff",
+        head,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "markdown",
+    ];
+    args.extend_from_slice(against);
+    let diff = fedrender(&args);
+    (diff.status.code(), String::from_utf8(diff.stdout).unwrap())
+}
+
+/// `plan --format markdown` gains the envelopes beside the placement, one column per
+/// cluster: federatedhpa_controller.go writes the bound into the template's scale and the
+/// scheduler divides it 1:3 (static weights); `--cluster` keeps its columns.
+#[test]
+fn plan_markdown_shows_the_envelopes_per_cluster() {
+    let plan = fedrender(&[
+        "plan",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(plan.status.code(), Some(0), "{}", stderr(&plan));
+    let text = String::from_utf8(plan.stdout).unwrap();
+    for row in [
+        "| workload | autoscaler | at | replicas | member1 | member2 |\n",
+        "| Deployment.apps shop/web | FederatedHPA shop/web | maxReplicas | 10 | 3 | 7 |\n",
+        "| Deployment.apps shop/web | CronFederatedHPA shop/web-office-hours | `rule morning (0 9 * * 1-5, Europe/Berlin): maxReplicas` | 20 | 5 | 15 |\n",
+        "| Deployment.apps shop/api | CronFederatedHPA shop/api-night | `rule night (0 22 * * *, UTC)` | 0 | 0 | 0 |\n",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    let one = fedrender(&[
+        "plan",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "markdown",
+        "--cluster",
+        "member2",
+        "--name",
+        "web",
+    ]);
+    let text = String::from_utf8(one.stdout).unwrap();
+    assert!(
+        text.contains(
+            "| Deployment.apps shop/web | FederatedHPA shop/web | maxReplicas | 10 | 7 |\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("shop/api-night"), "{text}");
+}
+
+/// A FederatedHPA's bounds change no rendered file (Karmada rescales the template on its
+/// control plane, federatedhpa_controller.go): the comment still shows the envelope moved,
+/// base → head, and the rows of the moments it does not move unchanged.
+#[test]
+fn the_comment_shows_an_envelope_the_change_moves_though_no_file_changes() {
+    let head = edited_fleet(&empty_scratch("envelopes-bounds"), |text| {
+        text.replace("  maxReplicas: 10\n", "  maxReplicas: 16\n")
+    });
+    let (code, text) = markdown_diff(&head, &["--base", FLEET]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("No changes to the rendered fleet."), "{text}");
+    for row in [
+        "#### Replica envelopes\n",
+        "| Deployment.apps shop/web | FederatedHPA shop/web at maxReplicas | 10 → 16 | member1 3 → 4, member2 7 → 12 |\n",
+        "| Deployment.apps shop/web | FederatedHPA shop/web at minReplicas | 2 | member1 1, member2 1 |\n",
+        "base → head",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    // api's envelope is its CronFederatedHPA's alone, which did not move; web's six moments
+    // are shown open.
+    assert!(!text.contains("shop/api"), "{text}");
+    assert!(!text.contains("<details>"), "{text}");
+}
+
+/// A placement change moves every envelope of the workloads it places (the scheduler's static
+/// weights, divide.rs after Karmada's `assignByStaticWeightStrategy`): 1:3 becomes 1:1.
+#[test]
+fn the_comment_shows_the_envelopes_a_placement_change_moves() {
+    let head = edited_fleet(&empty_scratch("envelopes-placement"), |text| {
+        text.replace("          weight: 3\n", "          weight: 1\n")
+    });
+    let (code, text) = markdown_diff(&head, &["--base", FLEET]);
+    assert_eq!(code, Some(1), "{text}");
+    for row in [
+        "| Deployment.apps shop/web | FederatedHPA shop/web at maxReplicas | 10 | member1 3 → 5, member2 7 → 5 |\n",
+        "| Deployment.apps shop/api | `CronFederatedHPA shop/api-night at rule day (0 6 * * *, UTC)` | 4 | member1 1 → 2, member2 3 → 2 |\n",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    // Eight moments, past the six shown open: the table is collapsed.
+    assert!(
+        text.contains("<details><summary>8 moments of autoscaled workloads</summary>"),
+        "{text}"
+    );
+}
+
+/// Against a committed tree only the head's envelopes are known, and only for workloads the
+/// change touches; a change to no autoscaled workload has no envelope section.
+#[test]
+fn against_a_tree_the_comment_shows_the_head_envelopes_of_touched_workloads() {
+    let scratch = empty_scratch("envelopes-tree");
+    let out = scratch.join("out");
+    let built = build(&out, &[]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let against = ["--against", out.to_str().unwrap()];
+    let head = edited_fleet(&scratch.join("web"), |text| {
+        text.replacen("  replicas: 4\n", "  replicas: 6\n", 1)
+    });
+    let (code, text) = markdown_diff(&head, &against);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("| Deployment.apps shop/web | FederatedHPA shop/web at maxReplicas | 10 | member1 3, member2 7 |\n"),
+        "{text}"
+    );
+    assert!(text.contains("in the head (a committed tree"), "{text}");
+    assert!(!text.contains("shop/api-night"), "{text}");
+    let head = edited_fleet(&scratch.join("namespace"), |text| {
+        text.replacen(
+            "  name: shop\n",
+            "  name: shop\n  labels: {team: shop}\n",
+            1,
+        )
+    });
+    let (code, text) = markdown_diff(&head, &against);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(!text.contains("Replica envelopes"), "{text}");
+}

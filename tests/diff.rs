@@ -118,11 +118,12 @@ fn a_diff_against_the_committed_tree_matches_a_diff_against_the_base_input() {
             &comparison(diff::CHUNK),
         )
     });
-    // A rendered tree does not say what its workloads requested: the base's capacity is the
-    // one thing only the base input knows.
+    // A rendered tree does not say what its workloads requested or what scaled them: the
+    // base's capacity and envelopes are the things only the base input knows.
     let mut expected = realistic();
-    assert!(expected.base_capacity.is_some());
+    assert!(expected.base_capacity.is_some() && expected.base_envelopes.is_some());
     expected.base_capacity = None;
+    expected.base_envelopes = None;
     assert_eq!(against.result.unwrap(), expected);
     std::fs::remove_dir_all(&out).unwrap();
 }
@@ -139,13 +140,15 @@ fn diff_of_whole_renders() -> FleetDiff {
     diff::diff(&whole("base"), &whole("head"), false)
 }
 
-/// A streamed diff as it is before provenance, findings and the runs' capacity are added to
-/// it.
+/// A streamed diff as it is before provenance, findings and the runs' capacity and envelopes
+/// are added to it.
 fn streamed(mut diff: FleetDiff) -> FleetDiff {
     diff.provenance.clear();
     diff.findings.clear();
     diff.capacity = None;
     diff.base_capacity = None;
+    diff.envelopes = None;
+    diff.base_envelopes = None;
     diff
 }
 

@@ -388,3 +388,168 @@ fn cases_with_empty_workload_propagation_were_recorded_with_the_flag_on() {
     }
     assert!(found > 0);
 }
+
+/// Whether `clause` names the workload the oracle calls `Kind namespace/name`: fedrender
+/// writes it `Kind.group namespace/name` (`Kind` for the core group).
+fn names_workload(clause: &str, oracle_name: &str) -> bool {
+    let (kind, namespaced) = oracle_name.split_once(' ').unwrap();
+    clause.match_indices(namespaced).any(|(at, _)| {
+        let after = clause[at + namespaced.len()..].chars().next();
+        let before = clause[..at].trim_end_matches(' ');
+        let word = before.rsplit(' ').next().unwrap_or_default();
+        word.split('.').next() == Some(kind)
+            && !after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '-' | '.'))
+    })
+}
+
+/// What the oracle's run of Karmada's ResourceBinding webhook (`pkg/webhook/resourcebinding/
+/// validating.go`, `ValidatingAdmission.Handle`, gate FederatedQuotaEnforcement, every order of
+/// each namespace's bindings) denied, against fedrender's `quota-exceeded` findings: a finding
+/// exactly where some order is denied; for the resource each denial names, the workload
+/// denied in every order named "whatever the order", one denied in some orders named as
+/// depending on the order, and one never denied never named as denied.
+fn compare_quota_admission(dir: &Path, karmada: &Value) -> Vec<String> {
+    let Some(admission) = karmada.get("quotaAdmission").filter(|a| !a.is_null()) else {
+        return Vec::new();
+    };
+    let source = FleetSource::new(
+        dir.join("input"),
+        Inventory::File(dir.join("clusters.yaml")),
+    );
+    let outcome = run_fleet(&source, &Options::default(), |run| run.tree());
+    if let Err(rejected) = outcome.result {
+        return vec![format!("fedrender fails: {rejected}")];
+    }
+    let findings: Vec<String> = (outcome.warnings.iter())
+        .filter(|warning| warning.lint == Some(fedrender_engine::lint::Lint::QuotaExceeded))
+        .map(|warning| warning.message.clone())
+        .collect();
+    let orders = admission["orders"].as_array().unwrap();
+    // Each binding: in how many orders it was denied, and the quotas and resources it was
+    // denied for (`FederatedResourceQuota(shop/compute) exceeded for resource cpu`).
+    let mut denied: BTreeMap<String, (usize, BTreeSet<String>)> = BTreeMap::new();
+    let mut bindings: BTreeSet<String> = BTreeSet::new();
+    for order in orders {
+        for binding in order["order"].as_array().unwrap() {
+            bindings.insert(binding.as_str().unwrap().to_string());
+        }
+        for denial in order["denied"].as_array().unwrap() {
+            let message = denial["message"].as_str().unwrap();
+            let reason = message.split(':').next().unwrap().to_string();
+            let entry = denied
+                .entry(denial["binding"].as_str().unwrap().to_string())
+                .or_default();
+            entry.0 += 1;
+            entry.1.insert(reason);
+        }
+    }
+    let mut differences = Vec::new();
+    if denied.is_empty() != findings.is_empty() {
+        differences.push(format!(
+            "Karmada's webhook denies {denied:?} over {} orders; fedrender finds {findings:?}",
+            orders.len()
+        ));
+        return differences;
+    }
+    let clause = |finding: &str, marker: &str| -> Option<String> {
+        finding
+            .split("; ")
+            .find(|clause| clause.contains(marker))
+            .map(str::to_string)
+    };
+    for binding in &bindings {
+        match denied.get(binding) {
+            Some((count, reasons)) => {
+                let in_every = *count == orders.len();
+                let marker = if in_every {
+                    "whatever the order"
+                } else {
+                    "depends on the order"
+                };
+                let named = reasons.iter().all(|reason| {
+                    findings.iter().any(|finding| {
+                        finding.contains(&format!("\"{reason}\""))
+                            && clause(finding, marker)
+                                .is_some_and(|clause| names_workload(&clause, binding))
+                    })
+                });
+                if !named {
+                    differences.push(format!(
+                        "Karmada denies {binding} in {count} of {} orders ({reasons:?}); no \
+                         finding names it under \"{marker}\": {findings:?}",
+                        orders.len()
+                    ));
+                }
+            }
+            None => {
+                for marker in ["whatever the order", "depends on the order"] {
+                    if (findings.iter())
+                        .filter_map(|finding| clause(finding, marker))
+                        .any(|clause| names_workload(&clause, binding))
+                    {
+                        differences.push(format!(
+                            "Karmada admits {binding} in every order; fedrender names it under \
+                             \"{marker}\": {findings:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    differences
+}
+
+#[test]
+fn fedrender_names_what_karmadas_binding_webhook_denies_in_every_recorded_order() {
+    let (mut recorded, mut denied_always, mut denied_by_order, mut within) = (0, 0, 0, 0);
+    let mut failed = Vec::new();
+    for dir in cases() {
+        let text = std::fs::read_to_string(dir.join("karmada.json")).unwrap();
+        let karmada: Value = serde_json::from_str(&text).unwrap();
+        let Some(orders) = karmada["quotaAdmission"]["orders"].as_array() else {
+            continue;
+        };
+        assert_eq!(
+            karmada["quotaAdmission"]["federatedQuotaEnforcement"],
+            true,
+            "{}: recorded with the gate off",
+            dir.display()
+        );
+        recorded += 1;
+        let counts: Vec<usize> = orders
+            .iter()
+            .map(|order| order["denied"].as_array().unwrap().len())
+            .collect();
+        let names: BTreeSet<&str> = (orders.iter())
+            .flat_map(|order| order["denied"].as_array().unwrap())
+            .map(|denial| denial["binding"].as_str().unwrap())
+            .collect();
+        match (counts.iter().all(|&n| n == 0), names.len()) {
+            (true, _) => within += 1,
+            (false, 1) => denied_always += 1,
+            (false, _) => denied_by_order += 1,
+        }
+        let differences = compare_quota_admission(&dir, &karmada);
+        if !differences.is_empty() {
+            failed.push(format!(
+                "{}:\n  {}",
+                dir.display(),
+                differences.join("\n  ")
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // Not vacuous: a quota every order fits, one a workload alone exceeds, and one where the
+    // order decides which workload is denied.
+    assert!(recorded >= 3, "{recorded}");
+    assert!(within > 0 && denied_always > 0 && denied_by_order > 0);
+}
+
+#[test]
+fn a_workload_is_named_with_its_group_and_whole_name() {
+    let clause = "it denies Deployment.apps shop/worker whatever the order";
+    assert!(names_workload(clause, "Deployment shop/worker"));
+    assert!(!names_workload(clause, "Deployment shop/work"));
+    assert!(!names_workload(clause, "StatefulSet shop/worker"));
+    assert!(names_workload("Service shop/web fits", "Service shop/web"));
+}

@@ -200,7 +200,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     );
     let capacity = diff.capacity.as_ref().map_or(String::new(), |capacity| {
         crate::report::capacity::diff_markdown(diff.base_capacity.as_ref(), capacity)
-    });
+    }) + &crate::report::envelopes::diff_markdown(diff);
     if diff.is_empty() {
         head.push_str("No changes to the rendered fleet.\n");
         if let Some(hidden) = hidden_line(diff, markdown::code) {

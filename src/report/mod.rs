@@ -9,6 +9,7 @@
 pub mod capacity;
 pub mod diff;
 pub mod diff_json;
+pub mod envelopes;
 pub mod github;
 pub mod html;
 pub mod markdown;

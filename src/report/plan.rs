@@ -494,6 +494,15 @@ pub fn markdown(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         out.push('\n');
     }
+    let shown: Vec<&String> = (summary.cluster_names.iter())
+        .filter(|cluster| filter.shows(cluster))
+        .collect();
+    out.push_str(&crate::report::envelopes::plan_markdown(
+        (summary.plan.iter())
+            .filter(|entry| filter.keeps(entry))
+            .map(|entry| (&entry.key, entry.autoscaling.as_slice())),
+        &shown,
+    ));
     out
 }
 

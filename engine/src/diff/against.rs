@@ -19,7 +19,11 @@ use crate::diagnostics::Rejected;
 use crate::object::ObjectKey;
 use crate::output::{TreeFile, gitops};
 use crate::progress::Stage;
-use crate::render::{Placed, capacity::Capacity, plan::PlanEntry};
+use crate::render::{
+    Placed,
+    capacity::Capacity,
+    plan::{Envelope, PlanEntry},
+};
 use crate::run::{self, Inputs, Options, Outcome, Run};
 
 /// Templates rendered at a time by a diff: a quarter of a build's chunk, since a diff holds
@@ -73,6 +77,7 @@ pub fn against_tree(
     result.provenance = provenance(head.placed(), &result);
     result.findings = review(head, comparison.relaxed, &result, None);
     result.capacity = Some(head.placed().capacity());
+    result.envelopes = Some(head.placed().envelopes());
     Ok(result)
 }
 
@@ -196,20 +201,26 @@ pub fn against_base(
         read_base,
         base_options,
         comparison,
-        |head, mut result, (preserving, base_capacity)| {
+        |head, mut result, (preserving, base_capacity, base_envelopes)| {
             ignore::hide(&mut result, comparison.ignores);
             result.provenance = provenance(head.placed(), &result);
             result.findings = review(head, comparison.relaxed, &result, Some(preserving));
             result.capacity = Some(head.placed().capacity());
             result.base_capacity = Some(base_capacity);
+            result.envelopes = Some(head.placed().envelopes());
+            result.base_envelopes = Some(base_envelopes);
             Ok(result)
         },
     )
 }
 
 /// What the base's run says beside its objects: what it preserves on deletion, and what its
-/// workloads ask of the clusters and quotas.
-type BaseKnowledge = (BTreeMap<ObjectKey, danger::Preserving>, Capacity);
+/// workloads ask of the clusters and quotas, and the replica envelopes of its autoscaled ones.
+type BaseKnowledge = (
+    BTreeMap<ObjectKey, danger::Preserving>,
+    Capacity,
+    BTreeMap<ObjectKey, Vec<Envelope>>,
+);
 
 /// The three passes of [`against_base`], the diff handed to `then` with the head's run and
 /// what the base preserves on deletion.
@@ -247,7 +258,11 @@ fn compare_with_base<T>(
     let base = read_and_run(read_base, &base_options, |base| {
         let compared =
             streamed::compare_base(head, base.placed(), base.layout().clusters(), chunk)?;
-        let known = (preserving(base.placed()), base.placed().capacity());
+        let known = (
+            preserving(base.placed()),
+            base.placed().capacity(),
+            base.placed().envelopes(),
+        );
         Ok((compared, known))
     });
     warnings.extend(base.warnings.into_iter().map(|mut warning| {

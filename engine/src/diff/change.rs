@@ -114,6 +114,13 @@ pub struct FleetDiff {
     /// The same of the base, for `diff --base`; `None` against a rendered tree, which does not
     /// say what its workloads request.
     pub base_capacity: Option<crate::render::capacity::Capacity>,
+    /// The replica envelopes of the head's autoscaled workloads (see
+    /// [`crate::render::Placed::envelopes`]), by workload; `None` when the diff was not made
+    /// from a run.
+    pub envelopes: Option<BTreeMap<ObjectKey, Vec<crate::render::plan::Envelope>>>,
+    /// The same of the base, for `diff --base`; `None` against a rendered tree, which does not
+    /// say what scaled it.
+    pub base_envelopes: Option<BTreeMap<ObjectKey, Vec<crate::render::plan::Envelope>>>,
 }
 
 /// What one ignore rule hid.

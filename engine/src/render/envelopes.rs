@@ -67,8 +67,9 @@ impl Placing<'_, '_> {
     }
 }
 
-/// Adds each autoscaler's envelopes to the plan entry of the template it scales.
-pub(super) fn add_envelopes(placing: &Placing<'_, '_>, plan: &mut [PlanEntry]) {
+/// Every autoscaler's envelopes, each with the position of the template it scales in the
+/// fleet's templates, FederatedHPAs first, in the fleet's order.
+pub(super) fn envelopes(placing: &Placing<'_, '_>) -> Vec<(usize, Envelope)> {
     let fleet = placing.fleet;
     let autoscalers = &fleet.autoscalers;
     let targets = TemplateIndex::new(&fleet.templates);
@@ -104,12 +105,30 @@ pub(super) fn add_envelopes(placing: &Placing<'_, '_>, plan: &mut [PlanEntry]) {
                 .map(|e| (index, e)),
         );
     }
-    for (index, envelope) in found {
-        let key = &fleet.templates[index].key;
+    found
+}
+
+/// Adds each autoscaler's envelopes to the plan entry of the template it scales.
+pub(super) fn add_envelopes(placing: &Placing<'_, '_>, plan: &mut [PlanEntry]) {
+    for (index, envelope) in envelopes(placing) {
+        let key = &placing.fleet.templates[index].key;
         if let Some(entry) = plan.iter_mut().find(|entry| &entry.key == key) {
             entry.autoscaling.push(envelope);
         }
     }
+}
+
+/// Every autoscaled workload's envelopes by the workload, as [`add_envelopes`] adds them to
+/// its plan entry: what a diff compares without explaining the whole fleet.
+pub(super) fn envelopes_by_workload(
+    placing: &Placing<'_, '_>,
+) -> BTreeMap<crate::object::ObjectKey, Vec<Envelope>> {
+    let mut by_workload: BTreeMap<crate::object::ObjectKey, Vec<Envelope>> = BTreeMap::new();
+    for (index, envelope) in envelopes(placing) {
+        let key = placing.fleet.templates[index].key.clone();
+        by_workload.entry(key).or_default().push(envelope);
+    }
+    by_workload
 }
 
 fn federated_hpa_envelopes(

@@ -242,6 +242,18 @@ impl<'f> Placed<'f> {
         self.fleet
     }
 
+    /// The replica envelopes of every workload a FederatedHPA or a CronFederatedHPA scales,
+    /// by the workload, as `plan` shows them: what a diff compares on each side.
+    pub fn envelopes(&self) -> BTreeMap<ObjectKey, Vec<plan::Envelope>> {
+        let index = PolicyIndex::new(&self.fleet.propagations);
+        envelopes::envelopes_by_workload(&envelopes::Placing {
+            fleet: self.fleet,
+            index: &index,
+            overrides: &self.overrides,
+            cluster_index: &self.cluster_index,
+        })
+    }
+
     /// What the placed workloads ask of each emitted cluster and of each enforced quota.
     pub fn capacity(&self) -> capacity::Capacity {
         let mut capacity = self.capacity.clone();
