@@ -410,14 +410,49 @@ fn prose(text: &str) -> String {
 }
 
 /// `<b>changed</b> <code>Deployment.apps shop/web</code> on prod-eu-1 … prod-eu-9 (9 clusters)`:
-/// HTML, both in `<summary>` and as a list item's text.
+/// HTML, both in `<summary>` and as a list item's text. An image bump is named in it, `: image
+/// <code>web:1.0</code> → <code>web:1.1</code>`, since the summary is what shows of a collapsed
+/// change and the image is what a reviewer of one looks for first.
 fn group_summary(group: &ChangeGroup<'_>) -> String {
+    let images = image_changes(&group.hunks);
+    let bump = match images.as_slice() {
+        [] => String::new(),
+        [(old, new), rest @ ..] => format!(
+            ": image <code>{}</code> → <code>{}</code>{}",
+            markdown::html(old),
+            markdown::html(new),
+            match rest.len() {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            }
+        ),
+    };
     format!(
-        "<b>{}</b> <code>{}</code> on {}",
+        "<b>{}</b> <code>{}</code> on {}{bump}",
         group.change.kind.word(),
         markdown::html(&group.change.key.to_string()),
         cluster_list_shown(&group.clusters, markdown::html)
     )
+}
+
+/// The images a change's hunks replace, old and new, paired in order: the `image:` lines it
+/// removes and adds, when as many are added as removed (a container added or removed is no
+/// bump).
+fn image_changes(hunks: &str) -> Vec<(&str, &str)> {
+    fn image(line: &str, sign: char) -> Option<&str> {
+        let rest = line.strip_prefix(sign)?.trim_start();
+        rest.strip_prefix("image: ")
+            .or_else(|| rest.strip_prefix("- image: "))
+    }
+    let old: Vec<&str> = hunks.lines().filter_map(|line| image(line, '-')).collect();
+    let new: Vec<&str> = hunks.lines().filter_map(|line| image(line, '+')).collect();
+    if old.len() != new.len() {
+        return Vec::new();
+    }
+    old.into_iter()
+        .zip(new)
+        .filter(|(old, new)| old != new)
+        .collect()
 }
 
 /// One change of the comment: its line (always shown) and its block with the diff (shown while
@@ -939,6 +974,20 @@ fn cluster_list_shown(clusters: &[&str], shown: Shown) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_image_bump_is_read_from_the_hunks_and_a_container_added_is_none() {
+        let bump = "@@ -3 +3 @@\n       - name: web\n-        image: web:1.0\n+        image: web:1.1\n\
+                    -      - image: side:1\n+      - image: side:2\n";
+        assert_eq!(
+            image_changes(bump),
+            [("web:1.0", "web:1.1"), ("side:1", "side:2")]
+        );
+        let added = "@@ -3 +3,3 @@\n+      - name: side\n+        image: side:1\n";
+        assert!(image_changes(added).is_empty());
+        let same = "-        image: web:1.0\n+        image: web:1.0\n";
+        assert!(image_changes(same).is_empty());
+    }
     use crate::report::diff_json::json as json_report;
     use fedrender_engine::diff::ObjectChange;
     use fedrender_engine::object::ObjectKey;
