@@ -393,3 +393,55 @@ fn a_division_a_tie_decides_says_a_live_karmada_may_divide_otherwise() {
         "{api}"
     );
 }
+
+/// A Divided workload scaled while a cluster joins: the total counts the new cluster's
+/// replicas, so the line names them too and its numbers add up (before, `12 → 21 in all` over
+/// `c1 6 → 7, c2 6 → 7` left 7 unaccounted for).
+#[test]
+fn a_scale_onto_a_new_cluster_names_the_replicas_the_new_cluster_gets() {
+    let root = PathBuf::from("target/diff-groups/scale-onto-a-new-cluster");
+    let write = |side: &str, clusters: &[&str], replicas: u32| {
+        let dir = root.join(side);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("input")).unwrap();
+        let inventory: String = clusters
+            .iter()
+            .map(|name| {
+                format!(
+                    "---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: \
+                     {{name: {name}}}\nspec: {{}}\n"
+                )
+            })
+            .collect();
+        std::fs::write(dir.join("clusters.yaml"), inventory).unwrap();
+        std::fs::write(
+            dir.join("input/fleet.yaml"),
+            format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api, namespace: shop}}\n\
+                 spec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: api}}}}\n  \
+                 template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      \
+                 containers: [{{name: api, image: api:1}}]\n---\n\
+                 apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\n\
+                 metadata: {{name: api}}\nspec:\n  resourceSelectors: [{{apiVersion: apps/v1, \
+                 kind: Deployment, name: api}}]\n  placement:\n    clusterAffinity: \
+                 {{labelSelector: {{}}}}\n    replicaScheduling:\n      replicaSchedulingType: \
+                 Divided\n      replicaDivisionPreference: Weighted\n      weightPreference:\n        \
+                 staticWeightList:\n        - targetCluster: {{labelSelector: {{}}}}\n          \
+                 weight: 1\n"
+            ),
+        )
+        .unwrap();
+        dir
+    };
+    let base = write("base", &["c1", "c2"], 12);
+    let head = write("head", &["c1", "c2", "c3"], 21);
+    let markdown = diff_report(&head, ("--base", &base), &["--format", "markdown"]);
+    assert!(
+        markdown.contains(
+            "- **Replicas moved** `Deployment.apps shop/api`: c1 6 → 7, c2 6 → 7, c3 (new) → 7 \
+             (12 → 21 in all)"
+        ),
+        "{markdown}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -895,13 +895,25 @@ fn replicas_per_cluster(group: &ChangeGroup<'_>, shown: Shown) -> String {
 /// it says so.
 fn replica_moves(diff: &FleetDiff, moved: &ReplicaMove<'_>, shown: Shown) -> String {
     let show = |replicas: Option<i64>| replicas.map_or("unset".to_string(), |n| n.to_string());
-    let each: Vec<String> = moved
+    let mut each: Vec<String> = moved
         .clusters
         .iter()
         .map(|(cluster, before, after)| {
             format!("{} {} → {}", shown(cluster), show(*before), show(*after))
         })
         .collect();
+    // A cluster that joins is one line of its own, not a replica move, but the total counts
+    // the replicas it gets: name them, so that the numbers shown add up to the total.
+    for cluster in &diff.clusters_added {
+        let added = diff.clusters.get(cluster).and_then(|changes| {
+            changes
+                .iter()
+                .find(|change| change.key == *moved.key && change.kind == ChangeKind::Added)
+        });
+        if let Some(replicas) = added.and_then(|change| spec_replicas(&change.after)) {
+            each.push(format!("{} (new) → {replicas}", shown(cluster)));
+        }
+    }
     let (before, after) = moved.total;
     let total = if before == after {
         format!("{before} in all, before and after")
@@ -918,6 +930,20 @@ fn replica_moves(diff: &FleetDiff, moved: &ReplicaMove<'_>, shown: Shown) -> Str
         ""
     };
     format!("{} ({total}){tie}", each.join(", "))
+}
+
+/// A rendered manifest's `spec.replicas`, as the writer writes it (`spec:` at the top, then
+/// `  replicas: N`).
+fn spec_replicas(manifest: &str) -> Option<i64> {
+    let mut in_spec = false;
+    for line in manifest.lines() {
+        if !line.starts_with(' ') {
+            in_spec = line == "spec:";
+        } else if in_spec && let Some(replicas) = line.strip_prefix("  replicas: ") {
+            return replicas.trim().parse().ok();
+        }
+    }
+    None
 }
 
 /// The clusters of a change, short: runs of three or more numbered clusters become
@@ -974,6 +1000,17 @@ fn cluster_list_shown(clusters: &[&str], shown: Shown) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spec_replicas_are_read_from_a_rendered_manifest() {
+        let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  labels:\n    \
+                        replicas: x\nspec:\n  selector: {}\n  replicas: 7\n  template:\n";
+        assert_eq!(spec_replicas(manifest), Some(7));
+        assert_eq!(
+            spec_replicas("kind: ConfigMap\ndata:\n  replicas: 3\n"),
+            None
+        );
+    }
 
     #[test]
     fn an_image_bump_is_read_from_the_hunks_and_a_container_added_is_none() {
