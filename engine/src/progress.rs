@@ -51,6 +51,7 @@ struct Record {
     stage: AtomicU8,
     done: AtomicUsize,
     total: AtomicUsize,
+    files: AtomicUsize,
 }
 
 impl Progress {
@@ -64,6 +65,18 @@ impl Progress {
     /// Records that `count` more templates (or files) are done.
     pub fn advance(&self, count: usize) {
         self.0.done.fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// Records that one more file of the output is written. The writer counts its files as the
+    /// render hands them over, a chunk of templates at a time: while a chunk's files are written,
+    /// the templates done stand still, and the files written are what moves.
+    pub fn file_written(&self) {
+        self.0.files.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many files of the output are written so far.
+    pub fn files_written(&self) -> usize {
+        self.0.files.load(Ordering::Relaxed)
     }
 
     /// The current stage with templates done and in all; `None` before the first stage.

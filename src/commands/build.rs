@@ -235,9 +235,10 @@ fn write_trees<T>(
         }
         let layout = run.layout();
         let write = || {
-            let writer = TreeWriter::open(&options.out, layout, mode)?;
+            let writer = TreeWriter::open(&options.out, layout, mode)?
+                .recording_in(options.options.progress.clone());
             match run.render(chunk, |chunk| writer.put(&chunk)) {
-                Ok(()) => writer.commit(&options.options.progress),
+                Ok(()) => writer.commit(),
                 Err(error) => {
                     writer.roll_back();
                     Err(error)

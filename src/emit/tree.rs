@@ -85,6 +85,8 @@ pub struct TreeWriter<'a> {
     directory_times: Vec<(String, Times)>,
     log: Mutex<WriteLog>,
     unchanged: AtomicUsize,
+    /// Where the files written and the writing stage are counted, for the progress line.
+    progress: Progress,
 }
 
 /// Compact, because a cold build of a large fleet creates millions of files.
@@ -130,6 +132,7 @@ impl<'a> TreeWriter<'a> {
             directory_times: Vec::new(),
             log: Mutex::default(),
             unchanged: AtomicUsize::new(0),
+            progress: Progress::default(),
         };
         if mode == Mode::Write
             && let Err(error) = writer.create_directories()
@@ -204,6 +207,12 @@ impl<'a> TreeWriter<'a> {
             .map_err(|error| io_error(&path, error))
     }
 
+    /// Counts the files it writes, and its writing stage, in `progress`.
+    pub fn recording_in(mut self, progress: Progress) -> Self {
+        self.progress = progress;
+        self
+    }
+
     /// Brings the files of a chunk of rendered templates up to date (or notes what would
     /// change), each template with its object's position in the layout. The files go in path
     /// order, on every core: creating files directory by directory costs the file system far
@@ -242,7 +251,9 @@ impl<'a> TreeWriter<'a> {
                 None => None,
             };
             task.iter().try_for_each(|(file, path, text)| {
-                self.put_file(directory.as_ref(), fresh, *file, path, text)
+                self.put_file(directory.as_ref(), fresh, *file, path, text)?;
+                self.progress.file_written();
+                Ok(())
             })
         })
     }
@@ -308,9 +319,10 @@ impl<'a> TreeWriter<'a> {
     /// Finishes a successful render: writes the kustomizations, puts every replacement in
     /// place and removes fedrender's files that are no longer rendered, with the directories
     /// they leave empty. Checking, only finds what that would change. How far it has got is
-    /// recorded in `progress`, the writing stage: the files put in place and removed, of all.
-    pub fn commit(self, progress: &Progress) -> Result<TreeChanges, Rejected> {
+    /// recorded as the writing stage: the files put in place and removed, of all.
+    pub fn commit(self) -> Result<TreeChanges, Rejected> {
         let layout = self.layout;
+        let progress = self.progress.clone();
         progress.begin(Stage::Writing, 0);
         // A kustomization lists every file of its cluster: a few at a time, so that memory
         // never holds every cluster's list at once.
@@ -777,7 +789,7 @@ mod tests {
             writer.roll_back();
             return Err(Diagnostic::error(None, format!("{name} failed")).into());
         }
-        let changes = writer.commit(&Progress::default())?;
+        let changes = writer.commit()?;
         Ok(Changes {
             write: changes.write_paths(&layout),
             unchanged: changes.unchanged,
@@ -953,7 +965,7 @@ mod tests {
         writer.put(&[(0, rendered)]).unwrap();
         // Another writer takes the staged replacement away before the commit renames it.
         fs::remove_file(out.join("a/ns/.configmap_x.yaml.fedrender-tmp")).unwrap();
-        let error = writer.commit(&Progress::default()).unwrap_err();
+        let error = writer.commit().unwrap_err();
         assert!(error.output_partly_updated, "{error}");
         fs::remove_dir_all(&out).unwrap();
     }

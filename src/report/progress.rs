@@ -23,8 +23,14 @@ pub struct Progress {
 const TERMINAL_TICK: Duration = Duration::from_millis(200);
 const LOG_TICK: Duration = Duration::from_secs(10);
 
-/// What a run records: its stage, with done and in all for a stage that counts.
-type State = (Stage, usize, usize);
+/// What a run records: its stage, with done and in all for a stage that counts, and the files
+/// of the output written so far.
+type State = (Stage, usize, usize, usize);
+
+fn state(recorded: &fedrender_engine::progress::Progress) -> Option<State> {
+    let (stage, done, total) = recorded.current()?;
+    Some((stage, done, total, recorded.files_written()))
+}
 
 impl Progress {
     /// On a terminal, a progress line redrawn in place (stage, templates or files done, a
@@ -62,7 +68,7 @@ impl Progress {
                     continue;
                 }
                 next += tick;
-                let state = recorded.current();
+                let state = state(&recorded);
                 if redrawn {
                     if let Some(line) = progress_line(state, started.elapsed()) {
                         say(&format!("\r\x1b[K{line}"));
@@ -97,17 +103,22 @@ fn say(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// `fedrender: rendering 1200/2000 templates [############        ] 3s`.
+/// `fedrender: rendering 1200/2000 templates [############        ] 3s`, and `, 51200 files
+/// written` once the render hands files over.
 fn progress_line(state: Option<State>, elapsed: Duration) -> Option<String> {
-    let (stage, done, total) = state?;
+    let (stage, done, total, files) = state?;
     let seconds = elapsed.as_secs();
     let Some(unit) = stage.unit().filter(|_| total > 0) else {
         return Some(format!("fedrender: {}… {seconds}s", stage.word()));
     };
     const WIDTH: usize = 20;
     let filled = (done.min(total) * WIDTH) / total;
+    let written = match (stage, files) {
+        (Stage::Rendering, 1..) => format!(", {files} files written"),
+        _ => String::new(),
+    };
     Some(format!(
-        "fedrender: {} {done}/{total} {unit} [{}{}] {seconds}s",
+        "fedrender: {} {done}/{total} {unit} [{}{}]{written} {seconds}s",
         stage.word(),
         "#".repeat(filled),
         " ".repeat(WIDTH - filled)
@@ -127,7 +138,7 @@ fn log_line(
         return None;
     }
     *last_logged = Some(state);
-    let (stage, done, total) = state;
+    let (stage, done, total, files) = state;
     match format {
         MessageFormat::Json => Some(
             serde_json::json!({
@@ -136,6 +147,7 @@ fn log_line(
                 "done": stage.unit().map(|_| done),
                 "total": stage.unit().map(|_| total),
                 "unit": stage.unit(),
+                "filesWritten": files,
                 "seconds": elapsed.as_secs(),
             })
             .to_string(),
@@ -153,15 +165,15 @@ mod tests {
         let seconds = Duration::from_secs(3);
         assert_eq!(progress_line(None, seconds), None);
         assert_eq!(
-            progress_line(Some((Stage::Reading, 0, 0)), seconds).unwrap(),
+            progress_line(Some((Stage::Reading, 0, 0, 0)), seconds).unwrap(),
             "fedrender: reading the fleet… 3s"
         );
         assert_eq!(
-            progress_line(Some((Stage::Rendering, 1000, 4000)), seconds).unwrap(),
+            progress_line(Some((Stage::Rendering, 1000, 4000, 0)), seconds).unwrap(),
             "fedrender: rendering 1000/4000 templates [#####               ] 3s"
         );
         assert_eq!(
-            progress_line(Some((Stage::Writing, 10, 20)), seconds).unwrap(),
+            progress_line(Some((Stage::Writing, 10, 20, 99)), seconds).unwrap(),
             "fedrender: writing 10/20 files [##########          ] 3s"
         );
     }
@@ -171,16 +183,21 @@ mod tests {
         let mut last = None;
         let at = |seconds| Duration::from_secs(seconds);
         let human = MessageFormat::Human;
-        let rendering = |done| Some((Stage::Rendering, done, 2000));
-        assert!(log_line(rendering(100), &mut last, at(10), human).is_some());
-        assert_eq!(log_line(rendering(100), &mut last, at(20), human), None);
-        assert!(log_line(rendering(101), &mut last, at(30), human).is_some());
-        let writing = Some((Stage::Writing, 0, 50));
+        let rendering = |done, files| Some((Stage::Rendering, done, 2000, files));
+        assert!(log_line(rendering(100, 0), &mut last, at(10), human).is_some());
+        assert_eq!(log_line(rendering(100, 0), &mut last, at(20), human), None);
+        assert!(log_line(rendering(101, 0), &mut last, at(30), human).is_some());
+        // A chunk's files being written is the run moving, its templates standing still.
+        assert_eq!(
+            log_line(rendering(101, 5000), &mut last, at(40), human).unwrap(),
+            "fedrender: rendering 101/2000 templates [#                   ], 5000 files written 40s"
+        );
+        let writing = Some((Stage::Writing, 0, 50, 5000));
         assert!(log_line(writing, &mut last, at(40), human).is_some());
         assert_eq!(log_line(None, &mut last, at(50), human), None);
 
         let mut last = None;
-        let json = log_line(rendering(7), &mut last, at(10), MessageFormat::Json).unwrap();
+        let json = log_line(rendering(7, 0), &mut last, at(10), MessageFormat::Json).unwrap();
         let object: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(object["level"], "progress");
         assert_eq!(object["stage"], "rendering");
@@ -189,7 +206,7 @@ mod tests {
             (7.into(), 2000.into())
         );
         let reading = log_line(
-            Some((Stage::Reading, 0, 0)),
+            Some((Stage::Reading, 0, 0, 0)),
             &mut last,
             at(20),
             MessageFormat::Json,
