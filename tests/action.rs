@@ -1163,7 +1163,7 @@ fn clusters_and_out_default_to_the_fleet_s_config() {
     let stale = run_action(&repo, &repo.base, "acme/fleet", &[]);
     assert_eq!(stale.code(), Some(1), "{}", stale.stderr());
     let out = String::from_utf8_lossy(&stale.output.stdout);
-    assert!(out.contains("fleet/../deploy is out of date"), "{out}");
+    assert!(out.contains("deploy is out of date"), "{out}");
 }
 
 /// `build-args` with one argument per line: a set-based selector, spaces and parentheses kept,
@@ -1321,4 +1321,83 @@ fn docs_table_of_inputs_equals_action_yml() {
         action,
         "docs/ci.md's table of inputs (name and default, in action.yml's order) differs from action.yml"
     );
+}
+
+/// What the runner holds outside the checkout, which nothing from a pull request may reach.
+const RUNNER_SECRET: &str = "runner-secret: hunter2-of-the-runner\n";
+
+/// The whole run as the pull request's author sees it: log, summary and comments.
+fn everything_shown(repo: &Repo, run: &Run) -> String {
+    let comments: Vec<String> = comments(repo).into_iter().map(|(_, body)| body).collect();
+    format!("{}{}{}", log(&run.output), run.summary, comments.join("\n"))
+}
+
+/// The attack on the pull request that adopts fedrender: its Config ends with a YAML `...`
+/// document end, and the next document's `spec.clusters` names a runner file outside the
+/// repository (absolute, or through `..`). A line-by-line read of the Config took that for the
+/// Config's inventory and passed it as --base-clusters, quoting the file into the log;
+/// fedrender reads the Config as YAML, whose inventory is clusters.yaml.
+#[test]
+fn a_config_s_document_end_cannot_point_the_base_inventory_at_a_runner_file() {
+    if !tools_present() {
+        return;
+    }
+    for (name, outside) in [("absolute", true), ("climbing", false)] {
+        let setup = move |dir: &Path| {
+            let secret = dir.parent().unwrap().join("runner-secret.yaml");
+            std::fs::write(&secret, RUNNER_SECRET).unwrap();
+            let named = match outside {
+                true => secret.display().to_string(),
+                false => "../../runner-secret.yaml".to_string(),
+            };
+            std::fs::write(
+                dir.join("fleet/fedrender.yaml"),
+                format!(
+                    "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  clusters: ../clusters.yaml\n...\napiVersion: example.com/v1\nkind: Note\nmetadata: {{name: notes}}\nspec:\n  clusters: {named}\n"
+                ),
+            )
+            .unwrap();
+        };
+        let repo = adopting_repository(&format!("document-end-{name}"), setup, &BUILD_RENDERED);
+        let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
+        let shown = everything_shown(&repo, &run);
+        assert!(!shown.contains("hunter2"), "{name}: {shown}");
+        assert_eq!(run.code(), Some(0), "{name}: {}", run.stderr());
+        let posted = comments(&repo);
+        assert!(
+            posted[0].1.contains("every object is added"),
+            "{name}: {}",
+            posted[0].1
+        );
+    }
+}
+
+/// A link in the checked-out base leading out to a runner file (the base's clusters.yaml ->
+/// a file beside the checkout): refused by name before anything reads it, and nothing of the
+/// file is in the log, the summary or a comment.
+#[test]
+fn a_base_inventory_linking_out_of_the_checkout_is_refused_unread() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("base-link");
+    let secret = repo.dir.parent().unwrap().join("runner-secret.yaml");
+    std::fs::write(&secret, RUNNER_SECRET).unwrap();
+    // A base whose inventory is a link out, and a head on it.
+    git(&repo.dir, &["checkout", "-q", &repo.base]);
+    std::fs::remove_file(repo.dir.join("clusters.yaml")).unwrap();
+    std::os::unix::fs::symlink(&secret, repo.dir.join("clusters.yaml")).unwrap();
+    git(&repo.dir, &["commit", "-q", "-am", "base with a link"]);
+    let base = git(&repo.dir, &["rev-parse", "HEAD"]);
+    git(&repo.dir, &["checkout", "-q", "-"]);
+    let run = run_action(&repo, &base, "acme/fleet", &[("CLUSTERS", "clusters.yaml")]);
+    let shown = everything_shown(&repo, &run);
+    assert!(!shown.contains("hunter2"), "{shown}");
+    assert_eq!(run.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("the base's inventory")
+            && shown.contains("leads outside the repository checkout"),
+        "{shown}"
+    );
+    assert!(comments(&repo).is_empty());
 }
