@@ -1011,7 +1011,7 @@ fn install_never_builds_from_source_when_a_listed_archive_fails_to_download() {
     let built = install(&root, &release, "v0.1.0", "built");
     assert!(built.status.success(), "{built:?}");
     assert!(
-        cargo_calls(&root).contains("--tag v0.1.0 fedrender"),
+        cargo_calls(&root).contains("--tag v0.1.0 --force fedrender"),
         "{}",
         cargo_calls(&root)
     );
@@ -1400,4 +1400,58 @@ fn a_base_inventory_linking_out_of_the_checkout_is_refused_unread() {
         "{shown}"
     );
     assert!(comments(&repo).is_empty());
+}
+
+/// The install directory is cached between jobs, and an earlier job (a pull request's) may
+/// have poisoned the cache: a cached binary that prints the right version is replaced by the
+/// one in the archive the release's checksum file vouches for, and a cached archive that does
+/// not match that checksum is downloaded again.
+#[test]
+fn install_replaces_a_tampered_cached_binary_from_the_verified_archive() {
+    let Some(target) = install_target() else {
+        return;
+    };
+    let root = empty_scratch("action-install-cache");
+    let (release, archive) = release(&root, target);
+    let first = install(&root, &release, "v0.1.0", "cache");
+    assert!(first.status.success(), "{first:?}");
+    let real = std::fs::read(env!("CARGO_BIN_EXE_fedrender")).unwrap();
+    let binary = root.join("cache/bin/fedrender");
+    assert_eq!(std::fs::read(&binary).unwrap(), real);
+
+    // A poisoned cache: a binary that prints the version the tag names, and does more.
+    std::fs::write(
+        &binary,
+        "#!/bin/sh\necho 'fedrender 0.1.0'\ntouch \"$0.ran\"\n",
+    )
+    .unwrap();
+    make_executable(&binary);
+    let again = install(&root, &release, "v0.1.0", "cache");
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(
+        std::fs::read(&binary).unwrap(),
+        real,
+        "the tampered binary is replaced"
+    );
+
+    // The cached archive tampered too: downloaded again from the release, the binary from it.
+    std::fs::write(
+        root.join("cache").join(&archive),
+        b"not the release's archive",
+    )
+    .unwrap();
+    std::fs::write(&binary, "#!/bin/sh\necho 'fedrender 0.1.0'\n").unwrap();
+    let fetched = install(&root, &release, "v0.1.0", "cache");
+    assert!(fetched.status.success(), "{fetched:?}");
+    assert!(
+        String::from_utf8_lossy(&fetched.stderr).contains("does not match"),
+        "{fetched:?}"
+    );
+    assert_eq!(std::fs::read(&binary).unwrap(), real);
+    assert_eq!(
+        std::fs::read(root.join("cache").join(&archive)).unwrap(),
+        std::fs::read(release.join(&archive)).unwrap()
+    );
+    assert_eq!(cargo_calls(&root), "");
+    std::fs::remove_dir_all(&root).unwrap();
 }
