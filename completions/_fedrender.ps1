@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what a change does to the rendered fleet, per cluster and object')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check everything `build` checks, without rendering output')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the settings a run takes from the fleet''s Config and the flags, as JSON (for CI scripts: never read a Config with text tools)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff) of fedrender, or of one of its commands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -180,6 +181,28 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'fedrender;config' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects, in place of the Config''s `spec.clusters`')
+            [CompletionResult]::new('--clusters', '--clusters', [CompletionResultType]::ParameterName, 'Inventory of Karmada Cluster objects, in place of the Config''s `spec.clusters`')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'build''s output directory, in place of the Config''s `spec.output`')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'build''s output directory, in place of the Config''s `spec.output`')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Make a lint''s warnings errors (repeatable)')
+            [CompletionResult]::new('--warn', '--warn', [CompletionResultType]::ParameterName, 'Report a lint''s warnings as warnings (repeatable)')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Silence a lint (repeatable)')
+            [CompletionResult]::new('--ignore-field', '--ignore-field', [CompletionResultType]::ParameterName, 'diff''s --ignore-field, added to the Config''s rules (repeatable)')
+            [CompletionResult]::new('--ignore-resource', '--ignore-resource', [CompletionResultType]::ParameterName, 'diff''s --ignore-resource, added to the Config''s rules (repeatable)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: one per core). The output does not depend on it')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are printed on standard error')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat every warning as an error, except lints given another level by name')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what each stage is doing, and show every warning instead of the first few of each lint')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what each stage is doing, and show every warning instead of the first few of each lint')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'fedrender;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -195,6 +218,7 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what a change does to the rendered fleet, per cluster and object')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check everything `build` checks, without rendering output')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the settings a run takes from the fleet''s Config and the flags, as JSON (for CI scripts: never read a Config with text tools)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff) of fedrender, or of one of its commands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -210,6 +234,9 @@ Register-ArgumentCompleter -Native -CommandName 'fedrender' -ScriptBlock {
             break
         }
         'fedrender;help;validate' {
+            break
+        }
+        'fedrender;help;config' {
             break
         }
         'fedrender;help;completions' {

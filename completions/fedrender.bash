@@ -22,6 +22,9 @@ _fedrender() {
             fedrender,completions)
                 cmd="fedrender__subcmd__completions"
                 ;;
+            fedrender,config)
+                cmd="fedrender__subcmd__config"
+                ;;
             fedrender,diff)
                 cmd="fedrender__subcmd__diff"
                 ;;
@@ -42,6 +45,9 @@ _fedrender() {
                 ;;
             fedrender__subcmd__help,completions)
                 cmd="fedrender__subcmd__help__subcmd__completions"
+                ;;
+            fedrender__subcmd__help,config)
+                cmd="fedrender__subcmd__help__subcmd__config"
                 ;;
             fedrender__subcmd__help,diff)
                 cmd="fedrender__subcmd__help__subcmd__diff"
@@ -65,7 +71,7 @@ _fedrender() {
 
     case "${cmd}" in
         fedrender)
-            opts="-h -V --help --version build diff plan validate completions man help"
+            opts="-h -V --help --version build diff plan validate config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -210,6 +216,68 @@ _fedrender() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fedrender__subcmd__config)
+            opts="-c -o -j -q -v -h --clusters --out --strict --deny --warn --allow --ignore-field --ignore-resource --jobs --quiet --verbose --message-format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --clusters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind unknown-scope assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion policy-relaxed plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends quota-exceeded over-capacity" -- "${cur}"))
+                    return 0
+                    ;;
+                --warn)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind unknown-scope assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion policy-relaxed plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends quota-exceeded over-capacity" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "unknown-cluster targets-no-cluster overrides-nothing selects-nothing unplaced-template unplaced-replicas priority-tie shadowed-policy ignored-field not-modelled skipped-input dependencies-not-followed invalid-selector undefined-namespace schema-invalid unknown-field pruned-field removed-api deprecated-api unchecked-kind unknown-scope assumed-kubernetes-version disabled-api immutable-field pvc-shrink replicas-zero replica-shift pruned hpa-owns-replicas preserved-on-deletion policy-relaxed plaintext-secret sops-no-recipient sealed-secret-shared lazy-activation feature-gate-off deprecated-field mcs-no-service mcs-no-backends quota-exceeded over-capacity" -- "${cur}"))
+                    return 0
+                    ;;
+                --ignore-field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-resource)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fedrender__subcmd__diff)
             opts="-c -j -q -v -h --clusters --include --exclude --allow-exec --allow-network --tool-timeout --max-tool-output --kustomize --kubernetes-version --karmada-version --crds --strict --deny --warn --allow --jobs --quiet --verbose --message-format --cluster --cluster-selector --against --base --base-clusters --format --title --max-bytes --show-secrets --ignore-field --ignore-resource --color --at-replicas --at --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -341,7 +409,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__help)
-            opts="build diff plan validate completions man help"
+            opts="build diff plan validate config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -369,6 +437,20 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fedrender__subcmd__help__subcmd__config)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -453,7 +535,7 @@ _fedrender() {
             return 0
             ;;
         fedrender__subcmd__man)
-            opts="-h --help build diff plan validate completions man"
+            opts="-h --help build diff plan validate config completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

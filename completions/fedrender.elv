@@ -26,6 +26,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand diff 'Show what a change does to the rendered fleet, per cluster and object'
             cand plan 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
             cand validate 'Check everything `build` checks, without rendering output'
+            cand config 'Print the settings a run takes from the fleet''s Config and the flags, as JSON (for CI scripts: never read a Config with text tools)'
             cand completions 'Print a shell completion script'
             cand man 'Print the manual page (roff) of fedrender, or of one of its commands'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -172,6 +173,27 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'fedrender;config'= {
+            cand -c 'Inventory of Karmada Cluster objects, in place of the Config''s `spec.clusters`'
+            cand --clusters 'Inventory of Karmada Cluster objects, in place of the Config''s `spec.clusters`'
+            cand -o 'build''s output directory, in place of the Config''s `spec.output`'
+            cand --out 'build''s output directory, in place of the Config''s `spec.output`'
+            cand --deny 'Make a lint''s warnings errors (repeatable)'
+            cand --warn 'Report a lint''s warnings as warnings (repeatable)'
+            cand --allow 'Silence a lint (repeatable)'
+            cand --ignore-field 'diff''s --ignore-field, added to the Config''s rules (repeatable)'
+            cand --ignore-resource 'diff''s --ignore-resource, added to the Config''s rules (repeatable)'
+            cand -j 'Worker threads (default: one per core). The output does not depend on it'
+            cand --jobs 'Worker threads (default: one per core). The output does not depend on it'
+            cand --message-format 'How errors and warnings are printed on standard error'
+            cand --strict 'Treat every warning as an error, except lints given another level by name'
+            cand -q 'Print nothing but errors'
+            cand --quiet 'Print nothing but errors'
+            cand -v 'Say what each stage is doing, and show every warning instead of the first few of each lint'
+            cand --verbose 'Say what each stage is doing, and show every warning instead of the first few of each lint'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'fedrender;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -185,6 +207,7 @@ set edit:completion:arg-completer[fedrender] = {|@words|
             cand diff 'Show what a change does to the rendered fleet, per cluster and object'
             cand plan 'Explain every placement: policies matched and why one won, clusters filtered and why, replicas and overrides per cluster'
             cand validate 'Check everything `build` checks, without rendering output'
+            cand config 'Print the settings a run takes from the fleet''s Config and the flags, as JSON (for CI scripts: never read a Config with text tools)'
             cand completions 'Print a shell completion script'
             cand man 'Print the manual page (roff) of fedrender, or of one of its commands'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -196,6 +219,8 @@ set edit:completion:arg-completer[fedrender] = {|@words|
         &'fedrender;help;plan'= {
         }
         &'fedrender;help;validate'= {
+        }
+        &'fedrender;help;config'= {
         }
         &'fedrender;help;completions'= {
         }

@@ -35,6 +35,9 @@ pub enum Command {
     /// Check everything `build` checks, without rendering output.
     #[command(after_long_help = lint_list())]
     Validate(ValidateArgs),
+    /// Print the settings a run takes from the fleet's Config and the flags, as JSON (for CI
+    /// scripts: never read a Config with text tools).
+    Config(ConfigArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of fedrender, or of one of its commands.
@@ -411,6 +414,48 @@ pub struct ValidateArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// Directory whose Configs are read (those in files directly in it, as every command reads
+    /// them).
+    #[arg(value_name = "FLEET_DIR")]
+    pub input: PathBuf,
+    /// Inventory of Karmada Cluster objects, in place of the Config's `spec.clusters`.
+    #[arg(long, short = 'c', value_name = "FILE")]
+    pub clusters: Option<PathBuf>,
+    /// build's output directory, in place of the Config's `spec.output`.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Treat every warning as an error, except lints given another level by name.
+    #[arg(long)]
+    pub strict: bool,
+    /// Make a lint's warnings errors (repeatable).
+    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    pub deny: Vec<String>,
+    /// Report a lint's warnings as warnings (repeatable).
+    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    pub warn: Vec<String>,
+    /// Silence a lint (repeatable).
+    #[arg(long, value_name = "LINT", value_parser = lint_names())]
+    pub allow: Vec<String>,
+    /// diff's --ignore-field, added to the Config's rules (repeatable).
+    #[arg(
+        long,
+        value_name = "[GROUP/KIND[/NAMESPACE/NAME]=]JSON_POINTER",
+        value_parser = fedrender_engine::diff::ignore::IgnoreRule::field
+    )]
+    pub ignore_field: Vec<fedrender_engine::diff::ignore::IgnoreRule>,
+    /// diff's --ignore-resource, added to the Config's rules (repeatable).
+    #[arg(
+        long,
+        value_name = "GROUP:KIND:NAMESPACE/NAME",
+        value_parser = fedrender_engine::diff::ignore::IgnoreRule::resource
+    )]
+    pub ignore_resource: Vec<fedrender_engine::diff::ignore::IgnoreRule>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
@@ -418,6 +463,6 @@ pub struct CompletionsArgs {
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// The command whose page to print (fedrender-build(1), …); fedrender(1) without it.
-    #[arg(value_parser = ["build", "diff", "plan", "validate", "completions", "man"])]
+    #[arg(value_parser = ["build", "diff", "plan", "validate", "config", "completions", "man"])]
     pub command: Option<String>,
 }

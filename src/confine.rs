@@ -54,8 +54,13 @@ impl Confinement {
         for _ in 0..climbs {
             shown.push("..");
         }
+        // `fleet/..` is the working directory, which a message names as `.`, not as nothing.
+        let shown = match lexically_normal(&shown) {
+            normal if normal.as_os_str().is_empty() => PathBuf::from("."),
+            normal => normal,
+        };
         Ok(Confinement {
-            shown: lexically_normal(&shown),
+            shown,
             real: top.to_path_buf(),
         })
     }

@@ -1011,7 +1011,7 @@ fn install_never_builds_from_source_when_a_listed_archive_fails_to_download() {
     let built = install(&root, &release, "v0.1.0", "built");
     assert!(built.status.success(), "{built:?}");
     assert!(
-        cargo_calls(&root).contains("--tag v0.1.0 fedrender"),
+        cargo_calls(&root).contains("--tag v0.1.0 --force fedrender"),
         "{}",
         cargo_calls(&root)
     );
@@ -1163,7 +1163,7 @@ fn clusters_and_out_default_to_the_fleet_s_config() {
     let stale = run_action(&repo, &repo.base, "acme/fleet", &[]);
     assert_eq!(stale.code(), Some(1), "{}", stale.stderr());
     let out = String::from_utf8_lossy(&stale.output.stdout);
-    assert!(out.contains("fleet/../deploy is out of date"), "{out}");
+    assert!(out.contains("deploy is out of date"), "{out}");
 }
 
 /// `build-args` with one argument per line: a set-based selector, spaces and parentheses kept,
@@ -1321,4 +1321,137 @@ fn docs_table_of_inputs_equals_action_yml() {
         action,
         "docs/ci.md's table of inputs (name and default, in action.yml's order) differs from action.yml"
     );
+}
+
+/// What the runner holds outside the checkout, which nothing from a pull request may reach.
+const RUNNER_SECRET: &str = "runner-secret: hunter2-of-the-runner\n";
+
+/// The whole run as the pull request's author sees it: log, summary and comments.
+fn everything_shown(repo: &Repo, run: &Run) -> String {
+    let comments: Vec<String> = comments(repo).into_iter().map(|(_, body)| body).collect();
+    format!("{}{}{}", log(&run.output), run.summary, comments.join("\n"))
+}
+
+/// The attack on the pull request that adopts fedrender: its Config ends with a YAML `...`
+/// document end, and the next document's `spec.clusters` names a runner file outside the
+/// repository (absolute, or through `..`). A line-by-line read of the Config took that for the
+/// Config's inventory and passed it as --base-clusters, quoting the file into the log;
+/// fedrender reads the Config as YAML, whose inventory is clusters.yaml.
+#[test]
+fn a_config_s_document_end_cannot_point_the_base_inventory_at_a_runner_file() {
+    if !tools_present() {
+        return;
+    }
+    for (name, outside) in [("absolute", true), ("climbing", false)] {
+        let setup = move |dir: &Path| {
+            let secret = dir.parent().unwrap().join("runner-secret.yaml");
+            std::fs::write(&secret, RUNNER_SECRET).unwrap();
+            let named = match outside {
+                true => secret.display().to_string(),
+                false => "../../runner-secret.yaml".to_string(),
+            };
+            std::fs::write(
+                dir.join("fleet/fedrender.yaml"),
+                format!(
+                    "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  clusters: ../clusters.yaml\n...\napiVersion: example.com/v1\nkind: Note\nmetadata: {{name: notes}}\nspec:\n  clusters: {named}\n"
+                ),
+            )
+            .unwrap();
+        };
+        let repo = adopting_repository(&format!("document-end-{name}"), setup, &BUILD_RENDERED);
+        let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
+        let shown = everything_shown(&repo, &run);
+        assert!(!shown.contains("hunter2"), "{name}: {shown}");
+        assert_eq!(run.code(), Some(0), "{name}: {}", run.stderr());
+        let posted = comments(&repo);
+        assert!(
+            posted[0].1.contains("every object is added"),
+            "{name}: {}",
+            posted[0].1
+        );
+    }
+}
+
+/// A link in the checked-out base leading out to a runner file (the base's clusters.yaml ->
+/// a file beside the checkout): refused by name before anything reads it, and nothing of the
+/// file is in the log, the summary or a comment.
+#[test]
+fn a_base_inventory_linking_out_of_the_checkout_is_refused_unread() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("base-link");
+    let secret = repo.dir.parent().unwrap().join("runner-secret.yaml");
+    std::fs::write(&secret, RUNNER_SECRET).unwrap();
+    // A base whose inventory is a link out, and a head on it.
+    git(&repo.dir, &["checkout", "-q", &repo.base]);
+    std::fs::remove_file(repo.dir.join("clusters.yaml")).unwrap();
+    std::os::unix::fs::symlink(&secret, repo.dir.join("clusters.yaml")).unwrap();
+    git(&repo.dir, &["commit", "-q", "-am", "base with a link"]);
+    let base = git(&repo.dir, &["rev-parse", "HEAD"]);
+    git(&repo.dir, &["checkout", "-q", "-"]);
+    let run = run_action(&repo, &base, "acme/fleet", &[("CLUSTERS", "clusters.yaml")]);
+    let shown = everything_shown(&repo, &run);
+    assert!(!shown.contains("hunter2"), "{shown}");
+    assert_eq!(run.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("the base's inventory")
+            && shown.contains("leads outside the repository checkout"),
+        "{shown}"
+    );
+    assert!(comments(&repo).is_empty());
+}
+
+/// The install directory is cached between jobs, and an earlier job (a pull request's) may
+/// have poisoned the cache: a cached binary that prints the right version is replaced by the
+/// one in the archive the release's checksum file vouches for, and a cached archive that does
+/// not match that checksum is downloaded again.
+#[test]
+fn install_replaces_a_tampered_cached_binary_from_the_verified_archive() {
+    let Some(target) = install_target() else {
+        return;
+    };
+    let root = empty_scratch("action-install-cache");
+    let (release, archive) = release(&root, target);
+    let first = install(&root, &release, "v0.1.0", "cache");
+    assert!(first.status.success(), "{first:?}");
+    let real = std::fs::read(env!("CARGO_BIN_EXE_fedrender")).unwrap();
+    let binary = root.join("cache/bin/fedrender");
+    assert_eq!(std::fs::read(&binary).unwrap(), real);
+
+    // A poisoned cache: a binary that prints the version the tag names, and does more.
+    std::fs::write(
+        &binary,
+        "#!/bin/sh\necho 'fedrender 0.1.0'\ntouch \"$0.ran\"\n",
+    )
+    .unwrap();
+    make_executable(&binary);
+    let again = install(&root, &release, "v0.1.0", "cache");
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(
+        std::fs::read(&binary).unwrap(),
+        real,
+        "the tampered binary is replaced"
+    );
+
+    // The cached archive tampered too: downloaded again from the release, the binary from it.
+    std::fs::write(
+        root.join("cache").join(&archive),
+        b"not the release's archive",
+    )
+    .unwrap();
+    std::fs::write(&binary, "#!/bin/sh\necho 'fedrender 0.1.0'\n").unwrap();
+    let fetched = install(&root, &release, "v0.1.0", "cache");
+    assert!(fetched.status.success(), "{fetched:?}");
+    assert!(
+        String::from_utf8_lossy(&fetched.stderr).contains("does not match"),
+        "{fetched:?}"
+    );
+    assert_eq!(std::fs::read(&binary).unwrap(), real);
+    assert_eq!(
+        std::fs::read(root.join("cache").join(&archive)).unwrap(),
+        std::fs::read(release.join(&archive)).unwrap()
+    );
+    assert_eq!(cargo_calls(&root), "");
+    std::fs::remove_dir_all(&root).unwrap();
 }

@@ -633,7 +633,15 @@ fn committed_completions_are_up_to_date() {
 #[test]
 fn committed_manual_pages_are_up_to_date() {
     let mut pages = vec![("fedrender.1".to_string(), vec!["man"])];
-    for command in ["build", "diff", "plan", "validate", "completions", "man"] {
+    for command in [
+        "build",
+        "diff",
+        "plan",
+        "validate",
+        "config",
+        "completions",
+        "man",
+    ] {
         pages.push((format!("fedrender-{command}.1"), vec!["man", command]));
     }
     for (file, args) in pages {

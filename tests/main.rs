@@ -14,6 +14,7 @@ mod common;
 // examples, the scenarios' snapshots and the Karmada oracle's recorded runs.
 mod autoscaling;
 mod cli;
+mod config_command;
 mod docs;
 mod oracle_cases;
 mod quota_capacity;

@@ -5,6 +5,12 @@
 # --locked` from the same tag. A checksum file that cannot be downloaded, an archive it lists
 # that cannot be, or a checksum that does not match is an error, never a reason to fall back.
 #
+# The install directory is cached between jobs (actions/cache), and an earlier job may have
+# poisoned it: nothing in it is trusted. The checksum file always comes from the release; the
+# verified archive is kept beside the binary, and on every run it is checked against that
+# checksum and the binary unpacked from it again, so a cached binary that was replaced is
+# replaced back (a cached archive that does not match is downloaded again).
+#
 # Environment: VERSION (a release tag, e.g. v0.2.0), REPOSITORY (owner/name, default: the
 # Action's own), INSTALL_DIR (where the binary goes), DOWNLOAD_URL (default: the release's
 # download address on GitHub; tests point it elsewhere). Prints the directory to add to PATH.
@@ -24,11 +30,6 @@ base_url=${DOWNLOAD_URL:-https://github.com/$repository/releases/download/$versi
 install_dir=${INSTALL_DIR:-${RUNNER_TEMP:-/tmp}/fedrender-$version}
 mkdir -p "$install_dir/bin"
 binary=$install_dir/bin/fedrender
-
-if [ -x "$binary" ] && "$binary" --version 2>/dev/null | grep -qF "${version#v}"; then
-  echo "$install_dir/bin"
-  exit 0
-fi
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) target=x86_64-unknown-linux-musl ;;
@@ -55,7 +56,7 @@ sha256() {
 from_source() {
   echo "$1: building $version with cargo" >&2
   cargo install --locked --profile dist --root "$install_dir" --git "https://github.com/$repository" \
-    --tag "$version" fedrender >&2
+    --tag "$version" --force fedrender >&2
   echo "$install_dir/bin"
   exit 0
 }
@@ -77,19 +78,33 @@ if [[ ! $expected =~ ^[0-9a-f]{64}$ ]]; then
   echo "::error::$sums does not give one SHA-256 for $archive; not installed" >&2
   exit 1
 fi
-if ! curl -fsSL --retry 3 -o "$download/$archive" "$base_url/$archive"; then
-  echo "::error::cannot download $archive, which $sums lists; not installed" >&2
-  exit 1
-fi
-actual=$(sha256 "$download/$archive")
-if [ "$expected" != "$actual" ]; then
-  echo "::error::checksum mismatch for $archive: expected $expected, got $actual; not installed" >&2
-  exit 1
+# The cached archive, copied out first so that what is checked is what is unpacked.
+cached=$install_dir/$archive
+if [ -f "$cached" ] && [ ! -L "$cached" ] && cp "$cached" "$download/$archive" \
+  && [ "$(sha256 "$download/$archive")" = "$expected" ]; then
+  :
+else
+  if [ -e "$cached" ] || [ -L "$cached" ]; then
+    echo "::warning::the cached $archive does not match $sums: downloading it again" >&2
+  fi
+  rm -f "$cached" "$download/$archive"
+  if ! curl -fsSL --retry 3 -o "$download/$archive" "$base_url/$archive"; then
+    echo "::error::cannot download $archive, which $sums lists; not installed" >&2
+    exit 1
+  fi
+  actual=$(sha256 "$download/$archive")
+  if [ "$expected" != "$actual" ]; then
+    echo "::error::checksum mismatch for $archive: expected $expected, got $actual; not installed" >&2
+    exit 1
+  fi
 fi
 mkdir -p "$download/unpacked"
 tar -xzf "$download/$archive" -C "$download/unpacked"
 found=$(find "$download/unpacked" -type f -name fedrender | head -n 1)
 [ -n "$found" ] || { echo "::error::$archive holds no fedrender binary" >&2; exit 1; }
+# Never through a link the cache may hold: the binary and the archive are written afresh.
+rm -f "$binary"
 cp "$found" "$binary"
 chmod 755 "$binary"
+cp "$download/$archive" "$cached"
 echo "$install_dir/bin"

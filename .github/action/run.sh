@@ -231,66 +231,59 @@ flags() {
   return 0
 }
 
-# config_field DIR FIELD: spec.FIELD of the fedrender Config in a file directly in DIR (where
-# fedrender reads it), relative to DIR as the Config means it; nothing when none names it.
-# YAML in block style and JSON are read; a Config in flow style is not (give the input then).
-config_field() {
-  local dir=$1 field=$2 file value=
-  [ -d "$dir" ] || return 0
-  for file in "$dir"/*.yaml "$dir"/*.yml "$dir"/*.json; do
-    [ -f "$file" ] || continue
-    case $file in
-      *.json)
-        value=$(jq -r --arg field "$field" \
-          'select(type == "object" and .apiVersion == "fedrender.io/v1alpha1" and .kind == "Config")
-            | .spec[$field] // empty | strings' "$file" 2>/dev/null | head -n 1) || value=
-        ;;
-      *)
-        value=$(awk -v field="$field" '
-          function flush() { if (config && api && found != "") { print found; exit } }
-          function reset() { config = 0; api = 0; spec = 0; indent = ""; candidate = "" }
-          BEGIN { reset(); found = "" }
-          /^---/ { if (config && api) found = candidate; flush(); reset(); next }
-          /^kind:[ \t]*["'\'']?Config["'\'']?[ \t]*(#.*)?$/ { config = 1; next }
-          /^apiVersion:[ \t]*["'\'']?fedrender\.io\/v1alpha1["'\'']?[ \t]*(#.*)?$/ { api = 1; next }
-          /^spec:[ \t]*(#.*)?$/ { spec = 1; next }
-          /^[^ \t#]/ { spec = 0; next }
-          spec && /^[ \t]+[^ \t#]/ {
-            match($0, /^[ \t]+/)
-            if (indent == "") indent = substr($0, 1, RLENGTH)
-            if (substr($0, 1, RLENGTH) != indent) next
-            line = substr($0, RLENGTH + 1)
-            if (index(line, field ":") != 1) next
-            line = substr(line, length(field) + 2)
-            sub(/^[ \t]+/, "", line); sub(/[ \t]+#.*$/, "", line); sub(/[ \t]+$/, "", line)
-            if (line ~ /^".*"$/ || line ~ /^'\''.*'\''$/) line = substr(line, 2, length(line) - 2)
-            candidate = line
-          }
-          END { if (found == "" && config && api) found = candidate; if (found != "") print found }
-        ' "$file") || value=
-        ;;
-    esac
-    if [ -n "$value" ]; then
-      case $value in
-        /*) printf '%s' "$value" ;;
-        *) printf '%s/%s' "$dir" "$value" ;;
-      esac
-      return 0
-    fi
-  done
+# fleet_settings DIR FILE: what a run takes from the Configs directly in DIR, as fedrender
+# itself reads them (`fedrender config`, JSON of a fixed shape, docs/reference.md), into FILE.
+# Never a text tool: a YAML `...` document end, a flow mapping or an anchor reads otherwise
+# there. A Config fedrender refuses (a path in it leading out of the repository among them)
+# fails the step at its line, in the chosen --message-format.
+fleet_settings() {
+  fedrender config "$1" --message-format "$format" >"$2" \
+    || fail "fedrender refused the Config of the fleet at $1 (see its message above)"
 }
 
-# inventory_of ROOT: the inventory file of the fleet checked out at ROOT (. for the pull
-# request's): the clusters input, else what the fleet's Config names, else clusters.yaml
-# where it exists; nothing where the fleet's own Cluster objects are the inventory.
+# setting FILE FILTER: the string at FILTER in fedrender config's JSON (jq, which the event's
+# reading needs anyway), nothing for null. A path with a control character is refused: none
+# reaches a flag, a message or an annotation.
+setting() {
+  local value
+  value=$(jq -r "$2 // empty | strings" "$1") || fail "cannot read what fedrender config printed"
+  [[ $value != *[[:cntrl:]]* ]] || fail "a path in the fleet's Config holds a control character"
+  printf '%s' "$value"
+}
+
+# confined ROOT PATH WHAT: fails unless PATH leads inside the checkout ROOT, every link along it
+# followed (realpath), before anything reads it: an absolute path, a `..` or a committed link
+# out to the runner's files is refused, and nothing of the file reaches the log. A path that
+# does not exist (nor its directory) has nothing to read; it is judged as written.
+confined() {
+  local root=$1 path=$2 what=$3 top real
+  top=$(realpath -- "$root") || fail "cannot resolve the checkout $root"
+  if [ -e "$path" ] || [ -L "$path" ]; then
+    real=$(realpath -- "$path" 2>/dev/null) \
+      || fail "$what $path is a link that leads nowhere: refused, nothing read from it"
+  elif real=$(realpath -- "$(dirname -- "$path")" 2>/dev/null); then
+    real=$real/$(basename -- "$path")
+  else
+    case /$path/ in
+      //* | */../*) real=/ ;;
+      *) real=$top ;;
+    esac
+  fi
+  case $real in
+    "$top" | "$top"/*) ;;
+    *) fail "$what $path leads outside the repository checkout: refused, nothing read from it" ;;
+  esac
+}
+
+# inventory_of ROOT NAMED: the inventory file of the fleet checked out at ROOT (. for the pull
+# request's): the clusters input, else NAMED (what the fleet's Config names, as fedrender
+# config gives it), else clusters.yaml where it exists; nothing where the fleet's own Cluster
+# objects are the inventory.
 inventory_of() {
-  local root=$1 named
+  local root=$1 named=$2
   if [ -n "${CLUSTERS:-}" ]; then
     printf '%s' "$root/$CLUSTERS"
-    return 0
-  fi
-  named=$(config_field "$root/$fleet" clusters)
-  if [ -n "$named" ]; then
+  elif [ -n "$named" ]; then
     printf '%s' "$named"
   elif [ -f "$root/clusters.yaml" ]; then
     printf '%s' "$root/clusters.yaml"
@@ -299,28 +292,38 @@ inventory_of() {
 
 fleet=${FLEET:-fleet}
 format=${MESSAGE_FORMAT:-github}
+checkout=$(pwd -P)
+work=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-action
+rm -rf "$work"
+mkdir -p "$work"
+fleet_settings "$fleet" "$work/settings.json"
+config_clusters=$(setting "$work/settings.json" .clusters.path)
+config_output=$(setting "$work/settings.json" .output.path)
 # clusters and out: the input where given; else what the fleet's Config says (fedrender reads
 # it, so no flag); else clusters.yaml (where it exists) and rendered, the Action's defaults.
 clusters_flag=()
-inventory=$(inventory_of .)
+inventory=$(inventory_of . "$config_clusters")
 inventory=${inventory#./}
-if [ -n "${CLUSTERS:-}" ] || { [ -n "$inventory" ] && [ -z "$(config_field "$fleet" clusters)" ]; }; then
+[ -z "$inventory" ] || confined "$checkout" "$inventory" "the inventory"
+if [ -n "${CLUSTERS:-}" ] || { [ -n "$inventory" ] && [ -z "$config_clusters" ]; }; then
   clusters_flag=(--clusters "$inventory")
 fi
 out=${OUT:-}
 if [ -z "$out" ]; then
-  out=$(config_field "$fleet" output)
+  out=$config_output
   out_flag=()
-  [ -n "$out" ] || { out=rendered; out_flag=(--out rendered); }
+  if [ -n "$out" ]; then
+    confined "$checkout" "$out" "the output directory the fleet's Config names"
+  else
+    out=rendered
+    out_flag=(--out rendered)
+  fi
 else
   out_flag=(--out "$out")
 fi
 check_max_comment
 # Room for the line the workflow_run job puts above a fork's comment, within the same limit.
 max_comment=$((MAX_COMMENT_BYTES - 500))
-work=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-action
-rm -rf "$work"
-mkdir -p "$work"
 # Extra flags come from the workflow, never from the pull request: for every command
 # (--strict, --deny LINT), and for build --check and diff alone (--cluster-selector, --cluster).
 flags "${ARGS:-}"
@@ -374,9 +377,12 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
   base=(--base "$work/base/$fleet")
   adopting=false
   if [ -d "$work/base/$fleet" ]; then
-    base_inventory=$(inventory_of "$work/base")
+    fleet_settings "$work/base/$fleet" "$work/base-settings.json"
+    base_named=$(setting "$work/base-settings.json" .clusters.path)
+    base_inventory=$(inventory_of "$work/base" "$base_named")
     if [ -n "$base_inventory" ]; then
       if [ -f "$base_inventory" ]; then
+        confined "$work/base" "$base_inventory" "the base's inventory"
         base+=(--base-clusters "$base_inventory")
       else
         adopting=true

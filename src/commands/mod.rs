@@ -1,9 +1,10 @@
 //! One file per command, each its own story from the flags to the exit code: [`build`],
-//! [`diff`], [`plan`], [`validate`], [`completions`]. What they share: the flags validated into
+//! [`diff`], [`plan`], [`validate`], [`config`], [`completions`]. What they share: the flags validated into
 //! options ([`options`]), and what they print and the code they exit with ([`terminal`]).
 
 pub mod build;
 pub mod completions;
+pub mod config;
 pub mod diff;
 pub mod options;
 pub mod plan;
@@ -20,6 +21,7 @@ pub fn run(command: Command) -> i32 {
         Command::Diff(args) => with_threads(args.input.run.jobs, || diff::run(&args)),
         Command::Plan(args) => with_threads(args.input.run.jobs, || plan::run(&args)),
         Command::Validate(args) => with_threads(args.input.run.jobs, || validate::run(&args)),
+        Command::Config(args) => config::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => completions::man_page(&args),
     }

@@ -19,27 +19,7 @@ impl InputArgs {
     /// The lint levels the flags ask for. A lint given two levels is a usage error: which one
     /// wins would depend on flag order.
     pub fn lint_levels(&self) -> Result<LintLevels, String> {
-        let mut levels = LintLevels {
-            strict: self.strict,
-            ..LintLevels::default()
-        };
-        for (names, level, flag) in [
-            (&self.deny, Level::Deny, "deny"),
-            (&self.warn, Level::Warn, "warn"),
-            (&self.allow, Level::Allow, "allow"),
-        ] {
-            for name in names {
-                let lint = Lint::parse(name)?;
-                if let Some(other) = levels.named.insert(lint, level)
-                    && other != level
-                {
-                    return Err(format!(
-                        "--{flag} {lint}: the lint is also given level {other}; give each lint one level"
-                    ));
-                }
-            }
-        }
-        Ok(levels)
+        lint_levels(self.strict, &self.deny, &self.warn, &self.allow)
     }
 
     /// The validated fleet source and the engine's options, as every command that reads a
@@ -238,6 +218,37 @@ impl ClusterArgs {
     pub fn filter(&self) -> Result<ClusterFilter, String> {
         ClusterFilter::new(&self.names, self.cluster_selector.as_deref())
     }
+}
+
+/// The lint levels `--strict`, `--deny`, `--warn` and `--allow` ask for. A lint given two
+/// levels is a usage error: which one wins would depend on flag order.
+pub fn lint_levels(
+    strict: bool,
+    deny: &[String],
+    warn: &[String],
+    allow: &[String],
+) -> Result<LintLevels, String> {
+    let mut levels = LintLevels {
+        strict,
+        ..LintLevels::default()
+    };
+    for (names, level, flag) in [
+        (deny, Level::Deny, "deny"),
+        (warn, Level::Warn, "warn"),
+        (allow, Level::Allow, "allow"),
+    ] {
+        for name in names {
+            let lint = Lint::parse(name)?;
+            if let Some(other) = levels.named.insert(lint, level)
+                && other != level
+            {
+                return Err(format!(
+                    "--{flag} {lint}: the lint is also given level {other}; give each lint one level"
+                ));
+            }
+        }
+    }
+    Ok(levels)
 }
 
 /// A path the command line names, checked: inside the repository fedrender runs in, no link
