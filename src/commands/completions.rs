@@ -146,6 +146,13 @@ impl Sections {
                     "fedrender validate fleet --clusters clusters.yaml --strict",
                 )],
             ),
+            Some("config") => (
+                &[("0", "Printed."), RENDER_ERROR],
+                &[(
+                    "The settings a CI script needs, as JSON:",
+                    "fedrender config fleet | jq .",
+                )],
+            ),
             Some("completions") => (
                 &[("0", "Printed.")],
                 &[(
