@@ -83,12 +83,14 @@ pub fn relaxations(head: &ReviewPolicy, base: Option<&ReviewPolicy>, strict: boo
             )));
         }
     }
+    // A set, not a scan of the base's list per rule: a Config may hold thousands of rules.
+    let known: std::collections::HashSet<(&str, &str)> = base
+        .ignores
+        .iter()
+        .map(|(written, field, _)| (written.as_str(), *field))
+        .collect();
     for (rule, field, at) in &head.ignores {
-        let known = base
-            .ignores
-            .iter()
-            .any(|(written, known_field, _)| written == rule && known_field == field);
-        if !known {
+        if !known.contains(&(rule.as_str(), *field)) {
             findings.push(finding(format!(
                 "({at}) adds spec.diff.{field} {rule}, which {against} {has} not; this review does not hide by it"
             )));
