@@ -1069,7 +1069,7 @@ mod tests {
         assert!(text.starts_with("### Bump web\n\n**1 change** on **50 clusters** (0 object files added, 50 changed, 0 removed).\n"), "{text}");
         assert!(text.contains("| Deployment.apps | 0 | 50 | 0 |"), "{text}");
         assert!(
-            text.contains("<summary><b>changed</b> <code>Deployment.apps shop/web-0</code> on prod-1 … prod-50 (50 clusters)</summary>"),
+            text.contains("<summary><b>changed</b> <code>Deployment.apps shop/web-0</code> on prod-1 … prod-50 (50 clusters): image <code>a0</code> → <code>b0</code></summary>"),
             "{text}"
         );
         assert_eq!(text.matches("```diff\n").count(), 1, "{text}");
@@ -1166,6 +1166,9 @@ mod tests {
             vec![change("web", ChangeKind::Removed, &replicas(1), "")],
         );
         diff.clusters_removed.insert("old-1".to_string());
+        // As a run counts it: every cluster web is on, eu-3's new replica included.
+        let web = change("web", ChangeKind::Changed, "", "").key;
+        diff.replica_totals.insert(web, (6, 7));
         let text = markdown(&diff, 65536, None);
         assert!(
             text.contains("- **New cluster** `eu-3`: 2 objects added\n"),
@@ -1176,7 +1179,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("- **Replicas moved** `Deployment.apps shop/web`: eu-1 3 → 4, eu-2 3 → 2 (6 in all, before and after)\n"),
+            text.contains("- **Replicas moved** `Deployment.apps shop/web`: eu-1 3 → 4, eu-2 3 → 2, eu-3 (new) → 1 (6 → 7 in all)\n"),
             "{text}"
         );
         // Everything is said above: no diff block.
