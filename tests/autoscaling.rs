@@ -376,3 +376,53 @@ fn against_a_tree_the_comment_shows_the_head_envelopes_of_touched_workloads() {
     assert_eq!(code, Some(1), "{text}");
     assert!(!text.contains("Replica envelopes"), "{text}");
 }
+
+/// `diff --format json` carries the envelopes too, the head's and the base's, for tools: the
+/// same bounds change reads as maxReplicas 10 in the base and 16 in the head, divided 3 + 7
+/// and 4 + 12.
+#[test]
+fn the_json_diff_carries_both_sides_envelopes() {
+    let head = edited_fleet(&empty_scratch("envelopes-json"), |text| {
+        text.replace("  maxReplicas: 10\n", "  maxReplicas: 16\n")
+    });
+    let diff = fedrender(&[
+        "diff",
+        &head,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "json",
+        "--base",
+        FLEET,
+    ]);
+    assert_eq!(diff.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&diff.stdout).unwrap();
+    let at_max = |side: &str| {
+        let web = report[side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|workload| workload["name"] == "web")
+            .cloned()
+            .unwrap_or_else(|| panic!("no web in {side}: {report}"));
+        let moment = web["moments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|moment| {
+                moment["by"] == "FederatedHPA shop/web" && moment["moment"] == "maxReplicas"
+            })
+            .cloned()
+            .unwrap();
+        let clusters: Vec<i64> = moment["clusters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|cluster| cluster["replicas"].as_i64().unwrap())
+            .collect();
+        (moment["replicas"].as_i64().unwrap(), clusters)
+    };
+    assert_eq!(at_max("baseEnvelopes"), (10, vec![3, 7]));
+    assert_eq!(at_max("envelopes"), (16, vec![4, 12]));
+}

@@ -84,12 +84,44 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
         })).collect::<Vec<_>>(),
         "groups": groups,
         "clusters": clusters,
+        "envelopes": diff.envelopes.as_ref().map(envelopes_json),
+        "baseEnvelopes": diff.base_envelopes.as_ref().map(envelopes_json),
         "capacity": diff.capacity.as_ref().map(crate::report::capacity::json),
         "baseCapacity": diff.base_capacity.as_ref().map(crate::report::capacity::json),
     });
     let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
     text.push('\n');
     crate::report::github::inert_json(text)
+}
+
+/// Each autoscaled workload's replica envelopes: at each moment of its FederatedHPAs and
+/// CronFederatedHPAs, the replicas and the scheduler's division of them.
+fn envelopes_json(
+    envelopes: &std::collections::BTreeMap<
+        fedrender_engine::object::ObjectKey,
+        Vec<fedrender_engine::render::plan::Envelope>,
+    >,
+) -> Vec<serde_json::Value> {
+    envelopes
+        .iter()
+        .map(|(key, moments)| {
+            json!({
+                "group": key.group,
+                "kind": key.kind,
+                "namespace": key.namespace,
+                "name": key.name,
+                "moments": moments.iter().map(|envelope| json!({
+                    "by": envelope.by,
+                    "moment": envelope.moment,
+                    "replicas": envelope.replicas,
+                    "clusters": envelope.clusters.iter()
+                        .map(|(cluster, replicas)| json!({"cluster": cluster, "replicas": replicas}))
+                        .collect::<Vec<_>>(),
+                    "neverComes": envelope.never,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
 
 /// The danger findings for tools: each rule broken by each object, with its clusters.
