@@ -426,3 +426,81 @@ fn the_json_diff_carries_both_sides_envelopes() {
     assert_eq!(at_max("baseEnvelopes"), (10, vec![3, 7]));
     assert_eq!(at_max("envelopes"), (16, vec![4, 12]));
 }
+
+/// The terminal's forms say the same: `diff` (unified) and `diff --stat` each give a line per
+/// moment the bounds change moves, base → head, though no rendered file changes.
+#[test]
+fn the_unified_diff_and_the_stat_show_an_envelope_the_change_moves() {
+    let head = edited_fleet(&empty_scratch("envelopes-terminal"), |text| {
+        text.replace("  maxReplicas: 10\n", "  maxReplicas: 16\n")
+    });
+    let moved = "envelope of Deployment.apps shop/web, FederatedHPA shop/web at maxReplicas: \
+                 10 → 16 replicas (member1 3 → 4, member2 7 → 12)\n";
+    for (form, mark) in [("unified", "# "), ("stat", "~ ")] {
+        let args = [
+            "diff",
+            &head,
+            "--clusters",
+            CLUSTERS,
+            "-q",
+            "--color",
+            "never",
+            "--base",
+            FLEET,
+            "--format",
+            form,
+        ];
+        let diff = fedrender(&args);
+        assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
+        let text = String::from_utf8(diff.stdout).unwrap();
+        assert!(text.contains(&format!("{mark}{moved}")), "{form}\n{text}");
+        // Every moment of a workload whose envelope moved is shown, as in the comment.
+        assert!(
+            text.contains(&format!(
+                "{mark}envelope of Deployment.apps shop/web, FederatedHPA shop/web at minReplicas: \
+                 2 replicas (member1 1, member2 1)\n"
+            )),
+            "{form}\n{text}"
+        );
+        assert!(!text.contains("shop/api"), "{form}\n{text}");
+    }
+}
+
+/// `plan --format table` gains the envelopes under the placement, in the same columns: the
+/// FederatedHPA's maxReplicas divided 3 + 7 (static weights 1:3), the night rule scaling api
+/// to nothing.
+#[test]
+fn plan_table_shows_the_envelopes_per_cluster() {
+    let plan = fedrender(&[
+        "plan",
+        FLEET,
+        "--clusters",
+        CLUSTERS,
+        "-q",
+        "--format",
+        "table",
+    ]);
+    assert_eq!(plan.status.code(), Some(0), "{}", stderr(&plan));
+    let text = String::from_utf8(plan.stdout).unwrap();
+    let row = |label: &str| {
+        text.lines()
+            .find(|line| line.starts_with(label))
+            .map(|line| line[label.len()..].split_whitespace().collect::<Vec<_>>())
+            .unwrap_or_else(|| panic!("no row {label}\n{text}"))
+    };
+    assert!(text.contains("\nreplica envelopes: "), "{text}");
+    assert_eq!(
+        row("workload, autoscaler at"),
+        ["member1", "member2", "total"]
+    );
+    assert_eq!(
+        row("Deployment.apps shop/web, FederatedHPA shop/web at maxReplicas"),
+        ["3", "7", "10"]
+    );
+    assert_eq!(
+        row(
+            "Deployment.apps shop/api, CronFederatedHPA shop/api-night at rule night (0 22 * * *, UTC)"
+        ),
+        ["0", "0", "0"]
+    );
+}

@@ -70,6 +70,16 @@ pub fn unified(diff: &FleetDiff) -> String {
             replica_moves(diff, moved, plain)
         ));
     }
+    for envelope in crate::report::envelopes::diff_lines(diff) {
+        line(&format!("# {envelope}"));
+    }
+    if let Some(capacity) = &diff.capacity {
+        for text in crate::report::capacity::stat_lines(diff.base_capacity.as_ref(), capacity) {
+            // `~ capacity …` and `! quota …` as the stat marks them, a comment here.
+            let text = text.get(2..).unwrap_or(&text);
+            line(&format!("# {text}"));
+        }
+    }
     for group in &grouped.groups {
         let label = format!(
             "{} on {}",
@@ -135,6 +145,9 @@ pub fn stat(diff: &FleetDiff) -> String {
         for line in crate::report::capacity::stat_lines(diff.base_capacity.as_ref(), capacity) {
             writeln!(out, "{}", printable(&line)).unwrap();
         }
+    }
+    for envelope in crate::report::envelopes::diff_lines(diff) {
+        writeln!(out, "~ {}", printable(&envelope)).unwrap();
     }
     let (added, changed, removed) = totals(diff);
     writeln!(

@@ -78,75 +78,84 @@ fn change(before: Option<i64>, after: Option<i64>, has_base: bool) -> String {
     }
 }
 
-/// One row of the comment: the moment of the envelope, its replicas and each cluster's, base
-/// → head.
-fn change_row(
-    key: &ObjectKey,
-    before: Option<&Envelope>,
-    after: Option<&Envelope>,
-    has_base: bool,
-) -> String {
-    let either = after.or(before).expect("a row has a side");
-    let mut clusters: Vec<&str> = after
-        .map(|envelope| envelope.clusters.iter().map(|(c, _)| c.as_str()).collect())
-        .unwrap_or_default();
-    for (cluster, _) in before.map_or(&[][..], |envelope| &envelope.clusters) {
-        if !clusters.contains(&cluster.as_str()) {
-            clusters.push(cluster);
-        }
-    }
-    let on = |side: Option<&Envelope>, cluster: &str| {
-        side.and_then(|envelope| envelope.clusters.iter().find(|(c, _)| c == cluster))
-            .map(|(_, replicas)| *replicas)
-    };
-    let per_cluster: Vec<String> = clusters
-        .iter()
-        .map(|cluster| {
-            format!(
-                "{} {}",
-                markdown::cell(cluster),
-                change(on(before, cluster), on(after, cluster), has_base)
-            )
-        })
-        .collect();
-    let per_cluster = if per_cluster.is_empty() {
-        "nowhere".to_string()
-    } else {
-        per_cluster.join(", ")
-    };
-    format!(
-        "| {} | {} | {} | {} |\n",
-        markdown::cell(&key.to_string()),
-        markdown::cell(&format!("{} at {}", either.by, moment(either))),
-        change(
-            before.map(|e| e.replicas),
-            after.map(|e| e.replicas),
-            has_base
-        ),
-        per_cluster
-    )
+/// One moment of an autoscaled workload's envelope, base → head, in the words every form of
+/// the diff writes: `3 → 5` where the sides differ, `·` for a side without it.
+struct ChangeRow<'a> {
+    key: &'a ObjectKey,
+    /// `FederatedHPA shop/web at maxReplicas`.
+    at: String,
+    replicas: String,
+    /// Each cluster with its replicas, head's clusters first, then those only the base has.
+    per_cluster: Vec<(&'a str, String)>,
 }
 
-/// The comment's "Replica envelopes" section: every autoscaled workload whose envelope the
-/// change moves (its autoscaler's bounds, its placement, the clusters) or whose objects it
-/// touches, each moment base → head; in the head alone against a committed tree, which does
-/// not say what scaled it. Empty when no such workload.
-pub fn diff_markdown(diff: &FleetDiff) -> String {
+impl<'a> ChangeRow<'a> {
+    fn of(
+        key: &'a ObjectKey,
+        before: Option<&'a Envelope>,
+        after: Option<&'a Envelope>,
+        has_base: bool,
+    ) -> ChangeRow<'a> {
+        let either = after.or(before).expect("a row has a side");
+        let mut clusters: Vec<&str> = after
+            .map(|envelope| envelope.clusters.iter().map(|(c, _)| c.as_str()).collect())
+            .unwrap_or_default();
+        for (cluster, _) in before.map_or(&[][..], |envelope| &envelope.clusters) {
+            if !clusters.contains(&cluster.as_str()) {
+                clusters.push(cluster);
+            }
+        }
+        let on = |side: Option<&Envelope>, cluster: &str| {
+            side.and_then(|envelope| envelope.clusters.iter().find(|(c, _)| c == cluster))
+                .map(|(_, replicas)| *replicas)
+        };
+        ChangeRow {
+            key,
+            at: format!("{} at {}", either.by, moment(either)),
+            replicas: change(
+                before.map(|e| e.replicas),
+                after.map(|e| e.replicas),
+                has_base,
+            ),
+            per_cluster: (clusters.into_iter())
+                .map(|cluster| {
+                    let replicas = change(on(before, cluster), on(after, cluster), has_base);
+                    (cluster, replicas)
+                })
+                .collect(),
+        }
+    }
+
+    /// `member1 3 → 10, member2 7 → ·`, each cluster's name written by `name`.
+    fn clusters(&self, name: impl Fn(&str) -> String) -> String {
+        if self.per_cluster.is_empty() {
+            return "nowhere".to_string();
+        }
+        (self.per_cluster.iter())
+            .map(|(cluster, replicas)| format!("{} {replicas}", name(cluster)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Every autoscaled workload whose envelope the change moves (its autoscaler's bounds, its
+/// placement, the clusters) or whose objects it touches, each moment base → head; in the head
+/// alone against a committed tree, which does not say what scaled it.
+fn change_rows(diff: &FleetDiff) -> Vec<ChangeRow<'_>> {
     let Some(head) = &diff.envelopes else {
-        return String::new();
+        return Vec::new();
     };
     let base = diff.base_envelopes.as_ref();
     let touched: BTreeSet<&ObjectKey> = (diff.clusters.values().flatten())
         .map(|change| &change.key)
         .chain(diff.replica_totals.keys())
         .collect();
-    let none: Vec<Envelope> = Vec::new();
     let mut workloads: BTreeSet<&ObjectKey> = head.keys().collect();
     workloads.extend(base.into_iter().flat_map(BTreeMap::keys));
     let mut rows = Vec::new();
     for key in workloads {
-        let after = head.get(key).unwrap_or(&none);
-        let before = base.map(|base| base.get(key).unwrap_or(&none));
+        let after = head.get(key).map_or(&[][..], Vec::as_slice);
+        let before = base.map(|base| base.get(key).map_or(&[][..], Vec::as_slice));
         let moved = before.is_some_and(|before| before != after);
         if !(moved || touched.contains(key)) {
             continue;
@@ -154,21 +163,35 @@ pub fn diff_markdown(diff: &FleetDiff) -> String {
         let same = |a: &Envelope, b: &Envelope| a.by == b.by && a.moment == b.moment;
         for envelope in after {
             let was = before.and_then(|before| before.iter().find(|b| same(b, envelope)));
-            rows.push(change_row(key, was, Some(envelope), base.is_some()));
+            rows.push(ChangeRow::of(key, was, Some(envelope), base.is_some()));
         }
-        for envelope in before.unwrap_or(&none) {
+        for envelope in before.unwrap_or(&[]) {
             if !after.iter().any(|a| same(a, envelope)) {
-                rows.push(change_row(key, Some(envelope), None, true));
+                rows.push(ChangeRow::of(key, Some(envelope), None, true));
             }
         }
     }
+    rows
+}
+
+/// The comment's "Replica envelopes" section, a table of [`change_rows`]; empty when none.
+pub fn diff_markdown(diff: &FleetDiff) -> String {
+    let rows = change_rows(diff);
     if rows.is_empty() {
         return String::new();
     }
     let mut table =
         String::from("| workload | at | replicas | per cluster |\n|---|---|---:|---|\n");
     for row in &rows {
-        table.push_str(row);
+        writeln!(
+            table,
+            "| {} | {} | {} | {} |",
+            markdown::cell(&row.key.to_string()),
+            markdown::cell(&row.at),
+            row.replicas,
+            row.clusters(markdown::cell)
+        )
+        .unwrap();
     }
     let mut out = String::from("#### Replica envelopes\n\n");
     if rows.len() > OPEN_ROWS {
@@ -182,19 +205,41 @@ pub fn diff_markdown(diff: &FleetDiff) -> String {
         out.push_str(&table);
         out.push('\n');
     }
-    let sides = if base.is_some() {
-        "base → head"
-    } else {
-        "in the head (a committed tree does not say what scaled it: `diff --base` does)"
-    };
     writeln!(
         out,
         "Each cluster's replicas when a FederatedHPA or CronFederatedHPA sets the workload's, as \
-         the scheduler divides them, {sides}. Karmada rescales these workloads on its control \
-         plane: the rendered trees hold none of these numbers.\n"
+         the scheduler divides them, {}. Karmada rescales these workloads on its control \
+         plane: the rendered trees hold none of these numbers.\n",
+        sides(diff)
     )
     .unwrap();
     out
+}
+
+fn sides(diff: &FleetDiff) -> &'static str {
+    if diff.base_envelopes.is_some() {
+        "base → head"
+    } else {
+        "in the head (a committed tree does not say what scaled it: `diff --base` does)"
+    }
+}
+
+/// The same rows for the terminal (`diff`'s unified and `--stat` forms), unescaped: `envelope
+/// of Deployment.apps shop/web, FederatedHPA shop/web at maxReplicas: 10 → 12 replicas
+/// (member1 5 → 6, member2 5 → 6)`; the caller marks each line and makes it printable.
+pub fn diff_lines(diff: &FleetDiff) -> Vec<String> {
+    change_rows(diff)
+        .iter()
+        .map(|row| {
+            format!(
+                "envelope of {}, {}: {} replicas ({})",
+                row.key,
+                row.at,
+                row.replicas,
+                row.clusters(str::to_string)
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

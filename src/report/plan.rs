@@ -437,42 +437,86 @@ impl Matrix {
     }
 }
 
-/// `plan --format table`: the [`Matrix`] in aligned columns, names left, cells right.
+/// `plan --format table`: the [`Matrix`] in aligned columns, names left, cells right; then,
+/// where FederatedHPAs or CronFederatedHPAs scale workloads, their replica envelopes in the
+/// same columns (`envelope_rows`).
 pub fn table(summary: &FleetSummary, filter: &PlanFilter) -> String {
     let matrix = Matrix::of(summary, filter);
+    let mut out = aligned("object", &matrix.clusters, &matrix.rows);
+    let envelopes = envelope_rows(summary, filter);
+    if !envelopes.is_empty() {
+        out.push('\n');
+        put_line!(
+            out,
+            "replica envelopes: each cluster's replicas when a FederatedHPA or CronFederatedHPA \
+             sets the workload's"
+        );
+        out.push_str(&aligned(
+            "workload, autoscaler at",
+            &matrix.clusters,
+            &envelopes,
+        ));
+    }
+    out
+}
+
+/// One row per moment of each autoscaled workload the filter keeps, a cell per shown cluster
+/// (`·` where the template does not go then) and the replicas over them.
+fn envelope_rows(summary: &FleetSummary, filter: &PlanFilter) -> Vec<(String, Vec<String>)> {
+    let shown: Vec<&String> = (summary.cluster_names.iter())
+        .filter(|cluster| filter.shows(cluster))
+        .collect();
+    let mut rows = Vec::new();
+    for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
+        for envelope in &entry.autoscaling {
+            let mut label = format!("{}, {} at {}", entry.key, envelope.by, envelope.moment);
+            if let Some(never) = &envelope.never {
+                write!(label, " (never comes: {never})").unwrap();
+            }
+            let on = |cluster: &str| {
+                (envelope.clusters.iter())
+                    .find(|(name, _)| name == cluster)
+                    .map(|(_, replicas)| *replicas)
+            };
+            let mut cells: Vec<String> = (shown.iter())
+                .map(|cluster| on(cluster).map_or("·".to_string(), |n| n.to_string()))
+                .collect();
+            let total: i64 = shown.iter().filter_map(|cluster| on(cluster)).sum();
+            cells.push(total.to_string());
+            rows.push((label, cells));
+        }
+    }
+    rows
+}
+
+/// Rows under a header in aligned columns: labels left, cells right, every name printable.
+fn aligned(header: &str, columns: &[String], rows: &[(String, Vec<String>)]) -> String {
     let width = |text: &str| printable(text).chars().count();
-    let label_width = matrix
-        .rows
-        .iter()
+    let label_width = (rows.iter())
         .map(|(label, _)| width(label))
-        .chain([width("object")])
+        .chain([width(header)])
         .max()
         .unwrap_or(0);
-    let column_widths: Vec<usize> = matrix
-        .clusters
-        .iter()
-        .enumerate()
-        .map(|(column, cluster)| {
-            matrix
-                .rows
-                .iter()
+    let column_widths: Vec<usize> = (columns.iter().enumerate())
+        .map(|(column, name)| {
+            (rows.iter())
                 .map(|(_, cells)| width(&cells[column]))
-                .chain([width(cluster)])
+                .chain([width(name)])
                 .max()
                 .unwrap_or(0)
         })
         .collect();
     let mut out = String::new();
     let mut row = |label: &str, cells: &[String]| {
-        let mut line = format!("{label:<label_width$}");
+        let mut line = format!("{:<label_width$}", printable(label));
         for (cell, &cell_width) in cells.iter().zip(&column_widths) {
-            write!(line, "  {cell:>cell_width$}").unwrap();
+            write!(line, "  {:>cell_width$}", printable(cell)).unwrap();
         }
         put_line!(out, "{}", line.trim_end());
     };
-    row("object", &matrix.clusters);
-    for (label, cells) in &matrix.rows {
-        row(&printable(label), cells);
+    row(header, columns);
+    for (label, cells) in rows {
+        row(label, cells);
     }
     out
 }
