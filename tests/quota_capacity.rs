@@ -234,6 +234,14 @@ spec:
     ] {
         assert!(stat.contains(line), "{line:?} not in\n{stat}");
     }
+    // The unified diff says the same in comments above the hunks.
+    let unified = stdout(&diff("unified"));
+    for line in [
+        "# capacity tight: 4 → 20 cpu, 2Gi → 10Gi memory requested; over capacity: ",
+        "# quota FederatedResourceQuota shop/compute: 60 cpu of 40 (exceeded)\n",
+    ] {
+        assert!(unified.contains(line), "{line:?} not in\n{unified}");
+    }
     let json: serde_json::Value = serde_json::from_str(&stdout(&diff("json"))).unwrap();
     assert_eq!(json["capacity"]["quotas"][0]["requested"], "60");
     assert_eq!(json["baseCapacity"]["quotas"][0]["requested"], "12");
