@@ -22,6 +22,8 @@
 //!
 //! cargo bench --bench fleet -- --cel 2000x50 1000  # the fleet with 1,000 Gates (custom
 //!     # resources with CEL rules): cold builds with the CRD's rules and without them
+//! cargo bench --bench fleet -- --memory 10000x200  # every command once on both fleets:
+//!     # wall, CPU and peak memory (the bound: 256 MiB at 10,000 × 200)
 //! cargo bench --bench fleet -- --attacks  # the time and peak memory of each attack on the
 //!     # schema and CEL checks (support/cel_attacks.rs)
 
@@ -422,6 +424,72 @@ fn assert_no_danger_finding(next: &Path, inventory: &Path, fleet: &Path) {
     assert!(report["summary"]["changed"].as_u64() > Some(0), "{report}");
 }
 
+/// `--memory`: every command once on the fleet of `shape` at `templates` × `clusters`, each
+/// with its wall time, CPU time and peak memory, the bound every command is held to being
+/// 256 MiB at 10,000 × 200.
+fn every_command(root: &Path, shape: Shape, templates: usize, clusters: usize) {
+    let dir = root.join(format!("{}-{templates}x{clusters}", shape.name()));
+    let fleet = shape.generate(&dir, templates, clusters, 0);
+    let next = shape.generate(&dir.join("next"), templates, clusters, 1);
+    let inventory = dir.join("clusters.yaml");
+    let out = dir.join("memory-tree");
+    let _ = std::fs::remove_dir_all(&out);
+    settle_disk();
+    let (fleet, next, inventory, out) = (
+        fleet.to_str().unwrap(),
+        next.to_str().unwrap(),
+        inventory.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    let commands: Vec<(&str, Vec<&str>)> = vec![
+        ("build --out (cold)", vec!["build", fleet, "--out", out]),
+        ("build --out (rebuild)", vec!["build", fleet, "--out", out]),
+        ("build --stdout", vec!["build", fleet, "--stdout"]),
+        ("validate", vec!["validate", fleet]),
+        (
+            "diff --base --format stat",
+            vec!["diff", next, "--base", fleet, "--format", "stat"],
+        ),
+        (
+            "diff --base --format json",
+            vec!["diff", next, "--base", fleet, "--format", "json"],
+        ),
+        (
+            "diff --against TREE",
+            vec!["diff", next, "--against", out, "--format", "stat"],
+        ),
+        ("plan", vec!["plan", fleet]),
+        (
+            "plan --format table",
+            vec!["plan", fleet, "--format", "table"],
+        ),
+        (
+            "plan --format markdown",
+            vec!["plan", fleet, "--format", "markdown"],
+        ),
+        (
+            "plan --format json",
+            vec!["plan", fleet, "--format", "json"],
+        ),
+    ];
+    println!(
+        "\n{} fleet, {templates} × {clusters}\n\n| command | exit | wall | CPU | peak memory |\n|---|---|---|---|---|",
+        shape.name()
+    );
+    for (name, mut args) in commands {
+        args.extend(["--clusters", inventory]);
+        let taken = run(&args);
+        println!(
+            "| `{name}` | {} | {:.2} s | {:.2} s | {} MiB |",
+            taken.code,
+            taken.wall.as_secs_f64(),
+            taken.cpu.as_secs_f64(),
+            taken.peak_kib / 1024
+        );
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
 /// `--attacks`: the time and peak memory of each attack on the schema and CEL checks
 /// (`support/cel_attacks.rs`), the median of three runs of the release binary, as a table.
 fn attacks() {
@@ -461,6 +529,19 @@ fn main() {
     if let Some(at) = args.iter().position(|arg| arg == "--floor") {
         let seconds = floor(Path::new(&args[at + 1]), Path::new(&args[at + 2]));
         println!("{}", seconds.as_secs_f64());
+        return;
+    }
+    if let Some(at) = args.iter().position(|arg| arg == "--memory") {
+        let (templates, clusters) = args[at + 1].split_once('x').expect("a size: 10000x200");
+        let root = std::env::temp_dir().join("fedrender-bench");
+        for shape in [Shape::Synthetic(Workload::Deployment), Shape::Platform] {
+            every_command(
+                &root,
+                shape,
+                templates.parse().expect("templates"),
+                clusters.parse().expect("clusters"),
+            );
+        }
         return;
     }
     if let Some(at) = args.iter().position(|arg| arg == "--cel") {

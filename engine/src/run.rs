@@ -405,10 +405,7 @@ impl<'f> Run<'f> {
     /// run was asked to explain itself.
     pub fn tree(&mut self) -> Result<RenderedFleet, Rejected> {
         let tree = OutputTree::collect(&self.layout, &self.placed)?;
-        Ok(RenderedFleet {
-            tree,
-            plan: std::mem::take(&mut self.placed.plan),
-        })
+        Ok(RenderedFleet { tree })
     }
 
     /// Every object rendered and checked, counted and dropped (`validate`, `plan`): no object
@@ -434,8 +431,24 @@ impl<'f> Run<'f> {
                 None => Default::default(),
             },
             capacity: self.placed.capacity(),
-            plan: std::mem::take(&mut self.placed.plan),
         })
+    }
+
+    /// Every object the fleet holds (templates, KubeFed's federated objects, quotas), by key,
+    /// in the order of the run's lanes.
+    pub fn object_keys(&self) -> impl Iterator<Item = &crate::object::ObjectKey> {
+        (0..self.placed.object_count()).map(|position| self.placed.key(position))
+    }
+
+    /// Why each object the fleet holds went where it went, in object order, handed to `each`
+    /// [`CHUNK`] objects explained at a time, so that a plan of any fleet holds one chunk; only
+    /// the objects whose key `keeps` chooses. Needs a run with [`Options::explain`].
+    pub fn explain_each<E>(
+        &self,
+        keeps: impl Fn(&crate::object::ObjectKey) -> bool,
+        each: impl FnMut(PlanEntry) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.placed.explain_each(CHUNK, keeps, each)
     }
 
     /// Ends the run with `result`: the warnings found while building objects, in a stable
@@ -514,8 +527,6 @@ fn locate_fields(reread: &Reread, diagnostics: &mut [Diagnostic]) {
 pub struct RenderedFleet {
     /// Every cluster's files.
     pub tree: OutputTree,
-    /// Filled when the render was asked to explain itself.
-    pub plan: Vec<PlanEntry>,
 }
 
 impl RenderedFleet {
@@ -534,8 +545,6 @@ pub struct FleetSummary {
     pub cluster_names: Vec<String>,
     /// How many objects were rendered (an object on three clusters counts once).
     pub objects: usize,
-    /// Why every template went where it went.
-    pub plan: Vec<PlanEntry>,
     /// The sources a tool rendered, with what each ran.
     pub sources: Vec<SourceRun>,
     /// Operations of the fleet's interpreter customizations that only a live control plane

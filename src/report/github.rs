@@ -62,6 +62,45 @@ pub fn inert(text: &str) -> String {
     format!("::stop-commands::{token}\n{text}{newline}::{token}::\n")
 }
 
+/// A writer whose text reaches the log as [`inert`] writes it, for text written in pieces: the
+/// opening marker before the first byte, the closing one at [`InertWriter::finish`]; nothing
+/// at all when nothing was written.
+pub struct InertWriter<W: std::io::Write> {
+    inner: W,
+    opened: bool,
+}
+
+impl<W: std::io::Write> InertWriter<W> {
+    pub fn new(inner: W) -> Self {
+        InertWriter {
+            inner,
+            opened: false,
+        }
+    }
+
+    /// Closes the marker where one was opened, and flushes.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        if self.opened {
+            writeln!(self.inner, "::{}::", stop_token())?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for InertWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.opened && !buf.is_empty() {
+            writeln!(self.inner, "::stop-commands::{}", stop_token())?;
+            self.opened = true;
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// JSON text that the runner cannot read a command from: `##[` can only stand inside a JSON
 /// string (`#` is nothing else in JSON), where `\u005b` is the same `[`, so the value is the
 /// same for every JSON reader. Lines of JSON never start with `::`: a string's line breaks

@@ -4,6 +4,7 @@
 //! #5031).
 
 use std::fmt::Write;
+use std::io;
 
 use std::collections::BTreeMap;
 
@@ -13,9 +14,10 @@ use crate::report::markdown;
 use crate::source::tools::shell_words;
 use fedrender_engine::diagnostics::printable;
 use fedrender_engine::interpret::Operation;
+use fedrender_engine::object::ObjectKey;
 use fedrender_engine::quantity::Quantity;
 use fedrender_engine::render::capacity::shown;
-use fedrender_engine::render::plan::PlanEntry;
+use fedrender_engine::render::plan::{Envelope, PlanEntry};
 use fedrender_engine::run::FleetSummary;
 use fedrender_engine::schedule::divide::{Division, DivisionBasis};
 
@@ -31,7 +33,7 @@ pub struct PlanFilter {
 impl PlanFilter {
     /// A filter value that cannot match, with the nearest that would: a typo must not print an
     /// empty plan that reads as "nothing goes there".
-    pub fn unknown_values(&self, plan: &[PlanEntry]) -> Vec<String> {
+    pub fn unknown_values(&self, keys: &[&ObjectKey]) -> Vec<String> {
         let mut problems = Vec::new();
         let mut check = |flag: &str, value: &Option<String>, known: Vec<&str>, what: &str| {
             let Some(value) = value else {
@@ -51,17 +53,17 @@ impl PlanFilter {
         check(
             "kind",
             &self.kind,
-            plan.iter().map(|entry| entry.key.kind.as_str()).collect(),
+            keys.iter().map(|key| key.kind.as_str()).collect(),
             "no template is of this kind",
         );
         // Names are case-sensitive in Kubernetes; a near miss in case is still a miss.
         if let Some(name) = &self.name
-            && !plan.iter().any(|entry| &entry.key.name == name)
+            && !keys.iter().any(|key| &key.name == name)
         {
             let hint = fedrender_engine::edit_distance::did_you_mean(
                 fedrender_engine::edit_distance::nearest(
                     name,
-                    plan.iter().map(|e| e.key.name.as_str()),
+                    keys.iter().map(|key| key.name.as_str()),
                 ),
             );
             problems.push(
@@ -77,20 +79,28 @@ impl PlanFilter {
             .is_none_or(|kept| kept.iter().any(|name| name == cluster))
     }
 
-    fn keeps(&self, entry: &PlanEntry) -> bool {
+    /// Whether the plan explains the object at all: `--kind` and `--name`, known before it is.
+    pub fn chooses(&self, key: &ObjectKey) -> bool {
         self.kind
             .as_ref()
-            .is_none_or(|kind| entry.key.kind.eq_ignore_ascii_case(kind))
-            && self
-                .name
-                .as_ref()
-                .is_none_or(|name| &entry.key.name == name)
+            .is_none_or(|kind| key.kind.eq_ignore_ascii_case(kind))
+            && self.name.as_ref().is_none_or(|name| &key.name == name)
+    }
+
+    fn keeps(&self, entry: &PlanEntry) -> bool {
+        self.chooses(&entry.key)
             && self.clusters.as_ref().is_none_or(|kept| {
                 entry.clusters.iter().any(|c| kept.contains(&c.name))
                     || entry.filtered.iter().any(|(c, _)| kept.contains(c))
             })
     }
 }
+
+/// One pass over the plan's entries in object order, as the run explains them
+/// ([`fedrender_engine::run::Run::explain_each`]), each handed to the function given and
+/// dropped: a report holds one entry at a time, never the fleet's whole story (at 10,000
+/// templates on 200 clusters, that took a gigabyte). A report may take more than one pass.
+pub type Entries<'a> = &'a dyn Fn(&mut dyn FnMut(PlanEntry) -> io::Result<()>) -> io::Result<()>;
 
 /// Appends one line to `out`: the text [`printable`], so that no name, path or reason from the
 /// fleet can break it into lines of its own or drive the terminal.
@@ -104,11 +114,11 @@ macro_rules! put_line {
 
 /// Which secrets reach which clusters, and how each is protected on its way: the first thing a
 /// reviewer of a GitOps change looks for.
-fn secrets_section(out: &mut String, plan: &[PlanEntry], filter: &PlanFilter) {
+fn secrets_section(out: &mut String, entries: Entries<'_>, filter: &PlanFilter) -> io::Result<()> {
     let mut lines = Vec::new();
-    for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
-        let Some(protection) = entry.secret else {
-            continue;
+    entries(&mut |entry| {
+        let Some(protection) = entry.secret.filter(|_| filter.keeps(&entry)) else {
+            return Ok(());
         };
         let clusters: Vec<&str> = entry
             .clusters
@@ -116,16 +126,16 @@ fn secrets_section(out: &mut String, plan: &[PlanEntry], filter: &PlanFilter) {
             .map(|cluster| cluster.name.as_str())
             .filter(|cluster| filter.shows(cluster))
             .collect();
-        if clusters.is_empty() {
-            continue;
+        if !clusters.is_empty() {
+            lines.push(format!(
+                "  {}: {} -> {}",
+                entry.key,
+                protection.describe(),
+                with_keys(&clusters, &entry.secret_keys)
+            ));
         }
-        lines.push(format!(
-            "  {}: {} -> {}",
-            entry.key,
-            protection.describe(),
-            with_keys(&clusters, &entry.secret_keys)
-        ));
-    }
+        Ok(())
+    })?;
     if !lines.is_empty() {
         put_line!(out, "secrets (how each is protected, and where it goes):");
         for line in lines {
@@ -133,6 +143,7 @@ fn secrets_section(out: &mut String, plan: &[PlanEntry], filter: &PlanFilter) {
         }
         out.push('\n');
     }
+    Ok(())
 }
 
 /// The clusters a secret reaches, each run of clusters with the same key note followed by it:
@@ -161,8 +172,16 @@ fn with_keys(clusters: &[&str], notes: &[(String, String)]) -> String {
         .join("; ")
 }
 
-pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
-    let (plan, sources) = (&summary.plan, &summary.sources);
+/// `plan`: the fleet's settings and sources, the secrets and where they go, then each
+/// template's story, written to `out` an entry at a time.
+pub fn write_text(
+    summary: &FleetSummary,
+    filter: &PlanFilter,
+    entries: Entries<'_>,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let sources = &summary.sources;
+    let to = out;
     let mut out = String::new();
     let mut by_version: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for (cluster, version) in &summary.kubernetes_versions {
@@ -246,8 +265,14 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
         }
         out.push('\n');
     }
-    secrets_section(&mut out, plan, filter);
-    for entry in plan.iter().filter(|entry| filter.keeps(entry)) {
+    secrets_section(&mut out, entries, filter)?;
+    to.write_all(out.as_bytes())?;
+    entries(&mut |entry| {
+        if !filter.keeps(&entry) {
+            return Ok(());
+        }
+        let entry = &entry;
+        let mut out = String::new();
         put_line!(out, "{} ({})", entry.key, entry.origin);
         if entry.policies.is_empty() {
             put_line!(out, "  policies: none matches");
@@ -360,116 +385,164 @@ pub fn text(summary: &FleetSummary, filter: &PlanFilter) -> String {
             put_line!(out, "  nowhere: {reason}");
         }
         out.push('\n');
+        to.write_all(out.as_bytes())
+    })?;
+    to.flush()
+}
+
+/// A cell of the placement at a glance: the replicas a workload gets on a cluster, `✓` for an
+/// object that is not a workload, `·` where the template does not go.
+#[derive(Debug, Clone, Copy)]
+enum Cell {
+    Nowhere,
+    Object,
+    Replicas(i64),
+}
+
+impl Cell {
+    fn text(self) -> String {
+        match self {
+            Cell::Nowhere => "·".to_string(),
+            Cell::Object => "✓".to_string(),
+            Cell::Replicas(replicas) => replicas.to_string(),
+        }
     }
-    out
 }
 
-/// The placement at a glance: one row per template the filter keeps, one column per cluster it
-/// shows, each cell the replicas a workload gets there, `✓` for an object that is not a
-/// workload, `·` where the template does not go; and a last column, `total`, with a workload's
-/// replicas over the clusters shown. Below the objects, where workloads request resources,
-/// each cluster's requested CPU and memory and, where the inventory states it, what it has
-/// free (`?` where it does not; [`crate::report::capacity::matrix_rows`]), the requests those
-/// of the rows shown.
-struct Matrix {
-    clusters: Vec<String>,
-    rows: Vec<(String, Vec<String>)>,
+/// One template's row of the placement at a glance: a cell per cluster shown and, for a
+/// workload, its replicas over them (`total`). Cells, not text: the table holds every row
+/// until it knows the columns' widths.
+struct MatrixRow {
+    cells: Vec<Cell>,
+    total: Option<i64>,
 }
 
-impl Matrix {
-    fn of(summary: &FleetSummary, filter: &PlanFilter) -> Matrix {
-        let shown: Vec<&String> = summary
-            .cluster_names
-            .iter()
-            .filter(|cluster| filter.shows(cluster))
+impl MatrixRow {
+    fn texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self.cells.iter().map(|cell| cell.text()).collect();
+        texts.push(self.total.map_or(String::new(), |total| total.to_string()));
+        texts
+    }
+}
+
+/// What a pass over the placement gathers beside its rows: what the rows shown request on each
+/// cluster (a filtered table sums its own rows) and the envelopes of the workloads among them.
+#[derive(Default)]
+struct Gathered {
+    requested: BTreeMap<String, BTreeMap<String, Quantity>>,
+    envelopes: Vec<(ObjectKey, Vec<Envelope>)>,
+}
+
+/// The clusters the filter shows, in inventory order.
+fn shown_clusters<'a>(summary: &'a FleetSummary, filter: &PlanFilter) -> Vec<&'a String> {
+    (summary.cluster_names.iter())
+        .filter(|cluster| filter.shows(cluster))
+        .collect()
+}
+
+/// The placement at a glance, one pass: a [`MatrixRow`] per template the filter keeps, one
+/// cell per cluster of `shown`, handed to `row` in object order; then what it gathered.
+fn matrix_pass(
+    filter: &PlanFilter,
+    entries: Entries<'_>,
+    shown: &[&String],
+    row: &mut dyn FnMut(&ObjectKey, MatrixRow) -> io::Result<()>,
+) -> io::Result<Gathered> {
+    let mut gathered = Gathered::default();
+    entries(&mut |entry| {
+        if !filter.keeps(&entry) {
+            return Ok(());
+        }
+        let planned: Vec<_> = (shown.iter())
+            .map(|cluster| entry.clusters.iter().find(|at| &&at.name == cluster))
             .collect();
-        let rows = summary
-            .plan
-            .iter()
-            .filter(|entry| filter.keeps(entry))
-            .map(|entry| {
-                let planned: Vec<_> = shown
-                    .iter()
-                    .map(|cluster| entry.clusters.iter().find(|at| &&at.name == cluster))
-                    .collect();
-                let mut cells: Vec<String> = planned
-                    .iter()
-                    .map(|at| match at {
-                        Some(at) => at.replicas.map_or("✓".to_string(), |n| n.to_string()),
-                        None => "·".to_string(),
-                    })
-                    .collect();
-                let replicas: Vec<i64> = planned
-                    .iter()
-                    .flatten()
-                    .filter_map(|at| at.replicas)
-                    .collect();
-                cells.push(if replicas.is_empty() {
-                    String::new()
-                } else {
-                    replicas.iter().sum::<i64>().to_string()
-                });
-                (entry.key.to_string(), cells)
+        let cells = (planned.iter())
+            .map(|at| match at {
+                Some(at) => at.replicas.map_or(Cell::Object, Cell::Replicas),
+                None => Cell::Nowhere,
             })
             .collect();
-        let mut rows: Vec<(String, Vec<String>)> = rows;
-        // What the rows shown request on each cluster: a filtered table sums its own rows.
-        let mut requested: BTreeMap<String, BTreeMap<String, Quantity>> = BTreeMap::new();
-        for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
-            for at in &entry.clusters {
-                let replicas = i128::from(at.replicas.unwrap_or(0).max(0));
-                let cluster = requested.entry(at.name.clone()).or_default();
-                for (resource, each) in &entry.request {
-                    let asked = Quantity::from_nanos(each.nanos().saturating_mul(replicas));
-                    let slot = cluster.entry(resource.clone()).or_default();
-                    *slot = slot.saturating_add(asked);
-                }
+        let replicas: Vec<i64> = (planned.iter().flatten())
+            .filter_map(|at| at.replicas)
+            .collect();
+        let total = (!replicas.is_empty()).then(|| replicas.iter().sum());
+        for at in &entry.clusters {
+            let replicas = i128::from(at.replicas.unwrap_or(0).max(0));
+            let cluster = gathered.requested.entry(at.name.clone()).or_default();
+            for (resource, each) in &entry.request {
+                let asked = Quantity::from_nanos(each.nanos().saturating_mul(replicas));
+                let slot = cluster.entry(resource.clone()).or_default();
+                *slot = slot.saturating_add(asked);
             }
         }
-        rows.extend(crate::report::capacity::matrix_rows(
-            &summary.capacity,
-            &shown,
-            &requested,
-        ));
-        let mut clusters: Vec<String> = shown.into_iter().cloned().collect();
-        clusters.push("total".to_string());
-        Matrix { clusters, rows }
-    }
+        row(&entry.key, MatrixRow { cells, total })?;
+        if !entry.autoscaling.is_empty() {
+            gathered.envelopes.push((entry.key, entry.autoscaling));
+        }
+        Ok(())
+    })?;
+    Ok(gathered)
 }
 
-/// `plan --format table`: the [`Matrix`] in aligned columns, names left, cells right; then,
-/// where FederatedHPAs or CronFederatedHPAs scale workloads, their replica envelopes in the
-/// same columns (`envelope_rows`).
-pub fn table(summary: &FleetSummary, filter: &PlanFilter) -> String {
-    let matrix = Matrix::of(summary, filter);
-    let mut out = aligned("object", &matrix.clusters, &matrix.rows);
-    let envelopes = envelope_rows(summary, filter);
+/// The header of the placement at a glance: the clusters shown, then `total`.
+fn matrix_columns(shown: &[&String]) -> Vec<String> {
+    let mut columns: Vec<String> = shown.iter().map(|cluster| cluster.to_string()).collect();
+    columns.push("total".to_string());
+    columns
+}
+
+/// `plan --format table`: the placement at a glance in aligned columns, names left, cells
+/// right; below the objects, where workloads request resources, each cluster's requested CPU
+/// and memory and, where the inventory states it, what it has free (`?` where it does not;
+/// [`crate::report::capacity::matrix_rows`]); then, where FederatedHPAs or CronFederatedHPAs
+/// scale workloads, their replica envelopes in the same columns (`envelope_rows`).
+pub fn write_table(
+    summary: &FleetSummary,
+    filter: &PlanFilter,
+    entries: Entries<'_>,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let shown = shown_clusters(summary, filter);
+    let mut body: Vec<(String, MatrixRow)> = Vec::new();
+    let gathered = matrix_pass(filter, entries, &shown, &mut |key, row| {
+        body.push((key.to_string(), row));
+        Ok(())
+    })?;
+    let columns = matrix_columns(&shown);
+    let mut rows: Vec<(String, Vec<String>)> = body
+        .into_iter()
+        .map(|(label, row)| (label, row.texts()))
+        .collect();
+    rows.extend(crate::report::capacity::matrix_rows(
+        &summary.capacity,
+        &shown,
+        &gathered.requested,
+    ));
+    let mut text = aligned("object", &columns, &rows);
+    let envelopes = envelope_rows(&gathered.envelopes, &shown);
     if !envelopes.is_empty() {
-        out.push('\n');
+        text.push('\n');
         put_line!(
-            out,
+            text,
             "replica envelopes: each cluster's replicas when a FederatedHPA or CronFederatedHPA \
              sets the workload's"
         );
-        out.push_str(&aligned(
-            "workload, autoscaler at",
-            &matrix.clusters,
-            &envelopes,
-        ));
+        text.push_str(&aligned("workload, autoscaler at", &columns, &envelopes));
     }
-    out
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
-/// One row per moment of each autoscaled workload the filter keeps, a cell per shown cluster
-/// (`·` where the template does not go then) and the replicas over them.
-fn envelope_rows(summary: &FleetSummary, filter: &PlanFilter) -> Vec<(String, Vec<String>)> {
-    let shown: Vec<&String> = (summary.cluster_names.iter())
-        .filter(|cluster| filter.shows(cluster))
-        .collect();
+/// One row per moment of each autoscaled workload, a cell per cluster of `shown` (`·` where
+/// the template does not go then) and the replicas over them.
+fn envelope_rows(
+    workloads: &[(ObjectKey, Vec<Envelope>)],
+    shown: &[&String],
+) -> Vec<(String, Vec<String>)> {
     let mut rows = Vec::new();
-    for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
-        for envelope in &entry.autoscaling {
-            let mut label = format!("{}, {} at {}", entry.key, envelope.by, envelope.moment);
+    for (key, envelopes) in workloads {
+        for envelope in envelopes {
+            let mut label = format!("{key}, {} at {}", envelope.by, envelope.moment);
             if let Some(never) = &envelope.never {
                 write!(label, " (never comes: {never})").unwrap();
             }
@@ -521,33 +594,48 @@ fn aligned(header: &str, columns: &[String], rows: &[(String, Vec<String>)]) -> 
     out
 }
 
-/// `plan --format markdown`: the [`Matrix`] as a GitHub table, for a pull request or a wiki.
-pub fn markdown(summary: &FleetSummary, filter: &PlanFilter) -> String {
-    let matrix = Matrix::of(summary, filter);
-    let mut out = String::from("| object |");
-    for cluster in &matrix.clusters {
-        write!(out, " {} |", markdown::cell(cluster)).unwrap();
+/// `plan --format markdown`: the placement at a glance as a GitHub table, for a pull request or
+/// a wiki, each row written as its entry is explained; the capacity rows and the envelopes
+/// after it.
+pub fn write_markdown(
+    summary: &FleetSummary,
+    filter: &PlanFilter,
+    entries: Entries<'_>,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let shown = shown_clusters(summary, filter);
+    let columns = matrix_columns(&shown);
+    let mut head = String::from("| object |");
+    for column in &columns {
+        write!(head, " {} |", markdown::cell(column)).unwrap();
     }
-    out.push_str("\n|---|");
-    out.push_str(&"---:|".repeat(matrix.clusters.len()));
-    out.push('\n');
-    for (label, cells) in &matrix.rows {
-        write!(out, "| {} |", markdown::cell(label)).unwrap();
+    head.push_str("\n|---|");
+    head.push_str(&"---:|".repeat(columns.len()));
+    head.push('\n');
+    out.write_all(head.as_bytes())?;
+    let markdown_row = |label: &str, cells: &[String]| {
+        let mut line = format!("| {} |", markdown::cell(label));
         for cell in cells {
-            write!(out, " {cell} |").unwrap();
+            write!(line, " {cell} |").unwrap();
         }
-        out.push('\n');
+        line.push('\n');
+        line
+    };
+    let gathered = matrix_pass(filter, entries, &shown, &mut |key, row| {
+        out.write_all(markdown_row(&key.to_string(), &row.texts()).as_bytes())
+    })?;
+    let mut tail = String::new();
+    for (label, cells) in
+        crate::report::capacity::matrix_rows(&summary.capacity, &shown, &gathered.requested)
+    {
+        tail.push_str(&markdown_row(&label, &cells));
     }
-    let shown: Vec<&String> = (summary.cluster_names.iter())
-        .filter(|cluster| filter.shows(cluster))
-        .collect();
-    out.push_str(&crate::report::envelopes::plan_markdown(
-        (summary.plan.iter())
-            .filter(|entry| filter.keeps(entry))
-            .map(|entry| (&entry.key, entry.autoscaling.as_slice())),
+    tail.push_str(&crate::report::envelopes::plan_markdown(
+        (gathered.envelopes.iter()).map(|(key, envelopes)| (key, envelopes.as_slice())),
         &shown,
     ));
-    out
+    out.write_all(tail.as_bytes())?;
+    out.flush()
 }
 
 /// "replicas, revision and dependencies" per interpreter, in the order operations run.
@@ -586,12 +674,16 @@ fn by_supplier(interpreted_by: &[(Operation, String)]) -> Vec<(String, &str)> {
 pub fn write_json(
     summary: &FleetSummary,
     filter: &PlanFilter,
-    out: &mut dyn std::io::Write,
+    entries: Entries<'_>,
+    out: &mut dyn io::Write,
 ) -> std::io::Result<()> {
     let mut first = true;
     out.write_all(b"[")?;
-    for entry in summary.plan.iter().filter(|entry| filter.keeps(entry)) {
-        let value = entry_json(summary, filter, entry);
+    entries(&mut |entry| {
+        if !filter.keeps(&entry) {
+            return Ok(());
+        }
+        let value = entry_json(summary, filter, &entry);
         let text = serde_json::to_string_pretty(&value).expect("a JSON value serialises");
         // A nested value is indented one level deeper; a JSON string holds no line break.
         let mut indented = String::with_capacity(text.len() + text.len() / 8);
@@ -602,7 +694,8 @@ pub fn write_json(
         out.write_all(if first { b"" } else { b"," })?;
         out.write_all(crate::report::github::inert_json(indented).as_bytes())?;
         first = false;
-    }
+        Ok(())
+    })?;
     out.write_all(if first { b"]\n" } else { b"\n]\n" })?;
     out.flush()
 }

@@ -12,7 +12,7 @@ use crate::object::Template;
 use crate::overrides::OverrideIndex;
 
 use super::placement::place_template;
-use super::plan::{Envelope, PlanEntry};
+use super::plan::Envelope;
 
 /// What the envelopes are computed with.
 pub(super) struct Placing<'a, 'f> {
@@ -108,18 +108,8 @@ pub(super) fn envelopes(placing: &Placing<'_, '_>) -> Vec<(usize, Envelope)> {
     found
 }
 
-/// Adds each autoscaler's envelopes to the plan entry of the template it scales.
-pub(super) fn add_envelopes(placing: &Placing<'_, '_>, plan: &mut [PlanEntry]) {
-    for (index, envelope) in envelopes(placing) {
-        let key = &placing.fleet.templates[index].key;
-        if let Some(entry) = plan.iter_mut().find(|entry| &entry.key == key) {
-            entry.autoscaling.push(envelope);
-        }
-    }
-}
-
-/// Every autoscaled workload's envelopes by the workload, as [`add_envelopes`] adds them to
-/// its plan entry: what a diff compares without explaining the whole fleet.
+/// Every autoscaled workload's envelopes by the workload, as the plan adds them to each
+/// workload's entry: what a diff compares without explaining the whole fleet.
 pub(super) fn envelopes_by_workload(
     placing: &Placing<'_, '_>,
 ) -> BTreeMap<crate::object::ObjectKey, Vec<Envelope>> {

@@ -54,8 +54,6 @@ pub struct Placed<'f> {
     pub(crate) warnings: Vec<Diagnostic>,
     /// What the placed workloads ask of each cluster and each enforced quota.
     capacity: capacity::Capacity,
-    /// Why every template went where it went; filled when asked (`fedrender plan`).
-    pub plan: Vec<PlanEntry>,
     /// When only some clusters are emitted (`--cluster`), each inventory position's position
     /// among them, or `None` for a cluster left out.
     emitted: Option<Vec<Option<usize>>>,
@@ -122,7 +120,6 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     }
     let mut federated = Vec::with_capacity(fleet.federated.len());
     let mut warnings = Vec::new();
-    let mut federated_plan = Vec::new();
     for binding in &fleet.federated {
         match federation::targets(binding, &fleet.clusters) {
             Ok(targets) => {
@@ -131,9 +128,6 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
                     &fleet.clusters,
                     &targets,
                 ));
-                if explain {
-                    federated_plan.push(federated_plan_entry(binding, &targets));
-                }
                 federated.push(targets);
             }
             Err(message) => errors.push(Diagnostic::error(
@@ -147,9 +141,6 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
     }
     for quota in &fleet.federated_quotas {
         warnings.extend(quota.inventory_warnings(&fleet.clusters));
-        if explain {
-            federated_plan.push(quota_plan_entry(quota, &cluster_index));
-        }
     }
     follow_dependencies(fleet, &mut placements, &mut warnings)?;
     services::apply_multi_cluster_services(fleet, &cluster_index, &mut placements, &mut warnings)?;
@@ -197,29 +188,6 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         fleet,
         &placements,
     ));
-    let mut plan = Vec::new();
-    if explain {
-        plan = fleet
-            .templates
-            .iter()
-            .zip(&placements)
-            .map(|(template, placement)| {
-                plan_entry(fleet, &index, &override_index, template, placement)
-            })
-            .collect();
-        plan.extend(federated_plan);
-        envelopes::add_envelopes(
-            &envelopes::Placing {
-                fleet,
-                index: &index,
-                overrides: &override_index,
-                cluster_index: &cluster_index,
-            },
-            &mut plan,
-        );
-        // By object, so the report does not depend on file order.
-        plan.sort_by(|a, b| a.key.cmp(&b.key));
-    }
     Ok(Placed {
         emitted: None,
         schema_levels: None,
@@ -232,7 +200,6 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
         federated,
         warnings,
         capacity,
-        plan,
     })
 }
 
@@ -473,6 +440,54 @@ impl<'f> Placed<'f> {
             .collect()
     }
 
+    /// Every object's plan entry in object order, its envelopes added, explained `chunk` at a
+    /// time (in parallel) and handed to `each`: `fedrender plan` holds one chunk of the fleet's
+    /// story, never the whole of it. `keeps` chooses the objects by key.
+    pub(crate) fn explain_each<E>(
+        &self,
+        chunk: usize,
+        keeps: impl Fn(&ObjectKey) -> bool,
+        mut each: impl FnMut(PlanEntry) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut order: Vec<(&ObjectKey, usize)> = (0..self.object_count())
+            .map(|position| (self.key(position), position))
+            .filter(|(key, _)| keeps(key))
+            .collect();
+        // By object, so the report does not depend on file order; a key twice (a KubeFed
+        // Federated<Kind> and its template) keeps the order of the lanes.
+        order.sort();
+        let mut envelopes = self.envelopes();
+        let index = PolicyIndex::new(&self.fleet.propagations);
+        for positions in order.chunks(chunk.max(1)) {
+            let entries: Vec<PlanEntry> = positions
+                .par_iter()
+                .map(|&(_, position)| self.explain_one(&index, position))
+                .collect();
+            for mut entry in entries {
+                if let Some(moments) = envelopes.remove(&entry.key) {
+                    entry.autoscaling = moments;
+                }
+                each(entry)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn explain_one(&self, index: &PolicyIndex<'_>, position: usize) -> PlanEntry {
+        let fleet = self.fleet;
+        match self.lane(position) {
+            Lane::Template(at) => plan_entry(
+                fleet,
+                index,
+                &self.overrides,
+                &fleet.templates[at],
+                &self.placements[at],
+            ),
+            Lane::Federated(at) => federated_plan_entry(&fleet.federated[at], &self.federated[at]),
+            Lane::Quota(at) => quota_plan_entry(&fleet.federated_quotas[at], &self.cluster_index),
+        }
+    }
+
     /// The plan's entries of the objects at `positions` (in [`destinations`](Self::destinations))
     /// alone, sorted by object, as [`place`] with `explain` writes them: for a report that
     /// explains a few objects (a diff's changed ones) without holding the whole fleet's story.
@@ -480,25 +495,10 @@ impl<'f> Placed<'f> {
         &self,
         positions: impl IntoIterator<Item = usize>,
     ) -> Vec<PlanEntry> {
-        let fleet = self.fleet;
-        let index = PolicyIndex::new(&fleet.propagations);
+        let index = PolicyIndex::new(&self.fleet.propagations);
         let mut plan: Vec<PlanEntry> = positions
             .into_iter()
-            .map(|position| match self.lane(position) {
-                Lane::Template(at) => plan_entry(
-                    fleet,
-                    &index,
-                    &self.overrides,
-                    &fleet.templates[at],
-                    &self.placements[at],
-                ),
-                Lane::Federated(at) => {
-                    federated_plan_entry(&fleet.federated[at], &self.federated[at])
-                }
-                Lane::Quota(at) => {
-                    quota_plan_entry(&fleet.federated_quotas[at], &self.cluster_index)
-                }
-            })
+            .map(|position| self.explain_one(&index, position))
             .collect();
         plan.sort_by(|a, b| a.key.cmp(&b.key));
         plan
