@@ -278,6 +278,18 @@ fn post_artifact(
     head_sha: &str,
     extra_env: &[(&str, &str)],
 ) -> Output {
+    post_artifact_of_run(repo, dir, head_repo, head_sha, "success", extra_env)
+}
+
+/// As [`post_artifact`], after a run that ended with `conclusion` (`success`, `failure`, …).
+fn post_artifact_of_run(
+    repo: &Repo,
+    dir: &Path,
+    head_repo: &str,
+    head_sha: &str,
+    conclusion: &str,
+    extra_env: &[(&str, &str)],
+) -> Output {
     let runner = repo.dir.parent().unwrap().join("comment-runner");
     let _ = std::fs::remove_dir_all(&runner);
     std::fs::create_dir_all(&runner).unwrap();
@@ -285,7 +297,7 @@ fn post_artifact(
     std::fs::write(
         &event,
         format!(
-            r#"{{"workflow_run": {{"id": 43, "event": "pull_request", "head_branch": "feature", "head_sha": "{head_sha}", "head_repository": {{"full_name": "{head_repo}"}}, "pull_requests": []}}}}"#
+            r#"{{"workflow_run": {{"id": 43, "event": "pull_request", "conclusion": "{conclusion}", "head_branch": "feature", "head_sha": "{head_sha}", "head_repository": {{"full_name": "{head_repo}"}}, "pull_requests": []}}}}"#
         ),
     )
     .unwrap();
@@ -336,6 +348,21 @@ fn comments(repo: &Repo) -> Vec<(String, String)> {
     comments
 }
 
+/// The value a run gave its output `name`, if any.
+fn output(run: &Run, name: &str) -> Option<String> {
+    let prefix = format!("{name}=");
+    run.outputs
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .map(str::to_string)
+}
+
+/// The HTML report a render run left for the artifact fedrender-report.
+fn html_report(run: &Run) -> PathBuf {
+    let dir = output(run, "html-report").expect("the HTML report's directory");
+    PathBuf::from(dir).join("fedrender-report.html")
+}
+
 fn calls(repo: &Repo) -> String {
     std::fs::read_to_string(repo.gh_state.join("calls")).unwrap_or_default()
 }
@@ -365,6 +392,25 @@ fn a_pull_request_gets_one_comment_edited_on_every_push() {
         first.summary
     );
     assert!(calls(&repo).contains("--method POST"));
+    // The same review as one HTML page, for the artifact fedrender-report, which the comment
+    // and the summary link to this run for.
+    let page = std::fs::read_to_string(html_report(&first)).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    assert!(
+        page.contains("fedrender: what this pull request changes in each cluster"),
+        "{page}"
+    );
+    assert!(page.contains("Deployment.apps"), "{page}");
+    let link = "Full report: the artifact `fedrender-report` of [this run](https://github.com/acme/fleet/actions/runs/42)";
+    assert!(posted[0].1.contains(link), "{}", posted[0].1);
+    assert!(first.summary.contains(link), "{}", first.summary);
+    let action = std::fs::read_to_string("action.yml").unwrap();
+    assert!(
+        action.contains(
+            "name: fedrender-report\n        path: ${{ steps.render.outputs.html-report }}"
+        ),
+        "action.yml uploads the HTML report"
+    );
 
     let second = run_action(&repo, &repo.base, "acme/fleet", &[]);
     assert_eq!(second.code(), Some(0), "{}", second.stderr());
@@ -404,6 +450,30 @@ fn a_stale_tree_fails_the_check_and_an_error_exits_two() {
     assert!(stale.outputs.contains("exit-code=1"), "{}", stale.outputs);
     let out = String::from_utf8_lossy(&stale.output.stdout);
     assert!(out.contains("rendered is out of date"), "{out}");
+    // The comment says so first, before the diff, with the command that brings it up to date.
+    let stale_line = "> **The committed `rendered/` is stale:** run `fedrender build fleet --clusters clusters.yaml --out rendered` and commit the result.";
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    let mut lines = posted[0].1.lines();
+    assert_eq!(lines.next(), Some("<!-- fedrender diff -->"));
+    assert!(
+        lines.next().unwrap().starts_with(stale_line),
+        "{}",
+        posted[0].1
+    );
+    assert!(posted[0].1.contains("Replicas moved"), "{}", posted[0].1);
+    assert!(stale.summary.starts_with(stale_line), "{}", stale.summary);
+    // Brought up to date, the next push's comment says nothing of it.
+    let build = BUILD_RENDERED;
+    assert!(fedrender_in(&repo.dir, &build).status.success());
+    let fresh = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(fresh.code(), Some(0), "{}", fresh.stderr());
+    assert!(
+        !comments(&repo)[0].1.contains("is stale"),
+        "{:?}",
+        comments(&repo)
+    );
+    change_replicas(&repo.dir);
 
     std::fs::write(repo.dir.join("fleet/broken.yaml"), "kind: [unclosed\n").unwrap();
     let broken = run_action(&repo, &repo.base, "acme/fleet", &[]);
@@ -519,9 +589,7 @@ fn a_diff_too_long_for_a_comment_is_cut_with_a_link_to_the_whole_report() {
     assert!(body.len() <= 2500, "{} bytes: {body}", body.len());
     assert!(body.contains("what this pull request changes"), "{body}");
     assert!(
-        body.contains(
-            "artifact `fedrender-diff` of [this run](https://github.com/acme/fleet/actions/runs/42)"
-        ),
+        body.contains("and the whole Markdown the artifact `fedrender-diff`."),
         "{body}"
     );
     let full = run
@@ -529,6 +597,15 @@ fn a_diff_too_long_for_a_comment_is_cut_with_a_link_to_the_whole_report() {
         .lines()
         .find_map(|line| line.strip_prefix("full-report="))
         .expect("the whole report's directory");
+    // The full review is the HTML report, and the cut comment says so.
+    assert!(
+        body.contains(
+            "the full review is the artifact `fedrender-report` of [this run](https://github.com/acme/fleet/actions/runs/42)"
+        ),
+        "{body}"
+    );
+    let page = std::fs::read_to_string(html_report(&run)).unwrap();
+    assert!(page.len() > body.len(), "the page holds every hunk");
     let whole = std::fs::read_to_string(Path::new(full).join("diff.md")).unwrap();
     assert!(
         whole.len() > body.len(),
@@ -865,8 +942,266 @@ fn the_note_beside_a_cut_comment_adds_no_markdown_of_its_own() {
     assert!(!body.contains("evil.example"), "{body}");
     assert!(!body.contains("Approve this"), "{body}");
     assert!(
-        body.contains("artifact `fedrender-diff` of this run."),
+        body.contains(
+            "the full review is the artifact `fedrender-report` of this run (one HTML page"
+        ),
         "{body}"
+    );
+}
+
+/// A file of the fleet that fedrender refuses, named so that its name would mention `@x`, link
+/// issue 8 (`#8`, `GH-8`) and an address, were it printed as Markdown.
+const BROKEN: &str = "fleet/@x #8 GH-8 www.example.com.yaml";
+
+/// Whether `text` holds `@x`, `#8` or `GH-8` as GitHub would read them: without the
+/// zero-width space after `@`, `#` and `GH`.
+fn live_reference(text: &str) -> bool {
+    ["@x", "#8", "GH-8"]
+        .iter()
+        .any(|reference| text.contains(reference))
+}
+
+/// The failure comment's first error for [`BROKEN`], quoted and neutralised.
+const BROKEN_ERROR: &str =
+    "`fleet/@\u{200b}x #\u{200b}8 GH\u{200b}-8 www.example.com.yaml:1: unclosed bracket '['`";
+
+/// A push that fails `validate` (and one whose base fedrender cannot read) replaces the
+/// previous push's preview, edited in place: the first error fedrender printed, quoted and
+/// with no live mention or reference, and a link to the job's run. The step still fails.
+#[test]
+fn a_failed_run_replaces_the_preview_with_its_first_error() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("failed");
+    let preview = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(preview.code(), Some(0), "{}", preview.stderr());
+    let id = comments(&repo)[0].0.clone();
+
+    std::fs::write(repo.dir.join(BROKEN), "kind: [unclosed\n").unwrap();
+    for format in ["github", "human", "json"] {
+        let failed = run_action(
+            &repo,
+            &repo.base,
+            "acme/fleet",
+            &[("MESSAGE_FORMAT", format)],
+        );
+        assert_eq!(failed.code(), Some(2), "{format}: {}", failed.stderr());
+        assert!(failed.outputs.contains("exit-code=2"), "{}", failed.outputs);
+        let posted = comments(&repo);
+        assert_eq!(posted.len(), 1, "{format}: one comment, edited: {posted:?}");
+        assert_eq!(posted[0].0, id);
+        let body = &posted[0].1;
+        assert!(
+            body.starts_with("<!-- fedrender diff -->\n### fedrender: this run failed\n"),
+            "{body}"
+        );
+        assert!(
+            !body.contains("Replicas moved"),
+            "the old preview is gone: {body}"
+        );
+        assert!(body.contains(BROKEN_ERROR), "{format}: {body}");
+        assert!(!live_reference(body), "{body}");
+        assert!(
+            body.contains(
+                "Its log is [the job's run](https://github.com/acme/fleet/actions/runs/42)."
+            ),
+            "{body}"
+        );
+        assert!(failed.summary.contains(BROKEN_ERROR), "{}", failed.summary);
+        assert!(
+            Path::new(&output(&failed, "comment-dir").unwrap())
+                .join("posted")
+                .exists()
+        );
+    }
+    assert!(calls(&repo).contains(&format!(
+        "--method PATCH repos/acme/fleet/issues/comments/{id}"
+    )));
+
+    // The base fedrender cannot read (the diff fails, exit 2): the same, with the diff's error.
+    std::fs::remove_file(repo.dir.join(BROKEN)).unwrap();
+    git(&repo.dir, &["checkout", "-q", &repo.base]);
+    std::fs::write(repo.dir.join("fleet/base-broken.yaml"), "kind: [unclosed\n").unwrap();
+    git(&repo.dir, &["add", "-A"]);
+    git(
+        &repo.dir,
+        &["commit", "-q", "-m", "a base that does not read"],
+    );
+    let base = git(&repo.dir, &["rev-parse", "HEAD"]);
+    git(&repo.dir, &["checkout", "-q", "-"]);
+    let diff_failed = run_action(&repo, &base, "acme/fleet", &[]);
+    assert_eq!(diff_failed.code(), Some(2), "{}", diff_failed.stderr());
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(posted[0].1.contains("this run failed"), "{}", posted[0].1);
+    assert!(
+        posted[0]
+            .1
+            .contains("fleet/base-broken.yaml:1: unclosed bracket"),
+        "{}",
+        posted[0].1
+    );
+}
+
+/// A fork's failed run still leaves the artifact, with the failure in it: the workflow_run
+/// job posts it in place of the preview (under its own line, mentions disabled) rather than
+/// failing a second time.
+#[test]
+fn a_fork_s_failed_run_leaves_the_failure_for_the_comment_workflow() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("fork-failed");
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let preview = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    let posted = post_artifact(&repo, &comment_dir(&preview), "someone/fleet", &head, &[]);
+    assert!(posted.status.success(), "{posted:?}");
+    let id = comments(&repo)[0].0.clone();
+
+    std::fs::write(repo.dir.join(BROKEN), "kind: [unclosed\n").unwrap();
+    let failed = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    assert_eq!(failed.code(), Some(2), "{}", failed.stderr());
+    assert!(
+        !calls(&repo).contains(&format!("issues/comments/{id}")),
+        "the fork's run posts nothing"
+    );
+    let left = comment_dir(&failed);
+    assert_eq!(std::fs::read_to_string(left.join("number")).unwrap(), "7\n");
+    assert!(!left.join("posted").exists());
+
+    let posted = post_artifact_of_run(&repo, &left, "someone/fleet", &head, "failure", &[]);
+    assert!(posted.status.success(), "{posted:?}");
+    let now = comments(&repo);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert_eq!(now[0].0, id);
+    let body = &now[0].1;
+    let mut lines = body.lines();
+    assert_eq!(lines.next(), Some("<!-- fedrender diff -->"));
+    let note = lines.next().unwrap();
+    assert!(note.contains("from a fork"), "{note}");
+    assert!(
+        note.contains("[its log](https://github.com/acme/fleet/actions/runs/43)"),
+        "{note}"
+    );
+    assert!(body.contains("### fedrender: this run failed"), "{body}");
+    assert!(body.contains(BROKEN_ERROR), "{body}");
+    assert!(!live_reference(body), "{body}");
+}
+
+/// A run that failed before the Action left its artifact (the checkout, the install): the
+/// comment workflow says so in place of the preview, from GitHub's own values, and does not
+/// fail itself. A run that succeeded without one (no diff) leaves the comment alone.
+#[test]
+fn a_missing_artifact_is_a_failure_comment_not_a_crash() {
+    if !tools_present() {
+        return;
+    }
+    let workflow = std::fs::read_to_string("examples/ci/fedrender-comment.yml").unwrap();
+    assert!(
+        workflow.contains("continue-on-error: true"),
+        "the example's download step lets a missing artifact through to the Action"
+    );
+    let repo = repository("missing");
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &head)]);
+    let preview = run_action(&repo, &repo.base, "someone/fleet", &[]);
+    let posted = post_artifact(&repo, &comment_dir(&preview), "someone/fleet", &head, &[]);
+    assert!(posted.status.success(), "{posted:?}");
+    let before = comments(&repo);
+
+    let nowhere = repo.dir.parent().unwrap().join("no-artifact");
+    let succeeded = post_artifact_of_run(&repo, &nowhere, "someone/fleet", &head, "success", &[]);
+    assert_eq!(succeeded.status.code(), Some(0), "{succeeded:?}");
+    assert_eq!(comments(&repo), before);
+
+    let failed = post_artifact_of_run(&repo, &nowhere, "someone/fleet", &head, "failure", &[]);
+    assert_eq!(failed.status.code(), Some(0), "{failed:?}");
+    let now = comments(&repo);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert_eq!(now[0].0, before[0].0, "the preview is replaced");
+    let body = &now[0].1;
+    assert!(
+        body.starts_with("<!-- fedrender diff -->\n### fedrender: this run failed\n"),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!(
+            "There is no preview of commit `{}`: [its workflow run](https://github.com/acme/fleet/actions/runs/43) ended `failure` before it left the artifact `fedrender-comment`",
+            &head[..12]
+        )),
+        "{body}"
+    );
+
+    // A pull request that has moved on gets its newer run's comment, not this one.
+    open_pulls(&repo, &[(7, "someone/fleet", "feature", &repo.base)]);
+    std::fs::write(
+        repo.gh_state.join(format!("comments/{}", before[0].0)),
+        "<!-- fedrender diff -->\nnewer\n",
+    )
+    .unwrap();
+    let moved = post_artifact_of_run(&repo, &nowhere, "someone/fleet", &head, "failure", &[]);
+    assert_eq!(moved.status.code(), Some(0), "{moved:?}");
+    assert!(comments(&repo)[0].1.ends_with("newer\n"));
+}
+
+/// Both example workflows installed: a same-repository pull request's own run posts its
+/// comment, and the workflow_run job that follows leaves it as it is, without the note meant
+/// for a fork's. Where that token could not comment, the workflow_run job posts it, under a
+/// note that does not call it a fork's.
+#[test]
+fn a_same_repository_comment_is_not_rewritten_by_the_comment_workflow() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository("same-repo");
+    let head = git(&repo.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&repo, &[(7, "acme/fleet", "feature", &head)]);
+    let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    let calls_before = calls(&repo);
+    let after = post_artifact(&repo, &comment_dir(&run), "acme/fleet", &head, &[]);
+    assert!(after.status.success(), "{after:?}");
+    assert!(log(&after).contains("::notice::"), "{}", log(&after));
+    assert_eq!(comments(&repo), posted, "left as its own run posted it");
+    assert!(!comments(&repo)[0].1.contains("Rendered by"));
+    assert_eq!(calls(&repo), calls_before, "no call at all");
+
+    // A token that cannot comment (here none): the workflow_run job posts it.
+    let unposted = run_action(&repo, &repo.base, "acme/fleet", &[("GH_TOKEN", "")]);
+    assert_eq!(unposted.code(), Some(0), "{}", unposted.stderr());
+    assert!(!comment_dir(&unposted).join("posted").exists());
+    let later = post_artifact(&repo, &comment_dir(&unposted), "acme/fleet", &head, &[]);
+    assert!(later.status.success(), "{later:?}");
+    let body = &comments(&repo)[0].1;
+    assert!(
+        body.contains("Rendered by the pull request's own workflow run ("),
+        "{body}"
+    );
+    assert!(!body.contains("from a fork"), "{body}");
+    assert!(body.contains("Replicas moved"), "{body}");
+
+    // A fork's artifact that claims its comment was posted is still posted.
+    let fork = repository("same-repo-fork");
+    let fork_head = git(&fork.dir, &["rev-parse", "HEAD"]);
+    open_pulls(&fork, &[(7, "someone/fleet", "feature", &fork_head)]);
+    let fork_run = run_action(&fork, &fork.base, "someone/fleet", &[]);
+    std::fs::write(comment_dir(&fork_run).join("posted"), "").unwrap();
+    let fork_posted = post_artifact(
+        &fork,
+        &comment_dir(&fork_run),
+        "someone/fleet",
+        &fork_head,
+        &[],
+    );
+    assert!(fork_posted.status.success(), "{fork_posted:?}");
+    assert!(
+        comments(&fork)[0].1.contains("from a fork"),
+        "{:?}",
+        comments(&fork)
     );
 }
 
@@ -1399,7 +1734,17 @@ fn a_base_inventory_linking_out_of_the_checkout_is_refused_unread() {
             && shown.contains("leads outside the repository checkout"),
         "{shown}"
     );
-    assert!(comments(&repo).is_empty());
+    // The pull request's comment says the run failed, and why, in the Action's own words.
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(posted[0].1.contains("this run failed"), "{}", posted[0].1);
+    assert!(
+        posted[0]
+            .1
+            .contains("leads outside the repository checkout"),
+        "{}",
+        posted[0].1
+    );
 }
 
 /// The install directory is cached between jobs, and an earlier job (a pull request's) may

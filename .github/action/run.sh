@@ -12,8 +12,10 @@
 # BUILD_ARGS, MESSAGE_FORMAT, MAX_COMMENT_BYTES, COMMENT_AUTHOR, GH_TOKEN; and GitHub's own
 # (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY,
 # GITHUB_SERVER_URL, GITHUB_RUN_ID, RUNNER_TEMP). Outputs: changed (true/false), exit-code,
-# truncated, comment-dir. Exit status: 0 clean, 1 a stale tree, 2 an error or a danger finding
-# denied by a lint level (the comment and the summary are written first).
+# truncated, comment-dir, full-report (the whole Markdown, where the comment is cut),
+# html-report (the HTML page). Exit status: 0 clean, 1 a stale tree, 2 an error or a danger
+# finding denied by a lint level (the comment and the summary are written first). On a pull
+# request, an error replaces the preview comment with one that says the run failed.
 #
 # What the pull request controls never reaches the log raw: every message this script prints
 # is its own words (escaped as workflow commands need), and fedrender prints its diagnostics in
@@ -39,10 +41,25 @@ escape() {
   printf '%s' "${text//$'\n'/%0A}"
 }
 
+# fail MESSAGE: the step fails (exit 2) with MESSAGE as its error. Once a render run knows its
+# pull request (failure_pending), the preview comment is first replaced by one that says the
+# run failed (failure_comment): the previous push's preview must not stand as if current.
 fail() {
   printf '::error::%s\n' "$(escape "$1")" >&2
   output exit-code 2
+  if [ "${failure_pending:-false}" = true ]; then
+    # Once: a failure while commenting fails the step without another comment.
+    failure_pending=false
+    failure_comment "${first_error:-$1}"
+  fi
   exit 2
+}
+
+# failed MESSAGE: fail after a fedrender command that exited with an error: the comment shows
+# the first error it printed (MESSAGE where it printed none).
+failed() {
+  first_error=$(first_error "$work/stderr")
+  fail "$1"
 }
 
 is_number() {
@@ -95,13 +112,93 @@ post_comment() {
 
 # neutralise: standard input with every @ followed by a zero-width space, and the character
 # references that HTML turns into an @ (&#64; &#x40; &commat;, with or without the semicolon)
-# written so too: no mention of a user or team reaches GitHub's notifications. NUL bytes,
-# which GitHub refuses, go.
+# written so too: no mention of a user or team reaches GitHub's notifications. Text neutralised
+# already (a failure comment's error) keeps one zero-width space. NUL bytes, which GitHub
+# refuses, go.
 neutralise() {
   tr -d '\000' | sed -e "s/@/@$ZWSP/g" \
     -e "s/&#0*64;\{0,1\}/@$ZWSP/g" \
     -e "s/&#[xX]0*40;\{0,1\}/@$ZWSP/g" \
-    -e "s/&commat;/@$ZWSP/g"
+    -e "s/&commat;/@$ZWSP/g" \
+    -e "s/@$ZWSP$ZWSP/@$ZWSP/g"
+}
+
+# first_error FILE: the first error fedrender printed to FILE (its standard error, in the
+# run's --message-format), as `file:line: message [lint]` on one line of at most 300
+# characters; nothing where it printed none. Lines between `::stop-commands::TOKEN` and
+# `::TOKEN::` are text fedrender quoted (a pull request's names), never its messages.
+first_error() {
+  [ -s "$1" ] || return 0
+  jq -Rrn --arg format "$format" '
+    def unescape: gsub("%0[Dd]"; "\r") | gsub("%0[Aa]"; "\n") | gsub("%3[Aa]"; ":")
+      | gsub("%2[Cc]"; ",") | gsub("%25"; "%");
+    def at(file; line): if (file // "") == "" then "" else "\(file)\(if line then ":\(line)" else "" end): " end;
+    def lint(name): if (name // "") == "" then "" else " [\(name)]" end;
+    def github: capture("^::error( (?<properties>[^:]*))?::(?<data>.*)$")
+      | ([.properties // "" | split(",")[] | capture("^(?<key>[^=]+)=(?<value>.*)$")
+          | {(.key): (.value | unescape)}] | add // {}) as $p
+      | at($p.file; $p.line) + (.data | unescape | split("\n")[0])
+        + lint($p.title // "" | ltrimstr("fedrender") | ltrimstr(" "));
+    def json: fromjson? | objects | select(.level == "error")
+      | at(.file; .line) + (.message // "" | tostring | split("\n")[0]) + lint(.name);
+    def human: gsub("\u001b\\[[0-9;]*m"; "") | select(startswith("error: ")) | ltrimstr("error: ");
+    first(
+      foreach inputs as $line ({token: null, line: null};
+        if .token != null then
+          (if $line == "::\(.token)::" then {token: null, line: null} else .line = null end)
+        elif ($line | startswith("::stop-commands::")) then {token: $line[17:], line: null}
+        else {token: null, line: $line} end;
+        .line // empty)
+      | if $format == "json" then json elif $format == "github" then github else human end
+      | select(. != "")
+    ) | if length > 300 then .[:300] + "…" else . end' "$1" 2>/dev/null || true
+}
+
+# logged COMMAND...: runs COMMAND with its standard error both in the log and in
+# $work/stderr (for first_error); returns its exit status.
+logged() {
+  { {
+    local code=0
+    "$@" || code=$?
+    printf '%s' "$code" >"$work/code"
+  } 2>&1 >&3 3>&- | tee "$work/stderr" >&2; } 3>&1
+  return "$(cat "$work/code")"
+}
+
+# quoted TEXT: one line from the pull request as Markdown that is text only, as the Markdown
+# report writes the pull request's names (src/report/markdown.rs): inside a code span fenced
+# longer than any run of backticks in it, where nothing is a link, a mention or an issue
+# reference; control characters shown as `?`; and as the report's HTML does, a zero-width space
+# after every @ and # and between GH and -, which the comment workflow's neutralise would add
+# to the @ anyway (with the character references that stand for one).
+quoted() {
+  local text=${1//[[:cntrl:]]/?} fence='`' pad=''
+  # The GH rule needs the character before it: a space put first, taken off after; twice, for
+  # the GH- that follows another.
+  text=$(printf ' %s' "$text" | neutralise | sed -E -e "s/#/#$ZWSP/g" \
+    -e "s/([^A-Za-z0-9])([Gg][Hh])-/\1\2$ZWSP-/g" -e "s/([^A-Za-z0-9])([Gg][Hh])-/\1\2$ZWSP-/g")
+  text=${text# }
+  [ -n "$text" ] || text=' '
+  while [[ $text == *"$fence"* ]]; do
+    fence+='`'
+  done
+  if [[ $text =~ [^\ ] ]] && [[ $text == [\`\ ]* || $text == *[\`\ ] ]]; then
+    pad=' '
+  fi
+  printf '%s%s%s%s%s' "$fence" "$pad" "$text" "$pad" "$fence"
+}
+
+# run_link RUN_ID WORDS: WORDS as a link to that workflow run of GITHUB_REPOSITORY, built from
+# GitHub's own values, each checked so that nothing in the link can end it or add Markdown;
+# without them, WORDS alone.
+run_link() {
+  local server=${GITHUB_SERVER_URL:-https://github.com}
+  if [[ $server =~ ^https?://[A-Za-z0-9.-]+(:[0-9]+)?$ ]] \
+    && is_repository "${GITHUB_REPOSITORY:-}" && [[ $1 =~ ^[0-9]{1,20}$ ]]; then
+    printf '[%s](%s/%s/actions/runs/%s)' "$2" "$server" "$GITHUB_REPOSITORY" "$1"
+  else
+    printf '%s' "$2"
+  fi
 }
 
 lowercase() {
@@ -122,22 +219,46 @@ comment() {
   local event=${GITHUB_EVENT_PATH:-}
   [ -f "$event" ] || fail "comment mode needs the workflow_run event (GITHUB_EVENT_PATH)"
 
-  if ! { is_plain_file "$dir/number" && is_plain_file "$dir/body.md"; }; then
-    fail "the artifact is not the comment a render job leaves (number and body.md, plain files)"
-  fi
-  local claimed
-  [ "$(wc -c <"$dir/number")" -le 11 ] || fail "the artifact's number is not a pull request number"
-  claimed=$(cat "$dir/number")
-  is_number "$claimed" || fail "the artifact's number is not a pull request number"
-
-  local run_event head_repo head_branch head_sha
+  local run_event head_repo head_branch head_sha run_id conclusion
   run_event=$(jq -r '.workflow_run.event // empty' "$event")
   head_repo=$(jq -r '.workflow_run.head_repository.full_name // empty' "$event")
   head_branch=$(jq -r '.workflow_run.head_branch // empty' "$event")
   head_sha=$(jq -r '.workflow_run.head_sha // empty' "$event")
+  run_id=$(jq -r '.workflow_run.id // empty' "$event")
+  conclusion=$(jq -r '.workflow_run.conclusion // empty' "$event")
   [ "$run_event" = pull_request ] || fail "the workflow run was not started by a pull request"
   if ! { is_repository "$head_repo" && is_commit "$head_sha" && [ -n "$head_branch" ]; }; then
     fail "the workflow_run event names no pull request head"
+  fi
+  [[ $conclusion =~ ^[a-z_]{1,20}$ ]] || conclusion=unknown
+  local run same=false
+  run=$(run_link "$run_id" "its workflow run")
+  [ "$(lowercase "$head_repo")" != "$(lowercase "$GITHUB_REPOSITORY")" ] || same=true
+
+  # No artifact at all (not even a part of one): the run failed before the Action left it.
+  local missing=false
+  if [ ! -e "$dir/number" ] && [ ! -L "$dir/number" ] && [ ! -e "$dir/body.md" ] && [ ! -L "$dir/body.md" ]; then
+    missing=true
+    if [ "$conclusion" = success ]; then
+      echo "::notice::the workflow run succeeded and left no artifact fedrender-comment (no pull request diff): nothing posted"
+      exit 0
+    fi
+  elif ! { is_plain_file "$dir/number" && is_plain_file "$dir/body.md"; }; then
+    fail "the artifact is not the comment a render job leaves (number and body.md, plain files)"
+  fi
+  # A same-repository pull request's own run posted its comment already (its token can): left
+  # as it is, never rewritten under the note meant for a run the base repository cannot trust.
+  # Only a same-repository branch (someone who can push) can say so, and saying so falsely
+  # only keeps that pull request's own comment from being posted.
+  if [ "$missing" = false ] && [ "$same" = true ] && { [ -e "$dir/posted" ] || [ -L "$dir/posted" ]; }; then
+    echo "::notice::a same-repository pull request: its own run posted the comment; nothing to do"
+    exit 0
+  fi
+  local claimed=''
+  if [ "$missing" = false ]; then
+    [ "$(wc -c <"$dir/number")" -le 11 ] || fail "the artifact's number is not a pull request number"
+    claimed=$(cat "$dir/number")
+    is_number "$claimed" || fail "the artifact's number is not a pull request number"
   fi
 
   # workflow_run.pull_requests is empty for a fork: ask for the base repository's open pull
@@ -151,6 +272,31 @@ comment() {
         and .head.ref == $branch and (.base.repo.full_name // "" | ascii_downcase) == $base)
         | "\(.number) \(.head.sha)"') \
     || fail "cannot list the open pull requests of the base repository"
+
+  if [ "$missing" = true ]; then
+    # The failure comment, from GitHub's values alone: every open pull request at the commit
+    # the run was for gets it in place of its preview.
+    local pull sha posted=0 body
+    body=$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-failed.XXXXXX")
+    {
+      printf '%s\n### fedrender: this run failed\n\n' "$MARKER"
+      # shellcheck disable=SC2016 # the backquotes are Markdown's
+      printf 'There is no preview of commit `%s`: %s ended `%s` before it left the artifact `fedrender-comment`, so the comment that stood here showed an earlier commit. Its log says why.\n' \
+        "${head_sha:0:12}" "$run" "$conclusion"
+    } >"$body"
+    while read -r pull sha; do
+      [ -n "$pull" ] && [ "$sha" = "$head_sha" ] || continue
+      is_number "$pull" || continue
+      post_comment "$pull" "$body" || fail "gh could not post the comment"
+      posted=$((posted + 1))
+    done <<<"$found"
+    rm -f "$body"
+    if [ "$posted" -eq 0 ]; then
+      echo "::notice::the workflow run left no artifact fedrender-comment, and no open pull request is at the commit it ran for: nothing posted"
+    fi
+    exit 0
+  fi
+
   # The artifact's number must be one of them, at the very commit the run rendered. Where it
   # is one of them at a later commit, a push came since: the newer run comments instead.
   local number='' moved=false pull sha
@@ -188,8 +334,8 @@ comment() {
   fi
   local note
   # shellcheck disable=SC2016 # the backquotes are Markdown's
-  note=$(printf '> Rendered by %s (commit `%s` of `%s`), which the pull request controls: read it as the pull request'\''s own account. Mentions are disabled.' \
-    "$from" "${head_sha:0:12}" "$head_repo")
+  note=$(printf '> Rendered by %s (commit `%s` of `%s`; %s), which the pull request controls: read it as the pull request'\''s own account. Mentions are disabled.' \
+    "$from" "${head_sha:0:12}" "$head_repo" "$(run_link "$run_id" "its log")")
   printf '%s\n%s\n\n' "$MARKER" "$note" >"$work/head"
   if [ "$(wc -c <"$work/text")" -gt "$((max - $(wc -c <"$work/head")))" ]; then
     printf '%s\n%s Cut to %s bytes: the end is left out.\n\n' "$MARKER" "$note" "$max" >"$work/head"
@@ -237,8 +383,8 @@ flags() {
 # there. A Config fedrender refuses (a path in it leading out of the repository among them)
 # fails the step at its line, in the chosen --message-format.
 fleet_settings() {
-  fedrender config "$1" --message-format "$format" >"$2" \
-    || fail "fedrender refused the Config of the fleet at $1 (see its message above)"
+  logged fedrender config "$1" --message-format "$format" >"$2" \
+    || failed "fedrender refused the Config of the fleet at $1 (see its message above)"
 }
 
 # setting FILE FILTER: the string at FILTER in fedrender config's JSON (jq, which the event's
@@ -290,12 +436,65 @@ inventory_of() {
   fi
 }
 
+# failure_comment ERROR: the comment a failed run leaves instead of its preview: the first
+# error (quoted: it may hold the pull request's names) and a link to the job's log. Posted
+# where the preview would be (a same-repository pull request), else left as the artifact
+# fedrender-comment for the workflow_run job, which posts it as it posts a preview. Never
+# fails: the step fails already.
+failure_comment() {
+  local body=$work/comment/body.md
+  rm -rf "$work/comment"
+  mkdir -p "$work/comment" || return 0
+  printf '%s\n' "$pull" >"$work/comment/number"
+  {
+    printf '%s\n### fedrender: this run failed\n\n' "$MARKER"
+    printf 'There is no preview of this push: the comment that stood here showed an earlier one. The first error:\n\n'
+    printf '%s\n\n' "$(quoted "$1")"
+    printf 'Its log is %s.\n' "$(run_link "${GITHUB_RUN_ID:-}" "the job's run")"
+  } >"$body"
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    tail -n +2 "$body" >>"$GITHUB_STEP_SUMMARY" || true
+  fi
+  output comment-dir "$work/comment"
+  publish "$body"
+}
+
+# publish BODY: posts the comment for a same-repository pull request (and records so in the
+# artifact, so that the workflow_run job leaves it), or leaves it for the workflow_run job.
+publish() {
+  [ "${COMMENT:-true}" = true ] || return 0
+  if [ "$head_repo" = "$base_repo" ] && [ -n "${GH_TOKEN:-}" ]; then
+    # A token that cannot write (Dependabot's, a repository's read-only default) leaves the
+    # comment to the workflow_run job, as for a fork.
+    if post_comment "$pull" "$1"; then
+      : >"$work/comment/posted"
+    else
+      echo "::warning::this token could not comment: the comment is left as the artifact fedrender-comment for a workflow_run job"
+    fi
+  else
+    echo "::notice::a pull request from a fork: its token cannot comment; the comment is left as the artifact fedrender-comment for a workflow_run job"
+  fi
+}
+
 fleet=${FLEET:-fleet}
 format=${MESSAGE_FORMAT:-github}
 checkout=$(pwd -P)
 work=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/fedrender-action
 rm -rf "$work"
 mkdir -p "$work"
+
+# A pull request whose diff this run comments: from here on, a failure replaces the preview
+# comment with one that says so (fail). The event's values are checked again where used.
+event=${GITHUB_EVENT_PATH:-}
+pull='' head_repo='' base_repo=''
+if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && [ -f "$event" ]; then
+  pull=$(jq -r '.pull_request.number' "$event")
+  head_repo=$(jq -r '.pull_request.head.repo.full_name' "$event")
+  base_repo=$(jq -r '.pull_request.base.repo.full_name' "$event")
+  if is_number "$pull"; then
+    failure_pending=true
+  fi
+fi
 fleet_settings "$fleet" "$work/settings.json"
 config_clusters=$(setting "$work/settings.json" .clusters.path)
 config_output=$(setting "$work/settings.json" .output.path)
@@ -335,32 +534,30 @@ status=0
 changed=false
 output truncated false
 
-fedrender validate "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} --message-format "$format" ${extra[@]+"${extra[@]}"} \
-  || fail "fedrender validate failed"
+logged fedrender validate "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} --message-format "$format" ${extra[@]+"${extra[@]}"} \
+  || failed "fedrender validate failed"
 
+stale=false
 if [ "${CHECK:-true}" = true ]; then
-  set +e
-  fedrender build "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} ${out_flag[@]+"${out_flag[@]}"} --check \
-    --message-format "$format" ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"}
-  checked=$?
-  set -e
+  checked=0
+  logged fedrender build "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} ${out_flag[@]+"${out_flag[@]}"} --check \
+    --message-format "$format" ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"} || checked=$?
   case $checked in
     0) ;;
     1)
       status=1
       changed=true
-      printf '::error::%s\n' "$(escape "$out is out of date: run fedrender build $fleet ${clusters_flag[*]} ${out_flag[*]} and commit the result")"
+      stale=true
+      rebuild=(fedrender build "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} ${out_flag[@]+"${out_flag[@]}"})
+      printf '::error::%s\n' "$(escape "$out is out of date: run ${rebuild[*]} and commit the result")"
       ;;
-    *) fail "fedrender build --check failed" ;;
+    *) failed "fedrender build --check failed" ;;
   esac
 fi
 
-event=${GITHUB_EVENT_PATH:-}
 if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && [ -f "$event" ]; then
   number=$(jq -r '.pull_request.number' "$event")
   base_sha=$(jq -r '.pull_request.base.sha' "$event")
-  head_repo=$(jq -r '.pull_request.head.repo.full_name' "$event")
-  base_repo=$(jq -r '.pull_request.base.repo.full_name' "$event")
   is_number "$number" || fail "the pull_request event's number is not a pull request number"
   # Nothing but a commit id reaches git, and after --end-of-options: never an option.
   is_commit "$base_sha" || fail "the pull_request event's base.sha is not a commit id"
@@ -368,6 +565,8 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     git fetch --no-tags --depth=1 --end-of-options origin "$base_sha" \
       || fail "cannot fetch the pull request's base $base_sha"
   fi
+  # A worktree an earlier run left registered (its directory gone with $work) is forgotten.
+  git worktree prune >/dev/null 2>&1 || true
   git worktree add --detach --end-of-options "$work/base" "$base_sha" >/dev/null 2>&1 \
     || fail "cannot check out the pull request's base $base_sha"
   # The base as fedrender sees it: its fleet with its own inventory. A base without the fleet
@@ -403,17 +602,21 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     fi
   fi
   diff_args=(diff "$fleet" ${clusters_flag[@]+"${clusters_flag[@]}"} "${base[@]}"
-    --format markdown
     --title "fedrender: what this pull request changes in each cluster"
     --message-format "$format"
     ${extra[@]+"${extra[@]}"} ${shard[@]+"${shard[@]}"})
-  # diff_report MAX_BYTES: the Markdown report, with a line under its heading where the base
-  # has no fleet yet. Its exit status is fedrender's, except 3 for a danger finding denied by a
-  # lint level: fedrender then exits 2 as for an error, but only after printing the whole
-  # report (an error prints none), and the reviewer needs that report most.
+  # diff_report MAX_BYTES [again]: the Markdown report, with a line under its heading where the
+  # base has no fleet yet. Its exit status is fedrender's, except 3 for a danger finding denied
+  # by a lint level: fedrender then exits 2 as for an error, but only after printing the whole
+  # report (an error prints none), and the reviewer needs that report most. Run `again`, its
+  # messages (the first run's once more) stay out of the log.
   diff_report() {
     local code=0
-    fedrender "${diff_args[@]}" --max-bytes "$1" >"$work/report.md" || code=$?
+    if [ "${2:-}" = again ]; then
+      fedrender "${diff_args[@]}" --format markdown --max-bytes "$1" >"$work/report.md" 2>"$work/stderr" || code=$?
+    else
+      logged fedrender "${diff_args[@]}" --format markdown --max-bytes "$1" >"$work/report.md" || code=$?
+    fi
     if [ "$code" -eq 2 ] && [ -s "$work/report.md" ]; then
       code=3
     fi
@@ -427,10 +630,8 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
     fi
     return "$code"
   }
-  set +e
-  diff_report 100000000 >"$work/diff.md"
-  diffed=$?
-  set -e
+  diffed=0
+  diff_report 100000000 >"$work/diff.md" || diffed=$?
   denied=false
   case $diffed in
     0) ;;
@@ -439,55 +640,70 @@ if [ "${DIFF:-true}" = true ] && [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && 
       changed=true
       denied=true
       ;;
-    *) fail "fedrender diff failed" ;;
+    *) failed "fedrender diff failed" ;;
   esac
+  # The same review as one HTML page, for the artifact fedrender-report: every hunk, however
+  # long the diff. Its messages are the Markdown run's, already in the log.
+  mkdir -p "$work/report"
+  html=0
+  fedrender "${diff_args[@]}" --format html >"$work/report/fedrender-report.html" 2>"$work/stderr" || html=$?
+  run=$(run_link "${GITHUB_RUN_ID:-}" "this run")
+  reported=false
+  if [ "$html" -le 2 ] && [ -s "$work/report/fedrender-report.html" ]; then
+    reported=true
+    output html-report "$work/report"
+  else
+    echo "::warning::fedrender diff --format html failed: the run has no HTML report"
+  fi
+
+  # The comment: the marker, a warning where the committed tree is stale, the report, and where
+  # the whole review is.
+  printf '%s\n' "$MARKER" >"$work/head.md"
+  if [ "$stale" = true ]; then
+    printf '> **The committed %s is stale:** run %s and commit the result. The files there are not what the fleet renders; the diff below is the fleet'\''s.\n\n' \
+      "$(quoted "${out%/}/")" "$(quoted "${rebuild[*]}")" >>"$work/head.md"
+  fi
+  : >"$work/foot.md"
+  if [ "$reported" = true ]; then
+    # shellcheck disable=SC2016 # the backquotes are Markdown's
+    printf '\nFull report: the artifact `fedrender-report` of %s, one HTML page with the review, the matrix and every hunk.\n' "$run" >"$work/foot.md"
+  fi
   mkdir -p "$work/comment"
   printf '%s\n' "$number" >"$work/comment/number"
   body=$work/comment/body.md
-  { printf '%s\n' "$MARKER"; cat "$work/diff.md"; } >"$body"
+  cat "$work/head.md" "$work/diff.md" "$work/foot.md" >"$body"
   if [ "$(wc -c <"$body")" -gt "$max_comment" ]; then
-    # Too long for one comment: cut by fedrender, with the whole report as an artifact.
+    # Too long for one comment: cut by fedrender, with the whole review as artifacts.
     mkdir -p "$work/full"
     cp "$work/diff.md" "$work/full/diff.md"
-    # The link is built from GitHub's own values, each checked, so that nothing in it can end
-    # the link or add Markdown; without them the note names the run in words.
-    server=${GITHUB_SERVER_URL:-https://github.com}
-    run="this run"
-    if [[ $server =~ ^https?://[A-Za-z0-9.-]+(:[0-9]+)?$ ]] \
-      && is_repository "${GITHUB_REPOSITORY:-}" && [[ ${GITHUB_RUN_ID:-} =~ ^[0-9]+$ ]]; then
-      run="[this run]($server/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID)"
+    if [ "$reported" = true ]; then
+      # shellcheck disable=SC2016 # the backquotes are Markdown's
+      printf '\nThis comment is cut to fit: the full review is the artifact `fedrender-report` of %s (one HTML page: the review, the matrix and every hunk), and the whole Markdown the artifact `fedrender-diff`.\n' "$run" >"$work/foot.md"
+    else
+      # shellcheck disable=SC2016 # the backquotes are Markdown's
+      printf '\nThe whole report is the artifact `fedrender-diff` of %s.\n' "$run" >"$work/foot.md"
     fi
-    printf '%s\n' "$MARKER" >"$body"
-    set +e
-    diff_report "$((max_comment - 200))" >>"$body"
-    cut=$?
-    set -e
-    [ "$cut" -le 1 ] || [ "$cut" -eq 3 ] || fail "fedrender diff failed"
-    # shellcheck disable=SC2016 # the backquotes are Markdown's
-    printf '\nThe whole report is the artifact `fedrender-diff` of %s.\n' "$run" >>"$body"
+    room=$((max_comment - $(wc -c <"$work/head.md") - $(wc -c <"$work/foot.md")))
+    cut=0
+    diff_report "$((room > 1 ? room : 1))" again >"$work/cut.md" || cut=$?
+    [ "$cut" -le 1 ] || [ "$cut" -eq 3 ] || failed "fedrender diff failed"
+    cat "$work/head.md" "$work/cut.md" "$work/foot.md" >"$body"
     output truncated true
     output full-report "$work/full"
   fi
+  # The comment is complete: what fails from here fails the step, and the comment stays.
+  failure_pending=false
   # The job summary takes up to 1 MiB: the same cut as the comment beyond that.
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     if [ "$(wc -c <"$work/diff.md")" -le 1000000 ]; then
-      cat "$work/diff.md" >>"$GITHUB_STEP_SUMMARY"
+      tail -n +2 "$work/head.md" | cat - "$work/diff.md" "$work/foot.md" >>"$GITHUB_STEP_SUMMARY"
     else
       tail -n +2 "$body" >>"$GITHUB_STEP_SUMMARY"
     fi
   fi
   git worktree remove --force "$work/base" >/dev/null 2>&1 || true
   output comment-dir "$work/comment"
-  if [ "${COMMENT:-true}" = true ]; then
-    if [ "$head_repo" = "$base_repo" ] && [ -n "${GH_TOKEN:-}" ]; then
-      # A token that cannot write (Dependabot's, a repository's read-only default) leaves the
-      # comment to the workflow_run job, as for a fork.
-      post_comment "$number" "$body" \
-        || echo "::warning::this token could not comment: the comment is left as the artifact fedrender-comment for a workflow_run job"
-    else
-      echo "::notice::a pull request from a fork: its token cannot comment; the comment is left as the artifact fedrender-comment for a workflow_run job"
-    fi
-  fi
+  publish "$body"
   # The review is posted first; then the step fails, as the lint level asks.
   if [ "$denied" = true ]; then
     echo "::error::fedrender diff: a danger finding is denied by a lint level (see the Review section of the comment)"
