@@ -49,19 +49,6 @@ pub struct ClusterCapacity {
     /// allocatable − allocated − allocating of every resource its `status.resourceSummary`
     /// lists; `None` when the inventory has no summary for it.
     pub free: Option<BTreeMap<String, Quantity>>,
-    /// The workloads it receives, in template order.
-    pub workloads: Vec<ReceivedWorkload>,
-}
-
-/// A workload a cluster receives.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReceivedWorkload {
-    /// The workload.
-    pub key: ObjectKey,
-    /// Its replicas there.
-    pub replicas: i64,
-    /// What one replica requests.
-    pub request: BTreeMap<String, Quantity>,
 }
 
 impl ClusterCapacity {
@@ -121,9 +108,7 @@ pub fn shown(resource: &str, quantity: Quantity) -> String {
 pub(super) fn assess(fleet: &Fleet, placements: &[Placement]) -> (Capacity, Vec<Diagnostic>) {
     let mut warnings = Vec::new();
     let clusters = per_cluster(fleet, placements);
-    for cluster in &clusters {
-        warnings.extend(over_capacity(fleet, cluster));
-    }
+    warnings.extend(over_capacity(fleet, placements, &clusters));
     let quotas = if fleet.feature_gate_turned_on(quota_enforcement::GATE) {
         enforced_quotas(fleet, placements, &mut warnings)
     } else {
@@ -144,12 +129,12 @@ fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> 
                 position,
                 requested: BTreeMap::new(),
                 free: free_of(cluster),
-                workloads: Vec::new(),
             };
             (position, nothing)
         })
         .collect();
-    for (template, placement) in fleet.templates.iter().zip(placements) {
+    let pods = PODS.to_string();
+    for placement in placements {
         if !placement.is_workload {
             continue;
         }
@@ -161,20 +146,63 @@ fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> 
             let Some(entry) = received.get_mut(&target.cluster) else {
                 continue;
             };
-            let mut asked = usage(&placement.request, replicas);
-            asked.insert(PODS.to_string(), Quantity::from_units(replicas));
+            // Summed in place: a fleet places millions of (workload, cluster) pairs, and
+            // nothing of each pair is kept.
+            let asked = (placement.request.iter())
+                .filter(|(_, quantity)| !quantity.is_zero())
+                .map(|(resource, each)| (resource, times(*each, replicas)))
+                .chain([(&pods, Quantity::from_units(replicas))]);
             for (resource, quantity) in asked {
-                let slot = entry.requested.entry(resource).or_default();
-                *slot = slot.saturating_add(quantity);
+                match entry.requested.get_mut(resource) {
+                    Some(slot) => *slot = slot.saturating_add(quantity),
+                    None => {
+                        entry.requested.insert(resource.clone(), quantity);
+                    }
+                }
             }
-            entry.workloads.push(ReceivedWorkload {
-                key: template.key.clone(),
-                replicas,
-                request: placement.request.clone(),
-            });
         }
     }
     received.into_values().collect()
+}
+
+/// A workload a cluster short of some resource receives: the workload, its replicas there and
+/// what one replica requests.
+struct Received<'p> {
+    key: &'p ObjectKey,
+    replicas: i64,
+    request: &'p BTreeMap<String, Quantity>,
+}
+
+/// The workloads each cluster of `short` (positions in the inventory) receives, in template
+/// order: only for the clusters a warning names, found again from the placements.
+fn received_by<'p>(
+    fleet: &'p Fleet,
+    placements: &'p [Placement],
+    short: &[usize],
+) -> BTreeMap<usize, Vec<Received<'p>>> {
+    let mut by_cluster: BTreeMap<usize, Vec<Received<'p>>> = short
+        .iter()
+        .map(|&position| (position, Vec::new()))
+        .collect();
+    for (template, placement) in fleet.templates.iter().zip(placements) {
+        if !placement.is_workload {
+            continue;
+        }
+        for target in placement.targets.iter() {
+            let replicas = target.replicas.unwrap_or(0);
+            if replicas <= 0 {
+                continue;
+            }
+            if let Some(received) = by_cluster.get_mut(&target.cluster) {
+                received.push(Received {
+                    key: &template.key,
+                    replicas,
+                    request: &placement.request,
+                });
+            }
+        }
+    }
+    by_cluster
 }
 
 /// allocatable − allocated − allocating per resource the summary lists, never below 0.
@@ -197,20 +225,53 @@ fn free_of(cluster: &Cluster) -> Option<BTreeMap<String, Quantity>> {
     )
 }
 
-/// `over-capacity` for a cluster that receives more of some resource than it has free.
-fn over_capacity(fleet: &Fleet, cluster: &ClusterCapacity) -> Option<Diagnostic> {
-    cluster.free.as_ref()?;
-    let short: Vec<(&str, Quantity, Quantity)> = cluster
+/// `over-capacity` for each cluster that receives more of some resource than it has free.
+fn over_capacity(
+    fleet: &Fleet,
+    placements: &[Placement],
+    clusters: &[ClusterCapacity],
+) -> Vec<Diagnostic> {
+    let short: Vec<usize> = (clusters.iter())
+        .filter(|cluster| cluster.free.is_some() && !short_resources(cluster).is_empty())
+        .map(|cluster| cluster.position)
+        .collect();
+    if short.is_empty() {
+        return Vec::new();
+    }
+    let received = received_by(fleet, placements, &short);
+    (clusters.iter())
+        .filter_map(|cluster| {
+            let workloads = received.get(&cluster.position)?;
+            Some(over_capacity_warning(
+                fleet,
+                cluster,
+                &short_resources(cluster),
+                workloads,
+            ))
+        })
+        .collect()
+}
+
+/// Each resource `cluster` receives more of than it has free: the resource, what it receives
+/// and what it has free.
+fn short_resources(cluster: &ClusterCapacity) -> Vec<(&str, Quantity, Quantity)> {
+    cluster
         .requested
         .iter()
         .filter_map(|(resource, &requested)| {
             let free = cluster.free_of(resource).unwrap_or_default();
             (requested > free).then_some((resource.as_str(), requested, free))
         })
-        .collect();
-    if short.is_empty() {
-        return None;
-    }
+        .collect()
+}
+
+/// The warning of a cluster short of the resources `short`, naming the `workloads` it receives.
+fn over_capacity_warning(
+    fleet: &Fleet,
+    cluster: &ClusterCapacity,
+    short: &[(&str, Quantity, Quantity)],
+    workloads: &[Received<'_>],
+) -> Diagnostic {
     let resources: Vec<String> = short
         .iter()
         .map(|(resource, requested, free)| {
@@ -223,8 +284,7 @@ fn over_capacity(fleet: &Fleet, cluster: &ClusterCapacity) -> Option<Diagnostic>
         })
         .collect();
     // Each workload with what it takes of the resources that run short.
-    let workloads: Vec<String> = cluster
-        .workloads
+    let workloads: Vec<String> = workloads
         .iter()
         .map(|workload| {
             let each: Vec<String> = short
@@ -257,10 +317,7 @@ fn over_capacity(fleet: &Fleet, cluster: &ClusterCapacity) -> Option<Diagnostic>
         workloads.join(", ")
     );
     let origin = fleet.summary_origins.get(cluster.position).cloned();
-    Some(
-        Diagnostic::warning(Lint::OverCapacity, origin, message)
-            .on_cluster(cluster.cluster.as_str()),
-    )
+    Diagnostic::warning(Lint::OverCapacity, origin, message).on_cluster(cluster.cluster.as_str())
 }
 
 fn replicas_word(replicas: i64) -> String {
