@@ -13,9 +13,10 @@ use fedrender_engine::diagnostics::printable;
 use fedrender_engine::diff::danger::{Finding, FindingLevel};
 use fedrender_engine::diff::describe::{self, Described, FieldChange};
 use fedrender_engine::diff::{
-    ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove, ReplicasOn,
+    ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, GroupsFrom, ReplicaMove, ReplicasOn,
 };
 use fedrender_engine::object::ObjectKey;
+use fedrender_engine::render::capacity::shown;
 
 /// How a name is written in one form of the report.
 type Shown = fn(&str) -> String;
@@ -46,6 +47,9 @@ pub fn unified(diff: &FleetDiff) -> String {
         // Every line whole, so that nothing from the fleet ends it early or holds an escape.
         writeln!(out, "{style}{}{style:#}", printable(text)).unwrap();
     };
+    for touched in touched_lines(diff) {
+        line(&format!("# {touched}"));
+    }
     if let Some(hidden) = hidden_line(diff, plain) {
         line(&format!("# {hidden}"));
     }
@@ -94,6 +98,9 @@ pub fn unified(diff: &FleetDiff) -> String {
 pub fn stat(diff: &FleetDiff) -> String {
     let grouped = diff.grouped();
     let mut out = String::new();
+    for touched in touched_lines(diff) {
+        writeln!(out, "# {}", printable(&touched)).unwrap();
+    }
     for (cluster, objects) in &grouped.new_clusters {
         writeln!(
             out,
@@ -145,6 +152,174 @@ pub fn stat(diff: &FleetDiff) -> String {
     .unwrap();
     if let Some(hidden) = hidden_line(diff, plain) {
         writeln!(out, "{hidden}").unwrap();
+    }
+    out
+}
+
+/// The unified diff's and the stat's lines on who the change touches: `touches groups:
+/// production (3 of 5 clusters), staging (1 of 2)` and `owners: @org/qa, @org/sre`; none
+/// when no Config names a review group, or nothing changed.
+fn touched_lines(diff: &FleetDiff) -> Vec<String> {
+    let touched = &diff.touched;
+    let Some(from) = &touched.groups_from else {
+        return Vec::new();
+    };
+    if touched.clusters.is_empty() {
+        return Vec::new();
+    }
+    let groups: Vec<String> = (touched.groups.iter().enumerate())
+        .map(|(index, group)| {
+            let clusters = if index == 0 { " clusters" } else { "" };
+            format!(
+                "{} ({} of {}{clusters})",
+                group.name,
+                group.clusters_touched.len(),
+                group.clusters
+            )
+        })
+        .collect();
+    let mut lines = vec![if groups.is_empty() {
+        "touches no review group".to_string()
+    } else {
+        format!("touches groups: {}", groups.join(", "))
+    }];
+    if !touched.owners.is_empty() {
+        let whose = match from {
+            GroupsFrom::Base { .. } => "",
+            GroupsFrom::Change { .. } => " (from the change's own Config, not a reviewed base's)",
+        };
+        lines.push(format!("owners: {}{whose}", touched.owners.join(", ")));
+    }
+    if touched.review_changed {
+        lines.push(
+            "the change's Config changes spec.review: the base's groups and owners apply until it is merged"
+                .to_string(),
+        );
+    }
+    lines
+}
+
+/// The comment's first lines: the clusters the change touches, each review group it touches
+/// (its clusters touched of all, its objects changed, its CPU and memory requests where they
+/// change) and the owners of those groups alone. The base's owners are mentions, so GitHub asks
+/// them; the change's own (the base names no group) are code, which asks nobody: a pull request
+/// may not ping whom it likes in the bot's name. Empty when nothing changed.
+fn touched_markdown(diff: &FleetDiff) -> String {
+    /// The most groups the first screen lists; the JSON has every one.
+    const GROUPS: usize = 10;
+    /// The longest list of cluster names it shows; past it, the count alone.
+    const NAMES: usize = 300;
+    /// The most owners it names; the JSON has every one.
+    const OWNERS: usize = 30;
+    let touched = &diff.touched;
+    if touched.clusters.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = touched.clusters.iter().map(String::as_str).collect();
+    let listed = cluster_list_shown(&names, markdown::text);
+    let listed = if listed.len() <= NAMES {
+        listed
+    } else {
+        format!("{} clusters", names.len())
+    };
+    let mut out = format!("**Touches** {listed}");
+    let Some(from) = &touched.groups_from else {
+        out.push_str(
+            ".
+
+",
+        );
+        return out;
+    };
+    if touched.groups.is_empty() {
+        out.push_str(
+            ", in no review group.
+
+",
+        );
+    } else {
+        out.push_str(
+            ":
+",
+        );
+    }
+    for group in touched.groups.iter().take(GROUPS) {
+        let objects = group.objects_changed;
+        write!(
+            out,
+            "- **{}**: {} of {} cluster{}, {objects} object{} changed",
+            markdown::text(&group.name),
+            group.clusters_touched.len(),
+            group.clusters,
+            if group.clusters == 1 { "" } else { "s" },
+            if objects == 1 { "" } else { "s" },
+        )
+        .unwrap();
+        let requests: Vec<String> = (group.requests.iter())
+            .filter_map(|(resource, base, head)| {
+                let base = (*base)?;
+                (base != *head).then(|| {
+                    format!(
+                        "{} {} → {}",
+                        if *resource == "cpu" { "CPU" } else { resource },
+                        shown(resource, base),
+                        shown(resource, *head)
+                    )
+                })
+            })
+            .collect();
+        if !requests.is_empty() {
+            write!(out, "; requests {}", requests.join(", ")).unwrap();
+        }
+        out.push('\n');
+    }
+    if touched.groups.len() > GROUPS {
+        writeln!(
+            out,
+            "- and {} more groups (`--format json` lists each)",
+            touched.groups.len() - GROUPS
+        )
+        .unwrap();
+    }
+    if !touched.groups.is_empty() {
+        out.push('\n');
+    }
+    let shown_owners = touched.owners.iter().take(OWNERS);
+    let (mut owners, whose) = match from {
+        GroupsFrom::Base { .. } => (
+            // Mentions, each checked to be `@user` or `@org/team` when the Config was read.
+            shown_owners.cloned().collect::<Vec<_>>().join(", "),
+            String::new(),
+        ),
+        GroupsFrom::Change { at } => (
+            shown_owners
+                .map(|owner| markdown::code(owner))
+                .collect::<Vec<_>>()
+                .join(", "),
+            format!(
+                "Groups and owners from the change's own Config ({}), not a reviewed base's: \
+                 no one is mentioned.\n\n",
+                markdown::code(at)
+            ),
+        ),
+    };
+    if touched.owners.len() > OWNERS {
+        write!(
+            owners,
+            " and {} more (`--format json` lists each)",
+            touched.owners.len() - OWNERS
+        )
+        .unwrap();
+    }
+    if !touched.owners.is_empty() {
+        writeln!(out, "**Owners:** {owners}\n").unwrap();
+    }
+    out.push_str(&whose);
+    if touched.review_changed {
+        out.push_str(
+            "The change's Config changes `spec.review`: the base's groups and owners apply \
+             until it is merged.\n\n",
+        );
     }
     out
 }
@@ -214,6 +389,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     }
     let grouped = diff.grouped();
     let entries = entries(diff, &grouped);
+    head.push_str(&touched_markdown(diff));
     writeln!(
         head,
         "{}\n",
