@@ -290,7 +290,7 @@ mod tests {
         assert_eq!(holds(2), ["prod-eu", "canary-eu", "bare"]);
         assert_eq!(groups.groups[0].owners, ["@alice", "@org/sre"]);
         assert!(groups.groups[1].owners.is_empty());
-        let empty = empty_groups(&groups, &[bare.clone()]);
+        let empty = empty_groups(&groups, std::slice::from_ref(&bare));
         let named: Vec<&str> = empty.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             named,

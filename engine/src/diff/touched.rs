@@ -119,7 +119,7 @@ mod tests {
     use super::*;
     use crate::api::config::ReviewConfig;
     use crate::diagnostics::{ErrorSink, FieldLines, Located, Origin};
-    use crate::diff::{ChangeKind, ObjectChange};
+    use crate::diff::change::{ChangeKind, ObjectChange};
 
     fn cluster(name: &str, env: &str) -> Cluster {
         serde_json::from_value(serde_json::json!({
