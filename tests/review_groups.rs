@@ -160,6 +160,12 @@ fn a_change_to_staging_names_only_staging_and_its_owners() {
         ),
         "{unified}"
     );
+    let page = diff(&root, &head, &base, "html");
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(
+        page.contains("<p>touches groups: staging (2 of 2 clusters)</p>"),
+        "{page}"
+    );
     let stat = diff(&root, &head, &base, "stat");
     let stat = String::from_utf8_lossy(&stat.stdout);
     assert!(

@@ -159,7 +159,7 @@ pub fn stat(diff: &FleetDiff) -> String {
 /// The unified diff's and the stat's lines on who the change touches: `touches groups:
 /// production (3 of 5 clusters), staging (1 of 2)` and `owners: @org/qa, @org/sre`; none
 /// when no Config names a review group, or nothing changed.
-fn touched_lines(diff: &FleetDiff) -> Vec<String> {
+pub fn touched_lines(diff: &FleetDiff) -> Vec<String> {
     let touched = &diff.touched;
     let Some(from) = &touched.groups_from else {
         return Vec::new();
@@ -1201,6 +1201,74 @@ mod tests {
         let same = "-        image: web:1.0\n+        image: web:1.0\n";
         assert!(image_changes(same).is_empty());
     }
+    /// A touched fleet of `groups` groups, each of one cluster and `owners` owners.
+    fn touched(from: GroupsFrom, groups: usize, owners: usize) -> fedrender_engine::diff::Touched {
+        let groups: Vec<fedrender_engine::diff::TouchedGroup> = (0..groups)
+            .map(|index| fedrender_engine::diff::TouchedGroup {
+                name: format!("g{index}"),
+                clusters: 2,
+                clusters_touched: vec![format!("c{index}")],
+                objects_changed: 1,
+                owners: (0..owners).map(|owner| format!("@org/t{owner}")).collect(),
+                requests: Vec::new(),
+            })
+            .collect();
+        fedrender_engine::diff::Touched {
+            clusters: (0..groups.len()).map(|index| format!("c{index}")).collect(),
+            owners: (0..owners).map(|owner| format!("@org/t{owner}")).collect(),
+            groups,
+            groups_from: Some(from),
+            review_changed: false,
+        }
+    }
+
+    /// The first screen stays short however many groups and owners a Config names; the
+    /// change's own owners are code spans, which GitHub never reads as mentions.
+    #[test]
+    fn the_touched_lines_are_capped_and_the_change_s_owners_ping_no_one() {
+        let mut base = FleetDiff::default();
+        base.touched = touched(
+            GroupsFrom::Base {
+                at: "fleet/fedrender.yaml:5".into(),
+            },
+            40,
+            100,
+        );
+        let screen = touched_markdown(&base);
+        assert_eq!(screen.matches("\n- **g").count(), 10, "{screen}");
+        assert!(
+            screen.contains("- and 30 more groups (`--format json` lists each)"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("@org/t29 and 70 more (`--format json` lists each)"),
+            "{screen}"
+        );
+        assert!(screen.len() < 2500, "{}", screen.len());
+        let mut own = FleetDiff::default();
+        own.touched = touched(
+            GroupsFrom::Change {
+                at: "fleet/fedrender.yaml:5".into(),
+            },
+            1,
+            2,
+        );
+        let screen = touched_markdown(&own);
+        assert!(
+            screen.contains("**Owners:** `@org/t0`, `@org/t1`\n"),
+            "{screen}"
+        );
+        let outside_code: String = screen.split('`').step_by(2).collect();
+        assert!(!outside_code.contains('@'), "{screen}");
+        assert_eq!(
+            touched_lines(&own),
+            [
+                "touches groups: g0 (1 of 2 clusters)",
+                "owners: @org/t0, @org/t1 (from the change's own Config, not a reviewed base's)"
+            ]
+        );
+    }
+
     use crate::report::diff_json::json as json_report;
     use fedrender_engine::diff::ObjectChange;
     use fedrender_engine::object::ObjectKey;

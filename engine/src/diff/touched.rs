@@ -227,6 +227,61 @@ mod tests {
         );
     }
 
+    /// CPU and memory requested × replicas over a group's clusters, base → head; a cluster
+    /// outside the group does not count, and a tree has no base side.
+    #[test]
+    fn a_group_s_requests_are_summed_over_its_clusters() {
+        use crate::quantity::parse_quantity;
+        use crate::render::capacity::ClusterCapacity;
+        let capacity = |cpu: &[(&str, &str)]| Capacity {
+            clusters: (cpu.iter().enumerate())
+                .map(|(position, (cluster, cpu))| ClusterCapacity {
+                    cluster: cluster.to_string(),
+                    position,
+                    requested: [("cpu".to_string(), parse_quantity(cpu).unwrap())].into(),
+                    free: None,
+                    workloads: Vec::new(),
+                })
+                .collect(),
+            quotas: Vec::new(),
+        };
+        let groups = review(
+            "fleet/fedrender.yaml",
+            &[("production", "prod")],
+            serde_json::json!({}),
+        );
+        let mut diff = diff_on(&[("prod-1", &["web"])]);
+        diff.capacity = Some(capacity(&[
+            ("prod-1", "1"),
+            ("prod-2", "500m"),
+            ("stg-1", "8"),
+        ]));
+        diff.base_capacity = Some(capacity(&[
+            ("prod-1", "500m"),
+            ("prod-2", "500m"),
+            ("stg-1", "2"),
+        ]));
+        let shown = |touched: &Touched| -> Vec<(&str, Option<String>, String)> {
+            (touched.groups[0].requests.iter())
+                .map(|(resource, base, head)| {
+                    let show = |q: Quantity| crate::render::capacity::shown(resource, q);
+                    (*resource, base.map(show), show(*head))
+                })
+                .collect()
+        };
+        let found = touched(&diff, Some(&groups), None, &inventory(), &[]);
+        assert_eq!(
+            shown(&found),
+            [
+                ("cpu", Some("1".to_string()), "1500m".to_string()),
+                ("memory", Some("0".to_string()), "0".to_string())
+            ]
+        );
+        diff.base_capacity = None;
+        let against_tree = touched(&diff, Some(&groups), None, &inventory(), &[]);
+        assert_eq!(shown(&against_tree)[0], ("cpu", None, "1500m".to_string()));
+    }
+
     // The pull request deletes the production group and relabels prod-1: the base's groups and
     // labels still name production and its owners.
     #[test]
