@@ -16,7 +16,6 @@ use fedrender_engine::diff::{
     ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, GroupsFrom, ReplicaMove, ReplicasOn,
 };
 use fedrender_engine::object::ObjectKey;
-use fedrender_engine::render::capacity::shown;
 
 /// How a name is written in one form of the report.
 type Shown = fn(&str) -> String;
@@ -260,10 +259,9 @@ fn touched_markdown(diff: &FleetDiff) -> String {
                 let base = (*base)?;
                 (base != *head).then(|| {
                     format!(
-                        "{} {} → {}",
+                        "{} {}",
                         if *resource == "cpu" { "CPU" } else { resource },
-                        shown(resource, base),
-                        shown(resource, *head)
+                        crate::report::capacity::change(resource, Some(base), *head)
                     )
                 })
             })
