@@ -155,6 +155,10 @@ pub fn stat(diff: &FleetDiff) -> String {
     out
 }
 
+/// The most groups and owners the first lines of a report name; `--format json` has all.
+const FIRST_SCREEN_GROUPS: usize = 10;
+const FIRST_SCREEN_OWNERS: usize = 30;
+
 /// The unified diff's and the stat's lines on who the change touches: `touches groups:
 /// production (3 of 5 clusters), staging (1 of 2)` and `owners: @org/qa, @org/sre`; none
 /// when no Config names a review group, or nothing changed.
@@ -166,7 +170,8 @@ pub fn touched_lines(diff: &FleetDiff) -> Vec<String> {
     if touched.clusters.is_empty() {
         return Vec::new();
     }
-    let groups: Vec<String> = (touched.groups.iter().enumerate())
+    let mut groups: Vec<String> = (touched.groups.iter().enumerate())
+        .take(FIRST_SCREEN_GROUPS)
         .map(|(index, group)| {
             let clusters = if index == 0 { " clusters" } else { "" };
             format!(
@@ -177,6 +182,12 @@ pub fn touched_lines(diff: &FleetDiff) -> Vec<String> {
             )
         })
         .collect();
+    if touched.groups.len() > FIRST_SCREEN_GROUPS {
+        groups.push(format!(
+            "and {} more",
+            touched.groups.len() - FIRST_SCREEN_GROUPS
+        ));
+    }
     let mut lines = vec![if groups.is_empty() {
         "touches no review group".to_string()
     } else {
@@ -187,7 +198,16 @@ pub fn touched_lines(diff: &FleetDiff) -> Vec<String> {
             GroupsFrom::Base { .. } => "",
             GroupsFrom::Change { .. } => " (from the change's own Config, not a reviewed base's)",
         };
-        lines.push(format!("owners: {}{whose}", touched.owners.join(", ")));
+        let mut owners: Vec<&str> = (touched.owners.iter())
+            .take(FIRST_SCREEN_OWNERS)
+            .map(String::as_str)
+            .collect();
+        let more = touched.owners.len().saturating_sub(FIRST_SCREEN_OWNERS);
+        let more = format!("and {more} more");
+        if touched.owners.len() > FIRST_SCREEN_OWNERS {
+            owners.push(&more);
+        }
+        lines.push(format!("owners: {}{whose}", owners.join(", ")));
     }
     if touched.review_changed {
         lines.push(
@@ -204,12 +224,10 @@ pub fn touched_lines(diff: &FleetDiff) -> Vec<String> {
 /// them; the change's own (the base names no group) are code, which asks nobody: a pull request
 /// may not ping whom it likes in the bot's name. Empty when nothing changed.
 fn touched_markdown(diff: &FleetDiff) -> String {
-    /// The most groups the first screen lists; the JSON has every one.
-    const GROUPS: usize = 10;
+    const GROUPS: usize = FIRST_SCREEN_GROUPS;
+    const OWNERS: usize = FIRST_SCREEN_OWNERS;
     /// The longest list of cluster names it shows; past it, the count alone.
     const NAMES: usize = 300;
-    /// The most owners it names; the JSON has every one.
-    const OWNERS: usize = 30;
     let touched = &diff.touched;
     if touched.clusters.is_empty() {
         return String::new();
@@ -1243,6 +1261,9 @@ mod tests {
             "{screen}"
         );
         assert!(screen.len() < 2500, "{}", screen.len());
+        let lines = touched_lines(&base);
+        assert!(lines[0].ends_with("g9 (1 of 2), and 30 more"), "{lines:?}");
+        assert!(lines[1].ends_with("@org/t29, and 70 more"), "{lines:?}");
         let mut own = FleetDiff::default();
         own.touched = touched(
             GroupsFrom::Change {
