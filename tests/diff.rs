@@ -149,6 +149,7 @@ fn streamed(mut diff: FleetDiff) -> FleetDiff {
     diff.base_capacity = None;
     diff.envelopes = None;
     diff.base_envelopes = None;
+    diff.touched = Default::default();
     diff
 }
 

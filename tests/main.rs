@@ -45,6 +45,7 @@ mod diff_groups;
 mod diff_ignore;
 mod diff_ratchet;
 mod diff_transition;
+mod review_groups;
 
 // What a pull request from a fork can try.
 mod cel_bounds;

@@ -339,6 +339,8 @@ fn every_lint_is_documented_and_produced() {
     // `diff`'s danger lints are produced by a diff of two fleets, not a scenario's render.
     produced.push_str(&std::fs::read_to_string("tests/diff_danger.rs").unwrap());
     produced.push_str(&std::fs::read_to_string("tests/diff_ignore.rs").unwrap());
+    // The Config's review groups are judged against the inventory by every command.
+    produced.push_str(&std::fs::read_to_string("tests/review_groups.rs").unwrap());
     for dir in scenarios() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

@@ -49,6 +49,8 @@ pub struct Classified {
     pub secret_keys: Vec<Located<crate::api::secret_keys::SecretsConfig>>,
     /// The Config's `spec.karmada`, where it is written.
     pub karmada: Option<Located<crate::api::config::KarmadaConfig>>,
+    /// The Config's `spec.review`, where it is written.
+    pub review: Option<Located<crate::api::config::ReviewConfig>>,
     /// What classifying found worth a warning.
     pub warnings: Vec<Diagnostic>,
     /// KubeFed's documents, for the federation front door to translate.
@@ -583,6 +585,26 @@ fn interpreter_from(
                     classified.karmada = Some(Located {
                         origin: origin.clone(),
                         item: karmada.clone(),
+                        fields: fields.clone(),
+                    })
+                }
+            }
+        }
+        if let Some(review) = &config.spec.review {
+            match &classified.review {
+                // A flag field: two Configs directly in FLEET_DIR are refused when the
+                // defaults are read; elsewhere the fleet's read refuses it.
+                Some(first) => errors.push(Diagnostic::error(
+                    Some(fields.origin(origin, "spec.review")),
+                    format!(
+                        "Config: spec.review is also set at {}; set it once",
+                        first.origin
+                    ),
+                )),
+                None => {
+                    classified.review = Some(Located {
+                        origin: origin.clone(),
+                        item: review.clone(),
                         fields: fields.clone(),
                     })
                 }

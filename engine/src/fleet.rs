@@ -52,6 +52,8 @@ pub struct Fleet {
     pub kubernetes_version: Option<(KubernetesVersion, Origin)>,
     /// The Config's `spec.karmada`: the release and gates policies are judged by.
     pub karmada: Option<crate::diagnostics::Located<crate::api::config::KarmadaConfig>>,
+    /// The Config's `spec.review`, admitted: the groups of clusters a change's review names.
+    pub review: Option<crate::review_groups::ReviewGroups>,
     /// What checks each rendered object against its cluster's schemas; `None` for a fleet
     /// assembled without reading (tests).
     pub checker: Option<Checker>,
@@ -251,6 +253,13 @@ pub(crate) fn assemble_parsed(
         })
         .collect();
     fleet.clusters = clusters.into_iter().map(|located| located.item).collect();
+    fleet.review = classified
+        .review
+        .as_ref()
+        .and_then(|review| crate::review_groups::admit(review, &mut errors));
+    if let Some(review) = &fleet.review {
+        warnings.extend(crate::review_groups::empty_groups(review, &fleet.clusters));
+    }
     let taint_policies: Vec<crate::controllers::cluster_taints::TaintPolicy> = classified
         .taint_policies
         .iter()

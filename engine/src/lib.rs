@@ -97,6 +97,8 @@ pub(crate) mod secrets;
 pub(crate) mod admission;
 // Knowledge of kinds: replicas, requests, dependencies, Lua customizations.
 pub mod interpret;
+// The groups of clusters a team routes approvals by, and their owners.
+pub mod review_groups;
 
 // What users write, as serde types, and the predicates every stage shares.
 pub mod api;

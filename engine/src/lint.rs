@@ -73,6 +73,8 @@ pub enum Lint {
     PreservedOnDeletion,
     /// `policy-relaxed`: Diff: the pull request's Config lowers a lint level or adds a diff ignore rule, which the base's Config (or, with none, the defaults) keeps for this review.
     PolicyRelaxed,
+    /// `review-group-empty`: A review group of the Config's spec.review selects no cluster of the inventory, so no change ever names it or its owners.
+    ReviewGroupEmpty,
     /// `plaintext-secret`: A Secret with data or stringData in the clear (not SOPS, not sealed) is written to the tree.
     PlaintextSecret,
     /// `sops-no-recipient`: A SOPS file reaches a cluster none of whose keys is among its recipients, so its Flux fails to decrypt it.
@@ -97,7 +99,7 @@ pub enum Lint {
 
 impl Lint {
     /// Every lint, in the order `--help` and the README list them.
-    pub const ALL: [Lint; 41] = [
+    pub const ALL: [Lint; 42] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -129,6 +131,7 @@ impl Lint {
         Lint::HpaOwnsReplicas,
         Lint::PreservedOnDeletion,
         Lint::PolicyRelaxed,
+        Lint::ReviewGroupEmpty,
         Lint::PlaintextSecret,
         Lint::SopsNoRecipient,
         Lint::SealedSecretShared,
@@ -175,6 +178,7 @@ impl Lint {
             Lint::HpaOwnsReplicas => "hpa-owns-replicas",
             Lint::PreservedOnDeletion => "preserved-on-deletion",
             Lint::PolicyRelaxed => "policy-relaxed",
+            Lint::ReviewGroupEmpty => "review-group-empty",
             Lint::PlaintextSecret => "plaintext-secret",
             Lint::SopsNoRecipient => "sops-no-recipient",
             Lint::SealedSecretShared => "sealed-secret-shared",
@@ -265,6 +269,9 @@ impl Lint {
             }
             Lint::PreservedOnDeletion => {
                 "diff: a template deleted while its policy preserves what it placed, which a prune deletes unless the live objects carry build --gitops's exemption"
+            }
+            Lint::ReviewGroupEmpty => {
+                "a review group of the Config's spec.review selects no cluster of the inventory, so no change ever names it or its owners"
             }
             Lint::PolicyRelaxed => {
                 "diff: the pull request's Config lowers a lint level or adds a diff ignore rule, which the base's Config (or, with none, the defaults) keeps for this review"

@@ -180,7 +180,7 @@ pub fn matrix_rows(
 
 /// `1 → 20` where it changed, `20` where it did not, for one resource of one cluster; the
 /// base `None` when the diff has no base to say (a committed tree).
-fn change(resource: &str, base: Option<Quantity>, head: Quantity) -> String {
+pub(crate) fn change(resource: &str, base: Option<Quantity>, head: Quantity) -> String {
     match base {
         Some(base) if base != head => {
             format!("{} → {}", shown(resource, base), shown(resource, head))

@@ -13,7 +13,7 @@ use fedrender_engine::diagnostics::printable;
 use fedrender_engine::diff::danger::{Finding, FindingLevel};
 use fedrender_engine::diff::describe::{self, Described, FieldChange};
 use fedrender_engine::diff::{
-    ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, ReplicaMove, ReplicasOn,
+    ChangeGroup, ChangeKind, FleetDiff, GroupedDiff, GroupsFrom, ReplicaMove, ReplicasOn,
 };
 use fedrender_engine::object::ObjectKey;
 
@@ -46,6 +46,9 @@ pub fn unified(diff: &FleetDiff) -> String {
         // Every line whole, so that nothing from the fleet ends it early or holds an escape.
         writeln!(out, "{style}{}{style:#}", printable(text)).unwrap();
     };
+    for touched in touched_lines(diff) {
+        line(&format!("# {touched}"));
+    }
     if let Some(hidden) = hidden_line(diff, plain) {
         line(&format!("# {hidden}"));
     }
@@ -104,6 +107,9 @@ pub fn unified(diff: &FleetDiff) -> String {
 pub fn stat(diff: &FleetDiff) -> String {
     let grouped = diff.grouped();
     let mut out = String::new();
+    for touched in touched_lines(diff) {
+        writeln!(out, "# {}", printable(&touched)).unwrap();
+    }
     for (cluster, objects) in &grouped.new_clusters {
         writeln!(
             out,
@@ -158,6 +164,191 @@ pub fn stat(diff: &FleetDiff) -> String {
     .unwrap();
     if let Some(hidden) = hidden_line(diff, plain) {
         writeln!(out, "{hidden}").unwrap();
+    }
+    out
+}
+
+/// The most groups and owners the first lines of a report name; `--format json` has all.
+const FIRST_SCREEN_GROUPS: usize = 10;
+const FIRST_SCREEN_OWNERS: usize = 30;
+
+/// The unified diff's and the stat's lines on who the change touches: `touches groups:
+/// production (3 of 5 clusters), staging (1 of 2)` and `owners: @org/qa, @org/sre`; none
+/// when no Config names a review group, or nothing changed.
+pub fn touched_lines(diff: &FleetDiff) -> Vec<String> {
+    let touched = &diff.touched;
+    let Some(from) = &touched.groups_from else {
+        return Vec::new();
+    };
+    if touched.clusters.is_empty() {
+        return Vec::new();
+    }
+    let mut groups: Vec<String> = (touched.groups.iter().enumerate())
+        .take(FIRST_SCREEN_GROUPS)
+        .map(|(index, group)| {
+            let clusters = if index == 0 { " clusters" } else { "" };
+            format!(
+                "{} ({} of {}{clusters})",
+                group.name,
+                group.clusters_touched.len(),
+                group.clusters
+            )
+        })
+        .collect();
+    if touched.groups.len() > FIRST_SCREEN_GROUPS {
+        groups.push(format!(
+            "and {} more",
+            touched.groups.len() - FIRST_SCREEN_GROUPS
+        ));
+    }
+    let mut lines = vec![if groups.is_empty() {
+        "touches no review group".to_string()
+    } else {
+        format!("touches groups: {}", groups.join(", "))
+    }];
+    if !touched.owners.is_empty() {
+        let whose = match from {
+            GroupsFrom::Base { .. } => "",
+            GroupsFrom::Change { .. } => " (from the change's own Config, not a reviewed base's)",
+        };
+        let mut owners: Vec<&str> = (touched.owners.iter())
+            .take(FIRST_SCREEN_OWNERS)
+            .map(String::as_str)
+            .collect();
+        let more = touched.owners.len().saturating_sub(FIRST_SCREEN_OWNERS);
+        let more = format!("and {more} more");
+        if touched.owners.len() > FIRST_SCREEN_OWNERS {
+            owners.push(&more);
+        }
+        lines.push(format!("owners: {}{whose}", owners.join(", ")));
+    }
+    if touched.review_changed {
+        lines.push(
+            "the change's Config changes spec.review: the base's groups and owners apply until it is merged"
+                .to_string(),
+        );
+    }
+    lines
+}
+
+/// The comment's first lines: the clusters the change touches, each review group it touches
+/// (its clusters touched of all, its objects changed, its CPU and memory requests where they
+/// change) and the owners of those groups alone. The base's owners are mentions, so GitHub asks
+/// them; the change's own (the base names no group) are code, which asks nobody: a pull request
+/// may not ping whom it likes in the bot's name. Empty when nothing changed.
+fn touched_markdown(diff: &FleetDiff) -> String {
+    const GROUPS: usize = FIRST_SCREEN_GROUPS;
+    const OWNERS: usize = FIRST_SCREEN_OWNERS;
+    /// The longest list of cluster names it shows; past it, the count alone.
+    const NAMES: usize = 300;
+    let touched = &diff.touched;
+    if touched.clusters.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = touched.clusters.iter().map(String::as_str).collect();
+    let listed = cluster_list_shown(&names, markdown::text);
+    let listed = if listed.len() <= NAMES {
+        listed
+    } else {
+        format!("{} clusters", names.len())
+    };
+    let mut out = format!("**Touches** {listed}");
+    let Some(from) = &touched.groups_from else {
+        out.push_str(
+            ".
+
+",
+        );
+        return out;
+    };
+    if touched.groups.is_empty() {
+        out.push_str(
+            ", in no review group.
+
+",
+        );
+    } else {
+        out.push_str(
+            ":
+",
+        );
+    }
+    for group in touched.groups.iter().take(GROUPS) {
+        let objects = group.objects_changed;
+        write!(
+            out,
+            "- **{}**: {} of {} cluster{}, {objects} object{} changed",
+            markdown::text(&group.name),
+            group.clusters_touched.len(),
+            group.clusters,
+            if group.clusters == 1 { "" } else { "s" },
+            if objects == 1 { "" } else { "s" },
+        )
+        .unwrap();
+        let requests: Vec<String> = (group.requests.iter())
+            .filter_map(|(resource, base, head)| {
+                let base = (*base)?;
+                (base != *head).then(|| {
+                    format!(
+                        "{} {}",
+                        if *resource == "cpu" { "CPU" } else { resource },
+                        crate::report::capacity::change(resource, Some(base), *head)
+                    )
+                })
+            })
+            .collect();
+        if !requests.is_empty() {
+            write!(out, "; requests {}", requests.join(", ")).unwrap();
+        }
+        out.push('\n');
+    }
+    if touched.groups.len() > GROUPS {
+        writeln!(
+            out,
+            "- and {} more groups (`--format json` lists each)",
+            touched.groups.len() - GROUPS
+        )
+        .unwrap();
+    }
+    if !touched.groups.is_empty() {
+        out.push('\n');
+    }
+    let shown_owners = touched.owners.iter().take(OWNERS);
+    let (mut owners, whose) = match from {
+        GroupsFrom::Base { .. } => (
+            // Mentions, each checked to be `@user` or `@org/team` when the Config was read.
+            shown_owners.cloned().collect::<Vec<_>>().join(", "),
+            String::new(),
+        ),
+        GroupsFrom::Change { at } => (
+            shown_owners
+                .map(|owner| markdown::code(owner))
+                .collect::<Vec<_>>()
+                .join(", "),
+            format!(
+                "Groups and owners from the change's own Config ({}), not a reviewed base's: \
+                 no one is mentioned.\n\n",
+                markdown::code(at)
+            ),
+        ),
+    };
+    if touched.owners.len() > OWNERS {
+        write!(
+            owners,
+            " and {} more (`--format json` lists each)",
+            touched.owners.len() - OWNERS
+        )
+        .unwrap();
+    }
+    if !touched.owners.is_empty() {
+        writeln!(out, "**Owners:** {owners}\n").unwrap();
+    }
+    out.push_str(&whose);
+    if touched.review_changed {
+        out.push_str(
+            "The change's Config changes `spec.review`: the base's groups and owners apply \
+             until it is merged.\n\n",
+        );
     }
     out
 }
@@ -227,6 +418,7 @@ pub fn markdown(diff: &FleetDiff, max_bytes: usize, title: Option<&str>) -> Stri
     }
     let grouped = diff.grouped();
     let entries = entries(diff, &grouped);
+    head.push_str(&touched_markdown(diff));
     writeln!(
         head,
         "{}\n",
@@ -1038,6 +1230,77 @@ mod tests {
         let same = "-        image: web:1.0\n+        image: web:1.0\n";
         assert!(image_changes(same).is_empty());
     }
+    /// A touched fleet of `groups` groups, each of one cluster and `owners` owners.
+    fn touched(from: GroupsFrom, groups: usize, owners: usize) -> fedrender_engine::diff::Touched {
+        let groups: Vec<fedrender_engine::diff::TouchedGroup> = (0..groups)
+            .map(|index| fedrender_engine::diff::TouchedGroup {
+                name: format!("g{index}"),
+                clusters: 2,
+                clusters_touched: vec![format!("c{index}")],
+                objects_changed: 1,
+                owners: (0..owners).map(|owner| format!("@org/t{owner}")).collect(),
+                requests: Vec::new(),
+            })
+            .collect();
+        fedrender_engine::diff::Touched {
+            clusters: (0..groups.len()).map(|index| format!("c{index}")).collect(),
+            owners: (0..owners).map(|owner| format!("@org/t{owner}")).collect(),
+            groups,
+            groups_from: Some(from),
+            review_changed: false,
+        }
+    }
+
+    /// The first screen stays short however many groups and owners a Config names; the
+    /// change's own owners are code spans, which GitHub never reads as mentions.
+    #[test]
+    fn the_touched_lines_are_capped_and_the_change_s_owners_ping_no_one() {
+        let mut base = FleetDiff::default();
+        base.touched = touched(
+            GroupsFrom::Base {
+                at: "fleet/fedrender.yaml:5".into(),
+            },
+            40,
+            100,
+        );
+        let screen = touched_markdown(&base);
+        assert_eq!(screen.matches("\n- **g").count(), 10, "{screen}");
+        assert!(
+            screen.contains("- and 30 more groups (`--format json` lists each)"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("@org/t29 and 70 more (`--format json` lists each)"),
+            "{screen}"
+        );
+        assert!(screen.len() < 2500, "{}", screen.len());
+        let lines = touched_lines(&base);
+        assert!(lines[0].ends_with("g9 (1 of 2), and 30 more"), "{lines:?}");
+        assert!(lines[1].ends_with("@org/t29, and 70 more"), "{lines:?}");
+        let mut own = FleetDiff::default();
+        own.touched = touched(
+            GroupsFrom::Change {
+                at: "fleet/fedrender.yaml:5".into(),
+            },
+            1,
+            2,
+        );
+        let screen = touched_markdown(&own);
+        assert!(
+            screen.contains("**Owners:** `@org/t0`, `@org/t1`\n"),
+            "{screen}"
+        );
+        let outside_code: String = screen.split('`').step_by(2).collect();
+        assert!(!outside_code.contains('@'), "{screen}");
+        assert_eq!(
+            touched_lines(&own),
+            [
+                "touches groups: g0 (1 of 2 clusters)",
+                "owners: @org/t0, @org/t1 (from the change's own Config, not a reviewed base's)"
+            ]
+        );
+    }
+
     use crate::report::diff_json::json as json_report;
     use fedrender_engine::diff::ObjectChange;
     use fedrender_engine::object::ObjectKey;

@@ -74,6 +74,7 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
     let report = json!({
         "title": title,
         "changed": !diff.is_empty(),
+        "touched": touched_json(&diff.touched),
         "summary": {"added": added, "changed": changed, "removed": removed},
         "clustersAdded": diff.clusters_added,
         "clustersRemoved": diff.clusters_removed,
@@ -92,6 +93,50 @@ pub fn json(diff: &FleetDiff, title: Option<&str>) -> String {
     let mut text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
     text.push('\n');
     crate::report::github::inert_json(text)
+}
+
+/// Who the change touches: `clusters` (every cluster with a change), `groups` (each review
+/// group it touches: `name`, `clusters` in it, `clustersTouched`, `objectsChanged`, `owners`,
+/// `requests` of CPU and memory over its clusters, `base` and `head`), `owners` (of those
+/// groups alone, sorted), where the groups are from (`groupsFrom`: `base`, `change` or `null`
+/// without any; `groupsAt`), and `reviewChanged` (the change's Config says otherwise).
+fn touched_json(touched: &fedrender_engine::diff::Touched) -> serde_json::Value {
+    use fedrender_engine::diff::GroupsFrom;
+    use fedrender_engine::render::capacity::shown;
+    let (from, at) = match &touched.groups_from {
+        None => (None, None),
+        Some(GroupsFrom::Base { at }) => (Some("base"), Some(at)),
+        Some(GroupsFrom::Change { at }) => (Some("change"), Some(at)),
+    };
+    let groups: Vec<serde_json::Value> = (touched.groups.iter())
+        .map(|group| {
+            let requests: serde_json::Map<String, serde_json::Value> = (group.requests.iter())
+                .map(|(resource, base, head)| {
+                    let side = json!({
+                        "base": base.map(|base| shown(resource, base)),
+                        "head": shown(resource, *head),
+                    });
+                    (resource.to_string(), side)
+                })
+                .collect();
+            json!({
+                "name": group.name,
+                "clusters": group.clusters,
+                "clustersTouched": group.clusters_touched,
+                "objectsChanged": group.objects_changed,
+                "owners": group.owners,
+                "requests": (!requests.is_empty()).then_some(requests),
+            })
+        })
+        .collect();
+    json!({
+        "clusters": touched.clusters,
+        "groups": groups,
+        "owners": touched.owners,
+        "groupsFrom": from,
+        "groupsAt": at,
+        "reviewChanged": touched.review_changed,
+    })
 }
 
 /// Each autoscaled workload's replica envelopes: at each moment of its FederatedHPAs and

@@ -87,6 +87,10 @@ fn summary(page: &mut String, diff: &FleetDiff) {
         diff.clusters.len()
     )
     .unwrap();
+    // Who it touches, as `stat` says it: a page notifies no one, whoever wrote the groups.
+    for line in crate::report::diff::touched_lines(diff) {
+        writeln!(page, "<p>{}</p>", escape(&line)).unwrap();
+    }
     for hidden in &diff.hidden {
         writeln!(
             page,

@@ -33,13 +33,19 @@
 //!   diff:                             # diff --ignore-field / --ignore-resource, added to the flags
 //!     ignoreFields: [apps/Deployment=/spec/replicas]
 //!     ignoreResources: [":ConfigMap:*/generated-*"]
+//!   review:                           # who a change touches (review_groups.rs)
+//!     groups:                         # clusters by label selector, as a cluster affinity's
+//!     - name: production
+//!       clusterSelector: {matchLabels: {env: prod}}
+//!     owners:                         # the teams that approve a change touching a group
+//!       production: ["@org/sre"]
 //! ```
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::meta::ObjectMeta;
+use super::meta::{LabelSelector, ObjectMeta};
 use crate::lint::Level;
 
 /// The API version of fedrender's own `Config`.
@@ -99,6 +105,33 @@ pub struct ConfigSpec {
     /// The Karmada release and feature gates policies are judged by.
     #[serde(default)]
     pub karmada: Option<KarmadaConfig>,
+    /// Who a change touches: groups of clusters and their owners, for `diff`'s first screen.
+    #[serde(default)]
+    pub review: Option<ReviewConfig>,
+}
+
+/// `spec.review`: the groups of clusters a team routes approvals by (an environment, a region,
+/// a ring), each a label selector over the inventory's labels, and the owners of each group.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ReviewConfig {
+    /// `groups`, in the order reports list them.
+    #[serde(default)]
+    pub groups: Vec<ReviewGroup>,
+    /// `owners`: by group name, the GitHub users and teams (`@org/sre`) that approve a change
+    /// touching it.
+    #[serde(default)]
+    pub owners: BTreeMap<String, Vec<String>>,
+}
+
+/// One of `spec.review.groups`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ReviewGroup {
+    /// `name`: the group, as reports and `owners` name it.
+    pub name: String,
+    /// `clusterSelector`: the clusters in it, read as a cluster affinity's `labelSelector`.
+    pub cluster_selector: LabelSelector,
 }
 
 /// `spec.karmada`: the release (`--karmada-version` beats it; default: the newest fedrender
@@ -212,6 +245,7 @@ impl ConfigSpec {
             ("output", self.output.is_some()),
             ("gitops", self.gitops.is_some()),
             ("diff", self.diff.is_some()),
+            ("review", self.review.is_some()),
         ]
         .into_iter()
         .filter_map(|(field, set)| set.then_some(field))

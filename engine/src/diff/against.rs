@@ -13,7 +13,8 @@ use rayon::prelude::*;
 use super::change::{FleetDiff, Provenance};
 use super::ignore::{self, IgnoreRule};
 use super::objects::{FleetObjects, diff, replica_totals_over_tree};
-use super::{danger, streamed};
+use super::{danger, streamed, touched};
+use crate::api::cluster::Cluster;
 use crate::check;
 use crate::diagnostics::Rejected;
 use crate::object::ObjectKey;
@@ -24,6 +25,7 @@ use crate::render::{
     capacity::Capacity,
     plan::{Envelope, PlanEntry},
 };
+use crate::review_groups::ReviewGroups;
 use crate::run::{self, Inputs, Options, Outcome, Run};
 
 /// Templates rendered at a time by a diff: a quarter of a build's chunk, since a diff holds
@@ -78,6 +80,9 @@ pub fn against_tree(
     result.findings = review(head, comparison.relaxed, &result, None);
     result.capacity = Some(head.placed().capacity());
     result.envelopes = Some(head.placed().envelopes());
+    // A rendered tree has no Config: the groups are the fleet's own.
+    let fleet = head.fleet();
+    result.touched = touched::touched(&result, fleet.review.as_ref(), None, &fleet.clusters, &[]);
     Ok(result)
 }
 
@@ -201,7 +206,9 @@ pub fn against_base(
         read_base,
         base_options,
         comparison,
-        |head, mut result, (preserving, base_capacity, base_envelopes)| {
+        |head,
+         mut result,
+         (preserving, base_capacity, base_envelopes, (base_review, base_clusters))| {
             ignore::hide(&mut result, comparison.ignores);
             result.provenance = provenance(head.placed(), &result);
             result.findings = review(head, comparison.relaxed, &result, Some(preserving));
@@ -209,17 +216,27 @@ pub fn against_base(
             result.base_capacity = Some(base_capacity);
             result.envelopes = Some(head.placed().envelopes());
             result.base_envelopes = Some(base_envelopes);
+            let fleet = head.fleet();
+            result.touched = touched::touched(
+                &result,
+                fleet.review.as_ref(),
+                base_review.as_ref(),
+                &fleet.clusters,
+                &base_clusters,
+            );
             Ok(result)
         },
     )
 }
 
 /// What the base's run says beside its objects: what it preserves on deletion, and what its
-/// workloads ask of the clusters and quotas, and the replica envelopes of its autoscaled ones.
+/// workloads ask of the clusters and quotas, the replica envelopes of its autoscaled ones, and
+/// its Config's review groups with the inventory they are read over.
 type BaseKnowledge = (
     BTreeMap<ObjectKey, danger::Preserving>,
     Capacity,
     BTreeMap<ObjectKey, Vec<Envelope>>,
+    (Option<ReviewGroups>, Vec<Cluster>),
 );
 
 /// The three passes of [`against_base`], the diff handed to `then` with the head's run and
@@ -262,6 +279,7 @@ fn compare_with_base<T>(
             preserving(base.placed()),
             base.placed().capacity(),
             base.placed().envelopes(),
+            (base.fleet().review.clone(), base.fleet().clusters.clone()),
         );
         Ok((compared, known))
     });

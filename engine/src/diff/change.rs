@@ -121,6 +121,64 @@ pub struct FleetDiff {
     /// The same of the base, for `diff --base`; `None` against a rendered tree, which does not
     /// say what scaled it.
     pub base_envelopes: Option<BTreeMap<ObjectKey, Vec<crate::render::plan::Envelope>>>,
+    /// Who the change touches: its clusters, the review groups they are in and those groups'
+    /// owners (see [`super::touched`]).
+    pub touched: Touched,
+}
+
+/// Who a change touches, for the first screen of its review.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Touched {
+    /// Every cluster with a change shown, sorted.
+    pub clusters: Vec<String>,
+    /// Whose Config the groups are from; `None` when neither side names any.
+    pub groups_from: Option<GroupsFrom>,
+    /// The groups the change touches, in the order the Config writes them.
+    pub groups: Vec<TouchedGroup>,
+    /// The owners of those groups, deduplicated and sorted.
+    pub owners: Vec<String>,
+    /// With the base's groups in force: the change's own Config says otherwise of
+    /// `spec.review` (it takes effect once merged).
+    pub review_changed: bool,
+}
+
+/// Whose Config a review's groups are from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GroupsFrom {
+    /// The base's, already reviewed and merged (`diff --base`): its owners may be asked.
+    Base {
+        /// Where `spec.review` is written.
+        at: String,
+    },
+    /// The change's own (the base names none, or the base is a rendered tree): its owners are
+    /// named but not mentioned, since the change could name anyone.
+    Change {
+        /// Where `spec.review` is written.
+        at: String,
+    },
+}
+
+/// One group the change touches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TouchedGroup {
+    /// The group's name.
+    pub name: String,
+    /// How many clusters are in the group (of the head's inventory and the base's).
+    pub clusters: usize,
+    /// The group's clusters the change touches, sorted.
+    pub clusters_touched: Vec<String>,
+    /// The objects added, changed or removed on them, each counted once.
+    pub objects_changed: usize,
+    /// The group's owners, sorted.
+    pub owners: Vec<String>,
+    /// CPU and memory requested × replicas over the group's clusters: the resource, the base's
+    /// (`None` against a rendered tree) and the head's; empty when the diff was not made from
+    /// a run.
+    pub requests: Vec<(
+        &'static str,
+        Option<crate::quantity::Quantity>,
+        crate::quantity::Quantity,
+    )>,
 }
 
 /// What one ignore rule hid.

@@ -11,10 +11,14 @@ mod immutable;
 mod objects;
 pub mod policy;
 pub mod streamed;
+mod touched;
 
 pub use against::{CHUNK, Comparison, RenderedTree, against_base, against_tree};
 pub(crate) use change::parse_object;
-pub use change::{ChangeKind, Finding, FindingLevel, FleetDiff, Hidden, ObjectChange, Provenance};
+pub use change::{
+    ChangeKind, Finding, FindingLevel, FleetDiff, GroupsFrom, Hidden, ObjectChange, Provenance,
+    Touched, TouchedGroup,
+};
 use change::{spec_replicas, whole_number};
 pub use objects::{FleetObjects, diff};
 
