@@ -165,6 +165,9 @@ fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> 
     received.into_values().collect()
 }
 
+/// How many workloads an `over-capacity` warning names, those that take the most first.
+const NAMED_WORKLOADS: usize = 10;
+
 /// A workload a cluster short of some resource receives: the workload, its replicas there and
 /// what one replica requests.
 struct Received<'p> {
@@ -283,9 +286,24 @@ fn over_capacity_warning(
             )
         })
         .collect();
-    // Each workload with what it takes of the resources that run short.
-    let workloads: Vec<String> = workloads
-        .iter()
+    // The workloads that take the most of the first resource that runs short, each with what
+    // it takes of every one that does: a cluster of a big fleet receives thousands, and a
+    // warning naming them all is read by nobody (and held by every run).
+    let (first, _, _) = short[0];
+    let takes = |workload: &Received<'_>| {
+        let each = if first == PODS {
+            Quantity::from_units(1)
+        } else {
+            workload.request.get(first).copied().unwrap_or_default()
+        };
+        times(each, workload.replicas)
+    };
+    let mut largest: Vec<&Received<'_>> = workloads.iter().collect();
+    // Stable: equal takers stay in template order.
+    largest.sort_by_key(|workload| std::cmp::Reverse(takes(workload)));
+    largest.truncate(NAMED_WORKLOADS);
+    let mut named: Vec<String> = largest
+        .into_iter()
         .map(|workload| {
             let each: Vec<String> = short
                 .iter()
@@ -307,6 +325,12 @@ fn over_capacity_warning(
             }
         })
         .collect();
+    if workloads.len() > NAMED_WORKLOADS {
+        named.push(format!(
+            "and {} more workloads",
+            workloads.len() - NAMED_WORKLOADS
+        ));
+    }
     let message = format!(
         "cluster {}: its workloads request {}, by its inventory's status.resourceSummary \
          (allocatable − allocated − allocating), so the pods beyond it stay Pending: {}; \
@@ -314,7 +338,7 @@ fn over_capacity_warning(
          and estimates each dynamically divided workload alone",
         cluster.cluster,
         resources.join(", "),
-        workloads.join(", ")
+        named.join(", ")
     );
     let origin = fleet.summary_origins.get(cluster.position).cloned();
     Diagnostic::warning(Lint::OverCapacity, origin, message).on_cluster(cluster.cluster.as_str())

@@ -133,6 +133,31 @@ fn a_duplicated_workload_past_a_clusters_free_cpu_is_over_capacity() {
     );
 }
 
+/// A cluster of a big fleet receives thousands of workloads: the warning names the ten that take
+/// the most of the first resource short (CPU here), largest first, and counts the rest.
+#[test]
+fn an_over_capacity_warning_names_the_largest_ten_workloads_and_counts_the_rest() {
+    let mut documents: Vec<String> = (1..=12)
+        .map(|n| deployment(&format!("w{n:02}"), n, "\"1\"", "1Mi"))
+        .collect();
+    documents.push(policy(DUPLICATED, &["tight"]));
+    documents.push(cluster("tight", Some(("1", "64Gi", "1000"))));
+    let (_, warnings) = assessed(&documents);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let message = &warnings[0].message;
+    let named: Vec<&str> = message
+        .split(", ")
+        .filter_map(|part| part.split("Deployment.apps shop/").nth(1))
+        .map(|part| part.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        named,
+        ["w12", "w11", "w10", "w09", "w08", "w07", "w06", "w05", "w04", "w03"],
+        "{message}"
+    );
+    assert!(message.contains(", and 2 more workloads;"), "{message}");
+}
+
 /// Without `status.resourceSummary` the estimator knows nothing of the cluster (general.go:
 /// no summary, no estimate): what it receives is counted, its free capacity is unknown, and
 /// nothing is warned.
