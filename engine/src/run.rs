@@ -150,8 +150,6 @@ pub struct Options {
     pub kubernetes_versions: Vec<VersionChoice>,
     /// `--karmada-version`: beats the Config's `spec.karmada.version`.
     pub karmada_version: Option<String>,
-    /// Tell why every template went where it went (`fedrender plan`).
-    pub explain: bool,
     /// Where the run records how far it has got.
     pub progress: Progress,
     /// The Config lint levels the run is judged by, when not its fleet's own: `diff --base`
@@ -255,7 +253,7 @@ impl<'f> Run<'f> {
     ) -> Outcome<Run<'f>> {
         let result = (|| {
             options.progress.begin(Stage::Placing, 0);
-            let mut placed = render::place(fleet, options.explain)?;
+            let mut placed = render::place(fleet)?;
             placed.record_progress_in(options.progress.clone());
             // The schema checker's word on kinds, for the kinds of objects sent somewhere, as
             // the last of the fleet's own warnings.
@@ -442,7 +440,7 @@ impl<'f> Run<'f> {
 
     /// Why each object the fleet holds went where it went, in object order, handed to `each`
     /// [`CHUNK`] objects explained at a time, so that a plan of any fleet holds one chunk; only
-    /// the objects whose key `keeps` chooses. Needs a run with [`Options::explain`].
+    /// the objects whose key `keeps` chooses.
     pub fn explain_each<E>(
         &self,
         keeps: impl Fn(&crate::object::ObjectKey) -> bool,

@@ -37,7 +37,6 @@ pub fn run(args: &PlanArgs) -> i32 {
         Err(message) => return usage_error(&message, format),
     };
     let options = fedrender_engine::run::Options {
-        explain: true,
         moment: args.moment.moment(),
         ..options
     };

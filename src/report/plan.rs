@@ -509,16 +509,27 @@ pub fn write_table(
         Ok(())
     })?;
     let columns = matrix_columns(&shown);
-    let mut rows: Vec<(String, Vec<String>)> = body
-        .into_iter()
-        .map(|(label, row)| (label, row.texts()))
-        .collect();
-    rows.extend(crate::report::capacity::matrix_rows(
-        &summary.capacity,
-        &shown,
-        &gathered.requested,
-    ));
-    let mut text = aligned("object", &columns, &rows);
+    let tail = crate::report::capacity::matrix_rows(&summary.capacity, &shown, &gathered.requested);
+    // The widths from the compact rows, each row's text made only to be written: the text of
+    // every cell at once was most of a big table's memory.
+    let mut widths = Widths::of("object", &columns);
+    for (label, row) in &body {
+        widths.fit(label, &row.texts());
+    }
+    for (label, cells) in &tail {
+        widths.fit(label, cells);
+    }
+    let mut text = widths.line("object", &columns);
+    for (label, row) in body {
+        text.push_str(&widths.line(&label, &row.texts()));
+        if text.len() > 1 << 16 {
+            out.write_all(text.as_bytes())?;
+            text.clear();
+        }
+    }
+    for (label, cells) in &tail {
+        text.push_str(&widths.line(label, cells));
+    }
     let envelopes = envelope_rows(&gathered.envelopes, &shown);
     if !envelopes.is_empty() {
         text.push('\n');
@@ -527,7 +538,14 @@ pub fn write_table(
             "replica envelopes: each cluster's replicas when a FederatedHPA or CronFederatedHPA \
              sets the workload's"
         );
-        text.push_str(&aligned("workload, autoscaler at", &columns, &envelopes));
+        let mut widths = Widths::of("workload, autoscaler at", &columns);
+        for (label, cells) in &envelopes {
+            widths.fit(label, cells);
+        }
+        text.push_str(&widths.line("workload, autoscaler at", &columns));
+        for (label, cells) in &envelopes {
+            text.push_str(&widths.line(label, cells));
+        }
     }
     out.write_all(text.as_bytes())?;
     out.flush()
@@ -562,36 +580,44 @@ fn envelope_rows(
     rows
 }
 
-/// Rows under a header in aligned columns: labels left, cells right, every name printable.
-fn aligned(header: &str, columns: &[String], rows: &[(String, Vec<String>)]) -> String {
-    let width = |text: &str| printable(text).chars().count();
-    let label_width = (rows.iter())
-        .map(|(label, _)| width(label))
-        .chain([width(header)])
-        .max()
-        .unwrap_or(0);
-    let column_widths: Vec<usize> = (columns.iter().enumerate())
-        .map(|(column, name)| {
-            (rows.iter())
-                .map(|(_, cells)| width(&cells[column]))
-                .chain([width(name)])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    let mut row = |label: &str, cells: &[String]| {
+/// The widths of aligned columns: labels left, cells right, every name printable.
+struct Widths {
+    label: usize,
+    cells: Vec<usize>,
+}
+
+impl Widths {
+    fn width(text: &str) -> usize {
+        printable(text).chars().count()
+    }
+
+    /// The widths of the header row alone.
+    fn of(header: &str, columns: &[String]) -> Widths {
+        Widths {
+            label: Widths::width(header),
+            cells: columns.iter().map(|column| Widths::width(column)).collect(),
+        }
+    }
+
+    /// Widened to hold a row.
+    fn fit(&mut self, label: &str, cells: &[String]) {
+        self.label = self.label.max(Widths::width(label));
+        for (width, cell) in self.cells.iter_mut().zip(cells) {
+            *width = (*width).max(Widths::width(cell));
+        }
+    }
+
+    /// One row, aligned, ending in a newline.
+    fn line(&self, label: &str, cells: &[String]) -> String {
+        let label_width = self.label;
         let mut line = format!("{:<label_width$}", printable(label));
-        for (cell, &cell_width) in cells.iter().zip(&column_widths) {
+        for (cell, &cell_width) in cells.iter().zip(&self.cells) {
             write!(line, "  {:>cell_width$}", printable(cell)).unwrap();
         }
+        let mut out = String::new();
         put_line!(out, "{}", line.trim_end());
-    };
-    row(header, columns);
-    for (label, cells) in rows {
-        row(label, cells);
+        out
     }
-    out
 }
 
 /// `plan --format markdown`: the placement at a glance as a GitHub table, for a pull request or

@@ -85,9 +85,8 @@ enum Lane {
     Quota(usize),
 }
 
-/// Binds and schedules every template; with `explain`, also the plan report's story of every
-/// template. Every warning a render can give is known here, before any object is built.
-pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
+/// Binds and schedules every template. Every warning a render can give is known here, before any object is built.
+pub fn place(fleet: &Fleet) -> Result<Placed<'_>, Rejected> {
     check_dependent_overrides(fleet)?;
     let index = PolicyIndex::new(&fleet.propagations);
     let override_index = OverrideIndex::new(&fleet.overrides, &fleet.clusters);
@@ -106,7 +105,7 @@ pub fn place(fleet: &Fleet, explain: bool) -> Result<Placed<'_>, Rejected> {
                 (&index, &override_index),
                 &cluster_index,
                 template,
-                explain,
+                false,
             )
         })
         .collect();
@@ -476,20 +475,37 @@ impl<'f> Placed<'f> {
     fn explain_one(&self, index: &PolicyIndex<'_>, position: usize) -> PlanEntry {
         let fleet = self.fleet;
         match self.lane(position) {
-            Lane::Template(at) => plan_entry(
-                fleet,
-                index,
-                &self.overrides,
-                &fleet.templates[at],
-                &self.placements[at],
-            ),
+            Lane::Template(at) => {
+                let (template, placement) = (&fleet.templates[at], &self.placements[at]);
+                // Why clusters were filtered out and how the replicas were divided are not kept
+                // by the run (at 10,000 templates on 200 clusters they were most of a plan's
+                // memory): the template is scheduled again, as the first time, for its story. A
+                // Service a MultiClusterService claims keeps the claim's own.
+                let again = (placement.claimed_by.is_none() && placement.winner.is_some())
+                    .then(|| {
+                        let indexes = (index, &self.overrides);
+                        place_template(fleet, indexes, &self.cluster_index, template, true).ok()
+                    })
+                    .flatten();
+                let story = match &again {
+                    Some(again) => plan::Story {
+                        filtered: &again.filtered,
+                        division: again.division.as_ref(),
+                    },
+                    None => plan::Story {
+                        filtered: &placement.filtered,
+                        division: placement.division.as_ref(),
+                    },
+                };
+                plan_entry(fleet, index, &self.overrides, template, placement, story)
+            }
             Lane::Federated(at) => federated_plan_entry(&fleet.federated[at], &self.federated[at]),
             Lane::Quota(at) => quota_plan_entry(&fleet.federated_quotas[at], &self.cluster_index),
         }
     }
 
     /// The plan's entries of the objects at `positions` (in [`destinations`](Self::destinations))
-    /// alone, sorted by object, as [`place`] with `explain` writes them: for a report that
+    /// alone, sorted by object, as [`Placed::explain_each`] writes them: for a report that
     /// explains a few objects (a diff's changed ones) without holding the whole fleet's story.
     pub(crate) fn explain_only(
         &self,

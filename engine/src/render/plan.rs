@@ -102,12 +102,20 @@ pub struct PlannedCluster {
     pub overrides: Vec<String>,
 }
 
+/// What the scheduler decided for a template that only its plan entry tells: the clusters it
+/// filtered out, with why, and how it divided the replicas.
+pub(super) struct Story<'a> {
+    pub filtered: &'a [(String, crate::schedule::filter::Filtered)],
+    pub division: Option<&'a crate::schedule::divide::Division>,
+}
+
 pub(super) fn plan_entry(
     fleet: &Fleet,
     index: &PolicyIndex<'_>,
     override_index: &OverrideIndex<'_>,
     template: &Template,
     placement: &Placement,
+    story: Story<'_>,
 ) -> PlanEntry {
     let mut candidates = placement.candidates.clone();
     // Best first: the PropagationPolicies of the namespace, then ClusterPropagationPolicies.
@@ -265,14 +273,14 @@ pub(super) fn plan_entry(
         host_copy: None,
         secret: crate::secrets::protection(template.group(), template.kind(), &template.object),
         secret_keys: super::secret_warnings::key_notes(fleet, template, placement),
-        filtered: placement
+        filtered: story
             .filtered
             .iter()
             .map(|(cluster, reason)| (cluster.clone(), reason.describe()))
             .collect(),
         clusters,
         request: placement.request.clone(),
-        division: placement.division.clone(),
+        division: story.division.cloned(),
         may_divide_otherwise_live: placement.may_divide_otherwise_live,
         nowhere: placement
             .targets

@@ -82,7 +82,7 @@ fn assessed(documents: &[String]) -> (Capacity, Vec<Diagnostic>) {
     let fleet = assemble(Inputs::new("fleet", vec![file]), &Options::default())
         .result
         .expect("the fleet assembles");
-    let placed = crate::render::place(&fleet, false).expect("the fleet places");
+    let placed = crate::render::place(&fleet).expect("the fleet places");
     let capacity = placed.capacity();
     let warnings = placed
         .warnings
@@ -152,7 +152,9 @@ fn an_over_capacity_warning_names_the_largest_ten_workloads_and_counts_the_rest(
         .collect();
     assert_eq!(
         named,
-        ["w12", "w11", "w10", "w09", "w08", "w07", "w06", "w05", "w04", "w03"],
+        [
+            "w12", "w11", "w10", "w09", "w08", "w07", "w06", "w05", "w04", "w03"
+        ],
         "{message}"
     );
     assert!(message.contains(", and 2 more workloads;"), "{message}");
