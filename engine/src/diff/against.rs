@@ -141,7 +141,7 @@ fn compare_with_tree(
                 .file_at(path)
                 .is_some_and(|file| matched.contains(&file))
     })?;
-    let mut before = FleetObjects::from_files(&unmatched)?;
+    let mut before = FleetObjects::from_files(unmatched)?;
     // An object found unchanged at its own path is deployed as rendered; another file in the
     // tree with the same object (a copy by hand, which no kustomization lists) does not make
     // it changed or removed.

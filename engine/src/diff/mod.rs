@@ -221,7 +221,7 @@ pub(super) fn fleet_of(objects: &[(&str, &str)]) -> FleetObjects {
         .enumerate()
         .map(|(at, (cluster, body))| (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}")))
         .collect();
-    FleetObjects::from_files(&files).unwrap()
+    FleetObjects::from_files(files).unwrap()
 }
 
 #[cfg(test)]
@@ -238,7 +238,7 @@ mod tests {
                 )
             })
             .collect();
-        FleetObjects::from_files(&files).unwrap()
+        FleetObjects::from_files(files).unwrap()
     }
 
     const CM_A: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: one\n";

@@ -41,9 +41,11 @@ impl FleetObjects {
 
     /// From the files of a rendered tree on disk (`cluster/relative path` → text), e.g. a
     /// committed output directory. Each object is identified by its content.
-    pub(crate) fn from_files(files: &BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
+    pub(crate) fn from_files(files: BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
         let mut fleet = FleetObjects::default();
         let mut errors = Vec::new();
+        // Each file is dropped once read: a big change's files and their objects are not held
+        // at once.
         for (path, text) in files {
             let Some((cluster, relative)) = path.split_once('/') else {
                 continue;
@@ -52,8 +54,8 @@ impl FleetObjects {
             if relative == crate::output::layout::KUSTOMIZATION_FILE {
                 continue;
             }
-            for document in yaml::split_documents(text) {
-                let value = match yaml::parse_document(&document, path) {
+            for document in yaml::split_documents(&text) {
+                let value = match yaml::parse_document(&document, &path) {
                     Ok(value) => value,
                     Err(error) => {
                         errors.push(error);
