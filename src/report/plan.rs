@@ -410,8 +410,7 @@ impl Cell {
 }
 
 /// One template's row of the placement at a glance: a cell per cluster shown and, for a
-/// workload, its replicas over them (`total`). Cells, not text: the table holds every row
-/// until it knows the columns' widths.
+/// workload, its replicas over them (`total`).
 struct MatrixRow {
     cells: Vec<Cell>,
     total: Option<i64>,
@@ -503,30 +502,23 @@ pub fn write_table(
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
     let shown = shown_clusters(summary, filter);
-    let mut body: Vec<(String, MatrixRow)> = Vec::new();
+    let columns = matrix_columns(&shown);
+    // Two passes, the widths first: holding every row until the widths are known was most of
+    // a big table's memory.
+    let mut widths = Widths::of("object", &columns);
     let gathered = matrix_pass(filter, entries, &shown, &mut |key, row| {
-        body.push((key.to_string(), row));
+        widths.fit(&key.to_string(), &row.texts());
         Ok(())
     })?;
-    let columns = matrix_columns(&shown);
     let tail = crate::report::capacity::matrix_rows(&summary.capacity, &shown, &gathered.requested);
-    // The widths from the compact rows, each row's text made only to be written: the text of
-    // every cell at once was most of a big table's memory.
-    let mut widths = Widths::of("object", &columns);
-    for (label, row) in &body {
-        widths.fit(label, &row.texts());
-    }
     for (label, cells) in &tail {
         widths.fit(label, cells);
     }
-    let mut text = widths.line("object", &columns);
-    for (label, row) in body {
-        text.push_str(&widths.line(&label, &row.texts()));
-        if text.len() > 1 << 16 {
-            out.write_all(text.as_bytes())?;
-            text.clear();
-        }
-    }
+    out.write_all(widths.line("object", &columns).as_bytes())?;
+    matrix_pass(filter, entries, &shown, &mut |key, row| {
+        out.write_all(widths.line(&key.to_string(), &row.texts()).as_bytes())
+    })?;
+    let mut text = String::new();
     for (label, cells) in &tail {
         text.push_str(&widths.line(label, cells));
     }
