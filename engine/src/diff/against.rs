@@ -95,7 +95,7 @@ fn compare_with_tree(
 ) -> Result<FleetDiff, Rejected> {
     let head = run.placed();
     let layout = run.layout();
-    let mut matched: HashSet<TreeFile> = HashSet::new();
+    let mut matched = Unchanged::new(layout.clusters().len(), head.object_count());
     let mut after = FleetObjects::default();
     head.render_chunks(chunk, |rendered| {
         let files: Vec<(TreeFile, &ObjectKey, &Arc<str>)> = rendered
@@ -186,6 +186,39 @@ fn compare_with_tree(
         .filter(|cluster| result.clusters.contains_key(cluster))
         .collect();
     Ok(result)
+}
+
+/// The object files of a tree found as the head renders them: a bit for each object on each
+/// cluster (a million files held as a set of their names took tens of MiB).
+struct Unchanged {
+    objects: usize,
+    bits: Vec<u64>,
+}
+
+impl Unchanged {
+    fn new(clusters: usize, objects: usize) -> Unchanged {
+        Unchanged {
+            objects,
+            bits: vec![0; (clusters * objects).div_ceil(64)],
+        }
+    }
+
+    fn bit(&self, file: TreeFile) -> Option<usize> {
+        let object = file.object_position()?;
+        Some(file.cluster() * self.objects + object)
+    }
+
+    fn insert(&mut self, file: TreeFile) {
+        if let Some(bit) = self.bit(file) {
+            self.bits[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+
+    /// Whether the object file was found unchanged; never for a kustomization.
+    fn contains(&self, file: &TreeFile) -> bool {
+        self.bit(*file)
+            .is_some_and(|bit| self.bits[bit / 64] & (1 << (bit % 64)) != 0)
+    }
 }
 
 /// `diff --base`, holding one fleet at a time (each is most of what a run holds): the head

@@ -96,6 +96,11 @@ impl TreeFile {
         self.cluster as usize
     }
 
+    /// The object's position in the destinations; `None` for a kustomization.
+    pub fn object_position(self) -> Option<usize> {
+        self.object.map(|object| object as usize)
+    }
+
     /// The kustomization of `cluster`.
     pub fn kustomization(cluster: usize) -> TreeFile {
         TreeFile {
