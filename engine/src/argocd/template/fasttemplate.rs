@@ -74,7 +74,8 @@ mod tests {
     // containing itself", "unmatched template" and "multiple unmatched templates".
     #[test]
     fn replaces_trimmed_tags_and_leaves_the_rest_as_written() {
-        let p = params(json!({"one": "two", "path": "path", "path.basename": "bn", "cluster": "c"}));
+        let p =
+            params(json!({"one": "two", "path": "path", "path.basename": "bn", "cluster": "c"}));
         let cases = [
             ("{{one}}", "two"),
             ("{{       one       }}", "two"),
