@@ -58,6 +58,54 @@ GO = [
 ]
 FLAT_T = ["{{name}}", "{{ name }}-{{metadata.labels.env}}", "{{ path.basename }}/{{ n }}", "{{ unknown }} {{}}", "}}{{ name }}", "{{name}} {{ x", "{{ a\n}}", "plain"]
 
+GO += [
+    # Numbers as text/template reads them, and as fmt prints them.
+    "{{ 1_000 }} {{ 0x1F }} {{ 010 }} {{ 1e3 }} {{ 1.0 }} {{ -2 }} {{ 'a' }} {{ .5 }}", "{{ 08 }}", "{{ 99999999999999999999 }}",
+    "{{ printf \"%v %v %v %v %v\" 1e20 1e21 123456789.0 0.000123 -0.0 }}", "{{ printf \"%08.3f|%-8d|%+.1e|%x|%X|%o|%b|%c|%U|%q\" 3.14159 42 12345.678 255 255 8 5 65 9731 65 }}",
+    "{{ printf \"%6s|%-6s|%.2s|%q|%+q|%x|% x|%#x\" \"ab\" \"ab\" \"abc\" \"é\\n\" \"é\" \"hi\" \"hi\" \"hi\" }}", "{{ printf \"%v|%d|%s\" .list .list .metadata }}",
+    "{{ printf \"%!\" }} {{ printf \"%z\" 1 }} {{ printf \"%d %%\" 1 }} {{ printf \"%*d\" 5 1 }} {{ printf \"%v\" nil }}", "{{ printf \"%t\" 1 }} {{ printf \"%s\" .nope }}",
+    "{{ .values }}", "{{ .metadata }}", "{{ .path.segments }}", "{{ . | len }}",
+    # Trim markers, comments, raw strings, chars, newlines in actions.
+    "a \n\t {{- .name }} \n {{- \" b \" -}} \n c", "{{- /* a comment */ -}}x", "{{/* unclosed", "{{ /* bad */ }}", "{{ `raw\\n\"` }}", "{{ \"\\u00e9\\t\\x41\" }}",
+    "{{ 'x' }} {{ printf \"%c\" 'é' }}", "{{ .name\n| upper\n}}", "{{ \"unterminated }}", "{{ `unterminated }}", "{{ 'ab' }}", "{{ # }}", "{{ .name | }}", "{{ | .name }}",
+    # Variables and scopes.
+    "{{ $a := 1 }}{{ $b := 2 }}{{ $a }}{{ $b }}{{ $ }}", "{{ $x := \"o\" }}{{ with $x := .name }}{{ $x }}{{ end }}{{ $x }}", "{{ range $i := .list }}{{ $i }}{{ end }}",
+    "{{ range $i, $v, $w := .list }}{{ end }}", "{{ $a, $b := 1 }}", "{{ $x = 1 }}", "{{ range $k, $v := 3 }}{{ end }}", "{{ range .name }}{{ end }}", "{{ range .values.on }}{{ end }}",
+    "{{ $.name }} {{ with .metadata }}{{ $.name }}/{{ .labels.env }}{{ end }}", "{{ range .list }}{{ $.name }}{{ end }}",
+    # Control flow edges.
+    "{{ if .values.none }}a{{ else }}b{{ end }}", "{{ if .list }}a{{ else }}b{{ end }}", "{{ if 0.0 }}a{{ else }}b{{ end }}", "{{ if .metadata.annotations }}a{{ else }}b{{ end }}",
+    "{{ with .nope }}a{{ else with .name }}{{ . }}{{ end }}", "{{ if .x }}{{ else }}{{ else }}{{ end }}", "{{ else }}", "{{ range .list }}{{ end }}{{ break }}",
+    "{{ if .name }}{{ break }}{{ end }}", "{{ template \"nope\" }}", "{{ define \"a\" }}1{{ end }}{{ define \"a\" }}2{{ end }}{{ template \"a\" }}",
+    "{{ define \"r\" }}{{ if . }}{{ len . }}{{ template \"r\" (rest .) }}{{ end }}{{ end }}{{ template \"r\" .list }}", "{{ template \"x\" 1 2 }}", "{{ template .name }}",
+    # Calls and argument checks.
+    "{{ .name.x.y }}", "{{ .values.replicas.x }}", "{{ (.name).x }}", "{{ (dict \"a\" (dict \"b\" 1)).a.b }}", "{{ nil.x }}", "{{ (nil).x }}", "{{ call .name }}", "{{ call .nope }}",
+    "{{ index . \"name\" }} {{ index .metadata \"labels\" \"env\" }} {{ index .list 1.0 }}", "{{ index .name 1 }}", "{{ index .values.big 1 }}", "{{ index nil 1 }}", "{{ index .list -1 }}", "{{ index .list 3 }}",
+    "{{ slice .name 3 1 }}", "{{ slice .list 0 1 2 3 }}", "{{ slice .name 0 1 2 }}", "{{ slice .values.big 1 }}", "{{ len 3 }}", "{{ len .values.none }}",
+    "{{ eq .nope .nope }} {{ eq .nope 1 }} {{ eq .values.none nil }}", "{{ eq .list .list }}", "{{ eq .metadata 1 }}", "{{ eq 1 }}", "{{ lt true false }}", "{{ lt .list 1 }}",
+    "{{ eq \"a\" \"b\" \"a\" }} {{ le 2 2 }} {{ gt 3 2 }} {{ ge 1.5 2.5 }} {{ ne 1 2 }}", "{{ and }}", "{{ or .nope .values.none }}", "{{ and 1 .nope.x }}", "{{ not 1 2 }}",
+    "{{ print }}{{ print nil }}{{ print .nope }}{{ print .values.none }}", "{{ println }}", "{{ html .values.big }} {{ js \"\\u2028=\" }} {{ urlquery 1 2 }}",
+    "{{ upper .values.none }}", "{{ .values.none | upper }}", "{{ .nope | upper }}", "{{ \"x\" | printf \"%s-%s\" \"a\" }}", "{{ \"x\" | .name }}", "{{ 3 | printf \"%d\" }}",
+    "{{ repeat 2.5 \"x\" }}", "{{ repeat (add 1 1) \"x\" }}", "{{ repeat -1 \"x\" }}", "{{ indent .values.replicas \"x\" }}", "{{ ternary 1 2 \"true\" }}", "{{ ternary 1 2 .values.on }}",
+    "{{ substr 5 1 \"abc\" }}", "{{ substr -1 2 \"abc\" }}", "{{ trunc 99 \"abc\" }}", "{{ trunc -99 \"abc\" }}", "{{ upper \"ß\" }} {{ lower \"ÀÉ\" }} {{ title \"élan vital-x_y\" }}",
+    # sprig lists and dicts in edge cases.
+    "{{ first .nope }}", "{{ first 3 }}", "{{ last .path.segments }} {{ rest (list) }} {{ initial (list) }} {{ first (list) }}", "{{ append .name \"x\" }}", "{{ has 1 3 }}", "{{ has 1 .nope }}",
+    "{{ uniq (list 1 1.0 \"1\" 1) }}", "{{ without (list 1 2 3 2) 2 3 }}", "{{ dict \"a\" }} {{ dict 1 2 }} {{ dict }}", "{{ get .metadata \"labels\" }}", "{{ get .name \"x\" }}",
+    "{{ keys .metadata.labels | sortAlpha }} {{ values (dict \"a\" 1) }} {{ pluck \"x\" (dict \"y\" 1) }}", "{{ merge (dict \"a\" (dict \"x\" 1 \"y\" \"\")) (dict \"a\" (dict \"y\" 2 \"z\" 3) \"b\" .values.none) }}",
+    "{{ $d := dict }}{{ $_ := set $d \"k\" .list }}{{ $d | toJson }}", "{{ sortAlpha (list 3 1 \"b\" .values.none) }} {{ sortAlpha .name }}", "{{ join \", \" (list 1 .values.none \"a\") }} {{ join \"-\" .name }}",
+    "{{ default 5 .values.replicas }} {{ default (list 1) .list }} {{ empty .values }} {{ empty .values.none }} {{ coalesce .nope .values.none }}", "{{ cat }}{{ quote }}{{ squote .nope }}",
+    # Conversions, regex, encodings, math in edge cases.
+    "{{ int \"1.0\" }} {{ int \"010\" }} {{ int \"x\" }} {{ int .values.on }} {{ int nil }} {{ float64 \"x\" }} {{ float64 .values.replicas }} {{ toString .list }} {{ toString nil }}",
+    "{{ atoi \" 1\" }} {{ atoi \"-5\" }} {{ atoi \"1.5\" }}", "{{ toJson \"<&>\" }} {{ toJson .values.none }} {{ toJson 1e21 }} {{ toJson 1e-7 }} {{ toJson 0.1 }} {{ toJson (list) }} {{ toPrettyJson (dict) }}",
+    "{{ toPrettyJson .values }}", "{{ regexMatch \"(\" \"x\" }}", "{{ regexFind \"(\" \"x\" }}", "{{ regexReplaceAll \"a|b\" \"abc\" \"$0$0\" }} {{ regexReplaceAll \"(?P<x>a)\" \"abc\" \"[$x]\" }}",
+    "{{ b64dec \"aGk\" }} {{ b64dec \"aGk=\" }} {{ b64enc \"\" }}", "{{ add }} {{ add \"3\" 1.9 true }} {{ sub 1.9 \"1\" }} {{ mul 1 }} {{ max 3 }} {{ min -1 .nope }}", "{{ mod 1 0 }}",
+    "{{ add 1 2 | printf \"%T\" }}", "{{ len (add 1 2) }}", "{{ indent (len .list) \"x\" }}",
+    # Argo CD's functions in edge cases.
+    "{{ normalize \"--Hello..World_ÄÖ--\" }} {{ slugify \"Ünïcode Nàme\" }} {{ slugify 5 true \"ab-cd-ef\" }} {{ slugify 0 \"abc\" }}", "{{ slugify \"a\" 1 }}", "{{ slugify 3.0 \"abc\" }}",
+    "{{ toYaml .nope }} {{ toYaml \"yes\" }} {{ toYaml (list) }} {{ toYaml (dict) }} {{ toYaml 1.5 }} {{ toYaml .values.big }}", "{{ toYaml (dict \"k\" \"a: b\" \"n\" \"010\" \"e\" \"\") }}",
+    "{{ fromYaml \"- a\" }}", "{{ fromYaml \"a: [\" }}", "{{ fromYamlArray \"a: 1\" }}", "{{ fromYaml \"\" }} {{ fromYamlArray \"\" }}", "{{ (fromYaml \"n: 1000000\").n }} {{ fromYaml \"b: yes\\nc: ~\" }}",
+]
+FLAT_T += ["{{  path.basename  }}", "{{\tname\n}}", "{{ name }}{{", "a}}b{{name}}", "{{{{name}}}}", "{{ n }}", "{{ metadata.labels.env}}-{{metadata.labels.nope }}", "é{{ name }}é"]
+
 
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout

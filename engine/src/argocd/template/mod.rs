@@ -24,6 +24,8 @@
 mod fasttemplate;
 pub mod go;
 mod quote;
+#[cfg(test)]
+mod reference;
 
 use serde_json::{Map, Value};
 use std::fmt;

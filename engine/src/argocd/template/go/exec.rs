@@ -81,11 +81,6 @@ impl<'a> Exec<'a> {
                     Some(newline) => pos - newline - 1,
                     None => *pos,
                 };
-                let context = if context.chars().count() > 20 {
-                    format!("{}...", context.chars().take(20).collect::<String>())
-                } else {
-                    context.clone()
-                };
                 Err(format!(
                     "template: {}:{line}:{column}: executing {:?} at <{context}>: {message}",
                     self.name, self.name
@@ -145,12 +140,14 @@ impl<'a> Exec<'a> {
                 return Ok(flow);
             }
             Node::Template { pos, name, pipe } => {
-                self.at(*pos, format!("{{{{template {name:?}}}}}"));
+                let quoted = super::super::quote::quote(name);
+                let context = match pipe {
+                    Some(pipe) => format!("{{{{template {quoted} {pipe}}}}}"),
+                    None => format!("{{{{template {quoted}}}}}"),
+                };
+                self.at(*pos, context);
                 let Some(list) = self.templates.get(name) else {
-                    return self.error(format!(
-                        "template: no template {name:?} associated with template {:?}",
-                        self.name
-                    ));
+                    return self.error(format!("template {quoted} not defined"));
                 };
                 let value = match pipe {
                     Some(pipe) => self.eval_pipeline(dot, pipe)?,
@@ -389,7 +386,6 @@ impl<'a> Exec<'a> {
             return self.error(format!("indirection through explicit nil in {chain}"));
         }
         let value = self.eval_arg(dot, node, Param::Value)?;
-        self.at(pos, chain.to_string());
         self.eval_field_chain(
             Dot {
                 value,
@@ -483,7 +479,6 @@ impl<'a> Exec<'a> {
             let param = param_at(&func, given - 1);
             values.push(self.validate(final_value, param, false)?);
         }
-        self.at(cmd.pos, cmd.to_string());
         self.call(&func, name, name == "call", cmd, values)
     }
 
@@ -573,7 +568,6 @@ impl<'a> Exec<'a> {
             }
             Arg::Pipe(pipe) => {
                 let value = self.eval_pipeline(dot, pipe)?;
-                self.at(arg.pos(), arg.to_string());
                 self.validate(value, param, false)
             }
             Arg::Identifier { pos, name } => {

@@ -60,7 +60,19 @@ pub(crate) fn sprintf(format: &str, args: &[Value]) -> String {
             continue;
         };
         next_arg += 1;
-        let text = format_value(arg, verb, spec);
+        let text = if verb == 'T' {
+            pad(
+                if arg.is_nil() {
+                    "<nil>"
+                } else {
+                    arg.type_name()
+                },
+                spec,
+                false,
+            )
+        } else {
+            format_value(arg, verb, spec)
+        };
         out.push_str(&text);
     }
     if next_arg < args.len() {

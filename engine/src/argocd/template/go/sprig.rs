@@ -50,8 +50,12 @@ pub(crate) fn empty(value: &Value) -> bool {
     !value.truth()
 }
 
+/// What Go says when sprig asks `reflect.TypeOf(nil).Kind()`.
+const NIL_DEREFERENCE: &str = "runtime error: invalid memory address or nil pointer dereference";
+
 fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {
     match value {
+        Value::Missing | Value::Nil => Err(NIL_DEREFERENCE.to_string()),
         Value::List(items, _) => Ok(items),
         other => Err(format!("Cannot find {what} on type {}", type_kind(other))),
     }
@@ -172,17 +176,57 @@ fn int_math(args: &[Value], op: fn(i64, i64) -> Result<i64, String>) -> Result<V
     Ok(Value::int64(acc))
 }
 
+/// `regexp.MustCompile`'s panic: `regexp: Compile(PATTERN): error parsing regexp: …`, in Go's
+/// words for the mistakes Rust's parser names alike; other mistakes keep Rust's words.
 fn regex(pattern: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(pattern).map_err(|e| {
-        format!(
-            "regexp: Compile({}): {}",
-            super::super::quote::quote(pattern),
-            e.to_string()
-                .lines()
+    regex::Regex::new(pattern).map_err(|error| {
+        let quoted =
+            if pattern.contains('`') || pattern.chars().any(|c| c.is_control() && c != '\t') {
+                super::super::quote::quote(pattern)
+            } else {
+                format!("`{pattern}`")
+            };
+        let rust = error.to_string();
+        let go = if rust.contains("unclosed group") {
+            format!("missing closing ): `{pattern}`")
+        } else if rust.contains("unopened group") {
+            format!("unexpected ): `{pattern}`")
+        } else if rust.contains("unclosed character class") {
+            format!(
+                "missing closing ]: `{}`",
+                &pattern[pattern.rfind('[').unwrap_or(0)..]
+            )
+        } else if rust.contains("repetition operator missing expression") {
+            "missing argument to repetition operator".to_string()
+        } else {
+            rust.lines()
                 .last()
-                .unwrap_or("error parsing regexp")
-        )
+                .unwrap_or("invalid syntax")
+                .trim_start_matches("error: ")
+                .to_string()
+        };
+        format!("regexp: Compile({quoted}): error parsing regexp: {go}")
     })
+}
+
+/// Go's `strings.ToUpper`: rune by rune (`unicode.ToUpper`), so `ß` stays `ß`.
+fn go_upper(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let mut upper = c.to_uppercase();
+            match (upper.next(), upper.next()) {
+                (Some(one), None) => one,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
+/// Go's `strings.ToLower`: rune by rune (`unicode.ToLower`).
+fn go_lower(text: &str) -> String {
+    text.chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect()
 }
 
 /// mergo `Merge` without override: a key the destination lacks or holds empty takes the
@@ -210,8 +254,8 @@ fn merge_into(dst: &super::value::MapRef, src: &super::value::MapRef) {
 pub(crate) fn lookup(name: &str) -> Option<Func> {
     Some(match name {
         // Strings.
-        "upper" => f(&[Str], None, |a, _| ok(s(a, 0).to_uppercase())),
-        "lower" => f(&[Str], None, |a, _| ok(s(a, 0).to_lowercase())),
+        "upper" => f(&[Str], None, |a, _| ok(go_upper(s(a, 0)))),
+        "lower" => f(&[Str], None, |a, _| ok(go_lower(s(a, 0)))),
         "title" => f(&[Str], None, |a, _| ok(title(s(a, 0)))),
         "trim" => f(&[Str], None, |a, _| ok(s(a, 0).trim().to_string())),
         "trimAll" => f(&[Str, Str], None, |a, _| {
@@ -317,6 +361,35 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             items.sort();
             Ok(Value::strings(items))
         }),
+        "slice" => f(&[Any], Some(Any), |a, _| {
+            let items = match &a[0] {
+                Value::List(items, _) => items,
+                Value::Missing | Value::Nil => return Err(NIL_DEREFERENCE.to_string()),
+                other => {
+                    return Err(format!(
+                        "list should be type of slice or array but {}",
+                        type_kind(other)
+                    ));
+                }
+            };
+            if items.is_empty() {
+                return Ok(Value::Nil);
+            }
+            let start = a.get(1).map_or(0, to_int64);
+            let end = a.get(2).map_or(items.len() as i64, to_int64);
+            if start < 0 || end < start || end as usize > items.len() {
+                return Err("reflect.Value.Slice: slice index out of bounds".to_string());
+            }
+            let elem = if let Value::List(_, elem) = &a[0] {
+                *elem
+            } else {
+                Elem::Any
+            };
+            Ok(Value::List(
+                Rc::new(items[start as usize..end as usize].to_vec()),
+                elem,
+            ))
+        }),
         // Defaults.
         "default" => f(&[Any], Some(Any), |a, _| {
             Ok(match a.get(1) {
@@ -351,19 +424,11 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         "rest" => f(&[Any], None, |a, _| {
             let items = list_of(&a[0], "rest")?;
-            Ok(if items.is_empty() {
-                Value::Nil
-            } else {
-                Value::list(items[1..].to_vec())
-            })
+            Ok(Value::list(items.iter().skip(1).cloned().collect()))
         }),
         "initial" => f(&[Any], None, |a, _| {
             let items = list_of(&a[0], "initial")?;
-            Ok(if items.is_empty() {
-                Value::Nil
-            } else {
-                Value::list(items[..items.len() - 1].to_vec())
-            })
+            Ok(Value::list(items[..items.len().saturating_sub(1)].to_vec()))
         }),
         "append" | "push" => f(&[Any, Any], None, |a, _| {
             let mut items = list_of(&a[0], "push")
