@@ -265,7 +265,7 @@ pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
         .filter(|b| *b != b'\n' && *b != b'\r')
         .collect();
     let illegal = |at: usize| format!("illegal base64 data at input byte {at}");
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(illegal(bytes.len() / 4 * 4));
     }
     for (c, chunk) in bytes.chunks(4).enumerate() {

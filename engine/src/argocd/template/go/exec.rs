@@ -361,10 +361,12 @@ impl<'a> Exec<'a> {
             .trim_start_matches(['+', '-'])
             .to_ascii_lowercase()
             .starts_with("0x");
-        if !number.is_char && !hex && text.contains(['.', 'e', 'E', 'p', 'P']) {
-            if let Some(float) = number.float {
-                return Ok(Value::Float(float));
-            }
+        if !number.is_char
+            && !hex
+            && text.contains(['.', 'e', 'E', 'p', 'P'])
+            && let Some(float) = number.float
+        {
+            return Ok(Value::Float(float));
         }
         match number.int {
             Some(int) => Ok(Value::int(int)),

@@ -115,11 +115,7 @@ impl std::fmt::Display for Arg {
             }
             Arg::Variable { idents, .. } => f.write_str(&idents.join(".")),
             Arg::Chain { node, fields, .. } => {
-                if matches!(**node, Arg::Pipe(_)) {
-                    write!(f, "{node}")?;
-                } else {
-                    write!(f, "{node}")?;
-                }
+                write!(f, "{node}")?;
                 for field in fields {
                     write!(f, ".{field}")?;
                 }

@@ -349,13 +349,13 @@ mod tests {
                 &[
                     Value::Float(1e6),
                     Value::Float(1.5),
-                    Value::Float(3.14159),
+                    Value::Float(2.345),
                     Value::Float(1e6),
                     Value::Float(1e-7),
                     Value::Float(1e21)
                 ]
             ),
-            "1e+06 1.500000 3.14 1.000000e+06 1e-07 1E+21"
+            "1e+06 1.500000 2.35 1.000000e+06 1e-07 1E+21"
         );
         assert_eq!(
             sprintf(
