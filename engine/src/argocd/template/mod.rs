@@ -52,10 +52,14 @@ impl fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
-/// `deeplyReplace` over a template as JSON: each string value and each map key is replaced; a
+/// `RenderTemplateParams`' `deeplyReplace` over a template as JSON (untouched when there are
+/// no parameters): each string value and each map key is replaced; a
 /// null in a map is dropped, as the controller skips nil map entries; numbers and booleans stay.
 /// Keys are replaced after their values; two keys that become one keep the later value.
 pub fn render_flat(template: &Value, params: &Map<String, Value>) -> Result<Value, TemplateError> {
+    if params.is_empty() {
+        return Ok(template.clone());
+    }
     render_with(template, &mut |text| replace_flat(text, params))
 }
 
@@ -87,6 +91,10 @@ pub fn render(
     go_template: bool,
     go_template_options: &[String],
 ) -> Result<Value, TemplateError> {
+    // RenderTemplateParams: with no parameters the template is returned as it is, `{{ }}` and all.
+    if params.is_empty() {
+        return Ok(template.clone());
+    }
     render_with(template, &mut |text| {
         replace(text, params, go_template, go_template_options)
     })
@@ -136,5 +144,209 @@ mod tests {
             rendered,
             json!({"metadata": {"annotations": {"annotation-key": "x", "n": 3}}, "list": ["x", true]})
         );
+    }
+
+    // argo-cd utils_test.go TestRenderTemplateParamsGoTemplate, every row (upstream's messages
+    // name the template "", from before the controller parsed into a clone of "base"; the rows
+    // with a Go func parameter cannot be written in JSON and are left out).
+    #[test]
+    fn upstream_go_template_rows() {
+        let rows: &[(&str, &str, Value, &[&str], Result<&str, &str>)] = &[
+            (
+                "simple substitution",
+                "{{ .one }}",
+                json!({"one": "two"}),
+                &[],
+                Ok("two"),
+            ),
+            (
+                "template contains itself, containing itself",
+                "{{ .one }}",
+                json!({"one": "{{one}}"}),
+                &[],
+                Ok("{{one}}"),
+            ),
+            (
+                "template contains itself, containing something else",
+                "{{ .one }}",
+                json!({"one": "{{two}}"}),
+                &[],
+                Ok("{{two}}"),
+            ),
+            (
+                "multiple on a line",
+                "{{.one}}{{.one}}",
+                json!({"one": "two"}),
+                &[],
+                Ok("twotwo"),
+            ),
+            (
+                "multiple different on a line",
+                "{{.one}}{{.three}}",
+                json!({"one": "two", "three": "four"}),
+                &[],
+                Ok("twofour"),
+            ),
+            (
+                "multiple different on a line with quote",
+                "{{.one}} {{.three}}",
+                json!({"one": "\"hello\" world", "three": "four"}),
+                &[],
+                Ok("\"hello\" world four"),
+            ),
+            (
+                "depth",
+                "{{ .image.version }}",
+                json!({"replicas": 3, "image": {"name": "busybox", "version": "latest"}}),
+                &[],
+                Ok("latest"),
+            ),
+            (
+                "multiple depth",
+                "{{ .image.name }}:{{ .image.version }}",
+                json!({"image": {"name": "busybox", "version": "latest"}}),
+                &[],
+                Ok("busybox:latest"),
+            ),
+            (
+                "if ok",
+                "{{ if .hpa.enabled }}{{ .hpa.maxReplicas }}{{ else }}{{ .replicas }}{{ end }}",
+                json!({"replicas": 3, "hpa": {"enabled": true, "minReplicas": 1, "maxReplicas": 5}}),
+                &[],
+                Ok("5"),
+            ),
+            (
+                "if not ok",
+                "{{ if .hpa.enabled }}{{ .hpa.maxReplicas }}{{ else }}{{ .replicas }}{{ end }}",
+                json!({"replicas": 3, "hpa": {"enabled": false, "minReplicas": 1, "maxReplicas": 5}}),
+                &[],
+                Ok("3"),
+            ),
+            (
+                "loop",
+                "{{ range .volumes }}[{{ .name }}]{{ end }}",
+                json!({"volumes": [{"name": "volume-one", "emptyDir": {}}, {"name": "volume-two", "emptyDir": {}}]}),
+                &[],
+                Ok("[volume-one][volume-two]"),
+            ),
+            (
+                "Index",
+                r#"{{ index .admin "admin-ca" }}, {{ index .admin "admin-jks" }}"#,
+                json!({"admin": {"admin-ca": "value admin ca", "admin-jks": "value admin jks"}}),
+                &[],
+                Ok("value admin ca, value admin jks"),
+            ),
+            (
+                "Index",
+                r#"{{ index .admin "admin-ca" }}, \\ "Hello world", {{ index .admin "admin-jks" }}"#,
+                json!({"admin": {"admin-ca": r#"value "admin" ca with \"#, "admin-jks": "value admin jks"}}),
+                &[],
+                Ok(r#"value "admin" ca with \, \\ "Hello world", value admin jks"#),
+            ),
+            ("quote", "{{.quote}}", json!({"quote": "\""}), &[], Ok("\"")),
+            (
+                "Test Parse Error",
+                "{{functiondoesnotexist}}",
+                json!({"data": "a data string"}),
+                &[],
+                Err(
+                    r#"failed to parse template {{functiondoesnotexist}}: template: base:1: function "functiondoesnotexist" not defined"#,
+                ),
+            ),
+            (
+                "Test template error",
+                "{{.data.test}}",
+                json!({"data": "a data string"}),
+                &[],
+                Err(
+                    r#"failed to execute go template {{.data.test}}: template: base:1:7: executing "base" at <.data.test>: can't evaluate field test in type interface {}"#,
+                ),
+            ),
+            (
+                "lookup missing value with missingkey=default",
+                "--> {{.doesnotexist}} <--",
+                json!({"unused": "this is not used"}),
+                &[],
+                Ok("--> <no value> <--"),
+            ),
+            (
+                "lookup missing value with missingkey=error",
+                "--> {{.doesnotexist}} <--",
+                json!({"unused": "this is not used"}),
+                &["missingkey=error"],
+                Err(
+                    r#"failed to execute go template --> {{.doesnotexist}} <--: template: base:1:6: executing "base" at <.doesnotexist>: map has no entry for key "doesnotexist""#,
+                ),
+            ),
+            (
+                "toYaml",
+                "{{ toYaml . | indent 2 }}",
+                json!({"foo": {"bar": {"bool": true, "number": 2, "str": "Hello world"}}}),
+                &[],
+                Ok("  foo:\n    bar:\n      bool: true\n      number: 2\n      str: Hello world"),
+            ),
+            (
+                "fromYaml",
+                r#"{{ get (fromYaml .value) "hello" }}"#,
+                json!({"value": "hello: world"}),
+                &[],
+                Ok("world"),
+            ),
+            (
+                "fromYaml error",
+                r#"{{ get (fromYaml .value) "hello" }}"#,
+                json!({"value": "non\n compliant\n yaml"}),
+                &[],
+                Err(
+                    r#"failed to execute go template {{ get (fromYaml .value) "hello" }}: template: base:1:8: executing "base" at <fromYaml .value>: error calling fromYaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}"#,
+                ),
+            ),
+            (
+                "fromYamlArray",
+                "{{ fromYamlArray .value | last }}",
+                json!({"value": "- hello world\n- bonjour tout le monde"}),
+                &[],
+                Ok("bonjour tout le monde"),
+            ),
+            (
+                "fromYamlArray error",
+                "{{ fromYamlArray .value | last }}",
+                json!({"value": "non\n compliant\n yaml"}),
+                &[],
+                Err(
+                    r#"failed to execute go template {{ fromYamlArray .value | last }}: template: base:1:3: executing "base" at <fromYamlArray .value>: error calling fromYamlArray: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type []interface {}"#,
+                ),
+            ),
+        ];
+        for (name, template, params, options, expected) in rows {
+            let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+            let got = replace(template, params.as_object().unwrap(), true, &options);
+            let got = got.map_err(|e| e.to_string());
+            let expected = expected.map(str::to_string).map_err(str::to_string);
+            assert_eq!(got, expected, "{name}");
+        }
+        // "Test No Data": no parameters, no templating at all.
+        let untouched = render(&json!({"a": "{{.data}}"}), &Map::new(), true, &[]).unwrap();
+        assert_eq!(untouched, json!({"a": "{{.data}}"}));
+    }
+
+    // argo-cd utils_test.go TestRenderTemplateKeys ("gotemplate") and
+    // Test_Render_Replace_no_panic_on_missing_closing_brace.
+    #[test]
+    fn upstream_keys_and_unclosed_brace() {
+        let params = json!({"key": "some-key", "value": "some-value"});
+        let template = json!({"metadata": {"annotations": {"annotation-{{ .key }}": "annotation-{{ .value }}"}}});
+        let rendered = render(&template, params.as_object().unwrap(), true, &[]).unwrap();
+        assert_eq!(
+            rendered,
+            json!({"metadata": {"annotations": {"annotation-some-key": "annotation-some-value"}}})
+        );
+        let error = replace(
+            "{{properly.closed}} {{improperly.closed}",
+            &Map::new(),
+            false,
+            &[],
+        );
+        assert!(error.is_err());
     }
 }

@@ -19,20 +19,38 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         "fromYaml" => f(&[Param::Str], None, |a, _| {
             match from_yaml(string(&a[0]))? {
-            serde_json::Value::Object(map) => Ok(Value::from_json(&serde_json::Value::Object(map))),
-            serde_json::Value::Null => Ok(Value::map(Default::default())),
-            _ => Err("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}".to_string()),
-        }
+                serde_json::Value::Object(map) => {
+                    Ok(Value::from_json(&serde_json::Value::Object(map)))
+                }
+                serde_json::Value::Null => Ok(Value::map(Default::default())),
+                other => Err(cannot_unmarshal(&other, "map[string]interface {}")),
+            }
         }),
         "fromYamlArray" => f(&[Param::Str], None, |a, _| {
             match from_yaml(string(&a[0]))? {
-            serde_json::Value::Array(items) => Ok(Value::from_json(&serde_json::Value::Array(items))),
-            serde_json::Value::Null => Ok(Value::list(Vec::new())),
-            _ => Err("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal object into Go value of type []interface {}".to_string()),
-        }
+                serde_json::Value::Array(items) => {
+                    Ok(Value::from_json(&serde_json::Value::Array(items)))
+                }
+                serde_json::Value::Null => Ok(Value::list(Vec::new())),
+                other => Err(cannot_unmarshal(&other, "[]interface {}")),
+            }
         }),
         _ => return None,
     })
+}
+
+/// sigs.k8s.io/yaml's message when the document is not of the kind asked for.
+fn cannot_unmarshal(value: &serde_json::Value, into: &str) -> String {
+    let kind = match value {
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        _ => "object",
+    };
+    format!(
+        "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {kind} into Go value of type {into}"
+    )
 }
 
 fn string(value: &Value) -> &str {
