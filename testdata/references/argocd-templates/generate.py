@@ -107,6 +107,42 @@ GO += [
 FLAT_T += ["{{  path.basename  }}", "{{\tname\n}}", "{{ name }}{{", "a}}b{{name}}", "{{{{name}}}}", "{{ n }}", "{{ metadata.labels.env}}-{{metadata.labels.nope }}", "é{{ name }}é"]
 
 
+def random_templates(count, seed=54):
+    """Pipelines assembled from a fixed pool, with a fixed seed: functions given operands of
+    every kind, so that argument conversion, typed results and messages meet."""
+    import random
+    rng = random.Random(seed)
+    operands = [".name", ".server", ".values.replicas", ".values.big", ".values.ratio", ".values.on", ".values.none", ".nope",
+                ".list", ".metadata.labels", ".path.segments", ".path.basename", "1", "0", "-3", "2.5", "\"a-b\"", "\"\"", "true", "nil",
+                "(list 1 \"x\")", "(dict \"k\" 1)", "(add 1 2)", "(int .values.ratio)", "$", "."]
+    unary = ["upper", "lower", "title", "trim", "quote", "squote", "toString", "toJson", "toYaml", "len", "empty", "first", "last",
+             "rest", "uniq", "compact", "sortAlpha", "int", "int64", "float64", "b64enc", "sha256sum", "normalize", "slugify", "not",
+             "print", "html", "urlquery", "atoi", "cat", "initial", "toPrettyJson", "js"]
+    binary = ["eq", "ne", "lt", "le", "gt", "ge", "and", "or", "default", "add", "sub", "mul", "max", "min", "contains", "hasPrefix",
+              "trimPrefix", "trimSuffix", "join", "split", "splitList", "index", "has", "without", "append", "prepend", "get", "hasKey",
+              "repeat", "trunc", "indent", "nindent", "printf", "regexMatch", "regexFind", "pluck", "merge", "coalesce", "ternary", "div", "mod"]
+    out = []
+    for _ in range(count):
+        shape = rng.random()
+        a, b = rng.choice(operands), rng.choice(operands)
+        if shape < 0.35:
+            t = "{{ %s %s }}" % (rng.choice(unary), a)
+        elif shape < 0.75:
+            t = "{{ %s %s %s }}" % (rng.choice(binary), a, b)
+        elif shape < 0.9:
+            t = "{{ %s | %s }}" % (a, rng.choice(unary))
+        else:
+            t = "{{ %s %s | %s }}" % (rng.choice(binary), a, rng.choice(unary))
+        if "printf" in t:
+            t = t.replace("printf", "printf \"%v-%d-%s\"", 1)
+        out.append(t)
+    # Go ranges over a map in random order for keys and values: only sorted, they are answers.
+    return sorted(t for t in set(out) if " keys" not in t and " values" not in t)
+
+
+GO += random_templates(700)
+
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

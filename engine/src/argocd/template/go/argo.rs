@@ -53,6 +53,15 @@ fn cannot_unmarshal(value: &serde_json::Value, into: &str) -> String {
     )
 }
 
+/// How a failed type assertion names the value's type: `nil` for a nil interface.
+fn conversion_name(value: &Value) -> &'static str {
+    if value.is_nil() {
+        "nil"
+    } else {
+        value.type_name()
+    }
+}
+
 fn string(value: &Value) -> &str {
     match value {
         Value::String(s) => s,
@@ -102,7 +111,7 @@ fn slugify(args: &[Value], _: Option<&str>) -> Result<Value, String> {
                 other => {
                     return Err(format!(
                         "interface conversion: interface {{}} is {}, not string",
-                        other.type_name()
+                        conversion_name(other)
                     ));
                 }
             }
@@ -112,7 +121,7 @@ fn slugify(args: &[Value], _: Option<&str>) -> Result<Value, String> {
                 other => {
                     return Err(format!(
                         "interface conversion: interface {{}} is {}, not int",
-                        other.type_name()
+                        conversion_name(other)
                     ));
                 }
             }
@@ -122,7 +131,7 @@ fn slugify(args: &[Value], _: Option<&str>) -> Result<Value, String> {
                 other => {
                     return Err(format!(
                         "interface conversion: interface {{}} is {}, not bool",
-                        other.type_name()
+                        conversion_name(other)
                     ));
                 }
             }

@@ -108,10 +108,20 @@ fn unreachable_type() -> ! {
 }
 
 /// funcs.go `evalArgs`: one string as it is, anything else as `fmt.Sprint` writes it.
+/// A nil argument is printed as exec.go's `printableValue` prints no value.
 fn eval_args(args: &[Value]) -> String {
     match args {
         [Value::String(s)] => s.clone(),
-        _ => sprint(args),
+        _ => {
+            let printable: Vec<Value> = args
+                .iter()
+                .map(|arg| match arg {
+                    Value::Missing | Value::Nil => Value::String("<no value>".to_string()),
+                    other => other.clone(),
+                })
+                .collect();
+            sprint(&printable)
+        }
     }
 }
 
@@ -290,10 +300,21 @@ fn eq(args: &[Value]) -> Result<bool, String> {
                 (Value::String(a), Value::String(b)) => a == b,
                 (Value::Missing, Value::Missing) => true,
                 (Value::Missing, _) | (_, Value::Missing) => false,
-                (_, other) => {
+                (first, other) => {
+                    // funcs.go: values of two types are compared by neither; of one type that
+                    // Go cannot compare (slices, maps), the second is named.
+                    if first.type_name() != other.type_name() {
+                        return Err(format!(
+                            "non-comparable types {}: {}, {}: {}",
+                            sprintf("%s", std::slice::from_ref(first)),
+                            first.type_name(),
+                            other.type_name(),
+                            sprintf("%v", std::slice::from_ref(other))
+                        ));
+                    }
                     return Err(format!(
                         "non-comparable type {}: {}",
-                        sprint(std::slice::from_ref(other)),
+                        sprintf("%s", std::slice::from_ref(other)),
                         other.type_name()
                     ));
                 }

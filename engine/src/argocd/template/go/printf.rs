@@ -117,6 +117,14 @@ fn read_number(
 }
 
 fn format_value(arg: &Value, verb: char, spec: Spec) -> String {
+    format_any(arg, verb, spec, false)
+}
+
+/// fmt's `printValue`: a nil inside a list or map is `<nil>` whatever the verb.
+fn format_any(arg: &Value, verb: char, spec: Spec, nested: bool) -> String {
+    if nested && arg.is_nil() {
+        return "<nil>".to_string();
+    }
     let body = match arg {
         Value::Missing | Value::Nil => match verb {
             'v' => Some("<nil>".to_string()),
@@ -130,13 +138,14 @@ fn format_value(arg: &Value, verb: char, spec: Spec) -> String {
             let parts: Vec<String> = items
                 .iter()
                 .map(|item| {
-                    format_value(
+                    format_any(
                         item,
                         verb,
                         Spec {
                             width: None,
                             ..spec
                         },
+                        true,
                     )
                 })
                 .collect();
@@ -155,7 +164,7 @@ fn format_value(arg: &Value, verb: char, spec: Spec) -> String {
                         "{}:{}",
                         format_string(k, verb, inner)
                             .unwrap_or_else(|| bad(verb, &Value::String(k.clone()))),
-                        format_value(v, verb, inner)
+                        format_any(v, verb, inner, true)
                     )
                 })
                 .collect();

@@ -53,11 +53,13 @@ pub(crate) fn empty(value: &Value) -> bool {
 /// What Go says when sprig asks `reflect.TypeOf(nil).Kind()`.
 const NIL_DEREFERENCE: &str = "runtime error: invalid memory address or nil pointer dereference";
 
+/// The list a sprig list function works on; `what` is its message's verb, `find first` for
+/// "Cannot find first on type string".
 fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {
     match value {
         Value::Missing | Value::Nil => Err(NIL_DEREFERENCE.to_string()),
         Value::List(items, _) => Ok(items),
-        other => Err(format!("Cannot find {what} on type {}", type_kind(other))),
+        other => Err(format!("Cannot {what} on type {}", type_kind(other))),
     }
 }
 
@@ -411,42 +413,38 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         // Lists.
         "list" => f(&[], Some(Any), |a, _| Ok(Value::list(a.to_vec()))),
         "first" => f(&[Any], None, |a, _| {
-            Ok(list_of(&a[0], "first")?
+            Ok(list_of(&a[0], "find first")?
                 .first()
                 .cloned()
                 .unwrap_or(Value::Nil))
         }),
         "last" => f(&[Any], None, |a, _| {
-            Ok(list_of(&a[0], "last")?
+            Ok(list_of(&a[0], "find last")?
                 .last()
                 .cloned()
                 .unwrap_or(Value::Nil))
         }),
         "rest" => f(&[Any], None, |a, _| {
-            let items = list_of(&a[0], "rest")?;
+            let items = list_of(&a[0], "find rest")?;
             Ok(Value::list(items.iter().skip(1).cloned().collect()))
         }),
         "initial" => f(&[Any], None, |a, _| {
-            let items = list_of(&a[0], "initial")?;
+            let items = list_of(&a[0], "find initial")?;
             Ok(Value::list(items[..items.len().saturating_sub(1)].to_vec()))
         }),
         "append" | "push" => f(&[Any, Any], None, |a, _| {
-            let mut items = list_of(&a[0], "push")
-                .map_err(|_| format!("Cannot push on type {}", type_kind(&a[0])))?
-                .to_vec();
+            let mut items = list_of(&a[0], "push")?.to_vec();
             items.push(a[1].clone());
             Ok(Value::list(items))
         }),
         "prepend" => f(&[Any, Any], None, |a, _| {
-            let mut items = list_of(&a[0], "prepend")
-                .map_err(|_| format!("Cannot prepend on type {}", type_kind(&a[0])))?
-                .to_vec();
+            let mut items = list_of(&a[0], "prepend")?.to_vec();
             items.insert(0, a[1].clone());
             Ok(Value::list(items))
         }),
         "uniq" => f(&[Any], None, |a, _| {
             let mut out: Vec<Value> = Vec::new();
-            for item in list_of(&a[0], "uniq")?.iter() {
+            for item in list_of(&a[0], "find uniq")?.iter() {
                 if !out.iter().any(|o| o.deep_equal(item)) {
                     out.push(item.clone());
                 }
@@ -459,7 +457,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             other => Err(format!("Cannot find has on type {}", type_kind(other))),
         }),
         "without" => f(&[Any], Some(Any), |a, _| {
-            let items = list_of(&a[0], "without")?;
+            let items = list_of(&a[0], "find without")?;
             Ok(Value::list(
                 items
                     .iter()
