@@ -6,6 +6,7 @@ mod argo;
 mod exec;
 mod funcs;
 mod lexer;
+mod number;
 mod parse;
 mod printf;
 mod sprig;

@@ -92,7 +92,7 @@ pub(crate) fn to_int64(value: &Value) -> i64 {
         Value::Bool(b) => i64::from(*b),
         Value::String(s) => {
             let trimmed = trim_zero_decimal(s);
-            super::parse::parse_int(&trimmed).unwrap_or(0)
+            super::number::parse_int(&trimmed).unwrap_or(0)
         }
         _ => 0,
     }
