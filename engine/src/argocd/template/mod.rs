@@ -151,7 +151,15 @@ mod tests {
     // with a Go func parameter cannot be written in JSON and are left out).
     #[test]
     fn upstream_go_template_rows() {
-        let rows: &[(&str, &str, Value, &[&str], Result<&str, &str>)] = &[
+        // Name, template, parameters, goTemplateOptions, output or message.
+        type Row = (
+            &'static str,
+            &'static str,
+            Value,
+            &'static [&'static str],
+            Result<&'static str, &'static str>,
+        );
+        let rows: &[Row] = &[
             (
                 "simple substitution",
                 "{{ .one }}",
