@@ -106,6 +106,20 @@ GO += [
 ]
 FLAT_T += ["{{  path.basename  }}", "{{\tname\n}}", "{{ name }}{{", "a}}b{{name}}", "{{{{name}}}}", "{{ n }}", "{{ metadata.labels.env}}-{{metadata.labels.nope }}", "é{{ name }}é"]
 
+GO += [
+    "{{ dig \"metadata\" \"labels\" \"env\" \"none\" . }} {{ dig \"metadata\" \"nope\" \"x\" \"none\" . }} {{ dig \"name\" \"x\" \"d\" . }}", "{{ dig \"a\" \"b\" }}", "{{ dig 1 \"d\" . }}", "{{ dig \"a\" \"d\" .list }}",
+    "{{ pick .metadata.labels \"env\" \"nope\" }} {{ omit .metadata.labels \"env\" }} {{ pick . }}", "{{ $c := deepCopy .metadata }}{{ $_ := set $c.labels \"x\" 1 }}{{ .metadata.labels }} {{ $c.labels }}",
+    "{{ mergeOverwrite (dict \"a\" 1 \"b\" (dict \"x\" 1 \"y\" 2)) (dict \"a\" 2 \"b\" (dict \"y\" 3)) (dict \"c\" 4) }}", "{{ mergeOverwrite (dict \"a\" 1 \"b\" \"x\" \"l\" (list 1)) (dict \"a\" 0 \"b\" \"\" \"l\" (list) \"n\" nil) }}",
+    "{{ merge (dict \"l\" (list 1) \"z\" 0) (dict \"l\" (list 2 3) \"z\" 5) }}", "{{ concat .list (list 1) .path.segments }} {{ concat }}", "{{ concat .name }}", "{{ concat .nope }}", "{{ reverse .list }} {{ reverse (list) }}", "{{ reverse .name }}",
+    "{{ add1 .values.replicas }} {{ add1 \"x\" }} {{ until 3 }} {{ until -2 }} {{ until 0 }} {{ untilStep 1 10 3 }} {{ untilStep 5 0 -2 }} {{ untilStep 0 5 -1 }}", "{{ range until 3 }}{{ . }}{{ end }}", "{{ until .values.replicas }}",
+    "{{ (fromJson \"{\\\"a\\\": 1000000, \\\"b\\\": [true, null]}\").a }} {{ fromJson \"[1, 2]\" }} {{ fromJson \"bad\" }} {{ toRawJson (dict \"h\" \"<a&b>\") }} {{ toRawJson .path }}",
+    "{{ regexFindAll \"[a-z]+\" .server -1 }} {{ regexFindAll \"[a-z]+\" .server 2 }} {{ regexFindAll \"x*\" \"abc\" -1 }} {{ regexFindAll \"q\" \"abc\" -1 }}",
+    "{{ regexSplit \"[.:/]+\" .server -1 }} {{ regexSplit \"[.:/]+\" .server 2 }} {{ regexSplit \"x*\" \"abc\" -1 }} {{ regexSplit \"a\" \"\" -1 }} {{ regexSplit \"a\" \"b\" 0 }}",
+    "{{ regexReplaceAllLiteral \"(a)\" \"xax\" \"$1\" }} {{ regexQuoteMeta \"a.b*c[d]-e#f\" }}", "{{ typeOf .name }} {{ typeOf .values.big }} {{ typeOf .list }} {{ typeOf .metadata }} {{ typeOf nil }} {{ typeOf (until 2) }} {{ typeOf (splitList \",\" \"a\") }} {{ typeOf (add 1 1) }} {{ typeOf 1 }}",
+    "{{ kindOf .name }} {{ kindOf .list }} {{ kindOf .metadata }} {{ kindOf nil }} {{ kindOf 1 }} {{ kindOf (add 1 1) }}", "{{ deepEqual .list (list \"b\" \"a\" \"b\") }} {{ deepEqual 1 1 }} {{ deepEqual 1 (add 0 1) }} {{ deepEqual nil .nope }} {{ deepEqual .metadata .metadata }}",
+    "{{ nospace \" a b\\tc\\n\" }}",
+]
+
 
 def random_templates(count, seed=54):
     """Pipelines assembled from a fixed pool, with a fixed seed: functions given operands of

@@ -6,20 +6,21 @@
 //! The function map is text/template's builtins, Argo CD's `normalize`, `slugify`, `toYaml`,
 //! `fromYaml`, `fromYamlArray`, and these of sprig v3: upper lower title trim trimAll
 //! trimPrefix trimSuffix replace contains hasPrefix hasSuffix quote squote cat indent nindent
-//! substr trunc repeat split splitList join sortAlpha, default empty coalesce ternary, list
-//! first last rest initial append push prepend uniq has without compact, dict get set unset
-//! hasKey keys values pluck merge, toString toJson toPrettyJson atoi int int64 float64,
-//! regexMatch regexReplaceAll regexFind, b64enc b64dec sha256sum, add sub mul div mod max min.
+//! substr trunc repeat nospace split splitList join sortAlpha, default empty coalesce ternary,
+//! list first last rest initial append push prepend uniq has without compact slice concat
+//! reverse, dict get set unset hasKey keys values pluck merge mergeOverwrite dig pick omit
+//! deepCopy, toString toJson toPrettyJson toRawJson fromJson atoi int int64 float64, regexMatch
+//! regexReplaceAll regexReplaceAllLiteral regexFind regexFindAll regexSplit regexQuoteMeta,
+//! b64enc b64dec sha256sum, add add1 sub mul div mod max min until untilStep, typeOf kindOf
+//! deepEqual.
 //!
-//! Not yet there (a template using one does not parse, `function "x" not defined`): sprig's
-//! dates (now date dateInZone dateModify ago duration …), the must* and *f (float math)
-//! variants, add1 floor ceil round until untilStep seq, the other string helpers (abbrev wrap
-//! camelcase snakecase kebabcase swapcase shuffle nospace initials plural randAlpha …),
-//! the other regex functions (regexFindAll regexSplit regexQuoteMeta regexReplaceAllLiteral),
-//! the other lists and dicts (concat reverse sortAlpha's kin chunk slice's kin dig pick omit
-//! deepCopy mergeOverwrite), semver, uuid, crypto and encoding beyond b64 and sha256 (sha1sum
-//! adler32sum b32enc genPrivateKey …), fromJson toRawJson typeOf kindOf deepEqual, and
-//! `templatePatch`, `spec.template` merging per generator (point 4's remaining parts).
+//! Not yet there (a template using one does not parse: `function "x" not defined`): sprig's
+//! dates (now date dateInZone dateModify ago duration …), the must* variants, float math
+//! (addf … floor ceil round), seq, the other string helpers (abbrev wrap camelcase snakecase
+//! kebabcase swapcase shuffle initials plural randAlpha …), chunk and the other list helpers,
+//! semver, uuid, crypto and encodings beyond b64 and sha256 (sha1sum adler32sum b32enc
+//! genPrivateKey …), typeIs kindIs; and of point 4, `templatePatch` and the strategic merge of
+//! `spec.template` per generator.
 
 mod fasttemplate;
 pub mod go;

@@ -168,11 +168,18 @@ fn slugify(args: &[Value], _: Option<&str>) -> Result<Value, String> {
 /// separators escaped as Go does, floats as `encoding/json` writes them.
 pub(crate) fn go_json(value: &serde_json::Value, pretty: bool) -> String {
     let mut out = String::new();
-    write_json(&mut out, value, pretty, 0);
+    write_json(&mut out, value, pretty, 0, true);
     out
 }
 
-fn write_json(out: &mut String, value: &serde_json::Value, pretty: bool, depth: usize) {
+/// sprig `toRawJson`: an `Encoder` with `SetEscapeHTML(false)`, its final newline trimmed.
+pub(crate) fn go_json_raw(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_json(&mut out, value, false, 0, false);
+    out
+}
+
+fn write_json(out: &mut String, value: &serde_json::Value, pretty: bool, depth: usize, html: bool) {
     let newline = |out: &mut String, depth: usize| {
         if pretty {
             out.push('\n');
@@ -187,7 +194,7 @@ fn write_json(out: &mut String, value: &serde_json::Value, pretty: bool, depth: 
             (None, Some(f)) => out.push_str(&json_float(f)),
             _ => out.push_str(&n.to_string()),
         },
-        serde_json::Value::String(s) => json_string(out, s),
+        serde_json::Value::String(s) => json_string(out, s, html),
         serde_json::Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -195,7 +202,7 @@ fn write_json(out: &mut String, value: &serde_json::Value, pretty: bool, depth: 
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                write_json(out, item, pretty, depth + 1);
+                write_json(out, item, pretty, depth + 1, html);
             }
             if !items.is_empty() {
                 newline(out, depth);
@@ -211,12 +218,12 @@ fn write_json(out: &mut String, value: &serde_json::Value, pretty: bool, depth: 
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                json_string(out, key);
+                json_string(out, key, html);
                 out.push(':');
                 if pretty {
                     out.push(' ');
                 }
-                write_json(out, &fields[*key], pretty, depth + 1);
+                write_json(out, &fields[*key], pretty, depth + 1, html);
             }
             if !keys.is_empty() {
                 newline(out, depth);
@@ -242,7 +249,7 @@ fn json_float(f: f64) -> String {
     }
 }
 
-fn json_string(out: &mut String, s: &str) {
+fn json_string(out: &mut String, s: &str, html: bool) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -251,6 +258,7 @@ fn json_string(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' if !html => out.push(c),
             '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32))
             }

@@ -10,6 +10,7 @@ mod number;
 mod parse;
 mod printf;
 mod sprig;
+mod sprig_more;
 mod unquote;
 mod value;
 

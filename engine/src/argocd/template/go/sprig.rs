@@ -51,11 +51,12 @@ pub(crate) fn empty(value: &Value) -> bool {
 }
 
 /// What Go says when sprig asks `reflect.TypeOf(nil).Kind()`.
-const NIL_DEREFERENCE: &str = "runtime error: invalid memory address or nil pointer dereference";
+pub(crate) const NIL_DEREFERENCE: &str =
+    "runtime error: invalid memory address or nil pointer dereference";
 
 /// The list a sprig list function works on; `what` is its message's verb, `find first` for
 /// "Cannot find first on type string".
-fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {
+pub(crate) fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {
     match value {
         Value::Missing | Value::Nil => Err(NIL_DEREFERENCE.to_string()),
         Value::List(items, _) => Ok(items),
@@ -64,7 +65,7 @@ fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, Strin
 }
 
 /// reflect's kind name, as sprig's list messages print `reflect.TypeOf(list).Kind()`.
-fn type_kind(value: &Value) -> &'static str {
+pub(crate) fn type_kind(value: &Value) -> &'static str {
     match value {
         Value::Missing | Value::Nil => "invalid",
         Value::Bool(_) => "bool",
@@ -77,7 +78,7 @@ fn type_kind(value: &Value) -> &'static str {
     }
 }
 
-fn map_of(value: &Value) -> super::value::MapRef {
+pub(crate) fn map_of(value: &Value) -> super::value::MapRef {
     match value {
         Value::Map(map, _) => map.clone(),
         _ => Rc::new(Default::default()),
@@ -180,7 +181,7 @@ fn int_math(args: &[Value], op: fn(i64, i64) -> Result<i64, String>) -> Result<V
 
 /// `regexp.MustCompile`'s panic: `regexp: Compile(PATTERN): error parsing regexp: …`, in Go's
 /// words for the mistakes Rust's parser names alike; other mistakes keep Rust's words.
-fn regex(pattern: &str) -> Result<regex::Regex, String> {
+pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
     regex::Regex::new(pattern).map_err(|error| {
         let quoted =
             if pattern.contains('`') || pattern.chars().any(|c| c.is_control() && c != '\t') {
@@ -234,19 +235,28 @@ fn go_lower(text: &str) -> String {
 /// mergo `Merge` without override: a key the destination lacks or holds empty takes the
 /// source's value; two maps under one key merge deeply.
 fn merge_into(dst: &super::value::MapRef, src: &super::value::MapRef) {
+    merge_maps(dst, src, false);
+}
+
+/// mergo `Merge` (`overwrite` false) or `MergeWithOverwrite` (true) of one map into another.
+pub(crate) fn merge_maps(dst: &super::value::MapRef, src: &super::value::MapRef, overwrite: bool) {
     let src = src.borrow().clone();
     for (key, value) in src {
+        // A nil source value is skipped by Merge and written by MergeWithOverwrite.
         if value.is_nil() {
+            if overwrite {
+                dst.borrow_mut().insert(key, value);
+            }
             continue;
         }
         let existing = dst.borrow().get(&key).cloned();
         if let (Some(Value::Map(d, _)), Value::Map(s, _)) = (&existing, &value) {
             if !Rc::ptr_eq(d, s) {
-                merge_into(d, s);
+                merge_maps(d, s, overwrite);
             }
             continue;
         }
-        if existing.as_ref().is_some_and(|v| !empty(v)) {
+        if !overwrite && existing.as_ref().is_some_and(|v| !empty(v)) {
             continue;
         }
         dst.borrow_mut().insert(key, value);
@@ -254,6 +264,9 @@ fn merge_into(dst: &super::value::MapRef, src: &super::value::MapRef) {
 }
 
 pub(crate) fn lookup(name: &str) -> Option<Func> {
+    if let Some(func) = super::sprig_more::lookup(name) {
+        return Some(func);
+    }
     Some(match name {
         // Strings.
         "upper" => f(&[Str], None, |a, _| ok(go_upper(s(a, 0)))),

@@ -12,6 +12,8 @@ use std::rc::Rc;
 pub(crate) enum Elem {
     Any,
     String,
+    /// `[]int`, what sprig's `until` returns.
+    Int,
 }
 
 /// Go's integer types the functions return.
@@ -122,8 +124,10 @@ impl Value {
             Value::String(_) => "string",
             Value::List(_, Elem::Any) => "[]interface {}",
             Value::List(_, Elem::String) => "[]string",
+            Value::List(_, Elem::Int) => "[]int",
             Value::Map(_, Elem::Any) => "map[string]interface {}",
             Value::Map(_, Elem::String) => "map[string]string",
+            Value::Map(_, Elem::Int) => "map[string]int",
         }
     }
 
@@ -141,6 +145,25 @@ impl Value {
             Value::String(s) => !s.is_empty(),
             Value::List(items, _) => !items.is_empty(),
             Value::Map(map, _) => !map.borrow().is_empty(),
+        }
+    }
+
+    /// A copy sharing no map with the original (copystructure `Copy`).
+    pub fn deep_copy(&self) -> Value {
+        match self {
+            Value::List(items, elem) => {
+                Value::List(Rc::new(items.iter().map(Value::deep_copy).collect()), *elem)
+            }
+            Value::Map(map, elem) => Value::Map(
+                Rc::new(RefCell::new(
+                    map.borrow()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.deep_copy()))
+                        .collect(),
+                )),
+                *elem,
+            ),
+            other => other.clone(),
         }
     }
 
