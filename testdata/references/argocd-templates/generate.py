@@ -120,6 +120,22 @@ GO += [
     "{{ nospace \" a b\\tc\\n\" }}",
 ]
 
+GO += [
+    # Lexer and parser messages.
+    "{{ .a.b.c }}", "{{ $x := 1 }}{{ $x.y }}", "{{ $.a.b }}", "{{ (1).x }}", "{{ .name.\"x\" }}", "{{ .a .b }}", "{{ \"a\" \"b\" }}", "{{ range }}{{ end }}", "{{ with }}{{ end }}",
+    "{{ if 1 }}{{ else if }}{{ end }}", "{{ if 1 }}{{ else }}{{ else if 2 }}{{ end }}", "{{ range .list }}{{ else }}{{ break }}{{ end }}", "{{ range .list }}{{ with . }}{{ break }}{{ end }}{{ . }}{{ end }}",
+    "{{ define \"x\" }}{{ end }}{{ define \"x\" }}y{{ end }}{{ template \"x\" }}", "{{ define x }}{{ end }}", "{{ define \"x\" 1 }}{{ end }}", "{{ if 1 }}{{ define \"x\" }}{{ end }}{{ end }}",
+    "{{ template \"x\" }}{{ define \"x\" }}{{ $ }}{{ end }}", "{{ block \"b\" }}{{ end }}", "{{ block \"b\" . }}{{ else }}{{ end }}", "{{ end }}{{ if }}", "a\n{{ if\n .x }}\n{{ end", "{{ if .x }}\n\n{{ else }}\n",
+    "{{ .x\n.y }}", "{{ (.name }}", "{{ .name) }}", "{{ ((1)) }}", "{{ (1 | printf \"%d\") }}", "{{ 1 | (printf \"%d\") }}", "{{ printf (\"%d\") 2 }}", "{{ $x := }}", "{{ $x := 1 2 }}",
+    "{{ $x = 1 }}", "{{ $x, $y := 1 }}", "{{ range $x, := .list }}{{ end }}", "{{ range $x, $y, $z := .list }}{{ end }}", "{{ with $x, $y := 1 }}{{ end }}", "{{ true.x }}", "{{ .name | true }}",
+    "{{ .name | .values }}", "{{ .name | $ }}", "{{ . | printf }}", "{{ 0x10 }} {{ 0o17 }} {{ 0b101 }} {{ 1e-2 }} {{ 0x1p4 }} {{ -0 }} {{ +5 }}", "{{ 1i }}", "{{ 0x }}", "{{ 1__0 }}", "{{ '\\n' }} {{ '\\x41' }} {{ '\\u00e9' }}",
+    "{{ \"\\z\" }}", "{{ '' }}", "{{ @ }}", "{{ .name@ }}", "{{ $x@ }}", "{{ break }}", "{{ continue }}", "{{ range .list }}{{ break 1 }}{{ end }}", "{{/**/}}", "{{- /**/ -}}", "{{/* a */ -}}",
+    "x {{- /* a */}} y", "{{ .name -}}\n  \n{{- .name }}", "{{-.name}}", "{{ .name-}}", "{{- 3}}", "{{3 -}}", "{{ 3 - }}", "{{ - 3 }}", "{{ nil | print }}", "{{ print nil nil }}", "{{ len nil }}",
+    "{{ index . }}", "{{ index .metadata.labels 1 }}", "{{ index .list \"a\" }}", "{{ index .list nil }}", "{{ index .list 1 0 }}", "{{ slice }}", "{{ not }}", "{{ eq }}", "{{ and 1 }} {{ or 0 }}",
+    "{{ lt 1 2.0 }}", "{{ lt \"a\" \"b\" }}", "{{ gt 2.5 1.5 }}", "{{ le nil 1 }}", "{{ eq nil nil }}", "{{ eq .values.none .nope }}", "{{ eq true true }}", "{{ eq .values.on true }}", "{{ ne .values.replicas .values.big }}",
+    "{{ if and .values.on (gt (len .list) 1) }}many{{ end }}", "{{ $n := len .list }}{{ if gt $n 2 }}{{ $n }}{{ end }}", "{{ printf \"%03d-%s\" (len .list) (.name | upper) }}",
+]
+
 
 def random_templates(count, seed=54):
     """Pipelines assembled from a fixed pool, with a fixed seed: functions given operands of

@@ -540,7 +540,8 @@ impl<'a> Exec<'a> {
         match arg {
             Arg::Dot(_) => self.validate(dot.value.clone(), param, dot.wrapped),
             Arg::Nil(_) => match param {
-                Param::Any | Param::Value | Param::Map => Ok(Value::Nil),
+                Param::Value => Ok(Value::Missing),
+                Param::Any | Param::Map => Ok(Value::Nil),
                 _ => self.error(format!("cannot assign nil to {}", param.go_type())),
             },
             Arg::Field { idents, .. } => {

@@ -251,7 +251,10 @@ impl Lexer<'_> {
     fn lex_action(&mut self) -> bool {
         loop {
             let (close, trim) = self.at_right_delim();
-            if close && self.paren_depth == 0 {
+            if close && self.paren_depth > 0 {
+                return self.error("unclosed left paren".to_string());
+            }
+            if close {
                 if trim {
                     // The space before ` -}}` is not a token of its own.
                     self.advance_to(self.pos + 2);

@@ -9,6 +9,12 @@ use super::unquote::unquote;
 pub(super) fn number(token: &Token) -> Result<Number, String> {
     let text = token.text.clone();
     if token.kind == Kind::CharConstant {
+        // strconv.UnquoteChar of what follows the opening quote: an error is Go's "invalid
+        // syntax", anything but the closing quote after one character is malformed.
+        let body = &text[1..];
+        if body.starts_with('\'') || body.is_empty() {
+            return Err("invalid syntax".to_string());
+        }
         let rune = unquote(&text).map_err(|_| format!("malformed character constant: {text}"))?;
         let code = rune.chars().next().map_or(0, |c| c as i64);
         return Ok(Number {
@@ -96,13 +102,41 @@ pub(super) fn parse_int(text: &str) -> Option<i64> {
     }
 }
 
-/// `strconv.ParseFloat(text, 64)` for decimal literals, `_` allowed between digits.
+/// `strconv.ParseFloat(text, 64)`: decimal, or hexadecimal with a `p` exponent; `_` only
+/// between digits (Go's `underscoreOK`).
 fn parse_float(text: &str) -> Option<f64> {
-    let clean = text.replace('_', "");
-    if clean.to_ascii_lowercase().contains("0x") {
-        return None;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'_' {
+            let before = i.checked_sub(1).map(|p| bytes[p]);
+            let after = bytes.get(i + 1).copied();
+            let digit = |c: Option<u8>| c.is_some_and(|c| c.is_ascii_hexdigit());
+            if !digit(before) || !digit(after) {
+                return None;
+            }
+        }
     }
-    clean.parse::<f64>().ok().filter(|f| f.is_finite())
+    let clean = text.replace('_', "");
+    let (negative, body) = match clean.strip_prefix('-') {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, clean.strip_prefix('+').unwrap_or(&clean).to_string()),
+    };
+    let lower = body.to_ascii_lowercase();
+    let magnitude = if let Some(hex) = lower.strip_prefix("0x") {
+        let (mantissa, exponent) = hex.split_once('p')?;
+        let exponent: i32 = exponent.parse().ok()?;
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if whole.is_empty() && fraction.is_empty() {
+            return None;
+        }
+        let digits = format!("{whole}{fraction}");
+        let value = u64::from_str_radix(&digits, 16).ok()? as f64;
+        value * 2f64.powi(exponent - 4 * fraction.len() as i32)
+    } else {
+        lower.parse::<f64>().ok()?
+    };
+    let value = if negative { -magnitude } else { magnitude };
+    value.is_finite().then_some(value)
 }
 
 #[cfg(test)]

@@ -116,7 +116,11 @@ impl std::fmt::Display for Arg {
             }
             Arg::Variable { idents, .. } => f.write_str(&idents.join(".")),
             Arg::Chain { node, fields, .. } => {
-                write!(f, "{node}")?;
+                if let Arg::Pipe(_) = **node {
+                    write!(f, "({node})")?;
+                } else {
+                    write!(f, "{node}")?;
+                }
                 for field in fields {
                     write!(f, ".{field}")?;
                 }
@@ -128,7 +132,7 @@ impl std::fmt::Display for Arg {
             Arg::Bool(_, value) => write!(f, "{value}"),
             Arg::Number(_, number) => f.write_str(&number.text),
             Arg::String { quoted, .. } => f.write_str(quoted),
-            Arg::Pipe(pipe) => write!(f, "({pipe})"),
+            Arg::Pipe(pipe) => write!(f, "{pipe}"),
         }
     }
 }
@@ -139,7 +143,11 @@ impl std::fmt::Display for Command {
             if i > 0 {
                 f.write_str(" ")?;
             }
-            write!(f, "{arg}")?;
+            if let Arg::Pipe(_) = arg {
+                write!(f, "({arg})")?;
+            } else {
+                write!(f, "{arg}")?;
+            }
         }
         Ok(())
     }
@@ -179,6 +187,7 @@ pub(super) fn parse(
         action_line: 0,
         is_function,
         templates: BTreeMap::new(),
+        furthest: 0,
     };
     let root = parser.parse_top()?;
     parser.add(name.to_string(), root)?;
@@ -199,13 +208,16 @@ struct Parser<'a> {
     action_line: usize,
     is_function: &'a dyn Fn(&str) -> bool,
     templates: Templates,
+    furthest: usize,
 }
 
 type Parsed<T> = Result<T, String>;
 
 impl Parser<'_> {
     fn next(&mut self) -> Token {
-        let token = self.tokens[self.at.min(self.tokens.len() - 1)].clone();
+        let index = self.at.min(self.tokens.len() - 1);
+        self.furthest = self.furthest.max(index);
+        let token = self.tokens[index].clone();
         self.at += 1;
         token
     }
@@ -214,8 +226,10 @@ impl Parser<'_> {
         self.at -= 1;
     }
 
-    fn peek(&self) -> &Token {
-        &self.tokens[self.at.min(self.tokens.len() - 1)]
+    fn peek(&mut self) -> &Token {
+        let index = self.at.min(self.tokens.len() - 1);
+        self.furthest = self.furthest.max(index);
+        &self.tokens[index]
     }
 
     fn next_non_space(&mut self) -> Token {
@@ -233,8 +247,9 @@ impl Parser<'_> {
         token
     }
 
+    /// The line of the furthest token read, lookahead included, as parse.go's `t.token[0]`.
     fn line(&self) -> usize {
-        self.tokens[self.at.saturating_sub(1).min(self.tokens.len() - 1)].line
+        self.tokens[self.furthest.min(self.tokens.len() - 1)].line
     }
 
     fn error<T>(&self, message: String) -> Parsed<T> {
