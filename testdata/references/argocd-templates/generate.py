@@ -14,6 +14,9 @@ PARAMS = [
     {"name": "Staging_Cluster.01", "server": "https://10.0.0.1", "metadata": {"labels": {}},
      "values": {"replicas": 0, "big": 123456, "ratio": -2.25, "tiny": 0, "on": False, "none": None},
      "list": [], "path": {"basename": "", "path": "", "segments": []}},
+    {"name": "Ünïcode-名前 cluster", "server": "https://[::1]:6443/a?b=c&d", "metadata": {"labels": {"a-b": "x", "": "empty"}},
+     "values": {"replicas": 9007199254740993, "big": 1e21, "ratio": 123456.789, "tiny": -0.0, "on": "true", "none": [None]},
+     "list": [{"k": 1}, [1, 2], None, True, 1.25e-7, "<&>"], "path": {"basename": "a b", "path": "a/b", "segments": ["a", "b"]}},
 ]
 FLAT = [
     {"name": "in-cluster", "metadata.labels.env": "prod", "path.basename": "guestbook", "n": 3},

@@ -12,7 +12,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         "slugify" => f(&[], Some(Param::Any), slugify),
         "toYaml" => f(&[Param::Any], None, |a, _| {
-            let yaml = crate::yaml::go_marshal::marshal(&a[0].to_json());
+            // JSONToYAML reads the JSON back: `-0` is then the integer 0.
+            let yaml = crate::yaml::go_marshal::marshal(&without_negative_zero(a[0].to_json()));
             Ok(Value::String(
                 yaml.strip_suffix('\n').unwrap_or(&yaml).to_string(),
             ))
@@ -37,6 +38,26 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         _ => return None,
     })
+}
+
+fn without_negative_zero(json: serde_json::Value) -> serde_json::Value {
+    match json {
+        serde_json::Value::Number(n)
+            if n.as_f64() == Some(0.0) && n.as_i64().is_none() && n.as_u64().is_none() =>
+        {
+            serde_json::Value::from(0)
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.into_iter().map(without_negative_zero).collect())
+        }
+        serde_json::Value::Object(fields) => serde_json::Value::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| (k, without_negative_zero(v)))
+                .collect(),
+        ),
+        other => other,
+    }
 }
 
 /// sigs.k8s.io/yaml's message when the document is not of the kind asked for.

@@ -89,13 +89,22 @@ pub(crate) fn map_of(value: &Value) -> super::value::MapRef {
 pub(crate) fn to_int64(value: &Value) -> i64 {
     match value {
         Value::Int(i, _) => *i,
-        Value::Float(f) => *f as i64,
+        Value::Float(f) => go_float_to_int(*f),
         Value::Bool(b) => i64::from(*b),
         Value::String(s) => {
             let trimmed = trim_zero_decimal(s);
             super::number::parse_int(&trimmed).unwrap_or(0)
         }
         _ => 0,
+    }
+}
+
+/// Go's `int64(f)` on amd64: out of range (or NaN) is the integer indefinite, `math.MinInt64`.
+pub(crate) fn go_float_to_int(f: f64) -> i64 {
+    if f.is_nan() || f >= 9_223_372_036_854_775_808.0 || f < -9_223_372_036_854_775_808.0 {
+        i64::MIN
+    } else {
+        f as i64
     }
 }
 

@@ -273,3 +273,18 @@ fn sprig_functions() {
         assert_eq!(run(template, data.clone()), expected, "{template}");
     }
 }
+
+// Go's conversions on amd64 (the spec's "Conversions between numeric types": out of range is
+// implementation-defined; amd64 gives the integer indefinite) and encoding/json's -0.
+#[test]
+fn out_of_range_floats_and_negative_zero() {
+    let data = json!({"big": 1e21, "z": -0.0});
+    assert_eq!(
+        run(
+            "{{ int .big }} {{ int64 .big }} {{ add 1 .big }}",
+            data.clone()
+        ),
+        "-9223372036854775808 -9223372036854775808 -9223372036854775807"
+    );
+    assert_eq!(run("{{ toJson .z }} {{ toYaml .z }}", data), "-0 0");
+}

@@ -89,12 +89,10 @@ impl Value {
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Int(i, _) => serde_json::Value::from(*i),
             Value::Float(f) => {
-                if f.fract() == 0.0 && f.abs() < 1e21 {
-                    if f.abs() < 9.007_199_254_740_992e15 {
-                        serde_json::Value::from(*f as i64)
-                    } else {
-                        serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, Into::into)
-                    }
+                // encoding/json writes an integral float without a fraction; -0 stays -0.
+                let negative_zero = *f == 0.0 && f.is_sign_negative();
+                if f.fract() == 0.0 && f.abs() < 9.2e18 && !negative_zero {
+                    serde_json::Value::from(*f as i64)
                 } else {
                     serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, Into::into)
                 }
