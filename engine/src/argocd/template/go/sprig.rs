@@ -101,7 +101,7 @@ pub(crate) fn to_int64(value: &Value) -> i64 {
 
 /// Go's `int64(f)` on amd64: out of range (or NaN) is the integer indefinite, `math.MinInt64`.
 pub(crate) fn go_float_to_int(f: f64) -> i64 {
-    if f.is_nan() || f >= 9_223_372_036_854_775_808.0 || f < -9_223_372_036_854_775_808.0 {
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
         i64::MIN
     } else {
         f as i64
