@@ -136,7 +136,8 @@ GO += [
     "x {{- /* a */}} y", "{{ .name -}}\n  \n{{- .name }}", "{{-.name}}", "{{ .name-}}", "{{- 3}}", "{{3 -}}", "{{ 3 - }}", "{{ - 3 }}", "{{ nil | print }}", "{{ print nil nil }}", "{{ len nil }}",
     "{{ index . }}", "{{ index .metadata.labels 1 }}", "{{ index .list \"a\" }}", "{{ index .list nil }}", "{{ index .list 1 0 }}", "{{ slice }}", "{{ not }}", "{{ eq }}", "{{ and 1 }} {{ or 0 }}",
     "{{ lt 1 2.0 }}", "{{ lt \"a\" \"b\" }}", "{{ gt 2.5 1.5 }}", "{{ le nil 1 }}", "{{ eq nil nil }}", "{{ eq .values.none .nope }}", "{{ eq true true }}", "{{ eq .values.on true }}", "{{ ne .values.replicas .values.big }}",
-    "{{ if and .values.on (gt (len .list) 1) }}many{{ end }}", "{{ $n := len .list }}{{ if gt $n 2 }}{{ $n }}{{ end }}", "{{ printf \"%03d-%s\" (len .list) (.name | upper) }}",
+    "{{ if and .values.on (gt (len .list) 1) }}many{{ end }}", "{{ define \"t\" }}{{ .x.y }}{{ end }}{{ template \"t\" .name }}", "{{ define \"t\" }}{{ .nope }}{{ end }}{{ template \"t\" . }}",
+    "{{ define \"t\" }}{{ $ }}{{ end }}{{ template \"t\" .path.basename }}", "{{ $n := len .list }}{{ if gt $n 2 }}{{ $n }}{{ end }}", "{{ printf \"%03d-%s\" (len .list) (.name | upper) }}",
 ]
 
 

@@ -19,6 +19,9 @@ pub(super) struct Exec<'a> {
     vars: Vec<(String, Value)>,
     node: Option<(usize, String)>,
     depth: usize,
+    /// The template being executed, which messages name (`executing "r"`); positions stay the
+    /// parsed text's (`base:1:25`).
+    current: String,
 }
 
 /// How a list ended: normally, or at `{{break}}` / `{{continue}}`.
@@ -53,6 +56,7 @@ impl<'a> Exec<'a> {
             vars: Vec::new(),
             node: None,
             depth: 0,
+            current: name.to_string(),
         }
     }
 
@@ -82,8 +86,9 @@ impl<'a> Exec<'a> {
                     None => *pos,
                 };
                 Err(format!(
-                    "template: {}:{line}:{column}: executing {:?} at <{context}>: {message}",
-                    self.name, self.name
+                    "template: {}:{line}:{column}: executing {} at <{context}>: {message}",
+                    self.name,
+                    super::super::quote::quote(&self.current)
                 ))
             }
         }
@@ -149,16 +154,17 @@ impl<'a> Exec<'a> {
                 let Some(list) = self.templates.get(name) else {
                     return self.error(format!("template {quoted} not defined"));
                 };
+                if self.depth >= MAX_DEPTH {
+                    return self.error(format!("exceeded maximum template depth ({MAX_DEPTH})"));
+                }
                 let value = match pipe {
                     Some(pipe) => self.eval_pipeline(dot, pipe)?,
                     None => Value::Missing,
                 };
-                if self.depth >= MAX_DEPTH {
-                    return self.error(format!("exceeded maximum template depth ({MAX_DEPTH})"));
-                }
                 let saved =
                     std::mem::replace(&mut self.vars, vec![("$".to_string(), value.clone())]);
                 self.depth += 1;
+                let caller = std::mem::replace(&mut self.current, name.clone());
                 let result = self.walk_list(
                     &Dot {
                         value,
@@ -166,6 +172,7 @@ impl<'a> Exec<'a> {
                     },
                     list,
                 );
+                self.current = caller;
                 self.depth -= 1;
                 self.vars = saved;
                 result?;

@@ -288,3 +288,17 @@ fn out_of_range_floats_and_negative_zero() {
     );
     assert_eq!(run("{{ toJson .z }} {{ toYaml .z }}", data), "-0 0");
 }
+
+// text/template exec.go maxExecDepth: a template that calls itself forever stops with an error
+// (Go allows 100000 levels; a Rust stack holds fewer, so here 1000).
+#[test]
+fn endless_recursion_stops() {
+    let out = run(
+        r#"{{define "r"}}{{template "r" .}}{{end}}{{template "r" .}}"#,
+        json!({}),
+    );
+    assert_eq!(
+        out,
+        r#"ERR template: base:1:25: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (1000)"#
+    );
+}
