@@ -184,7 +184,9 @@ def oracle(binary, spec):
 
 def main():
     binary = sys.argv[1]
-    runs = [(True, [], PARAMS, GO), (True, ["missingkey=error"], PARAMS, GO), (False, [], FLAT, FLAT_T)]
+    zero = [t for t in GO if ".nope" in t or ".values.none" in t or "index" in t]
+    runs = [(True, [], PARAMS, GO), (True, ["missingkey=error"], PARAMS, GO), (True, ["missingkey=zero"], PARAMS, zero),
+            (True, ["missingkey=error", "missingkey=default"], PARAMS[:1], GO[:20]), (False, [], FLAT, FLAT_T)]
     for go, options, params, templates in runs:
         rows = oracle(binary, {"params": params, "templates": templates, "goTemplate": go, "options": options, "json": True})
         for p, row in zip(params, rows):

@@ -15,6 +15,7 @@ pub(super) struct Exec<'a> {
     pub text: &'a str,
     pub templates: &'a Templates,
     pub missing_key_error: bool,
+    pub missing_key_zero: bool,
     pub out: String,
     vars: Vec<(String, Value)>,
     node: Option<(usize, String)>,
@@ -45,13 +46,14 @@ impl<'a> Exec<'a> {
         name: &'a str,
         text: &'a str,
         templates: &'a Templates,
-        missing_key_error: bool,
+        options: super::GoOptions,
     ) -> Self {
         Exec {
             name,
             text,
             templates,
-            missing_key_error,
+            missing_key_error: options.missing_key_error,
+            missing_key_zero: options.missing_key_zero,
             out: String::new(),
             vars: Vec::new(),
             node: None,
@@ -436,6 +438,7 @@ impl<'a> Exec<'a> {
                     None if self.missing_key_error => {
                         self.error(format!("map has no entry for key {name:?}"))
                     }
+                    None if self.missing_key_zero => Ok(Value::Nil),
                     None => Ok(Value::Missing),
                 }
             }

@@ -24,21 +24,28 @@ pub const TEMPLATE_NAME: &str = "base";
 pub struct GoOptions {
     /// `missingkey=error`: a missing map key stops the template.
     pub missing_key_error: bool,
+    /// `missingkey=zero`: a missing key of a `map[string]interface{}` is its zero value, a nil
+    /// interface (printed `<no value>`, but a field of it is an error, not another no value).
+    pub missing_key_zero: bool,
 }
 
 impl GoOptions {
-    /// `template.Option(options...)`; an option it does not know is an error, as Go panics.
+    /// `template.Option(options...)` (text/template option.go `setOption`); what it does not
+    /// know is an error, as Go panics with these words.
     pub fn parse(options: &[String]) -> Result<GoOptions, String> {
         let mut parsed = GoOptions::default();
         for option in options {
-            match option.split_once('=') {
-                Some(("missingkey", "invalid" | "default" | "zero")) => {
-                    parsed.missing_key_error = false
-                }
-                Some(("missingkey", "error")) => parsed.missing_key_error = true,
-                Some(("missingkey", _)) => return Err(format!("unrecognized option: {option}")),
-                _ => return Err(format!("unrecognized option: {option}")),
+            if option.is_empty() {
+                return Err("empty option string".to_string());
             }
+            let (error, zero) = match option.split_once('=') {
+                Some(("missingkey", "invalid" | "default")) => (false, false),
+                Some(("missingkey", "zero")) => (false, true),
+                Some(("missingkey", "error")) => (true, false),
+                _ => return Err(format!("unrecognized option: {option}")),
+            };
+            parsed.missing_key_error = error;
+            parsed.missing_key_zero = zero;
         }
         Ok(parsed)
     }
@@ -58,7 +65,7 @@ pub enum GoError {
 pub fn render(text: &str, data: &serde_json::Value, options: GoOptions) -> Result<String, GoError> {
     let templates = parse::parse(TEMPLATE_NAME, text, &|name| funcs::lookup(name).is_some())
         .map_err(GoError::Parse)?;
-    let mut exec = exec::Exec::new(TEMPLATE_NAME, text, &templates, options.missing_key_error);
+    let mut exec = exec::Exec::new(TEMPLATE_NAME, text, &templates, options);
     exec.execute(Value::from_json(data))
         .map_err(GoError::Execute)?;
     Ok(exec.out)

@@ -16,6 +16,7 @@ fn strict(text: &str, data: serde_json::Value) -> String {
         &data,
         GoOptions {
             missing_key_error: true,
+            missing_key_zero: false,
         },
     ) {
         Ok(out) => out,
@@ -300,5 +301,33 @@ fn endless_recursion_stops() {
     assert_eq!(
         out,
         r#"ERR template: base:1:25: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (1000)"#
+    );
+}
+
+// text/template option.go: missingkey=invalid/default, zero, error; anything else is refused.
+#[test]
+fn go_template_options() {
+    let parse = |o: &[&str]| GoOptions::parse(&o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(
+        parse(&["missingkey=error", "missingkey=default"]),
+        Ok(GoOptions::default())
+    );
+    assert_eq!(
+        parse(&["missingkey=nope"]),
+        Err("unrecognized option: missingkey=nope".to_string())
+    );
+    assert_eq!(parse(&[""]), Err("empty option string".to_string()));
+    let zero = GoOptions {
+        missing_key_error: false,
+        missing_key_zero: true,
+    };
+    let out = |t: &str| match render(t, &json!({}), zero) {
+        Ok(out) => out,
+        Err(GoError::Parse(e) | GoError::Execute(e)) => e,
+    };
+    assert_eq!(out("{{ .a }}"), "<no value>");
+    assert_eq!(
+        out("{{ .a.b }}"),
+        r#"template: base:1:5: executing "base" at <.a.b>: nil pointer evaluating interface {}.b"#
     );
 }
