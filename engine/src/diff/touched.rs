@@ -240,7 +240,6 @@ mod tests {
                     position,
                     requested: [("cpu".to_string(), parse_quantity(cpu).unwrap())].into(),
                     free: None,
-                    workloads: Vec::new(),
                 })
                 .collect(),
             quotas: Vec::new(),
