@@ -45,11 +45,93 @@ fn apply_one(document: &mut Value, operation: &Operation<'_>) -> Result<(), Stri
     let parents = path.matches('/').count();
     crate::object::check_nesting_below(parents, &value)
         .map_err(|problem| format!("{verb} {}: {problem}", operation.path))?;
+    // The two operations overriders mostly make, applied in place: `resolve` has checked the
+    // target (or, for `add`, its parent) and made every index a position, so what json-patch
+    // would do is known; building its operation from JSON cost more than the change itself.
+    let value = match apply_checked(document, operation.operator, &path, value) {
+        Ok(()) => return Ok(()),
+        Err(value) => value,
+    };
     let encoded = json!({"op": verb, "path": path, "value": value});
     let patch_operation: json_patch::PatchOperation = serde_json::from_value(encoded)
         .map_err(|error| format!("{verb} {}: {error}", operation.path))?;
     json_patch::patch(document, &[patch_operation])
         .map_err(|error| format!("{verb} {}: {error}", operation.path))
+}
+
+/// `replace` or `add` at a pointer [`resolve`] has checked, as json-patch applies them: a
+/// replaced value is swapped, an added key is inserted (in place if it exists, else last), an
+/// added list element is inserted at its position. Gives the value back for anything else.
+fn apply_checked(
+    document: &mut Value,
+    operator: OverriderOperator,
+    resolved: &str,
+    value: Value,
+) -> Result<(), Value> {
+    match operator {
+        OverriderOperator::Replace => match pointer_mut(document, resolved) {
+            Some(target) => {
+                *target = value;
+                Ok(())
+            }
+            None => Err(value),
+        },
+        OverriderOperator::Add => {
+            let Some((parent, last)) = resolved.rsplit_once('/') else {
+                return Err(value);
+            };
+            match pointer_mut(document, parent) {
+                Some(Value::Object(map)) => {
+                    let key = if last.contains('~') {
+                        last.replace("~1", "/").replace("~0", "~")
+                    } else {
+                        last.to_string()
+                    };
+                    map.insert(key, value);
+                    Ok(())
+                }
+                Some(Value::Array(list)) => match last.parse::<usize>() {
+                    Ok(index) if index <= list.len() => {
+                        list.insert(index, value);
+                        Ok(())
+                    }
+                    _ => Err(value),
+                },
+                _ => Err(value),
+            }
+        }
+        OverriderOperator::Remove => Err(value),
+    }
+}
+
+/// `Value::pointer_mut`, which unescapes every token into a new string, for pointers whose
+/// tokens seldom hold a `~`: the same value found, the same indices refused (a sign, a leading
+/// zero).
+fn pointer_mut<'v>(document: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
+    if pointer.is_empty() {
+        return Some(document);
+    }
+    let mut node = document;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let unescaped;
+        let token = if token.contains('~') {
+            unescaped = token.replace("~1", "/").replace("~0", "~");
+            unescaped.as_str()
+        } else {
+            token
+        };
+        node = match node {
+            Value::Object(map) => map.get_mut(token)?,
+            Value::Array(list) => {
+                if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+                    return None;
+                }
+                list.get_mut(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 /// Removes a target [`resolve`] has checked. Done here rather than by the json-patch crate,
@@ -63,7 +145,7 @@ fn remove(document: &mut Value, resolved: &str) {
         *document = Value::Null;
         return;
     };
-    let parent = document.pointer_mut(&encode(parents));
+    let parent = pointer_mut(document, &encode(parents));
     match parent {
         Some(Value::Object(map)) => {
             map.shift_remove(last);
@@ -176,7 +258,11 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
             }
         }
         walked.push('/');
-        walked.push_str(&slot.replace('~', "~0").replace('/', "~1"));
+        if slot.contains(['~', '/']) {
+            walked.push_str(&slot.replace('~', "~0").replace('/', "~1"));
+        } else {
+            walked.push_str(slot);
+        }
     }
     Ok(encode(&tokens))
 }
@@ -231,6 +317,38 @@ mod tests {
     }
 
     use OverriderOperator::{Add, Remove, Replace};
+
+    /// The pointer walk finds what serde_json's finds, and refuses what it refuses.
+    #[test]
+    fn pointers_resolve_as_serde_json_resolves_them() {
+        let document = json!({"a": {"b/c": [1, {"d~e": 2}], "": 3}, "f": [[4]]});
+        for pointer in [
+            "",
+            "/",
+            "/a",
+            "/a/b~1c",
+            "/a/b~1c/0",
+            "/a/b~1c/1/d~0e",
+            "/a/",
+            "/a/b~1c/01",
+            "/a/b~1c/+1",
+            "/a/b~1c/2",
+            "/a/b~1c/-1",
+            "/f/0/0",
+            "/f/0/0/x",
+            "a",
+            "/x",
+            "/a/b~c",
+        ] {
+            let mut ours = document.clone();
+            let mut theirs = document.clone();
+            assert_eq!(
+                pointer_mut(&mut ours, pointer).cloned(),
+                theirs.pointer_mut(pointer).cloned(),
+                "{pointer}"
+            );
+        }
+    }
 
     /// Each operation may nest its value only as deep as a document may go, so a chain of
     /// operations cannot deepen an object without end (and overflow a recursive walk).

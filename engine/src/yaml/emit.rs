@@ -160,6 +160,8 @@ fn write_scalar_text(out: &mut String, text: &str, position: Position) -> Option
         out.push('\'');
         out.push_str(text);
         out.push('\'');
+    } else if value && is_plain_led_by_a_digit(text) {
+        out.push_str(text);
     } else if value && is_never_plain(text) {
         out.push('"');
         for c in text.chars() {
@@ -173,6 +175,65 @@ fn write_scalar_text(out: &mut String, text: &str, position: Position) -> Option
         return None;
     }
     Some(())
+}
+
+/// A value led by a digit that serde-saphyr writes plain: no YAML 1.1 number or timestamp to its
+/// resolver (`9f14c1`, a build id; `03:30`, no base-60 number with its leading zero). Only what
+/// is surely no number is taken: a letter or punctuation no number holds (anything but digits,
+/// `.`, `:`, a sign and an exponent's `e`), without `_` (which Go's reader drops before it
+/// resolves, as serde-saphyr does), without a radix prefix and not the `yyyy-` a timestamp starts
+/// with; or else digits and `:` that are no base-60 integer. Platform repositories' labels are
+/// full of these, and one of them used to send the whole document to serde-saphyr.
+fn is_plain_led_by_a_digit(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    if !first.is_ascii_digit() || matches!(last, b':' | b' ') || text.contains(": ") {
+        return false;
+    }
+    let in_value = |byte: &u8| {
+        byte.is_ascii_alphanumeric()
+            || matches!(
+                byte,
+                b'.' | b'/' | b'-' | b':' | b' ' | b'%' | b'=' | b',' | b'@' | b'+'
+            )
+    };
+    if !bytes.iter().all(in_value) {
+        return false;
+    }
+    let radix =
+        bytes.len() >= 2 && bytes[0] == b'0' && matches!(bytes[1] | 0x20, b'x' | b'o' | b'b');
+    let timestamp_led =
+        bytes.len() >= 5 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4] == b'-';
+    if radix || timestamp_led {
+        return false;
+    }
+    let number_byte = |byte: &u8| {
+        byte.is_ascii_digit() || matches!(byte, b'.' | b':' | b'+' | b'-' | b'e' | b'E')
+    };
+    if !bytes.iter().all(number_byte) {
+        return true;
+    }
+    bytes.contains(&b':')
+        && bytes
+            .iter()
+            .all(|byte| byte.is_ascii_digit() || *byte == b':')
+        && !is_base60_integer(text)
+}
+
+/// YAML 1.1's base-60 integer, for digits and `:` alone: a first part without a leading zero,
+/// then parts of one or two digits below 60.
+fn is_base60_integer(text: &str) -> bool {
+    let mut parts = text.split(':');
+    let first = parts.next().unwrap_or_default();
+    !first.is_empty()
+        && !first.starts_with('0')
+        && parts.all(|part| match part.as_bytes() {
+            [digit] => digit.is_ascii_digit(),
+            [tens, units] => matches!(tens, b'0'..=b'5') && units.is_ascii_digit(),
+            _ => false,
+        })
 }
 
 /// A printable ASCII value of two characters or more that YAML cannot hold plain: it starts
@@ -356,7 +417,7 @@ mod tests {
             ("1.2.3", true),
             ("12:30", true),
             ("1:2:3", true),
-            ("12:60", false),
+            ("12:60", true),
             ("~", true),
             ("2024-01-01", false),
             ("0o7x", false),
@@ -365,6 +426,19 @@ mod tests {
             ("server.port=8080", true),
             ("a,b", true),
             ("a+b@c", true),
+            ("9f14c1", true),
+            ("4e1a2b", true),
+            ("03:30", true),
+            ("1::2", true),
+            ("1h30m", true),
+            ("3.10.6", true),
+            ("10.0.0.1", true),
+            ("10.0.0.1/24", true),
+            ("1e3x", true),
+            ("2024-01-01T10:00:00Z", false),
+            ("0x1g", false),
+            ("1_000a", false),
+            ("12:30:1a", true),
         ] {
             assert_eq!(agrees(&json!({ "key": word })), taken, "{word}");
             assert!(!agrees(&json!({ word: 1 })), "{word}");
@@ -505,6 +579,11 @@ mod tests {
             "0", "1", "7", "9", "e", "E", "x", "o", "b", "f", ".", "_", ":", "+", "-", "~", "60",
             "a",
         ];
+        // Digit-led values: build ids, times, versions, addresses, timestamps.
+        const DIGIT_LED: &[&str] = &[
+            "0", "1", "9", "03", "30", "60", "2024", "9f", "c1", "e", "E", "x", "o", "b", "T", "Z",
+            "h", ".", "_", ":", "+", "-", "/", "%", " ", ",", "=", "@",
+        ];
         const LINES: &[&str] = &[
             "line", "a: b", "- x", "# c", " ", "  ", "\n", "\n", "\n\n", "\t", "é", "\"", "'",
             "\u{85}", "\r", "|", "...",
@@ -514,6 +593,7 @@ mod tests {
             (INDICATORS, true, 300),
             (NAMES, false, 2_000),
             (NUMBERS, false, 2_000),
+            (DIGIT_LED, false, 2_000),
             (LINES, false, 200),
         ] {
             let mut taken = 0;
