@@ -122,7 +122,7 @@ pub struct FleetDiff {
     /// say what scaled it.
     pub base_envelopes: Option<BTreeMap<ObjectKey, Vec<crate::render::plan::Envelope>>>,
     /// Who the change touches: its clusters, the review groups they are in and those groups'
-    /// owners (see [`super::touched`]).
+    /// owners (computed by the diff's `touched` module).
     pub touched: Touched,
 }
 
