@@ -134,30 +134,21 @@ fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> 
         })
         .collect();
     let pods = PODS.to_string();
-    for placement in placements {
-        if !placement.is_workload {
+    for (_, placement, cluster, replicas) in running_replicas(fleet, placements) {
+        let Some(entry) = received.get_mut(&cluster) else {
             continue;
-        }
-        for target in placement.targets.iter() {
-            let replicas = target.replicas.unwrap_or(0);
-            if replicas <= 0 {
-                continue;
-            }
-            let Some(entry) = received.get_mut(&target.cluster) else {
-                continue;
-            };
-            // Summed in place: a fleet places millions of (workload, cluster) pairs, and
-            // nothing of each pair is kept.
-            let asked = (placement.request.iter())
-                .filter(|(_, quantity)| !quantity.is_zero())
-                .map(|(resource, each)| (resource, times(*each, replicas)))
-                .chain([(&pods, Quantity::from_units(replicas))]);
-            for (resource, quantity) in asked {
-                match entry.requested.get_mut(resource) {
-                    Some(slot) => *slot = slot.saturating_add(quantity),
-                    None => {
-                        entry.requested.insert(resource.clone(), quantity);
-                    }
+        };
+        // Summed in place: a fleet places millions of (workload, cluster) pairs, and
+        // nothing of each pair is kept.
+        let asked = (placement.request.iter())
+            .filter(|(_, quantity)| !quantity.is_zero())
+            .map(|(resource, each)| (resource, times(*each, replicas)))
+            .chain([(&pods, Quantity::from_units(replicas))]);
+        for (resource, quantity) in asked {
+            match entry.requested.get_mut(resource) {
+                Some(slot) => *slot = slot.saturating_add(quantity),
+                None => {
+                    entry.requested.insert(resource.clone(), quantity);
                 }
             }
         }
@@ -167,6 +158,22 @@ fn per_cluster(fleet: &Fleet, placements: &[Placement]) -> Vec<ClusterCapacity> 
 
 /// How many workloads an `over-capacity` warning names, those that take the most first.
 const NAMED_WORKLOADS: usize = 10;
+
+/// Every workload with each cluster it runs replicas on (its inventory position) and how many:
+/// what both the clusters' requests and an `over-capacity` warning's workloads are made of.
+fn running_replicas<'p>(
+    fleet: &'p Fleet,
+    placements: &'p [Placement],
+) -> impl Iterator<Item = (&'p crate::object::Template, &'p Placement, usize, i64)> {
+    (fleet.templates.iter().zip(placements))
+        .filter(|(_, placement)| placement.is_workload)
+        .flat_map(|(template, placement)| {
+            (placement.targets.iter())
+                .map(|target| (target.cluster, target.replicas.unwrap_or(0)))
+                .filter(|&(_, replicas)| replicas > 0)
+                .map(move |(cluster, replicas)| (template, placement, cluster, replicas))
+        })
+}
 
 /// A workload a cluster short of some resource receives: the workload, its replicas there and
 /// what one replica requests.
@@ -187,22 +194,13 @@ fn received_by<'p>(
         .iter()
         .map(|&position| (position, Vec::new()))
         .collect();
-    for (template, placement) in fleet.templates.iter().zip(placements) {
-        if !placement.is_workload {
-            continue;
-        }
-        for target in placement.targets.iter() {
-            let replicas = target.replicas.unwrap_or(0);
-            if replicas <= 0 {
-                continue;
-            }
-            if let Some(received) = by_cluster.get_mut(&target.cluster) {
-                received.push(Received {
-                    key: &template.key,
-                    replicas,
-                    request: &placement.request,
-                });
-            }
+    for (template, placement, cluster, replicas) in running_replicas(fleet, placements) {
+        if let Some(received) = by_cluster.get_mut(&cluster) {
+            received.push(Received {
+                key: &template.key,
+                replicas,
+                request: &placement.request,
+            });
         }
     }
     by_cluster
