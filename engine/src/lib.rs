@@ -100,6 +100,9 @@ pub mod interpret;
 // The groups of clusters a team routes approvals by, and their owners.
 pub mod review_groups;
 
+// Argo CD ApplicationSets, their beginning: the templates as the controller renders them.
+pub mod argocd;
+
 // What users write, as serde types, and the predicates every stage shares.
 pub mod api;
 

@@ -1,0 +1,663 @@
+//! text/template's executor (text/template/exec.go, to the package documentation) over the
+//! parameters as JSON values: fields of maps, variables, pipelines, `if`/`with`/`range` with
+//! Go's truth, `template`, `break`/`continue`, and function calls with Go's argument checks.
+//! Messages are Go's: `template: NAME:LINE:COL: executing "NAME" at <NODE>: …`.
+
+use super::funcs::{self, Func, Param};
+use super::parse::{Arg, Command, Node, Pipe, Templates};
+use super::value::{Value, sprint_value};
+
+/// exec.go `maxExecDepth` is 100000; a Rust stack holds fewer nested templates.
+const MAX_DEPTH: usize = 1000;
+
+pub(super) struct Exec<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+    pub templates: &'a Templates,
+    pub missing_key_error: bool,
+    pub missing_key_zero: bool,
+    pub out: String,
+    vars: Vec<(String, Value)>,
+    node: Option<(usize, String)>,
+    depth: usize,
+    /// The template being executed, which messages name (`executing "r"`); positions stay the
+    /// parsed text's (`base:1:25`).
+    current: String,
+}
+
+/// How a list ended: normally, or at `{{break}}` / `{{continue}}`.
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+}
+
+type Run<T> = Result<T, String>;
+
+/// A value and whether it was read out of a map or list, where Go holds it as `interface {}`.
+#[derive(Clone)]
+struct Dot {
+    value: Value,
+    wrapped: bool,
+}
+
+impl<'a> Exec<'a> {
+    pub fn new(
+        name: &'a str,
+        text: &'a str,
+        templates: &'a Templates,
+        options: super::GoOptions,
+    ) -> Self {
+        Exec {
+            name,
+            text,
+            templates,
+            missing_key_error: options.missing_key_error,
+            missing_key_zero: options.missing_key_zero,
+            out: String::new(),
+            vars: Vec::new(),
+            node: None,
+            depth: 0,
+            current: name.to_string(),
+        }
+    }
+
+    pub fn execute(&mut self, data: Value) -> Run<()> {
+        let root = &self.templates[self.name];
+        self.vars.push(("$".to_string(), data.clone()));
+        let dot = Dot {
+            value: data,
+            wrapped: false,
+        };
+        self.walk_list(&dot, root)?;
+        Ok(())
+    }
+
+    fn at(&mut self, pos: usize, context: String) {
+        self.node = Some((pos, context));
+    }
+
+    fn error<T>(&self, message: String) -> Run<T> {
+        match &self.node {
+            None => Err(format!("template: {}: {}", self.name, message)),
+            Some((pos, context)) => {
+                let before = &self.text[..(*pos).min(self.text.len())];
+                let line = 1 + before.matches('\n').count();
+                let column = match before.rfind('\n') {
+                    Some(newline) => pos - newline - 1,
+                    None => *pos,
+                };
+                Err(format!(
+                    "template: {}:{line}:{column}: executing {} at <{context}>: {message}",
+                    self.name,
+                    super::super::quote::quote(&self.current)
+                ))
+            }
+        }
+    }
+
+    fn walk_list(&mut self, dot: &Dot, list: &[Node]) -> Run<Flow> {
+        for node in list {
+            match self.walk(dot, node)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn walk(&mut self, dot: &Dot, node: &Node) -> Run<Flow> {
+        match node {
+            Node::Text(text) => self.out.push_str(text),
+            Node::Action(pipe) => {
+                let value = self.eval_pipeline(dot, pipe)?;
+                if pipe.decl.is_empty() {
+                    match value {
+                        Value::Missing | Value::Nil => self.out.push_str("<no value>"),
+                        other => self.out.push_str(&sprint_value(&other)),
+                    }
+                }
+            }
+            Node::If(control) | Node::With(control) => {
+                let with = matches!(node, Node::With(_));
+                let mark = self.vars.len();
+                let value = self.eval_pipeline(dot, &control.pipe)?;
+                let flow = if value.truth() {
+                    if with {
+                        let inner = Dot {
+                            value,
+                            wrapped: false,
+                        };
+                        self.walk_list(&inner, &control.list)?
+                    } else {
+                        self.walk_list(dot, &control.list)?
+                    }
+                } else if let Some(else_list) = &control.else_list {
+                    self.walk_list(dot, else_list)?
+                } else {
+                    Flow::Normal
+                };
+                self.vars.truncate(mark);
+                return Ok(flow);
+            }
+            Node::Range(control) => {
+                let mark = self.vars.len();
+                let flow = self.walk_range(dot, control)?;
+                self.vars.truncate(mark);
+                return Ok(flow);
+            }
+            Node::Template { pos, name, pipe } => {
+                let quoted = super::super::quote::quote(name);
+                let context = match pipe {
+                    Some(pipe) => format!("{{{{template {quoted} {pipe}}}}}"),
+                    None => format!("{{{{template {quoted}}}}}"),
+                };
+                self.at(*pos, context);
+                let Some(list) = self.templates.get(name) else {
+                    return self.error(format!("template {quoted} not defined"));
+                };
+                if self.depth >= MAX_DEPTH {
+                    return self.error(format!("exceeded maximum template depth ({MAX_DEPTH})"));
+                }
+                let value = match pipe {
+                    Some(pipe) => self.eval_pipeline(dot, pipe)?,
+                    None => Value::Missing,
+                };
+                let saved =
+                    std::mem::replace(&mut self.vars, vec![("$".to_string(), value.clone())]);
+                self.depth += 1;
+                let caller = std::mem::replace(&mut self.current, name.clone());
+                let result = self.walk_list(
+                    &Dot {
+                        value,
+                        wrapped: false,
+                    },
+                    list,
+                );
+                self.current = caller;
+                self.depth -= 1;
+                self.vars = saved;
+                result?;
+            }
+            Node::Break => return Ok(Flow::Break),
+            Node::Continue => return Ok(Flow::Continue),
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn walk_range(&mut self, dot: &Dot, control: &super::parse::Control) -> Run<Flow> {
+        let value = self.eval_pipeline(dot, &control.pipe)?;
+        let decl = &control.pipe;
+        let mut items: Vec<(Value, Value)> = Vec::new();
+        match &value {
+            Value::List(list, _) => {
+                items = list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (Value::int(i as i64), v.clone()))
+                    .collect();
+            }
+            Value::Map(map, _) => {
+                items = map
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (Value::String(k.clone()), v.clone()))
+                    .collect();
+            }
+            Value::Int(n, _) => {
+                if decl.decl.len() > 1 {
+                    return self.error(format!(
+                        "can't use {n} to iterate over more than one variable"
+                    ));
+                }
+                items = (0..(*n).max(0))
+                    .map(|i| (Value::int(i), Value::int(i)))
+                    .collect();
+            }
+            Value::Missing | Value::Nil => {}
+            other => {
+                return self.error(format!("range can't iterate over {}", sprint_value(other)));
+            }
+        }
+        if items.is_empty() {
+            if let Some(else_list) = &control.else_list {
+                return self.walk_list(dot, else_list);
+            }
+            return Ok(Flow::Normal);
+        }
+        let wrapped = !matches!(value, Value::Int(..));
+        for (index, elem) in items {
+            let top = self.vars.len();
+            match decl.decl.len() {
+                0 => {}
+                1 => self.set_range_var(decl, 0, elem.clone(), top, 1)?,
+                _ => {
+                    self.set_range_var(decl, 0, index, top, 2)?;
+                    self.set_range_var(decl, 1, elem.clone(), top, 1)?;
+                }
+            }
+            let inner = Dot {
+                value: elem,
+                wrapped,
+            };
+            let flow = self.walk_list(&inner, &control.list)?;
+            self.vars.truncate(top);
+            if let Flow::Break = flow {
+                break;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn set_range_var(
+        &mut self,
+        pipe: &Pipe,
+        which: usize,
+        value: Value,
+        top: usize,
+        from_top: usize,
+    ) -> Run<()> {
+        if pipe.is_assign {
+            return self.set_var(&pipe.decl[which], value);
+        }
+        self.vars[top - from_top].1 = value;
+        Ok(())
+    }
+
+    fn set_var(&mut self, name: &str, value: Value) -> Run<()> {
+        match self.vars.iter_mut().rev().find(|(n, _)| n == name) {
+            Some(slot) => {
+                slot.1 = value;
+                Ok(())
+            }
+            None => self.error(format!("undefined variable: {name}")),
+        }
+    }
+
+    fn var_value(&self, name: &str) -> Run<Value> {
+        match self.vars.iter().rev().find(|(n, _)| n == name) {
+            Some((_, value)) => Ok(value.clone()),
+            None => self.error(format!("undefined variable: {name}")),
+        }
+    }
+
+    fn eval_pipeline(&mut self, dot: &Dot, pipe: &Pipe) -> Run<Value> {
+        self.at(pipe.pos, pipe.to_string());
+        let mut value: Option<Value> = None;
+        for cmd in &pipe.cmds {
+            let result = self.eval_command(dot, cmd, value.take())?;
+            // exec.go: an interface result is unwrapped, so a nil becomes no value.
+            value = Some(match result {
+                Value::Nil => Value::Missing,
+                other => other,
+            });
+        }
+        let value = value.unwrap_or(Value::Missing);
+        for name in &pipe.decl {
+            if pipe.is_assign {
+                self.set_var(name, value.clone())?;
+            } else {
+                self.vars.push((name.clone(), value.clone()));
+            }
+        }
+        Ok(value)
+    }
+
+    fn not_a_function(&self, cmd: &Command, final_value: &Option<Value>) -> Run<()> {
+        if cmd.args.len() > 1 || final_value.is_some() {
+            return self.error(format!(
+                "can't give argument to non-function {}",
+                cmd.args[0]
+            ));
+        }
+        Ok(())
+    }
+
+    fn eval_command(&mut self, dot: &Dot, cmd: &Command, final_value: Option<Value>) -> Run<Value> {
+        let first = &cmd.args[0];
+        match first {
+            Arg::Field { pos, idents } => {
+                self.at(*pos, first.to_string());
+                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                return self.eval_field_chain(dot.clone(), idents, has_args);
+            }
+            Arg::Chain { pos, node, fields } => {
+                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                return self.eval_chain(dot, *pos, first, node, fields, has_args);
+            }
+            Arg::Identifier { pos, name } => {
+                return self.eval_function(dot, *pos, name, cmd, final_value);
+            }
+            Arg::Pipe(pipe) => {
+                self.not_a_function(cmd, &final_value)?;
+                return self.eval_pipeline(dot, pipe);
+            }
+            Arg::Variable { pos, idents } => {
+                self.at(*pos, first.to_string());
+                let value = self.var_value(&idents[0])?;
+                if idents.len() == 1 {
+                    self.not_a_function(cmd, &final_value)?;
+                    return Ok(value);
+                }
+                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                return self.eval_field_chain(
+                    Dot {
+                        value,
+                        wrapped: false,
+                    },
+                    &idents[1..],
+                    has_args,
+                );
+            }
+            _ => {}
+        }
+        self.at(first.pos(), first.to_string());
+        self.not_a_function(cmd, &final_value)?;
+        match first {
+            Arg::Bool(_, b) => Ok(Value::Bool(*b)),
+            Arg::Dot(_) => Ok(dot.value.clone()),
+            Arg::Nil(_) => self.error("nil is not a command".to_string()),
+            Arg::Number(_, number) => self.ideal_constant(number),
+            Arg::String { value, .. } => Ok(Value::String(value.clone())),
+            _ => self.error(format!("can't evaluate command {first:?}")),
+        }
+    }
+
+    /// exec.go `idealConstant`: an untyped number is a float64 when written as one, else an int.
+    fn ideal_constant(&self, number: &super::parse::Number) -> Run<Value> {
+        let text = &number.text;
+        let hex = text
+            .trim_start_matches(['+', '-'])
+            .to_ascii_lowercase()
+            .starts_with("0x");
+        if !number.is_char
+            && !hex
+            && text.contains(['.', 'e', 'E', 'p', 'P'])
+            && let Some(float) = number.float
+        {
+            return Ok(Value::Float(float));
+        }
+        match number.int {
+            Some(int) => Ok(Value::int(int)),
+            None => self.error(format!("{text} overflows int")),
+        }
+    }
+
+    fn eval_chain(
+        &mut self,
+        dot: &Dot,
+        pos: usize,
+        chain: &Arg,
+        node: &Arg,
+        fields: &[String],
+        has_args: bool,
+    ) -> Run<Value> {
+        if matches!(node, Arg::Nil(_)) {
+            self.at(pos, chain.to_string());
+            return self.error(format!("indirection through explicit nil in {chain}"));
+        }
+        let value = self.eval_arg(dot, node, Param::Value)?;
+        self.eval_field_chain(
+            Dot {
+                value,
+                wrapped: false,
+            },
+            fields,
+            has_args,
+        )
+    }
+
+    fn eval_field_chain(&mut self, receiver: Dot, idents: &[String], has_args: bool) -> Run<Value> {
+        let mut receiver = receiver;
+        for (i, ident) in idents.iter().enumerate() {
+            let last = i + 1 == idents.len();
+            let value = self.eval_field(&receiver, ident, last && has_args)?;
+            receiver = Dot {
+                value,
+                wrapped: true,
+            };
+        }
+        Ok(receiver.value)
+    }
+
+    fn eval_field(&mut self, receiver: &Dot, name: &str, has_args: bool) -> Run<Value> {
+        match &receiver.value {
+            Value::Missing => {
+                if self.missing_key_error {
+                    return self.error(format!("nil data; no entry for key {name:?}"));
+                }
+                Ok(Value::Missing)
+            }
+            Value::Nil => self.error(format!("nil pointer evaluating interface {{}}.{name}")),
+            Value::Map(map, _) => {
+                if has_args {
+                    return self.error(format!("{name} is not a method but has arguments"));
+                }
+                match map.borrow().get(name) {
+                    Some(value) => Ok(value.clone()),
+                    None if self.missing_key_error => {
+                        self.error(format!("map has no entry for key {name:?}"))
+                    }
+                    None if self.missing_key_zero => Ok(Value::Nil),
+                    None => Ok(Value::Missing),
+                }
+            }
+            other => {
+                let typ = if receiver.wrapped {
+                    "interface {}"
+                } else {
+                    other.type_name()
+                };
+                self.error(format!("can't evaluate field {name} in type {typ}"))
+            }
+        }
+    }
+
+    fn eval_function(
+        &mut self,
+        dot: &Dot,
+        pos: usize,
+        name: &str,
+        cmd: &Command,
+        final_value: Option<Value>,
+    ) -> Run<Value> {
+        self.at(pos, name.to_string());
+        let args = &cmd.args[1..];
+        if name == "and" || name == "or" {
+            return self.eval_and_or(dot, name, cmd, args, final_value);
+        }
+        let Some(func) = funcs::lookup(name) else {
+            return self.error(format!("{name:?} is not a defined function"));
+        };
+        let given = args.len() + usize::from(final_value.is_some());
+        let fixed = func.params.len();
+        if func.variadic.is_some() {
+            if given < fixed {
+                return self.error(format!(
+                    "wrong number of args for {name}: want at least {fixed} got {}",
+                    args.len()
+                ));
+            }
+        } else if given != fixed {
+            return self.error(format!(
+                "wrong number of args for {name}: want {fixed} got {given}"
+            ));
+        }
+        let mut values = Vec::with_capacity(given);
+        for (i, arg) in args.iter().enumerate() {
+            values.push(self.eval_arg(dot, arg, param_at(&func, i))?);
+        }
+        if let Some(final_value) = final_value {
+            let param = param_at(&func, given - 1);
+            values.push(self.validate(final_value, param, false)?);
+        }
+        self.call(&func, name, name == "call", cmd, values)
+    }
+
+    fn call(
+        &mut self,
+        func: &Func,
+        name: &str,
+        _is_call: bool,
+        cmd: &Command,
+        values: Vec<Value>,
+    ) -> Run<Value> {
+        let callee = if name == "call" {
+            cmd.args.get(1).map(ToString::to_string)
+        } else {
+            None
+        };
+        match (func.call)(&values, callee.as_deref()) {
+            Ok(value) => Ok(value),
+            Err(message) => {
+                self.at(cmd.pos, cmd.to_string());
+                self.error(format!("error calling {name}: {message}"))
+            }
+        }
+    }
+
+    /// `and` and `or` evaluate their arguments one by one and stop at the first that decides.
+    fn eval_and_or(
+        &mut self,
+        dot: &Dot,
+        name: &str,
+        cmd: &Command,
+        args: &[Arg],
+        final_value: Option<Value>,
+    ) -> Run<Value> {
+        if args.is_empty() && final_value.is_none() {
+            return self.error(format!(
+                "wrong number of args for {name}: want at least 1 got 0"
+            ));
+        }
+        let mut last = Value::Missing;
+        for arg in args {
+            last = self.eval_arg(dot, arg, Param::Value)?;
+            if last.truth() == (name == "or") {
+                return Ok(last);
+            }
+        }
+        if let Some(value) = final_value {
+            last = value;
+        }
+        self.at(cmd.pos, cmd.to_string());
+        Ok(last)
+    }
+
+    /// exec.go `evalArg`: an operand converted to the parameter's type.
+    fn eval_arg(&mut self, dot: &Dot, arg: &Arg, param: Param) -> Run<Value> {
+        self.at(arg.pos(), arg.to_string());
+        match arg {
+            Arg::Dot(_) => self.validate(dot.value.clone(), param, dot.wrapped),
+            Arg::Nil(_) => match param {
+                Param::Value => Ok(Value::Missing),
+                Param::Any | Param::Map => Ok(Value::Nil),
+                _ => self.error(format!("cannot assign nil to {}", param.go_type())),
+            },
+            Arg::Field { idents, .. } => {
+                let value = self.eval_field_chain(dot.clone(), idents, false)?;
+                self.at(arg.pos(), arg.to_string());
+                self.validate(value, param, true)
+            }
+            Arg::Variable { idents, .. } => {
+                let value = self.var_value(&idents[0])?;
+                let (value, wrapped) = if idents.len() == 1 {
+                    (value, false)
+                } else {
+                    (
+                        self.eval_field_chain(
+                            Dot {
+                                value,
+                                wrapped: false,
+                            },
+                            &idents[1..],
+                            false,
+                        )?,
+                        true,
+                    )
+                };
+                self.at(arg.pos(), arg.to_string());
+                self.validate(value, param, wrapped)
+            }
+            Arg::Pipe(pipe) => {
+                let value = self.eval_pipeline(dot, pipe)?;
+                self.validate(value, param, false)
+            }
+            Arg::Identifier { pos, name } => {
+                let cmd = Command {
+                    pos: *pos,
+                    args: vec![arg.clone()],
+                };
+                let value = self.eval_function(dot, *pos, name, &cmd, None)?;
+                self.validate(value, param, false)
+            }
+            Arg::Chain { pos, node, fields } => {
+                let value = self.eval_chain(dot, *pos, arg, node, fields, false)?;
+                self.validate(value, param, true)
+            }
+            Arg::Bool(_, b) => match param {
+                Param::Bool | Param::Any | Param::Value => Ok(Value::Bool(*b)),
+                Param::Int => self.error(format!("expected integer; found {arg}")),
+                Param::Str => self.error(format!("expected string; found {arg}")),
+                Param::Map => self.error(format!(
+                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                )),
+            },
+            Arg::Number(_, number) => match param {
+                Param::Int => match number.int {
+                    Some(int) => Ok(Value::int(int)),
+                    None => self.error(format!("expected integer; found {arg}")),
+                },
+                Param::Any | Param::Value => self.ideal_constant(number),
+                Param::Str => self.error(format!("expected string; found {arg}")),
+                Param::Bool => self.error(format!("expected bool; found {arg}")),
+                Param::Map => self.error(format!(
+                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                )),
+            },
+            Arg::String { value, .. } => match param {
+                Param::Str | Param::Any | Param::Value => Ok(Value::String(value.clone())),
+                Param::Int => self.error(format!("expected integer; found {arg}")),
+                Param::Bool => self.error(format!("expected bool; found {arg}")),
+                Param::Map => self.error(format!(
+                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                )),
+            },
+        }
+    }
+
+    /// exec.go `validateType`: a value given to a typed parameter.
+    fn validate(&self, value: Value, param: Param, wrapped: bool) -> Run<Value> {
+        let expected = param.go_type();
+        match (&value, param) {
+            (_, Param::Value) => Ok(value),
+            (Value::Missing, Param::Any) => Ok(Value::Nil),
+            (Value::Missing, Param::Map) => Ok(Value::map(Default::default())),
+            (Value::Missing, _) => self.error(format!("invalid value; expected {expected}")),
+            (Value::Nil, Param::Any) => Ok(value),
+            (Value::Nil, _) => self.error(format!(
+                "wrong type for value; expected {expected}; got interface {{}}"
+            )),
+            (_, Param::Any) => Ok(value),
+            (Value::String(_), Param::Str)
+            | (Value::Int(_, super::value::IntType::Int), Param::Int)
+            | (Value::Bool(_), Param::Bool)
+            | (Value::Map(_, super::value::Elem::Any), Param::Map) => Ok(value),
+            _ => {
+                let _ = wrapped;
+                self.error(format!(
+                    "wrong type for value; expected {expected}; got {}",
+                    value.type_name()
+                ))
+            }
+        }
+    }
+}
+
+fn param_at(func: &Func, index: usize) -> Param {
+    func.params
+        .get(index)
+        .copied()
+        .or(func.variadic)
+        .unwrap_or(Param::Any)
+}

@@ -1,0 +1,629 @@
+//! The sprig v3 functions (Masterminds/sprig `GenericFuncMap`) ApplicationSets use most, each
+//! to sprig's own rule: strings, defaults, lists, dicts, conversions, regular expressions,
+//! encodings and integer math. A sprig function not here is not defined (see the module doc).
+
+use super::funcs::{Func, Param, f};
+use super::printf::sprintf;
+use super::value::{Elem, Value, sprint_value};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use Param::{Any, Int, Map, Str};
+
+fn s(args: &[Value], i: usize) -> &str {
+    match &args[i] {
+        Value::String(s) => s,
+        _ => "",
+    }
+}
+
+fn n(args: &[Value], i: usize) -> i64 {
+    match &args[i] {
+        Value::Int(n, _) => *n,
+        _ => 0,
+    }
+}
+
+fn ok(text: String) -> Result<Value, String> {
+    Ok(Value::String(text))
+}
+
+/// sprig `strval`: a string as it is, anything else as `%v` writes it.
+pub(crate) fn strval(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => sprint_value(other),
+    }
+}
+
+/// sprig `strslice`: a list's non-nil items as strings; nil none; anything else one string.
+fn strslice(value: &Value) -> Vec<String> {
+    match value {
+        Value::List(items, _) => items.iter().filter(|v| !v.is_nil()).map(strval).collect(),
+        Value::Missing | Value::Nil => Vec::new(),
+        other => vec![strval(other)],
+    }
+}
+
+/// sprig `empty`: the zero value of its type.
+pub(crate) fn empty(value: &Value) -> bool {
+    !value.truth()
+}
+
+/// What Go says when sprig asks `reflect.TypeOf(nil).Kind()`.
+pub(crate) const NIL_DEREFERENCE: &str =
+    "runtime error: invalid memory address or nil pointer dereference";
+
+/// The list a sprig list function works on; `what` is its message's verb, `find first` for
+/// "Cannot find first on type string".
+pub(crate) fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {
+    match value {
+        Value::Missing | Value::Nil => Err(NIL_DEREFERENCE.to_string()),
+        Value::List(items, _) => Ok(items),
+        other => Err(format!("Cannot {what} on type {}", type_kind(other))),
+    }
+}
+
+/// reflect's kind name, as sprig's list messages print `reflect.TypeOf(list).Kind()`.
+pub(crate) fn type_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Missing | Value::Nil => "invalid",
+        Value::Bool(_) => "bool",
+        Value::Int(_, super::value::IntType::Int) => "int",
+        Value::Int(..) => "int64",
+        Value::Float(_) => "float64",
+        Value::String(_) => "string",
+        Value::List(..) => "slice",
+        Value::Map(..) => "map",
+    }
+}
+
+pub(crate) fn map_of(value: &Value) -> super::value::MapRef {
+    match value {
+        Value::Map(map, _) => map.clone(),
+        _ => Rc::new(Default::default()),
+    }
+}
+
+/// spf13/cast `ToInt64`: floats truncated, strings read with Go's base prefixes, the rest 0.
+pub(crate) fn to_int64(value: &Value) -> i64 {
+    match value {
+        Value::Int(i, _) => *i,
+        Value::Float(f) => go_float_to_int(*f),
+        Value::Bool(b) => i64::from(*b),
+        Value::String(s) => {
+            let trimmed = trim_zero_decimal(s);
+            super::number::parse_int(&trimmed).unwrap_or(0)
+        }
+        _ => 0,
+    }
+}
+
+/// Go's `int64(f)` on amd64: out of range (or NaN) is the integer indefinite, `math.MinInt64`.
+pub(crate) fn go_float_to_int(f: f64) -> i64 {
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
+        i64::MIN
+    } else {
+        f as i64
+    }
+}
+
+/// cast `trimZeroDecimal`: `1.0` and `1.00` read as `1`.
+fn trim_zero_decimal(s: &str) -> String {
+    match s.split_once('.') {
+        Some((whole, fraction))
+            if !whole.is_empty() && !fraction.is_empty() && fraction.chars().all(|c| c == '0') =>
+        {
+            whole.to_string()
+        }
+        _ => s.to_string(),
+    }
+}
+
+fn to_float64(value: &Value) -> f64 {
+    match value {
+        Value::Int(i, _) => *i as f64,
+        Value::Float(f) => *f,
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        Value::String(s) => s.parse().unwrap_or(0.0),
+        _ => 0.0,
+    }
+}
+
+/// Go's `strings.Title`: the first letter of each word upper-cased.
+fn title(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous = ' ';
+    for c in text.chars() {
+        let separator = if previous.is_ascii() {
+            !(previous.is_ascii_alphanumeric() || previous == '_')
+        } else {
+            !(previous.is_alphanumeric()) && previous.is_whitespace()
+        };
+        if separator {
+            out.extend(c.to_uppercase());
+        } else {
+            out.push(c);
+        }
+        previous = c;
+    }
+    out
+}
+
+/// `strings.Replace(s, old, new, -1)`: an empty `old` matches before every rune and at the end.
+fn replace_all(s: &str, old: &str, new: &str) -> String {
+    if old.is_empty() {
+        let mut out = String::from(new);
+        for c in s.chars() {
+            out.push(c);
+            out.push_str(new);
+        }
+        return out;
+    }
+    s.replace(old, new)
+}
+
+/// `strings.Split(s, sep)`: an empty separator splits into runes.
+fn split(s: &str, sep: &str) -> Vec<String> {
+    if sep.is_empty() {
+        return s.chars().map(String::from).collect();
+    }
+    s.split(sep).map(String::from).collect()
+}
+
+fn byte_slice(s: &str, start: usize, end: usize) -> Result<String, String> {
+    if start > end || end > s.len() {
+        return Err(format!(
+            "runtime error: slice bounds out of range [{start}:{end}]"
+        ));
+    }
+    Ok(String::from_utf8_lossy(&s.as_bytes()[start..end]).into_owned())
+}
+
+fn int_math(args: &[Value], op: fn(i64, i64) -> Result<i64, String>) -> Result<Value, String> {
+    let mut acc = to_int64(&args[0]);
+    for arg in &args[1..] {
+        acc = op(acc, to_int64(arg))?;
+    }
+    Ok(Value::int64(acc))
+}
+
+/// `regexp.MustCompile`'s panic: `regexp: Compile(PATTERN): error parsing regexp: …`, in Go's
+/// words for the mistakes Rust's parser names alike; other mistakes keep Rust's words.
+pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
+    regex::Regex::new(pattern).map_err(|error| {
+        let quoted =
+            if pattern.contains('`') || pattern.chars().any(|c| c.is_control() && c != '\t') {
+                super::super::quote::quote(pattern)
+            } else {
+                format!("`{pattern}`")
+            };
+        let rust = error.to_string();
+        let go = if rust.contains("unclosed group") {
+            format!("missing closing ): `{pattern}`")
+        } else if rust.contains("unopened group") {
+            format!("unexpected ): `{pattern}`")
+        } else if rust.contains("unclosed character class") {
+            format!(
+                "missing closing ]: `{}`",
+                &pattern[pattern.rfind('[').unwrap_or(0)..]
+            )
+        } else if rust.contains("repetition operator missing expression") {
+            "missing argument to repetition operator".to_string()
+        } else {
+            rust.lines()
+                .last()
+                .unwrap_or("invalid syntax")
+                .trim_start_matches("error: ")
+                .to_string()
+        };
+        format!("regexp: Compile({quoted}): error parsing regexp: {go}")
+    })
+}
+
+/// Go's `strings.ToUpper`: rune by rune (`unicode.ToUpper`), so `ß` stays `ß`.
+fn go_upper(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let mut upper = c.to_uppercase();
+            match (upper.next(), upper.next()) {
+                (Some(one), None) => one,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
+/// Go's `strings.ToLower`: rune by rune (`unicode.ToLower`).
+fn go_lower(text: &str) -> String {
+    text.chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect()
+}
+
+/// mergo `Merge` without override: a key the destination lacks or holds empty takes the
+/// source's value; two maps under one key merge deeply.
+fn merge_into(dst: &super::value::MapRef, src: &super::value::MapRef) {
+    merge_maps(dst, src, false);
+}
+
+/// mergo `Merge` (`overwrite` false) or `MergeWithOverwrite` (true) of one map into another.
+pub(crate) fn merge_maps(dst: &super::value::MapRef, src: &super::value::MapRef, overwrite: bool) {
+    let src = src.borrow().clone();
+    for (key, value) in src {
+        // A nil source value is skipped by Merge and written by MergeWithOverwrite.
+        if value.is_nil() {
+            if overwrite {
+                dst.borrow_mut().insert(key, value);
+            }
+            continue;
+        }
+        let existing = dst.borrow().get(&key).cloned();
+        if let (Some(Value::Map(d, _)), Value::Map(s, _)) = (&existing, &value) {
+            if !Rc::ptr_eq(d, s) {
+                merge_maps(d, s, overwrite);
+            }
+            continue;
+        }
+        if !overwrite && existing.as_ref().is_some_and(|v| !empty(v)) {
+            continue;
+        }
+        dst.borrow_mut().insert(key, value);
+    }
+}
+
+pub(crate) fn lookup(name: &str) -> Option<Func> {
+    if let Some(func) = super::sprig_more::lookup(name) {
+        return Some(func);
+    }
+    Some(match name {
+        // Strings.
+        "upper" => f(&[Str], None, |a, _| ok(go_upper(s(a, 0)))),
+        "lower" => f(&[Str], None, |a, _| ok(go_lower(s(a, 0)))),
+        "title" => f(&[Str], None, |a, _| ok(title(s(a, 0)))),
+        "trim" => f(&[Str], None, |a, _| ok(s(a, 0).trim().to_string())),
+        "trimAll" => f(&[Str, Str], None, |a, _| {
+            ok(s(a, 1).trim_matches(|c| s(a, 0).contains(c)).to_string())
+        }),
+        "trimPrefix" => f(&[Str, Str], None, |a, _| {
+            ok(s(a, 1).strip_prefix(s(a, 0)).unwrap_or(s(a, 1)).to_string())
+        }),
+        "trimSuffix" => f(&[Str, Str], None, |a, _| {
+            ok(s(a, 1).strip_suffix(s(a, 0)).unwrap_or(s(a, 1)).to_string())
+        }),
+        "replace" => f(&[Str, Str, Str], None, |a, _| {
+            ok(replace_all(s(a, 2), s(a, 0), s(a, 1)))
+        }),
+        "contains" => f(&[Str, Str], None, |a, _| {
+            Ok(Value::Bool(s(a, 1).contains(s(a, 0))))
+        }),
+        "hasPrefix" => f(&[Str, Str], None, |a, _| {
+            Ok(Value::Bool(s(a, 1).starts_with(s(a, 0))))
+        }),
+        "hasSuffix" => f(&[Str, Str], None, |a, _| {
+            Ok(Value::Bool(s(a, 1).ends_with(s(a, 0))))
+        }),
+        "quote" => f(&[], Some(Any), |a, _| {
+            let parts: Vec<String> = a
+                .iter()
+                .filter(|v| !v.is_nil())
+                .map(|v| sprintf("%q", &[Value::String(strval(v))]))
+                .collect();
+            ok(parts.join(" "))
+        }),
+        "squote" => f(&[], Some(Any), |a, _| {
+            let parts: Vec<String> = a
+                .iter()
+                .filter(|v| !v.is_nil())
+                .map(|v| format!("'{}'", strval(v)))
+                .collect();
+            ok(parts.join(" "))
+        }),
+        "cat" => f(&[], Some(Any), |a, _| {
+            let parts: Vec<String> = a.iter().filter(|v| !v.is_nil()).map(sprint_value).collect();
+            ok(parts.join(" "))
+        }),
+        "indent" => f(&[Int, Str], None, |a, _| {
+            let pad = " ".repeat(n(a, 0).max(0) as usize);
+            ok(format!(
+                "{pad}{}",
+                s(a, 1).replace('\n', &format!("\n{pad}"))
+            ))
+        }),
+        "nindent" => f(&[Int, Str], None, |a, _| {
+            let pad = " ".repeat(n(a, 0).max(0) as usize);
+            ok(format!(
+                "\n{pad}{}",
+                s(a, 1).replace('\n', &format!("\n{pad}"))
+            ))
+        }),
+        "substr" => f(&[Int, Int, Str], None, |a, _| {
+            let (start, end, text) = (n(a, 0), n(a, 1), s(a, 2));
+            if start < 0 {
+                return ok(byte_slice(text, 0, end.max(0) as usize)?);
+            }
+            if end < 0 || end as usize > text.len() {
+                return ok(byte_slice(text, start as usize, text.len())?);
+            }
+            ok(byte_slice(text, start as usize, end as usize)?)
+        }),
+        "trunc" => f(&[Int, Str], None, |a, _| {
+            let (c, text) = (n(a, 0), s(a, 1));
+            let len = text.len() as i64;
+            if c < 0 && len + c > 0 {
+                return ok(byte_slice(text, (len + c) as usize, text.len())?);
+            }
+            if c >= 0 && len > c {
+                return ok(byte_slice(text, 0, c as usize)?);
+            }
+            ok(text.to_string())
+        }),
+        "repeat" => f(&[Int, Str], None, |a, _| {
+            if n(a, 0) < 0 {
+                return Err("strings: negative Repeat count".to_string());
+            }
+            ok(s(a, 1).repeat(n(a, 0) as usize))
+        }),
+        "split" => f(&[Str, Str], None, |a, _| {
+            let parts = split(s(a, 1), s(a, 0));
+            let map: BTreeMap<String, Value> = parts
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| (format!("_{i}"), Value::String(p)))
+                .collect();
+            Ok(Value::Map(Rc::new(map.into()), Elem::String))
+        }),
+        "splitList" => f(&[Str, Str], None, |a, _| {
+            Ok(Value::strings(split(s(a, 1), s(a, 0))))
+        }),
+        "join" => f(&[Str, Any], None, |a, _| ok(strslice(&a[1]).join(s(a, 0)))),
+        "sortAlpha" => f(&[Any], None, |a, _| {
+            let mut items = match &a[0] {
+                Value::List(..) => strslice(&a[0]),
+                other => vec![strval(other)],
+            };
+            items.sort();
+            Ok(Value::strings(items))
+        }),
+        "slice" => f(&[Any], Some(Any), |a, _| {
+            let items = match &a[0] {
+                Value::List(items, _) => items,
+                Value::Missing | Value::Nil => return Err(NIL_DEREFERENCE.to_string()),
+                other => {
+                    return Err(format!(
+                        "list should be type of slice or array but {}",
+                        type_kind(other)
+                    ));
+                }
+            };
+            if items.is_empty() {
+                return Ok(Value::Nil);
+            }
+            let start = a.get(1).map_or(0, to_int64);
+            let end = a.get(2).map_or(items.len() as i64, to_int64);
+            if start < 0 || end < start || end as usize > items.len() {
+                return Err("reflect.Value.Slice: slice index out of bounds".to_string());
+            }
+            let elem = if let Value::List(_, elem) = &a[0] {
+                *elem
+            } else {
+                Elem::Any
+            };
+            Ok(Value::List(
+                Rc::new(items[start as usize..end as usize].to_vec()),
+                elem,
+            ))
+        }),
+        // Defaults.
+        "default" => f(&[Any], Some(Any), |a, _| {
+            Ok(match a.get(1) {
+                Some(given) if !empty(given) => given.clone(),
+                _ => a[0].clone(),
+            })
+        }),
+        "empty" => f(&[Any], None, |a, _| Ok(Value::Bool(empty(&a[0])))),
+        "coalesce" => f(&[], Some(Any), |a, _| {
+            Ok(a.iter().find(|v| !empty(v)).cloned().unwrap_or(Value::Nil))
+        }),
+        "ternary" => f(&[Any, Any, Param::Bool], None, |a, _| {
+            Ok(if a[2].truth() {
+                a[0].clone()
+            } else {
+                a[1].clone()
+            })
+        }),
+        // Lists.
+        "list" => f(&[], Some(Any), |a, _| Ok(Value::list(a.to_vec()))),
+        "first" => f(&[Any], None, |a, _| {
+            Ok(list_of(&a[0], "find first")?
+                .first()
+                .cloned()
+                .unwrap_or(Value::Nil))
+        }),
+        "last" => f(&[Any], None, |a, _| {
+            Ok(list_of(&a[0], "find last")?
+                .last()
+                .cloned()
+                .unwrap_or(Value::Nil))
+        }),
+        "rest" => f(&[Any], None, |a, _| {
+            let items = list_of(&a[0], "find rest")?;
+            Ok(Value::list(items.iter().skip(1).cloned().collect()))
+        }),
+        "initial" => f(&[Any], None, |a, _| {
+            let items = list_of(&a[0], "find initial")?;
+            Ok(Value::list(items[..items.len().saturating_sub(1)].to_vec()))
+        }),
+        "append" | "push" => f(&[Any, Any], None, |a, _| {
+            let mut items = list_of(&a[0], "push")?.to_vec();
+            items.push(a[1].clone());
+            Ok(Value::list(items))
+        }),
+        "prepend" => f(&[Any, Any], None, |a, _| {
+            let mut items = list_of(&a[0], "prepend")?.to_vec();
+            items.insert(0, a[1].clone());
+            Ok(Value::list(items))
+        }),
+        "uniq" => f(&[Any], None, |a, _| {
+            let mut out: Vec<Value> = Vec::new();
+            for item in list_of(&a[0], "find uniq")?.iter() {
+                if !out.iter().any(|o| o.deep_equal(item)) {
+                    out.push(item.clone());
+                }
+            }
+            Ok(Value::list(out))
+        }),
+        "has" => f(&[Any, Any], None, |a, _| match &a[1] {
+            Value::Missing | Value::Nil => Ok(Value::Bool(false)),
+            Value::List(items, _) => Ok(Value::Bool(items.iter().any(|i| i.deep_equal(&a[0])))),
+            other => Err(format!("Cannot find has on type {}", type_kind(other))),
+        }),
+        "without" => f(&[Any], Some(Any), |a, _| {
+            let items = list_of(&a[0], "find without")?;
+            Ok(Value::list(
+                items
+                    .iter()
+                    .filter(|i| !a[1..].iter().any(|o| o.deep_equal(i)))
+                    .cloned()
+                    .collect(),
+            ))
+        }),
+        "compact" => f(&[Any], None, |a, _| {
+            let items = list_of(&a[0], "compact")?;
+            Ok(Value::list(
+                items.iter().filter(|i| !empty(i)).cloned().collect(),
+            ))
+        }),
+        // Dicts.
+        "dict" => f(&[], Some(Any), |a, _| {
+            let mut map = BTreeMap::new();
+            for pair in a.chunks(2) {
+                let value = pair.get(1).cloned().unwrap_or(Value::String(String::new()));
+                map.insert(strval(&pair[0]), value);
+            }
+            Ok(Value::map(map))
+        }),
+        "get" => f(&[Map, Str], None, |a, _| {
+            Ok(map_of(&a[0])
+                .borrow()
+                .get(s(a, 1))
+                .cloned()
+                .unwrap_or(Value::String(String::new())))
+        }),
+        "set" => f(&[Map, Str, Any], None, |a, _| {
+            let map = map_of(&a[0]);
+            map.borrow_mut().insert(s(a, 1).to_string(), a[2].clone());
+            Ok(Value::Map(map, Elem::Any))
+        }),
+        "unset" => f(&[Map, Str], None, |a, _| {
+            let map = map_of(&a[0]);
+            map.borrow_mut().remove(s(a, 1));
+            Ok(Value::Map(map, Elem::Any))
+        }),
+        "hasKey" => f(&[Map, Str], None, |a, _| {
+            Ok(Value::Bool(map_of(&a[0]).borrow().contains_key(s(a, 1))))
+        }),
+        "keys" => f(&[], Some(Map), |a, _| {
+            let keys: Vec<String> = a
+                .iter()
+                .flat_map(|m| map_of(m).borrow().keys().cloned().collect::<Vec<_>>())
+                .collect();
+            Ok(Value::strings(keys))
+        }),
+        "values" => f(&[Map], None, |a, _| {
+            Ok(Value::list(
+                map_of(&a[0]).borrow().values().cloned().collect(),
+            ))
+        }),
+        "pluck" => f(&[Str], Some(Map), |a, _| {
+            let found: Vec<Value> = a[1..]
+                .iter()
+                .filter_map(|m| map_of(m).borrow().get(s(a, 0)).cloned())
+                .collect();
+            Ok(Value::list(found))
+        }),
+        "merge" => f(&[Map], Some(Map), |a, _| {
+            let dst = map_of(&a[0]);
+            for src in &a[1..] {
+                merge_into(&dst, &map_of(src));
+            }
+            Ok(Value::Map(dst, Elem::Any))
+        }),
+        // Conversions.
+        "toString" => f(&[Any], None, |a, _| ok(strval(&a[0]))),
+        "toJson" => f(&[Any], None, |a, _| {
+            ok(super::argo::go_json(&a[0].to_json(), false))
+        }),
+        "toPrettyJson" => f(&[Any], None, |a, _| {
+            ok(super::argo::go_json(&a[0].to_json(), true))
+        }),
+        "atoi" => f(&[Str], None, |a, _| {
+            Ok(Value::int(s(a, 0).parse::<i64>().unwrap_or(0)))
+        }),
+        "int" => f(&[Any], None, |a, _| Ok(Value::int(to_int64(&a[0])))),
+        "int64" => f(&[Any], None, |a, _| Ok(Value::int64(to_int64(&a[0])))),
+        "float64" => f(&[Any], None, |a, _| Ok(Value::Float(to_float64(&a[0])))),
+        // Regular expressions.
+        "regexMatch" => f(&[Str, Str], None, |a, _| {
+            Ok(Value::Bool(
+                regex(s(a, 0)).is_ok_and(|r| r.is_match(s(a, 1))),
+            ))
+        }),
+        "regexFind" => f(&[Str, Str], None, |a, _| {
+            ok(regex(s(a, 0))?
+                .find(s(a, 1))
+                .map_or(String::new(), |m| m.as_str().to_string()))
+        }),
+        "regexReplaceAll" => f(&[Str, Str, Str], None, |a, _| {
+            ok(regex(s(a, 0))?.replace_all(s(a, 1), s(a, 2)).into_owned())
+        }),
+        // Encodings.
+        "b64enc" => f(&[Str], None, |a, _| {
+            ok(super::argo::base64_encode(s(a, 0).as_bytes()))
+        }),
+        "b64dec" => f(&[Str], None, |a, _| {
+            ok(match super::argo::base64_decode(s(a, 0)) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(message) => message,
+            })
+        }),
+        "sha256sum" => f(&[Str], None, |a, _| {
+            ok(super::argo::sha256_hex(s(a, 0).as_bytes()))
+        }),
+        // Integer math.
+        "add" => f(&[], Some(Any), |a, _| {
+            if a.is_empty() {
+                Ok(Value::int64(0))
+            } else {
+                int_math(a, |x, y| Ok(x.wrapping_add(y)))
+            }
+        }),
+        "sub" => f(&[Any, Any], None, |a, _| {
+            int_math(a, |x, y| Ok(x.wrapping_sub(y)))
+        }),
+        "mul" => f(&[Any], Some(Any), |a, _| {
+            int_math(a, |x, y| Ok(x.wrapping_mul(y)))
+        }),
+        "div" => f(&[Any, Any], None, |a, _| {
+            int_math(a, |x, y| {
+                if y == 0 {
+                    Err("runtime error: integer divide by zero".into())
+                } else {
+                    Ok(x.wrapping_div(y))
+                }
+            })
+        }),
+        "mod" => f(&[Any, Any], None, |a, _| {
+            int_math(a, |x, y| {
+                if y == 0 {
+                    Err("runtime error: integer divide by zero".into())
+                } else {
+                    Ok(x.wrapping_rem(y))
+                }
+            })
+        }),
+        "max" => f(&[Any], Some(Any), |a, _| int_math(a, |x, y| Ok(x.max(y)))),
+        "min" => f(&[Any], Some(Any), |a, _| int_math(a, |x, y| Ok(x.min(y)))),
+        _ => return None,
+    })
+}

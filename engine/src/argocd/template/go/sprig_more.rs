@@ -1,0 +1,288 @@
+//! More of sprig v3 (Masterminds/sprig functions.go): the dict, list, JSON, regular-expression,
+//! reflection and counting functions ApplicationSets reach for beside the common ones.
+
+use super::funcs::{Func, Param, f};
+use super::sprig::{NIL_DEREFERENCE, list_of, map_of, merge_maps, regex, to_int64, type_kind};
+use super::value::{Elem, Value};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use Param::{Any, Int, Map, Str};
+
+fn s(args: &[Value], i: usize) -> &str {
+    match &args[i] {
+        Value::String(s) => s,
+        _ => "",
+    }
+}
+
+fn n(args: &[Value], i: usize) -> i64 {
+    match &args[i] {
+        Value::Int(n, _) => *n,
+        _ => 0,
+    }
+}
+
+/// A failed Go type assertion, `interface conversion: interface {} is float64, not string`.
+fn conversion(value: &Value, want: &str) -> String {
+    let got = if value.is_nil() {
+        "nil"
+    } else {
+        value.type_name()
+    };
+    format!("interface conversion: interface {{}} is {got}, not {want}")
+}
+
+fn ints(items: Vec<i64>) -> Value {
+    Value::List(
+        Rc::new(items.into_iter().map(Value::int).collect()),
+        Elem::Int,
+    )
+}
+
+/// sprig `untilStep`: from `start` towards `stop` by `step`, empty when the step points away.
+fn until_step(start: i64, stop: i64, step: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    if stop < start {
+        if step >= 0 {
+            return out;
+        }
+        let mut i = start;
+        while i > stop {
+            out.push(i);
+            i += step;
+        }
+        return out;
+    }
+    if step <= 0 {
+        return out;
+    }
+    let mut i = start;
+    while i < stop {
+        out.push(i);
+        i += step;
+    }
+    out
+}
+
+/// Go's `Regexp.Split(s, n)`.
+fn regex_split(re: &regex::Regex, text: &str, n: i64) -> Vec<String> {
+    if n == 0 {
+        return Vec::new();
+    }
+    if !re.as_str().is_empty() && text.is_empty() {
+        return vec![String::new()];
+    }
+    let matches: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
+    let mut out = Vec::new();
+    let (mut beg, mut end) = (0, 0);
+    for (start, stop) in matches {
+        if n > 0 && out.len() as i64 == n - 1 {
+            break;
+        }
+        end = start;
+        if stop != 0 {
+            out.push(text[beg..end].to_string());
+        }
+        beg = stop;
+    }
+    if end != text.len() {
+        out.push(text[beg..].to_string());
+    }
+    out
+}
+
+/// Go's `regexp.QuoteMeta`: `\.+*?()|[]{}^$` escaped, nothing else.
+fn quote_meta(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub(crate) fn lookup(name: &str) -> Option<Func> {
+    Some(match name {
+        "dig" => f(&[], Some(Any), |a, _| {
+            if a.len() < 3 {
+                return Err("dig needs at least three arguments".to_string());
+            }
+            let Value::Map(mut map, _) = a[a.len() - 1].clone() else {
+                return Err(conversion(&a[a.len() - 1], "map[string]interface {}"));
+            };
+            let default = a[a.len() - 2].clone();
+            let mut keys = Vec::new();
+            for key in &a[..a.len() - 2] {
+                match key {
+                    Value::String(k) => keys.push(k.clone()),
+                    other => return Err(conversion(other, "string")),
+                }
+            }
+            for (i, key) in keys.iter().enumerate() {
+                let step = map.borrow().get(key).cloned();
+                let Some(step) = step else { return Ok(default) };
+                if i + 1 == keys.len() {
+                    return Ok(step);
+                }
+                match step {
+                    Value::Map(next, Elem::Any) => map = next,
+                    other => return Err(conversion(&other, "map[string]interface {}")),
+                }
+            }
+            Ok(default)
+        }),
+        "pick" => f(&[Map], Some(Str), |a, _| {
+            let map = map_of(&a[0]);
+            let map = map.borrow();
+            let picked: BTreeMap<String, Value> = a[1..]
+                .iter()
+                .filter_map(|k| {
+                    let k = if let Value::String(k) = k {
+                        k
+                    } else {
+                        return None;
+                    };
+                    map.get(k).map(|v| (k.clone(), v.clone()))
+                })
+                .collect();
+            Ok(Value::map(picked))
+        }),
+        "omit" => f(&[Map], Some(Str), |a, _| {
+            let map = map_of(&a[0]);
+            let kept: BTreeMap<String, Value> = map
+                .borrow()
+                .iter()
+                .filter(|(k, _)| {
+                    !a[1..]
+                        .iter()
+                        .any(|o| matches!(o, Value::String(o) if o == *k))
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            Ok(Value::map(kept))
+        }),
+        "deepCopy" => f(&[Any], None, |a, _| Ok(a[0].deep_copy())),
+        "mergeOverwrite" => f(&[Map], Some(Map), |a, _| {
+            let dst = map_of(&a[0]);
+            for src in &a[1..] {
+                merge_maps(&dst, &map_of(src), true);
+            }
+            Ok(Value::Map(dst, Elem::Any))
+        }),
+        "concat" => f(&[], Some(Any), |a, _| {
+            let mut out = Vec::new();
+            for list in a {
+                match list {
+                    Value::List(items, _) => out.extend(items.iter().cloned()),
+                    Value::Missing | Value::Nil => return Err(NIL_DEREFERENCE.to_string()),
+                    other => {
+                        return Err(format!("Cannot concat type {} as list", type_kind(other)));
+                    }
+                }
+            }
+            Ok(Value::list(out))
+        }),
+        "reverse" => f(&[Any], None, |a, _| {
+            let mut items = list_of(&a[0], "find reverse")?.to_vec();
+            items.reverse();
+            Ok(Value::list(items))
+        }),
+        "add1" => f(&[Any], None, |a, _| {
+            Ok(Value::int64(to_int64(&a[0]).wrapping_add(1)))
+        }),
+        "until" => f(&[Int], None, |a, _| {
+            let count = n(a, 0);
+            Ok(ints(until_step(0, count, if count < 0 { -1 } else { 1 })))
+        }),
+        "untilStep" => f(&[Int, Int, Int], None, |a, _| {
+            Ok(ints(until_step(n(a, 0), n(a, 1), n(a, 2))))
+        }),
+        "fromJson" => f(&[Str], None, |a, _| {
+            Ok(serde_json::from_str::<serde_json::Value>(s(a, 0))
+                .map_or(Value::Nil, |json| Value::from_json(&json)))
+        }),
+        "toRawJson" => f(&[Any], None, |a, _| {
+            Ok(Value::String(super::argo::go_json_raw(&a[0].to_json())))
+        }),
+        "regexFindAll" => f(&[Str, Str, Int], None, |a, _| {
+            let re = regex(s(a, 0))?;
+            let limit = n(a, 2);
+            let found: Vec<String> = re
+                .find_iter(s(a, 1))
+                .take(if limit < 0 {
+                    usize::MAX
+                } else {
+                    limit as usize
+                })
+                .map(|m| m.as_str().to_string())
+                .collect();
+            Ok(if found.is_empty() {
+                Value::strings(Vec::new())
+            } else {
+                Value::strings(found)
+            })
+        }),
+        "regexSplit" => f(&[Str, Str, Int], None, |a, _| {
+            Ok(Value::strings(regex_split(
+                &regex(s(a, 0))?,
+                s(a, 1),
+                n(a, 2),
+            )))
+        }),
+        "regexReplaceAllLiteral" => f(&[Str, Str, Str], None, |a, _| {
+            Ok(Value::String(
+                regex(s(a, 0))?
+                    .replace_all(s(a, 1), regex::NoExpand(s(a, 2)))
+                    .into_owned(),
+            ))
+        }),
+        "regexQuoteMeta" => f(&[Str], None, |a, _| Ok(Value::String(quote_meta(s(a, 0))))),
+        "typeOf" => f(&[Any], None, |a, _| {
+            Ok(Value::String(
+                if a[0].is_nil() {
+                    "<nil>"
+                } else {
+                    a[0].type_name()
+                }
+                .to_string(),
+            ))
+        }),
+        "kindOf" => f(&[Any], None, |a, _| {
+            Ok(Value::String(type_kind(&a[0]).to_string()))
+        }),
+        "deepEqual" => f(&[Any, Any], None, |a, _| {
+            Ok(Value::Bool(a[0].deep_equal(&a[1])))
+        }),
+        "nospace" => f(&[Str], None, |a, _| {
+            Ok(Value::String(
+                s(a, 0).chars().filter(|c| !c.is_whitespace()).collect(),
+            ))
+        }),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Go regexp's Split and QuoteMeta examples (regexp/example_test.go ExampleRegexp_Split,
+    // ExampleQuoteMeta); sprig's docs for until and untilStep.
+    #[test]
+    fn split_quote_and_count_as_go_and_sprig() {
+        let re = regex::Regex::new("a*").unwrap();
+        assert_eq!(
+            regex_split(&re, "abaabaccadaaae", 5),
+            ["", "b", "b", "c", "cadaaae"]
+        );
+        let re = regex::Regex::new("z+").unwrap();
+        assert_eq!(regex_split(&re, "pizza", 2), ["pi", "a"]);
+        assert_eq!(quote_meta("Escaping $5"), "Escaping \\$5");
+        assert_eq!(until_step(0, 10, 3), [0, 3, 6, 9]);
+        assert_eq!(until_step(5, 0, -2), [5, 3, 1]);
+        assert!(until_step(0, 5, -1).is_empty());
+    }
+}
