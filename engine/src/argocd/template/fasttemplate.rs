@@ -4,7 +4,7 @@
 //! value that is not a string, an empty tag) is written back as it was, braces and spaces
 //! included (argo-cd applicationset/utils/utils.go `Replace`; fasttemplate template.go).
 
-use super::TemplateError;
+use super::error::TemplateError;
 use serde_json::{Map, Value};
 
 const START: &str = "{{";

@@ -22,6 +22,7 @@
 //! genPrivateKey …), typeIs kindIs; and of point 4, `templatePatch` and the strategic merge of
 //! `spec.template` per generator.
 
+mod error;
 mod fasttemplate;
 pub mod go;
 mod quote;
@@ -29,29 +30,9 @@ mod quote;
 mod reference;
 
 use serde_json::{Map, Value};
-use std::fmt;
 
+pub use error::TemplateError;
 pub use fasttemplate::replace as replace_flat;
-
-/// A template that does not render, in the words Argo CD's controller uses for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TemplateError {
-    message: String,
-}
-
-impl TemplateError {
-    pub(crate) fn new(message: String) -> TemplateError {
-        TemplateError { message }
-    }
-}
-
-impl fmt::Display for TemplateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for TemplateError {}
 
 /// `RenderTemplateParams`' `deeplyReplace` over a template as JSON (untouched when there are
 /// no parameters): each string value and each map key is replaced; a

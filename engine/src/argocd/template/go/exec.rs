@@ -3,8 +3,10 @@
 //! Go's truth, `template`, `break`/`continue`, and function calls with Go's argument checks.
 //! Messages are Go's: `template: NAME:LINE:COL: executing "NAME" at <NODE>: …`.
 
-use super::funcs::{self, Func, Param};
+use super::funcs;
+use super::options::GoOptions;
 use super::parse::{Arg, Command, Node, Pipe, Templates};
+use super::signature::{Func, Param};
 use super::value::{Value, sprint_value};
 
 /// exec.go `maxExecDepth` is 100000; a Rust stack holds fewer nested templates.
@@ -42,12 +44,7 @@ struct Dot {
 }
 
 impl<'a> Exec<'a> {
-    pub fn new(
-        name: &'a str,
-        text: &'a str,
-        templates: &'a Templates,
-        options: super::GoOptions,
-    ) -> Self {
+    pub fn new(name: &'a str, text: &'a str, templates: &'a Templates, options: GoOptions) -> Self {
         Exec {
             name,
             text,
@@ -364,7 +361,7 @@ impl<'a> Exec<'a> {
     }
 
     /// exec.go `idealConstant`: an untyped number is a float64 when written as one, else an int.
-    fn ideal_constant(&self, number: &super::parse::Number) -> Run<Value> {
+    fn ideal_constant(&self, number: &super::number::Number) -> Run<Value> {
         let text = &number.text;
         let hex = text
             .trim_start_matches(['+', '-'])

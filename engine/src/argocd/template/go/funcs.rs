@@ -2,58 +2,16 @@
 //! (sprig.rs, argo.rs). A name not here is not defined, and a template using it does not parse.
 
 use super::printf::sprintf;
+use super::signature::{Func, Param, f};
 use super::value::{Value, sprint, sprintln};
-
-/// A parameter's Go type, which decides how an operand is converted (exec.go `evalArg`).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Param {
-    /// `interface{}`.
-    Any,
-    /// `reflect.Value`: the builtins that see a missing value as it is.
-    Value,
-    Str,
-    Int,
-    Bool,
-    /// `map[string]interface{}`.
-    Map,
-}
-
-impl Param {
-    pub fn go_type(self) -> &'static str {
-        match self {
-            Param::Any => "interface {}",
-            Param::Value => "reflect.Value",
-            Param::Str => "string",
-            Param::Int => "int",
-            Param::Bool => "bool",
-            Param::Map => "map[string]interface {}",
-        }
-    }
-}
-
-pub(crate) type Call = fn(&[Value], Option<&str>) -> Result<Value, String>;
-
-#[derive(Clone, Copy)]
-pub(crate) struct Func {
-    pub params: &'static [Param],
-    pub variadic: Option<Param>,
-    pub call: Call,
-}
-
-pub(crate) const fn f(params: &'static [Param], variadic: Option<Param>, call: Call) -> Func {
-    Func {
-        params,
-        variadic,
-        call,
-    }
-}
 
 use Param::{Any, Value as V};
 
 /// The function called `name`: sprig's and Argo CD's first, as text/template looks in the
 /// template's own map before its builtins.
 pub(crate) fn lookup(name: &str) -> Option<Func> {
-    super::sprig::lookup(name)
+    super::sprig_more::lookup(name)
+        .or_else(|| super::sprig::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))
 }

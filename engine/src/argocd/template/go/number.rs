@@ -2,8 +2,16 @@
 //! `ParseFloat`): what a literal is as an integer and as a float.
 
 use super::lexer::{Kind, Token};
-use super::parse::Number;
 use super::unquote::unquote;
+
+/// node.go `NumberNode`: what the literal can be.
+#[derive(Debug, Clone)]
+pub(super) struct Number {
+    pub text: String,
+    pub int: Option<i64>,
+    pub float: Option<f64>,
+    pub is_char: bool,
+}
 
 /// node.go `newNumber`: a literal as an integer and as a float where it is one.
 pub(super) fn number(token: &Token) -> Result<Number, String> {

@@ -3,7 +3,7 @@
 //! templates beside the main one. Messages are Go's: `template: NAME:LINE: …`.
 
 use super::lexer::{Kind, Token, lex};
-use super::number::number;
+use super::number::{Number, number};
 use super::unquote::unquote;
 use std::collections::BTreeMap;
 
@@ -77,15 +77,6 @@ pub(super) enum Arg {
         value: String,
     },
     Pipe(Box<Pipe>),
-}
-
-/// node.go `NumberNode`: what the literal can be.
-#[derive(Debug, Clone)]
-pub(super) struct Number {
-    pub text: String,
-    pub int: Option<i64>,
-    pub float: Option<f64>,
-    pub is_char: bool,
 }
 
 impl Arg {

@@ -2,8 +2,12 @@
 //! to sprig's own rule: strings, defaults, lists, dicts, conversions, regular expressions,
 //! encodings and integer math. A sprig function not here is not defined (see the module doc).
 
-use super::funcs::{Func, Param, f};
+use super::coerce::{
+    NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind,
+};
+use super::encoding::{base64_decode, base64_encode, go_json, sha256_hex};
 use super::printf::sprintf;
+use super::signature::{Func, Param, f};
 use super::value::{Elem, Value, sprint_value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -42,81 +46,6 @@ fn strslice(value: &Value) -> Vec<String> {
         Value::List(items, _) => items.iter().filter(|v| !v.is_nil()).map(strval).collect(),
         Value::Missing | Value::Nil => Vec::new(),
         other => vec![strval(other)],
-    }
-}
-
-/// sprig `empty`: the zero value of its type.
-pub(crate) fn empty(value: &Value) -> bool {
-    !value.truth()
-}
-
-/// What Go says when sprig asks `reflect.TypeOf(nil).Kind()`.
-pub(crate) const NIL_DEREFERENCE: &str =
-    "runtime error: invalid memory address or nil pointer dereference";
-
-/// The list a sprig list function works on; `what` is its message's verb, `find first` for
-/// "Cannot find first on type string".
-pub(crate) fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {
-    match value {
-        Value::Missing | Value::Nil => Err(NIL_DEREFERENCE.to_string()),
-        Value::List(items, _) => Ok(items),
-        other => Err(format!("Cannot {what} on type {}", type_kind(other))),
-    }
-}
-
-/// reflect's kind name, as sprig's list messages print `reflect.TypeOf(list).Kind()`.
-pub(crate) fn type_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Missing | Value::Nil => "invalid",
-        Value::Bool(_) => "bool",
-        Value::Int(_, super::value::IntType::Int) => "int",
-        Value::Int(..) => "int64",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(..) => "slice",
-        Value::Map(..) => "map",
-    }
-}
-
-pub(crate) fn map_of(value: &Value) -> super::value::MapRef {
-    match value {
-        Value::Map(map, _) => map.clone(),
-        _ => Rc::new(Default::default()),
-    }
-}
-
-/// spf13/cast `ToInt64`: floats truncated, strings read with Go's base prefixes, the rest 0.
-pub(crate) fn to_int64(value: &Value) -> i64 {
-    match value {
-        Value::Int(i, _) => *i,
-        Value::Float(f) => go_float_to_int(*f),
-        Value::Bool(b) => i64::from(*b),
-        Value::String(s) => {
-            let trimmed = trim_zero_decimal(s);
-            super::number::parse_int(&trimmed).unwrap_or(0)
-        }
-        _ => 0,
-    }
-}
-
-/// Go's `int64(f)` on amd64: out of range (or NaN) is the integer indefinite, `math.MinInt64`.
-pub(crate) fn go_float_to_int(f: f64) -> i64 {
-    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
-        i64::MIN
-    } else {
-        f as i64
-    }
-}
-
-/// cast `trimZeroDecimal`: `1.0` and `1.00` read as `1`.
-fn trim_zero_decimal(s: &str) -> String {
-    match s.split_once('.') {
-        Some((whole, fraction))
-            if !whole.is_empty() && !fraction.is_empty() && fraction.chars().all(|c| c == '0') =>
-        {
-            whole.to_string()
-        }
-        _ => s.to_string(),
     }
 }
 
@@ -188,39 +117,6 @@ fn int_math(args: &[Value], op: fn(i64, i64) -> Result<i64, String>) -> Result<V
     Ok(Value::int64(acc))
 }
 
-/// `regexp.MustCompile`'s panic: `regexp: Compile(PATTERN): error parsing regexp: …`, in Go's
-/// words for the mistakes Rust's parser names alike; other mistakes keep Rust's words.
-pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(pattern).map_err(|error| {
-        let quoted =
-            if pattern.contains('`') || pattern.chars().any(|c| c.is_control() && c != '\t') {
-                super::super::quote::quote(pattern)
-            } else {
-                format!("`{pattern}`")
-            };
-        let rust = error.to_string();
-        let go = if rust.contains("unclosed group") {
-            format!("missing closing ): `{pattern}`")
-        } else if rust.contains("unopened group") {
-            format!("unexpected ): `{pattern}`")
-        } else if rust.contains("unclosed character class") {
-            format!(
-                "missing closing ]: `{}`",
-                &pattern[pattern.rfind('[').unwrap_or(0)..]
-            )
-        } else if rust.contains("repetition operator missing expression") {
-            "missing argument to repetition operator".to_string()
-        } else {
-            rust.lines()
-                .last()
-                .unwrap_or("invalid syntax")
-                .trim_start_matches("error: ")
-                .to_string()
-        };
-        format!("regexp: Compile({quoted}): error parsing regexp: {go}")
-    })
-}
-
 /// Go's `strings.ToUpper`: rune by rune (`unicode.ToUpper`), so `ß` stays `ß`.
 fn go_upper(text: &str) -> String {
     text.chars()
@@ -247,35 +143,7 @@ fn merge_into(dst: &super::value::MapRef, src: &super::value::MapRef) {
     merge_maps(dst, src, false);
 }
 
-/// mergo `Merge` (`overwrite` false) or `MergeWithOverwrite` (true) of one map into another.
-pub(crate) fn merge_maps(dst: &super::value::MapRef, src: &super::value::MapRef, overwrite: bool) {
-    let src = src.borrow().clone();
-    for (key, value) in src {
-        // A nil source value is skipped by Merge and written by MergeWithOverwrite.
-        if value.is_nil() {
-            if overwrite {
-                dst.borrow_mut().insert(key, value);
-            }
-            continue;
-        }
-        let existing = dst.borrow().get(&key).cloned();
-        if let (Some(Value::Map(d, _)), Value::Map(s, _)) = (&existing, &value) {
-            if !Rc::ptr_eq(d, s) {
-                merge_maps(d, s, overwrite);
-            }
-            continue;
-        }
-        if !overwrite && existing.as_ref().is_some_and(|v| !empty(v)) {
-            continue;
-        }
-        dst.borrow_mut().insert(key, value);
-    }
-}
-
 pub(crate) fn lookup(name: &str) -> Option<Func> {
-    if let Some(func) = super::sprig_more::lookup(name) {
-        return Some(func);
-    }
     Some(match name {
         // Strings.
         "upper" => f(&[Str], None, |a, _| ok(go_upper(s(a, 0)))),
@@ -551,12 +419,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         // Conversions.
         "toString" => f(&[Any], None, |a, _| ok(strval(&a[0]))),
-        "toJson" => f(&[Any], None, |a, _| {
-            ok(super::argo::go_json(&a[0].to_json(), false))
-        }),
-        "toPrettyJson" => f(&[Any], None, |a, _| {
-            ok(super::argo::go_json(&a[0].to_json(), true))
-        }),
+        "toJson" => f(&[Any], None, |a, _| ok(go_json(&a[0].to_json(), false))),
+        "toPrettyJson" => f(&[Any], None, |a, _| ok(go_json(&a[0].to_json(), true))),
         "atoi" => f(&[Str], None, |a, _| {
             Ok(Value::int(s(a, 0).parse::<i64>().unwrap_or(0)))
         }),
@@ -578,18 +442,14 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             ok(regex(s(a, 0))?.replace_all(s(a, 1), s(a, 2)).into_owned())
         }),
         // Encodings.
-        "b64enc" => f(&[Str], None, |a, _| {
-            ok(super::argo::base64_encode(s(a, 0).as_bytes()))
-        }),
+        "b64enc" => f(&[Str], None, |a, _| ok(base64_encode(s(a, 0).as_bytes()))),
         "b64dec" => f(&[Str], None, |a, _| {
-            ok(match super::argo::base64_decode(s(a, 0)) {
+            ok(match base64_decode(s(a, 0)) {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                 Err(message) => message,
             })
         }),
-        "sha256sum" => f(&[Str], None, |a, _| {
-            ok(super::argo::sha256_hex(s(a, 0).as_bytes()))
-        }),
+        "sha256sum" => f(&[Str], None, |a, _| ok(sha256_hex(s(a, 0).as_bytes()))),
         // Integer math.
         "add" => f(&[], Some(Any), |a, _| {
             if a.is_empty() {

@@ -1,8 +1,9 @@
 //! More of sprig v3 (Masterminds/sprig functions.go): the dict, list, JSON, regular-expression,
 //! reflection and counting functions ApplicationSets reach for beside the common ones.
 
-use super::funcs::{Func, Param, f};
-use super::sprig::{NIL_DEREFERENCE, list_of, map_of, merge_maps, regex, to_int64, type_kind};
+use super::coerce::{NIL_DEREFERENCE, list_of, map_of, merge_maps, regex, to_int64, type_kind};
+use super::encoding::go_json_raw;
+use super::signature::{Func, Param, f};
 use super::value::{Elem, Value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -205,7 +206,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
                 .map_or(Value::Nil, |json| Value::from_json(&json)))
         }),
         "toRawJson" => f(&[Any], None, |a, _| {
-            Ok(Value::String(super::argo::go_json_raw(&a[0].to_json())))
+            Ok(Value::String(go_json_raw(&a[0].to_json())))
         }),
         "regexFindAll" => f(&[Str, Str, Int], None, |a, _| {
             let re = regex(s(a, 0))?;
