@@ -1,0 +1,175 @@
+//! The Git repositories an ApplicationSet fleet's Applications and generators read, each a
+//! local checkout the Config maps a URL to (`spec.argocd.repositories`). fedrender never
+//! fetches: the checkout is the revision, whatever `targetRevision` says.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostics::Origin;
+
+/// One mapped repository: its URL as the Config writes it and the files of its checkout, by
+/// path from the repository's root (`/`-separated, no leading `/`).
+#[derive(Debug, Clone)]
+pub struct Repository {
+    /// The URL as the Config writes it.
+    pub url: String,
+    /// The directory it maps to, as the Config writes it (relative to the fleet directory).
+    pub path: String,
+    /// Where the Config maps it.
+    pub origin: Origin,
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+impl Repository {
+    pub fn new(
+        url: String,
+        path: String,
+        origin: Origin,
+        files: BTreeMap<String, Vec<u8>>,
+    ) -> Self {
+        Repository {
+            url,
+            path,
+            origin,
+            files,
+        }
+    }
+
+    /// Every file of the checkout with its bytes, in path order.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files
+            .iter()
+            .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
+    }
+
+    /// The file at `path`, if the checkout has it.
+    pub fn file(&self, path: &str) -> Option<&[u8]> {
+        self.files.get(path).map(Vec::as_slice)
+    }
+
+    /// Every directory that holds a file, however deep, in path order; the root is not one.
+    /// Git keeps no empty directory, so neither does a checkout as Argo CD's repo server sees it.
+    pub fn directories(&self) -> BTreeSet<&str> {
+        let mut directories = BTreeSet::new();
+        for path in self.files.keys() {
+            let mut end = path.len();
+            while let Some(slash) = path[..end].rfind('/') {
+                if !directories.insert(&path[..slash]) {
+                    break;
+                }
+                end = slash;
+            }
+        }
+        directories
+    }
+}
+
+/// The mapped repositories, found by URL as Argo CD compares Git URLs.
+#[derive(Debug, Clone, Default)]
+pub struct Repositories {
+    repositories: Vec<Repository>,
+}
+
+impl Repositories {
+    pub fn new(repositories: Vec<Repository>) -> Self {
+        Repositories { repositories }
+    }
+
+    /// The repository `repo_url` names, matched as util/git `SameURL` matches two URLs.
+    pub fn find(&self, repo_url: &str) -> Option<&Repository> {
+        self.repositories
+            .iter()
+            .find(|repository| same_url(&repository.url, repo_url))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Repository> {
+        self.repositories.iter()
+    }
+}
+
+/// util/git `SameURL`: two URLs name one repository when their normal forms are equal and
+/// neither is empty.
+pub fn same_url(left: &str, right: &str) -> bool {
+    let (left, right) = (normalize_git_url(left), normalize_git_url(right));
+    !left.is_empty() && left == right
+}
+
+/// util/git `NormalizeGitURL`: lower case, an scp-style SSH URL (`git@host:org/repo`) written as
+/// a URL, a trailing `.git` dropped, and the `ssh://` scheme left off. Go then round-trips the
+/// text through `net/url`, which rewrites only what no Git host's URL holds (bad escapes,
+/// control characters): such a URL is left as written, as `NormalizeGitURLAllowInvalid` leaves it.
+pub fn normalize_git_url(repo: &str) -> String {
+    let mut repo = repo.trim().to_lowercase();
+    if is_ssh_url(&repo) && !repo.starts_with("ssh://") {
+        repo = format!("ssh://{}", repo.replacen(':', "/", 1));
+    }
+    let repo = repo.strip_suffix(".git").unwrap_or(&repo);
+    repo.strip_prefix("ssh://").unwrap_or(repo).to_string()
+}
+
+/// util/git `IsSSHURL`: `^(ssh://)?([^/:]*?)@[^@]+$`, a user before the one `@`.
+fn is_ssh_url(url: &str) -> bool {
+    let rest = url.strip_prefix("ssh://").unwrap_or(url);
+    match rest.split_once('@') {
+        Some((user, host)) => !user.contains(['/', ':']) && !host.is_empty() && !host.contains('@'),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // argo-cd util/git git_test.go TestSameURL and TestNormalizeUrl: case, a trailing .git and
+    // the SSH forms name one repository.
+    #[test]
+    fn urls_match_as_argo_cd_normalises_them() {
+        assert!(same_url(
+            "https://github.com/argoproj/argo-cd.git",
+            "https://GITHUB.com/argoproj/argo-cd"
+        ));
+        assert!(same_url(
+            "git@GITHUB.com:argoproj/test",
+            "git@github.com:argoproj/test.git"
+        ));
+        assert!(same_url("git@github.com:test", "ssh://git@github.com/test"));
+        assert!(!same_url(
+            "https://github.com/argoproj/argo-cd",
+            "https://github.com/argoproj/argo-events"
+        ));
+        assert!(!same_url("", ""));
+        assert_eq!(
+            normalize_git_url("git@github.com:argoproj/argo-cd.git"),
+            "git@github.com/argoproj/argo-cd"
+        );
+        assert_eq!(
+            normalize_git_url(" https://github.com/Org/Repo.git "),
+            "https://github.com/org/repo"
+        );
+    }
+
+    #[test]
+    fn a_checkout_lists_every_directory_that_holds_a_file() {
+        let files = [
+            "apps/web/deploy.yaml",
+            "apps/web/svc.yaml",
+            "apps/db/x/y.yaml",
+            "README.md",
+        ]
+        .into_iter()
+        .map(|path| (path.to_string(), Vec::new()))
+        .collect();
+        let origin = Origin {
+            file: "fedrender.yaml".into(),
+            document: 0,
+            line: 1,
+            fields_under: None,
+        };
+        let repository = Repository::new("https://x/y".into(), "repo".into(), origin, files);
+        assert_eq!(
+            repository.directories().into_iter().collect::<Vec<_>>(),
+            ["apps", "apps/db", "apps/db/x", "apps/web"]
+        );
+        assert_eq!(repository.file("README.md"), Some(&b""[..]));
+        assert_eq!(repository.file("apps"), None);
+    }
+}
