@@ -20,6 +20,7 @@ pub struct Repository {
 }
 
 impl Repository {
+    /// A checkout of `url` read from `path`, which the Config maps at `origin`.
     pub fn new(
         url: String,
         path: String,
@@ -70,6 +71,7 @@ pub struct Repositories {
 }
 
 impl Repositories {
+    /// The repositories the Config maps, in its order.
     pub fn new(repositories: Vec<Repository>) -> Self {
         Repositories { repositories }
     }
@@ -81,6 +83,7 @@ impl Repositories {
             .find(|repository| same_url(&repository.url, repo_url))
     }
 
+    /// Every mapped repository, in the Config's order.
     pub fn iter(&self) -> impl Iterator<Item = &Repository> {
         self.repositories.iter()
     }
