@@ -5,8 +5,12 @@
 //!   the default fasttemplate `{{ }}` replacement and `goTemplate: true` with Go's text/template
 //!   ([`template::go`]), the sprig functions Argo CD enables and its own. Judged against Argo
 //!   CD's own code: `testdata/references/argocd-templates/`.
+//! - [`cluster`]: Argo CD's clusters, its cluster Secrets and the local `in-cluster`.
+//! - [`params`]: what a generator hands the controller.
 //! - [`repositories`]: the Git repositories the Config maps to local checkouts, found by URL as
 //!   Argo CD compares them.
 
+pub mod cluster;
+pub mod params;
 pub mod repositories;
 pub mod template;

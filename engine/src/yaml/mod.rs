@@ -35,7 +35,7 @@ use exact::ExactValue;
 pub use load::MAX_NESTING_DEPTH;
 pub(crate) use messages::with_field_hint;
 use messages::{scan_error_diagnostic, syntax_error_cause, to_diagnostic};
-pub(crate) use resolve::go_json_float;
+pub(crate) use resolve::{decode_base64, go_json_float};
 pub use stream::{DocumentText, normalize_line_breaks, split_documents};
 pub(crate) use weight::Weight;
 

@@ -272,7 +272,7 @@ pub(super) fn is_timestamp(text: &str) -> bool {
 
 /// Go's `base64.StdEncoding.DecodeString` for a `!!binary` scalar (line breaks ignored):
 /// `None` for invalid data.
-pub(super) fn decode_base64(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
     let symbols: Vec<u8> = text
         .bytes()
         .filter(|b| !matches!(b, b'\n' | b'\r'))
