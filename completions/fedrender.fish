@@ -84,7 +84,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -126,7 +127,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -168,7 +170,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand build" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -243,7 +246,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -285,7 +289,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -327,7 +332,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand diff" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -409,7 +415,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -451,7 +458,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -493,7 +501,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand plan" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -565,7 +574,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l warn -d 'Report a lint\'s warnings as warnings, even under --strict or a Config that denies or allows it (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -607,7 +617,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -649,7 +660,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand validate" -l message-format -d 'How errors and warnings are printed on standard error' -r -f -a "human\t'Grouped by lint, with a count per lint at the end'
 json\t'One JSON object per line and diagnostic'
@@ -703,7 +715,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand config" -l warn -d 'Report a lint\'s warnings as warnings (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -745,7 +758,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand config" -l allow -d 'Silence a lint (repeatable)' -r -f -a "unknown-cluster\t'a policy, quota or preference names a cluster the inventory does not have'
 targets-no-cluster\t'an override rule\'s targetCluster matches no cluster that receives the object'
 overrides-nothing\t'a command or args overrider changes nothing on a template its policy selects'
@@ -787,7 +801,8 @@ deprecated-field\t'a policy value the chosen Karmada release deprecates and a la
 mcs-no-service\t'a MultiClusterService with no Service of its name and namespace in the fleet'
 mcs-no-backends\t'a MultiClusterService whose provider clusters run no pods its Service selects, so consumers get no endpoints'
 quota-exceeded\t'with FederatedQuotaEnforcement on, a namespace\'s workloads request more than a FederatedResourceQuota\'s overall, so Karmada\'s binding webhook denies one of them'
-over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'"
+over-capacity\t'a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending'
+shared-resource\t'two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other\'s'"
 complete -c fedrender -n "__fish_fedrender_using_subcommand config" -l ignore-field -d 'diff\'s --ignore-field, added to the Config\'s rules (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand config" -l ignore-resource -d 'diff\'s --ignore-resource, added to the Config\'s rules (repeatable)' -r
 complete -c fedrender -n "__fish_fedrender_using_subcommand config" -s j -l jobs -d 'Worker threads (default: one per core). The output does not depend on it' -r

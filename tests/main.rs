@@ -12,6 +12,7 @@ mod common;
 
 // The command line end to end: exit codes, messages, the output directory, the documentation's
 // examples, the scenarios' snapshots and the Karmada oracle's recorded runs.
+mod argocd;
 mod autoscaling;
 mod cli;
 mod config_command;

@@ -341,6 +341,8 @@ fn every_lint_is_documented_and_produced() {
     produced.push_str(&std::fs::read_to_string("tests/diff_ignore.rs").unwrap());
     // The Config's review groups are judged against the inventory by every command.
     produced.push_str(&std::fs::read_to_string("tests/review_groups.rs").unwrap());
+    // Two Argo CD Applications deploying one object to one cluster.
+    produced.push_str(&std::fs::read_to_string("tests/argocd.rs").unwrap());
     for dir in scenarios() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

@@ -84,7 +84,17 @@ pub fn classify(
     let mut seen: BTreeMap<ObjectKey, Origin> = BTreeMap::new();
     let mut customizations = Vec::new();
     let mut kustomization_files = std::collections::BTreeSet::new();
+    // A fleet whose Config has `spec.argocd` is Argo CD's: its Applications, ApplicationSets and
+    // AppProjects are read by the Argo CD front door, not sent anywhere.
+    let argocd_fleet = documents.iter().any(|document| {
+        document.value["apiVersion"] == crate::api::config::CONFIG_API_VERSION
+            && document.value["kind"] == "Config"
+            && document.value["spec"].get("argocd").is_some()
+    });
     for document in documents {
+        if argocd_fleet && crate::argocd::fleet::is_argocd_object(&document.value) {
+            continue;
+        }
         // A kustomization beside the manifests (common in GitOps repositories) is not an
         // object: it is skipped, once per file, with a word that it was.
         if is_kustomization(&document) {
@@ -341,6 +351,27 @@ fn is_kustomization(document: &RawDocument) -> bool {
     // A Flux `Kustomization` saved under the name is an object like any other.
     (kustomize_group || KUSTOMIZATION_FILES.contains(&file_name))
         && is_kustomize_object(&document.value)
+}
+
+/// An object's API group and kind as written (empty when not strings).
+pub(crate) fn group_and_kind(object: &Value) -> (String, String) {
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    (
+        api_group(api_version).to_string(),
+        object["kind"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+/// A document that some other front door places (an Argo CD Application's manifest) as a
+/// template, read as the fleet's templates are.
+pub(crate) fn template_of(
+    document: RawDocument,
+    files: &[SourceFile],
+    interpreter: &Interpreter,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Template, Diagnostic> {
+    let (api_version, kind) = type_of(&document)?;
+    to_template(document, files, &api_version, &kind, interpreter, warnings)
 }
 
 fn type_of(document: &RawDocument) -> Result<(String, String), Diagnostic> {

@@ -196,6 +196,20 @@ pub(crate) fn parse_files_at(
     files: &[SourceFile],
     first_index: usize,
 ) -> (Vec<RawDocument>, Vec<Diagnostic>) {
+    let mut documents = Vec::new();
+    let mut errors = Vec::new();
+    for (mut file_documents, mut file_errors) in parse_each_file_at(files, first_index) {
+        documents.append(&mut file_documents);
+        errors.append(&mut file_errors);
+    }
+    (documents, errors)
+}
+
+/// [`parse_files_at`], each file's documents and errors apart (weighed together, as one run).
+pub(crate) fn parse_each_file_at(
+    files: &[SourceFile],
+    first_index: usize,
+) -> Vec<(Vec<RawDocument>, Vec<Diagnostic>)> {
     let weighed: Vec<(&str, Vec<Piece<'_>>)> = files
         .par_iter()
         .map(|file| (&*file.path, weigh_file(file)))
@@ -210,13 +224,7 @@ pub(crate) fn parse_files_at(
             parse_pieces(first_index + index, file, pieces, verdicts)
         })
         .collect();
-    let mut documents = Vec::new();
-    let mut errors = Vec::new();
-    for (mut file_documents, mut file_errors) in per_file {
-        documents.append(&mut file_documents);
-        errors.append(&mut file_errors);
-    }
-    (documents, errors)
+    per_file
 }
 
 /// One file on its own: [`parse_files_at`] for a file read again.

@@ -151,7 +151,22 @@ pub fn assemble(
     input_file_count: usize,
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let (input_documents, parse_errors) = documents::parse_files(&files[..input_file_count]);
-    assemble_parsed(files, input_file_count, input_documents, parse_errors, &[])
+    assemble_parsed(
+        files,
+        input_file_count,
+        input_documents,
+        parse_errors,
+        &[],
+        None,
+    )
+}
+
+/// What an Argo CD fleet's Applications deploy, read: each document with the Application that
+/// deploys it, and Argo CD's clusters.
+#[derive(Debug)]
+pub(crate) struct ArgoCdDocuments {
+    pub documents: Vec<(RawDocument, crate::argocd::deploy::ApplicationTarget)>,
+    pub clusters: Vec<crate::argocd::cluster::ArgoCluster>,
 }
 
 /// [`assemble`] with the input files already parsed, and the CRDs `--crds` names (which say
@@ -162,6 +177,7 @@ pub(crate) fn assemble_parsed(
     input_documents: Vec<RawDocument>,
     parse_errors: Vec<Diagnostic>,
     trusted_crds: &[serde_json::Value],
+    argocd: Option<ArgoCdDocuments>,
 ) -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
     let mut errors = ErrorSink::default();
     let (_, inventory_files) = files.split_at(input_file_count);
@@ -173,10 +189,25 @@ pub(crate) fn assemble_parsed(
     let classified = classify::classify(input_documents, files, trusted_crds, &mut errors);
     let mut clusters: Vec<Located<Cluster>> = Vec::new();
     for document in &inventory_documents {
+        if argocd.is_some() && crate::argocd::cluster::is_cluster_secret(&document.value) {
+            continue;
+        }
         // Inventory documents carry file indices relative to the inventory files.
         if let Some(cluster) = errors.take(classify::decode_cluster(document, inventory_files)) {
             clusters.push(cluster);
         }
+    }
+    let mut argocd_bindings = Vec::new();
+    if let Some(argocd) = argocd {
+        let (bindings, argocd_clusters) = argocd_fleet(
+            argocd,
+            files,
+            &classified.interpreter,
+            &mut errors,
+            &mut warnings,
+        );
+        argocd_bindings = bindings;
+        clusters.extend(argocd_clusters);
     }
     let mut fleet = Fleet::default();
     warnings.extend(classified.warnings);
@@ -197,7 +228,7 @@ pub(crate) fn assemble_parsed(
         }
     }
     let policy_index = crate::bind::PolicyIndex::new(&fleet.propagations);
-    let (federated, claimed) = crate::federation::translate(
+    let (mut federated, claimed) = crate::federation::translate(
         &classified.kubefed_documents,
         files,
         &classified.templates,
@@ -227,6 +258,7 @@ pub(crate) fn assemble_parsed(
     for refusal in refused {
         errors.push(refusal);
     }
+    federated.extend(argocd_bindings);
     check_single_claim(
         &fleet.templates,
         &federated,
@@ -282,6 +314,87 @@ pub(crate) fn assemble_parsed(
     Ok((fleet, warnings))
 }
 
+/// An Argo CD fleet's objects as bindings, each to its Application's cluster (a namespaced
+/// object that names no namespace takes the destination's), and the Karmada form of the
+/// clusters they go to: every cluster Secret's, and `in-cluster` when an Application deploys
+/// to it without a Secret. Namespaced objects without a namespace and a destination without
+/// one go to `default`, as `kubectl apply` sends them.
+fn argocd_fleet(
+    argocd: ArgoCdDocuments,
+    files: &[SourceFile],
+    interpreter: &crate::interpret::Interpreter,
+    errors: &mut ErrorSink,
+    warnings: &mut Vec<Diagnostic>,
+) -> (
+    Vec<crate::federation::FederatedBinding>,
+    Vec<Located<Cluster>>,
+) {
+    let mut bindings = Vec::new();
+    let targeted: std::collections::BTreeSet<String> = argocd
+        .documents
+        .iter()
+        .map(|(_, target)| target.cluster.clone())
+        .collect();
+    let mut claimed: BTreeMap<(crate::object::ObjectKey, String), (String, Origin)> =
+        BTreeMap::new();
+    for (mut document, target) in argocd.documents {
+        let (group, kind) = classify::group_and_kind(&document.value);
+        if let Some(namespace) = &target.namespace
+            && interpreter.is_namespaced(&group, &kind)
+            && document
+                .value
+                .pointer("/metadata/namespace")
+                .and_then(serde_json::Value::as_str)
+                .is_none_or(str::is_empty)
+            && let Some(metadata) = document
+                .value
+                .get_mut("metadata")
+                .and_then(serde_json::Value::as_object_mut)
+        {
+            metadata.insert("namespace".into(), namespace.clone().into());
+        }
+        let Some(template) = errors.take(classify::template_of(
+            document,
+            files,
+            interpreter,
+            warnings,
+        )) else {
+            continue;
+        };
+        let claim = (template.key.clone(), target.cluster.clone());
+        if let Some((first, origin)) = claimed.get(&claim) {
+            warnings.push(Diagnostic::warning(
+                Lint::SharedResource,
+                Some(target.origin.clone()),
+                format!(
+                    "{} deploys {} to cluster {}, which {first} (at {origin}) already deploys there; \
+                     Argo CD would let the two overwrite each other on every sync (the tree keeps {first}'s)",
+                    target.application, template.key, target.cluster
+                ),
+            ).on_cluster(target.cluster.as_str()));
+            continue;
+        }
+        claimed.insert(claim, (target.application.clone(), target.origin.clone()));
+        bindings.push(crate::federation::FederatedBinding {
+            template,
+            source: target.origin,
+            source_name: target.application,
+            placement: crate::federation::FederatedPlacement::ArgoCd {
+                cluster: target.cluster,
+            },
+            overrides: BTreeMap::new(),
+            host_copy: None,
+        });
+    }
+    let clusters = argocd
+        .clusters
+        .iter()
+        .filter(|cluster| cluster.origin.is_some() || targeted.contains(&cluster.name))
+        .map(crate::argocd::cluster::as_karmada_cluster)
+        .collect();
+    (bindings, clusters)
+}
+
 /// One object, one source: a KubeFed object may not target what a plain template (placed by
 /// Karmada) or another federated object already defines, nor a FederatedResourceQuota create
 /// a ResourceQuota that any of them defines.
@@ -301,6 +414,14 @@ fn check_single_claim(
         })
         .collect();
     for binding in federated {
+        // An Argo CD Application's object goes to one cluster: the same object may go to
+        // others from other Applications (two to one cluster is `shared-resource`).
+        if matches!(
+            binding.placement,
+            crate::federation::FederatedPlacement::ArgoCd { .. }
+        ) {
+            continue;
+        }
         let key = &binding.template.key;
         match claimed.get(key) {
             Some((first, origin)) => errors.push(Diagnostic::error(

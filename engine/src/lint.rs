@@ -95,11 +95,13 @@ pub enum Lint {
     QuotaExceeded,
     /// `over-capacity`: A cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending.
     OverCapacity,
+    /// `shared-resource`: Two Argo CD Applications deploy the same object to one cluster, so they fight over it.
+    SharedResource,
 }
 
 impl Lint {
     /// Every lint, in the order `--help` and the README list them.
-    pub const ALL: [Lint; 42] = [
+    pub const ALL: [Lint; 43] = [
         Lint::UnknownCluster,
         Lint::TargetsNoCluster,
         Lint::OverridesNothing,
@@ -142,6 +144,7 @@ impl Lint {
         Lint::McsNoBackends,
         Lint::QuotaExceeded,
         Lint::OverCapacity,
+        Lint::SharedResource,
     ];
 
     /// The lint's stable name (`unknown-cluster`), as flags and Configs write it.
@@ -189,6 +192,7 @@ impl Lint {
             Lint::McsNoBackends => "mcs-no-backends",
             Lint::QuotaExceeded => "quota-exceeded",
             Lint::OverCapacity => "over-capacity",
+            Lint::SharedResource => "shared-resource",
         }
     }
 
@@ -306,6 +310,9 @@ impl Lint {
             Lint::OverCapacity => {
                 "a cluster receives workloads that request more than its status.resourceSummary has free, so pods stay Pending"
             }
+            Lint::SharedResource => {
+                "two Argo CD Applications deploy the same object to one cluster, so each sync undoes the other's"
+            }
         }
     }
 
@@ -315,14 +322,17 @@ impl Lint {
     /// too: Flux's kustomize-controller fails the whole Kustomization on it, so every object of
     /// that sync stops, not only the Secret. So is a quota Karmada's binding webhook enforces:
     /// it refuses the binding (403, reason QuotaExceeded) and that workload runs nowhere, while
-    /// the tree would run it everywhere it is placed.
+    /// the tree would run it everywhere it is placed. So is an object two Argo CD Applications
+    /// deploy to one cluster: Argo CD only warns (SharedResourceWarning) and the two then
+    /// overwrite each other on every sync.
     pub(crate) fn default_level(self) -> Level {
         match self {
             Lint::SchemaInvalid
             | Lint::UnknownField
             | Lint::RemovedApi
             | Lint::SopsNoRecipient
-            | Lint::QuotaExceeded => Level::Deny,
+            | Lint::QuotaExceeded
+            | Lint::SharedResource => Level::Deny,
             _ => Level::Warn,
         }
     }

@@ -96,6 +96,9 @@ pub struct Inputs {
     pub warnings: Vec<Diagnostic>,
     /// How to read a file again, to point a late message at its field's own line.
     pub reread: Reread,
+    /// An Argo CD fleet's checkouts (the Config's `spec.argocd`): the fleet's Applications
+    /// are then deployed from them, to the clusters of the inventory's cluster Secrets.
+    pub argocd: Option<crate::argocd::repositories::ArgoCdInputs>,
 }
 
 impl Inputs {
@@ -174,16 +177,32 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
         crd_files,
         warnings: read_warnings,
         reread,
+        argocd,
     } = inputs;
     // Errors of assembling (a CRD the API server refuses, at its rule) point at their fields.
     let reread_errors = reread.clone();
     let assembled = (|| -> Result<(Fleet, Vec<Diagnostic>), Rejected> {
+        let argocd = match &argocd {
+            Some(inputs) => Some(read_argocd_fleet(
+                &mut files,
+                &documents,
+                inventory.as_ref(),
+                inputs,
+            )?),
+            None => None,
+        };
         let input_file_count = files.len();
         files.extend(inventory);
         let crds = crds_in(&crd_files)?;
         let trusted: Vec<serde_json::Value> = crds.iter().map(|(crd, _)| crd.clone()).collect();
-        let (mut fleet, warnings) =
-            fleet::assemble_parsed(&files, input_file_count, documents, parse_errors, &trusted)?;
+        let (mut fleet, warnings) = fleet::assemble_parsed(
+            &files,
+            input_file_count,
+            documents,
+            parse_errors,
+            &trusted,
+            argocd,
+        )?;
         fleet.sources = sources;
         fleet.reread = reread;
         fleet::check_flag_configs_are_on_top(&fleet, &fleet_dir)?;
@@ -214,6 +233,46 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
             Outcome::rejected(rejected)
         }
     }
+}
+
+/// An Argo CD fleet's Applications deployed: the manifest files each deploys are read after
+/// the fleet's files (so that a message about one points at its line), each document with the
+/// Application that deploys it.
+fn read_argocd_fleet(
+    files: &mut Vec<SourceFile>,
+    documents: &[RawDocument],
+    inventory: Option<&SourceFile>,
+    inputs: &crate::argocd::repositories::ArgoCdInputs,
+) -> Result<fleet::ArgoCdDocuments, Rejected> {
+    let (inventory_documents, _) =
+        documents::parse_files(inventory.map(std::slice::from_ref).unwrap_or_default());
+    let read = crate::argocd::fleet::read(documents, files, &inventory_documents, inputs)?;
+    let (deployed, targets): (Vec<SourceFile>, Vec<_>) = read
+        .deployed
+        .into_iter()
+        .map(|deployed| (deployed.file, deployed.target))
+        .unzip();
+    let mut deployed_documents = Vec::new();
+    let mut errors = Vec::new();
+    for ((parsed, mut file_errors), target) in documents::parse_each_file_at(&deployed, files.len())
+        .into_iter()
+        .zip(targets)
+    {
+        errors.append(&mut file_errors);
+        deployed_documents.extend(
+            parsed
+                .into_iter()
+                .map(|document| (document, target.clone())),
+        );
+    }
+    if !errors.is_empty() {
+        return Err(errors.into());
+    }
+    files.extend(deployed);
+    Ok(fleet::ArgoCdDocuments {
+        documents: deployed_documents,
+        clusters: read.clusters,
+    })
 }
 
 /// The CustomResourceDefinitions in the files `--crds` names; other documents there are not

@@ -25,6 +25,43 @@ pub struct CommandDefaults {
     pub diff_ignores: Vec<IgnoreRule>,
     /// What the Config says of a review: its lint levels and ignore rules, where it is.
     pub review: ReviewPolicy,
+    /// `spec.argocd`: the checkouts that stand for the repositories Argo CD would fetch.
+    pub argocd: ArgoCdCheckouts,
+    /// Whether a Config sets `spec.argocd` (the fleet is Argo CD's, with or without checkouts).
+    pub argocd_set: bool,
+}
+
+impl CommandDefaults {
+    /// `spec.argocd`'s checkouts and globbing, when a Config directly in `FLEET_DIR` makes the
+    /// fleet Argo CD's.
+    pub fn argocd_settings(self) -> Option<(ArgoCdCheckouts, bool)> {
+        self.argocd_set.then(|| {
+            let globbing = self.argocd.new_git_file_globbing;
+            (self.argocd, globbing)
+        })
+    }
+}
+
+/// `spec.argocd` with each repository's directory resolved against `FLEET_DIR` and confined to
+/// the repository.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ArgoCdCheckouts {
+    pub repositories: Vec<RepositoryCheckout>,
+    /// `newGitFileGlobbing`.
+    pub new_git_file_globbing: bool,
+}
+
+/// One of `spec.argocd.repositories`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepositoryCheckout {
+    /// The URL, as written.
+    pub url: String,
+    /// The directory, as written.
+    pub written: String,
+    /// The directory to read.
+    pub dir: PathBuf,
+    /// Where the Config maps it (its `url`'s line).
+    pub origin: Origin,
 }
 
 pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Rejected> {
@@ -92,6 +129,11 @@ pub fn command_defaults(input: &std::path::Path) -> Result<CommandDefaults, Reje
         defaults.clusters = defaults.clusters.or(spec.clusters.map(PathBuf::from));
         defaults.output = defaults.output.or(spec.output.map(PathBuf::from));
         defaults.gitops = defaults.gitops.or(spec.gitops);
+        if let Some(argocd) = spec.argocd {
+            defaults.argocd_set = true;
+            defaults.argocd =
+                argocd_checkouts(argocd, document, &files, &repository, input, &mut errors);
+        }
     }
     errors.finish()?;
     Ok(defaults)
@@ -158,6 +200,66 @@ fn diff_ignores(
         }
     }
     rules
+}
+
+/// `spec.argocd`'s repositories, each directory resolved against `FLEET_DIR`: one leading out
+/// of the repository, or that is no directory, is an error at its line; a URL mapped twice too
+/// (which checkout would it be?).
+fn argocd_checkouts(
+    argocd: fedrender_engine::api::config::ArgoCdConfig,
+    document: &RawDocument,
+    files: &[SourceFile],
+    repository: &Confinement,
+    input: &std::path::Path,
+    errors: &mut ErrorSink,
+) -> ArgoCdCheckouts {
+    let field_lines = document.field_lines(files);
+    let mut checkouts = ArgoCdCheckouts {
+        repositories: Vec::new(),
+        new_git_file_globbing: argocd.new_git_file_globbing,
+    };
+    for (index, mapping) in argocd.repositories.into_iter().enumerate() {
+        let field = format!("spec.argocd.repositories[{index}]");
+        let origin = field_lines.origin(&document.origin, &format!("{field}.url"));
+        let path_origin = field_lines.origin(&document.origin, &format!("{field}.path"));
+        if let Some(first) = checkouts
+            .repositories
+            .iter()
+            .find(|checkout: &&RepositoryCheckout| {
+                fedrender_engine::argocd::repositories::same_url(&checkout.url, &mapping.url)
+            })
+        {
+            errors.push(Diagnostic::error(
+                Some(origin),
+                format!(
+                    "Config: {field}.url {:?} names the repository {:?} at {} already maps; map it once",
+                    mapping.url, first.url, first.origin
+                ),
+            ));
+            continue;
+        }
+        match repository.resolve(input, &mapping.path) {
+            Ok(dir) if dir.is_dir() => checkouts.repositories.push(RepositoryCheckout {
+                url: mapping.url,
+                written: mapping.path,
+                dir,
+                origin,
+            }),
+            Ok(dir) => errors.push(Diagnostic::error(
+                Some(path_origin),
+                format!(
+                    "Config: {field}.path {:?} is not a directory ({} does not exist or is a file)",
+                    mapping.path,
+                    dir.display()
+                ),
+            )),
+            Err(problem) => errors.push(Diagnostic::error(
+                Some(path_origin),
+                format!("Config: {field}.path {:?} {problem}", mapping.path),
+            )),
+        }
+    }
+    checkouts
 }
 
 /// A Config's `spec` with the paths it names checked, those that stand for files made usable

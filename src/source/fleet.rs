@@ -89,8 +89,35 @@ pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
             Inventory::File(path) => Some(path.clone()),
             Inventory::Stdin | Inventory::InputOnly => None,
         },
+        skip_dirs: Vec::new(),
     };
-    let (files, found_sources, listing_warnings) = match input_kind(source)? {
+    let kind = input_kind(source)?;
+    // An Argo CD fleet's checkouts are read as Argo CD's repo server reads them, never as the
+    // fleet's own files.
+    let argocd = match kind {
+        InputKind::Directory => {
+            crate::source::command_defaults::command_defaults(&source.input)?.argocd_settings()
+        }
+        InputKind::File | InputKind::Stdin => None,
+    };
+    let mut filter = filter;
+    if let Some((checkouts, _)) = &argocd {
+        filter.skip_dirs = checkouts
+            .repositories
+            .iter()
+            .filter_map(|checkout| checkout.dir.canonicalize().ok())
+            .collect();
+    }
+    let argocd = match argocd {
+        Some((checkouts, new_git_file_globbing)) => {
+            Some(fedrender_engine::argocd::repositories::ArgoCdInputs {
+                repositories: crate::source::argocd::read_checkouts(&checkouts)?,
+                new_git_file_globbing,
+            })
+        }
+        None => None,
+    };
+    let (files, found_sources, listing_warnings) = match kind {
         InputKind::Directory => {
             let listing = load::list_input_files(&source.input, &filter)?;
             (
@@ -115,6 +142,7 @@ pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
     };
     let mut inputs = Inputs::new(&source.input, files);
     inputs.warnings = listing_warnings;
+    inputs.argocd = argocd;
     if !found_sources.is_empty() {
         let settings = tool_settings(&source.tools, &source.input, &inputs)?;
         let tool_sources = tools::resolve(&found_sources, &settings)?;

@@ -20,6 +20,9 @@ pub struct FileFilter {
     /// The inventory file (`--clusters`), never read as input, also when it sits inside the
     /// input directory.
     pub inventory: Option<PathBuf>,
+    /// Directories never read as input, by their canonical paths: an Argo CD fleet's
+    /// checkouts, which only its Applications and generators read.
+    pub skip_dirs: Vec<PathBuf>,
 }
 
 /// The input files found under the input directory, and a warning for each entry there that
@@ -106,7 +109,13 @@ pub fn list_input_files(dir: &Path, filter: &FileFilter) -> Result<InputListing,
                     .canonicalize()
                     .is_ok_and(|path| path == *inventory)
             });
-            !is_hidden(entry.path(), entry.depth()) && !is_inventory
+            let is_skipped = !filter.skip_dirs.is_empty()
+                && entry.file_type().is_dir()
+                && entry
+                    .path()
+                    .canonicalize()
+                    .is_ok_and(|path| filter.skip_dirs.contains(&path));
+            !is_hidden(entry.path(), entry.depth()) && !is_inventory && !is_skipped
         });
     while let Some(entry) = walker.next() {
         let not_read = match entry {

@@ -1,5 +1,6 @@
 //! Loading and classifying the input: files → located documents → typed inputs.
 
+pub mod argocd;
 pub mod command_defaults;
 pub mod files;
 pub mod fleet;

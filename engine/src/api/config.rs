@@ -108,6 +108,36 @@ pub struct ConfigSpec {
     /// Who a change touches: groups of clusters and their owners, for `diff`'s first screen.
     #[serde(default)]
     pub review: Option<ReviewConfig>,
+    /// Argo CD ApplicationSet fleets: the repositories their Applications and generators read.
+    #[serde(default)]
+    pub argocd: Option<ArgoCdConfig>,
+}
+
+/// `spec.argocd`: what Argo CD would fetch, mapped to what the checkout already holds.
+/// Read only from a Config directly in `FLEET_DIR`, as `clusters` and `output` are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ArgoCdConfig {
+    /// `repositories`: each Git repository URL an Application or a git generator names, and the
+    /// directory (relative to `FLEET_DIR`, inside the repository) that stands for it. A URL
+    /// matches as Argo CD compares Git URLs (case, a trailing `.git`, the SSH forms).
+    #[serde(default)]
+    pub repositories: Vec<RepositoryMapping>,
+    /// `newGitFileGlobbing`: git generators' paths globbed as the ApplicationSet controller's
+    /// `--enable-new-git-file-globbing` globs them (`**` across directories, `*` within one);
+    /// by default `*` also matches `/`, as Argo CD's default does.
+    #[serde(default)]
+    pub new_git_file_globbing: bool,
+}
+
+/// One of `spec.argocd.repositories`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RepositoryMapping {
+    /// `url`: the repository as Applications name it (`https://github.com/org/apps.git`).
+    pub url: String,
+    /// `path`: the directory that holds its checkout, relative to `FLEET_DIR`.
+    pub path: String,
 }
 
 /// `spec.review`: the groups of clusters a team routes approvals by (an environment, a region,
@@ -246,6 +276,7 @@ impl ConfigSpec {
             ("gitops", self.gitops.is_some()),
             ("diff", self.diff.is_some()),
             ("review", self.review.is_some()),
+            ("argocd", self.argocd.is_some()),
         ]
         .into_iter()
         .filter_map(|(field, set)| set.then_some(field))

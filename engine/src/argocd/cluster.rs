@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::diagnostics::{Diagnostic, Origin};
+use crate::api::cluster::Cluster;
+use crate::diagnostics::{Diagnostic, FieldLines, Located, Origin};
 
 /// The label that makes a Secret an Argo CD cluster (common `LabelKeySecretType`).
 pub const SECRET_TYPE_LABEL: &str = "argocd.argoproj.io/secret-type";
@@ -63,6 +64,28 @@ impl ArgoCluster {
             annotations: BTreeMap::new(),
             origin: None,
         }
+    }
+}
+
+/// The cluster as the rest of fedrender knows clusters, a Karmada `Cluster` of the same name
+/// and labels: its tree is `OUT/<name>/`, review groups and `--cluster-selector` select it by
+/// the Secret's labels. It states no Kubernetes version (objects are checked against the
+/// Config's `spec.kubernetesVersion`, or the newest fedrender knows).
+pub fn as_karmada_cluster(cluster: &ArgoCluster) -> Located<Cluster> {
+    let object = serde_json::json!({
+        "apiVersion": "cluster.karmada.io/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {"name": cluster.name, "labels": cluster.labels},
+    });
+    let item: Cluster =
+        serde_json::from_value(object).expect("a Cluster of a name and labels is always one");
+    Located {
+        origin: cluster
+            .origin
+            .clone()
+            .unwrap_or_else(|| Origin::new("(Argo CD's local cluster)", 0, 1)),
+        item,
+        fields: FieldLines::default(),
     }
 }
 

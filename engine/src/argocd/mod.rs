@@ -5,12 +5,19 @@
 //!   the default fasttemplate `{{ }}` replacement and `goTemplate: true` with Go's text/template
 //!   ([`template::go`]), the sprig functions Argo CD enables and its own. Judged against Argo
 //!   CD's own code: `testdata/references/argocd-templates/`.
+//! - [`fleet`]: the fleet read as Argo CD reads it: [`application`]s, each [`deploy`]ed to
+//!   its destination from its source ([`directory`]), matched with Argo CD's [`glob`]s.
 //! - [`cluster`]: Argo CD's clusters, its cluster Secrets and the local `in-cluster`.
 //! - [`params`]: what a generator hands the controller.
 //! - [`repositories`]: the Git repositories the Config maps to local checkouts, found by URL as
 //!   Argo CD compares them.
 
+pub mod application;
 pub mod cluster;
+pub mod deploy;
+pub mod directory;
+pub mod fleet;
+pub mod glob;
 pub mod params;
 pub mod repositories;
 pub mod template;

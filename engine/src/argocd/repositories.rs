@@ -89,6 +89,15 @@ impl Repositories {
     }
 }
 
+/// What the shell reads for an Argo CD fleet: the checkouts, and how git generators glob.
+#[derive(Debug, Clone, Default)]
+pub struct ArgoCdInputs {
+    /// The mapped repositories, read whole.
+    pub repositories: Repositories,
+    /// The Config's `spec.argocd.newGitFileGlobbing`.
+    pub new_git_file_globbing: bool,
+}
+
 /// util/git `SameURL`: two URLs name one repository when their normal forms are equal and
 /// neither is empty.
 pub fn same_url(left: &str, right: &str) -> bool {

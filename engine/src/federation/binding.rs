@@ -46,6 +46,9 @@ pub enum FederatedPlacement {
         selector: Option<Vec<SelectorRequirement>>,
         replicas: Option<PlannedReplicas>,
     },
+    /// An object an Argo CD Application deploys: its destination cluster, as Argo CD resolved
+    /// it, whatever the cluster's state.
+    ArgoCd { cluster: String },
 }
 
 /// KubeFed's `spec.placement` (placement.go `GenericPlacementFields`).

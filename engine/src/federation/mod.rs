@@ -132,6 +132,14 @@ pub fn targets(
             scheduling.as_deref(),
             &ready,
         )),
+        FederatedPlacement::ArgoCd { cluster } => {
+            match clusters.iter().any(|known| known.name() == cluster) {
+                true => Ok(vec![(cluster.clone(), None)]),
+                false => Err(format!(
+                    "its destination cluster {cluster:?} is not in the inventory"
+                )),
+            }
+        }
         FederatedPlacement::FederationV1 { selector, replicas } => {
             let selected: Vec<&str> = ready
                 .iter()
@@ -308,6 +316,7 @@ pub(crate) fn object_for_cluster(
                 fedv1::set_replicas(&mut object, replicas);
             }
         }
+        FederatedPlacement::ArgoCd { .. } => {}
     }
     Ok(object)
 }
@@ -418,6 +427,8 @@ pub(crate) fn target_warnings(
                 );
             }
         }
+        // Its one cluster was resolved with the Application, or the binding refused.
+        FederatedPlacement::ArgoCd { .. } => {}
     }
     warnings
 }

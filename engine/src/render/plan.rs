@@ -333,7 +333,11 @@ pub(super) fn federated_plan_entry(
 ) -> PlanEntry {
     PlanEntry {
         key: binding.template.key.clone(),
-        origin: binding.source.clone(),
+        // An Application's object is written in its repository; the Application names itself.
+        origin: match binding.placement {
+            crate::federation::FederatedPlacement::ArgoCd { .. } => binding.template.origin.clone(),
+            _ => binding.source.clone(),
+        },
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),

@@ -1,0 +1,169 @@
+//! Argo CD fleets (issue 54): a fleet whose Config has `spec.argocd` deploys its Applications
+//! from the checkouts the Config maps, to the clusters of the inventory's Argo CD cluster
+//! Secrets. Each refusal names the Application and points at its field's line; nothing is
+//! fetched. Fleets are written under a scratch directory, one per test.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common;
+use common::{empty_scratch, fedrender, stderr};
+
+const CONFIG: &str = "apiVersion: fedrender.io/v1alpha1\nkind: Config\nmetadata: {name: argocd}\nspec:\n  argocd:\n    repositories:\n    - url: https://github.com/example/apps.git\n      path: repo\n";
+
+const SECRETS: &str = "\
+apiVersion: v1\nkind: Secret\nmetadata:\n  name: c1\n  labels: {argocd.argoproj.io/secret-type: cluster, env: prod}\nstringData: {name: prod, server: https://prod.example.com}\n---
+apiVersion: v1\nkind: Secret\nmetadata:\n  name: c2\n  labels: {argocd.argoproj.io/secret-type: cluster, env: dev}\nstringData: {name: dev, server: https://dev.example.com}\n";
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx:1.27}]}\n";
+
+fn application(name: &str, destination: &str, path: &str) -> String {
+    format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: {name}, namespace: argocd}}\nspec:\n  project: default\n  source:\n    repoURL: https://github.com/example/apps\n    path: {path}\n  destination: {{{destination}, namespace: web}}\n"
+    )
+}
+
+/// A fleet of `applications` (one YAML stream) over a checkout holding `web/deployment.yaml`.
+fn fleet(name: &str, applications: &str) -> PathBuf {
+    let dir = empty_scratch(name);
+    let write = |path: &str, text: &str| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("input/fedrender.yaml", CONFIG);
+    write("input/apps.yaml", applications);
+    write("input/repo/web/deployment.yaml", DEPLOYMENT);
+    write("clusters.yaml", SECRETS);
+    dir
+}
+
+fn build(dir: &Path, extra: &[&str]) -> Output {
+    let input = dir.join("input");
+    let clusters = dir.join("clusters.yaml");
+    let out = dir.join("out");
+    let mut args = vec![
+        "build",
+        input.to_str().unwrap(),
+        "--clusters",
+        clusters.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    fedrender(&args)
+}
+
+#[test]
+fn each_application_deploys_its_directory_to_its_destination_and_no_checkout_file_is_a_template() {
+    let dir = fleet(
+        "argocd-deploys",
+        &[
+            application("web-prod", "name: prod", "web"),
+            application("web-dev", "server: https://dev.example.com", "web"),
+        ]
+        .join("---\n"),
+    );
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let prod = std::fs::read_to_string(dir.join("out/prod/web/deployment.apps_web.yaml")).unwrap();
+    assert!(prod.contains("namespace: web"), "{prod}");
+    assert!(dir.join("out/dev/web/deployment.apps_web.yaml").is_file());
+    // The checkout's manifest is deployed by the Applications only: no tree holds it twice,
+    // and in-cluster, which no Application targets, gets no tree.
+    assert!(!dir.join("out/in-cluster").exists());
+    let files = common::files_under(&dir.join("out"));
+    assert_eq!(files.len(), 4, "{:?}", files.keys().collect::<Vec<_>>());
+}
+
+#[test]
+fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_application() {
+    let cases: [(&str, String, &str); 5] = [
+        (
+            "argocd-unmapped",
+            application("a", "name: prod", "web").replace(
+                "https://github.com/example/apps",
+                "https://github.com/example/elsewhere",
+            ),
+            "apps.yaml:7: Application argocd/a: spec.source.repoURL https://github.com/example/elsewhere is not mapped to a checkout",
+        ),
+        (
+            "argocd-unknown-cluster",
+            application("b", "name: staging", "web"),
+            "apps.yaml:9: Application argocd/b: its destination cluster \"staging\" is not in the inventory (known: prod (https://prod.example.com), dev (https://dev.example.com), in-cluster (https://kubernetes.default.svc))",
+        ),
+        (
+            "argocd-both",
+            application("c", "name: prod, server: https://prod.example.com", "web"),
+            "Application argocd/c: its destination has both a name and a server",
+        ),
+        (
+            "argocd-unknown-field",
+            application("d", "name: prod", "web").replace(
+                "  project: default\n",
+                "  project: default\n  projects: x\n",
+            ),
+            "apps.yaml:6: unknown field `projects`",
+        ),
+        (
+            "argocd-escape",
+            application("e", "name: prod", "../web"),
+            "Application argocd/e: spec.source.path \"../web\" leads outside the repository",
+        ),
+    ];
+    for (name, applications, expected) in cases {
+        let dir = fleet(name, &applications);
+        let output = build(&dir, &[]);
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(expected),
+            "{name}: {}",
+            stderr(&output)
+        );
+        assert!(!dir.join("out").exists(), "{name}: the output was touched");
+    }
+}
+
+#[test]
+fn two_applications_deploying_one_object_to_one_cluster_is_an_error_unless_allowed() {
+    let dir = fleet(
+        "argocd-shared",
+        &[
+            application("first", "name: prod", "web"),
+            application("second", "server: https://prod.example.com", "web"),
+        ]
+        .join("---\n"),
+    );
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("[shared-resource]")
+            && stderr(&output).contains(
+                "Application argocd/second deploys Deployment.apps web/web to cluster prod, which Application argocd/first"
+            ),
+        "{}",
+        stderr(&output)
+    );
+    let output = build(&dir, &["--warn", "shared-resource"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("the tree keeps Application argocd/first's"));
+}
+
+#[test]
+fn sources_fedrender_does_not_render_yet_are_named() {
+    let dir = fleet("argocd-kustomize", &application("k", "name: prod", "web"));
+    std::fs::write(
+        dir.join("input/repo/web/kustomization.yaml"),
+        "resources: [deployment.yaml]\n",
+    )
+    .unwrap();
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(
+            "spec.source.path \"web\" of https://github.com/example/apps holds a kustomization"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
