@@ -149,21 +149,96 @@ fn two_applications_deploying_one_object_to_one_cluster_is_an_error_unless_allow
     assert!(stderr(&output).contains("the tree keeps Application argocd/first's"));
 }
 
+/// Makes `path` an executable script.
+fn executable(path: &Path, script: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, script).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 #[test]
-fn sources_fedrender_does_not_render_yet_are_named() {
-    let dir = fleet("argocd-kustomize", &application("k", "name: prod", "web"));
+fn kustomize_and_helm_sources_run_as_the_fleets_own_with_the_applications_release_and_namespace() {
+    let dir = fleet(
+        "argocd-tools",
+        &[
+            application("k", "name: prod", "web"),
+            application("chart-app", "name: dev", "chart"),
+        ]
+        .join("---\n"),
+    );
     std::fs::write(
         dir.join("input/repo/web/kustomization.yaml"),
         "resources: [deployment.yaml]\n",
     )
     .unwrap();
-    let output = build(&dir, &[]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        stderr(&output).contains(
-            "spec.source.path \"web\" of https://github.com/example/apps holds a kustomization"
+    std::fs::create_dir_all(dir.join("input/repo/chart")).unwrap();
+    std::fs::write(
+        dir.join("input/repo/chart/Chart.yaml"),
+        "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+    )
+    .unwrap();
+    let (bin, log) = (dir.join("bin"), dir.join("tools.log"));
+    // Stand-ins: kustomize prints a ConfigMap named after the directory it builds; helm one
+    // named after the release, in the namespace it is given.
+    executable(
+        &bin.join("kustomize"),
+        &format!(
+            "#!/bin/sh\necho \"kustomize $* in $(basename \"$PWD\")\" >> {log}\n\
+             printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: built-%s\\n' \"$(basename \"$PWD\")\"\n",
+            log = log.display()
         ),
-        "{}",
-        stderr(&output)
+    );
+    executable(
+        &bin.join("helm"),
+        &format!(
+            "#!/bin/sh\necho \"helm $*\" >> {log}\nrelease=$2; namespace=default\n\
+             while [ $# -gt 0 ]; do [ \"$1\" = --namespace ] && namespace=$2; shift; done\n\
+             printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: %s-settings\\n  namespace: %s\\n' \"$release\" \"$namespace\"\n",
+            log = log.display()
+        ),
+    );
+    let (input, clusters, out) = (
+        dir.join("input"),
+        dir.join("clusters.yaml"),
+        dir.join("out"),
+    );
+    let kustomize = format!("{} build", bin.join("kustomize").display());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = common::command()
+        .env("PATH", path)
+        .args([
+            "build",
+            input.to_str().unwrap(),
+            "--clusters",
+            clusters.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--kustomize",
+            &kustomize,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The kustomization's objects take the destination's namespace; the chart's are rendered
+    // in it, with the Application's name as the release.
+    assert!(
+        out.join("prod/web/configmap_built-web.yaml").is_file(),
+        "{:?}",
+        common::files_under(&out).keys().collect::<Vec<_>>()
+    );
+    assert!(
+        out.join("dev/web/configmap_chart-app-settings.yaml")
+            .is_file()
+    );
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("kustomize build . in web"), "{log}");
+    assert!(
+        log.contains("helm template chart-app . --namespace web"),
+        "{log}"
     );
 }

@@ -99,6 +99,8 @@ pub struct Inputs {
     /// An Argo CD fleet's checkouts (the Config's `spec.argocd`): the fleet's Applications
     /// are then deployed from them, to the clusters of the inventory's cluster Secrets.
     pub argocd: Option<crate::argocd::repositories::ArgoCdInputs>,
+    /// The Argo CD fleet read ([`Inputs::argocd_tool_sources`]), with what tools rendered.
+    argocd_read: Option<crate::argocd::fleet::ArgoCdFleet>,
 }
 
 impl Inputs {
@@ -124,6 +126,49 @@ impl Inputs {
     /// The documents of the fleet's files so far (those that parsed).
     pub fn documents(&self) -> &[RawDocument] {
         &self.documents
+    }
+
+    /// An Argo CD fleet's Applications, read now (once the inventory is set): the kustomize
+    /// and Helm sources among theirs, for the shell to render as it renders the fleet's own and
+    /// hand back with [`Inputs::add_argocd_rendered`]. None for any other fleet.
+    pub fn argocd_tool_sources(
+        &mut self,
+    ) -> Result<Vec<crate::argocd::deploy::ToolDeployment>, Rejected> {
+        let Some(argocd) = &self.argocd else {
+            return Ok(Vec::new());
+        };
+        let (inventory, _) = documents::parse_files(
+            self.inventory
+                .as_ref()
+                .map(std::slice::from_ref)
+                .unwrap_or_default(),
+        );
+        let mut read =
+            crate::argocd::fleet::read(&self.documents, &self.files, &inventory, argocd)?;
+        let tools = std::mem::take(&mut read.deployed.tools);
+        self.argocd_read = Some(read);
+        Ok(tools)
+    }
+
+    /// What the tools printed for the Applications' kustomize and Helm sources, each output
+    /// with the run that printed it and the Application it deploys.
+    pub fn add_argocd_rendered(
+        &mut self,
+        rendered: Vec<(
+            SourceFile,
+            SourceRun,
+            crate::argocd::deploy::ApplicationTarget,
+        )>,
+    ) {
+        let Some(read) = &mut self.argocd_read else {
+            return;
+        };
+        for (file, run, target) in rendered {
+            read.deployed
+                .files
+                .push(crate::argocd::deploy::DeployedFile { file, target });
+            self.sources.push(run);
+        }
     }
 
     /// Adds what the fleet's tools printed, each output with the run that printed it, after
@@ -178,6 +223,7 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
         warnings: read_warnings,
         reread,
         argocd,
+        argocd_read,
     } = inputs;
     // Errors of assembling (a CRD the API server refuses, at its rule) point at their fields.
     let reread_errors = reread.clone();
@@ -188,6 +234,7 @@ pub fn assemble(inputs: Inputs, options: &Options) -> Outcome<Fleet> {
                 &documents,
                 inventory.as_ref(),
                 inputs,
+                argocd_read,
             )?),
             None => None,
         };
@@ -243,12 +290,29 @@ fn read_argocd_fleet(
     documents: &[RawDocument],
     inventory: Option<&SourceFile>,
     inputs: &crate::argocd::repositories::ArgoCdInputs,
+    already_read: Option<crate::argocd::fleet::ArgoCdFleet>,
 ) -> Result<fleet::ArgoCdDocuments, Rejected> {
-    let (inventory_documents, _) =
-        documents::parse_files(inventory.map(std::slice::from_ref).unwrap_or_default());
-    let read = crate::argocd::fleet::read(documents, files, &inventory_documents, inputs)?;
+    let read = match already_read {
+        Some(read) => read,
+        None => {
+            let (inventory_documents, _) =
+                documents::parse_files(inventory.map(std::slice::from_ref).unwrap_or_default());
+            crate::argocd::fleet::read(documents, files, &inventory_documents, inputs)?
+        }
+    };
+    if let Some(tool) = read.deployed.tools.first() {
+        return Err(Diagnostic::error(
+            Some(tool.target.origin.clone()),
+            format!(
+                "{}: its source {} is rendered by a tool, which only the command line runs",
+                tool.target.application, tool.dir
+            ),
+        )
+        .into());
+    }
     let (deployed, targets): (Vec<SourceFile>, Vec<_>) = read
         .deployed
+        .files
         .into_iter()
         .map(|deployed| (deployed.file, deployed.target))
         .unzip();

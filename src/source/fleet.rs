@@ -11,6 +11,7 @@ use crate::source::files;
 use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, ToolCache, ToolSettings};
 use fedrender_engine::api::config::{CONFIG_API_VERSION, SourcesConfig};
+use fedrender_engine::argocd::directory::SourceKind;
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
 use fedrender_engine::documents::{self, Reread, SourceFile};
 use fedrender_engine::progress::Stage;
@@ -162,7 +163,52 @@ pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
     };
     inputs.crd_files = read_crd_files(&source.crds)?;
     inputs.reread = Reread::with(files::read_again);
+    render_argocd_tool_sources(source, &mut inputs)?;
     Ok(inputs)
+}
+
+/// An Argo CD fleet's kustomize and Helm sources, rendered as the fleet's own are (confined,
+/// timed, without the network): Helm's release is the Application's name and its namespace
+/// the destination's, as Argo CD's repo server runs `helm template`.
+fn render_argocd_tool_sources(source: &FleetSource, inputs: &mut Inputs) -> Result<(), Rejected> {
+    let deployments = inputs.argocd_tool_sources()?;
+    if deployments.is_empty() {
+        return Ok(());
+    }
+    let settings = tool_settings(&source.tools, &source.input, inputs)?;
+    let tool_sources: Vec<tools::ToolSource> = deployments
+        .iter()
+        .map(|deployment| {
+            let dir = PathBuf::from(&deployment.dir);
+            let tool = match deployment.kind {
+                SourceKind::Kustomize => tools::Tool::Kustomize,
+                SourceKind::Helm | SourceKind::Directory => {
+                    tools::Tool::Helm(fedrender_engine::api::source::HelmSource {
+                        release_name: Some(deployment.release_name.clone()),
+                        namespace: deployment.target.namespace.clone(),
+                        ..Default::default()
+                    })
+                }
+            };
+            tools::ToolSource {
+                found: tools::FoundSource {
+                    markers: tools::markers_in(&dir),
+                    dir,
+                },
+                tool,
+                origin: deployment.target.origin.clone(),
+            }
+        })
+        .collect();
+    let rendered = tools::render(&tool_sources, &settings, &source.tools.cache)?;
+    inputs.add_argocd_rendered(
+        rendered
+            .into_iter()
+            .zip(deployments)
+            .map(|((file, run), deployment)| (file, run, deployment.target))
+            .collect(),
+    );
+    Ok(())
 }
 
 /// The inventory file; one that is not there gets the inventories near where it was looked for,

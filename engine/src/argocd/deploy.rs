@@ -34,6 +34,36 @@ pub struct DeployedFile {
     pub target: ApplicationTarget,
 }
 
+/// A source a tool renders (kustomize or Helm, run by the shell as it runs the fleet's own),
+/// with the Application whose objects its output is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDeployment {
+    /// The Application, and where it deploys.
+    pub target: ApplicationTarget,
+    /// Kustomize or Helm.
+    pub kind: SourceKind,
+    /// The directory to render: the checkout's directory joined with the source's path.
+    pub dir: String,
+    /// The Application's name: Helm's release name, as Argo CD names the release by default.
+    pub release_name: String,
+}
+
+/// What the Applications deploy: the manifest files of their plain directories, and the
+/// sources a tool renders.
+#[derive(Debug, Default)]
+pub struct Deployments {
+    /// Every plain directory's manifest files.
+    pub files: Vec<DeployedFile>,
+    /// Every kustomize and Helm source.
+    pub tools: Vec<ToolDeployment>,
+}
+
+/// What one source is: its manifest files, or a directory a tool renders.
+enum Source {
+    Files(Vec<SourceFile>),
+    Tool { kind: SourceKind, dir: String },
+}
+
 /// An Application to deploy: where it is written, and the line of each of its fields (none
 /// for one an ApplicationSet generated: its messages point at the ApplicationSet).
 #[derive(Debug, Clone)]
@@ -56,8 +86,8 @@ pub fn deploy(
     applications: &[Written],
     clusters: &[ArgoCluster],
     repositories: &Repositories,
-) -> Result<Vec<DeployedFile>, Rejected> {
-    let mut deployed = Vec::new();
+) -> Result<Deployments, Rejected> {
+    let mut deployed = Deployments::default();
     let mut errors = Vec::new();
     for written in applications {
         let name = written.application.display_name();
@@ -67,7 +97,20 @@ pub fn deploy(
             clusters,
             repositories,
         ) {
-            Ok(files) => deployed.extend(files),
+            Ok((target, Source::Files(files))) => {
+                deployed
+                    .files
+                    .extend(files.into_iter().map(|file| DeployedFile {
+                        file,
+                        target: target.clone(),
+                    }));
+            }
+            Ok((target, Source::Tool { kind, dir })) => deployed.tools.push(ToolDeployment {
+                target,
+                kind,
+                dir,
+                release_name: written.application.metadata.name.clone(),
+            }),
             Err((field, problem)) => errors.push(Diagnostic::error(
                 Some(written.fields.origin(&written.origin, field)),
                 format!("{name}: {problem}"),
@@ -85,7 +128,7 @@ fn deploy_one(
     origin: &Origin,
     clusters: &[ArgoCluster],
     repositories: &Repositories,
-) -> Result<Vec<DeployedFile>, Problem> {
+) -> Result<(ApplicationTarget, Source), Problem> {
     let cluster = destination_cluster(&application.spec.destination, clusters)
         .map_err(|problem| ("spec.destination", problem))?;
     let target = ApplicationTarget {
@@ -119,21 +162,14 @@ fn deploy_one(
         }
         (Some(source), None) => source,
     };
-    let files = source_files(source, repositories)?;
-    Ok(files
-        .into_iter()
-        .map(|file| DeployedFile {
-            file,
-            target: target.clone(),
-        })
-        .collect())
+    Ok((target, source_files(source, repositories)?))
 }
 
 /// The manifest files of one source, or why it cannot be rendered offline.
 fn source_files(
     source: &ApplicationSource,
     repositories: &Repositories,
-) -> Result<Vec<SourceFile>, Problem> {
+) -> Result<Source, Problem> {
     if source.chart.is_some() {
         return Err((
             "spec.source.chart",
@@ -165,8 +201,8 @@ fn source_files(
             return Err((
                 field,
                 format!(
-                    "{field}: fedrender renders an Application's plain directory sources so \
-                     far, not {name} options"
+                    "{field}: fedrender renders an Application's directory, kustomize and Helm \
+                     sources as they are so far, not {name} options"
                 ),
             ));
         }
@@ -189,39 +225,35 @@ fn source_files(
         ));
     }
     let directory = source.directory.clone().unwrap_or_default();
-    match directory::source_kind(repository, path) {
-        SourceKind::Directory => {}
-        kind if source.directory.is_none() => {
-            let found = match kind {
-                SourceKind::Kustomize => "a kustomization",
-                _ => "a Helm chart",
-            };
-            return Err((
-                "spec.source.path",
-                format!(
-                    "spec.source.path {path:?} of {} holds {found}; fedrender renders an \
-                     Application's plain directory sources so far",
-                    source.repo_url
-                ),
-            ));
-        }
-        SourceKind::Kustomize | SourceKind::Helm => {}
+    let checkout: Arc<str> = Arc::from(repository.path.trim_end_matches('/'));
+    // An explicit `directory` makes the source a directory, whatever it holds (the
+    // Application's source type wins over discovery).
+    if let kind @ (SourceKind::Kustomize | SourceKind::Helm) =
+        directory::source_kind(repository, path)
+        && source.directory.is_none()
+    {
+        let dir = match path.trim_matches('/') {
+            "" | "." => checkout.to_string(),
+            path => format!("{checkout}/{path}"),
+        };
+        return Ok(Source::Tool { kind, dir });
     }
     let files = directory::manifest_files(repository, path, &directory)
         .map_err(|problem| ("spec.source.directory", problem))?;
-    let checkout: Arc<str> = Arc::from(repository.path.trim_end_matches('/'));
-    Ok(files
-        .into_iter()
-        .map(|(file, text)| {
-            let format = match file.ends_with(".json") {
-                true => Format::Json,
-                false => Format::Yaml,
-            };
-            SourceFile::new(
-                format!("{checkout}/{file}").into(),
-                text.to_string(),
-                format,
-            )
-        })
-        .collect())
+    Ok(Source::Files(
+        files
+            .into_iter()
+            .map(|(file, text)| {
+                let format = match file.ends_with(".json") {
+                    true => Format::Json,
+                    false => Format::Yaml,
+                };
+                SourceFile::new(
+                    format!("{checkout}/{file}").into(),
+                    text.to_string(),
+                    format,
+                )
+            })
+            .collect(),
+    ))
 }

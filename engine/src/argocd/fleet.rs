@@ -4,7 +4,7 @@
 
 use super::application::{ARGOCD_API_VERSION, Application};
 use super::cluster::{self, ArgoCluster, IN_CLUSTER_SERVER};
-use super::deploy::{self, DeployedFile, Written};
+use super::deploy::{self, Deployments, Written};
 use super::repositories::ArgoCdInputs;
 use crate::diagnostics::{ErrorSink, Rejected};
 use crate::documents::{RawDocument, SourceFile};
@@ -12,8 +12,8 @@ use crate::documents::{RawDocument, SourceFile};
 /// What an Argo CD fleet deploys, before its manifests are read.
 #[derive(Debug)]
 pub struct ArgoCdFleet {
-    /// Every Application's manifest files.
-    pub deployed: Vec<DeployedFile>,
+    /// Every Application's manifest files, and the sources a tool renders.
+    pub deployed: Deployments,
     /// Argo CD's clusters: the inventory's Secrets, then `in-cluster` when no Secret has its
     /// server.
     pub clusters: Vec<ArgoCluster>,
