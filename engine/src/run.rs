@@ -137,12 +137,7 @@ impl Inputs {
         let Some(argocd) = &self.argocd else {
             return Ok(Vec::new());
         };
-        let (inventory, _) = documents::parse_files(
-            self.inventory
-                .as_ref()
-                .map(std::slice::from_ref)
-                .unwrap_or_default(),
-        );
+        let (inventory, _) = documents::parse_files(self.inventory.as_slice());
         let mut read =
             crate::argocd::fleet::read(&self.documents, &self.files, &inventory, argocd)?;
         let tools = std::mem::take(&mut read.deployed.tools);
@@ -296,7 +291,7 @@ fn read_argocd_fleet(
         Some(read) => read,
         None => {
             let (inventory_documents, _) =
-                documents::parse_files(inventory.map(std::slice::from_ref).unwrap_or_default());
+                documents::parse_files(inventory.map(std::slice::from_ref).unwrap_or(&[]));
             crate::argocd::fleet::read(documents, files, &inventory_documents, inputs)?
         }
     };
