@@ -6,11 +6,14 @@
 //!   ([`template::go`]), the sprig functions Argo CD enables and its own. Judged against Argo
 //!   CD's own code: `testdata/references/argocd-templates/`.
 //! - [`cluster`]: Argo CD's clusters, its cluster Secrets and the local `in-cluster`.
+//! - [`generators`]: each entry of `spec.generators` to its parameter sets, as Argo CD's
+//!   `applicationset/generators` computes them (list, clusters, git, matrix, merge).
 //! - [`params`]: what a generator hands the controller.
 //! - [`repositories`]: the Git repositories the Config maps to local checkouts, found by URL as
 //!   Argo CD compares them.
 
 pub mod cluster;
+pub mod generators;
 pub mod params;
 pub mod repositories;
 pub mod template;

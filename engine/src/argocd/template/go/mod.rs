@@ -19,6 +19,7 @@ mod unquote;
 mod value;
 
 pub use options::{GoError, GoOptions};
+pub(crate) use argo::sanitize_name;
 pub(crate) use value::Value;
 
 /// The name Argo CD's controller parses every template under (its base template's clone).

@@ -1,0 +1,1 @@
+//! Transcribed Argo CD generator tests.
