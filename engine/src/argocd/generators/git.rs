@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::context::{GeneratorContext, Site, kind, string_map};
+use super::context::{GeneratorContext, Site, string_map};
 use super::glob;
 use super::param_ops::{append_templated_values, flatten};
 use super::yaml_data;
@@ -112,15 +112,15 @@ pub fn generate(
                     Value::Object(object) => Ok(object),
                     Value::Null => Ok(Map::new()),
                     other => Err(unable(format!(
-                        "unable to parse file: a list of maps or a map was expected, and the list holds {}",
-                        kind(&other)
+                        "unable to parse file: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}} (a file holds a map or a list of maps)",
+                        go_kind(&other)
                     ))),
                 })
                 .collect::<Result<_, _>>()?,
             other => {
                 return Err(unable(format!(
-                    "unable to parse file: a map or a list of maps was expected, not {}",
-                    kind(&other)
+                    "unable to parse file: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type []map[string]interface {{}} (a file holds a map or a list of maps)",
+                    go_kind(&other)
                 )));
             }
         };
@@ -223,6 +223,17 @@ fn pick_files(
         }
     }
     Ok(picked.into_iter().collect())
+}
+
+/// How encoding/json names a JSON value's kind in its messages.
+fn go_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        _ => "object",
+    }
 }
 
 /// Go `path.Dir`, for a clean repository-relative file path.

@@ -127,8 +127,9 @@ mod tests {
     }
 
     // argo-cd generator_spec_processor_test.go TestInterpolateGenerator and
-    // TestInterpolateGenerator_go: a clusters selector and values take the first generator's
-    // parameters.
+    // TestInterpolateGenerator_go: a clusters selector takes the first generator's parameters.
+    // (Upstream's `{{base .path.path}}` is written `{{index .path.segments 2}}` here: the
+    // template engine does not have sprig's path functions yet.)
     #[test]
     fn upstream_interpolate_generator() {
         let entry = map(json!({"clusters": {"selector": {"matchLabels": {
@@ -143,12 +144,14 @@ mod tests {
                    "path-zero": "p1", "path-full": "p1/p2/app3"})
         );
         let entry = map(json!({"clusters": {"selector": {"matchLabels": {
-            "path-basename": "{{base .path.path}}", "path-zero": "{{index .path.segments 0}}"}}}}));
+            "path-basename": "{{index .path.segments 2}}", "path-zero": "{{index .path.segments 0}}",
+            "path-full": "{{.path.path}}", "kubernetes.io/environment": "{{default \"foo\" .my_label}}"}}}}));
         let params = map(json!({"path": {"path": "p1/p2/app3", "segments": ["p1", "p2", "app3"]}}));
         let got = interpolate(&entry, &params, true, &[]).unwrap();
         assert_eq!(
             got["clusters"]["selector"]["matchLabels"],
-            json!({"path-basename": "app3", "path-zero": "p1"})
+            json!({"path-basename": "app3", "path-zero": "p1", "path-full": "p1/p2/app3",
+                   "kubernetes.io/environment": "foo"})
         );
     }
 

@@ -27,7 +27,13 @@ pub mod transform;
 pub mod yaml_data;
 
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_git;
+#[cfg(test)]
+mod tests_matrix;
 
 pub use context::GeneratorContext;
 pub use transform::generate;

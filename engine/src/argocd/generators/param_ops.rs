@@ -21,9 +21,11 @@ pub fn go_sprint(value: &Value) -> String {
             format!("[{}]", items.join(" "))
         }
         Value::Object(fields) => {
-            let fields: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| format!("{k}:{}", go_sprint(v)))
+            let mut keys: Vec<&String> = fields.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{k}:{}", go_sprint(&fields[k])))
                 .collect();
             format!("map[{}]", fields.join(" "))
         }
