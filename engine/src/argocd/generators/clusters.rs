@@ -102,7 +102,10 @@ fn cluster_params(cluster: &ArgoCluster, go_template: bool) -> Params {
     if go_template {
         let mut metadata = Map::new();
         if !cluster.annotations.is_empty() {
-            metadata.insert("annotations".into(), Value::Object(strings(&cluster.annotations)));
+            metadata.insert(
+                "annotations".into(),
+                Value::Object(strings(&cluster.annotations)),
+            );
         }
         if !cluster.labels.is_empty() {
             metadata.insert("labels".into(), Value::Object(strings(&cluster.labels)));

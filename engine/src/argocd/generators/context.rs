@@ -126,7 +126,10 @@ pub fn kind(value: &Value) -> &'static str {
 }
 
 /// A `map[string]string` field (`values`): each value must be a string.
-pub fn string_map(site: &Site<'_>, value: Option<&Value>) -> Result<Vec<(String, String)>, Diagnostic> {
+pub fn string_map(
+    site: &Site<'_>,
+    value: Option<&Value>,
+) -> Result<Vec<(String, String)>, Diagnostic> {
     let Some(value) = value.filter(|v| !v.is_null()) else {
         return Ok(Vec::new());
     };

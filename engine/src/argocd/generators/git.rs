@@ -139,11 +139,16 @@ fn add_values(
     context: &GeneratorContext<'_>,
     site: &Site<'_>,
 ) -> Result<(), Diagnostic> {
-    append_templated_values(values, params, context.go_template, context.go_template_options)
-        .map_err(|e| {
-            site.field("values")
-                .error(format!("failed to append templated values: {e}"))
-        })
+    append_templated_values(
+        values,
+        params,
+        context.go_template,
+        context.go_template_options,
+    )
+    .map_err(|e| {
+        site.field("values")
+            .error(format!("failed to append templated values: {e}"))
+    })
 }
 
 /// reposerver `GetGitDirectories` then git.go `filterApps`: every directory of the checkout but
@@ -156,9 +161,9 @@ fn pick_directories(
 ) -> Result<Vec<String>, Diagnostic> {
     for (pattern, _, item_site) in items {
         glob::path_match(pattern, "").map_err(|e| {
-            item_site
-                .field("path")
-                .error(format!("{e}: Argo CD logs it and matches no directory with it"))
+            item_site.field("path").error(format!(
+                "{e}: Argo CD logs it and matches no directory with it"
+            ))
         })?;
     }
     let mut all: Vec<&str> = repository
@@ -263,7 +268,10 @@ fn directory_params(dir: &str, prefix: &str, go_template: bool) -> Params {
         let name = flat_name(prefix);
         params.insert(name.clone(), dir.into());
         params.insert(format!("{name}.basename"), base(dir).into());
-        params.insert(format!("{name}.basenameNormalized"), sanitize_name(base(dir)).into());
+        params.insert(
+            format!("{name}.basenameNormalized"),
+            sanitize_name(base(dir)).into(),
+        );
         insert_indexed_segments(&mut params, &name, dir);
     }
     params
@@ -280,8 +288,14 @@ fn file_params(file: &str, object: Map<String, Value>, prefix: &str, go_template
         path.insert("path".into(), directory.into());
         path.insert("basename".into(), base(directory).into());
         path.insert("filename".into(), base(file).into());
-        path.insert("basenameNormalized".into(), sanitize_name(base(directory)).into());
-        path.insert("filenameNormalized".into(), sanitize_name(base(file)).into());
+        path.insert(
+            "basenameNormalized".into(),
+            sanitize_name(base(directory)).into(),
+        );
+        path.insert(
+            "filenameNormalized".into(),
+            sanitize_name(base(file)).into(),
+        );
         path.insert("segments".into(), segments(directory));
         insert_nested_path(&mut params, prefix, path);
     } else {
@@ -292,8 +306,14 @@ fn file_params(file: &str, object: Map<String, Value>, prefix: &str, go_template
         params.insert(name.clone(), directory.into());
         params.insert(format!("{name}.basename"), base(directory).into());
         params.insert(format!("{name}.filename"), base(file).into());
-        params.insert(format!("{name}.basenameNormalized"), sanitize_name(base(directory)).into());
-        params.insert(format!("{name}.filenameNormalized"), sanitize_name(base(file)).into());
+        params.insert(
+            format!("{name}.basenameNormalized"),
+            sanitize_name(base(directory)).into(),
+        );
+        params.insert(
+            format!("{name}.filenameNormalized"),
+            sanitize_name(base(file)).into(),
+        );
         insert_indexed_segments(&mut params, &name, directory);
     }
     params

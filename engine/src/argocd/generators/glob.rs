@@ -125,7 +125,9 @@ fn expand_braces(pattern: &str) -> Result<Vec<String>, String> {
         i += 1;
     }
     if depth > 0 {
-        return Err(format!("syntax error in pattern {pattern:?}: an unclosed {{"));
+        return Err(format!(
+            "syntax error in pattern {pattern:?}: an unclosed {{"
+        ));
     }
     Ok(vec![pattern.to_string()])
 }
@@ -156,7 +158,11 @@ fn validate(pattern: &str, syntax: Syntax) -> Result<(), String> {
 /// The class starting after `[` at `start`: its ranges (negated or not) and the index after
 /// its `]`; `None` when malformed.
 #[allow(clippy::type_complexity)]
-fn class(chars: &[char], start: usize, syntax: Syntax) -> Option<((bool, Vec<(char, char)>), usize)> {
+fn class(
+    chars: &[char],
+    start: usize,
+    syntax: Syntax,
+) -> Option<((bool, Vec<(char, char)>), usize)> {
     let mut i = start;
     let negated = match chars.get(i) {
         Some('^') => true,
@@ -190,12 +196,13 @@ fn class(chars: &[char], start: usize, syntax: Syntax) -> Option<((bool, Vec<(ch
             }
             _ => {
                 let low = one(&mut i)?;
-                let high = if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|c| *c != ']') {
-                    i += 1;
-                    one(&mut i)?
-                } else {
-                    low
-                };
+                let high =
+                    if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|c| *c != ']') {
+                        i += 1;
+                        one(&mut i)?
+                    } else {
+                        low
+                    };
                 if high < low && !syntax.slash_is_plain {
                     return None;
                 }
@@ -261,7 +268,13 @@ mod tests {
 
     #[test]
     fn go_path_match_stops_stars_at_slashes() {
-        assert!(path_match("applicationset/examples/git-generator-directory/cluster-addons/*", "applicationset/examples/git-generator-directory/cluster-addons/argo-workflows").unwrap());
+        assert!(
+            path_match(
+                "applicationset/examples/git-generator-directory/cluster-addons/*",
+                "applicationset/examples/git-generator-directory/cluster-addons/argo-workflows"
+            )
+            .unwrap()
+        );
         assert!(!path_match("apps/*", "apps/a/b").unwrap());
         assert!(path_match("apps/[ab]?", "apps/bx").unwrap());
         assert!(path_match("apps/[^a]*", "apps/b").unwrap());
@@ -273,23 +286,44 @@ mod tests {
 
     #[test]
     fn git_pathspecs_let_stars_cross_slashes_and_name_directories() {
-        assert!(pathspec_match("cluster-config/**/config.json", "cluster-config/engineering/dev/config.json"));
-        assert!(pathspec_match("cluster-config/*/config.json", "cluster-config/a/b/config.json"));
+        assert!(pathspec_match(
+            "cluster-config/**/config.json",
+            "cluster-config/engineering/dev/config.json"
+        ));
+        assert!(pathspec_match(
+            "cluster-config/*/config.json",
+            "cluster-config/a/b/config.json"
+        ));
         assert!(pathspec_match("*.json", "a/b/c.json"));
         assert!(pathspec_match("apps", "apps/x/config.json"));
         assert!(!pathspec_match("apps", "apps2/config.json"));
         assert!(pathspec_match(".", "anything/at/all"));
         assert!(pathspec_match("./apps/x.yaml", "apps/x.yaml"));
-        assert!(!pathspec_match("cluster-config/*/config.json", "cluster-config/a/other.json"));
+        assert!(!pathspec_match(
+            "cluster-config/*/config.json",
+            "cluster-config/a/other.json"
+        ));
     }
 
     #[test]
     fn doublestar_globs_segments() {
         let m = |p: &str, n: &str| doublestar_match(p, n).unwrap();
-        assert!(m("cluster-config/**/config.json", "cluster-config/config.json"));
-        assert!(m("cluster-config/**/config.json", "cluster-config/a/b/config.json"));
-        assert!(!m("cluster-config/*/config.json", "cluster-config/a/b/config.json"));
-        assert!(m("cluster-config/*/config.json", "cluster-config/a/config.json"));
+        assert!(m(
+            "cluster-config/**/config.json",
+            "cluster-config/config.json"
+        ));
+        assert!(m(
+            "cluster-config/**/config.json",
+            "cluster-config/a/b/config.json"
+        ));
+        assert!(!m(
+            "cluster-config/*/config.json",
+            "cluster-config/a/b/config.json"
+        ));
+        assert!(m(
+            "cluster-config/*/config.json",
+            "cluster-config/a/config.json"
+        ));
         assert!(m("apps/{web,db}/*.yaml", "apps/db/x.yaml"));
         assert!(!m("apps/{web,db}/*.yaml", "apps/cache/x.yaml"));
         assert!(doublestar_match("apps/{web", "apps/web").is_err());

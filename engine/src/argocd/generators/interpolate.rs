@@ -108,15 +108,36 @@ mod tests {
     fn upstream_interpolate_generator_values_handling() {
         let params = map(json!({"name": "in-cluster", "server": "https://kubernetes.default.svc"}));
         for (go, url, values) in [
-            (true, "https://somewhere.com/per-cluster/{{.name}}.git", json!({"appname": "{{ .path.basenameNormalized }}"})),
-            (true, "https://somewhere.com/per-cluster/{{.name}}.git", json!({})),
-            (false, "https://somewhere.com/per-cluster/{{name}}.git", json!({"appname": "{{ .path.basenameNormalized }}"})),
-            (false, "https://somewhere.com/per-cluster/{{name}}.git", json!({})),
+            (
+                true,
+                "https://somewhere.com/per-cluster/{{.name}}.git",
+                json!({"appname": "{{ .path.basenameNormalized }}"}),
+            ),
+            (
+                true,
+                "https://somewhere.com/per-cluster/{{.name}}.git",
+                json!({}),
+            ),
+            (
+                false,
+                "https://somewhere.com/per-cluster/{{name}}.git",
+                json!({"appname": "{{ .path.basenameNormalized }}"}),
+            ),
+            (
+                false,
+                "https://somewhere.com/per-cluster/{{name}}.git",
+                json!({}),
+            ),
         ] {
-            let entry = map(json!({"git": {"repoURL": url, "files": [{"path": "somedir/*"}],
-                                          "revision": "main", "values": values}}));
+            let entry = map(
+                json!({"git": {"repoURL": url, "files": [{"path": "somedir/*"}],
+                                          "revision": "main", "values": values}}),
+            );
             let got = interpolate(&entry, &params, go, &[]).unwrap();
-            assert_eq!(got["git"]["repoURL"], "https://somewhere.com/per-cluster/in-cluster.git");
+            assert_eq!(
+                got["git"]["repoURL"],
+                "https://somewhere.com/per-cluster/in-cluster.git"
+            );
             assert_eq!(got["git"]["values"], values);
             assert_eq!(got["git"]["files"], json!([{"path": "somedir/*"}]));
         }
@@ -135,8 +156,10 @@ mod tests {
         let entry = map(json!({"clusters": {"selector": {"matchLabels": {
             "argocd.argoproj.io/secret-type": "cluster", "path-basename": "{{path.basename}}",
             "path-zero": "{{path[0]}}", "path-full": "{{path}}"}}}}));
-        let params = map(json!({"path": "p1/p2/app3", "path.basename": "app3", "path[0]": "p1",
-                                "path[1]": "p2", "path.basenameNormalized": "app3"}));
+        let params = map(
+            json!({"path": "p1/p2/app3", "path.basename": "app3", "path[0]": "p1",
+                                "path[1]": "p2", "path.basenameNormalized": "app3"}),
+        );
         let got = interpolate(&entry, &params, false, &[]).unwrap();
         assert_eq!(
             got["clusters"]["selector"]["matchLabels"],
@@ -163,7 +186,9 @@ mod tests {
             "values": {"git_test": "{{ toPrettyJson . }}", "selection": "{{ default .override .test }}",
                        "resolved": "{{ index .rmap (default .override .test) }}"}}}));
         let params = map(json!({"name": "in-cluster", "override": "foo"}));
-        let error = interpolate(&entry, &params, true, &[]).unwrap_err().to_string();
+        let error = interpolate(&entry, &params, true, &[])
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             error,
             "failed to replace parameters in generator: failed to execute go template path/{{ index .rmap (default .override .test) }}: template: base:1:8: executing \"base\" at <index .rmap (default .override .test)>: error calling index: index of untyped nil"
@@ -174,8 +199,13 @@ mod tests {
     // file paths take a clusters generator's parameters.
     #[test]
     fn upstream_interpolate_generator_git_files() {
-        let params = map(json!({"name": "production_01/west", "server": "https://production-01.example.com"}));
-        for (go, name, server) in [(false, "{{name}}", "{{server}}"), (true, "{{.name}}", "{{.server}}")] {
+        let params = map(
+            json!({"name": "production_01/west", "server": "https://production-01.example.com"}),
+        );
+        for (go, name, server) in [
+            (false, "{{name}}", "{{server}}"),
+            (true, "{{.name}}", "{{.server}}"),
+        ] {
             let entry = map(json!({"git": {"files": [{"path": name}, {"path": server}]}}));
             let got = interpolate(&entry, &params, go, &[]).unwrap();
             assert_eq!(

@@ -54,7 +54,9 @@ pub fn generate(
                             Value::Object(fields) => result.push(fields),
                             // sigs.k8s.io/yaml decodes a null item into a nil map.
                             Value::Null => result.push(Map::new()),
-                            other => return Err(not_a_list(&format!("a list holding {}", kind(&other)))),
+                            other => {
+                                return Err(not_a_list(&format!("a list holding {}", kind(&other))));
+                            }
                         }
                     }
                 }

@@ -47,9 +47,7 @@ pub fn generate(
         param_sets.push(sets);
     }
     if merge_keys.is_empty() {
-        return Err(keys_site.error(
-            "no merge keys were specified, Merge requires at least one",
-        ));
+        return Err(keys_site.error("no merge keys were specified, Merge requires at least one"));
     }
     let mut base = by_merge_key(&merge_keys, &param_sets[0], &list_site.item(0))?;
     for (index, sets) in param_sets.iter().enumerate().skip(1) {

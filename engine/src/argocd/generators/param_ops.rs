@@ -117,7 +117,12 @@ mod tests {
         value.as_object().unwrap().clone()
     }
 
-    type Row = (&'static str, &'static [(&'static str, &'static str)], Value, Value);
+    type Row = (
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        Value,
+        Value,
+    );
 
     fn check(rows: &[Row], go_template: bool) {
         for (name, values, input, expected) in rows {
@@ -199,7 +204,8 @@ mod tests {
 
     #[test]
     fn flatten_and_sprint_as_go_does() {
-        let p = params(json!({"a": {"b": [1000000, 2.5, true, null], "e": {}}, "s": "x", "n": 100000}));
+        let p =
+            params(json!({"a": {"b": [1000000, 2.5, true, null], "e": {}}, "s": "x", "n": 100000}));
         let flat = flatten(&p);
         assert_eq!(flat["a.b.0"], "1e+06");
         assert_eq!(flat["a.b.1"], "2.5");
@@ -207,7 +213,10 @@ mod tests {
         assert_eq!(flat["a.b.3"], "<nil>");
         assert_eq!(flat["n"], "100000");
         assert!(!flat.keys().any(|k| k.starts_with("a.e")));
-        assert_eq!(go_sprint(&json!({"b": 1, "a": [1, "x"]})), "map[a:[1 x] b:1]");
+        assert_eq!(
+            go_sprint(&json!({"b": 1, "a": [1, "x"]})),
+            "map[a:[1 x] b:1]"
+        );
     }
 
     #[test]

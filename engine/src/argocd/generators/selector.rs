@@ -31,12 +31,16 @@ pub struct Selector {
 impl Selector {
     /// Whether `labels` satisfy every requirement.
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        self.requirements.iter().all(|requirement| match requirement {
-            Requirement::In(key, values) => labels.get(key).is_some_and(|v| values.contains(v)),
-            Requirement::NotIn(key, values) => labels.get(key).is_none_or(|v| !values.contains(v)),
-            Requirement::Exists(key) => labels.contains_key(key),
-            Requirement::DoesNotExist(key) => !labels.contains_key(key),
-        })
+        self.requirements
+            .iter()
+            .all(|requirement| match requirement {
+                Requirement::In(key, values) => labels.get(key).is_some_and(|v| values.contains(v)),
+                Requirement::NotIn(key, values) => {
+                    labels.get(key).is_none_or(|v| !values.contains(v))
+                }
+                Requirement::Exists(key) => labels.contains_key(key),
+                Requirement::DoesNotExist(key) => !labels.contains_key(key),
+            })
     }
 
     /// Whether the selector has any requirement (`matchLabels` or `matchExpressions` set).
@@ -57,9 +61,17 @@ impl Selector {
 
 /// Parses `selector` (`matchLabels`, `matchExpressions`) at `site`. `check_values`: whether
 /// values must be label values (apimachinery's selector; Argo CD's own checks keys only).
-pub fn parse(site: &Site<'_>, selector: &Value, check_values: bool) -> Result<Selector, Diagnostic> {
+pub fn parse(
+    site: &Site<'_>,
+    selector: &Value,
+    check_values: bool,
+) -> Result<Selector, Diagnostic> {
     let fields = site.object(selector)?;
-    site.known_fields(fields, "a label selector", &["matchLabels", "matchExpressions"])?;
+    site.known_fields(
+        fields,
+        "a label selector",
+        &["matchLabels", "matchExpressions"],
+    )?;
     let mut requirements = Vec::new();
     if let Some(labels) = fields.get("matchLabels").filter(|v| !v.is_null()) {
         let labels_site = site.field("matchLabels");
@@ -78,14 +90,19 @@ pub fn parse(site: &Site<'_>, selector: &Value, check_values: bool) -> Result<Se
         for (index, expression) in list_site.array(expressions)?.iter().enumerate() {
             let item = list_site.item(index);
             let expression = item.object(expression)?;
-            item.known_fields(expression, "a match expression", &["key", "operator", "values"])?;
+            item.known_fields(
+                expression,
+                "a match expression",
+                &["key", "operator", "values"],
+            )?;
             let key = item
                 .field("key")
                 .string(expression.get("key").unwrap_or(&Value::Null))?
                 .to_string();
             check_key(&item.field("key"), &key)?;
             let operator_site = item.field("operator");
-            let operator = operator_site.string(expression.get("operator").unwrap_or(&Value::Null))?;
+            let operator =
+                operator_site.string(expression.get("operator").unwrap_or(&Value::Null))?;
             let values_site = item.field("values");
             let values: Vec<String> = match expression.get("values").filter(|v| !v.is_null()) {
                 None => Vec::new(),
@@ -103,13 +120,14 @@ pub fn parse(site: &Site<'_>, selector: &Value, check_values: bool) -> Result<Se
             }
             let requirement = match operator {
                 "In" | "NotIn" if values.is_empty() => {
-                    return Err(values_site.error(
-                        "for 'in', 'notin' operators, values set can't be empty",
-                    ));
+                    return Err(
+                        values_site.error("for 'in', 'notin' operators, values set can't be empty")
+                    );
                 }
                 "Exists" | "DoesNotExist" if !values.is_empty() => {
-                    return Err(values_site
-                        .error("values set must be empty for exists and does not exist"));
+                    return Err(
+                        values_site.error("values set must be empty for exists and does not exist")
+                    );
                 }
                 "In" => Requirement::In(key, values),
                 "NotIn" => Requirement::NotIn(key, values),
@@ -169,8 +187,12 @@ fn is_dns_subdomain(text: &str) -> bool {
             let bytes = label.as_bytes();
             !bytes.is_empty()
                 && bytes.len() <= 63
-                && bytes.first().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-                && bytes.last().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && bytes
+                    .first()
+                    .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && bytes
+                    .last()
+                    .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
                 && bytes
                     .iter()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
@@ -184,7 +206,10 @@ mod tests {
     use serde_json::json;
 
     fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -204,12 +229,21 @@ mod tests {
         assert!(!selector.matches(&labels(&[("env", "prod"), ("tier", "db"), ("a.b/c", "")])));
         assert!(!selector.matches(&labels(&[("env", "dev"), ("a.b/c", "")])));
         let error = |selector: Value| parse(&site, &selector, true).unwrap_err().message;
-        assert!(error(json!({"matchLabel": {}})).contains("has no field `matchLabel`; did you mean `matchLabels`?"));
-        assert!(error(json!({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}))
-            .contains("\"Gt\" is not a valid label selector operator"));
-        assert!(error(json!({"matchExpressions": [{"key": "a", "operator": "In"}]}))
-            .contains("values set can't be empty"));
-        assert!(error(json!({"matchLabels": {"-bad": "x"}})).contains("\"-bad\" is not a label key"));
+        assert!(
+            error(json!({"matchLabel": {}}))
+                .contains("has no field `matchLabel`; did you mean `matchLabels`?")
+        );
+        assert!(
+            error(json!({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}))
+                .contains("\"Gt\" is not a valid label selector operator")
+        );
+        assert!(
+            error(json!({"matchExpressions": [{"key": "a", "operator": "In"}]}))
+                .contains("values set can't be empty")
+        );
+        assert!(
+            error(json!({"matchLabels": {"-bad": "x"}})).contains("\"-bad\" is not a label key")
+        );
         assert!(error(json!({"matchLabels": {"ok": "not ok"}})).contains("is not a label value"));
         assert!(parse(&site, &json!({"matchLabels": {"ok": "not ok"}}), false).is_ok());
     }

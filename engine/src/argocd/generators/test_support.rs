@@ -30,14 +30,28 @@ pub fn repositories(files: &[(&str, &str)]) -> Repositories {
 }
 
 /// A cluster Secret's cluster.
-pub fn secret(name: &str, server: &str, project: Option<&str>, labels: &[(&str, &str)], annotations: &[(&str, &str)]) -> ArgoCluster {
+pub fn secret(
+    name: &str,
+    server: &str,
+    project: Option<&str>,
+    labels: &[(&str, &str)],
+    annotations: &[(&str, &str)],
+) -> ArgoCluster {
     let mut cluster = ArgoCluster::in_cluster();
     cluster.name = name.into();
     cluster.server = server.into();
     cluster.project = project.map(String::from);
-    cluster.labels = labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    cluster.labels.insert(SECRET_TYPE_LABEL.into(), "cluster".into());
-    cluster.annotations = annotations.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    cluster.labels = labels
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    cluster
+        .labels
+        .insert(SECRET_TYPE_LABEL.into(), "cluster".into());
+    cluster.annotations = annotations
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     cluster.origin = Some(Origin::new("clusters.yaml", 0, 1));
     cluster
 }

@@ -12,11 +12,17 @@ fn upstream_generate_list_params() {
     let got = fixture
         .run(json!({"list": {"elements": [{"cluster": "cluster", "url": "url"}]}}))
         .unwrap();
-    assert!(same_elements(&got, &json!([{"cluster": "cluster", "url": "url"}])));
+    assert!(same_elements(
+        &got,
+        &json!([{"cluster": "cluster", "url": "url"}])
+    ));
     let got = fixture
         .run(json!({"list": {"elements": [{"cluster": "cluster", "url": "url", "values": {"foo": "bar"}}]}}))
         .unwrap();
-    assert!(same_elements(&got, &json!([{"cluster": "cluster", "url": "url", "values.foo": "bar"}])));
+    assert!(same_elements(
+        &got,
+        &json!([{"cluster": "cluster", "url": "url", "values.foo": "bar"}])
+    ));
 }
 
 // argo-cd list_test.go TestGenerateListParamsGoTemplate: with goTemplate an element is its
@@ -27,8 +33,13 @@ fn upstream_generate_list_params_go_template() {
     let got = fixture
         .run(json!({"list": {"elements": [{"cluster": "cluster", "url": "url", "values": {"foo": "bar"}}]}}))
         .unwrap();
-    assert!(same_elements(&got, &json!([{"cluster": "cluster", "url": "url", "values": {"foo": "bar"}}])));
-    let got = fixture.run(json!({"list": {"elements": [{"replicas": 1000000}]}})).unwrap();
+    assert!(same_elements(
+        &got,
+        &json!([{"cluster": "cluster", "url": "url", "values": {"foo": "bar"}}])
+    ));
+    let got = fixture
+        .run(json!({"list": {"elements": [{"replicas": 1000000}]}}))
+        .unwrap();
     let rendered = crate::argocd::template::replace("{{ .replicas }}", &got[0], true, &[]).unwrap();
     assert_eq!(rendered, "1e+06");
 }
@@ -40,7 +51,10 @@ fn elements_yaml_follows_elements() {
     let got = fixture
         .run(json!({"list": {"elements": [{"a": "1"}], "elementsYaml": "- a: '2'\n- b: 3\n"}}))
         .unwrap();
-    assert_eq!(Value::Array(got.into_iter().map(Value::Object).collect()), json!([{"a": "1"}, {"a": "2"}, {"b": 3}]));
+    assert_eq!(
+        Value::Array(got.into_iter().map(Value::Object).collect()),
+        json!([{"a": "1"}, {"a": "2"}, {"b": 3}])
+    );
     let error = fixture
         .run(json!({"list": {"elementsYaml": "a: 1"}}))
         .unwrap_err();
@@ -48,19 +62,29 @@ fn elements_yaml_follows_elements() {
     let error = fixture
         .run(json!({"list": {"elementsYaml": "- a: '1'\n---\n- a: '2'\n"}}))
         .unwrap_err();
-    assert!(error.contains("holds 2 YAML documents; Argo CD reads only the first"), "{error}");
+    assert!(
+        error.contains("holds 2 YAML documents; Argo CD reads only the first"),
+        "{error}"
+    );
 }
 
 #[test]
 fn a_flat_list_element_that_is_not_a_string_is_refused() {
     let fixture = Fixture::new(false);
-    let error = fixture.run(json!({"list": {"elements": [{"replicas": 3}]}})).unwrap_err();
+    let error = fixture
+        .run(json!({"list": {"elements": [{"replicas": 3}]}}))
+        .unwrap_err();
     assert!(
         error.starts_with("spec.generators[0].list.elements[0].replicas: is a number, but without goTemplate every field of a list element must be a string"),
         "{error}"
     );
-    let error = fixture.run(json!({"list": {"elements": [{"values": "x"}]}})).unwrap_err();
-    assert!(error.contains("a list element's values must be a map of strings"), "{error}");
+    let error = fixture
+        .run(json!({"list": {"elements": [{"values": "x"}]}}))
+        .unwrap_err();
+    assert!(
+        error.contains("a list element's values must be a map of strings"),
+        "{error}"
+    );
 }
 
 // argo-cd generator_spec_processor_test.go TestMatchValues: the entry's selector over flat params.
@@ -68,14 +92,24 @@ fn a_flat_list_element_that_is_not_a_string_is_refused() {
 fn upstream_match_values() {
     let fixture = Fixture::new(false);
     let element = json!([{"cluster": "cluster", "url": "url", "values": {"foo": "bar"}}]);
-    let run = |selector: Value| fixture.run(json!({"list": {"elements": element}, "selector": selector})).unwrap();
+    let run = |selector: Value| {
+        fixture
+            .run(json!({"list": {"elements": element}, "selector": selector}))
+            .unwrap()
+    };
     assert_eq!(run(json!({})).len(), 1, "no filter");
     assert_eq!(run(Value::Null).len(), 1, "nil");
-    assert!(run(json!({"matchLabels": {"values.foo": "foo"}})).is_empty(), "values.foo should be foo but is ignore element");
-    assert!(same_elements(
-        &run(json!({"matchLabels": {"values.foo": "bar"}})),
-        &json!([{"cluster": "cluster", "url": "url", "values.foo": "bar"}])
-    ), "values.foo should be bar");
+    assert!(
+        run(json!({"matchLabels": {"values.foo": "foo"}})).is_empty(),
+        "values.foo should be foo but is ignore element"
+    );
+    assert!(
+        same_elements(
+            &run(json!({"matchLabels": {"values.foo": "bar"}})),
+            &json!([{"cluster": "cluster", "url": "url", "values.foo": "bar"}])
+        ),
+        "values.foo should be bar"
+    );
 }
 
 // argo-cd generator_spec_processor_test.go TestMatchValuesGoTemplate: nested params are
@@ -84,26 +118,60 @@ fn upstream_match_values() {
 fn upstream_match_values_go_template() {
     let fixture = Fixture::new(true);
     let run = |element: Value, selector: Value| {
-        fixture.run(json!({"list": {"elements": [element]}, "selector": selector})).unwrap()
+        fixture
+            .run(json!({"list": {"elements": [element]}, "selector": selector}))
+            .unwrap()
     };
     let element = json!({"cluster": "cluster", "url": "url", "values": {"foo": "bar"}});
-    assert!(run(element.clone(), json!({"matchLabels": {"values.foo": "foo"}})).is_empty());
-    assert!(same_elements(&run(element.clone(), json!({"matchLabels": {"values.foo": "bar"}})), &json!([element])));
+    assert!(
+        run(
+            element.clone(),
+            json!({"matchLabels": {"values.foo": "foo"}})
+        )
+        .is_empty()
+    );
+    assert!(same_elements(
+        &run(
+            element.clone(),
+            json!({"matchLabels": {"values.foo": "bar"}})
+        ),
+        &json!([element])
+    ));
     let element = json!({"cluster": "cluster", "url": "url", "values": ["bar"]});
-    assert!(same_elements(&run(element.clone(), json!({"matchLabels": {"values.0": "bar"}})), &json!([element])));
+    assert!(same_elements(
+        &run(element.clone(), json!({"matchLabels": {"values.0": "bar"}})),
+        &json!([element])
+    ));
 }
 
 /// The clusters of cluster_test.go and generator_spec_processor_test.go's mock.
 fn upstream_clusters() -> Vec<crate::argocd::cluster::ArgoCluster> {
     vec![
-        secret("staging-01", "https://staging-01.example.com", None,
-               &[("environment", "staging"), ("org", "foo")], &[("foo.argoproj.io", "staging")]),
-        secret("production_01/west", "https://production-01.example.com", Some("prod-project"),
-               &[("environment", "production"), ("org", "bar")], &[("foo.argoproj.io", "production")]),
+        secret(
+            "staging-01",
+            "https://staging-01.example.com",
+            None,
+            &[("environment", "staging"), ("org", "foo")],
+            &[("foo.argoproj.io", "staging")],
+        ),
+        secret(
+            "production_01/west",
+            "https://production-01.example.com",
+            Some("prod-project"),
+            &[("environment", "production"), ("org", "bar")],
+            &[("foo.argoproj.io", "production")],
+        ),
     ]
 }
 
-fn flat_cluster(name: &str, normalized: &str, server: &str, project: &str, env: &str, org: &str) -> Value {
+fn flat_cluster(
+    name: &str,
+    normalized: &str,
+    server: &str,
+    project: &str,
+    env: &str,
+    org: &str,
+) -> Value {
     json!({"name": name, "nameNormalized": normalized, "server": server, "project": project,
            "metadata.labels.environment": env, "metadata.labels.org": org,
            "metadata.labels.argocd.argoproj.io/secret-type": "cluster",
@@ -123,8 +191,22 @@ fn with_values(mut params: Value, values: Value) -> Value {
 fn upstream_cluster_generate_params() {
     let mut fixture = Fixture::new(false);
     fixture.clusters = upstream_clusters();
-    let staging = flat_cluster("staging-01", "staging-01", "https://staging-01.example.com", "", "staging", "foo");
-    let production = flat_cluster("production_01/west", "production-01-west", "https://production-01.example.com", "prod-project", "production", "bar");
+    let staging = flat_cluster(
+        "staging-01",
+        "staging-01",
+        "https://staging-01.example.com",
+        "",
+        "staging",
+        "foo",
+    );
+    let production = flat_cluster(
+        "production_01/west",
+        "production-01-west",
+        "https://production-01.example.com",
+        "prod-project",
+        "production",
+        "bar",
+    );
     let local = json!({"name": "in-cluster", "nameNormalized": "in-cluster", "server": "https://kubernetes.default.svc", "project": ""});
     let values = json!({"lol1": "lol", "lol2": "{{values.lol1}}{{values.lol1}}", "foo": "bar",
                         "bar": "{{ metadata.annotations.foo.argoproj.io }}", "bat": "{{ metadata.labels.environment }}",
@@ -134,11 +216,30 @@ fn upstream_cluster_generate_params() {
                "values.bar": bar, "values.bat": bat, "values.aaa": aaa, "values.no-op": "{{ this-does-not-exist }}"})
     };
     let expected = json!([
-        with_values(local.clone(), rendered("{{ metadata.annotations.foo.argoproj.io }}", "{{ metadata.labels.environment }}", "https://kubernetes.default.svc")),
-        with_values(production.clone(), rendered("production", "production", "https://production-01.example.com")),
-        with_values(staging.clone(), rendered("staging", "staging", "https://staging-01.example.com")),
+        with_values(
+            local.clone(),
+            rendered(
+                "{{ metadata.annotations.foo.argoproj.io }}",
+                "{{ metadata.labels.environment }}",
+                "https://kubernetes.default.svc"
+            )
+        ),
+        with_values(
+            production.clone(),
+            rendered(
+                "production",
+                "production",
+                "https://production-01.example.com"
+            )
+        ),
+        with_values(
+            staging.clone(),
+            rendered("staging", "staging", "https://staging-01.example.com")
+        ),
     ]);
-    let got = fixture.run(json!({"clusters": {"selector": {}, "values": values}})).unwrap();
+    let got = fixture
+        .run(json!({"clusters": {"selector": {}, "values": values}}))
+        .unwrap();
     assert!(same_elements(&got, &expected), "no label selector: {got:?}");
     // The local cluster comes last.
     assert_eq!(got.last().unwrap()["name"], "in-cluster");
@@ -146,28 +247,64 @@ fn upstream_cluster_generate_params() {
     let got = fixture
         .run(json!({"clusters": {"selector": {"matchLabels": {"argocd.argoproj.io/secret-type": "cluster"}}}}))
         .unwrap();
-    assert!(same_elements(&got, &json!([production, staging])), "secret type label selector");
+    assert!(
+        same_elements(&got, &json!([production, staging])),
+        "secret type label selector"
+    );
 
     let foo = json!({"values.foo": "bar"});
     let got = fixture
         .run(json!({"clusters": {"selector": {"matchLabels": {"environment": "production"}}, "values": {"foo": "bar"}}}))
         .unwrap();
-    assert!(same_elements(&got, &json!([with_values(production.clone(), foo.clone())])), "production-only");
+    assert!(
+        same_elements(&got, &json!([with_values(production.clone(), foo.clone())])),
+        "production-only"
+    );
 
     let either = json!({"matchExpressions": [{"key": "environment", "operator": "In", "values": ["production", "staging"]}]});
-    let got = fixture.run(json!({"clusters": {"selector": either, "values": {"foo": "bar"}}})).unwrap();
-    assert!(same_elements(&got, &json!([with_values(production.clone(), foo.clone()), with_values(staging.clone(), foo.clone())])), "production or staging");
+    let got = fixture
+        .run(json!({"clusters": {"selector": either, "values": {"foo": "bar"}}}))
+        .unwrap();
+    assert!(
+        same_elements(
+            &got,
+            &json!([
+                with_values(production.clone(), foo.clone()),
+                with_values(staging.clone(), foo.clone())
+            ])
+        ),
+        "production or staging"
+    );
 
     let got = fixture
         .run(json!({"clusters": {"selector": {"matchExpressions": either["matchExpressions"], "matchLabels": {"org": "foo"}},
                                  "values": {"name": "baz"}}}))
         .unwrap();
-    assert!(same_elements(&got, &json!([with_values(staging.clone(), json!({"values.name": "baz"}))])), "production or staging with match labels");
+    assert!(
+        same_elements(
+            &got,
+            &json!([with_values(staging.clone(), json!({"values.name": "baz"}))])
+        ),
+        "production or staging with match labels"
+    );
 
-    let got = fixture.run(json!({"clusters": {"selector": either, "values": {"foo": "bar"}, "flatList": true}})).unwrap();
+    let got = fixture
+        .run(json!({"clusters": {"selector": either, "values": {"foo": "bar"}, "flatList": true}}))
+        .unwrap();
     assert_eq!(got.len(), 1, "production or staging with flat mode");
-    let clusters: Vec<_> = got[0]["clusters"].as_array().unwrap().iter().map(|c| c.as_object().unwrap().clone()).collect();
-    assert!(same_elements(&clusters, &json!([with_values(production, foo.clone()), with_values(staging, foo)])));
+    let clusters: Vec<_> = got[0]["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_object().unwrap().clone())
+        .collect();
+    assert!(same_elements(
+        &clusters,
+        &json!([
+            with_values(production, foo.clone()),
+            with_values(staging, foo)
+        ])
+    ));
 }
 
 // argo-cd cluster_test.go TestGenerateParamsGoTemplate ("no label selector", in part): nested
@@ -180,7 +317,10 @@ fn upstream_cluster_generate_params_go_template() {
         .run(json!({"clusters": {"values": {"aaa": "{{ .server }}", "no-op": "{{ .thisDoesNotExist }}"}}}))
         .unwrap();
     assert_eq!(got.len(), 3);
-    let production = got.iter().find(|p| p["name"] == "production_01/west").unwrap();
+    let production = got
+        .iter()
+        .find(|p| p["name"] == "production_01/west")
+        .unwrap();
     assert_eq!(
         Value::Object(production.clone()),
         json!({"name": "production_01/west", "nameNormalized": "production-01-west",
@@ -200,7 +340,13 @@ fn upstream_cluster_generate_params_go_template() {
 #[test]
 fn a_secret_for_the_local_server_replaces_in_cluster() {
     let mut fixture = Fixture::new(false);
-    fixture.clusters = vec![secret("local", "https://kubernetes.default.svc", None, &[], &[])];
+    fixture.clusters = vec![secret(
+        "local",
+        "https://kubernetes.default.svc",
+        None,
+        &[],
+        &[],
+    )];
     let got = fixture.run(json!({"clusters": {}})).unwrap();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0]["name"], "local");
@@ -228,7 +374,10 @@ fn upstream_transform() {
     fixture.clusters = spec_processor_clusters();
     for (server, name) in [
         ("https://production-01.example.com", "production_01/west"),
-        ("https://some-really-long-url-that-will-exceed-63-characters.com", "some-really-long-server-url"),
+        (
+            "https://some-really-long-url-that-will-exceed-63-characters.com",
+            "some-really-long-server-url",
+        ),
     ] {
         let got = fixture.run(json!({"clusters": {"selector": {}}, "selector": {"matchLabels": {"server": server}}})).unwrap();
         assert_eq!(got.len(), 1);
@@ -254,14 +403,29 @@ fn upstream_transform_go_template() {
         names.sort();
         names
     };
-    assert_eq!(names(json!({"matchLabels": {"metadata.labels.environment": "staging"}})), ["staging-01"]);
     assert_eq!(
-        names(json!({"matchExpressions": [{"key": "metadata.labels.environment", "operator": "NotIn", "values": ["staging"]}]})),
-        ["in-cluster", "production_01/west", "some-really-long-server-url"]
+        names(json!({"matchLabels": {"metadata.labels.environment": "staging"}})),
+        ["staging-01"]
     );
     assert_eq!(
-        names(json!({"matchLabels": {"metadata.labels.argocd.argoproj.io/secret-type": "cluster"}})),
-        ["production_01/west", "some-really-long-server-url", "staging-01"]
+        names(
+            json!({"matchExpressions": [{"key": "metadata.labels.environment", "operator": "NotIn", "values": ["staging"]}]})
+        ),
+        [
+            "in-cluster",
+            "production_01/west",
+            "some-really-long-server-url"
+        ]
+    );
+    assert_eq!(
+        names(
+            json!({"matchLabels": {"metadata.labels.argocd.argoproj.io/secret-type": "cluster"}})
+        ),
+        [
+            "production_01/west",
+            "some-really-long-server-url",
+            "staging-01"
+        ]
     );
 }
 
@@ -269,29 +433,63 @@ fn upstream_transform_go_template() {
 fn an_entry_sets_exactly_one_known_generator() {
     let fixture = Fixture::new(false);
     let error = fixture.run(json!({})).unwrap_err();
-    assert!(error.starts_with("spec.generators[0]: sets no generator (one of list, clusters, git, matrix, merge,"), "{error}");
-    let error = fixture.run(json!({"list": {"elements": []}, "clusters": {}})).unwrap_err();
-    assert!(error.contains("sets 2 generators (list, clusters)"), "{error}");
+    assert!(
+        error.starts_with(
+            "spec.generators[0]: sets no generator (one of list, clusters, git, matrix, merge,"
+        ),
+        "{error}"
+    );
+    let error = fixture
+        .run(json!({"list": {"elements": []}, "clusters": {}}))
+        .unwrap_err();
+    assert!(
+        error.contains("sets 2 generators (list, clusters)"),
+        "{error}"
+    );
     let error = fixture.run(json!({"lists": {"elements": []}})).unwrap_err();
-    assert!(error.contains("spec.generators[0].lists: a generator has no field `lists`; did you mean `list`?"), "{error}");
+    assert!(
+        error.contains(
+            "spec.generators[0].lists: a generator has no field `lists`; did you mean `list`?"
+        ),
+        "{error}"
+    );
     let error = fixture.run(json!({"list": {"element": []}})).unwrap_err();
     assert!(error.contains("spec.generators[0].list.element: the list generator has no field `element`; did you mean `elements`?"), "{error}");
-    let error = fixture.run(json!({"clusters": {"flatlist": true}})).unwrap_err();
-    assert!(error.contains("the clusters generator has no field `flatlist`; did you mean `flatList`?"), "{error}");
+    let error = fixture
+        .run(json!({"clusters": {"flatlist": true}}))
+        .unwrap_err();
+    assert!(
+        error.contains("the clusters generator has no field `flatlist`; did you mean `flatList`?"),
+        "{error}"
+    );
 }
 
 #[test]
 fn generators_that_need_the_network_are_refused_by_name() {
     let fixture = Fixture::new(false);
     for (kind, why) in [
-        ("scmProvider", "lists repositories through an SCM provider's API"),
+        (
+            "scmProvider",
+            "lists repositories through an SCM provider's API",
+        ),
         ("pullRequest", "lists open pull requests"),
         ("plugin", "asks a plugin's HTTP service"),
-        ("clusterDecisionResource", "reads a resource's status.decisions from the Kubernetes API"),
+        (
+            "clusterDecisionResource",
+            "reads a resource's status.decisions from the Kubernetes API",
+        ),
     ] {
         let error = fixture.run(json!({kind: {}})).unwrap_err();
-        assert!(error.starts_with(&format!("spec.generators[0].{kind}: the {kind} generator {why}")), "{error}");
-        assert!(error.contains("fedrender renders offline and never does"), "{error}");
+        assert!(
+            error.starts_with(&format!(
+                "spec.generators[0].{kind}: the {kind} generator {why}"
+            )),
+            "{error}"
+        );
+        assert!(
+            error.contains("fedrender renders offline and never does"),
+            "{error}"
+        );
     }
 }
 
@@ -324,7 +522,16 @@ fn errors_point_at_their_field_line() {
         go_template_options: &[],
         new_globbing: false,
     };
-    let entries = [json!({"list": {"elements": []}}), json!({"list": {"elements": [{"n": 1}]}})];
-    let error = super::generate(&entries, &context, &Origin::new("set.yaml", 0, 1), &FieldLines::new(lines)).unwrap_err();
+    let entries = [
+        json!({"list": {"elements": []}}),
+        json!({"list": {"elements": [{"n": 1}]}}),
+    ];
+    let error = super::generate(
+        &entries,
+        &context,
+        &Origin::new("set.yaml", 0, 1),
+        &FieldLines::new(lines),
+    )
+    .unwrap_err();
     assert_eq!(error.origin.unwrap().line, 17);
 }

@@ -14,12 +14,15 @@ fn fixture(go_template: bool, files: &[(&str, &str)]) -> Fixture {
 
 fn git(fields: Value) -> Value {
     let mut git = json!({"repoURL": REPO, "revision": "HEAD"});
-    git.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+    git.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
     json!({"git": git})
 }
 
 fn flat_dir(path: &str, segments: &[&str], base: &str, normalized: &str) -> Value {
-    let mut params = json!({"path": path, "path.basename": base, "path.basenameNormalized": normalized});
+    let mut params =
+        json!({"path": path, "path.basename": base, "path.basenameNormalized": normalized});
     for (i, s) in segments.iter().enumerate() {
         params[format!("path[{i}]")] = json!(s);
     }
@@ -32,28 +35,70 @@ fn flat_dir(path: &str, segments: &[&str], base: &str, normalized: &str) -> Valu
 // "Value variable interpolation".
 #[test]
 fn upstream_git_directories() {
-    let f = fixture(false, &[("app1/a", ""), ("app2/a", ""), ("app_3/a", ""), ("p1/app4/a", "")]);
+    let f = fixture(
+        false,
+        &[
+            ("app1/a", ""),
+            ("app2/a", ""),
+            ("app_3/a", ""),
+            ("p1/app4/a", ""),
+        ],
+    );
     let got = f.run(git(json!({"directories": [{"path": "*"}]}))).unwrap();
-    assert!(same_elements(&got, &json!([
-        flat_dir("app1", &["app1"], "app1", "app1"),
-        flat_dir("app2", &["app2"], "app2", "app2"),
-        flat_dir("app_3", &["app_3"], "app_3", "app-3"),
-        flat_dir("p1", &["p1"], "p1", "p1"),
-    ])), "{got:?}");
-    let got = f.run(git(json!({"directories": [{"path": "*"}], "pathParamPrefix": "myRepo"}))).unwrap();
+    assert!(
+        same_elements(
+            &got,
+            &json!([
+                flat_dir("app1", &["app1"], "app1", "app1"),
+                flat_dir("app2", &["app2"], "app2", "app2"),
+                flat_dir("app_3", &["app_3"], "app_3", "app-3"),
+                flat_dir("p1", &["p1"], "p1", "p1"),
+            ])
+        ),
+        "{got:?}"
+    );
+    let got = f
+        .run(git(
+            json!({"directories": [{"path": "*"}], "pathParamPrefix": "myRepo"}),
+        ))
+        .unwrap();
     assert_eq!(
         Value::Object(got[2].clone()),
         json!({"myRepo.path": "app_3", "myRepo.path.basename": "app_3", "myRepo.path.basenameNormalized": "app-3", "myRepo.path[0]": "app_3"})
     );
 
-    let f = fixture(false, &[("app1/a", ""), ("p1/app2/a", ""), ("p1/p2/app3/a", ""), ("p1/p2/p3/app4/a", "")]);
-    let got = f.run(git(json!({"directories": [{"path": "p1/*"}, {"path": "p1/*/*"}]}))).unwrap();
+    let f = fixture(
+        false,
+        &[
+            ("app1/a", ""),
+            ("p1/app2/a", ""),
+            ("p1/p2/app3/a", ""),
+            ("p1/p2/p3/app4/a", ""),
+        ],
+    );
+    let got = f
+        .run(git(
+            json!({"directories": [{"path": "p1/*"}, {"path": "p1/*/*"}]}),
+        ))
+        .unwrap();
     let paths: Vec<&str> = got.iter().map(|p| p["path"].as_str().unwrap()).collect();
     // p1/p2 is a directory of its own in a checkout.
     assert_eq!(paths, ["p1/app2", "p1/p2", "p1/p2/app3", "p1/p2/p3"]);
-    assert_eq!(Value::Object(got[2].clone()), flat_dir("p1/p2/app3", &["p1", "p2", "app3"], "app3", "app3"));
+    assert_eq!(
+        Value::Object(got[2].clone()),
+        flat_dir("p1/p2/app3", &["p1", "p2", "app3"], "app3", "app3")
+    );
 
-    let f = fixture(false, &[("app1/a", ""), ("app2/a", ""), ("p1/app2/a", ""), ("p1/app3/a", ""), ("p2/app3/a", "")]);
+    let f = fixture(
+        false,
+        &[
+            ("app1/a", ""),
+            ("app2/a", ""),
+            ("p1/app2/a", ""),
+            ("p1/app3/a", ""),
+            ("p2/app3/a", ""),
+        ],
+    );
     for directories in [
         json!([{"path": "p1/*", "exclude": true}, {"path": "*"}, {"path": "*/*"}]),
         json!([{"path": "*"}, {"path": "*/*"}, {"path": "p1/*", "exclude": true}]),
@@ -80,12 +125,18 @@ fn upstream_git_directories() {
 #[test]
 fn upstream_git_directories_go_template() {
     let f = fixture(true, &[("p1/app_4/a", "")]);
-    let got = f.run(git(json!({"directories": [{"path": "p1/*"}]}))).unwrap();
+    let got = f
+        .run(git(json!({"directories": [{"path": "p1/*"}]})))
+        .unwrap();
     assert_eq!(
         Value::Object(got[0].clone()),
         json!({"path": {"path": "p1/app_4", "basename": "app_4", "basenameNormalized": "app-4", "segments": ["p1", "app_4"]}})
     );
-    let got = f.run(git(json!({"directories": [{"path": "p1/*"}], "pathParamPrefix": "myRepo"}))).unwrap();
+    let got = f
+        .run(git(
+            json!({"directories": [{"path": "p1/*"}], "pathParamPrefix": "myRepo"}),
+        ))
+        .unwrap();
     assert_eq!(got[0]["myRepo"]["path"]["segments"], json!(["p1", "app_4"]));
 }
 
@@ -93,11 +144,25 @@ fn upstream_git_directories_go_template() {
 // the walk lists a directory before what is under it, in name order.
 #[test]
 fn hidden_directories_are_skipped_and_the_walk_order_kept() {
-    let f = fixture(false, &[(".github/workflows/ci.yaml", ""), ("a/b/x", ""), ("a-c/x", ""), ("a/.hidden/x", "")]);
-    let got = f.run(git(json!({"directories": [{"path": "*"}, {"path": "*/*"}]}))).unwrap();
+    let f = fixture(
+        false,
+        &[
+            (".github/workflows/ci.yaml", ""),
+            ("a/b/x", ""),
+            ("a-c/x", ""),
+            ("a/.hidden/x", ""),
+        ],
+    );
+    let got = f
+        .run(git(
+            json!({"directories": [{"path": "*"}, {"path": "*/*"}]}),
+        ))
+        .unwrap();
     let paths: Vec<&str> = got.iter().map(|p| p["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["a", "a/b", "a-c"]);
-    let error = f.run(git(json!({"directories": [{"path": "a/["}]}))).unwrap_err();
+    let error = f
+        .run(git(json!({"directories": [{"path": "a/["}]})))
+        .unwrap_err();
     assert!(error.starts_with("spec.generators[0].git.directories[0].path: syntax error in pattern \"a/[\": Argo CD logs it and matches no directory"), "{error}");
 }
 
@@ -128,17 +193,35 @@ fn flat_file(dir: &str, segments: &[&str], file: &str, content: Value) -> Value 
 // "test JSON array", "Test YAML flow", "test YAML array" and "test empty YAML array".
 #[test]
 fn upstream_git_files() {
-    let f = fixture(false, &[
-        ("cluster-config/production/config.json", PRODUCTION),
-        ("cluster-config/staging/config.json", STAGING),
-    ]);
-    let production = flat_file("cluster-config/production", &["cluster-config", "production"], "config.json", json!({
+    let f = fixture(
+        false,
+        &[
+            ("cluster-config/production/config.json", PRODUCTION),
+            ("cluster-config/staging/config.json", STAGING),
+        ],
+    );
+    let production = flat_file(
+        "cluster-config/production",
+        &["cluster-config", "production"],
+        "config.json",
+        json!({
         "cluster.owner": "john.doe@example.com", "cluster.name": "production", "cluster.address": "https://kubernetes.default.svc",
-        "key1": "val1", "key2.key2_1": "val2_1", "key2.key2_2.key2_2_1": "val2_2_1", "key3": "123"}));
-    let staging = flat_file("cluster-config/staging", &["cluster-config", "staging"], "config.json", json!({
-        "cluster.owner": "foo.bar@example.com", "cluster.name": "staging", "cluster.address": "https://kubernetes.default.svc"}));
-    let got = f.run(git(json!({"files": [{"path": "**/config.json"}]}))).unwrap();
-    assert!(same_elements(&got, &json!([production.clone(), staging.clone()])), "{got:?}");
+        "key1": "val1", "key2.key2_1": "val2_1", "key2.key2_2.key2_2_1": "val2_2_1", "key3": "123"}),
+    );
+    let staging = flat_file(
+        "cluster-config/staging",
+        &["cluster-config", "staging"],
+        "config.json",
+        json!({
+        "cluster.owner": "foo.bar@example.com", "cluster.name": "staging", "cluster.address": "https://kubernetes.default.svc"}),
+    );
+    let got = f
+        .run(git(json!({"files": [{"path": "**/config.json"}]})))
+        .unwrap();
+    assert!(
+        same_elements(&got, &json!([production.clone(), staging.clone()])),
+        "{got:?}"
+    );
 
     let got = f
         .run(git(json!({"files": [{"path": "**/config.json"}], "values": {"aaa": "{{ cluster.owner }}", "no-op": "{{ this-does-not-exist }}"}})))
@@ -147,8 +230,13 @@ fn upstream_git_files() {
     assert_eq!(got[1]["values.aaa"], "foo.bar@example.com");
     assert_eq!(got[1]["values.no-op"], "{{ this-does-not-exist }}");
 
-    let f = fixture(false, &[("cluster-config/production/config.json", "invalid json file")]);
-    let error = f.run(git(json!({"files": [{"path": "**/config.json"}]}))).unwrap_err();
+    let f = fixture(
+        false,
+        &[("cluster-config/production/config.json", "invalid json file")],
+    );
+    let error = f
+        .run(git(json!({"files": [{"path": "**/config.json"}]})))
+        .unwrap_err();
     assert!(error.contains(&format!(
         "unable to process file 'cluster-config/production/config.json' from repository '{REPO}': unable to parse file: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type []map[string]interface {{}}"
     )), "{error}");
@@ -158,20 +246,50 @@ fn upstream_git_files() {
     for (file, text) in [("config.json", array), ("config.yaml", yaml_array)] {
         let path = format!("cluster-config/production/{file}");
         let f = fixture(false, &[(&path, text)]);
-        let got = f.run(git(json!({"files": [{"path": format!("**/{file}")}]}))).unwrap();
+        let got = f
+            .run(git(json!({"files": [{"path": format!("**/{file}")}]})))
+            .unwrap();
         let dir = ["cluster-config", "production"];
-        assert!(same_elements(&got, &json!([
-            flat_file("cluster-config/production", &dir, file, json!({"cluster.name": "production", "cluster.inner.one": "two"})),
-            flat_file("cluster-config/production", &dir, file, json!({"cluster.name": "staging"})),
-        ])), "{file}: {got:?}");
+        assert!(
+            same_elements(
+                &got,
+                &json!([
+                    flat_file(
+                        "cluster-config/production",
+                        &dir,
+                        file,
+                        json!({"cluster.name": "production", "cluster.inner.one": "two"})
+                    ),
+                    flat_file(
+                        "cluster-config/production",
+                        &dir,
+                        file,
+                        json!({"cluster.name": "staging"})
+                    ),
+                ])
+            ),
+            "{file}: {got:?}"
+        );
     }
 
-    let f = fixture(false, &[("cluster-config/production/config.yaml", "cluster:\n  name: production\nkey2:\n  key2_1: val2_1\n")]);
-    let got = f.run(git(json!({"files": [{"path": "**/config.yaml"}]}))).unwrap();
+    let f = fixture(
+        false,
+        &[(
+            "cluster-config/production/config.yaml",
+            "cluster:\n  name: production\nkey2:\n  key2_1: val2_1\n",
+        )],
+    );
+    let got = f
+        .run(git(json!({"files": [{"path": "**/config.yaml"}]})))
+        .unwrap();
     assert_eq!(got[0]["key2.key2_1"], "val2_1");
 
     let f = fixture(false, &[("cluster-config/production/config.yaml", "[]")]);
-    assert!(f.run(git(json!({"files": [{"path": "**/config.yaml"}]}))).unwrap().is_empty());
+    assert!(
+        f.run(git(json!({"files": [{"path": "**/config.yaml"}]})))
+            .unwrap()
+            .is_empty()
+    );
 }
 
 // argo-cd git_test.go Test_generateParamsFromGitFile, every row.
@@ -185,30 +303,67 @@ fn upstream_generate_params_from_git_file() {
                p("path.basenameNormalized"): "dir", p("path.filenameNormalized"): "file-name.yaml",
                p("path[0]"): "path", p("path[1]"): "dir"})
     };
-    let run = |go: bool, text: &str, extra: Value| fixture(go, &[(file, text)]).run(git(json!({"files": [{"path": file}]}).as_object().unwrap().clone().into_iter().chain(extra.as_object().unwrap().clone()).collect::<serde_json::Map<_, _>>().into()));
+    let run = |go: bool, text: &str, extra: Value| {
+        fixture(go, &[(file, text)]).run(git(json!({"files": [{"path": file}]})
+            .as_object()
+            .unwrap()
+            .clone()
+            .into_iter()
+            .chain(extra.as_object().unwrap().clone())
+            .collect::<serde_json::Map<_, _>>()
+            .into()))
+    };
     // "empty file returns path parameters"
-    assert!(same_elements(&run(false, "", json!({})).unwrap(), &json!([path_params("")])));
+    assert!(same_elements(
+        &run(false, "", json!({})).unwrap(),
+        &json!([path_params("")])
+    ));
     // "invalid json/yaml file returns error"
     assert!(run(false, "this is not json or yaml", json!({})).is_err());
     // "file parameters are added to params"
     let mut expected = path_params("");
     expected["foo.bar"] = json!("baz");
-    assert!(same_elements(&run(false, content, json!({})).unwrap(), &json!([expected])));
+    assert!(same_elements(
+        &run(false, content, json!({})).unwrap(),
+        &json!([expected])
+    ));
     // "path parameter are prefixed"
     let mut expected = path_params("myRepo.");
     expected["foo.bar"] = json!("baz");
-    assert!(same_elements(&run(false, content, json!({"pathParamPrefix": "myRepo"})).unwrap(), &json!([expected])));
+    assert!(same_elements(
+        &run(false, content, json!({"pathParamPrefix": "myRepo"})).unwrap(),
+        &json!([expected])
+    ));
     // "file parameters are added to params with go template"
     let nested = json!({"path": "path/dir", "basename": "dir", "filename": "file_name.yaml", "basenameNormalized": "dir",
                         "filenameNormalized": "file-name.yaml", "segments": ["path", "dir"]});
-    let got = run(true, content, json!({"values": {"somekey": "{{.path.basename}}"}})).unwrap();
-    assert!(same_elements(&got, &json!([{"values": {"somekey": "dir"}, "foo": {"bar": "baz"}, "path": nested}])));
+    let got = run(
+        true,
+        content,
+        json!({"values": {"somekey": "{{.path.basename}}"}}),
+    )
+    .unwrap();
+    assert!(same_elements(
+        &got,
+        &json!([{"values": {"somekey": "dir"}, "foo": {"bar": "baz"}, "path": nested}])
+    ));
     // "path parameter are prefixed with go template"
     let got = run(true, content, json!({"pathParamPrefix": "myRepo"})).unwrap();
-    assert!(same_elements(&got, &json!([{"foo": {"bar": "baz"}, "myRepo": {"path": nested}}])));
+    assert!(same_elements(
+        &got,
+        &json!([{"foo": {"bar": "baz"}, "myRepo": {"path": nested}}])
+    ));
     // "path parameter are prefixed with go template and values"
-    let got = run(true, content, json!({"pathParamPrefix": "myRepo", "values": {"test": "{{.myRepo.path.basename}}"}})).unwrap();
-    assert!(same_elements(&got, &json!([{"foo": {"bar": "baz"}, "myRepo": {"path": nested}, "values": {"test": "dir"}}])));
+    let got = run(
+        true,
+        content,
+        json!({"pathParamPrefix": "myRepo", "values": {"test": "{{.myRepo.path.basename}}"}}),
+    )
+    .unwrap();
+    assert!(same_elements(
+        &got,
+        &json!([{"foo": {"bar": "baz"}, "myRepo": {"path": nested}, "values": {"test": "dir"}}])
+    ));
 }
 
 // argo-cd git_test.go TestGitGeneratorParamsFromFilesWithExcludeOptionWithNewGlobbing and
@@ -218,10 +373,19 @@ fn upstream_generate_params_from_git_file() {
 #[test]
 fn upstream_git_file_globbing_problem() {
     let files = [
-        ("cluster-charts/cluster1/mychart/values.yaml", "env: staging"),
-        ("cluster-charts/cluster1/myotherchart/values.yaml", "env: prod"),
+        (
+            "cluster-charts/cluster1/mychart/values.yaml",
+            "env: staging",
+        ),
+        (
+            "cluster-charts/cluster1/myotherchart/values.yaml",
+            "env: prod",
+        ),
         ("cluster-charts/cluster2/values.yaml", "env: dev"),
-        ("cluster-charts/cluster1/mychart/charts/mysubchart/values.yaml", "env: testing"),
+        (
+            "cluster-charts/cluster1/mychart/charts/mysubchart/values.yaml",
+            "env: testing",
+        ),
     ];
     let entry = git(json!({"files": [{"path": "cluster-charts/*/*/values.yaml"},
                                      {"path": "cluster-charts/*/values.yaml", "exclude": true}]}));
@@ -234,24 +398,63 @@ fn upstream_git_file_globbing_problem() {
     f.new_globbing = false;
     assert!(f.run(entry).unwrap().is_empty());
     // Without the exclude, the old globbing takes the sub-chart's file too.
-    let got = f.run(git(json!({"files": [{"path": "cluster-charts/*/*/values.yaml"}]}))).unwrap();
+    let got = f
+        .run(git(
+            json!({"files": [{"path": "cluster-charts/*/*/values.yaml"}]}),
+        ))
+        .unwrap();
     assert_eq!(got.len(), 3);
 }
 
 #[test]
 fn git_refusals() {
-    let mut f = fixture(false, &[("apps/a/config.yaml", "a: 1\n---\nb: 2\n"), ("apps/b/x.yaml", "")]);
+    let mut f = fixture(
+        false,
+        &[
+            ("apps/a/config.yaml", "a: 1\n---\nb: 2\n"),
+            ("apps/b/x.yaml", ""),
+        ],
+    );
     let error = f.run(git(json!({}))).unwrap_err();
-    assert!(error.contains("spec.generators[0].git: needs directories or files"), "{error}");
-    let error = f.run(git(json!({"directories": [{"path": "*"}], "files": [{"path": "*"}]}))).unwrap_err();
-    assert!(error.contains("sets both directories and files; Argo CD reads only directories"), "{error}");
-    let error = f.run(git(json!({"files": [{"path": "apps/a/config.yaml"}]}))).unwrap_err();
-    assert!(error.contains("holds 2 YAML documents; Argo CD reads only the first"), "{error}");
-    let error = f.run(git(json!({"directories": [{"path": "*", "exlude": true}]}))).unwrap_err();
-    assert!(error.contains("a git directories item has no field `exlude`; did you mean `exclude`?"), "{error}");
+    assert!(
+        error.contains("spec.generators[0].git: needs directories or files"),
+        "{error}"
+    );
+    let error = f
+        .run(git(
+            json!({"directories": [{"path": "*"}], "files": [{"path": "*"}]}),
+        ))
+        .unwrap_err();
+    assert!(
+        error.contains("sets both directories and files; Argo CD reads only directories"),
+        "{error}"
+    );
+    let error = f
+        .run(git(json!({"files": [{"path": "apps/a/config.yaml"}]})))
+        .unwrap_err();
+    assert!(
+        error.contains("holds 2 YAML documents; Argo CD reads only the first"),
+        "{error}"
+    );
+    let error = f
+        .run(git(json!({"directories": [{"path": "*", "exlude": true}]})))
+        .unwrap_err();
+    assert!(
+        error.contains("a git directories item has no field `exlude`; did you mean `exclude`?"),
+        "{error}"
+    );
     f.new_globbing = true;
-    let error = f.run(git(json!({"files": [{"path": "apps/*"}]}))).unwrap_err();
-    assert!(error.contains("matches the directory apps/a, which Argo CD's repo server then fails to read"), "{error}");
-    let error = f.run(git(json!({"files": [{"path": "apps/{a"}]}))).unwrap_err();
+    let error = f
+        .run(git(json!({"files": [{"path": "apps/*"}]})))
+        .unwrap_err();
+    assert!(
+        error.contains(
+            "matches the directory apps/a, which Argo CD's repo server then fails to read"
+        ),
+        "{error}"
+    );
+    let error = f
+        .run(git(json!({"files": [{"path": "apps/{a"}]})))
+        .unwrap_err();
     assert!(error.contains("syntax error in pattern"), "{error}");
 }

@@ -97,10 +97,7 @@ fn transform(
     let kind = match set.as_slice() {
         [one] => *one,
         [] => {
-            return Err(site.error(format!(
-                "sets no generator (one of {})",
-                kinds.join(", ")
-            )));
+            return Err(site.error(format!("sets no generator (one of {})", kinds.join(", "))));
         }
         several => {
             return Err(site.error(format!(
@@ -181,4 +178,3 @@ fn is_empty(value: &Value) -> bool {
         _ => false,
     }
 }
-

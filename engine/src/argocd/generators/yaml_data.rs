@@ -10,8 +10,9 @@ pub fn parse(text: &str) -> Result<Value, String> {
     let documents = crate::yaml::split_documents(text);
     match documents.as_slice() {
         [] => Ok(Value::Null),
-        [document] => crate::yaml::parse_document_as_yaml_to_json(document, "")
-            .map_err(|d| d.message),
+        [document] => {
+            crate::yaml::parse_document_as_yaml_to_json(document, "").map_err(|d| d.message)
+        }
         [_, second, ..] => Err(format!(
             "holds {} YAML documents; Argo CD reads only the first and ignores the rest (the second starts on line {}), so put each in its own file or one list",
             documents.len(),

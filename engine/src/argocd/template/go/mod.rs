@@ -18,8 +18,8 @@ mod sprig_more;
 mod unquote;
 mod value;
 
-pub use options::{GoError, GoOptions};
 pub(crate) use argo::sanitize_name;
+pub use options::{GoError, GoOptions};
 pub(crate) use value::Value;
 
 /// The name Argo CD's controller parses every template under (its base template's clone).
