@@ -55,7 +55,10 @@ pub fn generate(
                             // sigs.k8s.io/yaml decodes a null item into a nil map.
                             Value::Null => result.push(Map::new()),
                             other => {
-                                return Err(not_a_list(&format!("a list holding {}", kind(&other))));
+                                return Err(not_a_list(&format!(
+                                    "a list holding {}",
+                                    kind(&other)
+                                )));
                             }
                         }
                     }

@@ -458,3 +458,33 @@ fn git_refusals() {
         .unwrap_err();
     assert!(error.contains("syntax error in pattern"), "{error}");
 }
+
+// git.go flattens a file's numbers with `%v` of Go's float64: `1e+06`, `0.5`, `100000`.
+#[test]
+fn flat_file_numbers_print_as_go_prints_float64() {
+    let f = fixture(
+        false,
+        &[(
+            "c/config.yaml",
+            "big: 1000000\nhalf: 0.5\nsmall: 100000\nlist: [1, true, null]\n",
+        )],
+    );
+    let got = f
+        .run(git(json!({"files": [{"path": "c/config.yaml"}]})))
+        .unwrap();
+    assert_eq!(got[0]["big"], "1e+06");
+    assert_eq!(got[0]["half"], "0.5");
+    assert_eq!(got[0]["small"], "100000");
+    assert_eq!(got[0]["list.0"], "1");
+    assert_eq!(got[0]["list.1"], "true");
+    assert_eq!(got[0]["list.2"], "<nil>");
+    // With goTemplate the number stays a number, which a template prints as Go does.
+    let f = fixture(true, &[("c/config.yaml", "big: 1000000\n")]);
+    let got = f
+        .run(git(json!({"files": [{"path": "c/config.yaml"}]})))
+        .unwrap();
+    assert_eq!(
+        crate::argocd::template::replace("{{ .big }}", &got[0], true, &[]).unwrap(),
+        "1e+06"
+    );
+}
