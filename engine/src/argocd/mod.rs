@@ -8,6 +8,8 @@
 //! - [`fleet`]: the fleet read as Argo CD reads it: [`application`]s, each [`deploy`]ed to
 //!   its destination from its source ([`directory`]), matched with Argo CD's [`glob`]s.
 //! - [`cluster`]: Argo CD's clusters, its cluster Secrets and the local `in-cluster`.
+//! - [`generators`]: each entry of `spec.generators` to its parameter sets, as Argo CD's
+//!   `applicationset/generators` computes them (list, clusters, git, matrix, merge).
 //! - [`params`]: what a generator hands the controller.
 //! - [`repositories`]: the Git repositories the Config maps to local checkouts, found by URL as
 //!   Argo CD compares them.
@@ -17,6 +19,7 @@ pub mod cluster;
 pub mod deploy;
 pub mod directory;
 pub mod fleet;
+pub mod generators;
 pub mod glob;
 pub mod params;
 pub mod repositories;

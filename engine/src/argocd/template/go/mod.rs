@@ -18,6 +18,7 @@ mod sprig_more;
 mod unquote;
 mod value;
 
+pub(crate) use argo::sanitize_name;
 pub use options::{GoError, GoOptions};
 pub(crate) use value::Value;
 
