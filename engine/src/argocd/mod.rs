@@ -9,8 +9,17 @@
 //! - [`params`]: what a generator hands the controller.
 //! - [`repositories`]: the Git repositories the Config maps to local checkouts, found by URL as
 //!   Argo CD compares them.
+//! - [`api`]: the serde types of `Application`, `ApplicationSet` and `AppProject`.
+//! - [`applicationset`]: the controller's `generateApplications`, an Application per parameter
+//!   set: generator templates merged, rendered, `templatePatch` applied, names checked.
+//! - [`project`]: AppProjects enforced as Argo CD enforces them, and each Application's
+//!   destination found among the clusters ([`glob`]: the globs they are written in).
 
+pub mod api;
+pub mod applicationset;
 pub mod cluster;
+pub mod glob;
 pub mod params;
+pub mod project;
 pub mod repositories;
 pub mod template;
