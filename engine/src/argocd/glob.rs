@@ -197,9 +197,21 @@ mod tests {
 
     #[test]
     fn gobwas_stars_braces_and_classes() {
-        assert!(matches("https://github.com/argoproj/*", "https://github.com/argoproj/x", &['/']));
-        assert!(!matches("https://gitlab.com/group/*", "https://gitlab.com/group/repo/owner", &['/']));
-        assert!(matches("https://gitlab.com/group/**", "https://gitlab.com/group/a/b/c", &['/']));
+        assert!(matches(
+            "https://github.com/argoproj/*",
+            "https://github.com/argoproj/x",
+            &['/']
+        ));
+        assert!(!matches(
+            "https://gitlab.com/group/*",
+            "https://gitlab.com/group/repo/owner",
+            &['/']
+        ));
+        assert!(matches(
+            "https://gitlab.com/group/**",
+            "https://gitlab.com/group/a/b/c",
+            &['/']
+        ));
         assert!(matches("*", "a/b", &[]));
         assert!(matches("{kube-system,argocd}", "argocd", &[]));
         assert!(!matches("{kube-system,argocd}", "default", &[]));

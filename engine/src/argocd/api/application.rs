@@ -208,7 +208,9 @@ impl ApplicationSpec {
                 source.normalize();
             }
         } else {
-            self.sources.iter_mut().for_each(ApplicationSource::normalize);
+            self.sources
+                .iter_mut()
+                .for_each(ApplicationSource::normalize);
         }
     }
 }
@@ -314,7 +316,11 @@ impl ApplicationSource {
 
     /// argo `NormalizeSource`.
     fn normalize(&mut self) {
-        if self.kustomize.as_ref().is_some_and(|k| *k == Default::default()) {
+        if self
+            .kustomize
+            .as_ref()
+            .is_some_and(|k| *k == Default::default())
+        {
             self.kustomize = None;
         }
         if self.helm.as_ref().is_some_and(|h| *h == Default::default()) {
@@ -323,11 +329,13 @@ impl ApplicationSource {
         if let Some(directory) = &self.directory
             && directory.is_zero()
         {
-            self.directory = (!directory.include.is_empty() || !directory.exclude.is_empty())
-                .then(|| ApplicationSourceDirectory {
-                    include: directory.include.clone(),
-                    exclude: directory.exclude.clone(),
-                    ..Default::default()
+            self.directory =
+                (!directory.include.is_empty() || !directory.exclude.is_empty()).then(|| {
+                    ApplicationSourceDirectory {
+                        include: directory.include.clone(),
+                        exclude: directory.exclude.clone(),
+                        ..Default::default()
+                    }
                 });
         }
     }
@@ -414,7 +422,10 @@ impl ApplicationSourceHelm {
             ("skipTests", self.skip_tests),
             ("skipSchemaValidation", self.skip_schema_validation),
         ];
-        set.into_iter().filter(|(_, on)| *on).map(|(f, _)| f).collect()
+        set.into_iter()
+            .filter(|(_, on)| *on)
+            .map(|(f, _)| f)
+            .collect()
     }
 }
 
@@ -520,14 +531,20 @@ impl ApplicationSourceKustomize {
             ("version", !self.version.is_empty()),
             ("forceCommonLabels", self.force_common_labels),
             ("forceCommonAnnotations", self.force_common_annotations),
-            ("commonAnnotationsEnvsubst", self.common_annotations_envsubst),
+            (
+                "commonAnnotationsEnvsubst",
+                self.common_annotations_envsubst,
+            ),
             ("ignoreMissingComponents", self.ignore_missing_components),
             ("labelWithoutSelector", self.label_without_selector),
             ("kubeVersion", !self.kube_version.is_empty()),
             ("apiVersions", !self.api_versions.is_empty()),
             ("labelIncludeTemplates", self.label_include_templates),
         ];
-        set.into_iter().filter(|(_, on)| *on).map(|(f, _)| f).collect()
+        set.into_iter()
+            .filter(|(_, on)| *on)
+            .map(|(f, _)| f)
+            .collect()
     }
 }
 

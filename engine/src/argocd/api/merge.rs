@@ -133,7 +133,11 @@ mod tests {
         labels.merge_from(&[("b".into(), "2".into()), ("c".into(), "3".into())].into());
         assert_eq!(
             labels,
-            BTreeMap::from([("a".into(), "1".into()), ("b".into(), "2".into()), ("c".into(), "3".into())])
+            BTreeMap::from([
+                ("a".into(), "1".into()),
+                ("b".into(), "2".into()),
+                ("c".into(), "3".into())
+            ])
         );
     }
 }

@@ -97,13 +97,25 @@ fn merged_template(
     let field = generator_template_field(set, result.generator);
     let mut merged: ApplicationSetTemplate =
         serde_path_to_error::deserialize(own).map_err(|error| {
-            let path = error.path().to_string();
-            let field = if path == "." {
+            let mut path = error.path().to_string();
+            let message = error.inner().to_string();
+            // An unknown field's path ends at the field, which the message names already.
+            if let Some(unknown) = message
+                .strip_prefix("unknown field `")
+                .and_then(|rest| rest.split_once('`'))
+                .map(|(name, _)| name)
+            {
+                path = match path.strip_suffix(unknown) {
+                    Some(parent) => parent.trim_end_matches('.').to_string(),
+                    None => path,
+                };
+            }
+            let field = if path == "." || path.is_empty() {
                 field.clone()
             } else {
                 format!("{field}.{path}")
             };
-            (field, error.into_inner().to_string())
+            (field, message)
         })?;
     merged.merge_from(&set.spec.template);
     Ok(merged)
@@ -136,7 +148,13 @@ fn name_errors(
     generated: &[GeneratedApplication],
 ) -> Vec<Diagnostic> {
     let set_name = &appset.item.metadata.name;
-    let origin = || Some(appset.fields.origin(&appset.origin, "spec.template.metadata.name"));
+    let origin = || {
+        Some(
+            appset
+                .fields
+                .origin(&appset.origin, "spec.template.metadata.name"),
+        )
+    };
     let mut errors = Vec::new();
     let mut by_name: BTreeMap<&str, Vec<&GeneratedApplication>> = BTreeMap::new();
     for app in generated {

@@ -153,9 +153,17 @@ mod tests {
             json!({"metadata": {"labels": {"b": "2"}}})
         );
         let refused = strategic_merge(&original, &json!({"spec": {"$retainKeys": ["a"]}}));
-        assert!(refused.unwrap_err().starts_with("spec.$retainKeys: fedrender does not apply"));
+        assert!(
+            refused
+                .unwrap_err()
+                .starts_with("spec.$retainKeys: fedrender does not apply")
+        );
         let refused = strategic_merge(&original, &json!({"spec": {"$patch": "merge"}}));
-        assert!(refused.unwrap_err().contains("`$patch: \"merge\"` is not a directive"));
+        assert!(
+            refused
+                .unwrap_err()
+                .contains("`$patch: \"merge\"` is not a directive")
+        );
     }
 
     // argo-cd template/patch_test.go TestError: a patch that is not a map is refused.

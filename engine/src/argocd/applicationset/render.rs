@@ -107,10 +107,10 @@ fn apply_template_patch(
             .map_err(|e| format!("invalid templatePatch: {e}"))?;
     }
     let original = serde_json::to_value(&application).expect("an Application serialises");
-    let patched = strategic_merge(&original, &json)
-        .map_err(|e| format!("invalid templatePatch: {e}"))?;
-    let mut patched: Application = serde_json::from_value(patched)
-        .map_err(|e| format!("the patched Application: {e}"))?;
+    let patched =
+        strategic_merge(&original, &json).map_err(|e| format!("invalid templatePatch: {e}"))?;
+    let mut patched: Application =
+        serde_json::from_value(patched).map_err(|e| format!("the patched Application: {e}"))?;
     patched.spec.project = application.spec.project;
     Ok(patched)
 }
