@@ -299,7 +299,7 @@ pub fn is_group_kind_permitted(
         let white = spec
             .namespace_resource_whitelist
             .as_deref()
-            .is_none_or(|list| listed(list));
+            .is_none_or(&listed);
         return white && !listed(&spec.namespace_resource_blacklist);
     }
     named(&spec.cluster_resource_whitelist) && !named(&spec.cluster_resource_blacklist)

@@ -275,7 +275,9 @@ fn upstream_render_helm_values_object() {
 #[test]
 fn upstream_render_template_params_finalizers() {
     let background = "resources-finalizer.argocd.argoproj.io/background";
-    let rows: [(Option<Vec<&str>>, Value, Vec<&str>); 8] = [
+    // Existing finalizers, the ApplicationSet's syncPolicy, the finalizers rendered.
+    type Row<'a> = (Option<Vec<&'a str>>, Value, Vec<&'a str>);
+    let rows: [Row; 8] = [
         (
             Some(vec!["existing-finalizer"]),
             Value::Null,
