@@ -189,6 +189,30 @@ fn name_errors(
             ));
             continue;
         }
+        // The API server validates an Application's metadata as any object's.
+        let meta = &app.typed.metadata;
+        let label_problems = meta.labels.iter().filter_map(|(key, value)| {
+            crate::names::qualified_name_problem(key)
+                .map(|problem| format!("label key {key:?} {problem}"))
+                .or_else(|| {
+                    crate::names::label_value_problem(value)
+                        .map(|problem| format!("label {key}'s value {value:?} {problem}"))
+                })
+        });
+        let annotation_problems = meta.annotations.keys().filter_map(|key| {
+            crate::names::qualified_name_problem(key)
+                .map(|problem| format!("annotation key {key:?} {problem}"))
+        });
+        for problem in label_problems.chain(annotation_problems) {
+            errors.push(Diagnostic::error(
+                origin(),
+                format!(
+                    "ApplicationSet {set_name}: Application {name} ({}): its {problem}; the API \
+                     server refuses it",
+                    made_by()
+                ),
+            ));
+        }
         for field in app.typed.spec.unsupported_fields() {
             errors.push(Diagnostic::error(
                 Some(appset.fields.origin(&appset.origin, "spec.template.spec")),

@@ -322,9 +322,9 @@ fn upstream_render_template_params_finalizers() {
 #[test]
 fn no_parameters_leave_the_template_as_it_is() {
     let spec = json!({"generators": list_generator(),
-                      "template": {"metadata": {"name": "fixed", "labels": {"x": "{{y}}"}}, "spec": {}}});
+                      "template": {"metadata": {"name": "fixed", "annotations": {"x": "{{y}}"}}, "spec": {}}});
     let apps = generate(spec, vec![result(0, json!([{}]), None)]);
-    assert_eq!(apps[0].typed.metadata.labels["x"], "{{y}}");
+    assert_eq!(apps[0].typed.metadata.annotations["x"], "{{y}}");
     assert!(apps[0].typed.metadata.finalizers.is_empty());
 }
 
@@ -522,4 +522,28 @@ fn the_application_set_refuses_unknown_fields_and_accepts_those_without_effect()
         .unwrap_err()
         .to_string();
     assert!(error.starts_with("unknown field `generateName`"), "{error}");
+}
+
+#[test]
+fn labels_and_annotations_the_api_server_refuses_are_refused() {
+    let spec = json!({"generators": list_generator(),
+                      "template": {"metadata": {"name": "web", "labels": {"env": "{{env}}"},
+                                                "annotations": {"{{key}}": "x"}},
+                                   "spec": {}}});
+    let refused = refusals(
+        spec,
+        vec![result(0, json!([{"env": "prod eu", "key": "a b"}]), None)],
+    );
+    let messages: Vec<&str> = refused.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(messages.len(), 2);
+    assert!(
+        messages[0].contains("its label env's value \"prod eu\" must consist of"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("its annotation key \"a b\" must consist of"),
+        "{}",
+        messages[1]
+    );
 }
