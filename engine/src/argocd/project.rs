@@ -45,7 +45,8 @@ pub fn default_project() -> AppProject {
 /// Whether Argo CD deploys `app`: its project exists (`default` always does), its sources are
 /// complete and permitted, its destination names one cluster of `clusters` and the project
 /// permits it. The destination's cluster, or every reason it is refused, each at `origin` and
-/// naming the Application.
+/// naming the Application. `clusters` are every cluster Argo CD knows, the local `in-cluster`
+/// among them unless a Secret names its server ([`ArgoCluster::in_cluster`]).
 pub fn check_application<'a>(
     app: &Application,
     projects: &[AppProject],

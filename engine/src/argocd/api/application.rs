@@ -28,6 +28,8 @@ use super::merge::merge_fields;
 
 /// `argoproj.io/v1alpha1`, the group and version of Argo CD's objects.
 pub const API_VERSION: &str = "argoproj.io/v1alpha1";
+/// The kind of an Application.
+pub const APPLICATION_KIND: &str = "Application";
 /// The finalizer that makes deleting an Application delete what it deployed
 /// (`ResourcesFinalizerName`).
 pub const RESOURCES_FINALIZER: &str = "resources-finalizer.argocd.argoproj.io";

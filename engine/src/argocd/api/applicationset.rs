@@ -16,6 +16,9 @@ use serde_json::Value;
 use super::application::{ApplicationSetTemplate, is_false};
 use crate::api::meta::ObjectMeta;
 
+/// The kind of an ApplicationSet.
+pub const APPLICATION_SET_KIND: &str = "ApplicationSet";
+
 /// An `ApplicationSet`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

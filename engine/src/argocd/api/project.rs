@@ -14,6 +14,9 @@ use serde_json::Value;
 use super::application::ApplicationDestination;
 use crate::api::meta::ObjectMeta;
 
+/// The kind of an AppProject.
+pub const APP_PROJECT_KIND: &str = "AppProject";
+
 /// An `AppProject`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

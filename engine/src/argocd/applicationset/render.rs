@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 
 use super::patch::{patch_to_json, strategic_merge};
 use crate::argocd::api::application::{
-    API_VERSION, Application, ApplicationMeta, ApplicationSetTemplate, RESOURCES_FINALIZER,
+    API_VERSION, APPLICATION_KIND, Application, ApplicationMeta, ApplicationSetTemplate,
+    RESOURCES_FINALIZER,
 };
 use crate::argocd::api::applicationset::ApplicationSetSpec;
 use crate::argocd::template;
@@ -51,7 +52,7 @@ pub(super) fn render_application(
     }
     let mut application = Application {
         api_version: API_VERSION.to_string(),
-        kind: "Application".to_string(),
+        kind: APPLICATION_KIND.to_string(),
         metadata: ApplicationMeta {
             name: rendered.metadata.name,
             namespace: rendered.metadata.namespace,
@@ -73,7 +74,7 @@ pub(super) fn render_application(
     application.spec.normalize();
     Ok(Application {
         api_version: API_VERSION.to_string(),
-        kind: "Application".to_string(),
+        kind: APPLICATION_KIND.to_string(),
         metadata: ApplicationMeta {
             name: application.metadata.name,
             namespace: namespace.to_string(),

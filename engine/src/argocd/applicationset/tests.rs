@@ -499,6 +499,17 @@ fn a_generator_template_with_an_unknown_field_is_refused_at_its_path() {
         "{}",
         refused[0].1
     );
+    let spec = json!({"generators": [{"list": {"elements": [], "template": {}}}],
+                      "template": {"metadata": {"name": "x"}, "spec": {}}});
+    let own = json!({"spec": {"sources": [{"repoURL": "r", "pth": "a"}]}});
+    let refused = refusals(spec, vec![result(0, json!([{"a": "b"}]), Some(own))]);
+    assert!(
+        refused[0].1.starts_with(
+            "ApplicationSet web: spec.generators[0].list.template.spec.sources[0]: unknown field `pth`"
+        ),
+        "{}",
+        refused[0].1
+    );
 }
 
 #[test]

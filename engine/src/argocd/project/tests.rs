@@ -640,6 +640,17 @@ fn every_refusal_names_the_application() {
             "Application web-prod: spec.source.repoURL and either spec.source.path or spec.source.chart are required; Argo CD does not deploy it"
         ]
     );
+    let mut several = app("", repo, dest("", "web", "prod"));
+    several.spec.sources = vec![ApplicationSource {
+        repo_url: repo.to_string(),
+        ..Default::default()
+    }];
+    assert_eq!(
+        refusals(&several, &[], &clusters),
+        [
+            "Application web-prod: spec.source.repoURL and either source.path, source.chart, or source.ref are required for source {\"repoURL\":\"https://github.com/org/fleet.git\"}; Argo CD does not deploy it"
+        ]
+    );
     let mut chart = app("", repo, dest("", "web", "prod"));
     chart.spec.source.as_mut().unwrap().chart = "web".to_string();
     assert_eq!(
