@@ -8,7 +8,8 @@
 //!   `kustomize` (`namePrefix`, `nameSuffix`, `images`, `commonLabels`, `commonAnnotations`,
 //!   `namespace`, `replicas`, `patches`, `components`), `directory` (`recurse`, `include`,
 //!   `exclude`);
-//! - accepted and without effect on what a cluster receives offline: `spec.syncPolicy`,
+//! - accepted and without effect on what a cluster receives offline: `spec.syncPolicy` (but for
+//!   `CreateNamespace=true`, see [`ApplicationSpec::creates_namespace`]),
 //!   `spec.ignoreDifferences`, `spec.info`, `spec.revisionHistoryLimit`, `operation`, `status`,
 //!   the metadata the API server writes, `helm.passCredentials`;
 //! - refused by name ([`ApplicationSpec::unsupported_fields`]), for each would change what a
@@ -196,6 +197,25 @@ impl ApplicationSpec {
             );
         }
         fields
+    }
+
+    /// `syncPolicy.syncOptions`, as written (`CreateNamespace=true`, `ServerSideApply=true`).
+    pub fn sync_options(&self) -> Vec<&str> {
+        self.sync_policy
+            .as_ref()
+            .and_then(|policy| policy.get("syncOptions"))
+            .and_then(Value::as_array)
+            .map(|options| options.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether Argo CD creates the destination namespace when it syncs (`syncOptions`
+    /// `CreateNamespace=true`, compared exactly as `SyncOptions.HasOption` does), with
+    /// `syncPolicy.managedNamespaceMetadata`'s labels and
+    /// annotations: the one part of `syncPolicy` that changes what a cluster receives, left to
+    /// the stage that writes each cluster's objects.
+    pub fn creates_namespace(&self) -> bool {
+        self.sync_options().contains(&"CreateNamespace=true")
     }
 
     /// argo `NormalizeApplicationSpec`, which the controller applies before it creates an

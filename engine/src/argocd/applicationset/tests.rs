@@ -558,3 +558,25 @@ fn labels_and_annotations_the_api_server_refuses_are_refused() {
         messages[1]
     );
 }
+
+#[test]
+fn create_namespace_is_read_exactly_as_argo_cd_reads_it() {
+    let spec = |options: Value| {
+        json!({"generators": list_generator(),
+               "template": {"metadata": {"name": "web"}, "spec": {"syncPolicy": {"syncOptions": options}}}})
+    };
+    let apps = generate(
+        spec(json!(["CreateNamespace=true"])),
+        vec![result(0, json!([{"a": "b"}]), None)],
+    );
+    assert!(apps[0].typed.spec.creates_namespace());
+    let apps = generate(
+        spec(json!([" CreateNamespace=true", "PruneLast=true"])),
+        vec![result(0, json!([{"a": "b"}]), None)],
+    );
+    assert!(!apps[0].typed.spec.creates_namespace());
+    assert_eq!(
+        apps[0].typed.spec.sync_options(),
+        [" CreateNamespace=true", "PruneLast=true"]
+    );
+}
