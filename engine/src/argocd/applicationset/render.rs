@@ -103,8 +103,9 @@ fn apply_template_patch(
     let json = patch_to_json(&rendered).map_err(|e| format!("invalid templatePatch: {e}"))?;
     // Go decodes the patch into an Application first, so a field of the wrong type is refused;
     // a field no Application has Go drops in silence, fedrender refuses by name.
+    // A null (which removes a field) decodes into anything in Go, so nulls are not checked.
     if json.is_object() {
-        serde_json::from_value::<Application>(json.clone())
+        serde_json::from_value::<Application>(without_nulls(&json))
             .map_err(|e| format!("invalid templatePatch: {e}"))?;
     }
     let original = serde_json::to_value(&application).expect("an Application serialises");
@@ -114,4 +115,18 @@ fn apply_template_patch(
         serde_json::from_value(patched).map_err(|e| format!("the patched Application: {e}"))?;
     patched.spec.project = application.spec.project;
     Ok(patched)
+}
+
+/// `value` with every null in its maps left out.
+fn without_nulls(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), without_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_nulls).collect()),
+        other => other.clone(),
+    }
 }

@@ -373,6 +373,20 @@ fn upstream_apply_template_patch() {
     );
     assert_eq!(apps[0].typed.spec.project, "default");
     assert_eq!(apps[0].typed.spec.destination.namespace, "my-cluster");
+    // A null removes what the template set.
+    let mut spec = guestbook(
+        "metadata:\n  labels:\n    team: null\nspec:\n  source:\n    targetRevision: null",
+    );
+    spec["template"]["metadata"]["labels"] = json!({"team": "a", "tier": "web"});
+    let apps = generate(spec, vec![result(0, json!([{"cluster": "c"}]), None)]);
+    assert_eq!(
+        apps[0].typed.metadata.labels,
+        BTreeMap::from([("tier".to_string(), "web".to_string())])
+    );
+    assert_eq!(
+        apps[0].typed.spec.source.as_ref().unwrap().target_revision,
+        ""
+    );
 }
 
 #[test]
