@@ -6,7 +6,8 @@
 //! character but a separator, `[abc]`, `[a-z]` and `[!a-z]` one character of (or not of) a class,
 //! `{a,b}` either pattern, `\` makes the next character plain. A pattern that does not compile
 //! matches nothing (util/glob `Match` logs and returns false). `filepath.Match` has no `**`
-//! or `{}`, negates a class with `^` as well as `!`, and `/` is its separator.
+//! or `{}`, negates a class with `^` (not `!`), refuses an empty class, and `/` is its
+//! separator.
 
 /// Whether `text` matches the gobwas `pattern`, with `separators` the characters `*` and `?`
 /// do not cross.
@@ -112,26 +113,22 @@ fn parse(
 }
 
 fn parse_class(chars: &mut Chars<'_>, syntax: &Syntax<'_>) -> Result<Token, ()> {
-    let negated = match chars.peek() {
-        Some('!') => true,
-        Some('^') if syntax.caret_negates => true,
-        _ => false,
-    };
+    // gobwas negates a class with `!`, filepath.Match with `^`.
+    let negation = if syntax.caret_negates { '^' } else { '!' };
+    let negated = chars.peek() == Some(&negation);
     if negated {
         chars.next();
     }
     let mut ranges = Vec::new();
-    let mut first = true;
     loop {
         let mut low = chars.next().ok_or(())?;
-        if low == ']' && !first {
+        if low == ']' && (!ranges.is_empty() || !syntax.caret_negates) {
+            // gobwas closes `[]` at once, an empty class; filepath.Match refuses it.
             break;
         }
-        if low == ']' && first && !syntax.caret_negates {
-            // gobwas: `[]` closes at once, an empty class.
-            break;
+        if syntax.caret_negates && ranges.is_empty() && (low == ']' || low == '-') {
+            return Err(());
         }
-        first = false;
         if low == '\\' {
             low = chars.next().ok_or(())?;
         }
@@ -148,9 +145,6 @@ fn parse_class(chars: &mut Chars<'_>, syntax: &Syntax<'_>) -> Result<Token, ()> 
         }
         ranges.push((low, high));
     }
-    if ranges.is_empty() && syntax.caret_negates {
-        return Err(());
-    }
     Ok(Token::Class { negated, ranges })
 }
 
@@ -166,10 +160,7 @@ fn match_tokens(tokens: &[Token], text: &[char], syntax: &Syntax<'_>) -> bool {
             .is_some_and(|c| !separator(c) && match_tokens(rest, &text[1..], syntax)),
         Token::Class { negated, ranges } => text.first().is_some_and(|c| {
             let within = ranges.iter().any(|(low, high)| low <= c && c <= high);
-            // filepath.Match's classes never match the separator.
-            within != *negated
-                && !(syntax.caret_negates && separator(c))
-                && match_tokens(rest, &text[1..], syntax)
+            within != *negated && match_tokens(rest, &text[1..], syntax)
         }),
         Token::Star | Token::SuperStar => {
             let crosses = matches!(token, Token::SuperStar);
@@ -232,6 +223,9 @@ mod tests {
         assert!(path_match("apps", "apps"));
         assert!(!path_match("apps", "batch"));
         assert!(path_match("[^a]*", "batch"));
+        assert!(!path_match("[!a]*", "batch"));
+        assert!(path_match("[!a]*", "!x"));
+        assert!(!path_match("[]a]", "]"));
         assert!(path_match("Role*", "RoleBinding"));
         assert!(!path_match("*", "a/b"));
         assert!(!path_match("[", "["));
