@@ -57,6 +57,7 @@ pub fn generate_applications(
                 continue;
             }
         };
+        let template = serde_json::to_value(template).expect("a template serialises");
         for params in result.params {
             match render::render_application(&template, &set.spec, &params, namespace) {
                 Ok(typed) => generated.push(GeneratedApplication {

@@ -22,18 +22,18 @@ pub(super) struct RenderError {
     pub message: String,
 }
 
-/// The Application `template` renders to with `params`, in `namespace` (the ApplicationSet's).
+/// The Application `template` (an `ApplicationSetTemplate` as JSON) renders to with `params`,
+/// in `namespace` (the ApplicationSet's).
 pub(super) fn render_application(
-    template: &ApplicationSetTemplate,
+    template: &Value,
     spec: &ApplicationSetSpec,
     params: &Map<String, Value>,
     namespace: &str,
 ) -> Result<Application, RenderError> {
     let error = |field, message| RenderError { field, message };
     // GetTempApplication: the template as an Application, walked as the controller walks it.
-    let as_json = serde_json::to_value(template).expect("a template serialises");
     let rendered = template::render(
-        &as_json,
+        template,
         params,
         spec.go_template,
         &spec.go_template_options,
