@@ -210,12 +210,12 @@ fn is_deny_pattern(pattern: &str) -> bool {
 /// `IsSourcePermitted`: some `sourceRepos` glob (`/` its separator, URLs normalised as Argo CD
 /// normalises Git URLs) matches, and no `!` pattern fails to.
 pub fn is_source_permitted(project: &AppProject, source: &ApplicationSource) -> bool {
-    let wanted = normalize_git_url(&source.repo_url);
+    let wanted = url_form(&source.repo_url);
     let mut any = false;
     for pattern in &project.spec.source_repos {
         let normalized = match pattern.strip_prefix('!') {
-            Some(denied) => format!("!{}", normalize_git_url(denied)),
-            None => normalize_git_url(pattern),
+            Some(denied) => format!("!{}", url_form(denied)),
+            None => url_form(pattern),
         };
         if glob_match(&normalized, &wanted, true, &['/']) {
             any = true;
@@ -224,6 +224,48 @@ pub fn is_source_permitted(project: &AppProject, source: &ApplicationSource) -> 
         }
     }
     any
+}
+
+/// util/git `NormalizeGitURL` with what Go's `net/url` round trip does to a path that holds a
+/// character a URL path may not (`{`, `}`, `^`, `|`, a space …): the whole path is escaped
+/// again, `*`, `!`, `(` and `[` included. So a `sourceRepos` pattern written with braces
+/// (`https://github.com/org/{a,b}`) is compared escaped and matches no repository, as in Argo CD.
+fn url_form(url: &str) -> String {
+    let normalized = normalize_git_url(url);
+    let path_start = match normalized.find("://") {
+        Some(scheme) => normalized[scheme + 3..]
+            .find('/')
+            .map(|slash| scheme + 3 + slash),
+        None => normalized.find('/'),
+    };
+    let Some(path_start) = path_start else {
+        return normalized;
+    };
+    let path_end = normalized[path_start..]
+        .find(['?', '#'])
+        .map_or(normalized.len(), |end| path_start + end);
+    let path = &normalized[path_start..path_end];
+    // url.URL.EscapedPath keeps the path as written when each of its bytes may stand in one
+    // (validEncoded), which holds for every ordinary repository URL.
+    let written_is_valid = path
+        .bytes()
+        .all(|byte| byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@[]/%".contains(&byte));
+    if written_is_valid || path.contains('%') {
+        return normalized;
+    }
+    let mut escaped = String::with_capacity(path.len() * 3);
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~$&+,/:;=@".contains(&byte) {
+            escaped.push(byte as char);
+        } else {
+            escaped.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    format!(
+        "{}{escaped}{}",
+        &normalized[..path_start],
+        &normalized[path_end..]
+    )
 }
 
 /// `IsDestinationPermitted` for the destination `cluster` and `namespace`; with

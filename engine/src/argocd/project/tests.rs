@@ -185,6 +185,32 @@ fn destination_permitted(
     )
 }
 
+// Go's net/url escapes a path holding braces, so a brace pattern in sourceRepos matches no
+// repository in Argo CD; an ordinary glob is kept as written.
+#[test]
+fn source_repo_patterns_are_compared_as_go_round_trips_them() {
+    assert_eq!(
+        url_form("https://github.com/Org/*.git"),
+        "https://github.com/org/*"
+    );
+    assert_eq!(
+        url_form("https://github.com/org/{a,b}"),
+        "https://github.com/org/%7Ba%2Cb%7D".replace("%2C", ",")
+    );
+    assert!(!is_source_permitted(
+        &sources(&["https://github.com/org/{a,b}"]),
+        &source("https://github.com/org/a")
+    ));
+    assert!(is_source_permitted(
+        &sources(&["https://github.com/org/[ab]"]),
+        &source("https://github.com/org/a")
+    ));
+    assert_eq!(
+        url_form("git@github.com:org/repo.git"),
+        "git@github.com/org/repo"
+    );
+}
+
 // argo-cd types_test.go TestAppProject_IsDestinationPermitted and
 // TestAppProject_IsNegatedDestinationPermitted, every row.
 #[test]
