@@ -90,12 +90,12 @@ fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_applicat
         (
             "argocd-unknown-cluster",
             application("b", "name: staging", "web"),
-            "apps.yaml:9: Application argocd/b: its destination cluster \"staging\" is not in the inventory (known: prod (https://prod.example.com), dev (https://dev.example.com), in-cluster (https://kubernetes.default.svc))",
+            "apps.yaml:1: Application b: application destination spec is invalid: there are no clusters with this name: staging; Argo CD does not deploy it",
         ),
         (
             "argocd-both",
             application("c", "name: prod, server: https://prod.example.com", "web"),
-            "Application argocd/c: its destination has both a name and a server",
+            "Application c: application destination spec is invalid: application destination can't have both name and server defined",
         ),
         (
             "argocd-unknown-field",
@@ -241,4 +241,67 @@ fn kustomize_and_helm_sources_run_as_the_fleets_own_with_the_applications_releas
         log.contains("helm template chart-app . --namespace web"),
         "{log}"
     );
+}
+
+/// An ApplicationSet over the two clusters of the inventory, with `generators` and `template`
+/// spliced in.
+fn application_set(generators: &str, name: &str, project: &str) -> String {
+    format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {{name: web, namespace: argocd}}\nspec:\n  generators:\n{generators}  template:\n    metadata: {{name: '{name}'}}\n    spec:\n      project: {project}\n      source: {{repoURL: https://github.com/example/apps.git, path: web}}\n      destination: {{server: '{{{{server}}}}', namespace: web}}\n"
+    )
+}
+
+#[test]
+fn an_application_set_generates_an_application_per_cluster_and_what_argo_cd_refuses_is_refused() {
+    let clusters = "  - clusters: {selector: {matchLabels: {env: prod}}}\n";
+    let dir = fleet(
+        "argocd-set",
+        &application_set(clusters, "web-{{name}}", "default"),
+    );
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(dir.join("out/prod/web/deployment.apps_web.yaml").is_file());
+    assert!(
+        !dir.join("out/dev/web").exists(),
+        "the selector leaves dev out"
+    );
+
+    let project = "---\napiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata: {name: team, namespace: argocd}\nspec:\n  sourceRepos: ['*']\n  destinations: [{server: '*', namespace: 'team-*'}]\n";
+    let cases: [(&str, String, &str); 4] = [
+        (
+            "argocd-set-project",
+            application_set(clusters, "web-{{name}}", "team") + project,
+            "Application web-prod: application destination server 'https://prod.example.com' and namespace 'web' do not match any of the allowed destinations in project 'team'",
+        ),
+        (
+            "argocd-set-unknown-project",
+            application_set(clusters, "web-{{name}}", "nosuch"),
+            "application references project nosuch which does not exist",
+        ),
+        (
+            "argocd-set-scm",
+            application_set(
+                "  - scmProvider: {github: {organization: example}}\n",
+                "web-{{repository}}",
+                "default",
+            ),
+            "apps.yaml:6: spec.generators[0].scmProvider: the scmProvider generator lists repositories through an SCM provider's API",
+        ),
+        (
+            "argocd-set-same-name",
+            application_set("  - clusters: {}\n", "web", "default"),
+            "ApplicationSet web contains applications with duplicate name: web (made by generator 0 with parameters {\"name\":\"dev\"",
+        ),
+    ];
+    for (name, fleet_text, expected) in cases {
+        let dir = fleet(name, &fleet_text);
+        let output = build(&dir, &[]);
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(expected),
+            "{name}: {}",
+            stderr(&output)
+        );
+        assert!(!dir.join("out").exists(), "{name}: the output was touched");
+    }
 }

@@ -183,11 +183,7 @@ fn render_argocd_tool_sources(source: &FleetSource, inputs: &mut Inputs) -> Resu
             let tool = match deployment.kind {
                 SourceKind::Kustomize => tools::Tool::Kustomize,
                 SourceKind::Helm | SourceKind::Directory => {
-                    tools::Tool::Helm(fedrender_engine::api::source::HelmSource {
-                        release_name: Some(deployment.release_name.clone()),
-                        namespace: deployment.target.namespace.clone(),
-                        ..Default::default()
-                    })
+                    tools::Tool::Helm(deployment.helm.clone())
                 }
             };
             tools::ToolSource {

@@ -1,14 +1,18 @@
-//! What each Application of an Argo CD fleet deploys, and where: its destination resolved to a
-//! cluster of the inventory, its source found in a mapped checkout and read as the repo server
-//! reads it. The manifests come back as files, each with the Application that deploys it, for
-//! the fleet to read as it reads every file.
+//! What each Application of an Argo CD fleet deploys, and where: its project enforced and its
+//! destination resolved to a cluster of the inventory ([`crate::argocd::project`]), its source
+//! found in a mapped checkout and read as the repo server reads it. A plain directory's
+//! manifests come back as files and a kustomization or chart as a directory for the shell's
+//! tools, each with the Application that deploys it.
 
 use std::sync::Arc;
 
-use super::application::{Application, ApplicationSource, destination_cluster};
+use super::api::application::{Application, ApplicationSource};
+use super::api::project::AppProject;
 use super::cluster::ArgoCluster;
 use super::directory::{self, SourceKind};
+use super::project::check_application;
 use super::repositories::Repositories;
+use crate::api::source::HelmSource;
 use crate::diagnostics::{Diagnostic, FieldLines, Origin, Rejected};
 use crate::documents::{Format, SourceFile};
 
@@ -44,8 +48,9 @@ pub struct ToolDeployment {
     pub kind: SourceKind,
     /// The directory to render: the checkout's directory joined with the source's path.
     pub dir: String,
-    /// The Application's name: Helm's release name, as Argo CD names the release by default.
-    pub release_name: String,
+    /// How `helm template` renders a chart, as Argo CD's repo server runs it: the release is
+    /// the Application's name (or `helm.releaseName`), its namespace the destination's.
+    pub helm: HelmSource,
 }
 
 /// What the Applications deploy: the manifest files of their plain directories, and the
@@ -56,12 +61,6 @@ pub struct Deployments {
     pub files: Vec<DeployedFile>,
     /// Every kustomize and Helm source.
     pub tools: Vec<ToolDeployment>,
-}
-
-/// What one source is: its manifest files, or a directory a tool renders.
-enum Source {
-    Files(Vec<SourceFile>),
-    Tool { kind: SourceKind, dir: String },
 }
 
 /// An Application to deploy: where it is written, and the line of each of its fields (none
@@ -76,28 +75,78 @@ pub struct Written {
     pub fields: FieldLines,
 }
 
+/// What one source is: its manifest files, or a directory a tool renders.
+enum Source {
+    Files(Vec<SourceFile>),
+    Tool {
+        kind: SourceKind,
+        dir: String,
+        helm: Box<HelmSource>,
+    },
+}
+
 /// A problem with one of an Application's fields: the field (`spec.source.repoURL`) and what.
 type Problem = (&'static str, String);
 
-/// Every Application's manifest files, in the order of the Applications and then of the
-/// files; an Application that cannot be deployed is an error at its field's line, naming it,
-/// and every such Application is reported.
+/// Every Application's manifest files and tool sources, in the order of the Applications and
+/// then of the files. An Application Argo CD would not deploy (an unknown project, a
+/// destination or source its project does not permit, a cluster not in the inventory), and one
+/// whose source cannot be rendered offline, is an error at its field's line naming it; two
+/// generated or written Applications with one name are an error naming both. Every such
+/// Application is reported.
 pub fn deploy(
     applications: &[Written],
+    projects: &[AppProject],
     clusters: &[ArgoCluster],
     repositories: &Repositories,
 ) -> Result<Deployments, Rejected> {
     let mut deployed = Deployments::default();
     let mut errors = Vec::new();
+    let mut seen: std::collections::BTreeMap<(String, String), &Origin> = Default::default();
     for written in applications {
-        let name = written.application.display_name();
-        match deploy_one(
-            &written.application,
-            &written.origin,
-            clusters,
-            repositories,
-        ) {
-            Ok((target, Source::Files(files))) => {
+        let application = &written.application;
+        let name = display_name(application);
+        let key = (
+            namespace(application).to_string(),
+            application.metadata.name.clone(),
+        );
+        if let Some(first) = seen.get(&key) {
+            errors.push(Diagnostic::error(
+                Some(written.origin.clone()),
+                format!("{name} is also defined at {first}; an Application has one definition"),
+            ));
+            continue;
+        }
+        seen.insert(key, &written.origin);
+        let unsupported = application.spec.unsupported_fields();
+        if let Some(field) = unsupported.first() {
+            errors.push(Diagnostic::error(
+                Some(
+                    written
+                        .fields
+                        .origin(&written.origin, &format!("spec.{field}")),
+                ),
+                format!("{name}: spec.{field}: fedrender does not implement this field"),
+            ));
+            continue;
+        }
+        let cluster =
+            match check_application(application, projects, clusters, Some(&written.origin)) {
+                Ok(cluster) => cluster,
+                Err(refusals) => {
+                    errors.extend(refusals);
+                    continue;
+                }
+            };
+        let target = ApplicationTarget {
+            application: name.clone(),
+            origin: written.origin.clone(),
+            cluster: cluster.name.clone(),
+            namespace: Some(application.spec.destination.namespace.clone())
+                .filter(|namespace| !namespace.is_empty()),
+        };
+        match source_of(application, &target, repositories) {
+            Ok(Source::Files(files)) => {
                 deployed
                     .files
                     .extend(files.into_iter().map(|file| DeployedFile {
@@ -105,11 +154,11 @@ pub fn deploy(
                         target: target.clone(),
                     }));
             }
-            Ok((target, Source::Tool { kind, dir })) => deployed.tools.push(ToolDeployment {
+            Ok(Source::Tool { kind, dir, helm }) => deployed.tools.push(ToolDeployment {
                 target,
                 kind,
                 dir,
-                release_name: written.application.metadata.name.clone(),
+                helm: *helm,
             }),
             Err((field, problem)) => errors.push(Diagnostic::error(
                 Some(written.fields.origin(&written.origin, field)),
@@ -123,54 +172,53 @@ pub fn deploy(
     }
 }
 
-fn deploy_one(
-    application: &Application,
-    origin: &Origin,
-    clusters: &[ArgoCluster],
-    repositories: &Repositories,
-) -> Result<(ApplicationTarget, Source), Problem> {
-    let cluster = destination_cluster(&application.spec.destination, clusters)
-        .map_err(|problem| ("spec.destination", problem))?;
-    let target = ApplicationTarget {
-        application: application.display_name(),
-        origin: origin.clone(),
-        cluster: cluster.name.clone(),
-        namespace: application
-            .spec
-            .destination
-            .namespace
-            .clone()
-            .filter(|namespace| !namespace.is_empty()),
-    };
-    let source = match (&application.spec.source, &application.spec.sources) {
-        (Some(_), Some(_)) => {
-            return Err((
-                "spec.source",
-                "spec.source and spec.sources are both set; Argo CD reads only spec.sources \
-                 then: remove spec.source"
-                    .to_string(),
-            ));
-        }
-        (None, None) => return Err(("spec", "it has no spec.source".to_string())),
-        (None, Some(_)) => {
-            return Err((
-                "spec.sources",
-                "spec.sources: fedrender renders an Application's single spec.source, not \
-                 several sources yet"
-                    .to_string(),
-            ));
-        }
-        (Some(source), None) => source,
-    };
-    Ok((target, source_files(source, repositories)?))
+/// `Application NAMESPACE/NAME`, as messages name it.
+fn display_name(application: &Application) -> String {
+    format!(
+        "Application {}/{}",
+        namespace(application),
+        application.metadata.name
+    )
 }
 
-/// The manifest files of one source, or why it cannot be rendered offline.
-fn source_files(
-    source: &ApplicationSource,
+/// The namespace an Application is written in; Argo CD's own, `argocd`, when none is.
+fn namespace(application: &Application) -> &str {
+    match application.metadata.namespace.as_str() {
+        "" => "argocd",
+        namespace => namespace,
+    }
+}
+
+fn source_of(
+    application: &Application,
+    target: &ApplicationTarget,
     repositories: &Repositories,
 ) -> Result<Source, Problem> {
-    if source.chart.is_some() {
+    let spec = &application.spec;
+    let source = match (&spec.source, spec.sources.as_slice()) {
+        (_, [_, _, ..]) => {
+            return Err((
+                "spec.sources",
+                "spec.sources: fedrender renders an Application's one source, not several yet"
+                    .to_string(),
+            ));
+        }
+        (_, [only]) => only,
+        (Some(source), []) => source,
+        (None, []) => return Err(("spec", "it has no spec.source".to_string())),
+    };
+    source_files(application, source, target, repositories)
+}
+
+/// The manifest files of one source, or the directory a tool renders, or why it cannot be
+/// rendered offline.
+fn source_files(
+    application: &Application,
+    source: &ApplicationSource,
+    target: &ApplicationTarget,
+    repositories: &Repositories,
+) -> Result<Source, Problem> {
+    if !source.chart.is_empty() {
         return Err((
             "spec.source.chart",
             format!(
@@ -188,24 +236,13 @@ fn source_files(
             ),
         ));
     }
-    for (field, name, set) in [
-        ("spec.source.helm", "helm", source.helm.is_some()),
-        (
+    if source.kustomize.is_some() {
+        return Err((
             "spec.source.kustomize",
-            "kustomize",
-            source.kustomize.is_some(),
-        ),
-        ("spec.source.plugin", "plugin", source.plugin.is_some()),
-    ] {
-        if set {
-            return Err((
-                field,
-                format!(
-                    "{field}: fedrender renders an Application's directory, kustomize and Helm \
-                     sources as they are so far, not {name} options"
-                ),
-            ));
-        }
+            "spec.source.kustomize: fedrender renders a kustomization as it is, without an \
+             Application's kustomize options, so far"
+                .to_string(),
+        ));
     }
     let repository = repositories.find(&source.repo_url).ok_or_else(|| {
         (
@@ -217,28 +254,35 @@ fn source_files(
             ),
         )
     })?;
-    let path = source.path.as_deref().unwrap_or("");
+    let path = source.path.as_str();
     if path.split('/').any(|piece| piece == "..") || path.starts_with('/') {
         return Err((
             "spec.source.path",
             format!("spec.source.path {path:?} leads outside the repository"),
         ));
     }
-    let directory = source.directory.clone().unwrap_or_default();
     let checkout: Arc<str> = Arc::from(repository.path.trim_end_matches('/'));
     // An explicit `directory` makes the source a directory, whatever it holds (the
-    // Application's source type wins over discovery).
-    if let kind @ (SourceKind::Kustomize | SourceKind::Helm) =
-        directory::source_kind(repository, path)
-        && source.directory.is_none()
-    {
+    // Application's source type wins over discovery); `helm` makes it a chart.
+    let discovered = match (&source.directory, &source.helm) {
+        (Some(_), _) => SourceKind::Directory,
+        (None, Some(_)) => SourceKind::Helm,
+        (None, None) => directory::source_kind(repository, path),
+    };
+    if discovered != SourceKind::Directory {
         let dir = match path.trim_matches('/') {
             "" | "." => checkout.to_string(),
             path => format!("{checkout}/{path}"),
         };
-        return Ok(Source::Tool { kind, dir });
+        let helm = Box::new(helm_options(application, source, target)?);
+        return Ok(Source::Tool {
+            kind: discovered,
+            dir,
+            helm,
+        });
     }
-    let files = directory::manifest_files(repository, path, &directory)
+    let options = source.directory.clone().unwrap_or_default();
+    let files = directory::manifest_files(repository, path, &options)
         .map_err(|problem| ("spec.source.directory", problem))?;
     Ok(Source::Files(
         files
@@ -256,4 +300,76 @@ fn source_files(
             })
             .collect(),
     ))
+}
+
+/// `spec.source.helm` as `helm template`'s flags, as the repo server passes them: the release
+/// the Application's name unless `releaseName` says otherwise, the namespace the
+/// destination's, `values` and `valuesObject` (which wins) as one values document, value files
+/// from the chart's directory. A value file that leads out of it, or `parameters` (which
+/// fedrender does not pass), is refused by name.
+fn helm_options(
+    application: &Application,
+    source: &ApplicationSource,
+    target: &ApplicationTarget,
+) -> Result<HelmSource, Problem> {
+    let mut helm = HelmSource {
+        release_name: Some(application.metadata.name.clone()),
+        namespace: target.namespace.clone(),
+        ..HelmSource::default()
+    };
+    let Some(options) = &source.helm else {
+        return Ok(helm);
+    };
+    if !options.parameters.is_empty() {
+        return Err((
+            "spec.source.helm.parameters",
+            "spec.source.helm.parameters: fedrender does not pass --set parameters to helm yet"
+                .to_string(),
+        ));
+    }
+    if !options.release_name.is_empty() {
+        helm.release_name = Some(options.release_name.clone());
+    }
+    if !options.namespace.is_empty() {
+        helm.namespace = Some(options.namespace.clone());
+    }
+    for file in &options.value_files {
+        if file.contains("://") || file.starts_with('/') || file.starts_with('$') {
+            return Err((
+                "spec.source.helm.valueFiles",
+                format!(
+                    "spec.source.helm.valueFiles: {file:?} is not a file of the chart's \
+                     checkout (fedrender never fetches, and reads no other source's files yet)"
+                ),
+            ));
+        }
+        if file.split('/').any(|piece| piece == "..") {
+            return Err((
+                "spec.source.helm.valueFiles",
+                format!("spec.source.helm.valueFiles: {file:?} leads out of the chart's directory"),
+            ));
+        }
+    }
+    helm.value_files = options.value_files.clone();
+    let mut values = None;
+    if let Some(document) = crate::yaml::split_documents(&options.values).first() {
+        let read = crate::yaml::parse_document_as_yaml_to_json(document, "").map_err(|error| {
+            (
+                "spec.source.helm.values",
+                format!("spec.source.helm.values: {}", error.message),
+            )
+        })?;
+        values = Some(read).filter(|read| !read.is_null());
+    }
+    if let Some(object) = &options.values_object {
+        values = Some(object.clone());
+    }
+    helm.values_object = values;
+    helm.skip_crds = options.skip_crds;
+    helm.skip_tests = options.skip_tests.then_some(true);
+    if !options.kube_version.is_empty() {
+        helm.kube_version = Some(options.kube_version.clone());
+    }
+    helm.api_versions = options.api_versions.clone();
+    Ok(helm)
 }

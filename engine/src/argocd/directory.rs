@@ -6,8 +6,8 @@
 //! Which kind of source a directory is (a kustomization, a chart, a directory) is decided as
 //! the repo server's discovery decides it.
 
-use super::application::DirectorySource;
-use super::glob::Glob;
+use super::api::application::ApplicationSourceDirectory as DirectorySource;
+use super::glob;
 use super::repositories::Repository;
 
 /// What the repo server makes of a source directory (reposerver/repository discovery, `Discover`).
@@ -38,8 +38,8 @@ pub fn source_kind(repository: &Repository, path: &str) -> SourceKind {
 pub const SKIP_MARKER: &str = "+argocd:skip-file-rendering";
 
 /// The manifest files of the directory source at `path`, each as its path in the repository
-/// and its text, in path order; or an error in words (a Jsonnet file, a pattern that does not
-/// compile, a file that is not UTF-8).
+/// and its text, in path order; or an error in words (a Jsonnet file, a file that is not
+/// UTF-8).
 pub fn manifest_files<'r>(
     repository: &'r Repository,
     path: &str,
@@ -48,13 +48,9 @@ pub fn manifest_files<'r>(
     if options.jsonnet.is_some() {
         return Err("directory.jsonnet: fedrender does not evaluate Jsonnet".to_string());
     }
-    let compile = |field: &str, pattern: &str| {
-        (!pattern.is_empty())
-            .then(|| Glob::new(pattern).map_err(|problem| format!("directory.{field}: {problem}")))
-            .transpose()
-    };
-    let include = compile("include", &options.include)?;
-    let exclude = compile("exclude", &options.exclude)?;
+    // util/glob `Match` without separators: `*` crosses `/`; a pattern that does not compile
+    // matches nothing.
+    let matches = |pattern: &str, text: &str| glob::matches(pattern, text, &[]);
     let root = path.trim_matches('/');
     let mut found = Vec::new();
     for (file, bytes) in repository.files() {
@@ -76,8 +72,8 @@ pub fn manifest_files<'r>(
             .iter()
             .any(|extension| name.ends_with(extension) && name.len() > extension.len());
         if !manifest
-            || exclude.as_ref().is_some_and(|glob| glob.matches(relative))
-            || include.as_ref().is_some_and(|glob| !glob.matches(relative))
+            || (!options.exclude.is_empty() && matches(&options.exclude, relative))
+            || (!options.include.is_empty() && !matches(&options.include, relative))
         {
             continue;
         }

@@ -1,182 +1,184 @@
-//! Argo CD's globs (util/glob `Match`, gobwas/glob compiled without separators): `*` matches
-//! any run of characters, `/` included, `?` any one character, `[a-z]` and `[!a-z]` a class,
-//! `{a,b}` either alternative (alternatives may nest and hold wildcards), `\` escapes the next
-//! character. A pattern matches the whole text.
+//! The globs AppProjects are written in: gobwas/glob as Argo CD's util/glob compiles it (for
+//! `sourceRepos` and `destinations`), and Go's `path/filepath.Match` (for the resource white-
+//! and blacklists).
 //!
-//! Matching runs in time linear in the text for each alternative (no backtracking), and a
-//! pattern may spell out at most [`MAX_ALTERNATIVES`] alternatives, so that a repository's
-//! pattern cannot make a run slow.
+//! gobwas: `*` is any run of characters but the separators, `**` any run at all, `?` one
+//! character but a separator, `[abc]`, `[a-z]` and `[!a-z]` one character of (or not of) a class,
+//! `{a,b}` either pattern, `\` makes the next character plain. A pattern that does not compile
+//! matches nothing (util/glob `Match` logs and returns false). `filepath.Match` has no `**`
+//! or `{}`, negates a class with `^` (not `!`), refuses an empty class, and `/` is its
+//! separator.
 
-/// The most alternatives a pattern's braces may spell out (`{a,b}{c,d}` spells four).
-pub const MAX_ALTERNATIVES: usize = 256;
+/// Whether `text` matches the gobwas `pattern`, with `separators` the characters `*` and `?`
+/// do not cross.
+pub fn matches(pattern: &str, text: &str, separators: &[char]) -> bool {
+    let syntax = Syntax {
+        separators,
+        braces: true,
+        super_star: true,
+        caret_negates: false,
+    };
+    match parse(&mut pattern.chars().peekable(), &syntax, false) {
+        Ok((tokens, None)) => {
+            let text: Vec<char> = text.chars().collect();
+            match_tokens(&tokens, &text, &syntax)
+        }
+        _ => false,
+    }
+}
 
-#[derive(Debug, Clone, PartialEq)]
+/// Go's `filepath.Match(pattern, name)` on a Unix system, a malformed pattern matching nothing
+/// (Argo CD treats its error as no match).
+pub fn path_match(pattern: &str, name: &str) -> bool {
+    let syntax = Syntax {
+        separators: &['/'],
+        braces: false,
+        super_star: false,
+        caret_negates: true,
+    };
+    match parse(&mut pattern.chars().peekable(), &syntax, false) {
+        Ok((tokens, None)) => {
+            let name: Vec<char> = name.chars().collect();
+            match_tokens(&tokens, &name, &syntax)
+        }
+        _ => false,
+    }
+}
+
+struct Syntax<'a> {
+    separators: &'a [char],
+    braces: bool,
+    super_star: bool,
+    caret_negates: bool,
+}
+
+#[derive(Debug, Clone)]
 enum Token {
     Literal(char),
-    AnyOne,
-    AnyRun,
+    Star,
+    SuperStar,
+    Single,
     Class {
         negated: bool,
         ranges: Vec<(char, char)>,
     },
+    Alternatives(Vec<Vec<Token>>),
 }
 
-/// A compiled glob.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Glob {
-    alternatives: Vec<Vec<Token>>,
-}
+type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
 
-impl Glob {
-    /// Compiles `pattern`; an unclosed class or brace, or too many alternatives, is an error
-    /// in words.
-    pub fn new(pattern: &str) -> Result<Glob, String> {
-        let chars: Vec<char> = pattern.chars().collect();
-        let mut at = 0;
-        let alternatives = sequence(&chars, &mut at, false)?;
-        if at != chars.len() {
-            return Err(format!("unexpected {:?} in glob {pattern:?}", chars[at]));
-        }
-        Ok(Glob { alternatives })
-    }
-
-    /// Whether the glob matches all of `text`.
-    pub fn matches(&self, text: &str) -> bool {
-        let text: Vec<char> = text.chars().collect();
-        self.alternatives
-            .iter()
-            .any(|tokens| matches_tokens(tokens, &text))
-    }
-}
-
-/// util/glob `Match`: a pattern that does not compile matches nothing, as Argo CD logs it and
-/// answers false.
-pub fn matches(pattern: &str, text: &str) -> bool {
-    Glob::new(pattern).is_ok_and(|glob| glob.matches(text))
-}
-
-/// The alternatives of a run of pattern up to its end, or (inside braces) to the `,` or `}`
-/// that ends it.
-fn sequence(chars: &[char], at: &mut usize, in_braces: bool) -> Result<Vec<Vec<Token>>, String> {
-    let mut alternatives: Vec<Vec<Token>> = vec![Vec::new()];
-    while *at < chars.len() {
-        let c = chars[*at];
-        if in_braces && (c == ',' || c == '}') {
-            break;
-        }
-        *at += 1;
-        let single = match c {
+/// The tokens up to the end, or (inside braces) up to a `,` or `}`, which is returned.
+fn parse(
+    chars: &mut Chars<'_>,
+    syntax: &Syntax<'_>,
+    in_braces: bool,
+) -> Result<(Vec<Token>, Option<char>), ()> {
+    let mut tokens = Vec::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => tokens.push(Token::Literal(chars.next().ok_or(())?)),
             '*' => {
-                while chars.get(*at) == Some(&'*') {
-                    *at += 1;
+                if syntax.super_star && chars.peek() == Some(&'*') {
+                    while chars.peek() == Some(&'*') {
+                        chars.next();
+                    }
+                    tokens.push(Token::SuperStar);
+                } else {
+                    tokens.push(Token::Star);
                 }
-                Token::AnyRun
             }
-            '?' => Token::AnyOne,
-            '\\' => {
-                let escaped = *chars.get(*at).ok_or("a glob ends in a lone \\")?;
-                *at += 1;
-                Token::Literal(escaped)
-            }
-            '[' => class(chars, at)?,
-            '{' => {
-                let mut choices = Vec::new();
+            '?' => tokens.push(Token::Single),
+            '[' => tokens.push(parse_class(chars, syntax)?),
+            '{' if syntax.braces => {
+                let mut alternatives = Vec::new();
                 loop {
-                    choices.extend(sequence(chars, at, true)?);
-                    match chars.get(*at) {
-                        Some(',') => *at += 1,
-                        Some('}') => {
-                            *at += 1;
-                            break;
-                        }
-                        _ => return Err("a glob's { is never closed".to_string()),
+                    let (alternative, end) = parse(chars, syntax, true)?;
+                    alternatives.push(alternative);
+                    match end {
+                        Some(',') => continue,
+                        Some('}') => break,
+                        _ => return Err(()),
                     }
                 }
-                let mut product = Vec::new();
-                for prefix in &alternatives {
-                    for choice in &choices {
-                        let mut joined = prefix.clone();
-                        joined.extend(choice.iter().cloned());
-                        product.push(joined);
-                    }
-                }
-                if product.len() > MAX_ALTERNATIVES {
-                    return Err(format!(
-                        "a glob's braces spell out more than {MAX_ALTERNATIVES} alternatives"
-                    ));
-                }
-                alternatives = product;
-                continue;
+                tokens.push(Token::Alternatives(alternatives));
             }
-            other => Token::Literal(other),
-        };
-        for alternative in &mut alternatives {
-            alternative.push(single.clone());
+            ',' | '}' if in_braces => return Ok((tokens, Some(c))),
+            other => tokens.push(Token::Literal(other)),
         }
     }
-    Ok(alternatives)
+    if in_braces {
+        return Err(());
+    }
+    Ok((tokens, None))
 }
 
-fn class(chars: &[char], at: &mut usize) -> Result<Token, String> {
-    let negated = chars.get(*at) == Some(&'!');
+fn parse_class(chars: &mut Chars<'_>, syntax: &Syntax<'_>) -> Result<Token, ()> {
+    // gobwas negates a class with `!`, filepath.Match with `^`.
+    let negation = if syntax.caret_negates { '^' } else { '!' };
+    let negated = chars.peek() == Some(&negation);
     if negated {
-        *at += 1;
+        chars.next();
     }
     let mut ranges = Vec::new();
     loop {
-        let c = *chars.get(*at).ok_or("a glob's [ is never closed")?;
-        *at += 1;
-        if c == ']' {
+        let mut low = chars.next().ok_or(())?;
+        if low == ']' && (!ranges.is_empty() || !syntax.caret_negates) {
+            // gobwas closes `[]` at once, an empty class; filepath.Match refuses it.
             break;
         }
-        if chars.get(*at) == Some(&'-') && chars.get(*at + 1).is_some_and(|&end| end != ']') {
-            let end = chars[*at + 1];
-            *at += 2;
-            ranges.push((c, end));
-        } else {
-            ranges.push((c, c));
+        if syntax.caret_negates && ranges.is_empty() && (low == ']' || low == '-') {
+            return Err(());
         }
+        if low == '\\' {
+            low = chars.next().ok_or(())?;
+        }
+        let mut high = low;
+        if chars.peek() == Some(&'-') {
+            chars.next();
+            high = chars.next().ok_or(())?;
+            if high == '\\' {
+                high = chars.next().ok_or(())?;
+            }
+            if high == ']' || high < low {
+                return Err(());
+            }
+        }
+        ranges.push((low, high));
     }
     Ok(Token::Class { negated, ranges })
 }
 
-/// One alternative against the text: the set of pattern positions reachable after each
-/// character, so every text is read once.
-fn matches_tokens(tokens: &[Token], text: &[char]) -> bool {
-    let mut states = vec![false; tokens.len() + 1];
-    states[0] = true;
-    close_over_runs(tokens, &mut states);
-    for &c in text {
-        let mut next = vec![false; tokens.len() + 1];
-        for (position, token) in tokens.iter().enumerate() {
-            if !states[position] {
-                continue;
-            }
-            match token {
-                Token::AnyRun => next[position] = true,
-                Token::AnyOne => next[position + 1] = true,
-                Token::Literal(literal) => next[position + 1] |= *literal == c,
-                Token::Class { negated, ranges } => {
-                    let within = ranges.iter().any(|&(low, high)| (low..=high).contains(&c));
-                    next[position + 1] |= within != *negated;
+fn match_tokens(tokens: &[Token], text: &[char], syntax: &Syntax<'_>) -> bool {
+    let Some((token, rest)) = tokens.split_first() else {
+        return text.is_empty();
+    };
+    let separator = |c: &char| syntax.separators.contains(c);
+    match token {
+        Token::Literal(c) => text.first() == Some(c) && match_tokens(rest, &text[1..], syntax),
+        Token::Single => text
+            .first()
+            .is_some_and(|c| !separator(c) && match_tokens(rest, &text[1..], syntax)),
+        Token::Class { negated, ranges } => text.first().is_some_and(|c| {
+            let within = ranges.iter().any(|(low, high)| low <= c && c <= high);
+            within != *negated && match_tokens(rest, &text[1..], syntax)
+        }),
+        Token::Star | Token::SuperStar => {
+            let crosses = matches!(token, Token::SuperStar);
+            for taken in 0..=text.len() {
+                if match_tokens(rest, &text[taken..], syntax) {
+                    return true;
+                }
+                if taken < text.len() && !crosses && separator(&text[taken]) {
+                    return false;
                 }
             }
+            false
         }
-        close_over_runs(tokens, &mut next);
-        if !next.contains(&true) {
-            return false;
-        }
-        states = next;
-    }
-    states[tokens.len()]
-}
-
-/// A `*` may match nothing: reaching it reaches what follows it.
-fn close_over_runs(tokens: &[Token], states: &mut [bool]) {
-    for position in 0..tokens.len() {
-        if states[position] && tokens[position] == Token::AnyRun {
-            states[position + 1] = true;
-        }
+        Token::Alternatives(alternatives) => alternatives.iter().any(|alternative| {
+            let mut joined = alternative.clone();
+            joined.extend_from_slice(rest);
+            match_tokens(&joined, text, syntax)
+        }),
     }
 }
 
@@ -184,35 +186,49 @@ fn close_over_runs(tokens: &[Token], states: &mut [bool]) {
 mod tests {
     use super::*;
 
-    // argo-cd util/glob glob_test.go Test_Match: `*` crosses `/`, classes and alternatives.
     #[test]
-    fn globs_match_as_argo_cd_matches_them() {
-        assert!(matches("*", "apps/web/deploy.yaml"));
-        assert!(matches("*.yaml", "apps/web/deploy.yaml"));
-        assert!(!matches("*.yaml", "apps/web/deploy.json"));
-        assert!(matches("{*.yaml,*.json}", "x/y.json"));
-        assert!(matches("deploy-?.yaml", "deploy-1.yaml"));
-        assert!(!matches("deploy-?.yaml", "deploy-12.yaml"));
-        assert!(matches("[a-c]*", "b.yaml"));
-        assert!(!matches("[!a-c]*", "b.yaml"));
+    fn gobwas_stars_braces_and_classes() {
         assert!(matches(
-            "https://kubernetes.default.svc",
-            "https://kubernetes.default.svc"
+            "https://github.com/argoproj/*",
+            "https://github.com/argoproj/x",
+            &['/']
         ));
-        assert!(matches("a\\*b", "a*b"));
-        assert!(!matches("a\\*b", "axb"));
-        assert!(matches("", ""));
-        assert!(!matches("", "x"));
+        assert!(!matches(
+            "https://gitlab.com/group/*",
+            "https://gitlab.com/group/repo/owner",
+            &['/']
+        ));
+        assert!(matches(
+            "https://gitlab.com/group/**",
+            "https://gitlab.com/group/a/b/c",
+            &['/']
+        ));
+        assert!(matches("*", "a/b", &[]));
+        assert!(matches("{kube-system,argocd}", "argocd", &[]));
+        assert!(!matches("{kube-system,argocd}", "default", &[]));
+        assert!(matches("team-[a-c]?", "team-b1", &[]));
+        assert!(matches("team-[!a-c]", "team-d", &[]));
+        assert!(!matches("team-[!a-c]", "team-a", &[]));
+        assert!(matches(r"a\*", "a*", &[]));
+        assert!(!matches(r"a\*", "ab", &[]));
+        // A pattern that does not compile matches nothing.
+        assert!(!matches("{a,b", "a", &[]));
+        assert!(!matches("[a", "a", &[]));
+        assert!(matches("", "", &[]));
     }
 
     #[test]
-    fn a_pattern_that_does_not_compile_matches_nothing_and_braces_are_bounded() {
-        assert!(!matches("[abc", "a"));
-        assert!(Glob::new("{a,b").unwrap_err().contains("never closed"));
-        let many = "{a,b}".repeat(9);
-        assert!(Glob::new(&many).unwrap_err().contains("more than 256"));
-        // Many stars against a long text that misses: read once, not backtracked.
-        let stars = "*a".repeat(200) + "b";
-        assert!(!matches(&stars, &"a".repeat(10_000)));
+    fn filepath_match_as_go_matches() {
+        assert!(path_match("*", "Deployment"));
+        assert!(path_match("apps", "apps"));
+        assert!(!path_match("apps", "batch"));
+        assert!(path_match("[^a]*", "batch"));
+        assert!(!path_match("[!a]*", "batch"));
+        assert!(path_match("[!a]*", "!x"));
+        assert!(!path_match("[]a]", "]"));
+        assert!(path_match("Role*", "RoleBinding"));
+        assert!(!path_match("*", "a/b"));
+        assert!(!path_match("[", "["));
+        assert!(path_match("", ""));
     }
 }

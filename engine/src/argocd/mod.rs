@@ -5,16 +5,22 @@
 //!   the default fasttemplate `{{ }}` replacement and `goTemplate: true` with Go's text/template
 //!   ([`template::go`]), the sprig functions Argo CD enables and its own. Judged against Argo
 //!   CD's own code: `testdata/references/argocd-templates/`.
-//! - [`fleet`]: the fleet read as Argo CD reads it: [`application`]s, each [`deploy`]ed to
-//!   its destination from its source ([`directory`]), matched with Argo CD's [`glob`]s.
-//! - [`cluster`]: Argo CD's clusters, its cluster Secrets and the local `in-cluster`.
+//! - [`fleet`]: the fleet read as Argo CD reads it: its Applications, written or generated,
+//!   each [`deploy`]ed to its destination from its source ([`directory`], or a tool's).
 //! - [`generators`]: each entry of `spec.generators` to its parameter sets, as Argo CD's
 //!   `applicationset/generators` computes them (list, clusters, git, matrix, merge).
+//! - [`cluster`]: Argo CD's clusters, its cluster Secrets and the local `in-cluster`.
 //! - [`params`]: what a generator hands the controller.
 //! - [`repositories`]: the Git repositories the Config maps to local checkouts, found by URL as
 //!   Argo CD compares them.
+//! - [`api`]: the serde types of `Application`, `ApplicationSet` and `AppProject`.
+//! - [`applicationset`]: the controller's `generateApplications`, an Application per parameter
+//!   set: generator templates merged, rendered, `templatePatch` applied, names checked.
+//! - [`project`]: AppProjects enforced as Argo CD enforces them, and each Application's
+//!   destination found among the clusters ([`glob`]: the globs they are written in).
 
-pub mod application;
+pub mod api;
+pub mod applicationset;
 pub mod cluster;
 pub mod deploy;
 pub mod directory;
@@ -22,5 +28,6 @@ pub mod fleet;
 pub mod generators;
 pub mod glob;
 pub mod params;
+pub mod project;
 pub mod repositories;
 pub mod template;
