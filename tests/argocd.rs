@@ -305,3 +305,38 @@ fn an_application_set_generates_an_application_per_cluster_and_what_argo_cd_refu
         assert!(!dir.join("out").exists(), "{name}: the output was touched");
     }
 }
+
+#[test]
+fn the_trees_are_the_same_bytes_whatever_the_order_of_the_application_sets_and_the_threads() {
+    let original = Path::new("testdata/argocd-applicationset");
+    let dir = empty_scratch("argocd-determinism");
+    common::copy_tree(&original.join("input"), &dir.join("input"));
+    // The ApplicationSets' files swap names, so they are read in the other order.
+    let (guestbook, platform) = (
+        dir.join("input/guestbook.yaml"),
+        dir.join("input/platform.yaml"),
+    );
+    let swapped = dir.join("input/swap.yaml");
+    std::fs::rename(&guestbook, &swapped).unwrap();
+    std::fs::rename(&platform, &guestbook).unwrap();
+    std::fs::rename(&swapped, &platform).unwrap();
+    let clusters = original.join("clusters.yaml");
+    let render = |input: &Path, out: &Path, jobs: &str| {
+        let output = fedrender(&[
+            "build",
+            input.to_str().unwrap(),
+            "--clusters",
+            clusters.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        common::files_in(out)
+    };
+    let first = render(&original.join("input"), &dir.join("out-1"), "1");
+    let second = render(&dir.join("input"), &dir.join("out-2"), "3");
+    assert_eq!(first, second);
+    assert!(first.len() > 5, "{:?}", first.keys().collect::<Vec<_>>());
+}

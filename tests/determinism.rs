@@ -94,7 +94,10 @@ fn stream(input: &Path, clusters: &Path, jobs: &str) -> Vec<u8> {
 #[test]
 fn shuffled_inputs_and_thread_counts_give_identical_bytes() {
     let root = std::env::temp_dir().join(format!("fedrender-determinism-{}", std::process::id()));
-    for (index, (input, clusters)) in valid_scenarios().into_iter().enumerate() {
+    let scenarios = valid_scenarios()
+        .into_iter()
+        .filter(|(input, _)| !common::is_argocd_fleet(input));
+    for (index, (input, clusters)) in scenarios.enumerate() {
         let base = root.join(index.to_string());
         let expected = render(&input, &clusters, &base.join("out-original"), "1");
         let expected_stream = stream(&input, &clusters, "1");

@@ -386,6 +386,15 @@ fn argocd_fleet(
             host_copy: None,
         });
     }
+    // One object from several Applications, to several clusters: in cluster order, as every
+    // object's clusters are, whatever the order of the Applications.
+    bindings.sort_by(|a, b| {
+        let cluster = |binding: &crate::federation::FederatedBinding| match &binding.placement {
+            crate::federation::FederatedPlacement::ArgoCd { cluster } => cluster.clone(),
+            _ => String::new(),
+        };
+        (&a.template.key, cluster(a)).cmp(&(&b.template.key, cluster(b)))
+    });
     let clusters = argocd
         .clusters
         .iter()

@@ -110,6 +110,14 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Whether `input` is an Argo CD fleet (its Config maps checkouts): its layout is part of its
+/// meaning (the checkouts are directories Applications name), so it is not reshuffled into
+/// other files; tests/argocd.rs checks its determinism itself.
+pub fn is_argocd_fleet(input: &Path) -> bool {
+    std::fs::read_to_string(input.join("fedrender.yaml"))
+        .is_ok_and(|config| config.contains("\n  argocd:"))
+}
+
 /// The example fleet and every scenario that renders without flags of its own: (input,
 /// inventory), sorted.
 pub fn valid_scenarios() -> Vec<(PathBuf, PathBuf)> {
