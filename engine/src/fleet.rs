@@ -381,6 +381,7 @@ fn argocd_fleet(
             source_name: target.application,
             placement: crate::federation::FederatedPlacement::ArgoCd {
                 cluster: target.cluster,
+                notes: target.notes,
             },
             overrides: BTreeMap::new(),
             host_copy: None,
@@ -390,7 +391,7 @@ fn argocd_fleet(
     // object's clusters are, whatever the order of the Applications.
     bindings.sort_by(|a, b| {
         let cluster = |binding: &crate::federation::FederatedBinding| match &binding.placement {
-            crate::federation::FederatedPlacement::ArgoCd { cluster } => cluster.clone(),
+            crate::federation::FederatedPlacement::ArgoCd { cluster, .. } => cluster.clone(),
             _ => String::new(),
         };
         (&a.template.key, cluster(a)).cmp(&(&b.template.key, cluster(b)))

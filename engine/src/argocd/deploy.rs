@@ -27,6 +27,8 @@ pub struct ApplicationTarget {
     pub cluster: String,
     /// `destination.namespace`: what its namespaced objects that name none are deployed to.
     pub namespace: Option<String>,
+    /// What `plan` says of the Application: what generated it, its source, its destination.
+    pub notes: Vec<String>,
 }
 
 /// One manifest file an Application deploys.
@@ -73,6 +75,9 @@ pub struct Written {
     pub origin: Origin,
     /// Its fields' lines.
     pub fields: FieldLines,
+    /// What generated it (`ApplicationSet argocd/web, spec.generators[0], with {…}`), for one an
+    /// ApplicationSet generated.
+    pub generated_by: Option<String>,
 }
 
 /// What one source is: its manifest files, or a directory a tool renders.
@@ -138,15 +143,26 @@ pub fn deploy(
                     continue;
                 }
             };
-        let target = ApplicationTarget {
+        let mut target = ApplicationTarget {
             application: name.clone(),
             origin: written.origin.clone(),
             cluster: cluster.name.clone(),
             namespace: Some(application.spec.destination.namespace.clone())
                 .filter(|namespace| !namespace.is_empty()),
+            notes: written.generated_by.iter().cloned().collect(),
         };
+        target.notes.push(format!(
+            "destination: cluster {} ({}), namespace {}",
+            cluster.name,
+            cluster.server,
+            target
+                .namespace
+                .as_deref()
+                .unwrap_or("(none: objects keep theirs, else default)")
+        ));
         match source_of(application, &target, repositories) {
             Ok(Source::Files(files)) => {
+                target.notes.push(source_note(application, "directory"));
                 deployed
                     .files
                     .extend(files.into_iter().map(|file| DeployedFile {
@@ -154,12 +170,22 @@ pub fn deploy(
                         target: target.clone(),
                     }));
             }
-            Ok(Source::Tool { kind, dir, helm }) => deployed.tools.push(ToolDeployment {
-                target,
-                kind,
-                dir,
-                helm: *helm,
-            }),
+            Ok(Source::Tool { kind, dir, helm }) => {
+                let tool = match kind {
+                    SourceKind::Kustomize => "kustomize".to_string(),
+                    _ => format!(
+                        "Helm chart, release {}",
+                        helm.release_name.as_deref().unwrap_or_default()
+                    ),
+                };
+                target.notes.push(source_note(application, &tool));
+                deployed.tools.push(ToolDeployment {
+                    target,
+                    kind,
+                    dir,
+                    helm: *helm,
+                });
+            }
             Err((field, problem)) => errors.push(Diagnostic::error(
                 Some(written.fields.origin(&written.origin, field)),
                 format!("{name}: {problem}"),
@@ -170,6 +196,19 @@ pub fn deploy(
         true => Ok(deployed),
         false => Err(errors.into()),
     }
+}
+
+/// `source: REPO, path P (KIND)`, as `plan` says it.
+fn source_note(application: &Application, kind: &str) -> String {
+    let sources = application.spec.effective_sources();
+    let Some(source) = sources.first() else {
+        return String::new();
+    };
+    let path = match source.path.as_str() {
+        "" => ".",
+        path => path,
+    };
+    format!("source: {}, path {path} ({kind})", source.repo_url)
 }
 
 /// `Application NAMESPACE/NAME`, as messages name it.

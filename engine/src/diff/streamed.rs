@@ -24,6 +24,9 @@ pub(crate) struct HeadFingerprints {
     clusters: Vec<String>,
     /// Each object's position in the head, by key; and each position's key.
     positions: HashMap<ObjectKey, usize>,
+    /// The other positions of a key several templates share, by its first position: an
+    /// object several Argo CD Applications deploy, each to its own clusters. Empty otherwise.
+    more_positions: HashMap<usize, Vec<usize>>,
     keys: Vec<ObjectKey>,
     objects: Vec<ClusterFingerprints>,
     /// A key chosen afresh for every run: nobody can prepare two manifests that collide.
@@ -41,13 +44,20 @@ pub(crate) fn fingerprint_head(
     let keys: Vec<ObjectKey> = (0..head.object_count())
         .map(|position| head.key(position).clone())
         .collect();
+    let mut positions: HashMap<ObjectKey, usize> = HashMap::with_capacity(keys.len());
+    let mut more_positions: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (position, key) in keys.iter().enumerate() {
+        match positions.get(key) {
+            Some(&first) => more_positions.entry(first).or_default().push(position),
+            None => {
+                positions.insert(key.clone(), position);
+            }
+        }
+    }
     let mut fingerprints = HeadFingerprints {
         clusters: head_clusters.to_vec(),
-        positions: keys
-            .iter()
-            .enumerate()
-            .map(|(position, key)| (key.clone(), position))
-            .collect(),
+        positions,
+        more_positions,
         keys,
         objects: Vec::new(),
         hashing: RandomState::new(),
@@ -118,9 +128,15 @@ pub(crate) fn compare_base(
                 let after = head_cluster_index
                     .get(name.as_str())
                     .and_then(|&head_cluster| {
-                        let position = head_position?;
-                        let fingerprint = head.objects[head_cluster].take(position)?;
-                        Some((head_cluster, position, fingerprint))
+                        let first = head_position?;
+                        let more = head.more_positions.get(&first).map(Vec::as_slice);
+                        // The head's template of this key that is on this cluster.
+                        std::iter::once(first)
+                            .chain(more.unwrap_or_default().iter().copied())
+                            .find_map(|position| {
+                                let fingerprint = head.objects[head_cluster].take(position)?;
+                                Some((head_cluster, position, fingerprint))
+                            })
                     });
                 if after.is_some_and(|(_, _, after)| after == fingerprint) {
                     continue;
@@ -136,7 +152,11 @@ pub(crate) fn compare_base(
         }
         for (position, template) in &rendered {
             if differing.contains(position) {
-                base_replicas.insert(template.key.clone(), replicas_over_clusters(template));
+                add_replicas(
+                    &mut base_replicas,
+                    &template.key,
+                    replicas_over_clusters(template),
+                );
             }
         }
         Ok(())
@@ -178,7 +198,11 @@ pub(crate) fn complete_with_head(
     let mut head_replicas: HashMap<ObjectKey, (i64, usize)> = HashMap::new();
     head.render_only(positions, chunk, |rendered| {
         for (position, template) in rendered {
-            head_replicas.insert(template.key.clone(), replicas_over_clusters(&template));
+            add_replicas(
+                &mut head_replicas,
+                &template.key,
+                replicas_over_clusters(&template),
+            );
             for variant in &template.variants {
                 for &cluster in &variant.clusters {
                     if wanted.contains(&(cluster, position)) {
@@ -231,6 +255,18 @@ pub(crate) fn complete_with_head(
     result.replica_totals = totals;
     result.replica_clusters = on_clusters;
     Ok(result)
+}
+
+/// Adds a template's replicas and clusters to its key's: several templates of one key (an
+/// object several Argo CD Applications deploy) count together.
+fn add_replicas(
+    replicas: &mut HashMap<ObjectKey, (i64, usize)>,
+    key: &ObjectKey,
+    (more, on): (i64, usize),
+) {
+    let entry = replicas.entry(key.clone()).or_default();
+    entry.0 += more;
+    entry.1 += on;
 }
 
 /// A template's `spec.replicas` summed over the clusters it is rendered for, and the number of

@@ -47,8 +47,9 @@ pub enum FederatedPlacement {
         replicas: Option<PlannedReplicas>,
     },
     /// An object an Argo CD Application deploys: its destination cluster, as Argo CD resolved
-    /// it, whatever the cluster's state.
-    ArgoCd { cluster: String },
+    /// it, whatever the cluster's state; and what `plan` says of the Application (what
+    /// generated it and with which parameters, its source, its destination).
+    ArgoCd { cluster: String, notes: Vec<String> },
 }
 
 /// KubeFed's `spec.placement` (placement.go `GenericPlacementFields`).

@@ -132,7 +132,7 @@ pub fn targets(
             scheduling.as_deref(),
             &ready,
         )),
-        FederatedPlacement::ArgoCd { cluster } => {
+        FederatedPlacement::ArgoCd { cluster, .. } => {
             match clusters.iter().any(|known| known.name() == cluster) {
                 true => Ok(vec![(cluster.clone(), None)]),
                 false => Err(format!(

@@ -341,7 +341,10 @@ pub(super) fn federated_plan_entry(
         policies: Vec::new(),
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
-        notes: Vec::new(),
+        notes: match &binding.placement {
+            crate::federation::FederatedPlacement::ArgoCd { notes, .. } => notes.clone(),
+            _ => Vec::new(),
+        },
         autoscaling: Vec::new(),
         secret: crate::secrets::protection(
             binding.template.group(),
