@@ -337,7 +337,11 @@ fn argocd_fleet(
         .collect();
     let mut claimed: BTreeMap<(crate::object::ObjectKey, String), (String, Origin)> =
         BTreeMap::new();
-    for (mut document, target) in argocd.documents {
+    // The namespaces Argo CD creates come after every source's objects: a Namespace a source
+    // holds is the one deployed.
+    let mut documents = argocd.documents;
+    documents.sort_by_key(|(_, target)| target.created_namespace);
+    for (mut document, target) in documents {
         let (group, kind) = classify::group_and_kind(&document.value);
         if let Some(namespace) = &target.namespace
             && interpreter.is_namespaced(&group, &kind)
@@ -362,6 +366,9 @@ fn argocd_fleet(
             continue;
         };
         let claim = (template.key.clone(), target.cluster.clone());
+        if target.created_namespace && claimed.contains_key(&claim) {
+            continue;
+        }
         if let Some((first, origin)) = claimed.get(&claim) {
             warnings.push(Diagnostic::warning(
                 Lint::SharedResource,

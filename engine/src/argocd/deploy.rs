@@ -29,6 +29,10 @@ pub struct ApplicationTarget {
     pub namespace: Option<String>,
     /// What `plan` says of the Application: what generated it, its source, its destination.
     pub notes: Vec<String>,
+    /// Whether this is the destination namespace Argo CD creates (`CreateNamespace=true`)
+    /// rather than an object of the source: several Applications may create one namespace,
+    /// and a Namespace a source holds wins.
+    pub created_namespace: bool,
 }
 
 /// One manifest file an Application deploys.
@@ -150,6 +154,7 @@ pub fn deploy(
             namespace: Some(application.spec.destination.namespace.clone())
                 .filter(|namespace| !namespace.is_empty()),
             notes: written.generated_by.iter().cloned().collect(),
+            created_namespace: false,
         };
         target.notes.push(format!(
             "destination: cluster {} ({}), namespace {}",
@@ -160,6 +165,15 @@ pub fn deploy(
                 .as_deref()
                 .unwrap_or("(none: objects keep theirs, else default)")
         ));
+        if let Some(file) = created_namespace(application, &target) {
+            deployed.files.push(DeployedFile {
+                file,
+                target: ApplicationTarget {
+                    created_namespace: true,
+                    ..target.clone()
+                },
+            });
+        }
         match source_of(application, &target, repositories) {
             Ok(Source::Files(files)) => {
                 target.notes.push(source_note(application, "directory"));
@@ -196,6 +210,36 @@ pub fn deploy(
         true => Ok(deployed),
         false => Err(errors.into()),
     }
+}
+
+/// The destination namespace as Argo CD creates it when the Application syncs with
+/// `CreateNamespace=true` (gitops-engine's sync `createNamespace`), with
+/// `syncPolicy.managedNamespaceMetadata`'s labels and annotations.
+fn created_namespace(application: &Application, target: &ApplicationTarget) -> Option<SourceFile> {
+    let namespace = target.namespace.as_deref()?;
+    if !application.spec.creates_namespace() {
+        return None;
+    }
+    let managed = application
+        .spec
+        .sync_policy
+        .as_ref()
+        .and_then(|policy| policy.get("managedNamespaceMetadata"));
+    let mut metadata = serde_json::json!({ "name": namespace });
+    for field in ["labels", "annotations"] {
+        if let Some(values) = managed
+            .and_then(|managed| managed.get(field))
+            .filter(|v| v.is_object())
+        {
+            metadata[field] = values.clone();
+        }
+    }
+    let object = serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": metadata});
+    Some(SourceFile::new(
+        format!("{} (CreateNamespace=true)", target.application).into(),
+        object.to_string(),
+        Format::Json,
+    ))
 }
 
 /// `source: REPO, path P (KIND)`, as `plan` says it.
