@@ -365,6 +365,33 @@ fn argocd_fleet(
         )) else {
             continue;
         };
+        let annotation = |name: &str| {
+            template.object["metadata"]["annotations"][name]
+                .as_str()
+                .map(str::to_string)
+        };
+        let mut notes = target.notes.clone();
+        if let Some(hook) = annotation("argocd.argoproj.io/hook") {
+            if hook.split(',').any(|event| event.trim() == "Skip") {
+                warnings.push(Diagnostic::warning(
+                    Lint::SkippedInput,
+                    Some(template.origin.clone()),
+                    format!(
+                        "{} of {} is an Argo CD hook marked Skip: Argo CD never applies it, so no \
+                         tree holds it",
+                        template.key, target.application
+                    ),
+                ));
+                continue;
+            }
+            notes.push(format!(
+                "Argo CD {hook} hook: kept in the tree, where Argo CD runs it as a hook when it \
+                 syncs (not as an ordinary object)"
+            ));
+        }
+        if let Some(wave) = annotation("argocd.argoproj.io/sync-wave") {
+            notes.push(format!("Argo CD sync wave {wave}"));
+        }
         let claim = (template.key.clone(), target.cluster.clone());
         if target.created_namespace && claimed.contains_key(&claim) {
             continue;
@@ -388,7 +415,7 @@ fn argocd_fleet(
             source_name: target.application,
             placement: crate::federation::FederatedPlacement::ArgoCd {
                 cluster: target.cluster,
-                notes: target.notes,
+                notes,
             },
             overrides: BTreeMap::new(),
             host_copy: None,
