@@ -412,3 +412,25 @@ fn a_pull_request_changing_an_application_sets_selector_is_reviewed_per_cluster(
         "{plan}"
     );
 }
+
+#[test]
+fn an_applications_several_sources_are_deployed_together_and_a_ref_only_source_renders_nothing() {
+    let application = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: multi, namespace: argocd}\nspec:\n  project: default\n  sources:\n  - {repoURL: https://github.com/example/apps.git, path: web}\n  - {repoURL: https://github.com/example/apps.git, path: extra}\n  - {repoURL: https://github.com/example/apps.git, ref: values}\n  destination: {name: prod, namespace: web}\n";
+    let dir = fleet("argocd-sources", application);
+    std::fs::create_dir_all(dir.join("input/repo/extra")).unwrap();
+    std::fs::write(
+        dir.join("input/repo/extra/settings.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n",
+    )
+    .unwrap();
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = common::files_in(&dir.join("out/prod"));
+    assert!(
+        files.contains_key("web/deployment.apps_web.yaml")
+            && files.contains_key("web/configmap_settings.yaml")
+            && files.len() == 3,
+        "{:?}",
+        files.keys().collect::<Vec<_>>()
+    );
+}

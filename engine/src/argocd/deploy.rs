@@ -174,36 +174,44 @@ pub fn deploy(
                 },
             });
         }
-        match source_of(application, &target, repositories) {
-            Ok(Source::Files(files)) => {
-                target.notes.push(source_note(application, "directory"));
-                deployed
-                    .files
-                    .extend(files.into_iter().map(|file| DeployedFile {
-                        file,
+        let sources = match sources_of(application, &target, repositories) {
+            Ok(sources) => sources,
+            Err((field, problem)) => {
+                errors.push(Diagnostic::error(
+                    Some(written.fields.origin(&written.origin, field)),
+                    format!("{name}: {problem}"),
+                ));
+                continue;
+            }
+        };
+        for (source, rendered) in sources {
+            match rendered {
+                Source::Files(files) => {
+                    target.notes.push(source_note(source, "directory"));
+                    deployed
+                        .files
+                        .extend(files.into_iter().map(|file| DeployedFile {
+                            file,
+                            target: target.clone(),
+                        }));
+                }
+                Source::Tool { kind, dir, helm } => {
+                    let tool = match kind {
+                        SourceKind::Kustomize => "kustomize".to_string(),
+                        _ => format!(
+                            "Helm chart, release {}",
+                            helm.release_name.as_deref().unwrap_or_default()
+                        ),
+                    };
+                    target.notes.push(source_note(source, &tool));
+                    deployed.tools.push(ToolDeployment {
                         target: target.clone(),
-                    }));
+                        kind,
+                        dir,
+                        helm: *helm,
+                    });
+                }
             }
-            Ok(Source::Tool { kind, dir, helm }) => {
-                let tool = match kind {
-                    SourceKind::Kustomize => "kustomize".to_string(),
-                    _ => format!(
-                        "Helm chart, release {}",
-                        helm.release_name.as_deref().unwrap_or_default()
-                    ),
-                };
-                target.notes.push(source_note(application, &tool));
-                deployed.tools.push(ToolDeployment {
-                    target,
-                    kind,
-                    dir,
-                    helm: *helm,
-                });
-            }
-            Err((field, problem)) => errors.push(Diagnostic::error(
-                Some(written.fields.origin(&written.origin, field)),
-                format!("{name}: {problem}"),
-            )),
         }
     }
     match errors.is_empty() {
@@ -243,11 +251,7 @@ fn created_namespace(application: &Application, target: &ApplicationTarget) -> O
 }
 
 /// `source: REPO, path P (KIND)`, as `plan` says it.
-fn source_note(application: &Application, kind: &str) -> String {
-    let sources = application.spec.effective_sources();
-    let Some(source) = sources.first() else {
-        return String::new();
-    };
+fn source_note(source: &ApplicationSource, kind: &str) -> String {
     let path = match source.path.as_str() {
         "" => ".",
         path => path,
@@ -272,25 +276,29 @@ fn namespace(application: &Application) -> &str {
     }
 }
 
-fn source_of(
-    application: &Application,
+/// Every source the Application renders (`spec.sources` when set, else `spec.source`; argo
+/// `GetSources`), each rendered: their objects are deployed together. A source that only names
+/// a `ref` renders nothing of its own (its files are for another source's value files).
+fn sources_of<'a>(
+    application: &'a Application,
     target: &ApplicationTarget,
     repositories: &Repositories,
-) -> Result<Source, Problem> {
-    let spec = &application.spec;
-    let source = match (&spec.source, spec.sources.as_slice()) {
-        (_, [_, _, ..]) => {
-            return Err((
-                "spec.sources",
-                "spec.sources: fedrender renders an Application's one source, not several yet"
-                    .to_string(),
-            ));
+) -> Result<Vec<(&'a ApplicationSource, Source)>, Problem> {
+    let sources = application.spec.effective_sources();
+    if sources.is_empty() {
+        return Err(("spec", "it has no spec.source".to_string()));
+    }
+    let mut rendered = Vec::new();
+    for source in sources {
+        if !source.reference.is_empty() && source.path.is_empty() && source.chart.is_empty() {
+            continue;
         }
-        (_, [only]) => only,
-        (Some(source), []) => source,
-        (None, []) => return Err(("spec", "it has no spec.source".to_string())),
-    };
-    source_files(application, source, target, repositories)
+        rendered.push((
+            source,
+            source_files(application, source, target, repositories)?,
+        ));
+    }
+    Ok(rendered)
 }
 
 /// The manifest files of one source, or the directory a tool renders, or why it cannot be
