@@ -78,7 +78,7 @@ fn each_application_deploys_its_directory_to_its_destination_and_no_checkout_fil
 
 #[test]
 fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_application() {
-    let cases: [(&str, String, &str); 5] = [
+    let cases: [(&str, String, &str); 7] = [
         (
             "argocd-unmapped",
             application("a", "name: prod", "web").replace(
@@ -109,6 +109,18 @@ fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_applicat
             "argocd-escape",
             application("e", "name: prod", "../web"),
             "Application argocd/e: spec.source.path \"../web\" leads outside the repository",
+        ),
+        // The repo server's util/app/path `Path`: a path the checkout lacks, or a file, is
+        // refused ("app path does not exist"), never an Application deploying nothing.
+        (
+            "argocd-missing-path",
+            application("f", "name: prod", "webb"),
+            "Application argocd/f: spec.source.path \"webb\": app path does not exist in https://github.com/example/apps.git",
+        ),
+        (
+            "argocd-path-is-a-file",
+            application("g", "name: prod", "./web//deployment.yaml"),
+            "Application argocd/g: spec.source.path \"./web//deployment.yaml\": app path is not a directory",
         ),
     ];
     for (name, applications, expected) in cases {

@@ -198,6 +198,10 @@ pub(crate) fn assemble_parsed(
         }
     }
     let mut argocd_bindings = Vec::new();
+    // Argo CD's local cluster always exists, so an Argo CD fleet that deploys nothing (an
+    // ApplicationSet generating no Application) renders an empty tree, as the controller
+    // creates no Application; only a Karmada or KubeFed fleet needs clusters given.
+    let argocd_fleet_given = argocd.is_some();
     if let Some(argocd) = argocd {
         let (bindings, argocd_clusters) = argocd_fleet(
             argocd,
@@ -304,7 +308,7 @@ pub(crate) fn assemble_parsed(
         .collect();
     fleet.taint_changes =
         crate::controllers::cluster_taints::apply(&taint_policies, &mut fleet.clusters);
-    if fleet.clusters.is_empty() && errors.is_empty() {
+    if fleet.clusters.is_empty() && errors.is_empty() && !argocd_fleet_given {
         errors.push(Diagnostic::error(
             None,
             "no member clusters: pass --clusters FILE with Karmada Cluster objects, or put them in the input directory",

@@ -345,11 +345,22 @@ fn source_files(
             ),
         )
     })?;
-    let path = source.path.as_str();
-    if path.split('/').any(|piece| piece == "..") || path.starts_with('/') {
+    let written = source.path.as_str();
+    let path = app_path(written)?;
+    let path = path.as_str();
+    if !path.is_empty() && repository.file(path).is_some() {
         return Err((
             "spec.source.path",
-            format!("spec.source.path {path:?} leads outside the repository"),
+            format!("spec.source.path {written:?}: app path is not a directory"),
+        ));
+    }
+    if !path.is_empty() && !repository.has_directory(path) {
+        return Err((
+            "spec.source.path",
+            format!(
+                "spec.source.path {written:?}: app path does not exist in {}",
+                repository.url
+            ),
         ));
     }
     let checkout: Arc<str> = Arc::from(repository.path.trim_end_matches('/'));
@@ -391,6 +402,34 @@ fn source_files(
             })
             .collect(),
     ))
+}
+
+/// The source's directory in the checkout as the repo server finds it (util/app/path `Path`:
+/// `filepath.Join(root, path)`, which cleans `.`, `..` and doubled slashes, then refuses an
+/// absolute path or one outside the root); `""` for the root itself.
+fn app_path(path: &str) -> Result<String, Problem> {
+    if path.starts_with('/') {
+        return Err((
+            "spec.source.path",
+            format!("spec.source.path {path:?}: app path is absolute"),
+        ));
+    }
+    let mut pieces: Vec<&str> = Vec::new();
+    for piece in path.split('/') {
+        match piece {
+            "" | "." => {}
+            ".." => {
+                if pieces.pop().is_none() {
+                    return Err((
+                        "spec.source.path",
+                        format!("spec.source.path {path:?} leads outside the repository"),
+                    ));
+                }
+            }
+            piece => pieces.push(piece),
+        }
+    }
+    Ok(pieces.join("/"))
 }
 
 /// `spec.source.helm` as `helm template`'s flags, as the repo server passes them: the release
@@ -463,4 +502,32 @@ fn helm_options(
     }
     helm.api_versions = options.api_versions.clone();
     Ok(helm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::app_path;
+
+    // argo-cd util/app/path/path.go `Path` (path_test.go TestPathRoot, TestPathAbsolute,
+    // TestPathDotDot): the path is joined to the checkout and cleaned, so `./a//b/` is `a/b`
+    // and `a/../b` is `b`; an absolute path or one that climbs out of the root is refused.
+    #[test]
+    fn a_source_path_is_cleaned_as_filepath_join_cleans_it() {
+        assert_eq!(app_path("./guestbook//ui/").unwrap(), "guestbook/ui");
+        assert_eq!(app_path("apps/../guestbook").unwrap(), "guestbook");
+        assert_eq!(app_path(".").unwrap(), "");
+        assert_eq!(app_path("").unwrap(), "");
+        assert!(
+            app_path("/guestbook")
+                .unwrap_err()
+                .1
+                .contains("app path is absolute")
+        );
+        assert!(
+            app_path("apps/../../x")
+                .unwrap_err()
+                .1
+                .contains("leads outside the repository")
+        );
+    }
 }

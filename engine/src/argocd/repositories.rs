@@ -47,6 +47,16 @@ impl Repository {
         self.files.get(path).map(Vec::as_slice)
     }
 
+    /// Whether `directory` (a clean relative path, not the root) holds a file, however deep:
+    /// git keeps no empty directory.
+    pub fn has_directory(&self, directory: &str) -> bool {
+        let prefix = format!("{directory}/");
+        self.files
+            .range(prefix.clone()..)
+            .next()
+            .is_some_and(|(path, _)| path.starts_with(&prefix))
+    }
+
     /// Every directory that holds a file, however deep, in path order; the root is not one.
     /// Git keeps no empty directory, so neither does a checkout as Argo CD's repo server sees it.
     pub fn directories(&self) -> BTreeSet<&str> {
@@ -183,5 +193,9 @@ mod tests {
         );
         assert_eq!(repository.file("README.md"), Some(&b""[..]));
         assert_eq!(repository.file("apps"), None);
+        assert!(repository.has_directory("apps/db/x") && repository.has_directory("apps"));
+        assert!(
+            !repository.has_directory("app") && !repository.has_directory("apps/web/deploy.yaml")
+        );
     }
 }
