@@ -3,6 +3,7 @@
 //! `schemas/regenerate.py`) and read once, when a run first checks an object. A definition
 //! that several versions share is stored and compiled once.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -109,6 +110,10 @@ pub struct Builtin {
     compiled: Vec<OnceLock<Schema>>,
     /// Every group a version serves (the core group is `""`).
     groups: BTreeSet<String>,
+    /// Per pair of versions (by position, `versions.len()` × first + second), the definitions
+    /// of the first some name of which the second resolves elsewhere: a bit per definition,
+    /// worked out when a check first asks.
+    moved: Vec<OnceLock<Vec<u64>>>,
 }
 
 /// The embedded schemas, inflated and indexed on first use.
@@ -175,6 +180,9 @@ impl Builtin {
             .map(|gvk| gvk.group.clone())
             .collect();
         Builtin {
+            moved: (0..versions.len() * versions.len())
+                .map(|_| OnceLock::new())
+                .collect(),
             versions,
             compiled: document
                 .definitions
@@ -229,6 +237,40 @@ impl Builtin {
                 schemas,
             },
         ))
+    }
+
+    /// The definition `schemas`' version serves `gvk` with (an index: versions that share a
+    /// definition share its index).
+    pub fn kind_index(&self, schemas: &VersionSchemas, gvk: &GroupVersionKind) -> Option<usize> {
+        Some(schemas.kinds.get(gvk)?.index)
+    }
+
+    /// Whether every definition of `seen` (indices `from` resolved names to) is what `to`
+    /// resolves each of those names to: then a check that looked up no other name reads the
+    /// same schemas in both versions.
+    pub fn resolves_alike(
+        &self,
+        from: &VersionSchemas,
+        to: &VersionSchemas,
+        seen: &[usize],
+    ) -> bool {
+        let position = |schemas: &VersionSchemas| {
+            self.versions
+                .binary_search_by_key(&schemas.version, |each| each.version)
+                .expect("a version of these schemas")
+        };
+        let pair = position(from) * self.versions.len() + position(to);
+        let moved = self.moved[pair].get_or_init(|| {
+            let mut moved = vec![0u64; self.definitions.len().div_ceil(64)];
+            for (name, &index) in &from.names {
+                if to.names.get(name) != Some(&index) {
+                    moved[index / 64] |= 1 << (index % 64);
+                }
+            }
+            moved
+        });
+        seen.iter()
+            .all(|&index| moved[index / 64] & (1 << (index % 64)) == 0)
     }
 
     /// Why an object of `gvk`, which `schemas`' version serves, should move: a later version
@@ -410,6 +452,49 @@ impl Definitions for AtVersion<'_> {
     fn definition(&self, name: &str) -> Option<&Schema> {
         let index = *self.schemas.names.get(name)?;
         Some(self.builtin.compiled(index))
+    }
+}
+
+/// The definitions of one version, noting each one a check resolves a name to: what
+/// [`Builtin::resolves_alike`] compares with another version's.
+pub struct Recording<'b> {
+    at: AtVersion<'b>,
+    /// The definitions resolved, and whether some name resolved to none.
+    seen: RefCell<(Vec<usize>, bool)>,
+}
+
+impl<'b> Recording<'b> {
+    pub fn new(at: AtVersion<'b>) -> Recording<'b> {
+        Recording {
+            at,
+            seen: RefCell::new((Vec::new(), false)),
+        }
+    }
+
+    /// The definitions resolved, ascending, each once; `None` when a name resolved to none
+    /// (another version may hold it).
+    pub fn seen(self) -> Option<Vec<usize>> {
+        let (mut seen, missed) = self.seen.into_inner();
+        if missed {
+            return None;
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        Some(seen)
+    }
+}
+
+impl Definitions for Recording<'_> {
+    fn definition(&self, name: &str) -> Option<&Schema> {
+        let mut seen = self.seen.borrow_mut();
+        let Some(&index) = self.at.schemas.names.get(name) else {
+            seen.1 = true;
+            return None;
+        };
+        if seen.0.last() != Some(&index) {
+            seen.0.push(index);
+        }
+        Some(self.at.builtin.compiled(index))
     }
 }
 

@@ -3,6 +3,7 @@
 //! ([`mod@builtin`]), or its CRD's schema ([`crd`]), with the validator in [`schema`]. An object
 //! is checked once per distinct Kubernetes version among the clusters that receive it.
 
+mod budget;
 pub mod builtin;
 mod cel;
 mod constraints;
@@ -25,19 +26,19 @@ mod served_by_default;
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use crate::lint::Lint;
 use crate::redact;
-use builtin::{Builtin, api_stability, builtin};
+use budget::{Memo, RunBudget};
+use builtin::{Builtin, Recording, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
 pub use ratchet::RATCHETING_SINCE_MINOR;
-use schema::{Definitions, FindingKind, Found, Limits, OverBudget, Spent};
+use schema::{Definitions, FindingKind, Found};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
 pub const LINTS: [Lint; 8] = [
@@ -352,8 +353,9 @@ impl Checker {
             by_version.entry(version).or_default().push(cluster);
         }
         let mut found: BTreeMap<Finding, Vec<usize>> = BTreeMap::new();
+        let mut memo = Memo::default();
         for (version, clusters) in by_version {
-            for finding in self.check_at(object, version) {
+            for finding in self.check_at_with(object, version, &mut memo) {
                 found.entry(finding).or_default().extend(&clusters);
             }
             if !custom {
@@ -430,6 +432,16 @@ impl Checker {
     /// What an API server of `version` says of `object`: at most [`FINDINGS_PER_LINT`]
     /// findings of each lint, and then one that counts the rest.
     pub fn check_at(&self, object: &Value, version: KubernetesVersion) -> Vec<Finding> {
+        self.check_at_with(object, version, &mut Memo::default())
+    }
+
+    /// [`Checker::check_at`], with what the object's checks at other minors found.
+    fn check_at_with(
+        &self,
+        object: &Value,
+        version: KubernetesVersion,
+        memo: &mut Memo,
+    ) -> Vec<Finding> {
         let (Some(api_version), Some(kind)) = (
             object.get("apiVersion").and_then(Value::as_str),
             object.get("kind").and_then(Value::as_str),
@@ -438,7 +450,7 @@ impl Checker {
         };
         let gvk = GroupVersionKind::of(api_version, kind);
         let findings = if self.is_builtin(&gvk.group) {
-            self.check_builtin(object, &gvk, version)
+            self.check_builtin(object, &gvk, version, memo)
         } else {
             self.check_custom(object, None, &gvk, version)
         };
@@ -468,20 +480,23 @@ impl Checker {
         object: &Value,
         gvk: &GroupVersionKind,
         version: KubernetesVersion,
+        memo: &mut Memo,
     ) -> Vec<Finding> {
         let builtin = self.builtin;
         let schemas = builtin
             .at(version)
             .expect("cluster versions are within the embedded ones");
-        let Some((schema, definitions)) = builtin.kind(schemas, gvk) else {
+        let (Some((schema, definitions)), Some(root)) =
+            (builtin.kind(schemas, gvk), builtin.kind_index(schemas, gvk))
+        else {
             return vec![self.not_served(gvk, version)];
         };
-        let mut findings = self.validate(
+        let mut findings = self.validate_builtin(
+            memo,
+            (schemas, root),
             schema,
-            (object, None),
-            &definitions,
+            (object, Recording::new(definitions)),
             || format!("Kubernetes {version}'s schema of {gvk}"),
-            (Found::default(), compatibility_minor(version)),
         );
         if let Some(problem) = builtin.deprecation(schemas, gvk) {
             findings.push(Finding {
@@ -647,13 +662,16 @@ impl Checker {
                     .as_ref()
                     .map(|old| ratchet::Update::new(schema, old, object, ratcheting));
                 let mut findings = metadata_findings(object);
-                findings.extend(self.validate(
-                    schema,
-                    (object, update.as_ref()),
-                    &NoDefinitions,
-                    || format!("the CRD {}", crd::named(crd, origin)),
-                    (found, compatibility_minor(version)),
-                ));
+                findings.extend(
+                    self.validate(
+                        schema,
+                        (object, update.as_ref()),
+                        &NoDefinitions,
+                        || format!("the CRD {}", crd::named(crd, origin)),
+                        (found, compatibility_minor(version)),
+                    )
+                    .0,
+                );
                 findings
             }
         }
@@ -787,139 +805,6 @@ fn compatibility_minor(version: KubernetesVersion) -> u32 {
     version.minor.saturating_sub(1)
 }
 
-/// What is left of a run's budget for checks, shared by the threads that check objects.
-#[derive(Debug)]
-struct RunBudget {
-    steps: AtomicU64,
-    cel: AtomicU64,
-    /// The budget the run began with, for the message once it is spent.
-    total: (u64, u64),
-}
-
-impl RunBudget {
-    fn new(steps: u64, cel: u64) -> RunBudget {
-        RunBudget {
-            steps: AtomicU64::new(steps),
-            cel: AtomicU64::new(cel),
-            total: (steps, cel),
-        }
-    }
-
-    fn left(&self) -> (u64, u64) {
-        (
-            self.steps.load(Ordering::Relaxed),
-            self.cel.load(Ordering::Relaxed),
-        )
-    }
-
-    /// Takes what a check spent (never below zero).
-    fn charge(&self, steps: u64, cel: u64) {
-        let take = |counter: &AtomicU64, amount: u64| {
-            let _ = counter.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
-                Some(left.saturating_sub(amount))
-            });
-        };
-        take(&self.steps, steps);
-        take(&self.cel, cel);
-    }
-
-    /// The finding of an object left unchecked because the run's budget is spent. Which
-    /// objects those are depends on the order they were checked in, which threads decide;
-    /// that the run fails does not.
-    fn spent(&self) -> Finding {
-        Finding {
-            lint: Lint::SchemaInvalid,
-            path: String::new(),
-            problem: format!(
-                "not checked: the run's budget for schema and CEL checks is spent ({} schema \
-                 steps and {} CEL cost in all, fedrender's limit for one run, so that no fleet \
-                 keeps it busy for minutes); fedrender does not call valid what it did not check",
-                thousands(self.total.0),
-                thousands(self.total.1)
-            ),
-        }
-    }
-}
-
-impl Checker {
-    /// `object` against `schema` within the budget for its size and what is left of the run's
-    /// (as the new object of `update`, when it is one); `judge` names the schema (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the
-    /// finding that it was too costly; `found` holds decoding's findings, and the minor of the
-    /// API server's compatibility version decides the formats checked.
-    fn validate(
-        &self,
-        schema: &schema::Schema,
-        (object, update): (&Value, Option<&ratchet::Update<'_>>),
-        definitions: &dyn Definitions,
-        judge: impl FnOnce() -> String,
-        (found, compatibility_minor): (Found, u32),
-    ) -> Vec<Finding> {
-        let (run_steps, run_cel) = self.run.left();
-        if run_steps == 0 || run_cel == 0 {
-            return vec![self.run.spent()];
-        }
-        let limits = |steps: u64| Limits {
-            steps: steps.min(run_steps),
-            cel: run_cel,
-            compatibility_minor,
-        };
-        // Nearly every object is checked within the base budget alone; only one that is not is
-        // counted (a walk of its every value) for its whole budget, and checked again from the
-        // start.
-        let first = limits(BUDGET_BASE);
-        let validate = |limits, found| {
-            schema.validate_update_with(
-                object,
-                update,
-                definitions,
-                limits,
-                FINDINGS_PER_LINT,
-                found,
-            )
-        };
-        match validate(first, found.clone()) {
-            Ok((found, spent)) => {
-                self.charge(spent);
-                return findings_of(found);
-            }
-            Err(OverBudget) => self.run.charge(first.steps, 0),
-        }
-        let values = count_values(object);
-        let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
-        let second = limits(budget);
-        match validate(second, found) {
-            Ok((found, spent)) => {
-                self.charge(spent);
-                findings_of(found)
-            }
-            Err(OverBudget) => {
-                self.run.charge(second.steps, 0);
-                if second.steps < budget {
-                    return vec![self.run.spent()];
-                }
-                vec![Finding {
-                    lint: Lint::SchemaInvalid,
-                    path: String::new(),
-                    problem: format!(
-                        "not checked: checking it against {} takes more than {} steps, the \
-                         budget for an object of {} values (the schema's anyOf, oneOf and allOf \
-                         choices multiply the work); fedrender does not call valid what it could \
-                         not check",
-                        judge(),
-                        thousands(budget),
-                        thousands(values)
-                    ),
-                }]
-            }
-        }
-    }
-
-    fn charge(&self, spent: Spent) {
-        self.run
-            .charge(spent.steps.saturating_add(spent.compiled), spent.cel);
-    }
-}
-
 /// `findings` with no value of a Secret among `objects` in them (`crate::redact`): the checker
 /// quotes the value it judges, and a Secret's is not to be shown.
 fn without_secret_values(mut findings: Vec<Finding>, objects: &[&Value]) -> Vec<Finding> {
@@ -967,21 +852,6 @@ fn findings_of(found: schema::Found) -> Vec<Finding> {
         }
     }
     findings
-}
-
-/// How many values `object` holds: itself, and every item and field value within, at any depth.
-fn count_values(object: &Value) -> u64 {
-    let mut count = 0;
-    let mut stack = vec![object];
-    while let Some(value) = stack.pop() {
-        count += 1;
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(fields) => stack.extend(fields.values()),
-            _ => {}
-        }
-    }
-    count
 }
 
 /// `99,980`.
