@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
-use super::builtin::{Recording, VersionSchemas};
+use super::builtin::{Recording, Seen, VersionSchemas};
 use super::ratchet;
 use super::schema::{self, Definitions, Found, Limits, OverBudget, Spent};
 use super::{
@@ -163,12 +163,25 @@ struct Earlier {
     version: KubernetesVersion,
     /// The kind's definition, and every definition a reference resolved to.
     root: usize,
-    seen: Vec<usize>,
+    seen: Seen,
     findings: Vec<Finding>,
     spent: Spent,
 }
 
 impl Checker {
+    /// The built-in definitions some name resolves to in one of the inventory's versions and
+    /// not in another: the values checked against them are noted.
+    pub(super) fn movable(&self) -> &[u64] {
+        self.movable.get_or_init(|| {
+            let minors: Vec<KubernetesVersion> = self
+                .versions
+                .iter()
+                .map(|version| version.version)
+                .collect();
+            self.builtin.movable_among(&minors)
+        })
+    }
+
     /// What the schema of `version` (`schemas`), whose definition `root` is the kind's, says of
     /// the built-in `object` — the findings of an earlier minor of `memo` where they are
     /// provably the same. A built-in kind's schema has no rules, no CRD formats and no
@@ -304,8 +317,14 @@ mod tests {
         let config_map = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "settings"}, "data": {"mode": "fast"}, "colour": "red"});
         assert_eq!(checks(&config_map), [31]);
-        // PodSpec gained `resources` in 1.32: 1.31's walk read another definition.
-        assert_eq!(checks(&deployment_with_pod_resources()), [31, 32]);
+        // PodSpec gained `resources` in 1.32, and no other field: a Deployment that does not
+        // set it reads the same in all three.
+        let mut deployment = deployment_with_pod_resources();
+        let pod = &mut deployment["spec"]["template"]["spec"];
+        pod.as_object_mut().unwrap().remove("resources");
+        assert_eq!(checks(&deployment), [31]);
+        // One that sets it is unknown to 1.31, whose check is not reused: 1.33 takes 1.32's.
+        assert_eq!(checks(&deployment_with_pod_resources()), [32]);
     }
 
     /// Reused findings are charged as a check of their own would be: the run's budget

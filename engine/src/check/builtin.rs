@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -111,9 +111,21 @@ pub struct Builtin {
     /// Every group a version serves (the core group is `""`).
     groups: BTreeSet<String>,
     /// Per pair of versions (by position, `versions.len()` × first + second), the definitions
-    /// of the first some name of which the second resolves elsewhere: a bit per definition,
-    /// worked out when a check first asks.
-    moved: Vec<OnceLock<Vec<u64>>>,
+    /// of the first some name of which the second resolves elsewhere, worked out when a check
+    /// first asks.
+    moved: Vec<OnceLock<Moved>>,
+    /// Per two definitions, the properties one has and the other has not when those are all
+    /// they differ in (`None` when they differ otherwise), worked out when a check first asks.
+    property_changes: Mutex<HashMap<(usize, usize), Option<Vec<String>>>>,
+}
+
+/// What another version resolves the names of one version's definitions to, where it
+/// resolves them elsewhere.
+struct Moved {
+    /// A bit per definition of the first version.
+    bits: Vec<u64>,
+    /// Per such definition, what the second version resolves each of its names to.
+    to: HashMap<usize, Vec<Option<usize>>>,
 }
 
 /// The embedded schemas, inflated and indexed on first use.
@@ -183,6 +195,7 @@ impl Builtin {
             moved: (0..versions.len() * versions.len())
                 .map(|_| OnceLock::new())
                 .collect(),
+            property_changes: Mutex::default(),
             versions,
             compiled: document
                 .definitions
@@ -245,32 +258,133 @@ impl Builtin {
         Some(schemas.kinds.get(gvk)?.index)
     }
 
-    /// Whether every definition of `seen` (indices `from` resolved names to) is what `to`
-    /// resolves each of those names to: then a check that looked up no other name reads the
-    /// same schemas in both versions.
-    pub fn resolves_alike(
-        &self,
-        from: &VersionSchemas,
-        to: &VersionSchemas,
-        seen: &[usize],
-    ) -> bool {
+    /// Whether what a check of `from` resolved names to ([`Recording::seen`]) reads as what
+    /// `to` resolves the same names to: each definition the same, or one that differs only in
+    /// properties none of the values checked against it has (their every field a property of
+    /// both: an unknown field's hint names the properties). Then a check that looked up no
+    /// other name walks the same schemas in both versions.
+    pub fn resolves_alike(&self, from: &VersionSchemas, to: &VersionSchemas, seen: &Seen) -> bool {
+        let moved = self.moved(from, to);
+        let mut both = seen.definitions.iter().zip(&moved.bits).enumerate();
+        both.all(|(word, (seen_bits, moved_bits))| {
+            let mut bits = seen_bits & moved_bits;
+            while bits != 0 {
+                let index = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if !self.reads_alike(moved, index, seen) {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
+    /// Whether the values `seen` checked against `from`'s definition `index` read the same
+    /// against each definition `to` resolves its names to (`moved`).
+    fn reads_alike(&self, moved: &Moved, index: usize, seen: &Seen) -> bool {
+        let Some((_, fields)) = seen.fields.iter().find(|(each, _)| *each == index) else {
+            return false;
+        };
+        moved.to[&index].iter().all(|&there| {
+            there.is_some_and(|there| {
+                self.changed_properties(index, there)
+                    .is_some_and(|changed| fields.iter().all(|field| !changed.contains(field)))
+            })
+        })
+    }
+
+    /// Where `to` resolves the names of `from`'s definitions elsewhere.
+    fn moved(&self, from: &VersionSchemas, to: &VersionSchemas) -> &Moved {
         let position = |schemas: &VersionSchemas| {
             self.versions
                 .binary_search_by_key(&schemas.version, |each| each.version)
                 .expect("a version of these schemas")
         };
         let pair = position(from) * self.versions.len() + position(to);
-        let moved = self.moved[pair].get_or_init(|| {
-            let mut moved = vec![0u64; self.definitions.len().div_ceil(64)];
+        self.moved[pair].get_or_init(|| {
+            let mut moved = Moved {
+                bits: vec![0; self.definitions.len().div_ceil(64)],
+                to: HashMap::new(),
+            };
             for (name, &index) in &from.names {
-                if to.names.get(name) != Some(&index) {
-                    moved[index / 64] |= 1 << (index % 64);
+                let there = to.names.get(name).copied();
+                if there != Some(index) {
+                    moved.bits[index / 64] |= 1 << (index % 64);
                 }
+                moved.to.entry(index).or_default().push(there);
             }
             moved
-        });
-        seen.iter()
-            .all(|&index| moved[index / 64] & (1 << (index % 64)) == 0)
+                .to
+                .retain(|&index, _| moved.bits[index / 64] & (1 << (index % 64)) != 0);
+            moved
+        })
+    }
+
+    /// The properties of one of two definitions that the other has not, when those are all
+    /// they differ in: the same text but for those.
+    fn changed_properties(&self, one: usize, other: usize) -> Option<Vec<String>> {
+        let key = (one.min(other), one.max(other));
+        if let Some(known) = self
+            .property_changes
+            .lock()
+            .expect("not poisoned")
+            .get(&key)
+        {
+            return known.clone();
+        }
+        let parse = |index: usize| -> Value {
+            serde_json::from_str(self.definitions[index].get())
+                .expect("the embedded definitions parse")
+        };
+        let (Value::Object(mut one), Value::Object(mut other)) = (parse(one), parse(other)) else {
+            return None;
+        };
+        let changed = match (one.remove("properties"), other.remove("properties")) {
+            (Some(Value::Object(ones)), Some(Value::Object(others))) if one == other => {
+                let alike = |field: &String, schema: &Value| {
+                    others.get(field).is_none_or(|theirs| theirs == schema)
+                };
+                ones.iter()
+                    .all(|(field, schema)| alike(field, schema))
+                    .then(|| {
+                        let only_in =
+                            |these: &serde_json::Map<String, Value>,
+                             those: &serde_json::Map<String, Value>| {
+                                these
+                                    .keys()
+                                    .filter(|field| !those.contains_key(*field))
+                                    .cloned()
+                                    .collect::<Vec<String>>()
+                            };
+                        let mut changed = only_in(&ones, &others);
+                        changed.extend(only_in(&others, &ones));
+                        changed
+                    })
+            }
+            _ => None,
+        };
+        self.property_changes
+            .lock()
+            .expect("not poisoned")
+            .insert(key, changed.clone());
+        changed
+    }
+
+    /// The definitions some name resolves to in one of `minors` and not in another: a bit
+    /// each, for [`Recording::new`].
+    pub fn movable_among(&self, minors: &[KubernetesVersion]) -> Vec<u64> {
+        let mut movable = vec![0u64; self.definitions.len().div_ceil(64)];
+        for from in minors.iter().filter_map(|&minor| self.at(minor)) {
+            for to in minors.iter().filter_map(|&minor| self.at(minor)) {
+                if from.version != to.version {
+                    let moved = self.moved(from, to);
+                    for (word, bits) in movable.iter_mut().zip(&moved.bits) {
+                        *word |= bits;
+                    }
+                }
+            }
+        }
+        movable
     }
 
     /// Why an object of `gvk`, which `schemas`' version serves, should move: a later version
@@ -459,42 +573,80 @@ impl Definitions for AtVersion<'_> {
 /// [`Builtin::resolves_alike`] compares with another version's.
 pub struct Recording<'b> {
     at: AtVersion<'b>,
-    /// The definitions resolved, and whether some name resolved to none.
-    seen: RefCell<(Vec<usize>, bool)>,
+    /// The definitions whose values' fields are noted ([`Builtin::movable_among`]).
+    movable: &'b [u64],
+    /// What was resolved, and whether some name resolved to none.
+    seen: RefCell<(Seen, bool)>,
+}
+
+/// The definitions a check resolved names to, ascending, each once; and of those some other
+/// version resolves a name of elsewhere, the fields of the values checked against them.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// A bit per definition.
+    definitions: Vec<u64>,
+    fields: Vec<(usize, Vec<String>)>,
 }
 
 impl<'b> Recording<'b> {
-    pub fn new(at: AtVersion<'b>) -> Recording<'b> {
+    /// `movable`: the definitions whose values' fields are noted, for the versions the
+    /// check may be compared with.
+    pub fn new(at: AtVersion<'b>, movable: &'b [u64]) -> Recording<'b> {
+        let seen = Seen {
+            definitions: vec![0; at.builtin.definitions.len().div_ceil(64)],
+            fields: Vec::new(),
+        };
         Recording {
             at,
-            seen: RefCell::new((Vec::new(), false)),
+            movable,
+            seen: RefCell::new((seen, false)),
         }
     }
 
-    /// The definitions resolved, ascending, each once; `None` when a name resolved to none
-    /// (another version may hold it).
-    pub fn seen(self) -> Option<Vec<usize>> {
-        let (mut seen, missed) = self.seen.into_inner();
-        if missed {
-            return None;
-        }
-        seen.sort_unstable();
-        seen.dedup();
-        Some(seen)
+    /// What was resolved; `None` when a name resolved to none (another version may hold it)
+    /// or a value checked against a definition that moves had a field it does not list.
+    pub fn seen(self) -> Option<Seen> {
+        let (seen, missed) = self.seen.into_inner();
+        (!missed).then_some(seen)
     }
 }
 
 impl Definitions for Recording<'_> {
     fn definition(&self, name: &str) -> Option<&Schema> {
+        self.at.definition(name)
+    }
+
+    fn resolve(&self, name: &str, value: &Value) -> Option<&Schema> {
         let mut seen = self.seen.borrow_mut();
         let Some(&index) = self.at.schemas.names.get(name) else {
             seen.1 = true;
             return None;
         };
-        if seen.0.last() != Some(&index) {
-            seen.0.push(index);
+        let schema = self.at.builtin.compiled(index);
+        seen.0.definitions[index / 64] |= 1 << (index % 64);
+        if self
+            .movable
+            .get(index / 64)
+            .is_some_and(|bits| bits & (1 << (index % 64)) != 0)
+        {
+            let at = match seen.0.fields.iter().position(|(each, _)| *each == index) {
+                Some(at) => at,
+                None => {
+                    seen.0.fields.push((index, Vec::new()));
+                    seen.0.fields.len() - 1
+                }
+            };
+            if let Value::Object(fields) = value {
+                for field in fields.keys() {
+                    if !schema.properties().contains_key(field) {
+                        seen.1 = true;
+                    } else if !seen.0.fields[at].1.contains(field) {
+                        seen.0.fields[at].1.push(field.clone());
+                    }
+                }
+            }
         }
-        Some(self.at.builtin.compiled(index))
+        Some(schema)
     }
 }
 
@@ -569,5 +721,40 @@ mod tests {
                 "FlowSchema"
             )]
         );
+    }
+}
+
+#[cfg(test)]
+mod moved {
+    use super::*;
+
+    /// Kubernetes 1.32 gave PodSpec `resources` and PodSecurityContext `seLinuxChangePolicy`,
+    /// and changed nothing else of either: a check of a pod that sets neither walks the same
+    /// schemas on 1.31 and 1.32.
+    #[test]
+    fn definitions_that_differ_only_in_properties_are_told_apart_from_others() {
+        let builtin = builtin();
+        let at = |minor| builtin.at(KubernetesVersion { minor }).unwrap();
+        let index = |minor, name: &str| at(minor).names[name];
+        let pod = "io.k8s.api.core.v1.PodSpec";
+        assert_ne!(index(31, pod), index(32, pod));
+        assert_eq!(
+            builtin.changed_properties(index(31, pod), index(32, pod)),
+            Some(vec!["resources".to_string()])
+        );
+        let movable = builtin.movable_among(&[31, 32, 33].map(|minor| KubernetesVersion { minor }));
+        let bit = |index: usize| movable[index / 64] & (1 << (index % 64)) != 0;
+        assert!(bit(index(31, pod)) && bit(index(32, pod)));
+        let meta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+        assert_eq!(index(31, meta), index(33, meta));
+        assert!(!bit(index(31, meta)));
+        // Some definition elsewhere changes more than its properties between 1.16 and 1.33.
+        let reshaped = at(16).names.iter().any(|(name, &old)| {
+            at(33)
+                .names
+                .get(name)
+                .is_some_and(|&new| new != old && builtin.changed_properties(old, new).is_none())
+        });
+        assert!(reshaped);
     }
 }

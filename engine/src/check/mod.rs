@@ -244,6 +244,8 @@ pub struct Checker {
     builtin: &'static Builtin,
     /// What is left of the run's budget for schema and CEL checks.
     run: RunBudget,
+    /// The built-in definitions whose values a check notes ([`builtin::Recording`]).
+    movable: std::sync::OnceLock<Vec<u64>>,
 }
 
 impl fmt::Debug for Checker {
@@ -273,6 +275,7 @@ impl Checker {
             custom,
             builtin: builtin(),
             run: RunBudget::new(RUN_STEPS, RUN_CEL),
+            movable: Default::default(),
         }
     }
 
@@ -308,6 +311,7 @@ impl Checker {
             custom,
             builtin: builtin(),
             run: RunBudget::new(RUN_STEPS, RUN_CEL),
+            movable: Default::default(),
         };
         Ok((checker, warnings))
     }
@@ -495,7 +499,7 @@ impl Checker {
             memo,
             (schemas, root),
             schema,
-            (object, Recording::new(definitions)),
+            (object, Recording::new(definitions, self.movable())),
             || format!("Kubernetes {version}'s schema of {gvk}"),
         );
         if let Some(problem) = builtin.deprecation(schemas, gvk) {
