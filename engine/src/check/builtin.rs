@@ -116,8 +116,12 @@ pub struct Builtin {
     moved: Vec<OnceLock<Moved>>,
     /// Per two definitions, the properties one has and the other has not when those are all
     /// they differ in (`None` when they differ otherwise), worked out when a check first asks.
-    property_changes: Mutex<HashMap<(usize, usize), Option<Vec<String>>>>,
+    property_changes: Mutex<PropertyChanges>,
 }
+
+/// Per two definitions (the lower index first), the properties only one of them lists, or
+/// `None` when they differ in more.
+type PropertyChanges = HashMap<(usize, usize), Option<Vec<String>>>;
 
 /// What another version resolves the names of one version's definitions to, where it
 /// resolves them elsewhere.
