@@ -3,7 +3,6 @@
 //! ([`mod@builtin`]), or its CRD's schema ([`crd`]), with the validator in [`schema`]. An object
 //! is checked once per distinct Kubernetes version among the clusters that receive it.
 
-mod budget;
 pub mod builtin;
 mod cel;
 mod constraints;
@@ -21,24 +20,26 @@ mod list_type;
 mod object_meta;
 mod ratchet;
 mod refusal;
+#[cfg(test)]
+mod reused_checks;
 pub mod schema;
 mod served_by_default;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
 use crate::lint::Lint;
 use crate::redact;
-use budget::{Memo, RunBudget};
-use builtin::{Builtin, Recording, api_stability, builtin};
+use builtin::{Builtin, Recording, Seen, VersionSchemas, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
 pub use ratchet::RATCHETING_SINCE_MINOR;
-use schema::{Definitions, FindingKind, Found};
+use schema::{Definitions, FindingKind, Found, Limits, OverBudget, Spent};
 
 /// The lints of schema checking: when every one is allowed, nothing is checked.
 pub const LINTS: [Lint; 8] = [
@@ -807,6 +808,239 @@ pub const FINDINGS_PER_LINT: usize = 20;
 /// older (k8s.io/component-base compatibility), which decides the formats a CRD checks.
 fn compatibility_minor(version: KubernetesVersion) -> u32 {
     version.minor.saturating_sub(1)
+}
+
+/// What is left of a run's budget for checks, shared by the threads that check objects.
+#[derive(Debug)]
+struct RunBudget {
+    steps: AtomicU64,
+    cel: AtomicU64,
+    /// The budget the run began with, for the message once it is spent.
+    total: (u64, u64),
+}
+
+impl RunBudget {
+    fn new(steps: u64, cel: u64) -> RunBudget {
+        RunBudget {
+            steps: AtomicU64::new(steps),
+            cel: AtomicU64::new(cel),
+            total: (steps, cel),
+        }
+    }
+
+    fn left(&self) -> (u64, u64) {
+        (
+            self.steps.load(Ordering::Relaxed),
+            self.cel.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Takes what a check spent (never below zero).
+    fn charge(&self, steps: u64, cel: u64) {
+        let take = |counter: &AtomicU64, amount: u64| {
+            let _ = counter.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_sub(amount))
+            });
+        };
+        take(&self.steps, steps);
+        take(&self.cel, cel);
+    }
+
+    /// The finding of an object left unchecked because the run's budget is spent. Which
+    /// objects those are depends on the order they were checked in, which threads decide;
+    /// that the run fails does not.
+    fn spent(&self) -> Finding {
+        Finding {
+            lint: Lint::SchemaInvalid,
+            path: String::new(),
+            problem: format!(
+                "not checked: the run's budget for schema and CEL checks is spent ({} schema \
+                 steps and {} CEL cost in all, fedrender's limit for one run, so that no fleet \
+                 keeps it busy for minutes); fedrender does not call valid what it did not check",
+                thousands(self.total.0),
+                thousands(self.total.1)
+            ),
+        }
+    }
+}
+
+impl Checker {
+    /// `object` against `schema` within the budget for its size and what is left of the run's
+    /// (as the new object of `update`, when it is one); `judge` names the schema (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the
+    /// finding that it was too costly; `found` holds decoding's findings, and the minor of the
+    /// API server's compatibility version decides the formats checked. With the findings, what
+    /// the check spent when it was done within the base budget.
+    fn validate(
+        &self,
+        schema: &schema::Schema,
+        (object, update): (&Value, Option<&ratchet::Update<'_>>),
+        definitions: &dyn Definitions,
+        judge: impl FnOnce() -> String,
+        (found, compatibility_minor): (Found, u32),
+    ) -> (Vec<Finding>, Option<Spent>) {
+        let (run_steps, run_cel) = self.run.left();
+        if run_steps == 0 || run_cel == 0 {
+            return (vec![self.run.spent()], None);
+        }
+        let limits = |steps: u64| Limits {
+            steps: steps.min(run_steps),
+            cel: run_cel,
+            compatibility_minor,
+        };
+        // Nearly every object is checked within the base budget alone; only one that is not is
+        // counted (a walk of its every value) for its whole budget, and checked again from the
+        // start.
+        let first = limits(BUDGET_BASE);
+        let validate = |limits, found| {
+            schema.validate_update_with(
+                object,
+                update,
+                definitions,
+                limits,
+                FINDINGS_PER_LINT,
+                found,
+            )
+        };
+        match validate(first, found.clone()) {
+            Ok((found, spent)) => {
+                self.charge(spent);
+                return (findings_of(found), Some(spent));
+            }
+            Err(OverBudget) => self.run.charge(first.steps, 0),
+        }
+        let values = count_values(object);
+        let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
+        let second = limits(budget);
+        let findings = match validate(second, found) {
+            Ok((found, spent)) => {
+                self.charge(spent);
+                findings_of(found)
+            }
+            Err(OverBudget) => {
+                self.run.charge(second.steps, 0);
+                if second.steps < budget {
+                    return (vec![self.run.spent()], None);
+                }
+                vec![Finding {
+                    lint: Lint::SchemaInvalid,
+                    path: String::new(),
+                    problem: format!(
+                        "not checked: checking it against {} takes more than {} steps, the \
+                         budget for an object of {} values (the schema's anyOf, oneOf and allOf \
+                         choices multiply the work); fedrender does not call valid what it could \
+                         not check",
+                        judge(),
+                        thousands(budget),
+                        thousands(values)
+                    ),
+                }]
+            }
+        };
+        (findings, None)
+    }
+
+    fn charge(&self, spent: Spent) {
+        self.run
+            .charge(spent.steps.saturating_add(spent.compiled), spent.cel);
+    }
+}
+
+/// What checks of one built-in object found at the minors checked so far, each with what it
+/// read: a later minor that reads the same takes its findings ([`Checker::validate_builtin`]).
+#[derive(Default)]
+struct Memo {
+    earlier: Vec<Earlier>,
+}
+
+/// One check done within the base budget.
+struct Earlier {
+    version: KubernetesVersion,
+    /// The kind's definition, and every definition a reference resolved to.
+    root: usize,
+    seen: Seen,
+    findings: Vec<Finding>,
+    spent: Spent,
+}
+
+impl Checker {
+    /// The built-in definitions some name resolves to in one of the inventory's versions and
+    /// not in another: the values checked against them are noted.
+    fn movable(&self) -> &[u64] {
+        self.movable.get_or_init(|| {
+            let minors: Vec<KubernetesVersion> = self
+                .versions
+                .iter()
+                .map(|version| version.version)
+                .collect();
+            self.builtin.movable_among(&minors)
+        })
+    }
+
+    /// What the schema of `version` (`schemas`), whose definition `root` is the kind's, says of
+    /// the built-in `object` — the findings of an earlier minor of `memo` where they are
+    /// provably the same. A built-in kind's schema has no rules, no CRD formats and no
+    /// patterns (`Schema::from_kubernetes`), so its walk reads nothing of the version but its
+    /// definitions: with the same root and every reference the earlier walk took resolving
+    /// to the same definition, each step is the same, and with it the findings and the steps
+    /// spent. Within the base budget either way: the earlier walk took no more steps than
+    /// this check would have been allowed (the run's budget falls as checks run).
+    fn validate_builtin(
+        &self,
+        memo: &mut Memo,
+        (schemas, root): (&VersionSchemas, usize),
+        schema: &schema::Schema,
+        (object, definitions): (&Value, Recording<'_>),
+        judge: impl FnOnce() -> String,
+    ) -> Vec<Finding> {
+        let builtin = self.builtin;
+        let (run_steps, run_cel) = self.run.left();
+        let reusable = memo.earlier.iter().find(|earlier| {
+            earlier.root == root
+                && run_steps > 0
+                && run_cel > 0
+                && earlier.spent.steps <= run_steps.min(BUDGET_BASE)
+                && builtin
+                    .at(earlier.version)
+                    .is_some_and(|from| builtin.resolves_alike(from, schemas, &earlier.seen))
+        });
+        if let Some(earlier) = reusable {
+            self.charge(earlier.spent);
+            return earlier.findings.clone();
+        }
+        let minor = compatibility_minor(schemas.version);
+        let (findings, within_base) = self.validate(
+            schema,
+            (object, None),
+            &definitions,
+            judge,
+            (Found::default(), minor),
+        );
+        if let (Some(spent), Some(seen)) = (within_base, definitions.seen()) {
+            memo.earlier.push(Earlier {
+                version: schemas.version,
+                root,
+                seen,
+                findings: findings.clone(),
+                spent,
+            });
+        }
+        findings
+    }
+}
+
+/// How many values `object` holds: itself, and every item and field value within, at any depth.
+fn count_values(object: &Value) -> u64 {
+    let mut count = 0;
+    let mut stack = vec![object];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(fields) => stack.extend(fields.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// `findings` with no value of a Secret among `objects` in them (`crate::redact`): the checker

@@ -195,7 +195,7 @@ mod tests {
             "a", "Z", "9", ".", "_", "/", "-", ":", " ", "%", "=", ",", "@", "+", ": ", "#", "'",
             "\"", "é", "\t", "::", "x:", "[", "~",
         ];
-        let mut random = Random(0x5eed_0f_a11);
+        let mut random = Random(0x0005_eed0_fa11);
         for _ in 0..20_000 {
             let mut text = String::from(random.pick(&["a", "b", "Web", "x"]));
             for _ in 0..random.below(8) {
