@@ -87,7 +87,7 @@ fn kept_on_the_control_plane(template: &Template) -> Option<String> {
     use crate::api::autoscaling::{CRON_FEDERATED_HPA, FEDERATED_HPA};
     let spec = template.object.get("spec");
     let target = |field: &str| {
-        spec.and_then(|spec| spec.pointer(&format!("/scaleTargetRef/{field}")))
+        spec.and_then(|spec| crate::object::pointer(spec, &format!("/scaleTargetRef/{field}")))
             .and_then(serde_json::Value::as_str)
             .unwrap_or("?")
             .to_string()

@@ -647,7 +647,9 @@ pub(crate) fn schema_checker(
     let kind_of_crd_at: BTreeMap<&Origin, (String, String)> = fleet_crds
         .chain(command_line_crds)
         .filter_map(|(crd, origin)| {
-            let text = |pointer: &str| crd.pointer(pointer).and_then(serde_json::Value::as_str);
+            let text = |pointer: &str| {
+                crate::object::pointer(crd, pointer).and_then(serde_json::Value::as_str)
+            };
             Some((
                 origin,
                 (

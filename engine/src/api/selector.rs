@@ -103,13 +103,12 @@ pub struct ObjectIdentity {
 impl ObjectIdentity {
     pub fn of(object: &Value) -> ObjectIdentity {
         let text = |pointer: &str| {
-            object
-                .pointer(pointer)
+            crate::object::pointer(object, pointer)
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string()
         };
-        let labels = match object.pointer("/metadata/labels") {
+        let labels = match crate::object::pointer(object, "/metadata/labels") {
             Some(Value::Object(map)) => map
                 .iter()
                 .map(|(key, value)| match value {

@@ -3,10 +3,11 @@
 //! `schemas/regenerate.py`) and read once, when a run first checks an object. A definition
 //! that several versions share is stored and compiled once.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -82,13 +83,16 @@ struct Document {
     /// Kept as text until a check needs one: a run checks a few dozen kinds of hundreds.
     definitions: Vec<Box<RawValue>>,
     /// Per minor version (`"1.29"`), each definition's name and its index in `definitions`.
-    versions: BTreeMap<String, HashMap<String, usize>>,
+    versions: BTreeMap<String, Names>,
 }
+
+/// Each definition's name in one version, and its index in `definitions`.
+type Names = HashMap<String, usize, BuildHasherDefault<NameHasher>>;
 
 /// The schemas of one minor version.
 pub struct VersionSchemas {
     pub version: KubernetesVersion,
-    names: HashMap<String, usize, BuildHasherDefault<NameHasher>>,
+    names: Names,
     /// Each kind the version serves.
     kinds: HashMap<GroupVersionKind, Served>,
 }
@@ -109,7 +113,31 @@ pub struct Builtin {
     compiled: Vec<OnceLock<Schema>>,
     /// Every group a version serves (the core group is `""`).
     groups: BTreeSet<String>,
+    /// Per pair of versions (by position, `versions.len()` × first + second), the definitions
+    /// of the first some name of which the second resolves elsewhere, worked out when a check
+    /// first asks.
+    moved: Vec<OnceLock<Moved>>,
+    /// Per two definitions, the properties one has and the other has not when those are all
+    /// they differ in (`None` when they differ otherwise), worked out when a check first asks.
+    property_changes: Mutex<PropertyChanges>,
 }
+
+/// Per two definitions (the lower index first), the properties only one of them lists, or
+/// `None` when they differ in more.
+type PropertyChanges = HashMap<(usize, usize), Option<Vec<String>>>;
+
+/// What another version resolves the names of one version's definitions to, where it
+/// resolves them elsewhere.
+struct Moved {
+    /// A bit per definition of the first version.
+    bits: Vec<u64>,
+    /// Per such definition, what the second version resolves each of its names to.
+    to: HashMap<usize, Vec<Option<usize>>>,
+}
+
+/// The field of a definition that names the kinds it is the schema of, as the embedded text
+/// writes it.
+const KINDS_KEY: &str = "\"x-kubernetes-group-version-kind\"";
 
 /// The embedded schemas, inflated and indexed on first use.
 pub fn builtin() -> &'static Builtin {
@@ -138,6 +166,10 @@ impl Builtin {
             .definitions
             .iter()
             .map(|definition| {
+                // Most definitions are no kind's: their text, never read, says so.
+                if !definition.get().contains(KINDS_KEY) {
+                    return None;
+                }
                 let Kinds { kinds } = serde_json::from_str(definition.get())
                     .expect("the embedded definitions are objects");
                 match <[GroupVersionKind; 1]>::try_from(kinds) {
@@ -164,7 +196,7 @@ impl Builtin {
                     .collect();
                 VersionSchemas {
                     version,
-                    names: names.into_iter().collect(),
+                    names,
                     kinds,
                 }
             })
@@ -175,6 +207,10 @@ impl Builtin {
             .map(|gvk| gvk.group.clone())
             .collect();
         Builtin {
+            moved: (0..versions.len() * versions.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+            property_changes: Mutex::default(),
             versions,
             compiled: document
                 .definitions
@@ -229,6 +265,141 @@ impl Builtin {
                 schemas,
             },
         ))
+    }
+
+    /// The definition `schemas`' version serves `gvk` with (an index: versions that share a
+    /// definition share its index).
+    pub fn kind_index(&self, schemas: &VersionSchemas, gvk: &GroupVersionKind) -> Option<usize> {
+        Some(schemas.kinds.get(gvk)?.index)
+    }
+
+    /// Whether what a check of `from` resolved names to ([`Recording::seen`]) reads as what
+    /// `to` resolves the same names to: each definition the same, or one that differs only in
+    /// properties none of the values checked against it has (their every field a property of
+    /// both: an unknown field's hint names the properties). Then a check that looked up no
+    /// other name walks the same schemas in both versions.
+    pub fn resolves_alike(&self, from: &VersionSchemas, to: &VersionSchemas, seen: &Seen) -> bool {
+        let moved = self.moved(from, to);
+        let mut both = seen.definitions.iter().zip(&moved.bits).enumerate();
+        both.all(|(word, (seen_bits, moved_bits))| {
+            let mut bits = seen_bits & moved_bits;
+            while bits != 0 {
+                let index = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if !self.reads_alike(moved, index, seen) {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
+    /// Whether the values `seen` checked against `from`'s definition `index` read the same
+    /// against each definition `to` resolves its names to (`moved`).
+    fn reads_alike(&self, moved: &Moved, index: usize, seen: &Seen) -> bool {
+        let Some((_, fields)) = seen.fields.iter().find(|(each, _)| *each == index) else {
+            return false;
+        };
+        moved.to[&index].iter().all(|&there| {
+            there.is_some_and(|there| {
+                self.changed_properties(index, there)
+                    .is_some_and(|changed| fields.iter().all(|field| !changed.contains(field)))
+            })
+        })
+    }
+
+    /// Where `to` resolves the names of `from`'s definitions elsewhere.
+    fn moved(&self, from: &VersionSchemas, to: &VersionSchemas) -> &Moved {
+        let position = |schemas: &VersionSchemas| {
+            self.versions
+                .binary_search_by_key(&schemas.version, |each| each.version)
+                .expect("a version of these schemas")
+        };
+        let pair = position(from) * self.versions.len() + position(to);
+        self.moved[pair].get_or_init(|| {
+            let mut moved = Moved {
+                bits: vec![0; self.definitions.len().div_ceil(64)],
+                to: HashMap::new(),
+            };
+            for (name, &index) in &from.names {
+                let there = to.names.get(name).copied();
+                if there != Some(index) {
+                    moved.bits[index / 64] |= 1 << (index % 64);
+                }
+                moved.to.entry(index).or_default().push(there);
+            }
+            moved
+                .to
+                .retain(|&index, _| moved.bits[index / 64] & (1 << (index % 64)) != 0);
+            moved
+        })
+    }
+
+    /// The properties of one of two definitions that the other has not, when those are all
+    /// they differ in: the same text but for those.
+    fn changed_properties(&self, one: usize, other: usize) -> Option<Vec<String>> {
+        let key = (one.min(other), one.max(other));
+        if let Some(known) = self
+            .property_changes
+            .lock()
+            .expect("not poisoned")
+            .get(&key)
+        {
+            return known.clone();
+        }
+        let parse = |index: usize| -> Value {
+            serde_json::from_str(self.definitions[index].get())
+                .expect("the embedded definitions parse")
+        };
+        let (Value::Object(mut one), Value::Object(mut other)) = (parse(one), parse(other)) else {
+            return None;
+        };
+        let changed = match (one.remove("properties"), other.remove("properties")) {
+            (Some(Value::Object(ones)), Some(Value::Object(others))) if one == other => {
+                let alike = |field: &String, schema: &Value| {
+                    others.get(field).is_none_or(|theirs| theirs == schema)
+                };
+                ones.iter()
+                    .all(|(field, schema)| alike(field, schema))
+                    .then(|| {
+                        let only_in =
+                            |these: &serde_json::Map<String, Value>,
+                             those: &serde_json::Map<String, Value>| {
+                                these
+                                    .keys()
+                                    .filter(|field| !those.contains_key(*field))
+                                    .cloned()
+                                    .collect::<Vec<String>>()
+                            };
+                        let mut changed = only_in(&ones, &others);
+                        changed.extend(only_in(&others, &ones));
+                        changed
+                    })
+            }
+            _ => None,
+        };
+        self.property_changes
+            .lock()
+            .expect("not poisoned")
+            .insert(key, changed.clone());
+        changed
+    }
+
+    /// The definitions some name resolves to in one of `minors` and not in another: a bit
+    /// each, for [`Recording::new`].
+    pub fn movable_among(&self, minors: &[KubernetesVersion]) -> Vec<u64> {
+        let mut movable = vec![0u64; self.definitions.len().div_ceil(64)];
+        for from in minors.iter().filter_map(|&minor| self.at(minor)) {
+            for to in minors.iter().filter_map(|&minor| self.at(minor)) {
+                if from.version != to.version {
+                    let moved = self.moved(from, to);
+                    for (word, bits) in movable.iter_mut().zip(&moved.bits) {
+                        *word |= bits;
+                    }
+                }
+            }
+        }
+        movable
     }
 
     /// Why an object of `gvk`, which `schemas`' version serves, should move: a later version
@@ -413,6 +584,87 @@ impl Definitions for AtVersion<'_> {
     }
 }
 
+/// The definitions of one version, noting each one a check resolves a name to: what
+/// [`Builtin::resolves_alike`] compares with another version's.
+pub struct Recording<'b> {
+    at: AtVersion<'b>,
+    /// The definitions whose values' fields are noted ([`Builtin::movable_among`]).
+    movable: &'b [u64],
+    /// What was resolved, and whether some name resolved to none.
+    seen: RefCell<(Seen, bool)>,
+}
+
+/// The definitions a check resolved names to, ascending, each once; and of those some other
+/// version resolves a name of elsewhere, the fields of the values checked against them.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// A bit per definition.
+    definitions: Vec<u64>,
+    fields: Vec<(usize, Vec<String>)>,
+}
+
+impl<'b> Recording<'b> {
+    /// `movable`: the definitions whose values' fields are noted, for the versions the
+    /// check may be compared with.
+    pub fn new(at: AtVersion<'b>, movable: &'b [u64]) -> Recording<'b> {
+        let seen = Seen {
+            definitions: vec![0; at.builtin.definitions.len().div_ceil(64)],
+            fields: Vec::new(),
+        };
+        Recording {
+            at,
+            movable,
+            seen: RefCell::new((seen, false)),
+        }
+    }
+
+    /// What was resolved; `None` when a name resolved to none (another version may hold it)
+    /// or a value checked against a definition that moves had a field it does not list.
+    pub fn seen(self) -> Option<Seen> {
+        let (seen, missed) = self.seen.into_inner();
+        (!missed).then_some(seen)
+    }
+}
+
+impl Definitions for Recording<'_> {
+    fn definition(&self, name: &str) -> Option<&Schema> {
+        self.at.definition(name)
+    }
+
+    fn resolve(&self, name: &str, value: &Value) -> Option<&Schema> {
+        let mut seen = self.seen.borrow_mut();
+        let Some(&index) = self.at.schemas.names.get(name) else {
+            seen.1 = true;
+            return None;
+        };
+        let schema = self.at.builtin.compiled(index);
+        seen.0.definitions[index / 64] |= 1 << (index % 64);
+        if self
+            .movable
+            .get(index / 64)
+            .is_some_and(|bits| bits & (1 << (index % 64)) != 0)
+        {
+            let at = match seen.0.fields.iter().position(|(each, _)| *each == index) {
+                Some(at) => at,
+                None => {
+                    seen.0.fields.push((index, Vec::new()));
+                    seen.0.fields.len() - 1
+                }
+            };
+            if let Value::Object(fields) = value {
+                for field in fields.keys() {
+                    if !schema.properties().contains_key(field) {
+                        seen.1 = true;
+                    } else if !seen.0.fields[at].1.contains(field) {
+                        seen.0.fields[at].1.push(field.clone());
+                    }
+                }
+            }
+        }
+        Some(schema)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,5 +736,56 @@ mod tests {
                 "FlowSchema"
             )]
         );
+    }
+}
+
+#[cfg(test)]
+mod moved {
+    use super::*;
+
+    /// A definition whose text does not hold the kinds' field as written is no kind's:
+    /// reading it finds no kinds.
+    #[test]
+    fn a_definition_without_the_kinds_field_written_out_names_no_kind() {
+        let builtin = builtin();
+        let mut without = 0;
+        for definition in &builtin.definitions {
+            if !definition.get().contains(KINDS_KEY) {
+                let read: Value = serde_json::from_str(definition.get()).unwrap();
+                assert_eq!(read.get("x-kubernetes-group-version-kind"), None);
+                without += 1;
+            }
+        }
+        assert!(without > builtin.definitions.len() / 2);
+    }
+
+    /// Kubernetes 1.32 gave PodSpec `resources` and PodSecurityContext `seLinuxChangePolicy`,
+    /// and changed nothing else of either: a check of a pod that sets neither walks the same
+    /// schemas on 1.31 and 1.32.
+    #[test]
+    fn definitions_that_differ_only_in_properties_are_told_apart_from_others() {
+        let builtin = builtin();
+        let at = |minor| builtin.at(KubernetesVersion { minor }).unwrap();
+        let index = |minor, name: &str| at(minor).names[name];
+        let pod = "io.k8s.api.core.v1.PodSpec";
+        assert_ne!(index(31, pod), index(32, pod));
+        assert_eq!(
+            builtin.changed_properties(index(31, pod), index(32, pod)),
+            Some(vec!["resources".to_string()])
+        );
+        let movable = builtin.movable_among(&[31, 32, 33].map(|minor| KubernetesVersion { minor }));
+        let bit = |index: usize| movable[index / 64] & (1 << (index % 64)) != 0;
+        assert!(bit(index(31, pod)) && bit(index(32, pod)));
+        let meta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+        assert_eq!(index(31, meta), index(33, meta));
+        assert!(!bit(index(31, meta)));
+        // Some definition elsewhere changes more than its properties between 1.16 and 1.33.
+        let reshaped = at(16).names.iter().any(|(name, &old)| {
+            at(33)
+                .names
+                .get(name)
+                .is_some_and(|&new| new != old && builtin.changed_properties(old, new).is_none())
+        });
+        assert!(reshaped);
     }
 }

@@ -46,13 +46,19 @@ fn drop_rules(value: &mut Value) {
 }
 
 fn creation_refusals_with_rules(crd: &Value, minor: u32) -> Vec<Refusal> {
-    let Some(versions) = crd.pointer("/spec/versions").and_then(Value::as_array) else {
+    let Some(versions) = crate::object::pointer(crd, "/spec/versions").and_then(Value::as_array)
+    else {
         return Vec::new();
     };
     let schemas: Vec<(usize, &Value)> = versions
         .iter()
         .enumerate()
-        .filter_map(|(at, version)| Some((at, version.pointer("/schema/openAPIV3Schema")?)))
+        .filter_map(|(at, version)| {
+            Some((
+                at,
+                crate::object::pointer(version, "/schema/openAPIV3Schema")?,
+            ))
+        })
         .collect();
     // The internal version of a CRD holds one schema for all versions when they are the same,
     // and the API server names its fields from there.

@@ -20,6 +20,8 @@ mod list_type;
 mod object_meta;
 mod ratchet;
 mod refusal;
+#[cfg(test)]
+mod reused_checks;
 pub mod schema;
 mod served_by_default;
 
@@ -32,7 +34,7 @@ use serde_json::Value;
 use crate::diagnostics::{Diagnostic, Origin};
 use crate::lint::Lint;
 use crate::redact;
-use builtin::{Builtin, api_stability, builtin};
+use builtin::{Builtin, Recording, Seen, VersionSchemas, api_stability, builtin};
 pub use builtin::{GroupVersionKind, KubernetesVersion};
 pub use crd::CrdSource;
 use crd::{CustomResources, Lookup};
@@ -243,6 +245,8 @@ pub struct Checker {
     builtin: &'static Builtin,
     /// What is left of the run's budget for schema and CEL checks.
     run: RunBudget,
+    /// The built-in definitions whose values a check notes ([`builtin::Recording`]).
+    movable: std::sync::OnceLock<Vec<u64>>,
 }
 
 impl fmt::Debug for Checker {
@@ -272,6 +276,7 @@ impl Checker {
             custom,
             builtin: builtin(),
             run: RunBudget::new(RUN_STEPS, RUN_CEL),
+            movable: Default::default(),
         }
     }
 
@@ -307,6 +312,7 @@ impl Checker {
             custom,
             builtin: builtin(),
             run: RunBudget::new(RUN_STEPS, RUN_CEL),
+            movable: Default::default(),
         };
         Ok((checker, warnings))
     }
@@ -352,8 +358,9 @@ impl Checker {
             by_version.entry(version).or_default().push(cluster);
         }
         let mut found: BTreeMap<Finding, Vec<usize>> = BTreeMap::new();
+        let mut memo = Memo::default();
         for (version, clusters) in by_version {
-            for finding in self.check_at(object, version) {
+            for finding in self.check_at_with(object, version, &mut memo) {
                 found.entry(finding).or_default().extend(&clusters);
             }
             if !custom {
@@ -430,6 +437,16 @@ impl Checker {
     /// What an API server of `version` says of `object`: at most [`FINDINGS_PER_LINT`]
     /// findings of each lint, and then one that counts the rest.
     pub fn check_at(&self, object: &Value, version: KubernetesVersion) -> Vec<Finding> {
+        self.check_at_with(object, version, &mut Memo::default())
+    }
+
+    /// [`Checker::check_at`], with what the object's checks at other minors found.
+    fn check_at_with(
+        &self,
+        object: &Value,
+        version: KubernetesVersion,
+        memo: &mut Memo,
+    ) -> Vec<Finding> {
         let (Some(api_version), Some(kind)) = (
             object.get("apiVersion").and_then(Value::as_str),
             object.get("kind").and_then(Value::as_str),
@@ -438,7 +455,7 @@ impl Checker {
         };
         let gvk = GroupVersionKind::of(api_version, kind);
         let findings = if self.is_builtin(&gvk.group) {
-            self.check_builtin(object, &gvk, version)
+            self.check_builtin(object, &gvk, version, memo)
         } else {
             self.check_custom(object, None, &gvk, version)
         };
@@ -468,20 +485,23 @@ impl Checker {
         object: &Value,
         gvk: &GroupVersionKind,
         version: KubernetesVersion,
+        memo: &mut Memo,
     ) -> Vec<Finding> {
         let builtin = self.builtin;
         let schemas = builtin
             .at(version)
             .expect("cluster versions are within the embedded ones");
-        let Some((schema, definitions)) = builtin.kind(schemas, gvk) else {
+        let (Some((schema, definitions)), Some(root)) =
+            (builtin.kind(schemas, gvk), builtin.kind_index(schemas, gvk))
+        else {
             return vec![self.not_served(gvk, version)];
         };
-        let mut findings = self.validate(
+        let mut findings = self.validate_builtin(
+            memo,
+            (schemas, root),
             schema,
-            (object, None),
-            &definitions,
+            (object, Recording::new(definitions, self.movable())),
             || format!("Kubernetes {version}'s schema of {gvk}"),
-            (Found::default(), compatibility_minor(version)),
         );
         if let Some(problem) = builtin.deprecation(schemas, gvk) {
             findings.push(Finding {
@@ -647,13 +667,16 @@ impl Checker {
                     .as_ref()
                     .map(|old| ratchet::Update::new(schema, old, object, ratcheting));
                 let mut findings = metadata_findings(object);
-                findings.extend(self.validate(
-                    schema,
-                    (object, update.as_ref()),
-                    &NoDefinitions,
-                    || format!("the CRD {}", crd::named(crd, origin)),
-                    (found, compatibility_minor(version)),
-                ));
+                findings.extend(
+                    self.validate(
+                        schema,
+                        (object, update.as_ref()),
+                        &NoDefinitions,
+                        || format!("the CRD {}", crd::named(crd, origin)),
+                        (found, compatibility_minor(version)),
+                    )
+                    .0,
+                );
                 findings
             }
         }
@@ -845,7 +868,8 @@ impl Checker {
     /// `object` against `schema` within the budget for its size and what is left of the run's
     /// (as the new object of `update`, when it is one); `judge` names the schema (`the CRD widgets.example.io (fleet/crds.yaml:1)`) for the
     /// finding that it was too costly; `found` holds decoding's findings, and the minor of the
-    /// API server's compatibility version decides the formats checked.
+    /// API server's compatibility version decides the formats checked. With the findings, what
+    /// the check spent when it was done within the base budget.
     fn validate(
         &self,
         schema: &schema::Schema,
@@ -853,10 +877,10 @@ impl Checker {
         definitions: &dyn Definitions,
         judge: impl FnOnce() -> String,
         (found, compatibility_minor): (Found, u32),
-    ) -> Vec<Finding> {
+    ) -> (Vec<Finding>, Option<Spent>) {
         let (run_steps, run_cel) = self.run.left();
         if run_steps == 0 || run_cel == 0 {
-            return vec![self.run.spent()];
+            return (vec![self.run.spent()], None);
         }
         let limits = |steps: u64| Limits {
             steps: steps.min(run_steps),
@@ -880,14 +904,14 @@ impl Checker {
         match validate(first, found.clone()) {
             Ok((found, spent)) => {
                 self.charge(spent);
-                return findings_of(found);
+                return (findings_of(found), Some(spent));
             }
             Err(OverBudget) => self.run.charge(first.steps, 0),
         }
         let values = count_values(object);
         let budget = BUDGET_BASE.saturating_add(BUDGET_PER_VALUE.saturating_mul(values));
         let second = limits(budget);
-        match validate(second, found) {
+        let findings = match validate(second, found) {
             Ok((found, spent)) => {
                 self.charge(spent);
                 findings_of(found)
@@ -895,7 +919,7 @@ impl Checker {
             Err(OverBudget) => {
                 self.run.charge(second.steps, 0);
                 if second.steps < budget {
-                    return vec![self.run.spent()];
+                    return (vec![self.run.spent()], None);
                 }
                 vec![Finding {
                     lint: Lint::SchemaInvalid,
@@ -911,13 +935,112 @@ impl Checker {
                     ),
                 }]
             }
-        }
+        };
+        (findings, None)
     }
 
     fn charge(&self, spent: Spent) {
         self.run
             .charge(spent.steps.saturating_add(spent.compiled), spent.cel);
     }
+}
+
+/// What checks of one built-in object found at the minors checked so far, each with what it
+/// read: a later minor that reads the same takes its findings ([`Checker::validate_builtin`]).
+#[derive(Default)]
+struct Memo {
+    earlier: Vec<Earlier>,
+}
+
+/// One check done within the base budget.
+struct Earlier {
+    version: KubernetesVersion,
+    /// The kind's definition, and every definition a reference resolved to.
+    root: usize,
+    seen: Seen,
+    findings: Vec<Finding>,
+    spent: Spent,
+}
+
+impl Checker {
+    /// The built-in definitions some name resolves to in one of the inventory's versions and
+    /// not in another: the values checked against them are noted.
+    fn movable(&self) -> &[u64] {
+        self.movable.get_or_init(|| {
+            let minors: Vec<KubernetesVersion> = self
+                .versions
+                .iter()
+                .map(|version| version.version)
+                .collect();
+            self.builtin.movable_among(&minors)
+        })
+    }
+
+    /// What the schema of `version` (`schemas`), whose definition `root` is the kind's, says of
+    /// the built-in `object` — the findings of an earlier minor of `memo` where they are
+    /// provably the same. A built-in kind's schema has no rules, no CRD formats and no
+    /// patterns (`Schema::from_kubernetes`), so its walk reads nothing of the version but its
+    /// definitions: with the same root and every reference the earlier walk took resolving
+    /// to the same definition, each step is the same, and with it the findings and the steps
+    /// spent. Within the base budget either way: the earlier walk took no more steps than
+    /// this check would have been allowed (the run's budget falls as checks run).
+    fn validate_builtin(
+        &self,
+        memo: &mut Memo,
+        (schemas, root): (&VersionSchemas, usize),
+        schema: &schema::Schema,
+        (object, definitions): (&Value, Recording<'_>),
+        judge: impl FnOnce() -> String,
+    ) -> Vec<Finding> {
+        let builtin = self.builtin;
+        let (run_steps, run_cel) = self.run.left();
+        let reusable = memo.earlier.iter().find(|earlier| {
+            earlier.root == root
+                && run_steps > 0
+                && run_cel > 0
+                && earlier.spent.steps <= run_steps.min(BUDGET_BASE)
+                && builtin
+                    .at(earlier.version)
+                    .is_some_and(|from| builtin.resolves_alike(from, schemas, &earlier.seen))
+        });
+        if let Some(earlier) = reusable {
+            self.charge(earlier.spent);
+            return earlier.findings.clone();
+        }
+        let minor = compatibility_minor(schemas.version);
+        let (findings, within_base) = self.validate(
+            schema,
+            (object, None),
+            &definitions,
+            judge,
+            (Found::default(), minor),
+        );
+        if let (Some(spent), Some(seen)) = (within_base, definitions.seen()) {
+            memo.earlier.push(Earlier {
+                version: schemas.version,
+                root,
+                seen,
+                findings: findings.clone(),
+                spent,
+            });
+        }
+        findings
+    }
+}
+
+/// How many values `object` holds: itself, and every item and field value within, at any depth.
+fn count_values(object: &Value) -> u64 {
+    let mut count = 0;
+    let mut stack = vec![object];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(fields) => stack.extend(fields.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// `findings` with no value of a Secret among `objects` in them (`crate::redact`): the checker
@@ -967,21 +1090,6 @@ fn findings_of(found: schema::Found) -> Vec<Finding> {
         }
     }
     findings
-}
-
-/// How many values `object` holds: itself, and every item and field value within, at any depth.
-fn count_values(object: &Value) -> u64 {
-    let mut count = 0;
-    let mut stack = vec![object];
-    while let Some(value) = stack.pop() {
-        count += 1;
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(fields) => stack.extend(fields.values()),
-            _ => {}
-        }
-    }
-    count
 }
 
 /// `99,980`.

@@ -376,6 +376,11 @@ impl Out<'_> {
 /// The definitions a schema refers to by name.
 pub trait Definitions {
     fn definition(&self, name: &str) -> Option<&Schema>;
+
+    /// The definition a reference names, to check `value` against.
+    fn resolve(&self, name: &str, _value: &Value) -> Option<&Schema> {
+        self.definition(name)
+    }
 }
 
 impl Schema {
@@ -779,7 +784,7 @@ impl Schema {
             return;
         }
         if let Some(name) = &self.reference {
-            if let Some(resolved) = walk.definitions.definition(name) {
+            if let Some(resolved) = walk.definitions.resolve(name, value) {
                 resolved.check(value, path, walk, out);
             }
             return;

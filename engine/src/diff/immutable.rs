@@ -41,7 +41,12 @@ fn spec_without(object: &Value, mutable: &[&str]) -> Option<Value> {
 fn differing(before: &Value, after: &Value, pointers: &[&str]) -> Vec<String> {
     pointers
         .iter()
-        .filter(|pointer| !same(before.pointer(pointer), after.pointer(pointer)))
+        .filter(|pointer| {
+            !same(
+                crate::object::pointer(before, pointer),
+                crate::object::pointer(after, pointer),
+            )
+        })
         .map(|pointer| pointer.trim_start_matches('/').replace('/', "."))
         .collect()
 }
@@ -87,7 +92,7 @@ pub(super) fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) 
         ("", "PersistentVolumeClaim") => {
             let mut fields =
                 spec_fields_differing(before, after, &["resources", "volumeAttributesClassName"]);
-            if before.pointer("/spec/volumeName").is_none() {
+            if crate::object::pointer(before, "/spec/volumeName").is_none() {
                 fields.retain(|field| field != "spec.volumeName");
             }
             let limits = differing(before, after, &["/spec/resources/limits"]);
@@ -111,7 +116,7 @@ pub(super) fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) 
                     "nodeAffinity",
                 ],
             );
-            if before.pointer("/spec/nodeAffinity").is_some() {
+            if crate::object::pointer(before, "/spec/nodeAffinity").is_some() {
                 fields.extend(differing(before, after, &["/spec/nodeAffinity"]));
             }
             fields
@@ -155,14 +160,13 @@ pub(super) fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) 
 /// stays headless.
 fn service_ip_changes(before: &Value, after: &Value) -> Vec<String> {
     let external_name = |object: &Value| {
-        object.pointer("/spec/type").and_then(Value::as_str) == Some("ExternalName")
+        crate::object::pointer(object, "/spec/type").and_then(Value::as_str) == Some("ExternalName")
     };
     if external_name(before) || external_name(after) {
         return Vec::new();
     }
     let set = |object: &Value, pointer: &str| {
-        object
-            .pointer(pointer)
+        crate::object::pointer(object, pointer)
             .and_then(Value::as_str)
             .filter(|ip| !ip.is_empty())
             .map(str::to_string)
@@ -193,10 +197,9 @@ fn service_ip_changes(before: &Value, after: &Value) -> Vec<String> {
 /// Job's completions may change together with parallelism to the same value.
 fn job_changes(before: &Value, after: &Value) -> Vec<String> {
     let mut fields = differing(before, after, &["/spec/selector", "/spec/completionMode"]);
-    let suspended = before.pointer("/spec/suspend") == Some(&Value::Bool(true));
+    let suspended = crate::object::pointer(before, "/spec/suspend") == Some(&Value::Bool(true));
     let template = |object: &Value| {
-        let mut template = object
-            .pointer("/spec/template")
+        let mut template = crate::object::pointer(object, "/spec/template")
             .cloned()
             .unwrap_or(Value::Null);
         if suspended {
@@ -220,19 +223,17 @@ fn job_changes(before: &Value, after: &Value) -> Vec<String> {
     if !same(Some(&template(before)), Some(&template(after))) {
         fields.push("spec.template".to_string());
     }
-    let indexed = after
-        .pointer("/spec/completionMode")
-        .and_then(Value::as_str)
+    let indexed = crate::object::pointer(after, "/spec/completionMode").and_then(Value::as_str)
         == Some("Indexed");
     let elastic = indexed
         && same(
-            after.pointer("/spec/completions"),
-            after.pointer("/spec/parallelism"),
+            crate::object::pointer(after, "/spec/completions"),
+            crate::object::pointer(after, "/spec/parallelism"),
         );
     if !elastic
         && !same(
-            before.pointer("/spec/completions"),
-            after.pointer("/spec/completions"),
+            crate::object::pointer(before, "/spec/completions"),
+            crate::object::pointer(after, "/spec/completions"),
         )
     {
         fields.push("spec.completions".to_string());

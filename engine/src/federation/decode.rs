@@ -20,7 +20,9 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
     files: &[SourceFile],
 ) -> Result<T, Rejected> {
     document.decode(files).map_err(|mut error| {
-        let text = |pointer: &str| document.value.pointer(pointer).and_then(Value::as_str);
+        let text = |pointer: &str| {
+            crate::object::pointer(&document.value, pointer).and_then(Value::as_str)
+        };
         let kind = text("/kind").unwrap_or("object");
         let id = identify(
             kind,

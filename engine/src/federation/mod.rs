@@ -299,8 +299,8 @@ pub(crate) fn object_for_cluster(
             let identity = |object: &Value| {
                 (
                     object.get("kind").cloned(),
-                    object.pointer("/metadata/name").cloned(),
-                    object.pointer("/metadata/namespace").cloned(),
+                    crate::object::pointer(object, "/metadata/name").cloned(),
+                    crate::object::pointer(object, "/metadata/namespace").cloned(),
                 )
             };
             if identity(&object) != identity(&binding.template.object) {

@@ -35,27 +35,31 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
     let mut found = Found::new(template.namespace());
     match (template.api_version.as_str(), template.kind()) {
         ("apps/v1", "Deployment" | "ReplicaSet" | "DaemonSet") | ("batch/v1", "Job") => {
-            if let Some(pod) = object.pointer("/spec/template/spec") {
+            if let Some(pod) = crate::object::pointer(object, "/spec/template/spec") {
                 found.pod_spec(pod, &BTreeSet::new());
             }
         }
         ("apps/v1", "StatefulSet") => {
             // Claims named after a volumeClaimTemplate are created per replica by the
             // StatefulSet controller; they are not followed.
-            let claim_templates: BTreeSet<String> = object
-                .pointer("/spec/volumeClaimTemplates")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|claim| claim.pointer("/metadata/name").and_then(Value::as_str))
-                .map(str::to_string)
-                .collect();
-            if let Some(pod) = object.pointer("/spec/template/spec") {
+            let claim_templates: BTreeSet<String> =
+                crate::object::pointer(object, "/spec/volumeClaimTemplates")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|claim| {
+                        crate::object::pointer(claim, "/metadata/name").and_then(Value::as_str)
+                    })
+                    .map(str::to_string)
+                    .collect();
+            if let Some(pod) = crate::object::pointer(object, "/spec/template/spec") {
                 found.pod_spec(pod, &claim_templates);
             }
         }
         ("batch/v1", "CronJob") => {
-            if let Some(pod) = object.pointer("/spec/jobTemplate/spec/template/spec") {
+            if let Some(pod) =
+                crate::object::pointer(object, "/spec/jobTemplate/spec/template/spec")
+            {
                 found.pod_spec(pod, &BTreeSet::new());
             }
         }
@@ -65,8 +69,7 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
             }
         }
         ("networking.k8s.io/v1", "Ingress") => {
-            for tls in object
-                .pointer("/spec/tls")
+            for tls in crate::object::pointer(object, "/spec/tls")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
@@ -144,31 +147,59 @@ impl<'a> Found<'a> {
         for field in ["initContainers", "containers", "ephemeralContainers"] {
             for container in list(pod.get(field)) {
                 for source in list(container.get("envFrom")) {
-                    self.add("", "ConfigMap", source.pointer("/configMapRef/name"));
-                    self.add("", "Secret", source.pointer("/secretRef/name"));
+                    self.add(
+                        "",
+                        "ConfigMap",
+                        crate::object::pointer(&source, "/configMapRef/name"),
+                    );
+                    self.add(
+                        "",
+                        "Secret",
+                        crate::object::pointer(&source, "/secretRef/name"),
+                    );
                 }
                 for variable in list(container.get("env")) {
                     self.add(
                         "",
                         "ConfigMap",
-                        variable.pointer("/valueFrom/configMapKeyRef/name"),
+                        crate::object::pointer(&variable, "/valueFrom/configMapKeyRef/name"),
                     );
                     self.add(
                         "",
                         "Secret",
-                        variable.pointer("/valueFrom/secretKeyRef/name"),
+                        crate::object::pointer(&variable, "/valueFrom/secretKeyRef/name"),
                     );
                 }
             }
         }
         for volume in list(pod.get("volumes")) {
-            self.add("", "ConfigMap", volume.pointer("/configMap/name"));
-            self.add("", "Secret", volume.pointer("/secret/secretName"));
-            for source in list(volume.pointer("/projected/sources")) {
-                self.add("", "ConfigMap", source.pointer("/configMap/name"));
-                self.add("", "Secret", source.pointer("/secret/name"));
+            self.add(
+                "",
+                "ConfigMap",
+                crate::object::pointer(&volume, "/configMap/name"),
+            );
+            self.add(
+                "",
+                "Secret",
+                crate::object::pointer(&volume, "/secret/secretName"),
+            );
+            for source in list(crate::object::pointer(&volume, "/projected/sources")) {
+                self.add(
+                    "",
+                    "ConfigMap",
+                    crate::object::pointer(&source, "/configMap/name"),
+                );
+                self.add(
+                    "",
+                    "Secret",
+                    crate::object::pointer(&source, "/secret/name"),
+                );
             }
-            self.add("", "Secret", volume.pointer("/azureFile/secretName"));
+            self.add(
+                "",
+                "Secret",
+                crate::object::pointer(&volume, "/azureFile/secretName"),
+            );
             for plugin in [
                 "cephfs",
                 "cinder",
@@ -181,16 +212,15 @@ impl<'a> Found<'a> {
                 self.add(
                     "",
                     "Secret",
-                    volume.pointer(&format!("/{plugin}/secretRef/name")),
+                    crate::object::pointer(&volume, &format!("/{plugin}/secretRef/name")),
                 );
             }
             self.add(
                 "",
                 "Secret",
-                volume.pointer("/csi/nodePublishSecretRef/name"),
+                crate::object::pointer(&volume, "/csi/nodePublishSecretRef/name"),
             );
-            if let Some(claim) = volume
-                .pointer("/persistentVolumeClaim/claimName")
+            if let Some(claim) = crate::object::pointer(&volume, "/persistentVolumeClaim/claimName")
                 .and_then(Value::as_str)
                 && !claim_templates.contains(claim)
             {

@@ -140,7 +140,8 @@ pub(crate) fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
     let Some((parent, field)) = pointer.rsplit_once('/') else {
         return;
     };
-    let Some(parent) = object.pointer_mut(parent).and_then(Value::as_object_mut) else {
+    let Some(parent) = crate::object::pointer_mut(object, parent).and_then(Value::as_object_mut)
+    else {
         return;
     };
     if let Some(existing) = parent.get_mut(field) {
@@ -158,7 +159,7 @@ pub(crate) fn pod_spec(template: &Template) -> Option<&Value> {
     match (template.group(), template.kind()) {
         ("", "Pod") => object.get("spec"),
         ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
-            object.pointer("/spec/template/spec")
+            crate::object::pointer(object, "/spec/template/spec")
         }
         _ => None,
     }
@@ -175,9 +176,11 @@ pub(crate) fn has_node_claim(spec: &Value) -> bool {
     };
     non_empty("nodeSelector")
         || non_empty("tolerations")
-        || spec
-            .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
-            .is_some()
+        || crate::object::pointer(
+            spec,
+            "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",
+        )
+        .is_some()
 }
 
 /// Whether a kind is namespaced, by the built-in table of cluster-scoped kinds.
@@ -222,10 +225,12 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
         ("", "ServiceAccount") => prune_service_account(object),
         ("", "Secret") => prune_secret(object),
         ("", "PersistentVolumeClaim") => {
-            let selected = object
-                .pointer("/metadata/annotations/volume.kubernetes.io~1selected-node")
-                .and_then(Value::as_str)
-                .is_some_and(|node| !node.is_empty());
+            let selected = crate::object::pointer(
+                object,
+                "/metadata/annotations/volume.kubernetes.io~1selected-node",
+            )
+            .and_then(Value::as_str)
+            .is_some_and(|node| !node.is_empty());
             if selected {
                 remove_annotations(object, &["volume.kubernetes.io/selected-node"]);
             }
@@ -235,9 +240,8 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
 }
 
 fn remove_annotations(object: &mut Value, keys: &[&str]) {
-    if let Some(annotations) = object
-        .pointer_mut("/metadata/annotations")
-        .and_then(Value::as_object_mut)
+    if let Some(annotations) =
+        crate::object::pointer_mut(object, "/metadata/annotations").and_then(Value::as_object_mut)
     {
         for key in keys {
             annotations.shift_remove(*key);
@@ -246,7 +250,7 @@ fn remove_annotations(object: &mut Value, keys: &[&str]) {
 }
 
 fn remove_keys(object: &mut Value, pointer: &str, keys: &[&str]) {
-    if let Some(map) = object.pointer_mut(pointer).and_then(Value::as_object_mut) {
+    if let Some(map) = crate::object::pointer_mut(object, pointer).and_then(Value::as_object_mut) {
         for key in keys {
             map.shift_remove(*key);
         }
@@ -255,8 +259,7 @@ fn remove_keys(object: &mut Value, pointer: &str, keys: &[&str]) {
 
 fn prune_job(object: &mut Value) {
     remove_keys(object, "/spec", &["ttlSecondsAfterFinished"]);
-    let manual_selector = object
-        .pointer("/spec/manualSelector")
+    let manual_selector = crate::object::pointer(object, "/spec/manualSelector")
         .and_then(Value::as_bool)
         .unwrap_or(false);
     if manual_selector {
@@ -280,8 +283,7 @@ fn prune_job(object: &mut Value) {
 }
 
 fn prune_service(object: &mut Value) {
-    let allocated = object
-        .pointer("/spec/clusterIP")
+    let allocated = crate::object::pointer(object, "/spec/clusterIP")
         .is_some_and(|ip| ip.as_str() != Some("None"));
     if allocated {
         remove_keys(object, "/spec", &["clusterIP", "clusterIPs"]);
@@ -293,8 +295,7 @@ fn prune_service(object: &mut Value) {
 fn prune_service_account(object: &mut Value) {
     let prefix = format!(
         "{}-token-",
-        object
-            .pointer("/metadata/name")
+        crate::object::pointer(object, "/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or("")
     );

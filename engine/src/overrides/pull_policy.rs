@@ -49,7 +49,7 @@ pub(crate) fn before_overrides(object: &Value, group: &str, kind: &str) -> Defau
     let Some(pointer) = pod_spec_pointer(group, kind) else {
         return DefaultedPolicies(defaulted);
     };
-    let Some(pod_spec) = object.pointer(pointer) else {
+    let Some(pod_spec) = crate::object::pointer(object, pointer) else {
         return DefaultedPolicies(defaulted);
     };
     for list in CONTAINER_LISTS {
@@ -83,7 +83,9 @@ pub(crate) fn keep_after_overrides(
     if defaulted.0.is_empty() {
         return;
     }
-    let Some(pod_spec) = pod_spec_pointer(group, kind).and_then(|at| object.pointer_mut(at)) else {
+    let Some(pod_spec) =
+        pod_spec_pointer(group, kind).and_then(|at| crate::object::pointer_mut(object, at))
+    else {
         return;
     };
     for (list, name, policy) in defaulted.0 {

@@ -17,7 +17,12 @@ const MAX_DEPTH: usize = 64;
 
 /// The value of `document`, or `None` when it is not written in the style this reader reads.
 pub(super) fn simple_document(document: &str) -> Option<Value> {
-    if document.chars().any(left_to_general_reader) {
+    // Printable ASCII and line feeds, the common case, holds none of those characters: a test
+    // of each byte, with no branch, before any character is decoded.
+    let printable_ascii = document.bytes().fold(true, |printable, byte| {
+        printable & (matches!(byte, b' '..=b'~') | (byte == b'\n'))
+    });
+    if !printable_ascii && document.chars().any(left_to_general_reader) {
         return None;
     }
     let raw: Vec<&str> = document.split('\n').collect();
@@ -447,6 +452,21 @@ fn integer(text: &str) -> Option<Number> {
 mod tests {
     use super::*;
     use crate::yaml::random::Random;
+
+    /// Every printable ASCII byte and the line feed are characters this reader keeps; every
+    /// other ASCII byte is one it leaves: the byte test before decoding decides as the
+    /// character test would.
+    #[test]
+    fn printable_ascii_is_what_this_reader_keeps_of_ascii() {
+        for byte in 0u8..0x80 {
+            let kept = matches!(byte, b' '..=b'~') || byte == b'\n';
+            assert_eq!(
+                !left_to_general_reader(char::from(byte)),
+                kept,
+                "{byte:#04x}"
+            );
+        }
+    }
 
     /// The value the general reader gives `text`, as it reads a fleet's document (Go's
     /// reading, see `yaml::load`).

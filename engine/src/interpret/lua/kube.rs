@@ -177,9 +177,10 @@ fn resource_list(request: &BTreeMap<String, Quantity>) -> Value {
 /// affinity, or none when all three are absent.
 fn node_claim(spec: &Value) -> Option<Value> {
     let mut claim = Map::new();
-    if let Some(affinity) =
-        spec.pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution")
-    {
+    if let Some(affinity) = crate::object::pointer(
+        spec,
+        "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",
+    ) {
         claim.insert("hardNodeAffinity".to_string(), affinity.clone());
     }
     if let Some(selector) = spec.get("nodeSelector").filter(|s| !s.is_null()) {
