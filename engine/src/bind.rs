@@ -87,10 +87,12 @@ fn kept_on_the_control_plane(template: &Template) -> Option<String> {
     use crate::api::autoscaling::{CRON_FEDERATED_HPA, FEDERATED_HPA};
     let spec = template.object.get("spec");
     let target = |field: &str| {
-        spec.and_then(|spec| crate::object::pointer(spec, &format!("/scaleTargetRef/{field}")))
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("?")
-            .to_string()
+        spec.and_then(|spec| {
+            crate::json_pointer::pointer(spec, &format!("/scaleTargetRef/{field}"))
+        })
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("?")
+        .to_string()
     };
     let (what, under_gitops) = match template.kind() {
         FEDERATED_HPA => (

@@ -315,7 +315,7 @@ fn declare_crd_scope(interpreter: &mut Interpreter, crd: &Value) {
     let spec = &crd["spec"];
     if let (Some(group), Some(kind), Some(scope)) = (
         spec["group"].as_str(),
-        crate::object::pointer(spec, "/names/kind").and_then(Value::as_str),
+        crate::json_pointer::pointer(spec, "/names/kind").and_then(Value::as_str),
         spec["scope"].as_str(),
     ) {
         interpreter.declare_scope(group, kind, scope == "Namespaced");
@@ -414,7 +414,7 @@ fn decode_policy<T: serde::de::DeserializeOwned>(
     document.decode_api_object(files).map_err(|mut error| {
         // Name the policy, so the message makes sense without opening the file.
         let text = |pointer: &str| {
-            crate::object::pointer(&document.value, pointer).and_then(Value::as_str)
+            crate::json_pointer::pointer(&document.value, pointer).and_then(Value::as_str)
         };
         let kind = text("/kind").unwrap_or("policy");
         let name = text("/metadata/name").unwrap_or("");
@@ -822,7 +822,7 @@ fn replica_field_not_an_integer(
         _ => return None,
     };
     fields.iter().find_map(|&(pointer, field)| {
-        let value = crate::object::pointer(object, pointer)?;
+        let value = crate::json_pointer::pointer(object, pointer)?;
         let int32 = value
             .as_i64()
             .is_some_and(|count| i32::try_from(count).is_ok());

@@ -648,7 +648,7 @@ pub(crate) fn schema_checker(
         .chain(command_line_crds)
         .filter_map(|(crd, origin)| {
             let text = |pointer: &str| {
-                crate::object::pointer(crd, pointer).and_then(serde_json::Value::as_str)
+                crate::json_pointer::pointer(crd, pointer).and_then(serde_json::Value::as_str)
             };
             Some((
                 origin,

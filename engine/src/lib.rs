@@ -112,6 +112,7 @@ pub mod bounds;
 pub mod diagnostics;
 pub mod edit_distance;
 pub(crate) mod go_float;
+pub mod json_pointer;
 pub mod lint;
 pub mod manifest;
 pub mod names;

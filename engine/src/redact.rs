@@ -42,7 +42,7 @@ pub fn values(object: &Value) -> Vec<Value> {
     if let Some(copy) = last_applied(object) {
         collect_values(&copy, &mut found);
         // The annotation's text itself, as a message about metadata would quote it.
-        if let Some(text) = crate::object::pointer(object, "/metadata/annotations")
+        if let Some(text) = crate::json_pointer::pointer(object, "/metadata/annotations")
             .and_then(|annotations| annotations.get(LAST_APPLIED))
         {
             found.push(text.clone());
@@ -70,7 +70,7 @@ fn collect_values(object: &Value, found: &mut Vec<Value>) {
 
 /// The object the last-applied annotation of `object` holds, when it holds one that reads.
 fn last_applied(object: &Value) -> Option<Value> {
-    let text = crate::object::pointer(object, "/metadata/annotations")?
+    let text = crate::json_pointer::pointer(object, "/metadata/annotations")?
         .get(LAST_APPLIED)?
         .as_str()?;
     serde_json::from_str(text).ok()

@@ -103,12 +103,12 @@ pub struct ObjectIdentity {
 impl ObjectIdentity {
     pub fn of(object: &Value) -> ObjectIdentity {
         let text = |pointer: &str| {
-            crate::object::pointer(object, pointer)
+            crate::json_pointer::pointer(object, pointer)
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string()
         };
-        let labels = match crate::object::pointer(object, "/metadata/labels") {
+        let labels = match crate::json_pointer::pointer(object, "/metadata/labels") {
             Some(Value::Object(map)) => map
                 .iter()
                 .map(|(key, value)| match value {

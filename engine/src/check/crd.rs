@@ -101,11 +101,11 @@ impl CustomResources {
         let spec = &crd["spec"];
         let (Some(group), Some(kind)) = (
             spec["group"].as_str(),
-            crate::object::pointer(spec, "/names/kind").and_then(Value::as_str),
+            crate::json_pointer::pointer(spec, "/names/kind").and_then(Value::as_str),
         ) else {
             return Ok(Vec::new());
         };
-        let name = crate::object::pointer(crd, "/metadata/name")
+        let name = crate::json_pointer::pointer(crd, "/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or(kind)
             .to_string();
@@ -127,8 +127,9 @@ impl CustomResources {
                     .filter_map(|version| {
                         let name = version["name"].as_str()?;
                         let served = version["served"].as_bool().unwrap_or(false);
-                        let schema = crate::object::pointer(version, "/schema/openAPIV3Schema")
-                            .map(Schema::from_crd);
+                        let schema =
+                            crate::json_pointer::pointer(version, "/schema/openAPIV3Schema")
+                                .map(Schema::from_crd);
                         Some((name.to_string(), (served, schema)))
                     })
                     .collect()

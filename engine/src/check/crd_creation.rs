@@ -46,7 +46,8 @@ fn drop_rules(value: &mut Value) {
 }
 
 fn creation_refusals_with_rules(crd: &Value, minor: u32) -> Vec<Refusal> {
-    let Some(versions) = crate::object::pointer(crd, "/spec/versions").and_then(Value::as_array)
+    let Some(versions) =
+        crate::json_pointer::pointer(crd, "/spec/versions").and_then(Value::as_array)
     else {
         return Vec::new();
     };
@@ -56,7 +57,7 @@ fn creation_refusals_with_rules(crd: &Value, minor: u32) -> Vec<Refusal> {
         .filter_map(|(at, version)| {
             Some((
                 at,
-                crate::object::pointer(version, "/schema/openAPIV3Schema")?,
+                crate::json_pointer::pointer(version, "/schema/openAPIV3Schema")?,
             ))
         })
         .collect();

@@ -234,7 +234,7 @@ fn invariants(node: &Value, level: Level, at: &Place, out: &mut Vec<Refusal>) {
     value_validation(
         node,
         int_or_string_any_of(node.get("anyOf")),
-        crate::object::pointer(node, "/allOf/0/anyOf")
+        crate::json_pointer::pointer(node, "/allOf/0/anyOf")
             .is_some_and(|any_of| int_or_string_any_of(Some(any_of))),
         at,
         out,
@@ -274,7 +274,9 @@ fn invariants(node: &Value, level: Level, at: &Place, out: &mut Vec<Refusal>) {
     }
     if check_metadata {
         for field in ["kind", "apiVersion"] {
-            if let Some(property) = crate::object::pointer(node, &format!("/properties/{field}")) {
+            if let Some(property) =
+                crate::json_pointer::pointer(node, &format!("/properties/{field}"))
+            {
                 let kind = text(property, "type");
                 if kind != "string" {
                     out.push(Refusal::at(
@@ -285,7 +287,7 @@ fn invariants(node: &Value, level: Level, at: &Place, out: &mut Vec<Refusal>) {
             }
         }
     }
-    if let Some(metadata) = crate::object::pointer(node, "/properties/metadata") {
+    if let Some(metadata) = crate::json_pointer::pointer(node, "/properties/metadata") {
         let at = at.key("properties", "metadata");
         if check_metadata && text(metadata, "type") != "object" {
             out.push(Refusal::at(
@@ -524,7 +526,7 @@ fn nested(node: &Value, skip_any_of: bool, at: &Place, out: &mut Vec<Refusal>) {
             out.push(Refusal::at(&at.child(key), forbidden(detail)));
         }
     }
-    if crate::object::pointer(node, "/properties/metadata").is_some() {
+    if crate::json_pointer::pointer(node, "/properties/metadata").is_some() {
         out.push(Refusal::at(
             &at.key("properties", "metadata"),
             forbidden("must not be specified in a nested context"),
@@ -857,9 +859,10 @@ pub fn node_refusals(node: &Value, at: &Place, standard: &Standard) -> Vec<Refus
                 .map(|names| names.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
             for key in &keys {
-                let Some(property) =
-                    crate::object::pointer(items, &format!("/properties/{}", pointer_escape(key)))
-                else {
+                let Some(property) = crate::json_pointer::pointer(
+                    items,
+                    &format!("/properties/{}", pointer_escape(key)),
+                ) else {
                     continue;
                 };
                 let at = at.child("items").key("properties", key);
@@ -932,7 +935,7 @@ fn map_list(node: &Value, at: &Place, keys: &[&str], out: &mut Vec<Refusal>) {
         .unwrap_or(Value::Null);
     let mut seen: Vec<&str> = Vec::new();
     for key in keys {
-        match crate::object::pointer(items, &format!("/properties/{}", pointer_escape(key))) {
+        match crate::json_pointer::pointer(items, &format!("/properties/{}", pointer_escape(key))) {
             Some(property) => {
                 if matches!(text(property, "type"), "array" | "object") {
                     out.push(Refusal::at(

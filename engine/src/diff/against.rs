@@ -383,7 +383,9 @@ fn review(
         head_templates,
         hpa_targets: gitops::hpa_targets(&fleet.templates),
         replicas_written: (fleet.templates.iter())
-            .filter(|template| crate::object::pointer(&template.object, "/spec/replicas").is_some())
+            .filter(|template| {
+                crate::json_pointer::pointer(&template.object, "/spec/replicas").is_some()
+            })
             .map(|template| template.key.clone())
             .collect(),
         preserving,

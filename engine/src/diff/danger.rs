@@ -399,7 +399,7 @@ fn hpas_added(
                 continue;
             };
             let target = |field: &str| {
-                crate::object::pointer(&hpa, &format!("/spec/scaleTargetRef/{field}"))
+                crate::json_pointer::pointer(&hpa, &format!("/spec/scaleTargetRef/{field}"))
                     .and_then(Value::as_str)
                     .unwrap_or("")
             };
@@ -742,7 +742,7 @@ fn deleted_templates(diff: &FleetDiff, context: &ReviewContext) -> Vec<Finding> 
 
 /// `spec.replicas` as a number (`3` and `3.0` alike).
 fn replicas(object: &Value) -> Option<f64> {
-    crate::object::pointer(object, "/spec/replicas").and_then(Value::as_f64)
+    crate::json_pointer::pointer(object, "/spec/replicas").and_then(Value::as_f64)
 }
 
 fn number(value: f64) -> String {
@@ -755,7 +755,7 @@ fn number(value: f64) -> String {
 
 /// A claim's `spec.resources.requests.storage`, as written and as a quantity.
 fn storage_request(object: &Value) -> Option<(String, crate::quantity::Quantity)> {
-    let value = crate::object::pointer(object, "/spec/resources/requests/storage")?;
+    let value = crate::json_pointer::pointer(object, "/spec/resources/requests/storage")?;
     let quantity = quantity_from_json(value).ok()?;
     let written = match value {
         Value::String(text) => text.clone(),

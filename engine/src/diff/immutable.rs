@@ -43,8 +43,8 @@ fn differing(before: &Value, after: &Value, pointers: &[&str]) -> Vec<String> {
         .iter()
         .filter(|pointer| {
             !same(
-                crate::object::pointer(before, pointer),
-                crate::object::pointer(after, pointer),
+                crate::json_pointer::pointer(before, pointer),
+                crate::json_pointer::pointer(after, pointer),
             )
         })
         .map(|pointer| pointer.trim_start_matches('/').replace('/', "."))
@@ -92,7 +92,7 @@ pub(super) fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) 
         ("", "PersistentVolumeClaim") => {
             let mut fields =
                 spec_fields_differing(before, after, &["resources", "volumeAttributesClassName"]);
-            if crate::object::pointer(before, "/spec/volumeName").is_none() {
+            if crate::json_pointer::pointer(before, "/spec/volumeName").is_none() {
                 fields.retain(|field| field != "spec.volumeName");
             }
             let limits = differing(before, after, &["/spec/resources/limits"]);
@@ -116,7 +116,7 @@ pub(super) fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) 
                     "nodeAffinity",
                 ],
             );
-            if crate::object::pointer(before, "/spec/nodeAffinity").is_some() {
+            if crate::json_pointer::pointer(before, "/spec/nodeAffinity").is_some() {
                 fields.extend(differing(before, after, &["/spec/nodeAffinity"]));
             }
             fields
@@ -160,13 +160,14 @@ pub(super) fn immutable_changes(key: &ObjectKey, before: &Value, after: &Value) 
 /// stays headless.
 fn service_ip_changes(before: &Value, after: &Value) -> Vec<String> {
     let external_name = |object: &Value| {
-        crate::object::pointer(object, "/spec/type").and_then(Value::as_str) == Some("ExternalName")
+        crate::json_pointer::pointer(object, "/spec/type").and_then(Value::as_str)
+            == Some("ExternalName")
     };
     if external_name(before) || external_name(after) {
         return Vec::new();
     }
     let set = |object: &Value, pointer: &str| {
-        crate::object::pointer(object, pointer)
+        crate::json_pointer::pointer(object, pointer)
             .and_then(Value::as_str)
             .filter(|ip| !ip.is_empty())
             .map(str::to_string)
@@ -197,9 +198,10 @@ fn service_ip_changes(before: &Value, after: &Value) -> Vec<String> {
 /// Job's completions may change together with parallelism to the same value.
 fn job_changes(before: &Value, after: &Value) -> Vec<String> {
     let mut fields = differing(before, after, &["/spec/selector", "/spec/completionMode"]);
-    let suspended = crate::object::pointer(before, "/spec/suspend") == Some(&Value::Bool(true));
+    let suspended =
+        crate::json_pointer::pointer(before, "/spec/suspend") == Some(&Value::Bool(true));
     let template = |object: &Value| {
-        let mut template = crate::object::pointer(object, "/spec/template")
+        let mut template = crate::json_pointer::pointer(object, "/spec/template")
             .cloned()
             .unwrap_or(Value::Null);
         if suspended {
@@ -223,17 +225,18 @@ fn job_changes(before: &Value, after: &Value) -> Vec<String> {
     if !same(Some(&template(before)), Some(&template(after))) {
         fields.push("spec.template".to_string());
     }
-    let indexed = crate::object::pointer(after, "/spec/completionMode").and_then(Value::as_str)
+    let indexed = crate::json_pointer::pointer(after, "/spec/completionMode")
+        .and_then(Value::as_str)
         == Some("Indexed");
     let elastic = indexed
         && same(
-            crate::object::pointer(after, "/spec/completions"),
-            crate::object::pointer(after, "/spec/parallelism"),
+            crate::json_pointer::pointer(after, "/spec/completions"),
+            crate::json_pointer::pointer(after, "/spec/parallelism"),
         );
     if !elastic
         && !same(
-            crate::object::pointer(before, "/spec/completions"),
-            crate::object::pointer(after, "/spec/completions"),
+            crate::json_pointer::pointer(before, "/spec/completions"),
+            crate::json_pointer::pointer(after, "/spec/completions"),
         )
     {
         fields.push("spec.completions".to_string());

@@ -86,7 +86,7 @@ impl FleetObjects {
 }
 
 fn key_of(value: &Value) -> Option<ObjectKey> {
-    let text = |pointer: &str| crate::object::pointer(value, pointer).and_then(Value::as_str);
+    let text = |pointer: &str| crate::json_pointer::pointer(value, pointer).and_then(Value::as_str);
     Some(ObjectKey {
         group: api_group(text("/apiVersion")?).to_string(),
         kind: text("/kind")?.to_string(),

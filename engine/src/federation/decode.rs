@@ -21,7 +21,7 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
 ) -> Result<T, Rejected> {
     document.decode(files).map_err(|mut error| {
         let text = |pointer: &str| {
-            crate::object::pointer(&document.value, pointer).and_then(Value::as_str)
+            crate::json_pointer::pointer(&document.value, pointer).and_then(Value::as_str)
         };
         let kind = text("/kind").unwrap_or("object");
         let id = identify(

@@ -270,7 +270,7 @@ pub(super) fn translate(
                     ));
                     continue;
                 }
-                let total = match crate::object::pointer(&template.object, "/spec/replicas") {
+                let total = match crate::json_pointer::pointer(&template.object, "/spec/replicas") {
                     None | Some(Value::Null) => 1,
                     Some(value) => match value.as_i64() {
                         Some(n) if (0..=i64::from(i32::MAX)).contains(&n) => n,

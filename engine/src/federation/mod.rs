@@ -299,8 +299,8 @@ pub(crate) fn object_for_cluster(
             let identity = |object: &Value| {
                 (
                     object.get("kind").cloned(),
-                    crate::object::pointer(object, "/metadata/name").cloned(),
-                    crate::object::pointer(object, "/metadata/namespace").cloned(),
+                    crate::json_pointer::pointer(object, "/metadata/name").cloned(),
+                    crate::json_pointer::pointer(object, "/metadata/namespace").cloned(),
                 )
             };
             if identity(&object) != identity(&binding.template.object) {

@@ -35,7 +35,7 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
     let mut found = Found::new(template.namespace());
     match (template.api_version.as_str(), template.kind()) {
         ("apps/v1", "Deployment" | "ReplicaSet" | "DaemonSet") | ("batch/v1", "Job") => {
-            if let Some(pod) = crate::object::pointer(object, "/spec/template/spec") {
+            if let Some(pod) = crate::json_pointer::pointer(object, "/spec/template/spec") {
                 found.pod_spec(pod, &BTreeSet::new());
             }
         }
@@ -43,22 +43,23 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
             // Claims named after a volumeClaimTemplate are created per replica by the
             // StatefulSet controller; they are not followed.
             let claim_templates: BTreeSet<String> =
-                crate::object::pointer(object, "/spec/volumeClaimTemplates")
+                crate::json_pointer::pointer(object, "/spec/volumeClaimTemplates")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
                     .filter_map(|claim| {
-                        crate::object::pointer(claim, "/metadata/name").and_then(Value::as_str)
+                        crate::json_pointer::pointer(claim, "/metadata/name")
+                            .and_then(Value::as_str)
                     })
                     .map(str::to_string)
                     .collect();
-            if let Some(pod) = crate::object::pointer(object, "/spec/template/spec") {
+            if let Some(pod) = crate::json_pointer::pointer(object, "/spec/template/spec") {
                 found.pod_spec(pod, &claim_templates);
             }
         }
         ("batch/v1", "CronJob") => {
             if let Some(pod) =
-                crate::object::pointer(object, "/spec/jobTemplate/spec/template/spec")
+                crate::json_pointer::pointer(object, "/spec/jobTemplate/spec/template/spec")
             {
                 found.pod_spec(pod, &BTreeSet::new());
             }
@@ -69,7 +70,7 @@ pub fn dependencies(template: &Template) -> Option<Vec<Dependency>> {
             }
         }
         ("networking.k8s.io/v1", "Ingress") => {
-            for tls in crate::object::pointer(object, "/spec/tls")
+            for tls in crate::json_pointer::pointer(object, "/spec/tls")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
@@ -150,24 +151,24 @@ impl<'a> Found<'a> {
                     self.add(
                         "",
                         "ConfigMap",
-                        crate::object::pointer(&source, "/configMapRef/name"),
+                        crate::json_pointer::pointer(&source, "/configMapRef/name"),
                     );
                     self.add(
                         "",
                         "Secret",
-                        crate::object::pointer(&source, "/secretRef/name"),
+                        crate::json_pointer::pointer(&source, "/secretRef/name"),
                     );
                 }
                 for variable in list(container.get("env")) {
                     self.add(
                         "",
                         "ConfigMap",
-                        crate::object::pointer(&variable, "/valueFrom/configMapKeyRef/name"),
+                        crate::json_pointer::pointer(&variable, "/valueFrom/configMapKeyRef/name"),
                     );
                     self.add(
                         "",
                         "Secret",
-                        crate::object::pointer(&variable, "/valueFrom/secretKeyRef/name"),
+                        crate::json_pointer::pointer(&variable, "/valueFrom/secretKeyRef/name"),
                     );
                 }
             }
@@ -176,29 +177,29 @@ impl<'a> Found<'a> {
             self.add(
                 "",
                 "ConfigMap",
-                crate::object::pointer(&volume, "/configMap/name"),
+                crate::json_pointer::pointer(&volume, "/configMap/name"),
             );
             self.add(
                 "",
                 "Secret",
-                crate::object::pointer(&volume, "/secret/secretName"),
+                crate::json_pointer::pointer(&volume, "/secret/secretName"),
             );
-            for source in list(crate::object::pointer(&volume, "/projected/sources")) {
+            for source in list(crate::json_pointer::pointer(&volume, "/projected/sources")) {
                 self.add(
                     "",
                     "ConfigMap",
-                    crate::object::pointer(&source, "/configMap/name"),
+                    crate::json_pointer::pointer(&source, "/configMap/name"),
                 );
                 self.add(
                     "",
                     "Secret",
-                    crate::object::pointer(&source, "/secret/name"),
+                    crate::json_pointer::pointer(&source, "/secret/name"),
                 );
             }
             self.add(
                 "",
                 "Secret",
-                crate::object::pointer(&volume, "/azureFile/secretName"),
+                crate::json_pointer::pointer(&volume, "/azureFile/secretName"),
             );
             for plugin in [
                 "cephfs",
@@ -212,16 +213,17 @@ impl<'a> Found<'a> {
                 self.add(
                     "",
                     "Secret",
-                    crate::object::pointer(&volume, &format!("/{plugin}/secretRef/name")),
+                    crate::json_pointer::pointer(&volume, &format!("/{plugin}/secretRef/name")),
                 );
             }
             self.add(
                 "",
                 "Secret",
-                crate::object::pointer(&volume, "/csi/nodePublishSecretRef/name"),
+                crate::json_pointer::pointer(&volume, "/csi/nodePublishSecretRef/name"),
             );
-            if let Some(claim) = crate::object::pointer(&volume, "/persistentVolumeClaim/claimName")
-                .and_then(Value::as_str)
+            if let Some(claim) =
+                crate::json_pointer::pointer(&volume, "/persistentVolumeClaim/claimName")
+                    .and_then(Value::as_str)
                 && !claim_templates.contains(claim)
             {
                 self.add("", "PersistentVolumeClaim", Some(&Value::from(claim)));

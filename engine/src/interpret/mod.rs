@@ -203,7 +203,7 @@ impl Interpreter {
                 let pod_spec = workload
                     .pod_template
                     .as_ref()
-                    .and_then(|pointer| crate::object::pointer(&template.object, pointer))
+                    .and_then(|pointer| crate::json_pointer::pointer(&template.object, pointer))
                     .and_then(|pod| pod.get("spec"));
                 native_resource(replicas, pod_spec)?
             }

@@ -140,7 +140,8 @@ pub(crate) fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
     let Some((parent, field)) = pointer.rsplit_once('/') else {
         return;
     };
-    let Some(parent) = crate::object::pointer_mut(object, parent).and_then(Value::as_object_mut)
+    let Some(parent) =
+        crate::json_pointer::pointer_mut(object, parent).and_then(Value::as_object_mut)
     else {
         return;
     };
@@ -159,7 +160,7 @@ pub(crate) fn pod_spec(template: &Template) -> Option<&Value> {
     match (template.group(), template.kind()) {
         ("", "Pod") => object.get("spec"),
         ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
-            crate::object::pointer(object, "/spec/template/spec")
+            crate::json_pointer::pointer(object, "/spec/template/spec")
         }
         _ => None,
     }
@@ -176,7 +177,7 @@ pub(crate) fn has_node_claim(spec: &Value) -> bool {
     };
     non_empty("nodeSelector")
         || non_empty("tolerations")
-        || crate::object::pointer(
+        || crate::json_pointer::pointer(
             spec,
             "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",
         )
@@ -225,7 +226,7 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
         ("", "ServiceAccount") => prune_service_account(object),
         ("", "Secret") => prune_secret(object),
         ("", "PersistentVolumeClaim") => {
-            let selected = crate::object::pointer(
+            let selected = crate::json_pointer::pointer(
                 object,
                 "/metadata/annotations/volume.kubernetes.io~1selected-node",
             )
@@ -240,8 +241,8 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
 }
 
 fn remove_annotations(object: &mut Value, keys: &[&str]) {
-    if let Some(annotations) =
-        crate::object::pointer_mut(object, "/metadata/annotations").and_then(Value::as_object_mut)
+    if let Some(annotations) = crate::json_pointer::pointer_mut(object, "/metadata/annotations")
+        .and_then(Value::as_object_mut)
     {
         for key in keys {
             annotations.shift_remove(*key);
@@ -250,7 +251,9 @@ fn remove_annotations(object: &mut Value, keys: &[&str]) {
 }
 
 fn remove_keys(object: &mut Value, pointer: &str, keys: &[&str]) {
-    if let Some(map) = crate::object::pointer_mut(object, pointer).and_then(Value::as_object_mut) {
+    if let Some(map) =
+        crate::json_pointer::pointer_mut(object, pointer).and_then(Value::as_object_mut)
+    {
         for key in keys {
             map.shift_remove(*key);
         }
@@ -259,7 +262,7 @@ fn remove_keys(object: &mut Value, pointer: &str, keys: &[&str]) {
 
 fn prune_job(object: &mut Value) {
     remove_keys(object, "/spec", &["ttlSecondsAfterFinished"]);
-    let manual_selector = crate::object::pointer(object, "/spec/manualSelector")
+    let manual_selector = crate::json_pointer::pointer(object, "/spec/manualSelector")
         .and_then(Value::as_bool)
         .unwrap_or(false);
     if manual_selector {
@@ -283,7 +286,7 @@ fn prune_job(object: &mut Value) {
 }
 
 fn prune_service(object: &mut Value) {
-    let allocated = crate::object::pointer(object, "/spec/clusterIP")
+    let allocated = crate::json_pointer::pointer(object, "/spec/clusterIP")
         .is_some_and(|ip| ip.as_str() != Some("None"));
     if allocated {
         remove_keys(object, "/spec", &["clusterIP", "clusterIPs"]);
@@ -295,7 +298,7 @@ fn prune_service(object: &mut Value) {
 fn prune_service_account(object: &mut Value) {
     let prefix = format!(
         "{}-token-",
-        crate::object::pointer(object, "/metadata/name")
+        crate::json_pointer::pointer(object, "/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or("")
     );

@@ -56,7 +56,7 @@ pub(crate) fn hpa_targets(templates: &[Template]) -> BTreeMap<ObjectKey, String>
             template.key.group == "autoscaling" && template.key.kind == "HorizontalPodAutoscaler"
         })
         .filter_map(|hpa| {
-            let target = crate::object::pointer(&hpa.object, "/spec/scaleTargetRef")?;
+            let target = crate::json_pointer::pointer(&hpa.object, "/spec/scaleTargetRef")?;
             let text = |field: &str| target.get(field).and_then(Value::as_str);
             let key = ObjectKey {
                 group: api_group(text("apiVersion")?).to_string(),

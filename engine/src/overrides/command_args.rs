@@ -32,7 +32,7 @@ pub(crate) fn apply_command_args(
     let Some(pointer) = containers_pointer(kind) else {
         return Ok(());
     };
-    let containers = match crate::object::pointer_mut(object, pointer) {
+    let containers = match crate::json_pointer::pointer_mut(object, pointer) {
         None => return Ok(()),
         Some(Value::Array(containers)) => containers,
         Some(_) => return Err(format!("{pointer} is not a list")),

@@ -49,7 +49,7 @@ pub(crate) fn before_overrides(object: &Value, group: &str, kind: &str) -> Defau
     let Some(pointer) = pod_spec_pointer(group, kind) else {
         return DefaultedPolicies(defaulted);
     };
-    let Some(pod_spec) = crate::object::pointer(object, pointer) else {
+    let Some(pod_spec) = crate::json_pointer::pointer(object, pointer) else {
         return DefaultedPolicies(defaulted);
     };
     for list in CONTAINER_LISTS {
@@ -84,7 +84,7 @@ pub(crate) fn keep_after_overrides(
         return;
     }
     let Some(pod_spec) =
-        pod_spec_pointer(group, kind).and_then(|at| crate::object::pointer_mut(object, at))
+        pod_spec_pointer(group, kind).and_then(|at| crate::json_pointer::pointer_mut(object, at))
     else {
         return;
     };

@@ -390,7 +390,7 @@ impl<'f> Placed<'f> {
                                     "/metadata/labels/{}",
                                     RETAIN_REPLICAS_LABEL.replace('/', "~1")
                                 );
-                                crate::object::pointer(&object, &pointer).cloned()
+                                crate::json_pointer::pointer(&object, &pointer).cloned()
                             })
                             .is_some_and(|value| value == "true");
                         let names = variant

@@ -284,7 +284,7 @@ fn pod_labels(template: &Template) -> Option<&serde_json::Map<String, Value>> {
         "CronJob" => "/spec/jobTemplate/spec/template/metadata/labels",
         _ => "/spec/template/metadata/labels",
     };
-    crate::object::pointer(&template.object, pointer)?.as_object()
+    crate::json_pointer::pointer(&template.object, pointer)?.as_object()
 }
 
 /// Why consumers would get no endpoints: no workload placed on a provider has pods the
@@ -296,7 +296,7 @@ fn no_backends(
     service: &Template,
     providers: &[usize],
 ) -> Option<String> {
-    let selector = crate::object::pointer(&service.object, "/spec/selector")?.as_object()?;
+    let selector = crate::json_pointer::pointer(&service.object, "/spec/selector")?.as_object()?;
     if selector.is_empty() {
         return None;
     }

@@ -223,7 +223,8 @@ pub(crate) fn is_recipient(key: &str, recipient: &Recipient) -> bool {
 /// `namespace/name`. RSA-OAEP only decrypts with the label the value was sealed with, so a copy
 /// whose label differs from the template's cannot be unsealed.
 pub(crate) fn sealing_label(object: &Value) -> String {
-    let text = |pointer: &str| crate::object::pointer(object, pointer).and_then(Value::as_str);
+    let text =
+        |pointer: &str| crate::json_pointer::pointer(object, pointer).and_then(Value::as_str);
     let namespace = text("/metadata/namespace").unwrap_or("");
     match sealing_scope(object) {
         SealingScope::ClusterWide => String::new(),
@@ -257,7 +258,7 @@ impl SealingScope {
 /// metadata (`SecretScope` in sealedsecret_expansion.go: cluster-wide first).
 pub(crate) fn sealing_scope(object: &Value) -> SealingScope {
     let annotated = |name: &str| {
-        crate::object::pointer(object, "/metadata/annotations")
+        crate::json_pointer::pointer(object, "/metadata/annotations")
             .and_then(|annotations| annotations.get(name))
             .and_then(Value::as_str)
             == Some("true")

@@ -2,7 +2,7 @@
 //! template.go `GenerateApplications`, applicationset_controller.go
 //! `validateGeneratedApplications`), offline: for each generator's result, its own `template`
 //! merged under `spec.template` ([`crate::argocd::api::merge`]); for each parameter set, that
-//! template rendered ([`crate::argocd::template`]), `templatePatch` applied ([`patch`]), the
+//! template rendered ([`crate::argocd::template`]), `templatePatch` applied (`patch`), the
 //! Application put in the ApplicationSet's namespace. Then the names: an empty one, one
 //! Kubernetes refuses, and one two parameter sets share (Argo CD then creates neither) are
 //! errors, as is a field fedrender does not implement. Argo CD stops at its first render error

@@ -177,7 +177,7 @@ fn resource_list(request: &BTreeMap<String, Quantity>) -> Value {
 /// affinity, or none when all three are absent.
 fn node_claim(spec: &Value) -> Option<Value> {
     let mut claim = Map::new();
-    if let Some(affinity) = crate::object::pointer(
+    if let Some(affinity) = crate::json_pointer::pointer(
         spec,
         "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution",
     ) {
