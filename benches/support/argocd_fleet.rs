@@ -95,7 +95,7 @@ pub fn generate_argocd(
         std::fs::create_dir_all(&config_dir).unwrap();
         let replicas = 2 + rng.below(4);
         let tier = TIERS[index % TIERS.len()];
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             std::fs::write(
                 config_dir.join("config.json"),
                 format!("{{\n  \"app\": {{\"name\": \"{name}\", \"tier\": \"{tier}\", \"replicas\": {replicas}}},\n  \"owner\": \"{team}@example.com\",\n  \"tier\": \"{tier}\"\n}}\n"),
@@ -171,14 +171,14 @@ fn write_app(dir: &Path, team: &str, name: &str, index: usize, rng: &mut Rng) {
         )
         .unwrap();
     }
-    if index % 3 == 0 {
+    if index.is_multiple_of(3) {
         std::fs::write(
             dir.join("serviceaccount.yaml"),
             format!("apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {name}\n"),
         )
         .unwrap();
     }
-    if index % 5 == 0 {
+    if index.is_multiple_of(5) {
         std::fs::write(
             dir.join("pdb.json"),
             format!("{{\"apiVersion\": \"policy/v1\", \"kind\": \"PodDisruptionBudget\", \"metadata\": {{\"name\": \"{name}\"}}, \"spec\": {{\"minAvailable\": 1, \"selector\": {{\"matchLabels\": {{\"app.kubernetes.io/name\": \"{name}\"}}}}}}}}\n"),
