@@ -623,7 +623,9 @@ fn main() {
         }
         return;
     }
-    if let Some(at) = args.iter().position(|arg| arg == "--argocd") {
+    if let Some(at) = args.iter().position(|arg| arg == "--argocd")
+        && !args.iter().any(|arg| arg == "--generate")
+    {
         let (clusters, sets) = args[at + 1].split_once('x').expect("a size: 200x100");
         argocd_commands(
             clusters.parse().expect("clusters"),
