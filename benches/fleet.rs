@@ -24,6 +24,9 @@
 //!     # resources with CEL rules): cold builds with the CRD's rules and without them
 //! cargo bench --bench fleet -- --memory 10000x200  # every command once on both fleets:
 //!     # wall, CPU and peak memory (the bound: 256 MiB at 10,000 × 200)
+//! cargo bench --bench fleet -- --argocd 200x100  # an Argo CD fleet (support/argocd_fleet.rs)
+//!     # of 200 cluster Secrets and 100 ApplicationSets: every command once, wall, CPU, peak
+//!     # memory; `--generate DIR 200x100 --argocd` only writes it (and its next revision)
 //! cargo bench --bench fleet -- --attacks  # the time and peak memory of each attack on the
 //!     # schema and CEL checks (support/cel_attacks.rs)
 
@@ -40,6 +43,9 @@ mod platform_fleet;
 
 #[path = "support/cel_attacks.rs"]
 mod cel_attacks;
+
+#[path = "support/argocd_fleet.rs"]
+mod argocd_fleet;
 
 use fleet_generator::{ENVIRONMENTS, REGIONS, Workload, generate};
 
@@ -490,6 +496,79 @@ fn every_command(root: &Path, shape: Shape, templates: usize, clusters: usize) {
     let _ = std::fs::remove_dir_all(out);
 }
 
+/// `--argocd`: the Argo CD fleet of `clusters` cluster Secrets and `sets` ApplicationSets
+/// (support/argocd_fleet.rs), every command once with its wall time, CPU time and peak memory;
+/// `diff --base` against the revision that changes one ApplicationSet's selector.
+fn argocd_commands(clusters: usize, sets: usize) {
+    let dir = std::env::temp_dir()
+        .join("fedrender-bench")
+        .join(format!("argocd-{clusters}x{sets}"));
+    let fleet = argocd_fleet::generate_argocd(&dir, clusters, sets, 0);
+    let next = argocd_fleet::generate_argocd(&dir.join("next"), clusters, sets, 1);
+    let inventory = dir.join("clusters.yaml");
+    let out = dir.join("tree");
+    let (fleet, next, inventory, out) = (
+        fleet.to_str().unwrap(),
+        next.to_str().unwrap(),
+        inventory.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    let stream = Command::new(env!("CARGO_BIN_EXE_fedrender"))
+        .args([
+            "build",
+            fleet,
+            "--clusters",
+            inventory,
+            "--stdout",
+            "--quiet",
+        ])
+        .output()
+        .expect("the release binary runs");
+    assert!(
+        stream.status.success(),
+        "the Argo CD fleet renders: {}",
+        String::from_utf8_lossy(&stream.stderr)
+    );
+    let objects = String::from_utf8_lossy(&stream.stdout)
+        .matches("---\n# cluster: ")
+        .count();
+    let _ = std::fs::remove_dir_all(out);
+    settle_disk();
+    let commands: Vec<(&str, Vec<&str>)> = vec![
+        ("build --stdout", vec!["build", fleet, "--stdout"]),
+        (
+            "build --stdout --jobs 1",
+            vec!["build", fleet, "--stdout", "--jobs", "1"],
+        ),
+        ("build --out (cold)", vec!["build", fleet, "--out", out]),
+        ("build --out (rebuild)", vec!["build", fleet, "--out", out]),
+        ("validate", vec!["validate", fleet]),
+        (
+            "plan --format json",
+            vec!["plan", fleet, "--format", "json"],
+        ),
+        (
+            "diff --base --format stat",
+            vec!["diff", next, "--base", fleet, "--format", "stat"],
+        ),
+    ];
+    println!(
+        "\nArgo CD fleet, {clusters} clusters × {sets} ApplicationSets: {objects} objects\n\n| command | exit | wall | CPU | peak memory |\n|---|---|---|---|---|"
+    );
+    for (name, mut args) in commands {
+        args.extend(["--clusters", inventory]);
+        let taken = run(&args);
+        println!(
+            "| `{name}` | {} | {:.2} s | {:.2} s | {} MiB |",
+            taken.code,
+            taken.wall.as_secs_f64(),
+            taken.cpu.as_secs_f64(),
+            taken.peak_kib / 1024
+        );
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
 /// `--attacks`: the time and peak memory of each attack on the schema and CEL checks
 /// (`support/cel_attacks.rs`), the median of three runs of the release binary, as a table.
 fn attacks() {
@@ -544,6 +623,16 @@ fn main() {
         }
         return;
     }
+    if let Some(at) = args.iter().position(|arg| arg == "--argocd")
+        && !args.iter().any(|arg| arg == "--generate")
+    {
+        let (clusters, sets) = args[at + 1].split_once('x').expect("a size: 200x100");
+        argocd_commands(
+            clusters.parse().expect("clusters"),
+            sets.parse().expect("ApplicationSets"),
+        );
+        return;
+    }
     if let Some(at) = args.iter().position(|arg| arg == "--cel") {
         let (templates, clusters) = args[at + 1].split_once('x').expect("a size: 2000x50");
         cel_cost(
@@ -555,6 +644,19 @@ fn main() {
     }
     if let Some(at) = args.iter().position(|arg| arg == "--generate") {
         let (templates, clusters) = args[at + 2].split_once('x').expect("a size: 2000x50");
+        if args.iter().any(|arg| arg == "--argocd") {
+            // Here the size is clusters × ApplicationSets.
+            let (clusters, sets) = (
+                templates.parse().expect("clusters"),
+                clusters.parse().expect("ApplicationSets"),
+            );
+            let dir = Path::new(&args[at + 1]);
+            let fleet = argocd_fleet::generate_argocd(dir, clusters, sets, 0);
+            println!("{}", fleet.display());
+            let next = argocd_fleet::generate_argocd(&dir.join("next"), clusters, sets, 1);
+            println!("{}", next.display());
+            return;
+        }
         let shape = if args.iter().any(|arg| arg == "--platform") {
             Shape::Platform
         } else {

@@ -305,29 +305,43 @@ fn read_argocd_fleet(
         )
         .into());
     }
-    let (deployed, targets): (Vec<SourceFile>, Vec<_>) = read
-        .deployed
-        .files
-        .into_iter()
-        .map(|deployed| (deployed.file, deployed.target))
-        .unzip();
-    let mut deployed_documents = Vec::new();
-    let mut errors = Vec::new();
-    for ((parsed, mut file_errors), target) in documents::parse_each_file_at(&deployed, files.len())
-        .into_iter()
-        .zip(targets)
-    {
-        errors.append(&mut file_errors);
-        deployed_documents.extend(
-            parsed
-                .into_iter()
-                .map(|document| (document, target.clone())),
-        );
+    // A checkout's file is the same text for every Application that deploys it (a service's
+    // manifests go to each of its clusters): it is parsed once, and its documents copied for
+    // each Application, rather than parsed once per Application.
+    let mut unique: Vec<SourceFile> = Vec::new();
+    let mut slot_of_path: std::collections::HashMap<Arc<str>, usize> = Default::default();
+    let mut slots = Vec::with_capacity(read.deployed.files.len());
+    let mut targets = Vec::with_capacity(read.deployed.files.len());
+    for deployed in read.deployed.files {
+        let slot = match slot_of_path.get(&deployed.file.path) {
+            Some(&slot) if unique[slot].text == deployed.file.text => slot,
+            _ => {
+                slot_of_path.insert(deployed.file.path.clone(), unique.len());
+                unique.push(deployed.file);
+                unique.len() - 1
+            }
+        };
+        slots.push(slot);
+        targets.push(deployed.target);
     }
+    let parsed = documents::parse_each_file_at(&unique, files.len());
+    let errors: Vec<Diagnostic> = parsed
+        .iter()
+        .flat_map(|(_, file_errors)| file_errors.iter().cloned())
+        .collect();
     if !errors.is_empty() {
         return Err(errors.into());
     }
-    files.extend(deployed);
+    let mut deployed_documents = Vec::new();
+    for (slot, target) in slots.into_iter().zip(targets) {
+        deployed_documents.extend(
+            parsed[slot]
+                .0
+                .iter()
+                .map(|document| (document.clone(), target.clone())),
+        );
+    }
+    files.extend(unique);
     Ok(fleet::ArgoCdDocuments {
         documents: deployed_documents,
         clusters: read.clusters,

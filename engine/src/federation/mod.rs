@@ -119,8 +119,14 @@ pub fn targets(
     binding: &FederatedBinding,
     clusters: &[Cluster],
 ) -> Result<Vec<(String, Option<i64>)>, String> {
-    let mut ready: Vec<&Cluster> = clusters.iter().filter(|c| is_ready(c)).collect();
-    ready.sort_by(|a, b| a.name().cmp(b.name()));
+    // Sorted only where the placement selects among them: an Argo CD binding's one cluster
+    // was resolved with its Application, and sorting every cluster for each of its (many)
+    // objects cost more than the rest of placing them.
+    let ready = || {
+        let mut ready: Vec<&Cluster> = clusters.iter().filter(|c| is_ready(c)).collect();
+        ready.sort_by(|a, b| a.name().cmp(b.name()));
+        ready
+    };
     match &binding.placement {
         FederatedPlacement::KubeFed {
             placement,
@@ -130,7 +136,7 @@ pub fn targets(
             placement,
             namespace,
             scheduling.as_deref(),
-            &ready,
+            &ready(),
         )),
         FederatedPlacement::ArgoCd { cluster, .. } => {
             match clusters.iter().any(|known| known.name() == cluster) {
@@ -141,7 +147,7 @@ pub fn targets(
             }
         }
         FederatedPlacement::FederationV1 { selector, replicas } => {
-            let selected: Vec<&str> = ready
+            let selected: Vec<&str> = ready()
                 .iter()
                 .filter(|c| {
                     selector
@@ -329,6 +335,11 @@ pub(crate) fn target_warnings(
     clusters: &[Cluster],
     targets: &[(String, Option<i64>)],
 ) -> Vec<Diagnostic> {
+    // An Argo CD binding's one cluster was resolved with its Application (or the binding
+    // refused): nothing to warn of, and no set of the inventory's names to build per object.
+    if let FederatedPlacement::ArgoCd { .. } = &binding.placement {
+        return Vec::new();
+    }
     let known: BTreeSet<&str> = clusters.iter().map(Cluster::name).collect();
     let placed: BTreeSet<&str> = targets.iter().map(|(n, _)| n.as_str()).collect();
     let mut warnings = Vec::new();

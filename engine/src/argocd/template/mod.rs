@@ -57,7 +57,13 @@ pub fn replace(
         return replace_flat(template, params);
     }
     let options = go::GoOptions::parse(go_template_options).map_err(TemplateError::new)?;
-    go::render(template, &Value::Object(params.clone()), options).map_err(|error| {
+    // A text with no action is its own output (text/template's lexer finds only text in it):
+    // most of an Application's strings and keys (`spec`, `repoURL`, `HEAD`) are neither
+    // parsed nor given the parameters, converted afresh for each string.
+    if !template.contains("{{") {
+        return Ok(template.to_string());
+    }
+    go::render_params(template, params, options).map_err(|error| {
         TemplateError::new(match error {
             go::GoError::Parse(e) => format!("failed to parse template {template}: {e}"),
             go::GoError::Execute(e) => format!("failed to execute go template {template}: {e}"),
