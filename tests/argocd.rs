@@ -54,6 +54,20 @@ fn build(dir: &Path, extra: &[&str]) -> Output {
     fedrender(&args)
 }
 
+/// Builds the fleet of `applications` (named `name`): exit 2, `expected` in the message, the
+/// output directory untouched.
+fn assert_refused(name: &str, applications: &str, expected: &str) {
+    let dir = fleet(name, applications);
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+    assert!(
+        stderr(&output).contains(expected),
+        "{name}: {}",
+        stderr(&output)
+    );
+    assert!(!dir.join("out").exists(), "{name}: the output was touched");
+}
+
 #[test]
 fn each_application_deploys_its_directory_to_its_destination_and_no_checkout_file_is_a_template() {
     let dir = fleet(
@@ -124,15 +138,7 @@ fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_applicat
         ),
     ];
     for (name, applications, expected) in cases {
-        let dir = fleet(name, &applications);
-        let output = build(&dir, &[]);
-        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
-        assert!(
-            stderr(&output).contains(expected),
-            "{name}: {}",
-            stderr(&output)
-        );
-        assert!(!dir.join("out").exists(), "{name}: the output was touched");
+        assert_refused(name, &applications, expected);
     }
 }
 
@@ -306,15 +312,7 @@ fn an_application_set_generates_an_application_per_cluster_and_what_argo_cd_refu
         ),
     ];
     for (name, fleet_text, expected) in cases {
-        let dir = fleet(name, &fleet_text);
-        let output = build(&dir, &[]);
-        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
-        assert!(
-            stderr(&output).contains(expected),
-            "{name}: {}",
-            stderr(&output)
-        );
-        assert!(!dir.join("out").exists(), "{name}: the output was touched");
+        assert_refused(name, &fleet_text, expected);
     }
 }
 

@@ -339,8 +339,11 @@ fn argocd_fleet(
         .iter()
         .map(|(_, target)| target.cluster.clone())
         .collect();
-    let mut claimed: BTreeMap<(crate::object::ObjectKey, String), (String, Origin)> =
-        BTreeMap::new();
+    // Looked up once an object and never walked in order: a hash map.
+    let mut claimed: std::collections::HashMap<
+        (crate::object::ObjectKey, String),
+        (String, Origin),
+    > = std::collections::HashMap::new();
     // The namespaces Argo CD creates come after every source's objects: a Namespace a source
     // holds is the one deployed.
     let mut documents = argocd.documents;
