@@ -104,12 +104,12 @@ fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_applicat
         (
             "argocd-unknown-cluster",
             application("b", "name: staging", "web"),
-            "apps.yaml:1: Application b: application destination spec is invalid: there are no clusters with this name: staging; Argo CD does not deploy it",
+            "apps.yaml:1: Application argocd/b: application destination spec is invalid: there are no clusters with this name: staging; Argo CD does not deploy it",
         ),
         (
             "argocd-both",
             application("c", "name: prod, server: https://prod.example.com", "web"),
-            "Application c: application destination spec is invalid: application destination can't have both name and server defined",
+            "Application argocd/c: application destination spec is invalid: application destination can't have both name and server defined",
         ),
         (
             "argocd-unknown-field",
@@ -289,7 +289,7 @@ fn an_application_set_generates_an_application_per_cluster_and_what_argo_cd_refu
         (
             "argocd-set-project",
             application_set(clusters, "web-{{name}}", "team") + project,
-            "Application web-prod: application destination server 'https://prod.example.com' and namespace 'web' do not match any of the allowed destinations in project 'team'",
+            "Application argocd/web-prod: application destination server 'https://prod.example.com' and namespace 'web' do not match any of the allowed destinations in project 'team'",
         ),
         (
             "argocd-set-unknown-project",
@@ -443,4 +443,254 @@ fn an_applications_several_sources_are_deployed_together_and_a_ref_only_source_r
         "{:?}",
         files.keys().collect::<Vec<_>>()
     );
+}
+
+/// An Application of `path` in the apps checkout with `source_options` (YAML flow mapping
+/// entries, such as `kustomize: {…}`) under its source.
+fn application_with(name: &str, path: &str, source_options: &str) -> String {
+    format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: {name}, namespace: argocd}}\nspec:\n  project: default\n  source: {{repoURL: https://github.com/example/apps, path: {path}, {source_options}}}\n  destination: {{name: prod, namespace: web}}\n"
+    )
+}
+
+#[test]
+fn an_applications_kustomize_options_and_the_repositorys_overrides_are_built_as_argo_cd_edits_them()
+{
+    if !common::tools::require(&["kubectl"]) {
+        return;
+    }
+    let dir = fleet(
+        "argocd-kustomize-options",
+        &application_with(
+            "web-prod",
+            "web",
+            "kustomize: {namePrefix: prod-, images: ['nginx=registry.example.com/nginx:1.28'], \
+             commonLabels: {team: shop}, replicas: [{name: web, count: 3}]}",
+        ),
+    );
+    let kustomization = "resources: [deployment.yaml]\n";
+    std::fs::write(dir.join("input/repo/web/kustomization.yaml"), kustomization).unwrap();
+    // As Argo CD Image Updater writes them: the shared file first, the Application's own last.
+    std::fs::write(
+        dir.join("input/repo/web/.argocd-source.yaml"),
+        "kustomize:\n  nameSuffix: -v2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("input/repo/web/.argocd-source-web-prod.yaml"),
+        "kustomize:\n  images: ['nginx=registry.example.com/nginx:1.29']\n",
+    )
+    .unwrap();
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = common::files_in(&dir.join("out/prod"));
+    let deployment = files
+        .get("web/deployment.apps_prod-web-v2.yaml")
+        .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+        .unwrap_or_else(|| panic!("{:?}", files.keys().collect::<Vec<_>>()));
+    for expected in [
+        "image: registry.example.com/nginx:1.29",
+        "replicas: 3",
+        "team: shop",
+        "namespace: web",
+    ] {
+        assert!(deployment.contains(expected), "{expected}:\n{deployment}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("input/repo/web/kustomization.yaml")).unwrap(),
+        kustomization,
+        "the fleet's kustomization is never written"
+    );
+    let plan = fedrender(&[
+        "plan",
+        dir.join("input").to_str().unwrap(),
+        "--clusters",
+        dir.join("clusters.yaml").to_str().unwrap(),
+    ]);
+    assert_eq!(plan.status.code(), Some(0), "{}", stderr(&plan));
+    let plan = String::from_utf8_lossy(&plan.stdout);
+    assert!(
+        plan.contains("kustomize, with namePrefix, nameSuffix, images, replicas, commonLabels, overridden by web/.argocd-source.yaml and web/.argocd-source-web-prod.yaml"),
+        "{plan}"
+    );
+}
+
+#[test]
+fn kustomize_options_overrides_and_source_types_argo_cd_refuses_are_refused_by_name() {
+    for (name, options, expected) in [
+        (
+            "argocd-refused-image",
+            "kustomize: {images: [nginx]}",
+            "spec.source.kustomize.images: \"nginx\": invalid format of image",
+        ),
+        (
+            "argocd-refused-two-types",
+            "kustomize: {namePrefix: a-}, directory: {recurse: true}",
+            "spec.source: multiple application sources defined: Kustomize,Directory",
+        ),
+        (
+            "argocd-refused-revision",
+            "kustomize: {images: ['nginx:$ARGOCD_APP_REVISION']}",
+            "$ARGOCD_APP_REVISION is the commit Argo CD renders",
+        ),
+    ] {
+        let dir = fleet(name, &application_with("web", "web", options));
+        std::fs::write(
+            dir.join("input/repo/web/kustomization.yaml"),
+            "resources: [deployment.yaml]\n",
+        )
+        .unwrap();
+        let output = build(&dir, &[]);
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(expected),
+            "{name}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("Application argocd/web"),
+            "{name}: {}",
+            stderr(&output)
+        );
+    }
+    let dir = fleet(
+        "argocd-refused-override",
+        &application("web", "name: prod", "web"),
+    );
+    std::fs::write(
+        dir.join("input/repo/web/.argocd-source.yaml"),
+        "kustomise:\n  namePrefix: a-\n",
+    )
+    .unwrap();
+    let output = build(&dir, &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("web/.argocd-source.yaml in https://github.com/example/apps.git")
+            && stderr(&output).contains("kustomise"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_charts_parameters_and_value_files_of_another_source_reach_helm_template() {
+    let application = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: web, namespace: argocd}\nspec:\n  project: default\n  sources:\n  - repoURL: https://github.com/example/apps.git\n    path: chart\n    helm:\n      valueFiles: [values-prod.yaml, $values/env/prod.yaml, missing.yaml]\n      ignoreMissingValueFiles: true\n      parameters: [{name: image.tag, value: '1.2'}, {name: hosts, value: 'a,b', forceString: true}]\n      fileParameters: [{name: config, path: /files/config.txt}]\n  - {repoURL: https://github.com/example/values.git, ref: values}\n  destination: {name: prod, namespace: web}\n";
+    let dir = fleet("argocd-helm-options", application);
+    let write = |path: &str, text: &str| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "input/fedrender.yaml",
+        &format!("{CONFIG}    - url: https://github.com/example/values.git\n      path: values\n"),
+    );
+    write(
+        "input/repo/chart/Chart.yaml",
+        "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+    );
+    write("input/repo/chart/values-prod.yaml", "replicas: 2\n");
+    write("input/repo/files/config.txt", "a=b\n");
+    write("input/values/env/prod.yaml", "replicas: 3\n");
+    let (bin, log) = (dir.join("bin"), dir.join("helm.log"));
+    executable(
+        &bin.join("helm"),
+        &format!(
+            "#!/bin/sh\necho \"helm $*\" >> {log}\n\
+             printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: settings\\n'\n",
+            log = log.display()
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = common::command()
+        .env("PATH", path)
+        .args([
+            "build",
+            dir.join("input").to_str().unwrap(),
+            "--clusters",
+            dir.join("clusters.yaml").to_str().unwrap(),
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.contains(
+            "helm template web . --namespace web --values values-prod.yaml \
+             --values ../../values/env/prod.yaml --set image.tag=1.2 --set-string hosts=a\\,b \
+             --set-file config=../files/config.txt --include-crds"
+        ),
+        "{log}"
+    );
+}
+
+// Argo CD's applicationset/examples/merge/merge-clusters-and-list.yaml (the scenario
+// testdata/argocd-example-merge-clusters-and-list, which runs without helm): each merged
+// parameter set reaches `helm template` as the Application's `--set` flags. The list element's
+// `values.redis: 'true'` is, with `goTemplate: true`, a key of its own beside the clusters
+// generator's `values` map (applicationset/generators/merge.go merges the maps with mergo,
+// and list.go keeps an element's keys as written), so `{{.values.redis}}` stays `false` for
+// some-specific-cluster, as Argo CD renders it.
+#[test]
+fn the_merge_examples_parameters_reach_helm_as_each_clusters_set_flags() {
+    let dir = empty_scratch("argocd-merge-helm");
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/argocd-example-merge-clusters-and-list"),
+        &dir,
+    );
+    let (bin, log) = (dir.join("bin"), dir.join("helm.log"));
+    executable(
+        &bin.join("helm"),
+        &format!(
+            "#!/bin/sh\necho \"helm $*\" >> {log}\n\
+             printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: %s\\n' \"$2\"\n",
+            log = log.display()
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = common::command()
+        .env("PATH", path)
+        .args([
+            "build",
+            dir.join("input").to_str().unwrap(),
+            "--clusters",
+            dir.join("clusters.yaml").to_str().unwrap(),
+            "--out",
+            dir.join("out").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let log = std::fs::read_to_string(&log).unwrap();
+    for (release, flags) in [
+        ("in-cluster", "--set kafka=true --set redis=false"),
+        ("kafka-off", "--set kafka=false --set redis=false"),
+        (
+            "some-specific-cluster",
+            "--set kafka=true --set redis=false",
+        ),
+    ] {
+        assert!(
+            log.lines().any(|line| line
+                .starts_with(&format!("helm template {release} . --namespace default"))
+                && line.contains(flags)),
+            "{release}: {log}"
+        );
+        assert!(
+            common::files_in(&dir.join("out").join(release))
+                .contains_key(&format!("default/configmap_{release}.yaml")),
+            "{release}"
+        );
+    }
 }

@@ -47,10 +47,12 @@ fn config_prints_the_settings_the_config_and_the_flags_resolve_to() {
             "clusters",
             "output",
             "lints",
-            "diffIgnores"
+            "diffIgnores",
+            "argocd"
         ]
     );
-    assert_eq!(settings["schemaVersion"], 1);
+    assert_eq!(settings["schemaVersion"], 2);
+    assert_eq!(settings["argocd"], serde_json::Value::Null);
     assert_eq!(settings["config"]["at"], "fleet/fedrender.yaml:1");
     assert_eq!(settings["config"]["name"], "team");
     assert_eq!(settings["clusters"]["path"], "inventory/members.yaml");
@@ -129,6 +131,28 @@ fn config_reads_a_document_end_as_yaml_does() {
     );
     let settings = json(&dir, &["config", "fleet"]);
     assert_eq!(settings["clusters"]["path"], "clusters.yaml");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn config_prints_an_argo_cd_fleets_checkouts_as_every_command_reads_them() {
+    let dir = repository(
+        "argocd",
+        "apiVersion: fedrender.io/v1alpha1\nkind: Config\nspec:\n  argocd:\n    newGitFileGlobbing: true\n    repositories:\n    - url: https://github.com/example/apps.git\n      path: ./repo/../apps\n",
+    );
+    std::fs::create_dir_all(dir.join("fleet/apps")).unwrap();
+    let settings = json(&dir, &["config", "fleet"]);
+    assert_eq!(
+        settings["argocd"],
+        serde_json::json!({
+            "repositories": [{
+                "url": "https://github.com/example/apps.git",
+                "path": "fleet/apps",
+                "at": "fleet/fedrender.yaml:7",
+            }],
+            "newGitFileGlobbing": true,
+        })
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -16,7 +16,7 @@ use crate::source::command_defaults::{CommandDefaults, command_defaults};
 use fedrender_engine::lint::{Lint, LintLevels};
 
 /// The version of the JSON shape below; raised whenever a field changes or is added.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Reads the Config as every command does and prints what it and the flags resolve to.
 pub fn run(args: &ConfigArgs) -> i32 {
@@ -96,6 +96,18 @@ fn settings(
         Some((at, name)) => json!({"at": at, "name": name}),
         None => Value::Null,
     };
+    // An Argo CD fleet's checkouts, each directory as every command reads it.
+    let argocd = match defaults.argocd_set {
+        true => json!({
+            "repositories": defaults.argocd.repositories.iter().map(|checkout| json!({
+                "url": checkout.url,
+                "path": shown(&checkout.dir),
+                "at": checkout.origin.to_string(),
+            })).collect::<Vec<Value>>(),
+            "newGitFileGlobbing": defaults.argocd.new_git_file_globbing,
+        }),
+        false => Value::Null,
+    };
     json!({
         "schemaVersion": SCHEMA_VERSION,
         "fleet": shown(&args.input),
@@ -104,6 +116,7 @@ fn settings(
         "output": path(&args.out, &defaults.output),
         "lints": {"strict": flags.strict, "levels": levels},
         "diffIgnores": ignores,
+        "argocd": argocd,
     })
 }
 

@@ -11,9 +11,11 @@ use crate::source::files;
 use crate::source::load::{self, FileFilter};
 use crate::source::tools::{self, ToolCache, ToolSettings};
 use fedrender_engine::api::config::{CONFIG_API_VERSION, SourcesConfig};
+use fedrender_engine::argocd::deploy::{ApplicationTarget, ToolDeployment};
 use fedrender_engine::argocd::directory::SourceKind;
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
 use fedrender_engine::documents::{self, Reread, SourceFile};
+use fedrender_engine::fleet::SourceRun;
 use fedrender_engine::progress::Stage;
 use fedrender_engine::run::{self, Inputs, Options, Outcome, Run};
 
@@ -169,42 +171,102 @@ pub fn read_fleet(source: &FleetSource) -> Result<Inputs, Rejected> {
 
 /// An Argo CD fleet's kustomize and Helm sources, rendered as the fleet's own are (confined,
 /// timed, without the network): Helm's release is the Application's name and its namespace
-/// the destination's, as Argo CD's repo server runs `helm template`.
+/// the destination's, as Argo CD's repo server runs `helm template`. A kustomization the
+/// Application's kustomize options edit is built in a staged copy of its checkout, confined to
+/// the copy.
 fn render_argocd_tool_sources(source: &FleetSource, inputs: &mut Inputs) -> Result<(), Rejected> {
     let deployments = inputs.argocd_tool_sources()?;
     if deployments.is_empty() {
         return Ok(());
     }
     let settings = tool_settings(&source.tools, &source.input, inputs)?;
-    let tool_sources: Vec<tools::ToolSource> = deployments
-        .iter()
-        .map(|deployment| {
-            let dir = PathBuf::from(&deployment.dir);
-            let tool = match deployment.kind {
-                SourceKind::Kustomize => tools::Tool::Kustomize,
-                SourceKind::Helm | SourceKind::Directory => {
-                    tools::Tool::Helm(deployment.helm.clone())
-                }
-            };
-            tools::ToolSource {
-                found: tools::FoundSource {
-                    markers: tools::markers_in(&dir),
-                    dir,
-                },
-                tool,
-                origin: deployment.target.origin.clone(),
+    // Rendered in two groups, put back in the Applications' order.
+    let (edited, plain): (Vec<_>, Vec<_>) = deployments
+        .into_iter()
+        .enumerate()
+        .partition(|(_, deployment)| deployment.kustomization.is_some());
+    let tool_source = |deployment: &ToolDeployment, dir: PathBuf| {
+        let tool = match deployment.kind {
+            SourceKind::Kustomize => tools::Tool::Kustomize,
+            SourceKind::Helm | SourceKind::Directory => {
+                tools::Tool::Helm(Box::new(deployment.helm.clone()))
             }
-        })
+        };
+        tools::ToolSource {
+            found: tools::FoundSource {
+                markers: tools::markers_in(&dir),
+                dir,
+            },
+            tool,
+            origin: deployment.target.origin.clone(),
+        }
+    };
+    let plain_sources: Vec<tools::ToolSource> = plain
+        .iter()
+        .map(|(_, deployment)| tool_source(deployment, PathBuf::from(&deployment.dir)))
         .collect();
-    let rendered = tools::render(&tool_sources, &settings, &source.tools.cache)?;
-    inputs.add_argocd_rendered(
-        rendered
+    let mut rendered: Vec<(usize, (SourceFile, SourceRun, ApplicationTarget))> =
+        tools::render(&plain_sources, &settings, &source.tools.cache)
+            .map_err(once_each)?
             .into_iter()
-            .zip(deployments)
-            .map(|((file, run), deployment)| (file, run, deployment.target))
-            .collect(),
-    );
+            .zip(plain)
+            .map(|((file, run), (at, deployment))| (at, (file, run, deployment.target)))
+            .collect();
+    if !edited.is_empty() {
+        let mut staged = crate::source::argocd::StagedCheckouts::new()?;
+        let mut edited_sources = Vec::new();
+        for (_, deployment) in &edited {
+            let edit = deployment
+                .kustomization
+                .as_ref()
+                .expect("partitioned on an edited kustomization");
+            let copy = staged.stage(&deployment.checkout, edit)?;
+            let within = Path::new(&deployment.dir)
+                .strip_prefix(&deployment.checkout)
+                .unwrap_or(Path::new(""));
+            edited_sources.push(tool_source(deployment, copy.join(within)));
+        }
+        let staged_settings = tools::ToolSettings {
+            fleet: Confinement::new(staged.root())
+                .map_err(|message| Rejected::from(Diagnostic::error(None, message)))?,
+            ..settings.clone()
+        };
+        let outputs = tools::render(&edited_sources, &staged_settings, &source.tools.cache)
+            .map_err(|mut rejected| {
+                for error in &mut rejected.errors {
+                    error.message = staged.unstaged(&error.message);
+                    error.detail = error
+                        .detail
+                        .as_deref()
+                        .map(|detail| staged.unstaged(detail));
+                }
+                once_each(rejected)
+            })?;
+        for ((mut file, mut run), (at, deployment)) in outputs.into_iter().zip(edited) {
+            // The output is the fleet's checkout's, as the unedited build's is; where kustomize
+            // said each object was written is in the copy, so objects keep their output lines.
+            run.source = staged.unstaged(&run.source);
+            file.path = run.output_name().into();
+            file.written_at = Vec::new();
+            rendered.push((at, (file, run, deployment.target)));
+        }
+    }
+    rendered.sort_by_key(|(at, _)| *at);
+    inputs.add_argocd_rendered(rendered.into_iter().map(|(_, output)| output).collect());
     Ok(())
+}
+
+/// Each error once: Applications that share a source (an ApplicationSet's, one per cluster)
+/// run it alike and fail alike, at the same line.
+fn once_each(mut rejected: Rejected) -> Rejected {
+    let mut seen = std::collections::HashSet::new();
+    rejected.errors.retain(|error| {
+        seen.insert((
+            error.origin.as_ref().map(ToString::to_string),
+            error.message.clone(),
+        ))
+    });
+    rejected
 }
 
 /// The inventory file; one that is not there gets the inventories near where it was looked for,

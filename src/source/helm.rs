@@ -63,6 +63,12 @@ pub fn helm_template_argv(helm: &HelmSource, dir: &Path) -> (Vec<String>, Option
         argv.extend(["--values".into(), "-".into()]);
         values.to_string()
     });
+    for set in &helm.argo_cd.set {
+        argv.extend([
+            set.kind.flag().into(),
+            format!("{}={}", set.name, set.value),
+        ]);
+    }
     if let Some(version) = &helm.kube_version {
         argv.extend(["--kube-version".into(), version.clone()]);
     }
@@ -71,6 +77,9 @@ pub fn helm_template_argv(helm: &HelmSource, dir: &Path) -> (Vec<String>, Option
     }
     if !helm.skip_crds {
         argv.push("--include-crds".into());
+    }
+    if helm.argo_cd.skip_schema_validation {
+        argv.push("--skip-schema-validation".into());
     }
     if helm.skip_tests == Some(true) {
         argv.push("--skip-tests".into());
@@ -81,6 +90,7 @@ pub fn helm_template_argv(helm: &HelmSource, dir: &Path) -> (Vec<String>, Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fedrender_engine::api::source::{ArgoCdHelmOptions, HelmSet, HelmSetKind};
 
     #[test]
     fn helm_template_gets_value_files_then_inline_values_in_argo_cds_order() {
@@ -93,13 +103,29 @@ mod tests {
             api_versions: vec!["monitoring.coreos.com/v1".into()],
             skip_crds: false,
             skip_tests: Some(true),
+            argo_cd: ArgoCdHelmOptions {
+                set: vec![
+                    HelmSet {
+                        kind: HelmSetKind::Value,
+                        name: "image.tag".into(),
+                        value: "1.2".into(),
+                    },
+                    HelmSet {
+                        kind: HelmSetKind::File,
+                        name: "config".into(),
+                        value: "../shared/config.txt".into(),
+                    },
+                ],
+                skip_schema_validation: true,
+            },
         };
         let (argv, stdin) = helm_template_argv(&helm, Path::new("charts/web"));
         assert_eq!(
             argv.join(" "),
             "helm template web . --namespace shop --values values-prod.yaml --values extra.yaml \
-             --values - --kube-version 1.31.0 --api-versions monitoring.coreos.com/v1 \
-             --include-crds --skip-tests"
+             --values - --set image.tag=1.2 --set-file config=../shared/config.txt \
+             --kube-version 1.31.0 --api-versions monitoring.coreos.com/v1 --include-crds \
+             --skip-schema-validation --skip-tests"
         );
         assert_eq!(stdin.as_deref(), Some(r#"{"replicaCount":3}"#));
     }

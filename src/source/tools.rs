@@ -31,7 +31,7 @@ use crate::source::helm::{
 use crate::source::run::{self, Limits, RunError};
 use fedrender_engine::api::config::CONFIG_API_VERSION;
 use fedrender_engine::api::source::{
-    DECLARATION_FILE, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration,
+    DECLARATION_FILE, HelmSetKind, HelmSource, REMOTE_CHART_FIELDS, SourceDeclaration,
 };
 use fedrender_engine::diagnostics::{Diagnostic, ErrorSink, Origin, Rejected};
 use fedrender_engine::documents::{self, Format, SourceFile};
@@ -113,7 +113,7 @@ fn written_by_fedrender(path: &Path) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tool {
     Kustomize,
-    Helm(HelmSource),
+    Helm(Box<HelmSource>),
     /// argv, from a declaration.
     Command(Vec<String>),
 }
@@ -331,7 +331,7 @@ pub fn resolve(
                     }
                     ToolSource {
                         found: source.clone(),
-                        tool: Tool::Helm(helm),
+                        tool: Tool::Helm(Box::new(helm)),
                         origin,
                     }
                 }
@@ -360,7 +360,7 @@ pub fn resolve(
             }
             ToolSource {
                 found: source.clone(),
-                tool: Tool::Helm(HelmSource::default()),
+                tool: Tool::Helm(Box::default()),
                 origin: marker_origin(CHART_FILE),
             }
         } else {
@@ -534,6 +534,14 @@ fn prepare<'a>(
                     .iter()
                     .filter(|file| !is_remote(file))
                     .map(|file| dir.join(file)),
+            );
+            // An Application's files, checked in its checkout by the engine.
+            reads.extend(
+                helm.argo_cd
+                    .set
+                    .iter()
+                    .filter(|set| set.kind == HelmSetKind::File)
+                    .map(|set| dir.join(&set.value)),
             );
             let remote = helm.value_files.iter().any(|file| is_remote(file));
             (

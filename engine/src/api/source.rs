@@ -86,6 +86,51 @@ pub struct HelmSource {
     /// fedrender otherwise leaves out (`helm install` never creates them).
     #[serde(default)]
     pub skip_tests: Option<bool>,
+    /// What only an Argo CD Application's `helm` sets; a declaration cannot.
+    #[serde(skip)]
+    pub argo_cd: ArgoCdHelmOptions,
+}
+
+/// The `helm template` flags an Argo CD Application's `helm` adds to a declaration's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ArgoCdHelmOptions {
+    /// `parameters` and `fileParameters`, in the order they are passed.
+    pub set: Vec<HelmSet>,
+    /// `skipSchemaValidation`: `--skip-schema-validation`.
+    pub skip_schema_validation: bool,
+}
+
+/// One `--set`, `--set-string` or `--set-file` value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HelmSet {
+    /// How the value is read.
+    pub kind: HelmSetKind,
+    /// The value's path in the chart's values (`image.tag`).
+    pub name: String,
+    /// The value, escaped as Argo CD escapes it; for a file, its path from the chart's directory.
+    pub value: String,
+}
+
+/// How helm reads a [`HelmSet`]'s value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HelmSetKind {
+    /// `--set`: typed as YAML types it (`true`, `3`).
+    Value,
+    /// `--set-string`: always a string (`forceString`).
+    String,
+    /// `--set-file`: the contents of a file.
+    File,
+}
+
+impl HelmSetKind {
+    /// The flag that passes it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            HelmSetKind::Value => "--set",
+            HelmSetKind::String => "--set-string",
+            HelmSetKind::File => "--set-file",
+        }
+    }
 }
 
 /// Fields that would fetch a chart from a repository or registry, which fedrender never does.

@@ -4,14 +4,16 @@
 //! manifests come back as files and a kustomization or chart as a directory for the shell's
 //! tools, each with the Application that deploys it.
 
-use std::sync::Arc;
-
 use super::api::application::{Application, ApplicationSource};
 use super::api::project::AppProject;
+use super::build_env::{BuildEnv, BuildEnvOf};
 use super::cluster::ArgoCluster;
 use super::directory::{self, SourceKind};
+use super::helm::{Chart, helm_options};
+use super::kustomize_options::{self, EditedKustomization};
 use super::project::check_application;
 use super::repositories::Repositories;
+use super::source_overrides::merge_source_overrides;
 use crate::api::source::HelmSource;
 use crate::diagnostics::{Diagnostic, FieldLines, Origin, Rejected};
 use crate::documents::{Format, SourceFile};
@@ -57,6 +59,11 @@ pub struct ToolDeployment {
     /// How `helm template` renders a chart, as Argo CD's repo server runs it: the release is
     /// the Application's name (or `helm.releaseName`), its namespace the destination's.
     pub helm: HelmSource,
+    /// The kustomization with the Application's kustomize options applied, which the shell
+    /// builds in a copy of the checkout; `None` builds the directory as it is.
+    pub kustomization: Option<EditedKustomization>,
+    /// The checkout's directory, which `kustomization`'s path is relative to.
+    pub checkout: String,
 }
 
 /// What the Applications deploy: the manifest files of their plain directories, and the
@@ -87,11 +94,23 @@ pub struct Written {
 /// What one source is: its manifest files, or a directory a tool renders.
 enum Source {
     Files(Vec<SourceFile>),
-    Tool {
-        kind: SourceKind,
-        dir: String,
-        helm: Box<HelmSource>,
-    },
+    Tool(Box<ToolInput>),
+}
+
+/// A source a tool renders, as [`ToolDeployment`] names it.
+struct ToolInput {
+    kind: SourceKind,
+    dir: String,
+    helm: HelmSource,
+    kustomization: Option<EditedKustomization>,
+    checkout: String,
+}
+
+/// A rendered source, and what `plan` says of how: its kind, the options applied and the
+/// override files merged.
+struct Rendered {
+    source: Source,
+    how: String,
 }
 
 /// A problem with one of an Application's fields: the field (`spec.source.repoURL`) and what.
@@ -185,9 +204,9 @@ pub fn deploy(
             }
         };
         for (source, rendered) in sources {
-            match rendered {
+            target.notes.push(source_note(source, &rendered.how));
+            match rendered.source {
                 Source::Files(files) => {
-                    target.notes.push(source_note(source, "directory"));
                     deployed
                         .files
                         .extend(files.into_iter().map(|file| DeployedFile {
@@ -195,20 +214,21 @@ pub fn deploy(
                             target: target.clone(),
                         }));
                 }
-                Source::Tool { kind, dir, helm } => {
-                    let tool = match kind {
-                        SourceKind::Kustomize => "kustomize".to_string(),
-                        _ => format!(
-                            "Helm chart, release {}",
-                            helm.release_name.as_deref().unwrap_or_default()
-                        ),
-                    };
-                    target.notes.push(source_note(source, &tool));
+                Source::Tool(tool) => {
+                    let ToolInput {
+                        kind,
+                        dir,
+                        helm,
+                        kustomization,
+                        checkout,
+                    } = *tool;
                     deployed.tools.push(ToolDeployment {
                         target: target.clone(),
                         kind,
                         dir,
-                        helm: *helm,
+                        helm,
+                        kustomization,
+                        checkout,
                     });
                 }
             }
@@ -283,11 +303,19 @@ fn sources_of<'a>(
     application: &'a Application,
     target: &ApplicationTarget,
     repositories: &Repositories,
-) -> Result<Vec<(&'a ApplicationSource, Source)>, Problem> {
+) -> Result<Vec<(&'a ApplicationSource, Rendered)>, Problem> {
     let sources = application.spec.effective_sources();
     if sources.is_empty() {
         return Err(("spec", "it has no spec.source".to_string()));
     }
+    // Argo CD resolves `$ref` value files only among an Application's `sources`.
+    let references: Vec<(String, &ApplicationSource)> = application
+        .spec
+        .sources
+        .iter()
+        .filter(|source| !source.reference.is_empty())
+        .map(|source| (format!("${}", source.reference), source))
+        .collect();
     let mut rendered = Vec::new();
     for source in sources {
         if !source.reference.is_empty() && source.path.is_empty() && source.chart.is_empty() {
@@ -295,99 +323,131 @@ fn sources_of<'a>(
         }
         rendered.push((
             source,
-            source_files(application, source, target, repositories)?,
+            source_files(application, source, target, repositories, &references)?,
         ));
     }
     Ok(rendered)
 }
 
 /// The manifest files of one source, or the directory a tool renders, or why it cannot be
-/// rendered offline.
+/// rendered offline. The repository's `.argocd-source*.yaml` overrides are merged first, as
+/// the repo server merges them before it decides what the source is.
 fn source_files(
     application: &Application,
-    source: &ApplicationSource,
+    written: &ApplicationSource,
     target: &ApplicationTarget,
     repositories: &Repositories,
-) -> Result<Source, Problem> {
-    if !source.chart.is_empty() {
+    references: &[(String, &ApplicationSource)],
+) -> Result<Rendered, Problem> {
+    if !written.chart.is_empty() {
         return Err((
             "spec.source.chart",
             format!(
                 "spec.source.chart: {} is a Helm repository, which fedrender never fetches from",
-                source.repo_url
+                written.repo_url
             ),
         ));
     }
-    if source.repo_url.starts_with("oci://") {
+    if written.repo_url.starts_with("oci://") {
         return Err((
             "spec.source.repoURL",
             format!(
                 "spec.source.repoURL {} is an OCI registry, which fedrender never fetches from",
-                source.repo_url
+                written.repo_url
             ),
         ));
     }
-    if source.kustomize.is_some() {
-        return Err((
-            "spec.source.kustomize",
-            "spec.source.kustomize: fedrender renders a kustomization as it is, without an \
-             Application's kustomize options, so far"
-                .to_string(),
-        ));
-    }
-    let repository = repositories.find(&source.repo_url).ok_or_else(|| {
+    let repository = repositories.find(&written.repo_url).ok_or_else(|| {
         (
             "spec.source.repoURL",
             format!(
                 "spec.source.repoURL {} is not mapped to a checkout: add it to the Config's \
                  spec.argocd.repositories (fedrender never fetches)",
-                source.repo_url
+                written.repo_url
             ),
         )
     })?;
-    let written = source.path.as_str();
-    let path = app_path(written)?;
+    let shown_path = written.path.as_str();
+    let path = app_path(shown_path)?;
     let path = path.as_str();
     if !path.is_empty() && repository.file(path).is_some() {
         return Err((
             "spec.source.path",
-            format!("spec.source.path {written:?}: app path is not a directory"),
+            format!("spec.source.path {shown_path:?}: app path is not a directory"),
         ));
     }
     if !path.is_empty() && !repository.has_directory(path) {
         return Err((
             "spec.source.path",
             format!(
-                "spec.source.path {written:?}: app path does not exist in {}",
+                "spec.source.path {shown_path:?}: app path does not exist in {}",
                 repository.url
             ),
         ));
     }
-    let checkout: Arc<str> = Arc::from(repository.path.trim_end_matches('/'));
-    // An explicit `directory` makes the source a directory, whatever it holds (the
-    // Application's source type wins over discovery); `helm` makes it a chart.
-    let discovered = match (&source.directory, &source.helm) {
-        (Some(_), _) => SourceKind::Directory,
-        (None, Some(_)) => SourceKind::Helm,
-        (None, None) => directory::source_kind(repository, path),
-    };
-    if discovered != SourceKind::Directory {
-        let dir = match path.trim_matches('/') {
-            "" | "." => checkout.to_string(),
-            path => format!("{checkout}/{path}"),
-        };
-        let helm = Box::new(helm_options(application, source, target)?);
-        return Ok(Source::Tool {
-            kind: discovered,
-            dir,
-            helm,
-        });
+    let (source, overrides) =
+        merge_source_overrides(written, repository, path, &instance_name(application))
+            .map_err(|problem| ("spec.source", problem))?;
+    if let Some(field) = source.unsupported_fields().first() {
+        return Err((
+            "spec.source",
+            format!(
+                "spec.source.{field} (set by {}): fedrender does not implement this field",
+                overrides.join(", ")
+            ),
+        ));
     }
-    let options = source.directory.clone().unwrap_or_default();
-    let files = directory::manifest_files(repository, path, &options)
-        .map_err(|problem| ("spec.source.directory", problem))?;
-    Ok(Source::Files(
-        files
+    let overridden = match overrides.is_empty() {
+        true => String::new(),
+        false => format!(", overridden by {}", overrides.join(" and ")),
+    };
+    let env = BuildEnv::new(BuildEnvOf {
+        app_name: &instance_name(application),
+        namespace: target.namespace.as_deref().unwrap_or_default(),
+        project: &application.spec.project,
+        repo_url: &source.repo_url,
+        path: &source.path,
+        target_revision: &source.target_revision,
+    });
+    let checkout = repository.path.trim_end_matches('/').to_string();
+    // A source's type is the one option it sets (`ExplicitType`), else what its directory
+    // holds; two are Argo CD's error.
+    let explicit: Vec<(&str, SourceKind)> = [
+        (
+            "Kustomize",
+            source.kustomize.is_some(),
+            SourceKind::Kustomize,
+        ),
+        ("Helm", source.helm.is_some(), SourceKind::Helm),
+        (
+            "Directory",
+            source.directory.is_some(),
+            SourceKind::Directory,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, set, _)| *set)
+    .map(|(name, _, kind)| (name, kind))
+    .collect();
+    let kind = match explicit.as_slice() {
+        [] => directory::source_kind(repository, path),
+        [(_, kind)] => *kind,
+        several => {
+            let names: Vec<&str> = several.iter().map(|(name, _)| *name).collect();
+            return Err((
+                "spec.source",
+                format!(
+                    "spec.source: multiple application sources defined: {}{overridden}",
+                    names.join(",")
+                ),
+            ));
+        }
+    };
+    if kind == SourceKind::Directory {
+        let options = source.directory.clone().unwrap_or_default();
+        let files = directory::manifest_files(repository, path, &options)
+            .map_err(|problem| ("spec.source.directory", problem))?;
+        let files = files
             .into_iter()
             .map(|(file, text)| {
                 let format = match file.ends_with(".json") {
@@ -400,8 +460,88 @@ fn source_files(
                     format,
                 )
             })
-            .collect(),
-    ))
+            .collect();
+        return Ok(Rendered {
+            source: Source::Files(files),
+            how: format!("directory{overridden}"),
+        });
+    }
+    let dir = match path {
+        "" => checkout.clone(),
+        path => format!("{checkout}/{path}"),
+    };
+    let mut tool = ToolInput {
+        kind,
+        dir,
+        helm: HelmSource::default(),
+        kustomization: None,
+        checkout,
+    };
+    let how = match kind {
+        SourceKind::Kustomize => {
+            let options = source.kustomize.clone().unwrap_or_default();
+            tool.kustomization = kustomize_options::edit(repository, path, &options, &env)
+                .map_err(|(field, problem)| {
+                    let field = match field {
+                        "" => "spec.source.kustomize",
+                        field => kustomize_field(field),
+                    };
+                    (field, format!("{field}: {problem}"))
+                })?;
+            match &tool.kustomization {
+                Some(edited) => {
+                    format!("kustomize, with {}{overridden}", edited.applied.join(", "))
+                }
+                None => format!("kustomize{overridden}"),
+            }
+        }
+        _ => {
+            let chart = Chart {
+                repository,
+                dir: path,
+                repositories,
+                references: references.to_vec(),
+                env: &env,
+            };
+            tool.helm = helm_options(
+                &application.metadata.name,
+                target.namespace.as_deref(),
+                source.helm.as_ref(),
+                &chart,
+            )?;
+            format!(
+                "Helm chart, release {}{overridden}",
+                tool.helm.release_name.as_deref().unwrap_or_default()
+            )
+        }
+    };
+    Ok(Rendered {
+        source: Source::Tool(Box::new(tool)),
+        how,
+    })
+}
+
+/// `spec.source.kustomize.FIELD`, for a field the kustomize options name.
+fn kustomize_field(field: &str) -> &'static str {
+    match field {
+        "images" => "spec.source.kustomize.images",
+        "replicas" => "spec.source.kustomize.replicas",
+        "commonLabels" => "spec.source.kustomize.commonLabels",
+        "commonAnnotations" => "spec.source.kustomize.commonAnnotations",
+        "namespace" => "spec.source.kustomize.namespace",
+        "patches" => "spec.source.kustomize.patches",
+        "components" => "spec.source.kustomize.components",
+        _ => "spec.source.kustomize",
+    }
+}
+
+/// argo `InstanceName`: the Application's name, `NAMESPACE_NAME` outside Argo CD's own
+/// namespace; what `.argocd-source-<app>.yaml` and `$ARGOCD_APP_NAME` name.
+fn instance_name(application: &Application) -> String {
+    match namespace(application) {
+        "argocd" => application.metadata.name.clone(),
+        namespace => format!("{namespace}_{}", application.metadata.name),
+    }
 }
 
 /// The source's directory in the checkout as the repo server finds it (util/app/path `Path`:
@@ -430,78 +570,6 @@ fn app_path(path: &str) -> Result<String, Problem> {
         }
     }
     Ok(pieces.join("/"))
-}
-
-/// `spec.source.helm` as `helm template`'s flags, as the repo server passes them: the release
-/// the Application's name unless `releaseName` says otherwise, the namespace the
-/// destination's, `values` and `valuesObject` (which wins) as one values document, value files
-/// from the chart's directory. A value file that leads out of it, or `parameters` (which
-/// fedrender does not pass), is refused by name.
-fn helm_options(
-    application: &Application,
-    source: &ApplicationSource,
-    target: &ApplicationTarget,
-) -> Result<HelmSource, Problem> {
-    let mut helm = HelmSource {
-        release_name: Some(application.metadata.name.clone()),
-        namespace: target.namespace.clone(),
-        ..HelmSource::default()
-    };
-    let Some(options) = &source.helm else {
-        return Ok(helm);
-    };
-    if !options.parameters.is_empty() {
-        return Err((
-            "spec.source.helm.parameters",
-            "spec.source.helm.parameters: fedrender does not pass --set parameters to helm yet"
-                .to_string(),
-        ));
-    }
-    if !options.release_name.is_empty() {
-        helm.release_name = Some(options.release_name.clone());
-    }
-    if !options.namespace.is_empty() {
-        helm.namespace = Some(options.namespace.clone());
-    }
-    for file in &options.value_files {
-        if file.contains("://") || file.starts_with('/') || file.starts_with('$') {
-            return Err((
-                "spec.source.helm.valueFiles",
-                format!(
-                    "spec.source.helm.valueFiles: {file:?} is not a file of the chart's \
-                     checkout (fedrender never fetches, and reads no other source's files yet)"
-                ),
-            ));
-        }
-        if file.split('/').any(|piece| piece == "..") {
-            return Err((
-                "spec.source.helm.valueFiles",
-                format!("spec.source.helm.valueFiles: {file:?} leads out of the chart's directory"),
-            ));
-        }
-    }
-    helm.value_files = options.value_files.clone();
-    let mut values = None;
-    if let Some(document) = crate::yaml::split_documents(&options.values).first() {
-        let read = crate::yaml::parse_document_as_yaml_to_json(document, "").map_err(|error| {
-            (
-                "spec.source.helm.values",
-                format!("spec.source.helm.values: {}", error.message),
-            )
-        })?;
-        values = Some(read).filter(|read| !read.is_null());
-    }
-    if let Some(object) = &options.values_object {
-        values = Some(object.clone());
-    }
-    helm.values_object = values;
-    helm.skip_crds = options.skip_crds;
-    helm.skip_tests = options.skip_tests.then_some(true);
-    if !options.kube_version.is_empty() {
-        helm.kube_version = Some(options.kube_version.clone());
-    }
-    helm.api_versions = options.api_versions.clone();
-    Ok(helm)
 }
 
 #[cfg(test)]

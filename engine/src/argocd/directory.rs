@@ -10,6 +10,11 @@ use super::api::application::ApplicationSourceDirectory as DirectorySource;
 use super::glob;
 use super::repositories::Repository;
 
+/// The names kustomize reads a kustomization from, in its order (kustomize api/konfig
+/// `RecognizedKustomizationFileNames`).
+pub const KUSTOMIZATION_FILES: [&str; 3] =
+    ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
 /// What the repo server makes of a source directory (reposerver/repository discovery, `Discover`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceKind {
@@ -25,7 +30,7 @@ pub enum SourceKind {
 /// Application names none (kustomize first, then Helm).
 pub fn source_kind(repository: &Repository, path: &str) -> SourceKind {
     let at = |file: &str| repository.file(&join(path, file)).is_some();
-    if at("kustomization.yaml") || at("kustomization.yml") || at("Kustomization") {
+    if KUSTOMIZATION_FILES.iter().any(|name| at(name)) {
         SourceKind::Kustomize
     } else if at("Chart.yaml") {
         SourceKind::Helm

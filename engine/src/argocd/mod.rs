@@ -18,16 +18,24 @@
 //!   set: generator templates merged, rendered, `templatePatch` applied, names checked.
 //! - [`project`]: AppProjects enforced as Argo CD enforces them, and each Application's
 //!   destination found among the clusters ([`glob`]: the globs they are written in).
+//! - How the repo server renders a source: [`source_overrides`] (`.argocd-source*.yaml`),
+//!   [`kustomize_options`] (the Application's kustomize options as `kustomize edit` makes
+//!   them), [`helm`] (`helm template`'s flags, value files resolved), [`build_env`] (the
+//!   `$ARGOCD_APP_*` variables they may name).
 
 pub mod api;
 pub mod applicationset;
+pub mod build_env;
 pub mod cluster;
 pub mod deploy;
 pub mod directory;
 pub mod fleet;
 pub mod generators;
 pub mod glob;
+pub mod helm;
+pub mod kustomize_options;
 pub mod params;
 pub mod project;
 pub mod repositories;
+pub mod source_overrides;
 pub mod template;

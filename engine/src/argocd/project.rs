@@ -53,7 +53,11 @@ pub fn check_application<'a>(
     clusters: &'a [ArgoCluster],
     origin: Option<&Origin>,
 ) -> Result<&'a ArgoCluster, Vec<Diagnostic>> {
-    let name = &app.metadata.name;
+    let namespace = match app.metadata.namespace.as_str() {
+        "" => "argocd",
+        namespace => namespace,
+    };
+    let name = format!("{namespace}/{}", app.metadata.name);
     let error = |message: String| {
         Diagnostic::error(
             origin.cloned(),

@@ -324,9 +324,6 @@ impl ApplicationSource {
         let mut under = |prefix: &str, set: Vec<&'static str>| {
             fields.extend(set.into_iter().map(|f| format!("{prefix}.{f}")));
         };
-        if let Some(helm) = &self.helm {
-            under("helm", helm.unsupported_fields());
-        }
         if let Some(kustomize) = &self.kustomize {
             under("kustomize", kustomize.unsupported_fields());
         }
@@ -379,16 +376,16 @@ pub struct ApplicationSourceHelm {
     /// `values`: a YAML text.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub values: String,
-    /// `fileParameters`: refused.
+    /// `fileParameters`: `--set-file`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub file_parameters: Vec<Value>,
-    /// `version`: refused.
+    pub file_parameters: Vec<HelmFileParameter>,
+    /// `version`: the Helm major version; only 3 renders.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub version: String,
     /// `passCredentials`: credentials for a chart's host; nothing offline.
     #[serde(default, skip_serializing_if = "is_false")]
     pub pass_credentials: bool,
-    /// `ignoreMissingValueFiles`: refused.
+    /// `ignoreMissingValueFiles`: a value file not in the checkout is left out.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ignore_missing_value_files: bool,
     /// `skipCrds`.
@@ -397,19 +394,19 @@ pub struct ApplicationSourceHelm {
     /// `valuesObject`: values as an object, over `values`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values_object: Option<Value>,
-    /// `namespace`: refused.
+    /// `namespace`: the release's, over the destination's.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub namespace: String,
-    /// `kubeVersion`: refused.
+    /// `kubeVersion`: `--kube-version`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kube_version: String,
-    /// `apiVersions`: refused.
+    /// `apiVersions`: `--api-versions`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub api_versions: Vec<String>,
-    /// `skipTests`: refused.
+    /// `skipTests`: `--skip-tests`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub skip_tests: bool,
-    /// `skipSchemaValidation`: refused.
+    /// `skipSchemaValidation`: `--skip-schema-validation`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub skip_schema_validation: bool,
 }
@@ -432,23 +429,16 @@ merge_fields!(ApplicationSourceHelm {
     skip_schema_validation,
 });
 
-impl ApplicationSourceHelm {
-    fn unsupported_fields(&self) -> Vec<&'static str> {
-        let set = [
-            ("fileParameters", !self.file_parameters.is_empty()),
-            ("version", !self.version.is_empty()),
-            ("ignoreMissingValueFiles", self.ignore_missing_value_files),
-            ("namespace", !self.namespace.is_empty()),
-            ("kubeVersion", !self.kube_version.is_empty()),
-            ("apiVersions", !self.api_versions.is_empty()),
-            ("skipTests", self.skip_tests),
-            ("skipSchemaValidation", self.skip_schema_validation),
-        ];
-        set.into_iter()
-            .filter(|(_, on)| *on)
-            .map(|(f, _)| f)
-            .collect()
-    }
+/// `HelmFileParameter`: `--set-file NAME=PATH`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HelmFileParameter {
+    /// `name`: the value's path in the chart's values.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// `path`: the file, resolved as a value file is.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub path: String,
 }
 
 /// `HelmParameter`.
@@ -488,16 +478,16 @@ pub struct ApplicationSourceKustomize {
     /// `commonAnnotations`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub common_annotations: BTreeMap<String, String>,
-    /// `forceCommonLabels`: refused.
+    /// `forceCommonLabels`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub force_common_labels: bool,
-    /// `forceCommonAnnotations`: refused.
+    /// `forceCommonAnnotations`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub force_common_annotations: bool,
     /// `namespace`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub namespace: String,
-    /// `commonAnnotationsEnvsubst`: refused.
+    /// `commonAnnotationsEnvsubst`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub common_annotations_envsubst: bool,
     /// `replicas`.
@@ -509,10 +499,10 @@ pub struct ApplicationSourceKustomize {
     /// `components`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components: Vec<String>,
-    /// `ignoreMissingComponents`: refused.
+    /// `ignoreMissingComponents`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ignore_missing_components: bool,
-    /// `labelWithoutSelector`: refused.
+    /// `labelWithoutSelector`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub label_without_selector: bool,
     /// `kubeVersion`: refused.
@@ -521,7 +511,7 @@ pub struct ApplicationSourceKustomize {
     /// `apiVersions`: refused.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub api_versions: Vec<String>,
-    /// `labelIncludeTemplates`: refused.
+    /// `labelIncludeTemplates`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub label_include_templates: bool,
 }
@@ -548,20 +538,14 @@ merge_fields!(ApplicationSourceKustomize {
 });
 
 impl ApplicationSourceKustomize {
+    // `version` picks a kustomize binary from argocd-cm; `kubeVersion` and `apiVersions` reach
+    // only a kustomization's Helm charts, which Argo CD renders only with build options from
+    // argocd-cm (`--enable-helm`) that fedrender does not read.
     fn unsupported_fields(&self) -> Vec<&'static str> {
         let set = [
             ("version", !self.version.is_empty()),
-            ("forceCommonLabels", self.force_common_labels),
-            ("forceCommonAnnotations", self.force_common_annotations),
-            (
-                "commonAnnotationsEnvsubst",
-                self.common_annotations_envsubst,
-            ),
-            ("ignoreMissingComponents", self.ignore_missing_components),
-            ("labelWithoutSelector", self.label_without_selector),
             ("kubeVersion", !self.kube_version.is_empty()),
             ("apiVersions", !self.api_versions.is_empty()),
-            ("labelIncludeTemplates", self.label_include_templates),
         ];
         set.into_iter()
             .filter(|(_, on)| *on)

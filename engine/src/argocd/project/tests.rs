@@ -585,13 +585,13 @@ fn every_refusal_names_the_application() {
             &clusters
         ),
         [
-            "Application web-prod: application references project payments which does not exist; Argo CD does not deploy it"
+            "Application argocd/web-prod: application references project payments which does not exist; Argo CD does not deploy it"
         ]
     );
     assert_eq!(
         refusals(&app("", repo, dest("", "web", "staging")), &[], &clusters),
         [
-            "Application web-prod: application destination spec is invalid: there are no clusters with this name: staging; Argo CD does not deploy it"
+            "Application argocd/web-prod: application destination spec is invalid: there are no clusters with this name: staging; Argo CD does not deploy it"
         ]
     );
     assert_eq!(
@@ -601,7 +601,7 @@ fn every_refusal_names_the_application() {
             &clusters
         ),
         [
-            "Application web-prod: application destination spec is invalid: error getting cluster by server \"https://staging\": no cluster of the inventory has this server; Argo CD does not deploy it"
+            "Application argocd/web-prod: application destination spec is invalid: error getting cluster by server \"https://staging\": no cluster of the inventory has this server; Argo CD does not deploy it"
         ]
     );
     assert_eq!(
@@ -611,20 +611,20 @@ fn every_refusal_names_the_application() {
             &clusters
         ),
         [
-            "Application web-prod: application destination spec is invalid: application destination can't have both name and server defined: prod https://prod.example.com; Argo CD does not deploy it"
+            "Application argocd/web-prod: application destination spec is invalid: application destination can't have both name and server defined: prod https://prod.example.com; Argo CD does not deploy it"
         ]
     );
     assert_eq!(
         refusals(&app("", repo, dest("", "web", "")), &[], &clusters),
         [
-            "Application web-prod: application destination spec is invalid: Destination server missing from app spec; Argo CD does not deploy it"
+            "Application argocd/web-prod: application destination spec is invalid: Destination server missing from app spec; Argo CD does not deploy it"
         ]
     );
     let twice = [cluster("prod", "https://a"), cluster("prod", "https://b")];
     assert_eq!(
         refusals(&app("", repo, dest("", "web", "prod")), &[], &twice),
         [
-            "Application web-prod: application destination spec is invalid: there are 2 clusters with the same name: [https://a https://b]; Argo CD does not deploy it"
+            "Application argocd/web-prod: application destination spec is invalid: there are 2 clusters with the same name: [https://a https://b]; Argo CD does not deploy it"
         ]
     );
     let mut team = project(AppProjectSpec {
@@ -645,8 +645,8 @@ fn every_refusal_names_the_application() {
             &clusters
         ),
         [
-            "Application web-prod: application repo https://github.com/other/x is not permitted in project 'team'; Argo CD does not deploy it",
-            "Application web-prod: application destination server 'prod' and namespace 'kube-system' do not match any of the allowed destinations in project 'team'; Argo CD does not deploy it",
+            "Application argocd/web-prod: application repo https://github.com/other/x is not permitted in project 'team'; Argo CD does not deploy it",
+            "Application argocd/web-prod: application destination server 'prod' and namespace 'kube-system' do not match any of the allowed destinations in project 'team'; Argo CD does not deploy it",
         ]
     );
     assert!(
@@ -663,7 +663,7 @@ fn every_refusal_names_the_application() {
     assert_eq!(
         refusals(&no_path, &[], &clusters),
         [
-            "Application web-prod: spec.source.repoURL and either spec.source.path or spec.source.chart are required; Argo CD does not deploy it"
+            "Application argocd/web-prod: spec.source.repoURL and either spec.source.path or spec.source.chart are required; Argo CD does not deploy it"
         ]
     );
     let mut several = app("", repo, dest("", "web", "prod"));
@@ -674,7 +674,7 @@ fn every_refusal_names_the_application() {
     assert_eq!(
         refusals(&several, &[], &clusters),
         [
-            "Application web-prod: spec.source.repoURL and either source.path, source.chart, or source.ref are required for source {\"repoURL\":\"https://github.com/org/fleet.git\"}; Argo CD does not deploy it"
+            "Application argocd/web-prod: spec.source.repoURL and either source.path, source.chart, or source.ref are required for source {\"repoURL\":\"https://github.com/org/fleet.git\"}; Argo CD does not deploy it"
         ]
     );
     let mut chart = app("", repo, dest("", "web", "prod"));
@@ -682,7 +682,7 @@ fn every_refusal_names_the_application() {
     assert_eq!(
         refusals(&chart, &[], &clusters),
         [
-            "Application web-prod: spec.source.targetRevision is required if the manifest source is a helm chart; Argo CD does not deploy it"
+            "Application argocd/web-prod: spec.source.targetRevision is required if the manifest source is a helm chart; Argo CD does not deploy it"
         ]
     );
 }
