@@ -168,6 +168,32 @@ fn two_applications_deploying_one_object_to_one_cluster_is_an_error_unless_allow
 }
 
 /// Makes `path` an executable script.
+/// [`build`] with the stand-in tools in `bin` first on `PATH`.
+fn build_with_stand_ins(dir: &Path, bin: &Path, extra: &[&str]) -> Output {
+    let input = dir.join("input");
+    let clusters = dir.join("clusters.yaml");
+    let out = dir.join("out");
+    let mut args = vec![
+        "build",
+        input.to_str().unwrap(),
+        "--clusters",
+        clusters.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    common::command()
+        .env("PATH", path)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 fn executable(path: &Path, script: &str) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -216,31 +242,9 @@ fn kustomize_and_helm_sources_run_as_the_fleets_own_with_the_applications_releas
             log = log.display()
         ),
     );
-    let (input, clusters, out) = (
-        dir.join("input"),
-        dir.join("clusters.yaml"),
-        dir.join("out"),
-    );
+    let out = dir.join("out");
     let kustomize = format!("{} build", bin.join("kustomize").display());
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let output = common::command()
-        .env("PATH", path)
-        .args([
-            "build",
-            input.to_str().unwrap(),
-            "--clusters",
-            clusters.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--kustomize",
-            &kustomize,
-        ])
-        .output()
-        .unwrap();
+    let output = build_with_stand_ins(&dir, &bin, &["--kustomize", &kustomize]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     // The kustomization's objects take the destination's namespace; the chart's are rendered
     // in it, with the Application's name as the release.
@@ -601,23 +605,7 @@ fn a_charts_parameters_and_value_files_of_another_source_reach_helm_template() {
             log = log.display()
         ),
     );
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let output = common::command()
-        .env("PATH", path)
-        .args([
-            "build",
-            dir.join("input").to_str().unwrap(),
-            "--clusters",
-            dir.join("clusters.yaml").to_str().unwrap(),
-            "--out",
-            dir.join("out").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let output = build_with_stand_ins(&dir, &bin, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(
@@ -654,23 +642,7 @@ fn the_merge_examples_parameters_reach_helm_as_each_clusters_set_flags() {
             log = log.display()
         ),
     );
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let output = common::command()
-        .env("PATH", path)
-        .args([
-            "build",
-            dir.join("input").to_str().unwrap(),
-            "--clusters",
-            dir.join("clusters.yaml").to_str().unwrap(),
-            "--out",
-            dir.join("out").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let output = build_with_stand_ins(&dir, &bin, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let log = std::fs::read_to_string(&log).unwrap();
     for (release, flags) in [

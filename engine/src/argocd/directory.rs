@@ -96,7 +96,8 @@ pub fn manifest_files<'r>(
     Ok(found)
 }
 
-fn join(directory: &str, file: &str) -> String {
+/// `file` in `directory` of a repository (`""` or `.` for its root).
+pub(crate) fn join(directory: &str, file: &str) -> String {
     match directory.trim_matches('/') {
         "" | "." => file.to_string(),
         directory => format!("{directory}/{file}"),
@@ -106,18 +107,9 @@ fn join(directory: &str, file: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
 
     fn repository(files: &[(&str, &str)]) -> Repository {
-        Repository::new(
-            "https://git.example.com/apps".into(),
-            "apps".into(),
-            Origin::new("fedrender.yaml", 0, 1),
-            files
-                .iter()
-                .map(|(path, text)| (path.to_string(), text.as_bytes().to_vec()))
-                .collect(),
-        )
+        Repository::of_texts("https://git.example.com/apps", "apps", files)
     }
 
     // argo-cd reposerver/repository repository_test.go TestFindResources,

@@ -9,8 +9,9 @@ use serde_json::{Map, Value, json};
 
 use super::api::application::ApplicationSourceKustomize;
 use super::build_env::BuildEnv;
-use super::directory::KUSTOMIZATION_FILES;
+use super::directory::{KUSTOMIZATION_FILES, join};
 use super::repositories::Repository;
+use crate::object::json_type_name;
 
 /// A source's kustomization with the Application's options applied.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,10 +41,7 @@ pub fn edit(
         return Ok(None);
     }
     let mut applied = Vec::new();
-    let at = |name: &str| match dir {
-        "" => name.to_string(),
-        dir => format!("{dir}/{name}"),
-    };
+    let at = |name: &str| join(dir, name);
     let found: Vec<&str> = KUSTOMIZATION_FILES
         .iter()
         .copied()
@@ -184,7 +182,7 @@ pub fn edit(
                     format!(
                         "the kustomization's patches field is {}, not a list, so the \
                          Application's patches cannot be appended to it",
-                        kind_of(other)
+                        json_type_name(other)
                     ),
                 ));
             }
@@ -230,19 +228,8 @@ fn read_kustomization(text: &str) -> Result<Map<String, Value>, String> {
         Value::Null => Ok(Map::new()),
         other => Err(format!(
             "the kustomization is {}, not a mapping",
-            kind_of(&other)
+            json_type_name(&other)
         )),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
     }
 }
 

@@ -35,6 +35,21 @@ impl Repository {
         }
     }
 
+    /// A checkout of `url` at `path` holding `files` (path and text), mapped by a Config
+    /// `fedrender.yaml`: for tests.
+    #[cfg(test)]
+    pub(crate) fn of_texts(url: &str, path: &str, files: &[(&str, &str)]) -> Self {
+        Repository::new(
+            url.into(),
+            path.into(),
+            Origin::new("fedrender.yaml", 0, 1),
+            files
+                .iter()
+                .map(|(path, text)| (path.to_string(), text.as_bytes().to_vec()))
+                .collect(),
+        )
+    }
+
     /// Every file of the checkout with its bytes, in path order.
     pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
         self.files

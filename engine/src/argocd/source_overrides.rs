@@ -20,10 +20,7 @@ pub fn merge_source_overrides(
     dir: &str,
     app: &str,
 ) -> Result<(ApplicationSource, Vec<String>), String> {
-    let at = |name: &str| match dir {
-        "" => name.to_string(),
-        dir => format!("{dir}/{name}"),
-    };
+    let at = |name: &str| super::directory::join(dir, name);
     let mut merged = source.clone();
     let mut applied = Vec::new();
     for file in [at(SHARED_FILE), at(&format!(".argocd-source-{app}.yaml"))] {
@@ -61,18 +58,9 @@ pub fn merge_source_overrides(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Origin;
 
     fn repository(files: &[(&str, &str)]) -> Repository {
-        Repository::new(
-            "https://github.com/example/apps.git".into(),
-            "repo".into(),
-            Origin::new("fedrender.yaml", 0, 1),
-            files
-                .iter()
-                .map(|(path, text)| (path.to_string(), text.as_bytes().to_vec()))
-                .collect(),
-        )
+        Repository::of_texts("https://github.com/example/apps.git", "repo", files)
     }
 
     fn source() -> ApplicationSource {

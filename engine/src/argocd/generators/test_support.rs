@@ -1,8 +1,6 @@
 //! What the generators' tests share: a context over clusters and a repository of files, and
 //! one entry run through `generate`.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::context::GeneratorContext;
@@ -17,16 +15,7 @@ pub const REPO: &str = "https://github.com/argoproj/argocd-example-apps";
 
 /// A mapped repository holding `files`.
 pub fn repositories(files: &[(&str, &str)]) -> Repositories {
-    let files: BTreeMap<String, Vec<u8>> = files
-        .iter()
-        .map(|(path, text)| (path.to_string(), text.as_bytes().to_vec()))
-        .collect();
-    Repositories::new(vec![Repository::new(
-        REPO.into(),
-        "repo".into(),
-        Origin::new("fedrender.yaml", 0, 1),
-        files,
-    )])
+    Repositories::new(vec![Repository::of_texts(REPO, "repo", files)])
 }
 
 /// A cluster Secret's cluster.

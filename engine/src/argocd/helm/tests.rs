@@ -2,22 +2,14 @@ use serde_json::json;
 
 use super::*;
 use crate::argocd::build_env::BuildEnvOf;
-use crate::diagnostics::Origin;
 
 const APPS: &str = "https://github.com/example/apps.git";
 const VALUES: &str = "https://github.com/example/values.git";
 
 fn repositories() -> Repositories {
     let repository = |url: &str, path: &str, files: &[&str]| {
-        Repository::new(
-            url.into(),
-            path.into(),
-            Origin::new("fedrender.yaml", 0, 1),
-            files
-                .iter()
-                .map(|file| (file.to_string(), b"a: 1\n".to_vec()))
-                .collect(),
-        )
+        let files: Vec<(&str, &str)> = files.iter().map(|file| (*file, "a: 1\n")).collect();
+        Repository::of_texts(url, path, &files)
     };
     Repositories::new(vec![
         repository(

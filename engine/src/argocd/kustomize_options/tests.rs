@@ -5,20 +5,11 @@ use serde_json::{Value, json};
 use super::*;
 use crate::argocd::api::application::{KustomizePatch, KustomizeReplica, KustomizeSelector};
 use crate::argocd::build_env::BuildEnvOf;
-use crate::diagnostics::Origin;
 
 const REPO: &str = "https://github.com/example/apps.git";
 
 fn repository(files: &[(&str, &str)]) -> Repository {
-    Repository::new(
-        REPO.into(),
-        "repo".into(),
-        Origin::new("fedrender.yaml", 0, 1),
-        files
-            .iter()
-            .map(|(path, text)| (path.to_string(), text.as_bytes().to_vec()))
-            .collect(),
-    )
+    Repository::of_texts(REPO, "repo", files)
 }
 
 fn env() -> BuildEnv {
@@ -332,7 +323,7 @@ fn names_namespace_and_patches_are_set_as_argo_cd_sets_them() {
         },
     );
     assert_eq!(field, "patches");
-    assert!(problem.contains("not a list"), "{problem}");
+    assert!(problem.contains("a string, not a list"), "{problem}");
     let (field, problem) = refused(
         "",
         ApplicationSourceKustomize {
