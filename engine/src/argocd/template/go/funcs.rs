@@ -12,6 +12,7 @@ use Param::{Any, Value as V};
 pub(crate) fn lookup(name: &str) -> Option<Func> {
     super::sprig_more::lookup(name)
         .or_else(|| super::sprig::lookup(name))
+        .or_else(|| super::sprig_paths::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))
 }

@@ -15,6 +15,7 @@ mod printf;
 mod signature;
 mod sprig;
 mod sprig_more;
+mod sprig_paths;
 mod unquote;
 mod value;
 

@@ -643,6 +643,13 @@ impl Parser<'_> {
         Ok(Some(match token.kind {
             Kind::Identifier => {
                 if !(self.is_function)(&token.text) {
+                    if super::sprig_paths::is_unimplemented_sprig(&token.text) {
+                        return self.error(format!(
+                            "function {:?} is sprig's, which Argo CD's templates have and \
+                             fedrender does not implement yet",
+                            token.text
+                        ));
+                    }
                     return self.error(format!("function {:?} not defined", token.text));
                 }
                 Arg::Identifier {

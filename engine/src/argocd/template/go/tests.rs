@@ -331,3 +331,20 @@ fn go_template_options() {
         r#"template: base:1:5: executing "base" at <.a.b>: nil pointer evaluating interface {}.b"#
     );
 }
+
+// sprig's path functions in a template; a sprig function fedrender lacks is refused as its
+// gap, not as the "not defined" Argo CD would never say of it.
+#[test]
+fn sprig_paths_render_and_a_sprig_function_fedrender_lacks_is_named_as_its_gap() {
+    assert_eq!(
+        run(
+            r#"{{ base .p }} {{ dir .p }} {{ ext .p }} {{ clean "a//b/../c" }} {{ isAbs .p }}"#,
+            json!({"p": "/apps/web/values.yaml"})
+        ),
+        "values.yaml /apps/web .yaml a/c true"
+    );
+    assert_eq!(
+        run("{{ semver \"1.2.3\" }}", json!({})),
+        r#"ERR template: base:1: function "semver" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
+    );
+}
