@@ -109,17 +109,28 @@ fn git(dir: &Path, args: &[&str]) -> String {
 /// A fleet repository: the example fleet committed with its rendered tree (the base), then a
 /// commit that changes one replica count and renders again (the pull request's head).
 fn repository(name: &str) -> Repo {
+    repository_of(
+        name,
+        "examples/fleet",
+        "examples/clusters.yaml",
+        change_replicas,
+    )
+}
+
+/// A repository of the fleet `fleet` with the inventory `clusters`, committed with its
+/// rendered tree (the base), then a commit that makes `change` and renders again (the head).
+fn repository_of(name: &str, fleet: &str, clusters: &str, change: fn(&Path)) -> Repo {
     let root = empty_scratch(&format!("action-{name}"));
     let dir = root.join("repo");
-    copy_tree(Path::new("examples/fleet"), &dir.join("fleet"));
-    std::fs::copy("examples/clusters.yaml", dir.join("clusters.yaml")).unwrap();
+    copy_tree(Path::new(fleet), &dir.join("fleet"));
+    std::fs::copy(clusters, dir.join("clusters.yaml")).unwrap();
     let build = BUILD_RENDERED;
     assert!(fedrender_in(&dir, &build).status.success());
     git(&dir, &["init", "-q"]);
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "base"]);
     let base = git(&dir, &["rev-parse", "HEAD"]);
-    change_replicas(&dir);
+    change(&dir);
     assert!(fedrender_in(&dir, &build).status.success());
     git(&dir, &["commit", "-q", "-am", "head"]);
     let bin = root.join("bin");
@@ -166,6 +177,19 @@ fn change_replicas(dir: &Path) {
         }
     }
     panic!("the example fleet has a replica count");
+}
+
+/// Moves the Argo CD example's guestbook to a new image tag, in the checkout its
+/// ApplicationSet's Applications deploy.
+fn change_guestbook_image(dir: &Path) {
+    let path = dir.join("fleet/repo/guestbook/deployment.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("ks-guestbook-demo:0.2"), "{text}");
+    std::fs::write(
+        &path,
+        text.replace("ks-guestbook-demo:0.2", "ks-guestbook-demo:0.3"),
+    )
+    .unwrap();
 }
 
 struct Run {
@@ -421,6 +445,38 @@ fn a_pull_request_gets_one_comment_edited_on_every_push() {
         "--method PATCH repos/acme/fleet/issues/comments/{}",
         posted[0].0
     )));
+}
+
+// An ApplicationSet fleet gets the same review as a Karmada fleet: the Action runs the same
+// commands, and the comment names each cluster the image change reaches.
+#[test]
+fn an_application_set_fleets_pull_request_gets_the_same_review() {
+    if !tools_present() {
+        return;
+    }
+    let repo = repository_of(
+        "argocd",
+        "examples/argocd/fleet",
+        "examples/argocd/clusters.yaml",
+        change_guestbook_image,
+    );
+    let run = run_action(&repo, &repo.base, "acme/fleet", &[]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(run.outputs.contains("changed=true"), "{}", run.outputs);
+    let posted = comments(&repo);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    let comment = &posted[0].1;
+    assert!(comment.contains("ks-guestbook-demo:0.3"), "{comment}");
+    // The guestbook ApplicationSet selects the env=prod clusters only, and the comment says
+    // which Application placed the object.
+    assert!(
+        comment.contains("**Touches** prod-eu, prod-us (2 clusters)."),
+        "{comment}"
+    );
+    assert!(
+        comment.contains("placed by Application argocd/guestbook-prod-"),
+        "{comment}"
+    );
 }
 
 #[test]
