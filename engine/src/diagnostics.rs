@@ -90,6 +90,19 @@ impl FieldLines {
         FieldLines(Arc::new(lines))
     }
 
+    /// The lines of the fields under `prefix` (`spec.template`), named from there: what an
+    /// object made from that part of the document (an ApplicationSet's Application) points at.
+    pub fn under(&self, prefix: &str) -> FieldLines {
+        let start = format!("{prefix}.");
+        FieldLines::new(
+            self.0
+                .range(start.clone()..)
+                .take_while(|(path, _)| path.starts_with(&start))
+                .map(|(path, line)| (path[start.len()..].to_string(), *line))
+                .collect(),
+        )
+    }
+
     /// Where `field` (`spec.resourceSelectors[0].kind`) is written: its line, else the line of
     /// the nearest enclosing field that is written, else the document's.
     pub fn origin(&self, document: &Origin, field: &str) -> Origin {
@@ -446,6 +459,31 @@ mod tests {
         assert_eq!(line("spec.list[0].name"), 7);
         assert_eq!(line("spec.list[3]"), 6);
         assert_eq!(line("metadata.name"), 1);
+    }
+
+    // An ApplicationSet's Application points at its template: `spec.source.path` is where
+    // `spec.template.spec.source.path` is written; a field the template does not write, at
+    // the document.
+    #[test]
+    fn the_fields_under_a_prefix_are_named_from_there() {
+        let lines = FieldLines::new(BTreeMap::from([
+            ("spec.template".to_string(), 10),
+            ("spec.template.spec.source".to_string(), 12),
+            ("spec.template.spec.source.path".to_string(), 14),
+            ("spec.templatePatch".to_string(), 20),
+            ("spec.generators[0]".to_string(), 4),
+        ]));
+        let template = lines.under("spec.template");
+        let document = Origin::new("set.yaml", 0, 1);
+        let line = |field: &str| template.origin(&document, field).line;
+        assert_eq!(line("spec.source.path"), 14);
+        assert_eq!(line("spec.source.repoURL"), 12);
+        assert_eq!(line("spec.destination"), 1);
+        assert_eq!(
+            line("Patch"),
+            1,
+            "spec.templatePatch is not under spec.template"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::cluster::{self, ArgoCluster, IN_CLUSTER_SERVER};
 use super::deploy::{self, Deployments, Written};
 use super::generators::{self, GeneratorContext};
 use super::repositories::ArgoCdInputs;
-use crate::diagnostics::{Diagnostic, ErrorSink, FieldLines, Located, Rejected};
+use crate::diagnostics::{Diagnostic, ErrorSink, Located, Rejected};
 use crate::documents::{RawDocument, SourceFile};
 
 /// What an Argo CD fleet deploys, before its manifests are read.
@@ -109,6 +109,7 @@ pub fn read(
         )) else {
             continue;
         };
+        let template_lines = set.fields.under("spec.template");
         match applicationset::generate_applications(set, results) {
             Ok(generated) => applications.extend(generated.into_iter().map(|generated| {
                 let generated_by = format!(
@@ -121,8 +122,9 @@ pub fn read(
                 Written {
                     application: generated.typed,
                     origin: set.origin.clone(),
-                    // A generated Application's messages point at its ApplicationSet.
-                    fields: FieldLines::default(),
+                    // A generated Application's messages point at its ApplicationSet's
+                    // template, where the field is written.
+                    fields: template_lines.clone(),
                     generated_by: Some(generated_by),
                 }
             })),
