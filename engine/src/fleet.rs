@@ -377,7 +377,7 @@ fn argocd_fleet(
                 .as_str()
                 .map(str::to_string)
         };
-        let mut notes = target.notes.clone();
+        let mut notes: Vec<String> = Vec::new();
         if let Some(hook) = annotation("argocd.argoproj.io/hook") {
             if hook.split(',').any(|event| event.trim() == "Skip") {
                 warnings.push(Diagnostic::warning(
@@ -399,6 +399,11 @@ fn argocd_fleet(
         if let Some(wave) = annotation("argocd.argoproj.io/sync-wave") {
             notes.push(format!("Argo CD sync wave {wave}"));
         }
+        // The Application's notes are shared by its objects; a hook or wave adds its own.
+        let notes: std::sync::Arc<[String]> = match notes.is_empty() {
+            true => target.notes.clone(),
+            false => [&target.notes[..], &notes[..]].concat().into(),
+        };
         let claim = (template.key.clone(), target.cluster.clone());
         if target.created_namespace && claimed.contains_key(&claim) {
             continue;

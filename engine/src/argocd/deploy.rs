@@ -4,6 +4,8 @@
 //! manifests come back as files and a kustomization or chart as a directory for the shell's
 //! tools, each with the Application that deploys it.
 
+use std::sync::Arc;
+
 use super::api::application::{Application, ApplicationSource};
 use super::api::project::AppProject;
 use super::build_env::{BuildEnv, BuildEnvOf};
@@ -29,8 +31,9 @@ pub struct ApplicationTarget {
     pub cluster: String,
     /// `destination.namespace`: what its namespaced objects that name none are deployed to.
     pub namespace: Option<String>,
-    /// What `plan` says of the Application: what generated it, its source, its destination.
-    pub notes: Vec<String>,
+    /// What `plan` says of the Application: what generated it, its source, its destination;
+    /// shared by every object it deploys.
+    pub notes: Arc<[String]>,
     /// Whether this is the destination namespace Argo CD creates (`CreateNamespace=true`)
     /// rather than an object of the source: several Applications may create one namespace,
     /// and a Namespace a source holds wins.
@@ -166,33 +169,25 @@ pub fn deploy(
                     continue;
                 }
             };
+        let namespace = Some(application.spec.destination.namespace.clone())
+            .filter(|namespace| !namespace.is_empty());
+        let mut notes: Vec<String> = written.generated_by.iter().cloned().collect();
+        notes.push(format!(
+            "destination: cluster {} ({}), namespace {}",
+            cluster.name,
+            cluster.server,
+            namespace
+                .as_deref()
+                .unwrap_or("(none: objects keep theirs, else default)")
+        ));
         let mut target = ApplicationTarget {
             application: name.clone(),
             origin: written.origin.clone(),
             cluster: cluster.name.clone(),
-            namespace: Some(application.spec.destination.namespace.clone())
-                .filter(|namespace| !namespace.is_empty()),
-            notes: written.generated_by.iter().cloned().collect(),
+            namespace,
+            notes: Arc::from([]),
             created_namespace: false,
         };
-        target.notes.push(format!(
-            "destination: cluster {} ({}), namespace {}",
-            cluster.name,
-            cluster.server,
-            target
-                .namespace
-                .as_deref()
-                .unwrap_or("(none: objects keep theirs, else default)")
-        ));
-        if let Some(file) = created_namespace(application, &target) {
-            deployed.files.push(DeployedFile {
-                file,
-                target: ApplicationTarget {
-                    created_namespace: true,
-                    ..target.clone()
-                },
-            });
-        }
         let sources = match sources_of(application, &target, repositories) {
             Ok(sources) => sources,
             Err((field, problem)) => {
@@ -203,8 +198,22 @@ pub fn deploy(
                 continue;
             }
         };
-        for (source, rendered) in sources {
-            target.notes.push(source_note(source, &rendered.how));
+        notes.extend(
+            sources
+                .iter()
+                .map(|(source, rendered)| source_note(source, &rendered.how)),
+        );
+        target.notes = notes.into();
+        if let Some(file) = created_namespace(application, &target) {
+            deployed.files.push(DeployedFile {
+                file,
+                target: ApplicationTarget {
+                    created_namespace: true,
+                    ..target.clone()
+                },
+            });
+        }
+        for (_, rendered) in sources {
             match rendered.source {
                 Source::Files(files) => {
                     deployed

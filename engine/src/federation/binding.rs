@@ -49,7 +49,10 @@ pub enum FederatedPlacement {
     /// An object an Argo CD Application deploys: its destination cluster, as Argo CD resolved
     /// it, whatever the cluster's state; and what `plan` says of the Application (what
     /// generated it and with which parameters, its source, its destination).
-    ArgoCd { cluster: String, notes: Vec<String> },
+    ArgoCd {
+        cluster: String,
+        notes: std::sync::Arc<[String]>,
+    },
 }
 
 /// KubeFed's `spec.placement` (placement.go `GenericPlacementFields`).

@@ -342,7 +342,7 @@ pub(super) fn federated_plan_entry(
         placed_by: vec![binding.source_name.clone()],
         host_copy: binding.host_copy.clone(),
         notes: match &binding.placement {
-            crate::federation::FederatedPlacement::ArgoCd { notes, .. } => notes.clone(),
+            crate::federation::FederatedPlacement::ArgoCd { notes, .. } => notes.to_vec(),
             _ => Vec::new(),
         },
         autoscaling: Vec::new(),
