@@ -643,7 +643,7 @@ impl Parser<'_> {
         Ok(Some(match token.kind {
             Kind::Identifier => {
                 if !(self.is_function)(&token.text) {
-                    if super::sprig_paths::is_unimplemented_sprig(&token.text) {
+                    if super::funcs::is_unimplemented_sprig(&token.text) {
                         return self.error(format!(
                             "function {:?} is sprig's, which Argo CD's templates have and \
                              fedrender does not implement yet",
