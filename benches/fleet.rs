@@ -1,6 +1,7 @@
-//! Fleet-scale benchmark: generates two fleets deterministically — the benchmark's own
-//! (`synthetic`) and one shaped as platform repositories are (`platform`, see
-//! support/platform_fleet.rs) — then measures on each the
+//! Fleet-scale benchmark: generates three fleets deterministically — the benchmark's own
+//! (`synthetic`), one shaped as platform repositories are (`platform`, see
+//! support/platform_fleet.rs) and one of rendered Helm charts as repositories commit them
+//! (`charts`, see support/chart_fleet.rs) — then measures on each the
 //! release binary — a cold build into an empty directory, a rebuild with nothing changed,
 //! `diff` between two nearby revisions and the whole render on standard output — with wall
 //! time, CPU time and peak memory, next to two floors measured in the same run: only
@@ -13,8 +14,8 @@
 //! cargo bench --bench fleet -- 2000x50 10000x200 # any sizes, templates×clusters
 //! cargo bench --bench fleet -- 2000x50 --cloneset  # the workloads as OpenKruise CloneSets,
 //!                                                  # interpreted by Karmada's Lua scripts
-//! cargo bench --bench fleet -- 2000x50 --platform  # only the platform fleet
-//! cargo bench --bench fleet -- --generate DIR 10000x200 [--platform]  # only write a fleet
+//! cargo bench --bench fleet -- 2000x50 --platform  # only the platform fleet (--charts: the charts)
+//! cargo bench --bench fleet -- --generate DIR 10000x200 [--platform|--charts]  # only write a fleet
 //!                                                  # and the revision `diff` compares
 //!
 //! Cold builds run with schema checks and without (every schema lint allowed), interleaved, so
@@ -22,7 +23,7 @@
 //!
 //! cargo bench --bench fleet -- --cel 2000x50 1000  # the fleet with 1,000 Gates (custom
 //!     # resources with CEL rules): cold builds with the CRD's rules and without them
-//! cargo bench --bench fleet -- --memory 10000x200  # every command once on both fleets:
+//! cargo bench --bench fleet -- --memory 10000x200  # every command once on the three fleets:
 //!     # wall, CPU and peak memory (the bound: 256 MiB at 10,000 × 200)
 //! cargo bench --bench fleet -- --argocd 200x100  # an Argo CD fleet (support/argocd_fleet.rs)
 //!     # of 200 cluster Secrets and 100 ApplicationSets: every command once, wall, CPU, peak
@@ -41,6 +42,9 @@ mod fleet_generator;
 #[path = "support/platform_fleet.rs"]
 mod platform_fleet;
 
+#[path = "support/chart_fleet.rs"]
+mod chart_fleet;
+
 #[path = "support/cel_attacks.rs"]
 mod cel_attacks;
 
@@ -49,13 +53,21 @@ mod argocd_fleet;
 
 use fleet_generator::{ENVIRONMENTS, REGIONS, Workload, generate};
 
-/// The two fleets every run reports: the benchmark's own (`synthetic`, tuned over the rounds)
-/// and one shaped as platform repositories are (`platform`), which nobody tuned for.
+/// The three fleets every run reports: the benchmark's own (`synthetic`, tuned over the
+/// rounds), one shaped as platform repositories are (`platform`) and one of rendered Helm
+/// charts (`charts`), written after the others were tuned and tuned for by nobody.
 #[derive(Debug, Clone, Copy)]
 enum Shape {
     Synthetic(Workload),
     Platform,
+    Charts,
 }
+
+const EVERY_SHAPE: [Shape; 3] = [
+    Shape::Synthetic(Workload::Deployment),
+    Shape::Platform,
+    Shape::Charts,
+];
 
 impl Shape {
     fn generate(self, dir: &Path, templates: usize, clusters: usize, revision: u64) -> PathBuf {
@@ -64,6 +76,7 @@ impl Shape {
             Shape::Platform => {
                 platform_fleet::generate_platform(dir, templates, clusters, revision)
             }
+            Shape::Charts => chart_fleet::generate_charts(dir, templates, clusters, revision),
         }
     }
 
@@ -72,6 +85,7 @@ impl Shape {
             Shape::Synthetic(Workload::Deployment) => "synthetic",
             Shape::Synthetic(Workload::CloneSet) => "synthetic, CloneSets",
             Shape::Platform => "platform",
+            Shape::Charts => "charts",
         }
     }
 }
@@ -613,7 +627,7 @@ fn main() {
     if let Some(at) = args.iter().position(|arg| arg == "--memory") {
         let (templates, clusters) = args[at + 1].split_once('x').expect("a size: 10000x200");
         let root = std::env::temp_dir().join("fedrender-bench");
-        for shape in [Shape::Synthetic(Workload::Deployment), Shape::Platform] {
+        for shape in EVERY_SHAPE {
             every_command(
                 &root,
                 shape,
@@ -659,6 +673,8 @@ fn main() {
         }
         let shape = if args.iter().any(|arg| arg == "--platform") {
             Shape::Platform
+        } else if args.iter().any(|arg| arg == "--charts") {
+            Shape::Charts
         } else {
             Shape::Synthetic(Workload::Deployment)
         };
@@ -694,8 +710,10 @@ fn main() {
         vec![Shape::Synthetic(Workload::CloneSet)]
     } else if args.iter().any(|arg| arg == "--platform") {
         vec![Shape::Platform]
+    } else if args.iter().any(|arg| arg == "--charts") {
+        vec![Shape::Charts]
     } else {
-        vec![Shape::Synthetic(Workload::Deployment), Shape::Platform]
+        EVERY_SHAPE.to_vec()
     };
     let root = std::env::temp_dir().join("fedrender-bench");
     println!(
