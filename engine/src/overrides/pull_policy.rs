@@ -34,6 +34,18 @@ fn pod_spec_pointer(group: &str, kind: &str) -> Option<&'static str> {
 /// an image with neither tag nor digest; `IfNotPresent` for any other tag, a digest, or an
 /// image it cannot parse.
 pub(crate) fn default_pull_policy(image: &str) -> &'static str {
+    // Only a tag `latest`, or neither tag nor digest, can give `Always`, and only to an image
+    // that parses; any other tag or a digest gives `IfNotPresent` whether it parses or not, so
+    // the whole parse (most of this function's cost on a fleet) is left to the two that may.
+    // A valid reference splits only one way (see `match_reference`): its digest after the
+    // first `@`, its tag after a `:` past the last `/`.
+    let (name_and_tag, digest) = image.split_once('@').unwrap_or((image, ""));
+    let last_component = name_and_tag.rsplit('/').next().unwrap_or(name_and_tag);
+    match last_component.split_once(':') {
+        Some((_, tag)) if tag != "latest" => return "IfNotPresent",
+        None if !digest.is_empty() || image.ends_with('@') => return "IfNotPresent",
+        _ => {}
+    }
     match ImageReference::parse(image) {
         Ok(reference) if reference.tag == "latest" => "Always",
         Ok(reference) if reference.tag.is_empty() && reference.digest.is_empty() => "Always",
@@ -130,6 +142,49 @@ mod tests {
             "IfNotPresent"
         );
         assert_eq!(default_pull_policy("Not A Reference"), "IfNotPresent");
+    }
+
+    /// The shortcut past the parse answers as `SetDefaults_Container` over `ParseImageName`
+    /// would, on valid references and on the malformed ones that look like them.
+    #[test]
+    fn the_shortcut_answers_as_the_whole_parse() {
+        let by_parse = |image: &str| match ImageReference::parse(image) {
+            Ok(reference) if reference.tag == "latest" => "Always",
+            Ok(reference) if reference.tag.is_empty() && reference.digest.is_empty() => "Always",
+            _ => "IfNotPresent",
+        };
+        let digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+        let images = [
+            String::new(),
+            "nginx".into(),
+            "nginx:".into(),
+            "nginx:latest".into(),
+            "nginx:Latest".into(),
+            "nginx:1.25".into(),
+            "nginx@".into(),
+            "nginx@sha256:short".into(),
+            format!("nginx@{digest}"),
+            format!("nginx:latest@{digest}"),
+            format!("nginx:1.2@{digest}"),
+            "localhost:5000/nginx".into(),
+            "localhost:5000/nginx:latest".into(),
+            "localhost:5000/team/nginx:2".into(),
+            "registry.example:5000/a:b/c".into(),
+            "registry.example:5000/a:latest/c".into(),
+            "Upper/Case:latest".into(),
+            "a::latest".into(),
+            "a:b:latest".into(),
+            ":latest".into(),
+            "/nginx".into(),
+            "nginx/".into(),
+            "nginx:latest/".into(),
+            "@".into(),
+            "a@b@c".into(),
+            "has space:latest".into(),
+        ];
+        for image in &images {
+            assert_eq!(default_pull_policy(image), by_parse(image), "{image:?}");
+        }
     }
 
     fn deployment(image: &str) -> Value {
