@@ -46,7 +46,7 @@ def cases(word, rng):
 
 def number(rng):
     sign = rng.choice(["", "", "", "-", "+"])
-    kind = rng.randrange(12)
+    kind = rng.randrange(13)
     digits = lambda n: "".join(rng.choice("0123456789") for _ in range(n))
     if kind == 0:
         body = digits(rng.randint(1, 4))
@@ -72,6 +72,15 @@ def number(rng):
     elif kind == 9:
         body = rng.choice(["12:30", "1:20:30", "2024-01-01", "2024-1-2", "2001-12-14t21:59:43.10-05:00",
                            "2001-12-14 21:59:43.10", "2024-02-30", "1.2.3", "1,000", "0.", ".5", "."])
+    elif kind == 10:
+        # What rendered charts write led by a digit: digests, schedules, timestamps, versions.
+        body = rng.choice([
+            digits(1) + "".join(rng.choice("0123456789abcdef") for _ in range(rng.randint(1, 12))),
+            " ".join(rng.choice([digits(rng.randint(1, 2)), "*", "*/5", "1-5"]) for _ in range(5)),
+            f"20{digits(2)}-{digits(2)}-{digits(2)}T{digits(2)}:{digits(2)}:{digits(2)}" + rng.choice(["Z", "+01:00", ".5Z", ""]),
+            f"{digits(1)}.{digits(2)}.{digits(1)}" + rng.choice(["", "-r3", "+build.1", "-debian-12"]),
+            digits(rng.randint(1, 3)) + rng.choice(["e", "E", "x", "o", "b"]) + digits(rng.randint(0, 2)) + rng.choice(["", "a", "f", "p1"]),
+        ])
     else:
         body = digits(rng.randint(1, 3))
     # Underscores anywhere.
