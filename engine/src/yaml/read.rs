@@ -327,46 +327,74 @@ fn split_entry(content: &str) -> Option<(&str, &str)> {
 
 /// A value on the rest of a line: a scalar, or a flow mapping or sequence.
 fn inline_value(text: &str) -> Option<Value> {
-    if let Some(inner) = text.strip_prefix('{') {
-        let inner = inner.strip_suffix('}')?;
-        let mut entries = Vec::new();
-        for entry in flow_entries(inner)? {
-            let (key, value) = entry.split_once(": ")?;
-            if !is_plain_word(key, Position::Key) {
-                return None;
-            }
-            entries.push((key, flow_scalar(value.trim_start_matches(' '))?));
-        }
-        return exact_map(entries);
-    }
-    if let Some(inner) = text.strip_prefix('[') {
-        let inner = inner.strip_suffix(']')?;
-        let items = flow_entries(inner)?
-            .map(flow_scalar)
-            .collect::<Option<Vec<_>>>()?;
-        return Some(Value::Array(items));
+    if text.starts_with(['{', '[']) {
+        return flow_collection(text, 0);
     }
     scalar(text)
 }
 
-/// The comma-separated entries of a flow collection's inside, none nested, none empty.
-fn flow_entries(inner: &str) -> Option<impl Iterator<Item = &str>> {
-    let inner = inner.trim_matches(' ');
-    if inner.contains(['{', '}', '[', ']']) {
+/// How deep flow collections on one line are read here (`{port: {number: 80}}` is two); deeper
+/// ones are the general reader's, which bounds them itself.
+const MAX_FLOW_DEPTH: usize = 8;
+
+/// A flow mapping or sequence on one line, of plain keys and of scalars or flow collections.
+/// One that nests another holds no quote: a quoted `,` or bracket would take a scanner.
+fn flow_collection(text: &str, depth: usize) -> Option<Value> {
+    let (open, inner) = (text.as_bytes()[0], &text[1..]);
+    let inner = inner.strip_suffix(if open == b'{' { '}' } else { ']' })?;
+    let nests = inner.contains(['{', '}', '[', ']']);
+    if depth >= MAX_FLOW_DEPTH || nests && text.contains(['"', '\'']) {
         return None;
     }
-    let entries: Vec<&str> = if inner.is_empty() {
-        Vec::new()
-    } else {
-        inner
-            .split(',')
-            .map(|entry| entry.trim_matches(' '))
-            .collect()
+    let value = |text: &str| {
+        if text.starts_with(['{', '[']) {
+            flow_collection(text, depth + 1)
+        } else {
+            flow_scalar(text)
+        }
     };
-    if entries.iter().any(|entry| entry.is_empty()) {
-        return None;
+    let entries = flow_entries(inner)?;
+    if open == b'{' {
+        let mut pairs = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let (key, rest) = entry.split_once(": ")?;
+            if !is_plain_word(key, Position::Key) {
+                return None;
+            }
+            pairs.push((key, value(rest.trim_start_matches(' '))?));
+        }
+        exact_map(pairs)
+    } else {
+        entries
+            .into_iter()
+            .map(value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array)
     }
-    Some(entries.into_iter())
+}
+
+/// The comma-separated entries of a flow collection's inside, split where no bracket is open,
+/// none empty; `None` if its brackets do not pair.
+fn flow_entries(inner: &str) -> Option<Vec<&str>> {
+    let inner = inner.trim_matches(' ');
+    if inner.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut entries = Vec::new();
+    let (mut open, mut from) = (0usize, 0);
+    for (at, byte) in inner.bytes().enumerate() {
+        match byte {
+            b'{' | b'[' => open += 1,
+            b'}' | b']' => open = open.checked_sub(1)?,
+            b',' if open == 0 => {
+                entries.push(inner[from..at].trim_matches(' '));
+                from = at + 1;
+            }
+            _ => {}
+        }
+    }
+    entries.push(inner[from..].trim_matches(' '));
+    (open == 0 && !entries.iter().any(|entry| entry.is_empty())).then_some(entries)
 }
 
 /// A scalar inside a flow collection: a `:` there is left to the general reader.
@@ -582,6 +610,28 @@ mod tests {
         }
     }
 
+    /// Flow collections nested on one line, as policies and Ingresses write them: read to the
+    /// general reader's (Go's) values.
+    #[test]
+    fn nested_flow_collections_read_as_the_general_reader_reads_them() {
+        for text in [
+            "a: {b: {c: d}}\n",
+            "a: [b, [c]]\n",
+            "service: {name: web, port: {number: 80}}\n",
+            "- {key: region, operator: In, values: [eu-west, us-east]}\n",
+            "- targetCluster: {labelSelector: {matchExpressions: [{key: r, operator: NotIn, values: [a, b]}]}}\n  weight: 1\n",
+            "a: {b: [], c: {}, d: [ ], e: [1, -2, true, null, ~]}\n",
+            "a: [[[[[[[[x]]]]]]]]\n",
+            "a: {b: [{c: 1}, {c: 2}], d: x y}\n",
+        ] {
+            assert!(agrees(text), "{text:?}");
+        }
+        assert_eq!(
+            simple_document("s: {name: web, port: {number: 80}}\n").unwrap()["s"]["port"]["number"],
+            80
+        );
+    }
+
     /// What this reader leaves to the general reader, valid YAML or not.
     #[test]
     fn anything_else_is_left_to_serde_saphyr() {
@@ -606,9 +656,13 @@ mod tests {
             "a: first\n  second\n",
             "a:\tb\n",
             "'a': b\n",
-            "a: {b: {c: d}}\n",
-            "a: [b, [c]]\n",
             "a: [b,]\n",
+            "a: {b: {c: 'd, e'}}\n",
+            "a: [b, [c, \"]\"]]\n",
+            "a: [[[[[[[[[x]]]]]]]]]\n",
+            "a: [b, [c]\n",
+            "a: [b], [c]]\n",
+            "a: {b: [c: d]}\n",
             "a: \"b\\n\"\n",
             "a: 'it''s'\n",
             "- a\nb: c\n",
@@ -735,13 +789,29 @@ mod tests {
 
         /// A flow mapping or sequence of scalars.
         fn flow(&mut self) -> String {
+            self.flow_at(0)
+        }
+
+        /// A flow collection `depth` deep, its entries scalars or (now and then, up to ten
+        /// deep, past what the reader takes) flow collections.
+        fn flow_at(&mut self, depth: usize) -> String {
             let count = self.below(4);
+            let mut entry = |this: &mut Self| {
+                if depth < 10 && this.below(4) == 0 {
+                    this.flow_at(depth + 1)
+                } else {
+                    this.scalar()
+                }
+            };
             if self.below(2) == 0 {
-                let items: Vec<String> = (0..count).map(|_| self.scalar()).collect();
+                let items: Vec<String> = (0..count).map(|_| entry(self)).collect();
                 format!("[{}]", items.join(", "))
             } else {
                 let entries: Vec<String> = (0..count)
-                    .map(|_| format!("{}: {}", self.word(), self.scalar()))
+                    .map(|_| {
+                        let key = self.word();
+                        format!("{key}: {}", entry(self))
+                    })
                     .collect();
                 format!("{{{}}}", entries.join(", "))
             }
