@@ -796,7 +796,7 @@ mod tests {
         /// deep, past what the reader takes) flow collections.
         fn flow_at(&mut self, depth: usize) -> String {
             let count = self.below(4);
-            let mut entry = |this: &mut Self| {
+            let entry = |this: &mut Self| {
                 if depth < 10 && this.below(4) == 0 {
                     this.flow_at(depth + 1)
                 } else {
