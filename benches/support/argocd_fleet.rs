@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::fleet_generator::Rng;
+use super::fleet_generator::{Rng, fresh_fleet_dir};
 
 const ENVS: &[&str] = &["prod", "staging", "dev"];
 const REGIONS: &[&str] = &[
@@ -48,9 +48,7 @@ pub fn generate_argocd(
     application_sets: usize,
     revision: u64,
 ) -> PathBuf {
-    let _ = std::fs::remove_dir_all(dir);
-    let fleet = dir.join("fleet");
-    std::fs::create_dir_all(&fleet).unwrap();
+    let fleet = fresh_fleet_dir(dir);
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     // The inventory: cluster Secrets as `kubectl get secrets -l ...secret-type=cluster` prints
     // them. A third production, a third staging, a third dev; regions and tiers interleaved.

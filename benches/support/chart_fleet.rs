@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::fleet_generator::Rng;
+use super::fleet_generator::{Rng, fresh_fleet_dir};
 
 const REGIONS: &[&str] = &["eu-west", "eu-north", "us-east", "us-central", "ap-east"];
 const PRODUCTS: &[&str] = &[
@@ -34,9 +34,7 @@ const PRODUCTS: &[&str] = &[
 /// `dir/clusters.yaml`). `revision` releases a new chart version of a few releases, for `diff`
 /// between nearby revisions.
 pub fn generate_charts(dir: &Path, templates: usize, clusters: usize, revision: u64) -> PathBuf {
-    let _ = std::fs::remove_dir_all(dir);
-    let fleet = dir.join("fleet");
-    std::fs::create_dir_all(&fleet).unwrap();
+    let fleet = fresh_fleet_dir(dir);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     std::fs::write(dir.join("clusters.yaml"), inventory(clusters, &mut rng)).unwrap();
     std::fs::write(fleet.join("placement.yaml"), propagation_policies()).unwrap();

@@ -57,6 +57,15 @@ impl Workload {
     }
 }
 
+/// Empties `dir` and makes its `fleet` directory, which every generated fleet is written into
+/// (its inventory beside it); returns that directory.
+pub fn fresh_fleet_dir(dir: &Path) -> PathBuf {
+    let _ = std::fs::remove_dir_all(dir);
+    let fleet = dir.join("fleet");
+    std::fs::create_dir_all(&fleet).unwrap();
+    fleet
+}
+
 /// Writes `templates` templates, the policies and `clusters` clusters under `dir`.
 /// `revision` perturbs a few templates, for `diff` between nearby revisions.
 pub fn generate(
@@ -66,9 +75,7 @@ pub fn generate(
     revision: u64,
     workload: Workload,
 ) -> PathBuf {
-    let _ = std::fs::remove_dir_all(dir);
-    let fleet = dir.join("fleet");
-    std::fs::create_dir_all(&fleet).unwrap();
+    let fleet = fresh_fleet_dir(dir);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let namespaces = (templates / 40).max(2);
     let mut inventory = String::new();

@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::fleet_generator::Rng;
+use super::fleet_generator::{Rng, fresh_fleet_dir};
 
 const REGIONS: &[&str] = &["eu-west", "eu-central", "us-east", "us-west", "ap-south"];
 const TEAMS: &[&str] = &[
@@ -46,9 +46,7 @@ const QUOTED_VALUES: &[&str] = &[
 /// and `clusters` clusters under `dir`; returns the fleet directory (the inventory is
 /// `dir/clusters.yaml`). `revision` bumps a few images, for `diff` between nearby revisions.
 pub fn generate_platform(dir: &Path, templates: usize, clusters: usize, revision: u64) -> PathBuf {
-    let _ = std::fs::remove_dir_all(dir);
-    let fleet = dir.join("fleet");
-    std::fs::create_dir_all(&fleet).unwrap();
+    let fleet = fresh_fleet_dir(dir);
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     std::fs::write(dir.join("clusters.yaml"), inventory(clusters, &mut rng)).unwrap();
     std::fs::write(fleet.join("propagation.yaml"), propagation_policies()).unwrap();
