@@ -79,15 +79,7 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
 /// keeps an LS or PS as the character, and so does the text (`yaml::go_scan` says how). (In a block
 /// scalar libyaml keeps one too; here it is a `\n`.)
 pub fn normalize_line_breaks(text: String) -> String {
-    // Each of these breaks starts with one of three bytes in UTF-8 (U+0085 with C2, U+2028 and
-    // U+2029 with E2): a text without them, nearly every manifest, is looked at 64 bytes at a
-    // time, each block without a branch per byte (which the compiler makes vector compares).
-    let may_break = |block: &[u8]| {
-        (block.iter()).fold(false, |found, &byte| {
-            found | (byte == b'\r') | (byte == 0xC2) | (byte == 0xE2)
-        })
-    };
-    if !text.as_bytes().chunks(64).any(may_break)
+    if !may_hold_a_break(text.as_bytes())
         || !text.contains(['\r', '\u{85}', '\u{2028}', '\u{2029}'])
     {
         return text;
@@ -99,7 +91,54 @@ pub fn normalize_line_breaks(text: String) -> String {
     text.replace('\u{85}', "\n")
 }
 
+/// Whether `bytes` hold a `\r` or a byte past ASCII, with which each of the other breaks
+/// starts in UTF-8 (U+0085 with C2, U+2028 and U+2029 with E2). Every file read comes through
+/// here, and nearly none holds either: the bytes are looked at eight at a time, a word's high
+/// bits and its bytes equal to `\r` (a zero byte once xored with `\r`s) found without a branch.
+fn may_hold_a_break(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH_BITS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const RETURNS: u64 = u64::from_ne_bytes([b'\r'; 8]);
+    let mut words = bytes.chunks_exact(8);
+    let found = (&mut words).fold(0, |found, word| {
+        let word = u64::from_ne_bytes(word.try_into().expect("eight bytes"));
+        let returns_zeroed = word ^ RETURNS;
+        found
+            | (word & HIGH_BITS)
+            | (returns_zeroed.wrapping_sub(ONES) & !returns_zeroed & HIGH_BITS)
+    });
+    found != 0 || (words.remainder().iter()).any(|&byte| byte == b'\r' || !byte.is_ascii())
+}
+
 fn is_marker(line: &str, marker: &str) -> bool {
     line.strip_prefix(marker)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `\r` or a byte past ASCII is found wherever it stands, in texts of every length
+    /// around a word's; a text of neither is let through, whatever bytes it holds that the
+    /// zero-byte test's borrow could take for a `\r` (`\x0c`, `\x0e`, `\x01`, a NUL).
+    #[test]
+    fn a_break_is_found_wherever_it_stands() {
+        for length in 0..40 {
+            let plain: Vec<u8> = (0..length).map(|n| b'a' + (n % 26) as u8).collect();
+            assert!(!may_hold_a_break(&plain), "{length}");
+            for at in 0..length {
+                for byte in [b'\r', 0x85, 0xC2, 0xE2, 0xFF] {
+                    let mut text = plain.clone();
+                    text[at] = byte;
+                    assert!(may_hold_a_break(&text), "{byte:#x} at {at} of {length}");
+                }
+                for byte in [0x0c, 0x0e, 0x01, 0x00, b'\n', 0x7f] {
+                    let mut text = plain.clone();
+                    text[at] = byte;
+                    assert!(!may_hold_a_break(&text), "{byte:#x} at {at} of {length}");
+                }
+            }
+        }
+    }
 }
