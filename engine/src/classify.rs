@@ -15,6 +15,7 @@ use crate::api::karmada::{
 use crate::check::KubernetesVersion;
 use crate::diagnostics::{Diagnostic, ErrorSink, Located, Origin, Rejected};
 use crate::documents::{RawDocument, SourceFile};
+use crate::fields::Fields;
 use crate::interpret::customization::Customizations;
 use crate::interpret::{self, CustomWorkload, Interpreter};
 use crate::lint::{Level, Lint};
@@ -89,7 +90,7 @@ pub fn classify(
     let argocd_fleet = documents.iter().any(|document| {
         document.value["apiVersion"] == crate::api::config::CONFIG_API_VERSION
             && document.value["kind"] == "Config"
-            && document.value["spec"].get("argocd").is_some()
+            && document.value["spec"].field("argocd").is_some()
     });
     for document in documents {
         if argocd_fleet && crate::argocd::fleet::is_argocd_object(&document.value) {
@@ -345,7 +346,7 @@ fn is_kustomization(document: &RawDocument) -> bool {
         .unwrap_or("");
     let kustomize_group = document
         .value
-        .get("apiVersion")
+        .field("apiVersion")
         .and_then(Value::as_str)
         .is_some_and(|api_version| api_group(api_version) == "kustomize.config.k8s.io");
     // A Flux `Kustomization` saved under the name is an object like any other.
@@ -490,8 +491,8 @@ fn interpreter_from(
     let mut levels_set_at: BTreeMap<Lint, Origin> = BTreeMap::new();
     for document in documents {
         let value = &document.value;
-        let kind = value.get("kind").and_then(Value::as_str);
-        let api_version = value.get("apiVersion").and_then(Value::as_str);
+        let kind = value.field("kind").and_then(Value::as_str);
+        let api_version = value.field("apiVersion").and_then(Value::as_str);
         if kind == Some("CustomResourceDefinition") {
             declare_crd_scope(interpreter, value);
         }
@@ -708,8 +709,8 @@ fn to_template(
     let origin = document.origin.clone();
     let error = |message: String| Diagnostic::error(Some(origin.clone()), message);
     let group = api_group(api_version);
-    let metadata = document.value.get("metadata");
-    let name = match metadata.and_then(|m| m.get("name")) {
+    let metadata = document.value.field("metadata");
+    let name = match metadata.and_then(|m| m.field("name")) {
         Some(Value::String(name)) if !name.is_empty() => name.clone(),
         _ => {
             return Err(error(format!(
@@ -722,7 +723,7 @@ fn to_template(
             "{kind} name {name:?} is not a valid Kubernetes name: {problem}"
         )));
     }
-    let written_namespace = match metadata.and_then(|m| m.get("namespace")) {
+    let written_namespace = match metadata.and_then(|m| m.field("namespace")) {
         None | Some(Value::Null) => None,
         Some(Value::String(namespace)) => Some(namespace.clone()),
         Some(_) => {
@@ -731,7 +732,7 @@ fn to_template(
             )));
         }
     };
-    let mut labels = string_map(metadata.and_then(|m| m.get("labels")))
+    let mut labels = string_map(metadata.and_then(|m| m.field("labels")))
         .map_err(|problem| error(format!("{kind} {name}: metadata.labels {problem}")))?;
     if group.is_empty() && kind == "Namespace" && !name.is_empty() {
         // The Karmada API server labels every named Namespace with its name before Karmada
@@ -782,7 +783,7 @@ fn to_template(
                 Some(origin.clone()),
                 format!("{kind} {name} is cluster-scoped; its metadata.namespace is ignored"),
             ));
-            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+            if let Some(metadata) = object.field_mut("metadata").and_then(Value::as_object_mut) {
                 metadata.shift_remove("namespace");
             }
         }
@@ -846,10 +847,10 @@ fn string_map(value: Option<&Value>) -> Result<BTreeMap<String, String>, String>
 
 /// Puts `metadata.namespace` right after `metadata.name`, where kubectl prints it.
 fn set_namespace(object: &mut Value, namespace: &str) {
-    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+    let Some(metadata) = object.field_mut("metadata").and_then(Value::as_object_mut) else {
         return;
     };
-    if metadata.get("namespace").and_then(Value::as_str) == Some(namespace) {
+    if metadata.field("namespace").and_then(Value::as_str) == Some(namespace) {
         return;
     }
     let entries = std::mem::take(metadata);

@@ -15,6 +15,7 @@ use serde_json::Value;
 use crate::api::type_meta;
 use crate::bounds::{self, Piece, Verdict};
 use crate::diagnostics::{Diagnostic, Origin, Rejected};
+use crate::fields::Fields;
 use crate::yaml::{self, DocumentText};
 
 /// How a file's text is read.
@@ -481,10 +482,10 @@ fn flatten_lists(
         return;
     }
     let is_list = value
-        .get("kind")
+        .field("kind")
         .and_then(Value::as_str)
         .is_some_and(|kind| kind.ends_with("List"))
-        && value.get("items").is_some_and(Value::is_array);
+        && value.field("items").is_some_and(Value::is_array);
     if !is_list {
         out.push(RawDocument {
             origin,

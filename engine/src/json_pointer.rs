@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::fields::Fields;
+
 /// What the JSON pointer `pointer` (RFC 6901) names within `value`: what serde_json's
 /// `Value::pointer` finds, without writing every token out anew — only one with a `~` in
 /// it is unescaped (`~1` to `/`, then `~0` to `~`). Every template's identity and replica
@@ -15,7 +17,7 @@ pub fn pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
         .strip_prefix('/')?
         .split('/')
         .try_fold(value, |within, token| match within {
-            Value::Object(fields) => fields.get(&*unescaped(token)),
+            Value::Object(fields) => fields.field(&unescaped(token)),
             Value::Array(items) => index(&unescaped(token)).and_then(|at| items.get(at)),
             _ => None,
         })
@@ -30,7 +32,7 @@ pub fn pointer_mut<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Va
         .strip_prefix('/')?
         .split('/')
         .try_fold(value, |within, token| match within {
-            Value::Object(fields) => fields.get_mut(&*unescaped(token)),
+            Value::Object(fields) => fields.field_mut(&unescaped(token)),
             Value::Array(items) => index(&unescaped(token)).and_then(|at| items.get_mut(at)),
             _ => None,
         })

@@ -111,6 +111,7 @@ pub mod api;
 pub mod bounds;
 pub mod diagnostics;
 pub mod edit_distance;
+pub mod fields;
 pub(crate) mod go_float;
 pub mod json_pointer;
 pub mod lint;

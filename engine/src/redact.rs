@@ -15,6 +15,8 @@
 
 use serde_json::Value;
 
+use crate::fields::Fields;
+
 /// What a message shows in place of a Secret's value.
 pub const REDACTED: &str = "<redacted>";
 
@@ -26,8 +28,8 @@ pub const VALUE_FIELDS: [&str; 2] = ["data", "stringData"];
 
 /// Whether `object` is a core (`v1`) Secret, whose values no message may show.
 pub fn is_secret(object: &Value) -> bool {
-    object.get("kind").and_then(Value::as_str) == Some("Secret")
-        && object.get("apiVersion").and_then(Value::as_str) == Some("v1")
+    object.field("kind").and_then(Value::as_str) == Some("Secret")
+        && object.field("apiVersion").and_then(Value::as_str) == Some("v1")
 }
 
 /// Every value of a Secret that no message may show: those under `data` and `stringData`

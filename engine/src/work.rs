@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::api::selector::ObjectIdentity;
 use crate::check::{Checker, Finding, KubernetesVersion};
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::fields::Fields;
 use crate::fleet::Fleet;
 use crate::interpret::{self, Interpreter};
 use crate::object::{ObjectKey, Template};
@@ -38,7 +39,7 @@ pub(crate) fn revise(
     // A Divided Job's completions are split with its replicas (karmada binding/common.go
     // `divideReplicasByJobCompletions`).
     if let Some(completions) = completions
-        && let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut)
+        && let Some(spec) = object.field_mut("spec").and_then(Value::as_object_mut)
     {
         spec.insert("completions".to_string(), Value::from(completions));
     } else if sets_neither_parallelism_nor_completions(template) {
@@ -57,7 +58,7 @@ fn sets_neither_parallelism_nor_completions(template: &Template) -> bool {
         && template.kind() == "Job"
         && template
             .object
-            .get("spec")
+            .field("spec")
             .and_then(Value::as_object)
             .is_some_and(|spec| {
                 !spec.contains_key("parallelism") && !spec.contains_key("completions")
@@ -67,7 +68,7 @@ fn sets_neither_parallelism_nor_completions(template: &Template) -> bool {
 /// Puts `completions: 1` where Go's JobSpec writes it: after `parallelism`, which the revision
 /// wrote first, or first of all.
 fn default_job_completions(object: &mut Value) {
-    let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) else {
+    let Some(spec) = object.field_mut("spec").and_then(Value::as_object_mut) else {
         return;
     };
     if spec.contains_key("completions") {
@@ -375,7 +376,7 @@ fn refuse_sops_change(
     let field = &policy.rules[rule.rule].field;
     let at = policy.fields.origin(&policy.origin, field);
     let only_encrypted = secrets::sops_metadata(&template.object)
-        .and_then(|sops| sops.get("mac_only_encrypted"))
+        .and_then(|sops| sops.field("mac_only_encrypted"))
         == Some(&Value::Bool(true));
     let covered = if only_encrypted {
         "its MAC covers every encrypted value and the sops block"
@@ -690,7 +691,7 @@ fn metadata_maps_as_claimed<'p>(
             reached[index] |= under.is_some_and(|rest| rest.starts_with('/'));
         }
     }
-    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+    let Some(metadata) = object.field_mut("metadata").and_then(Value::as_object_mut) else {
         return [false; 2];
     };
     let mut made = [false; 2];
@@ -706,7 +707,7 @@ fn metadata_maps_as_claimed<'p>(
 /// Removes the maps [`metadata_maps_as_claimed`] made that no rule filled: fedrender writes no
 /// bookkeeping, so an empty map would be all the member sees of them.
 fn drop_unused_metadata_maps(object: &mut Value, made: [bool; 2]) {
-    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+    let Some(metadata) = object.field_mut("metadata").and_then(Value::as_object_mut) else {
         return;
     };
     for (map, made) in METADATA_MAPS.into_iter().zip(made) {
@@ -802,7 +803,7 @@ mod tests {
         work["status"] = json!({"injected": true});
         prune(&template, &mut work);
         assert_eq!(work["spec"]["replicas"], json!(7));
-        assert!(work.get("status").is_none());
-        assert!(work["metadata"].get("uid").is_none());
+        assert!(work.field("status").is_none());
+        assert!(work["metadata"].field("uid").is_none());
     }
 }

@@ -18,6 +18,7 @@ mod formats;
 mod judge_replay;
 mod list_type;
 mod object_meta;
+mod properties;
 mod ratchet;
 mod refusal;
 #[cfg(test)]
@@ -32,6 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::Value;
 
 use crate::diagnostics::{Diagnostic, Origin};
+use crate::fields::Fields;
 use crate::lint::Lint;
 use crate::redact;
 use builtin::{Builtin, Recording, Seen, VersionSchemas, api_stability, builtin};
@@ -343,7 +345,7 @@ impl Checker {
     /// on every version (unless its schema has a format only some versions check).
     pub fn check(&self, object: &Value, clusters: &[usize]) -> Vec<(Finding, Vec<usize>)> {
         let custom = object
-            .get("apiVersion")
+            .field("apiVersion")
             .and_then(Value::as_str)
             .is_some_and(|api_version| {
                 !self.is_builtin(&GroupVersionKind::of(api_version, "").group)
@@ -389,8 +391,8 @@ impl Checker {
         clusters: &[usize],
     ) -> Vec<(Finding, usize)> {
         let (Some(api_version), Some(kind)) = (
-            object.get("apiVersion").and_then(Value::as_str),
-            object.get("kind").and_then(Value::as_str),
+            object.field("apiVersion").and_then(Value::as_str),
+            object.field("kind").and_then(Value::as_str),
         ) else {
             return Vec::new();
         };
@@ -448,8 +450,8 @@ impl Checker {
         memo: &mut Memo,
     ) -> Vec<Finding> {
         let (Some(api_version), Some(kind)) = (
-            object.get("apiVersion").and_then(Value::as_str),
-            object.get("kind").and_then(Value::as_str),
+            object.field("apiVersion").and_then(Value::as_str),
+            object.field("kind").and_then(Value::as_str),
         ) else {
             return Vec::new();
         };
@@ -466,8 +468,8 @@ impl Checker {
     /// checks only from some version on.
     fn has_versioned_formats(&self, object: &Value) -> bool {
         let (Some(api_version), Some(kind)) = (
-            object.get("apiVersion").and_then(Value::as_str),
-            object.get("kind").and_then(Value::as_str),
+            object.field("apiVersion").and_then(Value::as_str),
+            object.field("kind").and_then(Value::as_str),
         ) else {
             return false;
         };
@@ -696,15 +698,15 @@ impl Checker {
         version: KubernetesVersion,
     ) -> Vec<Finding> {
         let (Some(api_version), Some(kind)) = (
-            new.get("apiVersion").and_then(Value::as_str),
-            new.get("kind").and_then(Value::as_str),
+            new.field("apiVersion").and_then(Value::as_str),
+            new.field("kind").and_then(Value::as_str),
         ) else {
             return Vec::new();
         };
         let gvk = GroupVersionKind::of(api_version, kind);
         if self.is_builtin(&gvk.group)
-            || old.get("apiVersion").and_then(Value::as_str) != Some(api_version)
-            || old.get("kind").and_then(Value::as_str) != Some(kind)
+            || old.field("apiVersion").and_then(Value::as_str) != Some(api_version)
+            || old.field("kind").and_then(Value::as_str) != Some(kind)
         {
             return without_secret_values(self.check_at(new, version), &[old]);
         }
@@ -724,8 +726,8 @@ impl Checker {
         let mut unchecked: BTreeMap<GroupVersionKind, (usize, &Origin)> = BTreeMap::new();
         for (object, origin) in objects {
             let (Some(api_version), Some(kind)) = (
-                object.get("apiVersion").and_then(Value::as_str),
-                object.get("kind").and_then(Value::as_str),
+                object.field("apiVersion").and_then(Value::as_str),
+                object.field("kind").and_then(Value::as_str),
             ) else {
                 continue;
             };

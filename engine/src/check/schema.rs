@@ -8,8 +8,6 @@
 //! unknown field is a finding of its own kind (not a failure), and a fleet checks thousands of
 //! objects per version, each once.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::cel::{self, Declared, Rule, Shape, Verdict};
@@ -17,7 +15,9 @@ use super::constraints::{Enumeration, Pattern, format_and_enumeration};
 use super::field_path::{FieldPath, Step};
 use super::formats::{CrdFormat, check_format, describe};
 use super::list_type::ListType;
+use super::properties::Properties;
 use super::ratchet::{self, Update};
+use crate::fields::Fields;
 
 /// What is wrong at a field.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -73,7 +73,7 @@ pub struct Schema {
     /// for Kubernetes' own kinds, whose `format` is checked by [`check_format`].
     crd_format: Option<CrdFormat>,
     enumeration: Enumeration,
-    properties: BTreeMap<String, Schema>,
+    properties: Properties<Schema>,
     required: Vec<String>,
     extra: Extra,
     items: Option<Box<Schema>>,
@@ -131,7 +131,7 @@ impl Default for Schema {
             null_in_enum: false,
             crd_format: None,
             enumeration: Enumeration::default(),
-            properties: BTreeMap::new(),
+            properties: Properties::default(),
             required: Vec::new(),
             extra: Extra::Allowed,
             items: None,
@@ -1033,7 +1033,7 @@ impl Schema {
                     });
                 }
                 for field in &self.required {
-                    if !fields.contains_key(field) {
+                    if fields.field(field).is_none() {
                         out.push(
                             FindingKind::Invalid,
                             || path.shown_at(field),
@@ -1044,7 +1044,7 @@ impl Schema {
                 if self.embedded {
                     for field in ["apiVersion", "kind"] {
                         // objectmeta.Validate's, after the schema's: never ratcheted.
-                        if !fields.get(field).is_some_and(Value::is_string) {
+                        if !fields.field(field).is_some_and(Value::is_string) {
                             out.keep(
                                 FindingKind::Invalid,
                                 || path.shown_at(field),
@@ -1305,7 +1305,7 @@ impl Schema {
         matches!(self.extra, Extra::Allowed)
     }
 
-    pub(super) fn properties(&self) -> &BTreeMap<String, Schema> {
+    pub(super) fn properties(&self) -> &Properties<Schema> {
         &self.properties
     }
 

@@ -25,6 +25,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::diagnostics::Origin;
+use crate::fields::Fields;
 use crate::object::Template;
 use crate::quantity::{Quantity, quantity_from_json};
 use customization::{Customizations, Rule, TargetRules};
@@ -204,7 +205,7 @@ impl Interpreter {
                     .pod_template
                     .as_ref()
                     .and_then(|pointer| crate::json_pointer::pointer(&template.object, pointer))
-                    .and_then(|pod| pod.get("spec"));
+                    .and_then(|pod| pod.field("spec"));
                 native_resource(replicas, pod_spec)?
             }
             Some(Answer::Native) => {
@@ -361,7 +362,7 @@ fn native_resource(replicas: i64, pod_spec: Option<&Value>) -> Result<ReplicaRes
 /// `replicaRequirements.resourceRequest` of a script's answer, read as Karmada reads it into a
 /// `ResourceList`.
 fn requested_resources(requirements: &Value) -> Result<BTreeMap<String, Quantity>, String> {
-    let Some(list) = requirements.get("resourceRequest") else {
+    let Some(list) = requirements.field("resourceRequest") else {
         return Ok(BTreeMap::new());
     };
     let Some(list) = list.as_object() else {

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::fields::Fields;
 use crate::names::{dns_label_problem, dns_subdomain_problem, path_segment_problem};
 use crate::object::Template;
 
@@ -158,7 +159,7 @@ pub(crate) fn write_replicas(object: &mut Value, pointer: &str, replicas: i64) {
 pub(crate) fn pod_spec(template: &Template) -> Option<&Value> {
     let object = &template.object;
     match (template.group(), template.kind()) {
-        ("", "Pod") => object.get("spec"),
+        ("", "Pod") => object.field("spec"),
         ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
             crate::json_pointer::pointer(object, "/spec/template/spec")
         }
@@ -197,7 +198,7 @@ pub fn prune(group: &str, kind: &str, object: &mut Value) {
         return;
     };
     root.shift_remove("status");
-    if let Some(metadata) = root.get_mut("metadata").and_then(Value::as_object_mut) {
+    if let Some(metadata) = root.field_mut("metadata").and_then(Value::as_object_mut) {
         for field in [
             "creationTimestamp",
             "deletionTimestamp",
@@ -302,13 +303,13 @@ fn prune_service_account(object: &mut Value) {
             .and_then(Value::as_str)
             .unwrap_or("")
     );
-    let Some(secrets) = object.get_mut("secrets").and_then(Value::as_array_mut) else {
+    let Some(secrets) = object.field_mut("secrets").and_then(Value::as_array_mut) else {
         return;
     };
     let mut index = 0;
     while index < secrets.len() {
         let is_token = secrets[index]
-            .get("name")
+            .field("name")
             .and_then(Value::as_str)
             .is_some_and(|name| name.starts_with(&prefix));
         if is_token {
@@ -320,7 +321,7 @@ fn prune_service_account(object: &mut Value) {
 
 fn prune_secret(object: &mut Value) {
     let is_token =
-        object.get("type").and_then(Value::as_str) == Some("kubernetes.io/service-account-token");
+        object.field("type").and_then(Value::as_str) == Some("kubernetes.io/service-account-token");
     if is_token {
         remove_annotations(object, &["kubernetes.io/service-account.uid"]);
         if let Some(root) = object.as_object_mut() {

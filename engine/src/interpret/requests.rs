@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::fields::Fields;
 use crate::quantity::{Quantity, quantity_from_json};
 
 /// The resource name of CPU in a request or capacity.
@@ -106,7 +107,7 @@ pub(crate) fn resource_request(pod_spec: &Value) -> Result<BTreeMap<String, Quan
             }
         }
     }
-    if let Some(overhead) = resource_list(pod_spec.get("overhead"), "overhead")? {
+    if let Some(overhead) = resource_list(pod_spec.field("overhead"), "overhead")? {
         for (name, unit, amount) in overhead {
             let slot = &mut total.entry(name).or_insert((unit, 0)).1;
             *slot = slot.saturating_add(amount);
@@ -132,19 +133,22 @@ fn container_requests(container: &Value, path: &str) -> Result<Amounts, String> 
     if !container.is_object() {
         return Err(format!("{path}: expected a container object"));
     }
-    let resources = match container.get("resources") {
+    let resources = match container.field("resources") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(resources @ Value::Object(_)) => resources,
         Some(_) => return Err(format!("{path}.resources: expected an object")),
     };
     let requests = resource_list(
-        resources.get("requests"),
+        resources.field("requests"),
         &format!("{path}.resources.requests"),
     )?
     .unwrap_or_default();
-    let limits = resource_list(resources.get("limits"), &format!("{path}.resources.limits"))?
-        .unwrap_or_default();
-    let requested: Vec<String> = match resources.get("requests") {
+    let limits = resource_list(
+        resources.field("limits"),
+        &format!("{path}.resources.limits"),
+    )?
+    .unwrap_or_default();
+    let requested: Vec<String> = match resources.field("requests") {
         Some(Value::Object(map)) => map.keys().cloned().collect(),
         _ => Vec::new(),
     };

@@ -14,6 +14,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::api::karmada::{ImageComponent, ImageOverrider, OverriderOperator};
+use crate::fields::Fields;
 use crate::overrides::patch;
 
 /// The longest repository path distribution accepts (`RepositoryNameTotalLengthMax`).
@@ -148,13 +149,13 @@ fn container_images(object: &Value, kind: &str) -> Result<Vec<(String, String)>,
     for key in pod_spec_path {
         prefix.push('/');
         prefix.push_str(key);
-        match node.get(key) {
+        match node.field(key) {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(child @ Value::Object(_)) => node = child,
             Some(other) => return Err(not_typed(kind, &prefix, other, "an object")),
         }
     }
-    let containers = match node.get("containers") {
+    let containers = match node.field("containers") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(containers)) => containers,
         Some(other) => {
@@ -171,7 +172,7 @@ fn container_images(object: &Value, kind: &str) -> Result<Vec<(String, String)>,
         let path = format!("{prefix}/containers/{index}/image");
         let image = match container {
             Value::Null => "",
-            Value::Object(fields) => match fields.get("image") {
+            Value::Object(fields) => match fields.field("image") {
                 None | Some(Value::Null) => "",
                 Some(Value::String(image)) => image,
                 Some(other) => return Err(not_typed(kind, &path, other, "a string")),
@@ -210,7 +211,7 @@ fn image_at_predicate(object: &Value, path: &str) -> Result<String, String> {
     let mut index = 0;
     while index < last {
         let segment = segments[index];
-        match current.get(segment) {
+        match current.field(segment) {
             Some(Value::Object(map)) => current = map,
             Some(Value::Array(list)) => {
                 let next = segments[index + 1];
@@ -245,7 +246,7 @@ fn image_at_predicate(object: &Value, path: &str) -> Result<String, String> {
         }
         index += 1;
     }
-    match current.get(segments[last]) {
+    match current.field(segments[last]) {
         Some(Value::String(image)) => Ok(image.clone()),
         Some(other) => Err(format!(
             "{:?} is {}, not a string",

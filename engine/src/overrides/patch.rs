@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::api::karmada::OverriderOperator;
+use crate::fields::Fields;
 
 /// One JSON-patch-like operation of a plaintext or field overrider.
 #[derive(Debug, Clone, Copy)]
@@ -121,7 +122,7 @@ fn pointer_mut<'v>(document: &'v mut Value, pointer: &str) -> Option<&'v mut Val
             token
         };
         node = match node {
-            Value::Object(map) => map.get_mut(token)?,
+            Value::Object(map) => map.field_mut(token)?,
             Value::Array(list) => {
                 if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
                     return None;
@@ -207,7 +208,7 @@ fn resolve(document: &Value, operation: &Operation<'_>) -> Result<String, String
         let is_target = index == last;
         let token = slot.clone();
         match node {
-            Value::Object(map) => match map.get(&token) {
+            Value::Object(map) => match map.field(&token) {
                 Some(child) if !is_target => node = child,
                 Some(_) => {}
                 None if is_target && operation.operator == OverriderOperator::Add => {}

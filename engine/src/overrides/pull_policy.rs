@@ -12,6 +12,7 @@
 use serde_json::Value;
 
 use super::image::ImageReference;
+use crate::fields::Fields;
 
 /// The containers of a built-in template that have no `imagePullPolicy`, each with the one the
 /// API server gives it: by the pointer of its list, its name and the policy.
@@ -69,12 +70,12 @@ pub(crate) fn before_overrides(object: &Value, group: &str, kind: &str) -> Defau
             continue;
         };
         for container in containers {
-            if container.get("imagePullPolicy").is_some() {
+            if container.field("imagePullPolicy").is_some() {
                 continue;
             }
             let (Some(name), Some(image)) = (
-                container.get("name").and_then(Value::as_str),
-                container.get("image").and_then(Value::as_str),
+                container.field("name").and_then(Value::as_str),
+                container.field("image").and_then(Value::as_str),
             ) else {
                 continue;
             };
@@ -107,14 +108,17 @@ pub(crate) fn keep_after_overrides(
         let Some(container) = containers
             .iter_mut()
             .filter_map(Value::as_object_mut)
-            .find(|container| container.get("name").and_then(Value::as_str) == Some(&name))
+            .find(|container| container.field("name").and_then(Value::as_str) == Some(&name))
         else {
             continue;
         };
         if container.contains_key("imagePullPolicy") {
             continue;
         }
-        let image = container.get("image").and_then(Value::as_str).unwrap_or("");
+        let image = container
+            .field("image")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         if default_pull_policy(image) != policy {
             container.insert("imagePullPolicy".to_string(), Value::from(policy));
         }
@@ -219,7 +223,7 @@ mod tests {
         // The same default either way: left to the member.
         assert!(
             container(&overridden("nginx:1.25", "nginx:1.26"))
-                .get("imagePullPolicy")
+                .field("imagePullPolicy")
                 .is_none()
         );
         // A policy the template states is never touched.
@@ -240,7 +244,7 @@ mod tests {
         keep_after_overrides(&mut object, "apps.kruise.io", "CloneSet", defaulted);
         assert!(
             object["spec"]["template"]["spec"]["containers"][0]
-                .get("imagePullPolicy")
+                .field("imagePullPolicy")
                 .is_none()
         );
     }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::bind::PolicyIndex;
 use crate::controllers::federated_hpa::{CronFederatedHpa, FederatedHpa, TemplateIndex};
+use crate::fields::Fields;
 use crate::fleet::Fleet;
 use crate::object::Template;
 use crate::overrides::OverrideIndex;
@@ -204,7 +205,7 @@ pub struct MemberHpa {
 /// Why a FederatedHPA's member HPAs would not do what it does; `None` when they would.
 fn unfaithful(fleet: &Fleet, hpa: &FederatedHpa, policy: Option<usize>) -> Option<String> {
     if let Some((index, _)) = (hpa.metrics.iter().enumerate()).find(|(_, metric)| {
-        metric.get("type").and_then(serde_json::Value::as_str) == Some("Object")
+        metric.field("type").and_then(serde_json::Value::as_str) == Some("Object")
     }) {
         return Some(format!(
             "spec.metrics[{index}] is an Object metric, which karmada-metrics-adapter sums over every member cluster (pkg/metricsadapter/provider/custommetrics.go GetMetricByName) and a member's HorizontalPodAutoscaler reads for its own cluster alone"

@@ -25,6 +25,7 @@ use crate::bind::PolicyIndex;
 use crate::controllers::federated_quota::FederatedQuota;
 use crate::diagnostics::{Diagnostic, Rejected};
 use crate::federation::{self, FederatedBinding};
+use crate::fields::Fields;
 use crate::fleet::Fleet;
 use crate::lint::{Level, Lint, LintLevels};
 use crate::object::ObjectKey;
@@ -302,10 +303,10 @@ impl<'f> Placed<'f> {
         let sent: BTreeSet<(&str, &str)> = self
             .sent_objects()
             .filter_map(|(object, _)| {
-                let api_version = object.get("apiVersion")?.as_str()?;
+                let api_version = object.field("apiVersion")?.as_str()?;
                 Some((
                     crate::object::api_group(api_version),
-                    object.get("kind")?.as_str()?,
+                    object.field("kind")?.as_str()?,
                 ))
             })
             .collect();

@@ -22,6 +22,7 @@ use crate::api::networking::{
     ExposureType, MULTI_CLUSTER_SERVICE, MultiClusterServiceSpec, NETWORKING_GROUP,
 };
 use crate::diagnostics::{Diagnostic, Rejected};
+use crate::fields::Fields;
 use crate::fleet::Fleet;
 use crate::lint::Lint;
 use crate::object::{ObjectKey, Template};
@@ -56,7 +57,7 @@ pub(super) fn apply_multi_cluster_services(
         );
         let spec: MultiClusterServiceSpec = match template
             .object
-            .get("spec")
+            .field("spec")
             .cloned()
             .map(serde_json::from_value)
         {

@@ -3,6 +3,7 @@
 //! templates nothing places.
 
 use crate::edit_distance::Hint;
+use crate::fields::Fields;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -350,7 +351,7 @@ pub(super) fn why_no_container_changes(
         .map(|containers| {
             containers
                 .iter()
-                .filter_map(|c| c.get("name").and_then(Value::as_str))
+                .filter_map(|c| c.field("name").and_then(Value::as_str))
                 .collect()
         })
         .unwrap_or_default();

@@ -18,6 +18,7 @@
 use serde_json::{Map, Value};
 
 use crate::check::{Checker, Finding};
+use crate::fields::Fields;
 
 // The SOPS recipients and sealing certificate of each cluster.
 pub(crate) mod cluster_keys;
@@ -123,13 +124,13 @@ pub(crate) fn clear_beside_sops(object: &Value) -> Vec<String> {
 /// `lastmodified`, which SOPS writes into every file it encrypts.
 pub(crate) fn sops_metadata(object: &Value) -> Option<&Map<String, Value>> {
     object
-        .get("sops")
+        .field("sops")
         .and_then(Value::as_object)
         .filter(|sops| sops.contains_key("mac") && sops.contains_key("lastmodified"))
 }
 
 fn mac_only_encrypted(sops: &Map<String, Value>) -> bool {
-    sops.get("mac_only_encrypted") == Some(&Value::Bool(true))
+    sops.field("mac_only_encrypted") == Some(&Value::Bool(true))
 }
 
 /// One key a SOPS file's data key is encrypted to: its kind (`age`, `pgp`, `kms`, `gcp_kms`,
@@ -149,7 +150,7 @@ pub(crate) struct Recipient {
 pub(crate) fn sops_recipients(sops: &Map<String, Value>) -> Vec<Recipient> {
     let mut found = Vec::new();
     let groups = sops
-        .get("key_groups")
+        .field("key_groups")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -387,7 +388,7 @@ fn push_field(path: &mut String, field: &str) {
 /// and refuses, say, a plaintext key added to `data`; a label elsewhere is allowed.
 pub(crate) fn breaks_mac(original: &Value, changed: &Value) -> Option<String> {
     let sops = sops_metadata(original)?;
-    if changed.get("sops") != original.get("sops") {
+    if changed.field("sops") != original.field("sops") {
         return Some("sops".to_string());
     }
     if mac_only_encrypted(sops) {
@@ -534,7 +535,7 @@ mod tests {
     #[test]
     fn encrypted_paths_are_written_as_the_checker_writes_field_paths() {
         let (object, encrypted) = checkable(&sops_secret(false)).unwrap();
-        assert!(object.get("sops").is_none());
+        assert!(object.field("sops").is_none());
         assert_eq!(encrypted, ["data.password", r#"data["tls.crt"]"#]);
         assert!(within("data.password", &encrypted));
         assert!(!within("data.passwords", &encrypted));
