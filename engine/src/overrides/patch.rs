@@ -35,6 +35,20 @@ fn apply_one(document: &mut Value, operation: &Operation<'_>) -> Result<(), Stri
         OverriderOperator::Remove => "remove",
         OverriderOperator::Replace => "replace",
     };
+    if operation.operator != OverriderOperator::Remove
+        && let Some(fast) = apply_where_it_stands(document, operation)
+    {
+        return fast.map_err(|problem| format!("{verb} {}: {problem}", operation.path));
+    }
+    apply_resolved(document, operation, verb)
+}
+
+/// [`apply_one`] by way of [`resolve`].
+fn apply_resolved(
+    document: &mut Value,
+    operation: &Operation<'_>,
+    verb: &str,
+) -> Result<(), String> {
     let path = resolve(document, operation)
         .map_err(|problem| format!("{verb} {}: {problem}", operation.path))?;
     if operation.operator == OverriderOperator::Remove {
@@ -58,6 +72,43 @@ fn apply_one(document: &mut Value, operation: &Operation<'_>) -> Result<(), Stri
         .map_err(|error| format!("{verb} {}: {error}", operation.path))?;
     json_patch::patch(document, &[patch_operation])
         .map_err(|error| format!("{verb} {}: {error}", operation.path))
+}
+
+/// `replace` of what the pointer names, or `add` of a key to the object its parent names, when
+/// the pointer reads as written: every list index a position in range as written (no sign, no
+/// leading zero, no `-`), every key of a replace there. [`resolve`] would give back the same
+/// pointer, so what it checks holds and the change is made without it; `None` for anything
+/// else. Overriders mostly replace an image or a field that exists.
+fn apply_where_it_stands(
+    document: &mut Value,
+    operation: &Operation<'_>,
+) -> Option<Result<(), String>> {
+    let value = || {
+        let value = operation.value.cloned().unwrap_or(Value::Null);
+        let parents = operation.path.matches('/').count();
+        crate::object::check_nesting_below(parents, &value).map(|()| value)
+    };
+    match operation.operator {
+        OverriderOperator::Replace => {
+            let target = pointer_mut(document, operation.path)?;
+            Some(value().map(|value| *target = value))
+        }
+        OverriderOperator::Add => {
+            let (parent, last) = operation.path.rsplit_once('/')?;
+            let Value::Object(map) = pointer_mut(document, parent)? else {
+                return None;
+            };
+            let key = if last.contains('~') {
+                last.replace("~1", "/").replace("~0", "~")
+            } else {
+                last.to_string()
+            };
+            Some(value().map(|value| {
+                map.insert(key, value);
+            }))
+        }
+        OverriderOperator::Remove => None,
+    }
 }
 
 /// `replace` or `add` at a pointer [`resolve`] has checked, as json-patch applies them: a
@@ -318,6 +369,61 @@ mod tests {
     }
 
     use OverriderOperator::{Add, Remove, Replace};
+
+    /// Made where it stands or by way of `resolve`, every operation gives the same document or
+    /// the same error: replaces and adds of keys, list positions written every way (signed,
+    /// zero-led, negative, `-`, out of range), escaped keys, missing parents, the root, and a
+    /// value nested too deep.
+    #[test]
+    fn a_change_made_where_it_stands_is_the_change_resolve_makes() {
+        let document = json!({"a": {"b/c": [1, {"d~e": 2}], "": 3, "n": null},
+            "f": [[4], 5], "s": "text"});
+        let mut deep = json!(0);
+        for _ in 0..crate::yaml::MAX_NESTING_DEPTH {
+            deep = json!([deep]);
+        }
+        let paths = [
+            "",
+            "/a",
+            "/a/b~1c",
+            "/a/b~1c/0",
+            "/a/b~1c/1/d~0e",
+            "/a/b~1c/01",
+            "/a/b~1c/+1",
+            "/a/b~1c/-1",
+            "/a/b~1c/-",
+            "/a/b~1c/2",
+            "/a/",
+            "/a/n",
+            "/a/n/x",
+            "/a/new",
+            "/a/new/x",
+            "/f/0/0",
+            "/f/1",
+            "/s/x",
+            "/x~y",
+            "/a/~2",
+            "a",
+        ];
+        for path in paths {
+            for operator in [Add, Replace] {
+                for value in [json!("v"), json!({"k": [1]}), deep.clone()] {
+                    let operation = Operation {
+                        operator,
+                        path,
+                        value: Some(&value),
+                    };
+                    let verb = if operator == Add { "add" } else { "replace" };
+                    let mut fast = document.clone();
+                    let mut resolved = document.clone();
+                    let made = apply_one(&mut fast, &operation);
+                    let by_resolve = apply_resolved(&mut resolved, &operation, verb);
+                    assert_eq!(made, by_resolve, "{verb} {path}");
+                    assert_eq!(fast, resolved, "{verb} {path}");
+                }
+            }
+        }
+    }
 
     /// The pointer walk finds what serde_json's finds, and refuses what it refuses.
     #[test]

@@ -134,8 +134,8 @@ pub(super) struct TemplateNames<'f> {
 impl<'f> TemplateNames<'f> {
     pub(super) fn of(fleet: &'f Fleet) -> TemplateNames<'f> {
         let mut names = TemplateNames {
-            in_namespace: HashSet::new(),
-            anywhere: HashSet::new(),
+            in_namespace: HashSet::with_capacity(fleet.templates.len()),
+            anywhere: HashSet::with_capacity(fleet.templates.len()),
         };
         for template in &fleet.templates {
             let version = template.api_version.as_str();
