@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::fields::Fields;
+use crate::text;
 
 /// What the JSON pointer `pointer` (RFC 6901) names within `value`: what serde_json's
 /// `Value::pointer` finds, without writing every token out anew — only one with a `~` in
@@ -13,14 +14,13 @@ pub fn pointer<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
         return Some(value);
     }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .try_fold(value, |within, token| match within {
+    text::split_at_byte(pointer.strip_prefix('/')?, b'/').try_fold(value, |within, token| {
+        match within {
             Value::Object(fields) => fields.field(&unescaped(token)),
             Value::Array(items) => index(&unescaped(token)).and_then(|at| items.get(at)),
             _ => None,
-        })
+        }
+    })
 }
 
 /// [`pointer()`], to change what it names.
@@ -28,14 +28,13 @@ pub fn pointer_mut<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Va
     if pointer.is_empty() {
         return Some(value);
     }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .try_fold(value, |within, token| match within {
+    text::split_at_byte(pointer.strip_prefix('/')?, b'/').try_fold(value, |within, token| {
+        match within {
             Value::Object(fields) => fields.field_mut(&unescaped(token)),
             Value::Array(items) => index(&unescaped(token)).and_then(|at| items.get_mut(at)),
             _ => None,
-        })
+        }
+    })
 }
 
 fn unescaped(token: &str) -> std::borrow::Cow<'_, str> {

@@ -122,4 +122,6 @@ pub mod progress;
 pub mod quantity;
 // What no message shows: a Secret's values.
 pub mod redact;
+// Finding one ASCII byte in short text.
+pub mod text;
 pub mod yaml;

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::api::karmada::OverriderOperator;
 use crate::fields::Fields;
+use crate::text;
 
 /// One JSON-patch-like operation of a plaintext or field overrider.
 #[derive(Debug, Clone, Copy)]
@@ -164,7 +165,7 @@ fn pointer_mut<'v>(document: &'v mut Value, pointer: &str) -> Option<&'v mut Val
         return Some(document);
     }
     let mut node = document;
-    for token in pointer.strip_prefix('/')?.split('/') {
+    for token in text::split_at_byte(pointer.strip_prefix('/')?, b'/') {
         let unescaped;
         let token = if token.contains('~') {
             unescaped = token.replace("~1", "/").replace("~0", "~");

@@ -10,6 +10,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::scalar::{Position, is_plain_word};
+use crate::text;
 
 /// Deeper than any manifest nests; past it the general reader reads the document and applies the
 /// nesting limit.
@@ -25,7 +26,7 @@ pub(super) fn simple_document(document: &str) -> Option<Value> {
     if !printable_ascii && document.chars().any(left_to_general_reader) {
         return None;
     }
-    let raw: Vec<&str> = document.split('\n').collect();
+    let raw: Vec<&str> = text::split_at_byte(document, b'\n').collect();
     let mut lines = Vec::new();
     let mut blocks = Vec::new();
     let mut seen_content = false;
@@ -317,7 +318,7 @@ fn is_item(content: &str) -> bool {
 
 /// `key: rest` or `key:`, for a key that is a plain name.
 fn split_entry(content: &str) -> Option<(&str, &str)> {
-    let colon = content.find(':')?;
+    let colon = text::find_byte(content, b':')?;
     let (key, rest) = (&content[..colon], &content[colon + 1..]);
     if !(rest.is_empty() || rest.starts_with(' ')) || !is_plain_word(key, Position::Key) {
         return None;

@@ -2,6 +2,7 @@
 //! reader reads.
 
 use super::go_scan;
+use crate::text;
 
 /// One `---`-separated document of a YAML stream: its text and where it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +38,7 @@ pub fn split_documents(stream: &str) -> Vec<DocumentText<'_>> {
             });
         }
     };
-    for (line_number, line) in (1u64..).zip(stream.split_inclusive('\n')) {
+    for (line_number, line) in (1u64..).zip(text::lines_with_breaks(stream)) {
         let bare = line.trim_end_matches(['\n', '\r']);
         let starts_document = is_marker(bare, "---");
         let ends_document = is_marker(bare, "...");
