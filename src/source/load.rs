@@ -4,6 +4,7 @@
 //! committed output tree. Parsing the files into documents is [`fedrender_engine::documents`]'s.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::beneath::{Directory, Existing};
 use crate::source::kustomization;
@@ -536,13 +537,15 @@ fn resolve_allowing_missing(path: &Path) -> std::io::Result<PathBuf> {
 pub fn read_rendered_tree(
     dir: &Path,
     skip: impl Fn(&str) -> bool,
-) -> Result<std::collections::BTreeMap<String, String>, Rejected> {
+) -> Result<std::collections::BTreeMap<String, Arc<str>>, Rejected> {
     if !dir.is_dir() {
         return Err(
             Diagnostic::error(None, format!("{} is not a directory", dir.display())).into(),
         );
     }
     let mut files = std::collections::BTreeMap::new();
+    // The clusters of one variant hold the same file: its text is held once.
+    let mut distinct: std::collections::HashSet<Arc<str>> = std::collections::HashSet::new();
     let walker = walkdir::WalkDir::new(dir)
         .min_depth(2)
         .sort_by_file_name()
@@ -568,6 +571,14 @@ pub fn read_rendered_tree(
                 format!("cannot read {}: {error}", entry.path().display()),
             )
         })?;
+        let text = match distinct.get(text.as_str()) {
+            Some(seen) => Arc::clone(seen),
+            None => {
+                let text: Arc<str> = text.into();
+                distinct.insert(Arc::clone(&text));
+                text
+            }
+        };
         files.insert(relative, text);
     }
     Ok(files)

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use fedrender_engine::diagnostics::{Diagnostic, Rejected};
 use fedrender_engine::diff::RenderedTree;
@@ -37,7 +38,7 @@ impl RenderedTree for RenderedDirectory {
         read_rendered_file(&self.handle, path)
     }
 
-    fn files(&self, skip: &dyn Fn(&str) -> bool) -> Result<BTreeMap<String, String>, Rejected> {
+    fn files(&self, skip: &dyn Fn(&str) -> bool) -> Result<BTreeMap<String, Arc<str>>, Rejected> {
         read_rendered_tree(&self.dir, skip)
     }
 

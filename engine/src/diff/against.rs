@@ -55,8 +55,9 @@ pub trait RenderedTree: Sync {
     fn file(&self, path: &str) -> Result<Option<Vec<u8>>, Rejected>;
 
     /// The text of every YAML file below the clusters' directories (hidden entries skipped)
-    /// that `skip` does not pass over, by path.
-    fn files(&self, skip: &dyn Fn(&str) -> bool) -> Result<BTreeMap<String, String>, Rejected>;
+    /// that `skip` does not pass over, by path; files of the same text share it (the clusters
+    /// of one variant hold the same file, and a change to a template is read on every one).
+    fn files(&self, skip: &dyn Fn(&str) -> bool) -> Result<BTreeMap<String, Arc<str>>, Rejected>;
 
     /// The names of the directories at the tree's root.
     fn directories(&self) -> Result<Vec<String>, Rejected>;

@@ -216,10 +216,13 @@ fn replicas_only(before: &str, after: &str) -> Option<(Option<i64>, Option<i64>)
 /// diff's rules.
 #[cfg(test)]
 pub(super) fn fleet_of(objects: &[(&str, &str)]) -> FleetObjects {
-    let files: BTreeMap<String, String> = objects
+    let files: BTreeMap<String, std::sync::Arc<str>> = objects
         .iter()
         .enumerate()
-        .map(|(at, (cluster, body))| (format!("{cluster}/o{at}.yaml"), format!("{HEADER}{body}")))
+        .map(|(at, (cluster, body))| {
+            let text = format!("{HEADER}{body}");
+            (format!("{cluster}/o{at}.yaml"), text.into())
+        })
         .collect();
     FleetObjects::from_files(files).unwrap()
 }
@@ -229,13 +232,11 @@ mod tests {
     use super::*;
 
     fn fleet(objects: &[(&str, &str, &str)]) -> FleetObjects {
-        let files: BTreeMap<String, String> = objects
+        let files: BTreeMap<String, std::sync::Arc<str>> = objects
             .iter()
             .map(|(cluster, name, body)| {
-                (
-                    format!("{cluster}/default/{name}.yaml"),
-                    format!("{HEADER}{body}"),
-                )
+                let text = format!("{HEADER}{body}");
+                (format!("{cluster}/default/{name}.yaml"), text.into())
             })
             .collect();
         FleetObjects::from_files(files).unwrap()
@@ -245,6 +246,45 @@ mod tests {
     const CM_A2: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\ndata:\n  k: two\n";
     const CM_B: &str =
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: default\n";
+
+    #[test]
+    fn the_same_file_on_many_clusters_is_read_once_and_a_bad_one_named_on_each() {
+        let fleet = fleet(&[
+            ("east", "a", CM_A),
+            ("west", "a", CM_A),
+            ("west", "b", CM_B),
+        ]);
+        let key = |cluster: &str, name: &str| {
+            let objects = &fleet.clusters[cluster];
+            let (key, body) = objects.iter().find(|(key, _)| key.name == name).unwrap();
+            (key.clone(), body.clone())
+        };
+        let (east_key, east) = key("east", "a");
+        let (west_key, west) = key("west", "a");
+        assert_eq!(east_key, west_key);
+        assert!(
+            std::sync::Arc::ptr_eq(&east, &west),
+            "one text for both clusters"
+        );
+        assert!(!std::sync::Arc::ptr_eq(&east, &key("west", "b").1));
+
+        let bad: std::sync::Arc<str> = "kind: ConfigMap\n".into();
+        let files: BTreeMap<String, std::sync::Arc<str>> = ["east", "west"]
+            .iter()
+            .map(|cluster| (format!("{cluster}/default/bad.yaml"), bad.clone()))
+            .collect();
+        let rejected = FleetObjects::from_files(files).unwrap_err();
+        let messages: Vec<String> = rejected.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0].contains("east/default/bad.yaml"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].contains("west/default/bad.yaml"),
+            "{messages:?}"
+        );
+    }
 
     #[test]
     fn identical_fleets_have_no_difference() {

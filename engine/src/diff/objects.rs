@@ -1,7 +1,7 @@
 //! The objects of a rendered fleet, by cluster, and the change between two of them object by
 //! object: from a fresh render, or from the files of a rendered tree read back.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -41,9 +41,13 @@ impl FleetObjects {
 
     /// From the files of a rendered tree on disk (`cluster/relative path` → text), e.g. a
     /// committed output directory. Each object is identified by its content.
-    pub(crate) fn from_files(files: BTreeMap<String, String>) -> Result<FleetObjects, Rejected> {
+    pub(crate) fn from_files(files: BTreeMap<String, Arc<str>>) -> Result<FleetObjects, Rejected> {
         let mut fleet = FleetObjects::default();
         let mut errors = Vec::new();
+        // The clusters of one variant hold the same file: its objects are read once and shared,
+        // so that a change to a template on every cluster holds its text a few times, not once a
+        // cluster. A file with an error is read again wherever it is, for the path in the message.
+        let mut read: HashMap<Arc<str>, Vec<(ObjectKey, Arc<str>)>> = HashMap::new();
         // Each file is dropped once read: a big change's files and their objects are not held
         // at once.
         for (path, text) in files {
@@ -54,11 +58,20 @@ impl FleetObjects {
             if relative == crate::output::layout::KUSTOMIZATION_FILE {
                 continue;
             }
+            if let Some(known) = read.get(&text) {
+                for (key, body) in known {
+                    objects.insert(key.clone(), body.clone());
+                }
+                continue;
+            }
+            let mut read_here = Vec::new();
+            let mut clean = true;
             for document in yaml::split_documents(&text) {
                 let value = match yaml::parse_document(&document, &path) {
                     Ok(value) => value,
                     Err(error) => {
                         errors.push(error);
+                        clean = false;
                         continue;
                     }
                 };
@@ -71,10 +84,17 @@ impl FleetObjects {
                         )),
                         "not a Kubernetes object (apiVersion, kind and metadata.name are needed)",
                     ));
+                    clean = false;
                     continue;
                 };
-                let body = format!("{HEADER}{}", yaml::to_yaml(&value));
-                objects.insert(key, body.into());
+                let body: Arc<str> = format!("{HEADER}{}", yaml::to_yaml(&value)).into();
+                read_here.push((key, body));
+            }
+            for (key, body) in &read_here {
+                objects.insert(key.clone(), body.clone());
+            }
+            if clean {
+                read.insert(text, read_here);
             }
         }
         if errors.is_empty() {
