@@ -91,6 +91,43 @@ fn each_application_deploys_its_directory_to_its_destination_and_no_checkout_fil
 }
 
 #[test]
+fn the_placement_at_a_glance_has_one_row_an_object_whatever_the_applications_that_deploy_it() {
+    let dir = fleet(
+        "argocd-plan-rows",
+        &[
+            application("web-prod", "name: prod", "web"),
+            application("web-dev", "name: dev", "web"),
+        ]
+        .join("---\n"),
+    );
+    for (format, row) in [
+        ("table", "Deployment.apps web/web"),
+        ("markdown", "| Deployment.apps web/web |"),
+    ] {
+        let output = fedrender(&[
+            "plan",
+            dir.join("input").to_str().unwrap(),
+            "--clusters",
+            dir.join("clusters.yaml").to_str().unwrap(),
+            "--format",
+            format,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let plan = String::from_utf8_lossy(&output.stdout);
+        let rows: Vec<&str> = plan.lines().filter(|line| line.contains(row)).collect();
+        // One row, the object on both clusters of the two Applications (two rows of one `✓`
+        // and one `·` each before).
+        assert_eq!(rows.len(), 1, "{format}: {plan}");
+        let cells: Vec<&str> = rows[0]
+            .trim_start_matches(row)
+            .split(|c: char| c.is_whitespace() || c == '|')
+            .filter(|cell| !cell.is_empty())
+            .collect();
+        assert_eq!(cells, ["✓", "✓"], "{format}: {plan}");
+    }
+}
+
+#[test]
 fn what_argo_cd_cannot_deploy_offline_is_refused_at_its_line_naming_the_application() {
     let cases: [(&str, String, &str); 7] = [
         (

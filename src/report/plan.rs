@@ -417,6 +417,25 @@ struct MatrixRow {
 }
 
 impl MatrixRow {
+    /// Another template's row for the same object: in an Argo CD fleet each Application
+    /// deploys its own copy of an object to its own cluster, and the object is still one row.
+    /// Two copies on one cluster (a conflict the lints refuse unless allowed) add up.
+    fn absorb(&mut self, other: MatrixRow) {
+        for (cell, theirs) in self.cells.iter_mut().zip(other.cells) {
+            *cell = match (*cell, theirs) {
+                (Cell::Nowhere, theirs) => theirs,
+                (Cell::Replicas(mine), Cell::Replicas(theirs)) => {
+                    Cell::Replicas(mine.saturating_add(theirs))
+                }
+                (mine, _) => mine,
+            };
+        }
+        self.total = match (self.total, other.total) {
+            (Some(mine), Some(theirs)) => Some(mine.saturating_add(theirs)),
+            (mine, theirs) => mine.or(theirs),
+        };
+    }
+
     fn texts(&self) -> Vec<String> {
         let mut texts: Vec<String> = self.cells.iter().map(|cell| cell.text()).collect();
         texts.push(self.total.map_or(String::new(), |total| total.to_string()));
@@ -439,8 +458,10 @@ fn shown_clusters<'a>(summary: &'a FleetSummary, filter: &PlanFilter) -> Vec<&'a
         .collect()
 }
 
-/// The placement at a glance, one pass: a [`MatrixRow`] per template the filter keeps, one
-/// cell per cluster of `shown`, handed to `row` in object order; then what it gathered.
+/// The placement at a glance, one pass: a [`MatrixRow`] per object the templates the filter
+/// keeps place (the rows of templates of one object, one after another in object order, made
+/// one), one cell per cluster of `shown`, handed to `row` in object order; then what it
+/// gathered.
 fn matrix_pass(
     filter: &PlanFilter,
     entries: Entries<'_>,
@@ -448,6 +469,7 @@ fn matrix_pass(
     row: &mut dyn FnMut(&ObjectKey, MatrixRow) -> io::Result<()>,
 ) -> io::Result<Gathered> {
     let mut gathered = Gathered::default();
+    let mut pending: Option<(ObjectKey, MatrixRow)> = None;
     entries(&mut |entry| {
         if !filter.keeps(&entry) {
             return Ok(());
@@ -474,12 +496,23 @@ fn matrix_pass(
                 *slot = slot.saturating_add(asked);
             }
         }
-        row(&entry.key, MatrixRow { cells, total })?;
+        let this = MatrixRow { cells, total };
+        match &mut pending {
+            Some((key, so_far)) if *key == entry.key => so_far.absorb(this),
+            _ => {
+                if let Some((key, done)) = pending.replace((entry.key.clone(), this)) {
+                    row(&key, done)?;
+                }
+            }
+        }
         if !entry.autoscaling.is_empty() {
             gathered.envelopes.push((entry.key, entry.autoscaling));
         }
         Ok(())
     })?;
+    if let Some((key, done)) = pending {
+        row(&key, done)?;
+    }
     Ok(gathered)
 }
 
