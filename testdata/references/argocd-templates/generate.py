@@ -177,6 +177,19 @@ def random_templates(count, seed=54):
 GO += random_templates(700)
 
 
+GO += [
+    # sprig's synonyms, its `must` list functions and small string functions.
+    "{{ hello }} {{ all 1 \"a\" true }} {{ all 1 \"\" }} {{ any 0 \"\" nil }} {{ any 0 .name }} {{ all }} {{ any }} {{ all .list .values.on }}",
+    "{{ plural \"app\" \"apps\" (len .list) }} {{ plural \"a\" \"b\" 1.0 }} {{ untitle \"Hello World  FOO\" }} {{ untitle .name }} {{ untitle \"İstanbul ǅemal\" }}",
+    "{{ $p := splitn \".\" 2 .server }}{{ $p._0 }} {{ $p._1 }} {{ splitn \".\" 0 \"a.b\" | len }} {{ splitn \"\" 2 \"abc\" }} {{ splitn \".\" -1 \"a.b.c\" }} {{ splitn \"\" 5 \"ab\" }} {{ splitn \",\" 3 \"\" }}",
+    "{{ plural \"a\" \"b\" \"1\" }}", "{{ splitn \".\" .values.ratio \"a.b\" }}",
+    "{{ tuple 1 \"a\" }} {{ tuple }} {{ biggest 1 5 3 }} {{ biggest .values.replicas \"7\" }} {{ trimall \"-\" \"--a--\" }}",
+    "{{ mustFirst .list }} {{ mustLast .list }} {{ mustRest .list }} {{ mustInitial .list }} {{ mustAppend .list 2 }} {{ mustPush .list 2 }} {{ mustPrepend .list 0 }} {{ mustReverse .list }}",
+    "{{ mustUniq .list }} {{ mustWithout .list \"b\" }} {{ mustHas \"a\" .list }} {{ mustCompact .list }} {{ mustSlice .path.segments 1 }}",
+    "{{ mustFirst .name }}", "{{ mustLast nil }}", "{{ mustRest 3 }}", "{{ mustInitial .metadata }}", "{{ mustPush .name 1 }}", "{{ mustPrepend .values 1 }}", "{{ mustReverse 3 }}",
+    "{{ mustUniq .name }}", "{{ mustWithout .name }}", "{{ mustHas 1 .name }}", "{{ mustCompact .name }}", "{{ mustSlice .name }}", "{{ mustSlice .list 5 }}",
+]
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

@@ -10,11 +10,36 @@ use Param::{Any, Value as V};
 /// The function called `name`: sprig's and Argo CD's first, as text/template looks in the
 /// template's own map before its builtins.
 pub(crate) fn lookup(name: &str) -> Option<Func> {
+    let name = same_as(name);
     super::sprig_more::lookup(name)
         .or_else(|| super::sprig::lookup(name))
         .or_else(|| super::sprig_paths::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))
+}
+
+/// The functions sprig has under a second name (functions.go): its `must` list functions,
+/// which return the error their namesake panics with (text/template reports the two alike,
+/// `error calling NAME: ...`), and three plain synonyms.
+fn same_as(name: &str) -> &str {
+    match name {
+        "mustPush" | "mustAppend" => "push",
+        "mustPrepend" => "prepend",
+        "mustFirst" => "first",
+        "mustLast" => "last",
+        "mustRest" => "rest",
+        "mustInitial" => "initial",
+        "mustReverse" => "reverse",
+        "mustCompact" => "compact",
+        "mustUniq" => "uniq",
+        "mustWithout" => "without",
+        "mustHas" => "has",
+        "mustSlice" => "slice",
+        "tuple" => "list",
+        "biggest" => "max",
+        "trimall" => "trimAll",
+        other => other,
+    }
 }
 
 /// Every function of sprig v3's `GenericFuncMap` (Masterminds/sprig functions.go), Argo CD's

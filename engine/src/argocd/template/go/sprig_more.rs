@@ -1,7 +1,9 @@
 //! More of sprig v3 (Masterminds/sprig functions.go): the dict, list, JSON, regular-expression,
 //! reflection and counting functions ApplicationSets reach for beside the common ones.
 
-use super::coerce::{NIL_DEREFERENCE, list_of, map_of, merge_maps, regex, to_int64, type_kind};
+use super::coerce::{
+    NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind,
+};
 use super::encoding::go_json_raw;
 use super::signature::{Func, Param, f};
 use super::value::{Elem, Value};
@@ -101,6 +103,51 @@ fn quote_meta(text: &str) -> String {
             out.push('\\');
         }
         out.push(c);
+    }
+    out
+}
+
+/// Go's `strings.SplitN`: none when `n` is 0, every part when `n` is negative, else at most
+/// `n`, the last holding the rest; an empty separator splits between characters.
+fn split_n(text: &str, separator: &str, n: i64) -> Vec<String> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let limit = usize::try_from(n).unwrap_or(usize::MAX);
+    if separator.is_empty() {
+        let mut parts: Vec<String> = Vec::new();
+        let mut rest = text;
+        while let Some(first) = rest.chars().next() {
+            if parts.len() + 1 == limit {
+                break;
+            }
+            parts.push(first.to_string());
+            rest = &rest[first.len_utf8()..];
+        }
+        if !rest.is_empty() {
+            parts.push(rest.to_string());
+        }
+        return parts;
+    }
+    text.splitn(limit, separator).map(String::from).collect()
+}
+
+/// goutils `Uncapitalize` with no delimiters (sprig `untitle`): the first letter of each word
+/// between whitespace lowered, by Go's one-rune mapping.
+fn untitle(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word_starts = true;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            word_starts = true;
+            out.push(c);
+        } else if word_starts {
+            // Rust's lowering may give more than one character (`İ`); Go's gives the first.
+            out.push(c.to_lowercase().next().unwrap_or(c));
+            word_starts = false;
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -262,6 +309,26 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
                 s(a, 0).chars().filter(|c| !c.is_whitespace()).collect(),
             ))
         }),
+        "hello" => f(&[], None, |_, _| Ok(Value::String("Hello!".to_string()))),
+        "all" => f(&[], Some(Any), |a, _| {
+            Ok(Value::Bool(a.iter().all(|value| !empty(value))))
+        }),
+        "any" => f(&[], Some(Any), |a, _| {
+            Ok(Value::Bool(a.iter().any(|value| !empty(value))))
+        }),
+        "plural" => f(&[Str, Str, Int], None, |a, _| {
+            let word = if n(a, 2) == 1 { s(a, 0) } else { s(a, 1) };
+            Ok(Value::String(word.to_string()))
+        }),
+        "splitn" => f(&[Str, Int, Str], None, |a, _| {
+            let map: BTreeMap<String, Value> = split_n(s(a, 2), s(a, 0), n(a, 1))
+                .into_iter()
+                .enumerate()
+                .map(|(i, part)| (format!("_{i}"), Value::String(part)))
+                .collect();
+            Ok(Value::Map(Rc::new(map.into()), Elem::String))
+        }),
+        "untitle" => f(&[Str], None, |a, _| Ok(Value::String(untitle(s(a, 0))))),
         _ => return None,
     })
 }

@@ -348,3 +348,50 @@ fn sprig_paths_render_and_a_sprig_function_fedrender_lacks_is_named_as_its_gap()
         r#"ERR template: base:1: function "semver" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
     );
 }
+
+// sprig functions.go: `hello`, `all`, `any`, `plural`, `splitn` (strings.SplitN), `untitle`
+// (goutils Uncapitalize), the synonyms `tuple`, `biggest` and `trimall`, and the `must` list
+// functions, which return the error their namesakes panic with; the answers are Argo CD's
+// (testdata/references/argocd-templates).
+#[test]
+fn sprig_synonyms_must_list_functions_and_small_string_functions() {
+    assert_eq!(
+        run(
+            r#"{{ hello }} {{ all 1 "a" true }} {{ all 1 "" }} {{ any 0 "" nil }} {{ any 0 "x" }} {{ all }} {{ any }}"#,
+            json!({})
+        ),
+        "Hello! true false false true true false"
+    );
+    assert_eq!(
+        run(
+            r#"{{ plural "app" "apps" 1 }} {{ plural "app" "apps" 2 }} {{ untitle "Hello World  FOO" }}"#,
+            json!({})
+        ),
+        "app apps hello world  fOO"
+    );
+    assert_eq!(
+        run(
+            r#"{{ $p := splitn "." 2 "a.b.c" }}{{ $p._0 }} {{ $p._1 }} {{ splitn "." 0 "a.b" | len }} {{ splitn "" 2 "abc" }} {{ splitn "." -1 "a.b.c" }}"#,
+            json!({})
+        ),
+        "a b.c 0 map[_0:a _1:bc] map[_0:a _1:b _2:c]"
+    );
+    assert_eq!(
+        run(
+            r#"{{ tuple 1 "a" }} {{ biggest 1 5 3 }} {{ trimall "-" "--a--" }}"#,
+            json!({})
+        ),
+        "[1 a] 5 a"
+    );
+    assert_eq!(
+        run(
+            r#"{{ mustFirst (list 1 2) }} {{ mustLast (list 1 2) }} {{ mustRest (list 1 2 3) }} {{ mustInitial (list 1 2 3) }} {{ mustAppend (list 1) 2 }} {{ mustPush (list 1) 2 }} {{ mustPrepend (list 1) 0 }} {{ mustReverse (list 1 2) }} {{ mustUniq (list 1 1 2) }} {{ mustWithout (list 1 2 3) 2 }} {{ mustHas 2 (list 1 2) }} {{ mustCompact (list 1 "" 2) }} {{ mustSlice (list 1 2 3) 1 2 }}"#,
+            json!({})
+        ),
+        "1 2 [2 3] [1 2] [1 2] [1 2] [0 1] [2 1] [1 2] [1 3] true [1 2] [2]"
+    );
+    assert_eq!(
+        run(r#"{{ mustFirst "x" }}"#, json!({})),
+        r#"ERR template: base:1:3: executing "base" at <mustFirst "x">: error calling mustFirst: Cannot find first on type string"#
+    );
+}
