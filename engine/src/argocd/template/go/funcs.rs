@@ -261,6 +261,35 @@ pub(crate) fn is_unimplemented_sprig(name: &str) -> bool {
     SPRIG_FUNCTIONS.contains(&name) && lookup(name).is_none()
 }
 
+/// Whether `name` is a sprig function whose answer changes from one render to the next (the
+/// clock, randomness, fresh keys and salts): what Argo CD renders with it is not known before
+/// it renders, so fedrender, which renders the same bytes every time, refuses it by its reason.
+pub(crate) fn is_nondeterministic_sprig(name: &str) -> bool {
+    matches!(
+        name,
+        "now"
+            | "ago"
+            | "randAlphaNum"
+            | "randAlpha"
+            | "randAscii"
+            | "randNumeric"
+            | "randInt"
+            | "randBytes"
+            | "shuffle"
+            | "uuidv4"
+            | "bcrypt"
+            | "htpasswd"
+            | "encryptAES"
+            | "genPrivateKey"
+            | "genCA"
+            | "genCAWithKey"
+            | "genSelfSignedCert"
+            | "genSelfSignedCertWithKey"
+            | "genSignedCert"
+            | "genSignedCertWithKey"
+    )
+}
+
 fn builtin(name: &str) -> Option<Func> {
     Some(match name {
         "and" | "or" => f(&[V], Some(V), |_, _| Ok(Value::Missing)),
@@ -614,5 +643,12 @@ mod unimplemented_tests {
         assert!(!is_unimplemented_sprig("base"), "implemented here");
         assert!(!is_unimplemented_sprig("env"), "Argo CD removes it");
         assert!(!is_unimplemented_sprig("nope"));
+        // Every function refused as changing between renders is sprig's and not implemented.
+        for name in SPRIG_FUNCTIONS {
+            if is_nondeterministic_sprig(name) {
+                assert!(is_unimplemented_sprig(name), "{name}");
+            }
+        }
+        assert!(is_nondeterministic_sprig("uuidv4") && !is_nondeterministic_sprig("semver"));
     }
 }

@@ -643,6 +643,13 @@ impl Parser<'_> {
         Ok(Some(match token.kind {
             Kind::Identifier => {
                 if !(self.is_function)(&token.text) {
+                    if super::funcs::is_nondeterministic_sprig(&token.text) {
+                        return self.error(format!(
+                            "function {:?} is sprig's, and its answer changes each time Argo \
+                             CD renders the template: fedrender cannot say what it would be",
+                            token.text
+                        ));
+                    }
                     if super::funcs::is_unimplemented_sprig(&token.text) {
                         return self.error(format!(
                             "function {:?} is sprig's, which Argo CD's templates have and \

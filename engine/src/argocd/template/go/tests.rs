@@ -347,6 +347,11 @@ fn sprig_paths_render_and_a_sprig_function_fedrender_lacks_is_named_as_its_gap()
         run("{{ semver \"1.2.3\" }}", json!({})),
         r#"ERR template: base:1: function "semver" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
     );
+    // One whose answer is the clock's or chance's is refused for that reason, not as a gap.
+    assert_eq!(
+        run("{{ .name }}-{{ randAlphaNum 5 }}", json!({"name": "web"})),
+        r#"ERR template: base:1: function "randAlphaNum" is sprig's, and its answer changes each time Argo CD renders the template: fedrender cannot say what it would be"#
+    );
 }
 
 // sprig functions.go: `hello`, `all`, `any`, `plural`, `splitn` (strings.SplitN), `untitle`
