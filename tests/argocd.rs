@@ -358,6 +358,24 @@ fn an_application_set_generates_an_application_per_cluster_and_what_argo_cd_refu
 }
 
 #[test]
+fn an_application_set_template_that_would_exhaust_the_job_is_refused_at_its_line() {
+    // Argo CD would render both (for hours, or until the memory ran out).
+    for (name, work) in [
+        (
+            "argocd-set-bound-time",
+            "{{ range until 3000 }}{{ range until 3000 }}{{ end }}{{ end }}",
+        ),
+        ("argocd-set-bound-memory", "{{ len (until 3000000000) }}"),
+    ] {
+        let set = format!(
+            "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {{name: web, namespace: argocd}}\nspec:\n  goTemplate: true\n  generators:\n  - clusters: {{}}\n  template:\n    metadata: {{name: 'web-{{{{ .name }}}}{work}'}}\n    spec:\n      project: default\n      source: {{repoURL: https://github.com/example/apps.git, path: web}}\n      destination: {{server: '{{{{ .server }}}}', namespace: web}}\n"
+        );
+        assert_refused(name, &set, "apps.yaml:8: ApplicationSet web");
+        assert_refused(name, &set, "fedrender's bound of 4194304");
+    }
+}
+
+#[test]
 fn the_trees_are_the_same_bytes_whatever_the_order_of_the_application_sets_and_the_threads() {
     let original = Path::new("testdata/argocd-applicationset");
     let dir = empty_scratch("argocd-determinism");

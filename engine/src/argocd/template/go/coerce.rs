@@ -13,6 +13,27 @@ pub(crate) fn empty(value: &Value) -> bool {
 pub(crate) const NIL_DEREFERENCE: &str =
     "runtime error: invalid memory address or nil pointer dereference";
 
+/// The most one function call may build (bytes of a string, items of a list), and, in
+/// [`super::exec`], the most work one template's execution may do: Argo CD has no bound, and a
+/// pull request's `{{ until 3000000000 }}` would take the job's memory.
+pub(crate) const MOST_BUILT: usize = 1 << 22;
+
+/// A call that would build more than [`MOST_BUILT`].
+pub(crate) fn past_bound(size: u128) -> String {
+    format!(
+        "it would build {size} items or bytes, past fedrender's bound of {MOST_BUILT} on what one \
+         template builds (a pull request may not exhaust the job)"
+    )
+}
+
+/// `Err` when `size` is past [`MOST_BUILT`].
+pub(crate) fn within_bound(size: u128) -> Result<(), String> {
+    if size > MOST_BUILT as u128 {
+        return Err(past_bound(size));
+    }
+    Ok(())
+}
+
 /// The list a sprig list function works on; `what` is its message's verb, `find first` for
 /// "Cannot find first on type string".
 pub(crate) fn list_of<'a>(value: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, String> {

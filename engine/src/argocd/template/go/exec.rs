@@ -3,6 +3,7 @@
 //! Go's truth, `template`, `break`/`continue`, and function calls with Go's argument checks.
 //! Messages are Go's: `template: NAME:LINE:COL: executing "NAME" at <NODE>: …`.
 
+use super::coerce::MOST_BUILT;
 use super::funcs;
 use super::options::GoOptions;
 use super::parse::{Arg, Command, Node, Pipe, Templates};
@@ -25,6 +26,9 @@ pub(super) struct Exec<'a> {
     /// The template being executed, which messages name (`executing "r"`); positions stay the
     /// parsed text's (`base:1:25`).
     current: String,
+    /// What the execution has done so far: a unit for each node walked and range step, each
+    /// byte written and each byte or item a call returned.
+    work: usize,
 }
 
 /// How a list ended: normally, or at `{{break}}` / `{{continue}}`.
@@ -56,6 +60,7 @@ impl<'a> Exec<'a> {
             node: None,
             depth: 0,
             current: name.to_string(),
+            work: 0,
         }
     }
 
@@ -103,16 +108,36 @@ impl<'a> Exec<'a> {
         Ok(Flow::Normal)
     }
 
+    /// Counts `units` of work, and stops the execution once it passes [`MOST_BUILT`]: Argo CD
+    /// has no bound, and `{{ range until 100000 }}{{ range until 100000 }}…` would hold the job
+    /// for hours.
+    fn charge(&mut self, units: usize) -> Run<()> {
+        self.work = self.work.saturating_add(units);
+        if self.work > MOST_BUILT {
+            return self.error(format!(
+                "the template's work passes fedrender's bound of {MOST_BUILT} steps and bytes \
+                 (a pull request may not exhaust the job)"
+            ));
+        }
+        Ok(())
+    }
+
     fn walk(&mut self, dot: &Dot, node: &Node) -> Run<Flow> {
+        self.charge(1)?;
         match node {
-            Node::Text(text) => self.out.push_str(text),
+            Node::Text(text) => {
+                self.charge(text.len())?;
+                self.out.push_str(text);
+            }
             Node::Action(pipe) => {
                 let value = self.eval_pipeline(dot, pipe)?;
                 if pipe.decl.is_empty() {
-                    match value {
-                        Value::Missing | Value::Nil => self.out.push_str("<no value>"),
-                        other => self.out.push_str(&sprint_value(&other)),
-                    }
+                    let text = match value {
+                        Value::Missing | Value::Nil => "<no value>".to_string(),
+                        other => sprint_value(&other),
+                    };
+                    self.charge(text.len())?;
+                    self.out.push_str(&text);
                 }
             }
             Node::If(control) | Node::With(control) => {
@@ -207,6 +232,11 @@ impl<'a> Exec<'a> {
                         "can't use {n} to iterate over more than one variable"
                     ));
                 }
+                // Each step is charged as it is taken; none is laid out that could not be.
+                let steps = usize::try_from(*n).unwrap_or(0);
+                if self.work.saturating_add(steps) > MOST_BUILT {
+                    self.charge(steps)?;
+                }
                 items = (0..(*n).max(0))
                     .map(|i| (Value::int(i), Value::int(i)))
                     .collect();
@@ -224,6 +254,7 @@ impl<'a> Exec<'a> {
         }
         let wrapped = !matches!(value, Value::Int(..));
         for (index, elem) in items {
+            self.charge(1)?;
             let top = self.vars.len();
             match decl.decl.len() {
                 0 => {}
@@ -505,7 +536,19 @@ impl<'a> Exec<'a> {
             None
         };
         match (func.call)(&values, callee.as_deref()) {
-            Ok(value) => Ok(value),
+            Ok(value) => {
+                let built = match &value {
+                    Value::String(text) => text.len(),
+                    Value::List(items, _) => items.len(),
+                    Value::Map(map, _) => map.borrow().len(),
+                    _ => 1,
+                };
+                if self.work.saturating_add(built) > MOST_BUILT {
+                    self.at(cmd.pos, cmd.to_string());
+                }
+                self.charge(built)?;
+                Ok(value)
+            }
             Err(message) => {
                 self.at(cmd.pos, cmd.to_string());
                 self.error(format!("error calling {name}: {message}"))

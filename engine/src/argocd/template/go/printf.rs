@@ -101,20 +101,29 @@ fn read_number(
         let arg = args.get(*next_arg);
         *next_arg += 1;
         return match arg {
-            Some(Value::Int(n, _)) if *n >= 0 => Some(*n as usize),
+            Some(Value::Int(n, _)) if (0..=TOO_LARGE).contains(n) => Some(*n as usize),
             _ => {
                 out.push_str("%!(BADWIDTH)");
                 None
             }
         };
     }
-    let mut number = None;
+    let mut number: Option<usize> = None;
     while let Some(digit) = chars.peek().and_then(|c| c.to_digit(10)) {
+        // fmt's parsenum: past a million ("a crazy long number most likely") the rest of the
+        // format is taken with it, and what is left is `%!(NOVERB)`.
+        if number.is_some_and(|number| number > TOO_LARGE as usize) {
+            chars.by_ref().for_each(drop);
+            return None;
+        }
         number = Some(number.unwrap_or(0) * 10 + digit as usize);
         chars.next();
     }
     number
 }
+
+/// fmt's `tooLarge`: the largest width or precision it takes.
+const TOO_LARGE: i64 = 1_000_000;
 
 fn format_value(arg: &Value, verb: char, spec: Spec) -> String {
     format_any(arg, verb, spec, false)

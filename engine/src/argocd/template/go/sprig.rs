@@ -3,7 +3,7 @@
 //! encodings and integer math. A sprig function not here is not defined (see the module doc).
 
 use super::coerce::{
-    NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind,
+    NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind, within_bound,
 };
 use super::encoding::{base64_decode, base64_encode, go_json, sha256_hex};
 use super::printf::sprintf;
@@ -80,7 +80,17 @@ fn title(text: &str) -> String {
 }
 
 /// `strings.Replace(s, old, new, -1)`: an empty `old` matches before every rune and at the end.
-fn replace_all(s: &str, old: &str, new: &str) -> String {
+fn replace_all(s: &str, old: &str, new: &str) -> Result<String, String> {
+    let replaced = if old.is_empty() {
+        s.chars().count() + 1
+    } else {
+        s.matches(old).count()
+    };
+    within_bound((replaced as u128) * (new.len() as u128) + s.len() as u128)?;
+    Ok(replace_unbounded(s, old, new))
+}
+
+fn replace_unbounded(s: &str, old: &str, new: &str) -> String {
     if old.is_empty() {
         let mut out = String::from(new);
         for c in s.chars() {
@@ -90,6 +100,26 @@ fn replace_all(s: &str, old: &str, new: &str) -> String {
         return out;
     }
     s.replace(old, new)
+}
+
+/// `Regexp.ReplaceAllString` as the regex crate's `replace_all` makes it, each match's
+/// replacement written by `replace`, stopping once the text passes what a call may build.
+pub(crate) fn replace_matches(
+    re: &regex::Regex,
+    text: &str,
+    replace: impl Fn(&regex::Captures<'_>, &mut String),
+) -> Result<String, String> {
+    let mut out = String::new();
+    let mut last = 0;
+    for captures in re.captures_iter(text) {
+        let whole = captures.get(0).expect("a match has its whole");
+        out.push_str(&text[last..whole.start()]);
+        replace(&captures, &mut out);
+        last = whole.end();
+        within_bound(out.len() as u128)?;
+    }
+    out.push_str(&text[last..]);
+    Ok(out)
 }
 
 /// `strings.Split(s, sep)`: an empty separator splits into runes.
@@ -160,7 +190,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             ok(s(a, 1).strip_suffix(s(a, 0)).unwrap_or(s(a, 1)).to_string())
         }),
         "replace" => f(&[Str, Str, Str], None, |a, _| {
-            ok(replace_all(s(a, 2), s(a, 0), s(a, 1)))
+            ok(replace_all(s(a, 2), s(a, 0), s(a, 1))?)
         }),
         "contains" => f(&[Str, Str], None, |a, _| {
             Ok(Value::Bool(s(a, 1).contains(s(a, 0))))
@@ -192,6 +222,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             ok(parts.join(" "))
         }),
         "indent" => f(&[Int, Str], None, |a, _| {
+            let lines = s(a, 1).matches('\n').count() as u128 + 1;
+            within_bound(n(a, 0).max(0) as u128 * lines + s(a, 1).len() as u128)?;
             let pad = " ".repeat(n(a, 0).max(0) as usize);
             ok(format!(
                 "{pad}{}",
@@ -199,6 +231,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             ))
         }),
         "nindent" => f(&[Int, Str], None, |a, _| {
+            let lines = s(a, 1).matches('\n').count() as u128 + 1;
+            within_bound(n(a, 0).max(0) as u128 * lines + s(a, 1).len() as u128)?;
             let pad = " ".repeat(n(a, 0).max(0) as usize);
             ok(format!(
                 "\n{pad}{}",
@@ -230,6 +264,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             if n(a, 0) < 0 {
                 return Err("strings: negative Repeat count".to_string());
             }
+            within_bound(n(a, 0) as u128 * s(a, 1).len() as u128)?;
             ok(s(a, 1).repeat(n(a, 0) as usize))
         }),
         "split" => f(&[Str, Str], None, |a, _| {
@@ -439,7 +474,10 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
                 .map_or(String::new(), |m| m.as_str().to_string()))
         }),
         "regexReplaceAll" => f(&[Str, Str, Str], None, |a, _| {
-            ok(regex(s(a, 0))?.replace_all(s(a, 1), s(a, 2)).into_owned())
+            replace_matches(&regex(s(a, 0))?, s(a, 1), |captures, out| {
+                captures.expand(s(a, 2), out)
+            })
+            .map(Value::String)
         }),
         // Encodings.
         "b64enc" => f(&[Str], None, |a, _| ok(base64_encode(s(a, 0).as_bytes()))),

@@ -2,7 +2,7 @@
 //! reflection and counting functions ApplicationSets reach for beside the common ones.
 
 use super::coerce::{
-    NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind,
+    NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind, within_bound,
 };
 use super::encoding::go_json_raw;
 use super::signature::{Func, Param, f};
@@ -44,7 +44,15 @@ fn ints(items: Vec<i64>) -> Value {
 }
 
 /// sprig `untilStep`: from `start` towards `stop` by `step`, empty when the step points away.
-fn until_step(start: i64, stop: i64, step: i64) -> Vec<i64> {
+fn until_step(start: i64, stop: i64, step: i64) -> Result<Vec<i64>, String> {
+    if step != 0 && (stop < start) == (step < 0) {
+        let span = (i128::from(stop) - i128::from(start)).unsigned_abs();
+        within_bound(span / i128::from(step).unsigned_abs())?;
+    }
+    Ok(until_step_unbounded(start, stop, step))
+}
+
+fn until_step_unbounded(start: i64, stop: i64, step: i64) -> Vec<i64> {
     let mut out = Vec::new();
     if stop < start {
         if step >= 0 {
@@ -243,10 +251,10 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         "until" => f(&[Int], None, |a, _| {
             let count = n(a, 0);
-            Ok(ints(until_step(0, count, if count < 0 { -1 } else { 1 })))
+            Ok(ints(until_step(0, count, if count < 0 { -1 } else { 1 })?))
         }),
         "untilStep" => f(&[Int, Int, Int], None, |a, _| {
-            Ok(ints(until_step(n(a, 0), n(a, 1), n(a, 2))))
+            Ok(ints(until_step(n(a, 0), n(a, 1), n(a, 2))?))
         }),
         "fromJson" => f(&[Str], None, |a, _| {
             Ok(serde_json::from_str::<serde_json::Value>(s(a, 0))
@@ -281,11 +289,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             )))
         }),
         "regexReplaceAllLiteral" => f(&[Str, Str, Str], None, |a, _| {
-            Ok(Value::String(
-                regex(s(a, 0))?
-                    .replace_all(s(a, 1), regex::NoExpand(s(a, 2)))
-                    .into_owned(),
-            ))
+            super::sprig::replace_matches(&regex(s(a, 0))?, s(a, 1), |_, out| out.push_str(s(a, 2)))
+                .map(Value::String)
         }),
         "regexQuoteMeta" => f(&[Str], None, |a, _| Ok(Value::String(quote_meta(s(a, 0))))),
         "typeOf" => f(&[Any], None, |a, _| {
@@ -349,8 +354,8 @@ mod tests {
         let re = regex::Regex::new("z+").unwrap();
         assert_eq!(regex_split(&re, "pizza", 2), ["pi", "a"]);
         assert_eq!(quote_meta("Escaping $5"), "Escaping \\$5");
-        assert_eq!(until_step(0, 10, 3), [0, 3, 6, 9]);
-        assert_eq!(until_step(5, 0, -2), [5, 3, 1]);
-        assert!(until_step(0, 5, -1).is_empty());
+        assert_eq!(until_step(0, 10, 3).unwrap(), [0, 3, 6, 9]);
+        assert_eq!(until_step(5, 0, -2).unwrap(), [5, 3, 1]);
+        assert!(until_step(0, 5, -1).unwrap().is_empty());
     }
 }

@@ -400,3 +400,51 @@ fn sprig_synonyms_must_list_functions_and_small_string_functions() {
         r#"ERR template: base:1:3: executing "base" at <mustFirst "x">: error calling mustFirst: Cannot find first on type string"#
     );
 }
+
+// DESIGN.md, what a repository can make fedrender do: a template cannot take the job's memory
+// or time, though Argo CD's text/template and sprig would go on; the refusal names the call.
+#[test]
+fn a_template_that_would_build_or_work_without_bound_is_stopped_at_the_call_that_would() {
+    let refused = |text: &str| {
+        let answer = run(text, json!({}));
+        assert!(
+            answer.starts_with("ERR ") && answer.contains("fedrender's bound"),
+            "{text}: {answer}"
+        );
+        answer
+    };
+    assert_eq!(
+        refused("{{ len (until 3000000000) }}"),
+        r#"ERR template: base:1:8: executing "base" at <until 3000000000>: error calling until: it would build 3000000000 items or bytes, past fedrender's bound of 4194304 on what one template builds (a pull request may not exhaust the job)"#
+    );
+    refused("{{ untilStep 0 9000000000 1 }}");
+    refused("{{ repeat 100000 (repeat 100000 \"x\") }}");
+    refused("{{ indent 100000000 \"a\" }}");
+    refused("{{ replace \"\" (repeat 4000 \"y\") (repeat 4000 \"x\") }}");
+    refused("{{ regexReplaceAll \"\" (repeat 4000 \"x\") (repeat 4000 \"y\") }}");
+    refused("{{ regexReplaceAllLiteral \"x\" (repeat 4000 \"x\") (repeat 4000 \"y\") }}");
+    refused("{{ range 5000000 }}{{ end }}");
+    refused("{{ range until 3000 }}{{ range until 3000 }}{{ end }}{{ end }}");
+    refused("{{ $l := list 1 }}{{ range until 40 }}{{ $l = concat $l $l }}{{ end }}");
+    // Within the bound, as Argo CD renders them.
+    assert_eq!(
+        run("{{ len (until 100000) }} {{ repeat 3 \"ab\" }}", json!({})),
+        "100000 ababab"
+    );
+    assert_eq!(
+        run(
+            "{{ regexReplaceAll \"a(x*)b\" \"-ab-axxb-\" \"${1}W\" }}",
+            json!({})
+        ),
+        "-W-xxW-"
+    );
+    // fmt's own bound: a width past a million takes the rest of the format with it.
+    assert_eq!(
+        run("{{ printf \"%99999999d|%d\" 1 2 }}", json!({})),
+        "%!(NOVERB)%!(EXTRA int=1, int=2)"
+    );
+    assert_eq!(
+        run("{{ printf \"%*d\" 2000000 1 }}", json!({})),
+        "%!(BADWIDTH)1"
+    );
+}
