@@ -190,6 +190,13 @@ GO += [
     "{{ mustUniq .name }}", "{{ mustWithout .name }}", "{{ mustHas 1 .name }}", "{{ mustCompact .name }}", "{{ mustSlice .name }}", "{{ mustSlice .list 5 }}",
 ]
 
+GO += [
+    # fmt's widths and precisions from arguments, and its bound on them.
+    "{{ printf \"[%*d] [%-*d] [%0*d] [%*d]\" -4 1 3 2 -5 3 (len .list) 4 }}", "{{ printf \"[%.*f] [%.*f] [%.*s]\" 2 .values.ratio -1 1.5 \"x\" \"abc\" }}",
+    "{{ printf \"[%*d]\" \"x\" 1 }}", "{{ printf \"[%*d]\" }}", "{{ printf \"[%.*d]\" 1 }}", "{{ printf \"[%*d]\" 1000001 1 }}", "{{ printf \"[%*d]\" -1000001 1 }}",
+    "{{ printf \"%99999999d|%d\" 1 2 }}", "{{ printf \"%.99999999f|\" 1.0 }}", "{{ printf \"%1000001d\" 1 | len }}", "{{ printf \"%*.*f|\" 8 3 .values.ratio }}",
+]
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

@@ -41,11 +41,28 @@ pub(crate) fn sprintf(format: &str, args: &[Value]) -> String {
             }
             chars.next();
         }
-        spec.width = read_number(&mut chars, args, &mut next_arg, &mut out);
+        match read_number(&mut chars, args, &mut next_arg) {
+            Number::Written(width) => spec.width = width,
+            // fmt: a negative width from an argument is a width and the `-` flag.
+            Number::Argument(Some(width)) => {
+                spec.width = Some(width.unsigned_abs() as usize);
+                if width < 0 {
+                    spec.minus = true;
+                    spec.zero = false;
+                }
+            }
+            Number::Argument(None) => out.push_str("%!(BADWIDTH)"),
+        }
         if chars.peek() == Some(&'.') {
             chars.next();
-            spec.precision =
-                Some(read_number(&mut chars, args, &mut next_arg, &mut out).unwrap_or(0));
+            match read_number(&mut chars, args, &mut next_arg) {
+                // `%.f`: a precision of 0.
+                Number::Written(precision) => spec.precision = Some(precision.unwrap_or(0)),
+                Number::Argument(Some(precision)) if precision >= 0 => {
+                    spec.precision = Some(precision as usize);
+                }
+                Number::Argument(_) => out.push_str("%!(BADPREC)"),
+            }
         }
         let Some(verb) = chars.next() else {
             out.push_str("%!(NOVERB)");
@@ -94,19 +111,17 @@ fn read_number(
     chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
     args: &[Value],
     next_arg: &mut usize,
-    out: &mut String,
-) -> Option<usize> {
+) -> Number {
     if chars.peek() == Some(&'*') {
         chars.next();
         let arg = args.get(*next_arg);
-        *next_arg += 1;
-        return match arg {
-            Some(Value::Int(n, _)) if (0..=TOO_LARGE).contains(n) => Some(*n as usize),
-            _ => {
-                out.push_str("%!(BADWIDTH)");
-                None
-            }
-        };
+        if arg.is_some() {
+            *next_arg += 1;
+        }
+        return Number::Argument(match arg {
+            Some(Value::Int(n, _)) if (-TOO_LARGE..=TOO_LARGE).contains(n) => Some(*n),
+            _ => None,
+        });
     }
     let mut number: Option<usize> = None;
     while let Some(digit) = chars.peek().and_then(|c| c.to_digit(10)) {
@@ -114,12 +129,19 @@ fn read_number(
         // format is taken with it, and what is left is `%!(NOVERB)`.
         if number.is_some_and(|number| number > TOO_LARGE as usize) {
             chars.by_ref().for_each(drop);
-            return None;
+            return Number::Written(None);
         }
         number = Some(number.unwrap_or(0) * 10 + digit as usize);
         chars.next();
     }
-    number
+    Number::Written(number)
+}
+
+/// A width or precision: written in the format (or absent), or taken from an argument by `*`
+/// (`None` when that argument is missing, not an integer or too large).
+enum Number {
+    Written(Option<usize>),
+    Argument(Option<i64>),
 }
 
 /// fmt's `tooLarge`: the largest width or precision it takes.
