@@ -197,6 +197,12 @@ GO += [
     "{{ printf \"%99999999d|%d\" 1 2 }}", "{{ printf \"%.99999999f|\" 1.0 }}", "{{ printf \"%1000001d\" 1 | len }}", "{{ printf \"%*.*f|\" 8 3 .values.ratio }}",
 ]
 
+GO += [
+    # sprig's other hashes and base32.
+    "{{ sha1sum .name }} {{ sha1sum \"\" }} {{ sha1sum (repeat 100 .name) }} {{ adler32sum .name }} {{ adler32sum \"\" }} {{ adler32sum (repeat 5000 \"ÿ~\") }}",
+    "{{ b32enc .name }} {{ b32enc \"\" }} {{ b32enc .server }} {{ sha256sum (repeat 100 .server) }}",
+]
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

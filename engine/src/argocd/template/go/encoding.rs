@@ -181,13 +181,7 @@ pub(crate) fn sha256_hex(data: &[u8]) -> String {
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
         0x5be0cd19,
     ];
-    let mut message = data.to_vec();
-    message.push(0x80);
-    while message.len() % 64 != 56 {
-        message.push(0);
-    }
-    message.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
-    for block in message.chunks(64) {
+    for block in padded(data).chunks(64) {
         let mut w = [0u32; 64];
         for i in 0..16 {
             w[i] = u32::from_be_bytes([
@@ -233,9 +227,118 @@ pub(crate) fn sha256_hex(data: &[u8]) -> String {
     h.iter().map(|v| format!("{v:08x}")).collect()
 }
 
+/// The message padded as SHA-1 and SHA-256 pad it (FIPS 180-4 5.1.1): a 1 bit, zeros, and the
+/// length in bits, to a whole number of 64-byte blocks.
+fn padded(data: &[u8]) -> Vec<u8> {
+    let mut message = data.to_vec();
+    message.push(0x80);
+    while message.len() % 64 != 56 {
+        message.push(0);
+    }
+    message.extend_from_slice(&((data.len() as u64).wrapping_mul(8)).to_be_bytes());
+    message
+}
+
+/// SHA-1 (FIPS 180-4 6.1) as lower-case hex, sprig's `sha1sum`.
+pub(crate) fn sha1_hex(data: &[u8]) -> String {
+    let mut h: [u32; 5] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
+    for block in padded(data).chunks(64) {
+        let mut w = [0u32; 80];
+        for (i, word) in block.chunks(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
+        for i in 16..80 {
+            w[i] = (w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]).rotate_left(1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e] = h;
+        for (i, &word) in w.iter().enumerate() {
+            let (f, k) = match i {
+                0..=19 => ((b & c) | (!b & d), 0x5a827999),
+                20..=39 => (b ^ c ^ d, 0x6ed9eba1),
+                40..=59 => ((b & c) | (b & d) | (c & d), 0x8f1bbcdc),
+                _ => (b ^ c ^ d, 0xca62c1d6),
+            };
+            let next = a
+                .rotate_left(5)
+                .wrapping_add(f)
+                .wrapping_add(e)
+                .wrapping_add(k)
+                .wrapping_add(word);
+            e = d;
+            d = c;
+            c = b.rotate_left(30);
+            b = a;
+            a = next;
+        }
+        for (slot, v) in h.iter_mut().zip([a, b, c, d, e]) {
+            *slot = slot.wrapping_add(v);
+        }
+    }
+    h.iter().map(|v| format!("{v:08x}")).collect()
+}
+
+/// Adler-32 (RFC 1950 8.2), sprig's `adler32sum`, which writes it in decimal.
+pub(crate) fn adler32(data: &[u8]) -> u32 {
+    const MOD: u32 = 65521;
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in data {
+        a = (a + u32::from(byte)) % MOD;
+        b = (b + a) % MOD;
+    }
+    (b << 16) | a
+}
+
+/// `base32.StdEncoding.EncodeToString` (RFC 4648 6), sprig's `b32enc`.
+pub(crate) fn base32_encode(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::new();
+    for chunk in data.chunks(5) {
+        let mut block = [0u8; 5];
+        block[..chunk.len()].copy_from_slice(chunk);
+        let bits = block
+            .iter()
+            .fold(0u64, |bits, &byte| bits << 8 | u64::from(byte));
+        // Each 8 bits of input need 8/5 characters, rounded up: 1 byte 2, 2 bytes 4, ...
+        let written = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            if i < written {
+                out.push(ALPHABET[(bits >> (35 - 5 * i) & 31) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sha1_adler32_and_base32_give_the_standard_vectors() {
+        // FIPS 180-4's examples, RFC 1950's "Wikipedia" checksum, RFC 4648 10's vectors.
+        assert_eq!(sha1_hex(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+        assert_eq!(sha1_hex(b""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+        assert_eq!(
+            sha1_hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1"
+        );
+        assert_eq!(adler32(b"Wikipedia"), 0x11e60398);
+        assert_eq!(adler32(b""), 1);
+        let vectors = [
+            ("", ""),
+            ("f", "MY======"),
+            ("fo", "MZXQ===="),
+            ("foo", "MZXW6==="),
+            ("foob", "MZXW6YQ="),
+            ("fooba", "MZXW6YTB"),
+            ("foobar", "MZXW6YTBOI======"),
+        ];
+        for (text, encoded) in vectors {
+            assert_eq!(base32_encode(text.as_bytes()), encoded, "{text}");
+        }
+    }
 
     #[test]
     fn encodings() {

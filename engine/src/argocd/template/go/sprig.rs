@@ -5,7 +5,9 @@
 use super::coerce::{
     NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind, within_bound,
 };
-use super::encoding::{base64_decode, base64_encode, go_json, sha256_hex};
+use super::encoding::{
+    adler32, base32_encode, base64_decode, base64_encode, go_json, sha1_hex, sha256_hex,
+};
 use super::printf::sprintf;
 use super::signature::{Func, Param, f};
 use super::value::{Elem, Value, sprint_value};
@@ -488,6 +490,11 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             })
         }),
         "sha256sum" => f(&[Str], None, |a, _| ok(sha256_hex(s(a, 0).as_bytes()))),
+        "sha1sum" => f(&[Str], None, |a, _| ok(sha1_hex(s(a, 0).as_bytes()))),
+        "adler32sum" => f(&[Str], None, |a, _| {
+            ok(adler32(s(a, 0).as_bytes()).to_string())
+        }),
+        "b32enc" => f(&[Str], None, |a, _| ok(base32_encode(s(a, 0).as_bytes()))),
         // Integer math.
         "add" => f(&[], Some(Any), |a, _| {
             if a.is_empty() {
