@@ -10,6 +10,10 @@ use super::param_ops::{go_sprint, merge_override};
 use crate::argocd::params::Params;
 use crate::diagnostics::Diagnostic;
 
+/// The most parameter sets one matrix makes: its children's counts multiply, and two lists of
+/// a few thousand elements each (a file of some kilobytes) would make millions.
+pub const MOST_PARAMETER_SETS: usize = 100_000;
+
 /// The fields of a matrix generator.
 pub const FIELDS: &[&str] = &["generators", "template"];
 
@@ -42,6 +46,13 @@ pub fn generate(
     let mut result = Vec::new();
     for a in &first {
         let second = child(&generators[1], &second_site, Some(a))?;
+        if result.len().saturating_add(second.len()) > MOST_PARAMETER_SETS {
+            return Err(site.error(format!(
+                "the matrix makes more than {MOST_PARAMETER_SETS} parameter sets, past \
+                 fedrender's bound (a pull request may not exhaust the job; Argo CD would make \
+                 an Application of each)"
+            )));
+        }
         for b in second {
             if context.go_template {
                 let mut merged = Map::new();

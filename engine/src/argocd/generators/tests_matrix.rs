@@ -104,6 +104,29 @@ fn a_flat_matrix_refuses_a_key_both_children_set_differently() {
     );
 }
 
+// DESIGN.md: two lists of 400 elements each would make 160,000 Applications; nested, a few
+// kilobytes of YAML make millions. The matrix stops past its bound, naming it.
+#[test]
+fn a_matrix_past_the_bound_on_parameter_sets_is_refused() {
+    let f = Fixture::new(false);
+    let elements =
+        |key: &str| Value::Array((0..400).map(|i| json!({ key: i.to_string() })).collect());
+    let error = f
+        .run(matrix(json!([list(elements("a")), list(elements("b"))])))
+        .unwrap_err();
+    assert!(
+        error.contains("the matrix makes more than 100000 parameter sets, past fedrender's bound"),
+        "{error}"
+    );
+    // 300 x 300 is within it.
+    let within =
+        |key: &str| Value::Array((0..300).map(|i| json!({ key: i.to_string() })).collect());
+    let made = f
+        .run(matrix(json!([list(within("a")), list(within("b"))])))
+        .unwrap();
+    assert_eq!(made.len(), 90_000);
+}
+
 // argo-cd matrix_test.go TestInterpolatedMatrixGenerate: a git files generator's path picks
 // the clusters by label.
 #[test]
