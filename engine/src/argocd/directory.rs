@@ -57,17 +57,15 @@ pub fn manifest_files<'r>(
     // matches nothing.
     let matches = |pattern: &str, text: &str| glob::matches(pattern, text, &[]);
     let root = path.trim_matches('/');
+    let files: Box<dyn Iterator<Item = (&str, &[u8])>> = match root {
+        "" | "." => Box::new(repository.files()),
+        root => Box::new(repository.files_under(root)),
+    };
     let mut found = Vec::new();
-    for (file, bytes) in repository.files() {
+    for (file, bytes) in files {
         let relative = match root {
             "" | "." => file,
-            root => match file
-                .strip_prefix(root)
-                .and_then(|rest| rest.strip_prefix('/'))
-            {
-                Some(relative) => relative,
-                None => continue,
-            },
+            root => &file[root.len() + 1..],
         };
         if !options.recurse && relative.contains('/') {
             continue;

@@ -57,6 +57,20 @@ impl Repository {
             .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
     }
 
+    /// Every file below `directory` (a clean relative path, not the root) with its bytes, in
+    /// path order: found by a range of the sorted paths, not by a walk of every file, since
+    /// each Application reads its own directory of one shared checkout.
+    pub fn files_under<'a>(
+        &'a self,
+        directory: &str,
+    ) -> impl Iterator<Item = (&'a str, &'a [u8])> + 'a {
+        let prefix = format!("{directory}/");
+        self.files
+            .range(prefix.clone()..)
+            .take_while(move |(path, _)| path.starts_with(prefix.as_str()))
+            .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
+    }
+
     /// The file at `path`, if the checkout has it.
     pub fn file(&self, path: &str) -> Option<&[u8]> {
         self.files.get(path).map(Vec::as_slice)
