@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::api::karmada::OverriderOperator;
 use crate::fields::Fields;
-use crate::text;
+use crate::json_pointer::pointer_mut;
 
 /// One JSON-patch-like operation of a plaintext or field overrider.
 #[derive(Debug, Clone, Copy)]
@@ -155,36 +155,6 @@ fn apply_checked(
         }
         OverriderOperator::Remove => Err(value),
     }
-}
-
-/// `Value::pointer_mut`, which unescapes every token into a new string, for pointers whose
-/// tokens seldom hold a `~`: the same value found, the same indices refused (a sign, a leading
-/// zero).
-fn pointer_mut<'v>(document: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
-    if pointer.is_empty() {
-        return Some(document);
-    }
-    let mut node = document;
-    for token in text::split_at_byte(pointer.strip_prefix('/')?, b'/') {
-        let unescaped;
-        let token = if token.contains('~') {
-            unescaped = token.replace("~1", "/").replace("~0", "~");
-            unescaped.as_str()
-        } else {
-            token
-        };
-        node = match node {
-            Value::Object(map) => map.field_mut(token)?,
-            Value::Array(list) => {
-                if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
-                    return None;
-                }
-                list.get_mut(token.parse::<usize>().ok()?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(node)
 }
 
 /// Removes a target [`resolve`] has checked. Done here rather than by the json-patch crate,
