@@ -89,19 +89,24 @@ fn replace_all(s: &str, old: &str, new: &str) -> Result<String, String> {
         s.matches(old).count()
     };
     within_bound((replaced as u128) * (new.len() as u128) + s.len() as u128)?;
-    Ok(replace_unbounded(s, old, new))
-}
-
-fn replace_unbounded(s: &str, old: &str, new: &str) -> String {
     if old.is_empty() {
         let mut out = String::from(new);
         for c in s.chars() {
             out.push(c);
             out.push_str(new);
         }
-        return out;
+        return Ok(out);
     }
-    s.replace(old, new)
+    Ok(s.replace(old, new))
+}
+
+/// sprig `indent`: `spaces` spaces before every line of `text`.
+fn indent(spaces: i64, text: &str) -> Result<String, String> {
+    let spaces = spaces.max(0);
+    let lines = text.matches('\n').count() as u128 + 1;
+    within_bound(spaces as u128 * lines + text.len() as u128)?;
+    let pad = " ".repeat(spaces as usize);
+    Ok(format!("{pad}{}", text.replace('\n', &format!("\n{pad}"))))
 }
 
 /// `Regexp.ReplaceAllString` as the regex crate's `replace_all` makes it, each match's
@@ -223,23 +228,9 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
             let parts: Vec<String> = a.iter().filter(|v| !v.is_nil()).map(sprint_value).collect();
             ok(parts.join(" "))
         }),
-        "indent" => f(&[Int, Str], None, |a, _| {
-            let lines = s(a, 1).matches('\n').count() as u128 + 1;
-            within_bound(n(a, 0).max(0) as u128 * lines + s(a, 1).len() as u128)?;
-            let pad = " ".repeat(n(a, 0).max(0) as usize);
-            ok(format!(
-                "{pad}{}",
-                s(a, 1).replace('\n', &format!("\n{pad}"))
-            ))
-        }),
+        "indent" => f(&[Int, Str], None, |a, _| ok(indent(n(a, 0), s(a, 1))?)),
         "nindent" => f(&[Int, Str], None, |a, _| {
-            let lines = s(a, 1).matches('\n').count() as u128 + 1;
-            within_bound(n(a, 0).max(0) as u128 * lines + s(a, 1).len() as u128)?;
-            let pad = " ".repeat(n(a, 0).max(0) as usize);
-            ok(format!(
-                "\n{pad}{}",
-                s(a, 1).replace('\n', &format!("\n{pad}"))
-            ))
+            ok(format!("\n{}", indent(n(a, 0), s(a, 1))?))
         }),
         "substr" => f(&[Int, Int, Str], None, |a, _| {
             let (start, end, text) = (n(a, 0), n(a, 1), s(a, 2));
