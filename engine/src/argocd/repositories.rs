@@ -79,11 +79,7 @@ impl Repository {
     /// Whether `directory` (a clean relative path, not the root) holds a file, however deep:
     /// git keeps no empty directory.
     pub fn has_directory(&self, directory: &str) -> bool {
-        let prefix = format!("{directory}/");
-        self.files
-            .range(prefix.clone()..)
-            .next()
-            .is_some_and(|(path, _)| path.starts_with(&prefix))
+        self.files_under(directory).next().is_some()
     }
 
     /// Every directory that holds a file, however deep, in path order; the root is not one.
