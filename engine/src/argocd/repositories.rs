@@ -166,6 +166,28 @@ fn is_ssh_url(url: &str) -> bool {
 mod tests {
     use super::*;
 
+    // A directory's files are the paths below it and only those: not a sibling whose name it
+    // begins (`web2`, `web-x`, which sort on either side of `web/`), nor the directory's name
+    // as a file.
+    #[test]
+    fn the_files_under_a_directory_are_those_below_it_in_path_order() {
+        let checkout = Repository::of_texts(
+            "https://example.com/r.git",
+            "r",
+            &[
+                ("web", ""),
+                ("web-x/a.yaml", ""),
+                ("web/b.yaml", ""),
+                ("web/deep/c.yaml", ""),
+                ("web2/d.yaml", ""),
+            ],
+        );
+        let under: Vec<&str> = checkout.files_under("web").map(|(path, _)| path).collect();
+        assert_eq!(under, ["web/b.yaml", "web/deep/c.yaml"]);
+        assert!(checkout.has_directory("web") && checkout.has_directory("web/deep"));
+        assert!(!checkout.has_directory("we") && !checkout.has_directory("web/b.yaml"));
+    }
+
     // argo-cd util/git git_test.go TestSameURL and TestNormalizeUrl: case, a trailing .git and
     // the SSH forms name one repository.
     #[test]
