@@ -203,6 +203,52 @@ GO += [
     "{{ b32enc .name }} {{ b32enc \"\" }} {{ b32enc .server }} {{ sha256sum (repeat 100 .server) }}",
 ]
 
+GO += [
+    # sprig's must forms, reflection predicates, lists, octal, base32 decoding, SHA-512.
+    '{{ mustRegexFind "(" "x" }}', '{{ mustRegexFind "[0-9]+" .server }}', '{{ mustRegexMatch "(" "x" }}', '{{ mustRegexMatch "^[a-z-]+$" .name }}',
+    '{{ mustRegexFindAll "[a-z]" .name 3 }}', '{{ mustRegexFindAll "[" "x" 1 }}', '{{ mustRegexReplaceAll "(a)" "xab" "<$1>" }}',
+    '{{ mustRegexReplaceAll "a)" "x" "y" }}', '{{ mustRegexReplaceAllLiteral "a" "xab" "$1" }}', '{{ mustRegexReplaceAllLiteral "*" "x" "y" }}',
+    '{{ mustRegexSplit "-" .name -1 }}', '{{ mustRegexSplit "(" "x" 1 }}',
+    '{{ fromJson "{" }}', '{{ mustFromJson "{" }}', '{{ mustFromJson "[1, 2.5, \\"x\\", null, true]" }}', '{{ (mustFromJson "{\\"a\\":{\\"b\\":[1]}}").a.b }}',
+    '{{ mustFromJson "[1,]" }}', '{{ mustFromJson "{\\"a\\" 1}" }}', '{{ mustFromJson "{\\"a\\":1 x" }}', '{{ mustFromJson "[1 2]" }}', '{{ mustFromJson "1 2" }}',
+    '{{ mustFromJson "tru" }}', '{{ mustFromJson "nulx" }}', '{{ mustFromJson "-x" }}', '{{ mustFromJson "1.x" }}', '{{ mustFromJson "1e+" }}', '{{ mustFromJson "0123" }}',
+    '{{ mustFromJson "\\"\\\\x\\"" }}', '{{ mustFromJson "\\"\\\\u12g4\\"" }}', '{{ mustFromJson "\\"\\\\ud800x\\"" }}', '{{ mustFromJson "\\"\\\\ud83d\\\\ude00\\"" }}',
+    '{{ mustFromJson "\\"\\\\ud800\\\\ud800\\"" }}', '{{ mustFromJson "{1:2}" }}', '{{ mustFromJson "é" }}', '{{ mustFromJson "" }}', '{{ mustFromJson "  " }}', '{{ mustFromJson "[1}" }}',
+    '{{ mustFromJson "{\\"a\\":1]" }}', '{{ mustFromJson "{\\"a\\":}" }}', '{{ mustFromJson "{\\"a\\":1,\\"a\\":2}" }}', '{{ mustFromJson "\\"a\\tb\\"" }}',
+    '{{ mustFromJson "[1e400, 2]" }}', '{{ fromJson "[1e400, 2]" }}', '{{ mustFromJson "{\\"a\\":{\\"b c\\":1e400}}" }}', '{{ mustFromJson "[[2,1e400],1e999]" }}',
+    '{{ mustFromJson "[{\\"a/b~\\":1e400}]" }}', '{{ mustFromJson "1e400" }}',
+    '{{ mustFromJson (printf "%s1%s" (repeat 10000 "[") (repeat 10000 "]")) | len }}', '{{ mustFromJson (printf "%s1%s" (repeat 10001 "[") (repeat 10001 "]")) | len }}',
+    '{{ fromJson (printf "%s1%s" (repeat 300 "[") (repeat 300 "]")) | len }}',
+    '{{ mustToJson .values }}', '{{ mustToPrettyJson .path }}', '{{ mustToRawJson "<a>" }}', '{{ mustToJson (float64 "NaN") }}', '{{ toJson (float64 "NaN") }}',
+    '{{ toJson (list (float64 "-Inf")) }}', '{{ toRawJson (dict "a" (float64 "Inf")) }}', '{{ mustToPrettyJson (float64 "+Inf") }}', '{{ toPrettyJson (float64 "nan") }}',
+    '{{ mustDeepCopy .metadata }}', '{{ mustDeepCopy nil }}', '{{ mustMerge (dict "a" "") (dict "a" 1 "b" 2) }}', '{{ mustMergeOverwrite (dict "a" 1) (dict "a" 2) }}',
+    '{{ fail "boom" }}', '{{ fail .name }}', '{{ fail 3 }}',
+    '{{ typeIs "string" .name }} {{ typeIs "float64" .values.replicas }} {{ typeIs "<nil>" nil }} {{ typeIs "int" 3 }} {{ typeIs "[]interface {}" .list }}',
+    '{{ typeIsLike "string" .name }} {{ typeIsLike "*string" .name }} {{ typeIsLike "map[string]interface {}" .metadata }}',
+    '{{ kindIs "map" .metadata }} {{ kindIs "slice" .list }} {{ kindIs "invalid" nil }} {{ kindIs "invalid" .nope }} {{ kindIs "float64" .values.ratio }} {{ kindIs "int64" (add 1 1) }}',
+    '{{ toStrings .list }} {{ toStrings .name }} {{ toStrings nil }} {{ toStrings (list 1 nil 2.5 (list 1)) }}',
+    '{{ chunk 2 (list 1 2 3) }}', '{{ chunk 3 .list }}', '{{ chunk 1 (list) }}', '{{ chunk 0 (list 1 2 3) }}', '{{ chunk -1 (list 1 2) }}', '{{ chunk -1 (list 1 2 3) }}',
+    '{{ chunk -1 (list 1) }}', '{{ chunk -2 (list) }}', '{{ chunk 2 (list) }}', '{{ chunk 2 "abc" }}', '{{ mustChunk 2 "abc" }}', '{{ chunk 2 nil }}', '{{ mustChunk 5 (list 1 2 3 4 5 6 7) }}',
+    '{{ seq 3 }}', '{{ seq 1 3 }}', '{{ seq 1 2 9 }}', '{{ seq 5 1 }}', '{{ seq 1 0 5 }}', '{{ seq }}', '{{ seq 1 2 3 4 }}', '{{ seq 0 }}', '{{ seq -2 }}', '{{ seq 3 -1 1 }}',
+    '{{ seq 3 1 1 }}', '{{ seq 10 -3 0 }}', '{{ seq "3" }}',
+    '{{ toDecimal "0777" }} {{ toDecimal "9" }} {{ toDecimal 10 }} {{ toDecimal "-17" }} {{ toDecimal "+7" }} {{ toDecimal "" }} {{ toDecimal 1.5 }} {{ toDecimal "7_7" }} {{ toDecimal "0o7" }} {{ toDecimal "1777777777777777777777" }}',
+    '{{ b32dec "MFRGG===" }} {{ b32dec (b32enc .name) }} {{ b32dec "x" }} {{ b32dec "" }} {{ b32dec "MZXW6YQ=" }} {{ b32dec "MZXW6YTB\\nOI======" }}',
+    '{{ b32dec "AA=A====" }} {{ b32dec "AAA=AAAA" }} {{ b32dec "MMMMMMMMM" }} {{ b32dec "MMMMMM" }} {{ b32dec "A=" }} {{ b32dec "AA=" }} {{ b32dec "AA==" }} {{ b32dec "AA===" }}',
+    '{{ b32dec "AAAA=" }} {{ b32dec "AAAAA=" }} {{ b32dec "AAAAAAA=" }} {{ b32dec "A=======" }} {{ b32dec "AAA=====" }} {{ b32dec "AAAAAA==" }} {{ b32dec "AA======" }} {{ b32dec "AAAAAAA=x" }}',
+    '{{ b32dec "mzxw6===" }} {{ b32dec "MZXW6===MZXW6===" }} {{ b32dec "MZXW6YTBOI" }}',
+    '{{ sha512sum .name }} {{ sha512sum "" }} {{ sha512sum (repeat 200 .server) }}',
+    # sprig's float functions: shopspring/decimal arithmetic, then float64.
+    '{{ addf 1 2.5 }} {{ addf }} {{ addf 0.1 0.2 }} {{ subf 1 0.1 }} {{ mulf 1.1 3 }} {{ divf 1 3 }} {{ divf 2 3 }} {{ divf -2 3 }} {{ add1f 1.5 }} {{ add1f "x" }}',
+    '{{ divf 1 0 }}', '{{ addf (float64 "NaN") 1 }}', '{{ divf 1e300 1e-300 }}', '{{ mulf 1e308 10 }}', '{{ divf 1e-20 3 }}', '{{ subf 0.3 0.1 0.1 0.1 }}',
+    '{{ mulf .values.ratio .values.big .values.tiny }} {{ addf .values.replicas .values.ratio "2.25" true nil }} {{ divf .values.big 7 }} {{ subf .values.tiny 1 }}',
+    '{{ divf 123456789.123 0.000321 }} {{ mulf 1.0000000000000002 0.9999999999999999 }} {{ addf 1e21 1 }} {{ divf 22 7 7 }} {{ divf 5e-324 2 }} {{ mulf 5e-324 0.5 }}',
+    '{{ maxf 1 2.5 "3" }} {{ minf 1 -2.5 }} {{ maxf }} {{ minf (float64 "NaN") 1 }} {{ maxf -0.0 0 }} {{ minf 0 "-0" }} {{ maxf .values.ratio .values.replicas }}',
+    '{{ ceil 1.2 }} {{ floor "1.8" }} {{ ceil -1.5 }} {{ floor -1.5 }} {{ ceil .values.big }} {{ floor "x" }} {{ ceil nil }}',
+    '{{ round 1.2345 2 }} {{ round 2.5 0 }} {{ round -2.5 0 }} {{ round 1.005 2 }} {{ round 1.5 0 0.4 }} {{ round 1234.5678 -2 }} {{ round "3.7" 0 }} {{ round 1e300 10 }}',
+    '{{ round 1.5 "0" }}', '{{ round 1.5 0 "x" }}', '{{ round 1.5 0 1 }}', '{{ round 1.5 0 (add 1 1) }}', '{{ round 1.5 0 .values.ratio }}', '{{ round 1.5 0 true }}', '{{ round 1.5 }}',
+]
+
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

@@ -100,16 +100,24 @@ fn trim_zero_decimal(s: &str) -> String {
     }
 }
 
-/// `regexp.MustCompile`'s panic: `regexp: Compile(PATTERN): error parsing regexp: …`, in Go's
-/// words for the mistakes Rust's parser names alike; other mistakes keep Rust's words.
+/// `regexp.MustCompile`'s panic: `regexp: Compile(PATTERN): error parsing regexp: …`.
 pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(pattern).map_err(|error| {
+    compile_regex(pattern).map_err(|error| {
         let quoted =
             if pattern.contains('`') || pattern.chars().any(|c| c.is_control() && c != '\t') {
                 super::super::quote::quote(pattern)
             } else {
                 format!("`{pattern}`")
             };
+        format!("regexp: Compile({quoted}): {error}")
+    })
+}
+
+/// `regexp.Compile`'s error, what sprig's `must` regular-expression functions return:
+/// `error parsing regexp: …`, in Go's words for the mistakes Rust's parser names alike; other
+/// mistakes keep Rust's words.
+pub(crate) fn compile_regex(pattern: &str) -> Result<regex::Regex, String> {
+    regex::Regex::new(pattern).map_err(|error| {
         let rust = error.to_string();
         let go = if rust.contains("unclosed group") {
             format!("missing closing ): `{pattern}`")
@@ -121,7 +129,10 @@ pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
                 &pattern[pattern.rfind('[').unwrap_or(0)..]
             )
         } else if rust.contains("repetition operator missing expression") {
-            "missing argument to repetition operator".to_string()
+            format!(
+                "missing argument to repetition operator: `{}`",
+                repetition_at_fault(pattern)
+            )
         } else {
             rust.lines()
                 .last()
@@ -129,11 +140,28 @@ pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
                 .trim_start_matches("error: ")
                 .to_string()
         };
-        format!("regexp: Compile({quoted}): error parsing regexp: {go}")
+        format!("error parsing regexp: {go}")
     })
 }
 
-/// mergo `Merge` (`overwrite` false) or `MergeWithOverwrite` (true) of one map into another.
+/// The repetition operator a pattern's parse fails at, with its non-greedy `?`, as Go's
+/// message quotes it.
+fn repetition_at_fault(pattern: &str) -> &str {
+    let Err(error) = regex_syntax::ast::parse::Parser::new().parse(pattern) else {
+        return "";
+    };
+    let span = error.span();
+    let mut end = span
+        .end
+        .offset
+        .max(span.start.offset + 1)
+        .min(pattern.len());
+    if pattern[end..].starts_with('?') {
+        end += 1;
+    }
+    pattern.get(span.start.offset..end).unwrap_or("")
+}
+
 pub(crate) fn merge_maps(dst: &super::value::MapRef, src: &super::value::MapRef, overwrite: bool) {
     let src = src.borrow().clone();
     for (key, value) in src {

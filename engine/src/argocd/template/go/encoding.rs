@@ -288,6 +288,25 @@ pub(crate) fn adler32(data: &[u8]) -> u32 {
     (b << 16) | a
 }
 
+/// `json.Marshal`'s refusal of a float JSON cannot hold: `json: unsupported value: NaN`.
+pub(crate) fn unsupported_float(value: &super::value::Value) -> Option<String> {
+    match value {
+        super::value::Value::Float(x) if !x.is_finite() => Some(format!(
+            "json: unsupported value: {}",
+            if x.is_nan() {
+                "NaN"
+            } else if *x > 0.0 {
+                "+Inf"
+            } else {
+                "-Inf"
+            }
+        )),
+        super::value::Value::List(items, _) => items.iter().find_map(unsupported_float),
+        super::value::Value::Map(map, _) => map.borrow().values().find_map(unsupported_float),
+        _ => None,
+    }
+}
+
 /// `base32.StdEncoding.EncodeToString` (RFC 4648 6), sprig's `b32enc`.
 pub(crate) fn base32_encode(data: &[u8]) -> String {
     const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
@@ -309,6 +328,212 @@ pub(crate) fn base32_encode(data: &[u8]) -> String {
         }
     }
     out
+}
+
+/// `base32.StdEncoding.DecodeString` (RFC 4648 6), sprig's `b32dec`: line breaks dropped,
+/// padding required, and Go's `illegal base32 data at input byte N` for the first bad byte.
+pub(crate) fn base32_decode(text: &str) -> Result<Vec<u8>, String> {
+    let input: Vec<u8> = text
+        .bytes()
+        .filter(|b| *b != b'\r' && *b != b'\n')
+        .collect();
+    let illegal = |at: usize| format!("illegal base32 data at input byte {at}");
+    let value = |b: u8| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'2'..=b'7' => Some(b - b'2' + 26),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let mut rest = &input[..];
+    let total = input.len();
+    while !rest.is_empty() {
+        let mut quantum = [0u8; 8];
+        let mut filled = 0;
+        let mut end = false;
+        while filled < 8 {
+            let Some((&b, after)) = rest.split_first() else {
+                return Err(illegal(total - filled));
+            };
+            rest = after;
+            if b == b'=' && filled >= 2 && rest.len() < 8 {
+                // Padding: what is left must all be padding, 8 characters in all.
+                if rest.len() + filled < 7 {
+                    return Err(illegal(total));
+                }
+                for k in 0..7 - filled {
+                    if rest.len() > k && rest[k] != b'=' {
+                        return Err(illegal(total - rest.len() + k - 1));
+                    }
+                }
+                if matches!(filled, 1 | 3 | 6) {
+                    return Err(illegal(total - rest.len() - 1));
+                }
+                end = true;
+                break;
+            }
+            quantum[filled] = value(b).ok_or_else(|| illegal(total - rest.len() - 1))?;
+            filled += 1;
+        }
+        let bits = quantum
+            .iter()
+            .fold(0u64, |bits, &five| bits << 5 | u64::from(five));
+        let bytes = bits.to_be_bytes();
+        // 8 characters carry 5 bytes; 2, 4, 5 and 7 carry 1, 2, 3 and 4.
+        let carried = match filled {
+            8 => 5,
+            7 => 4,
+            5 => 3,
+            4 => 2,
+            _ => 1,
+        };
+        out.extend_from_slice(&bytes[3..3 + carried]);
+        if end {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// SHA-512 (FIPS 180-4 6.4) as lower-case hex, sprig's `sha512sum`.
+pub(crate) fn sha512_hex(data: &[u8]) -> String {
+    const K: [u64; 80] = [
+        0x428a2f98d728ae22,
+        0x7137449123ef65cd,
+        0xb5c0fbcfec4d3b2f,
+        0xe9b5dba58189dbbc,
+        0x3956c25bf348b538,
+        0x59f111f1b605d019,
+        0x923f82a4af194f9b,
+        0xab1c5ed5da6d8118,
+        0xd807aa98a3030242,
+        0x12835b0145706fbe,
+        0x243185be4ee4b28c,
+        0x550c7dc3d5ffb4e2,
+        0x72be5d74f27b896f,
+        0x80deb1fe3b1696b1,
+        0x9bdc06a725c71235,
+        0xc19bf174cf692694,
+        0xe49b69c19ef14ad2,
+        0xefbe4786384f25e3,
+        0x0fc19dc68b8cd5b5,
+        0x240ca1cc77ac9c65,
+        0x2de92c6f592b0275,
+        0x4a7484aa6ea6e483,
+        0x5cb0a9dcbd41fbd4,
+        0x76f988da831153b5,
+        0x983e5152ee66dfab,
+        0xa831c66d2db43210,
+        0xb00327c898fb213f,
+        0xbf597fc7beef0ee4,
+        0xc6e00bf33da88fc2,
+        0xd5a79147930aa725,
+        0x06ca6351e003826f,
+        0x142929670a0e6e70,
+        0x27b70a8546d22ffc,
+        0x2e1b21385c26c926,
+        0x4d2c6dfc5ac42aed,
+        0x53380d139d95b3df,
+        0x650a73548baf63de,
+        0x766a0abb3c77b2a8,
+        0x81c2c92e47edaee6,
+        0x92722c851482353b,
+        0xa2bfe8a14cf10364,
+        0xa81a664bbc423001,
+        0xc24b8b70d0f89791,
+        0xc76c51a30654be30,
+        0xd192e819d6ef5218,
+        0xd69906245565a910,
+        0xf40e35855771202a,
+        0x106aa07032bbd1b8,
+        0x19a4c116b8d2d0c8,
+        0x1e376c085141ab53,
+        0x2748774cdf8eeb99,
+        0x34b0bcb5e19b48a8,
+        0x391c0cb3c5c95a63,
+        0x4ed8aa4ae3418acb,
+        0x5b9cca4f7763e373,
+        0x682e6ff3d6b2b8a3,
+        0x748f82ee5defb2fc,
+        0x78a5636f43172f60,
+        0x84c87814a1f0ab72,
+        0x8cc702081a6439ec,
+        0x90befffa23631e28,
+        0xa4506cebde82bde9,
+        0xbef9a3f7b2c67915,
+        0xc67178f2e372532b,
+        0xca273eceea26619c,
+        0xd186b8c721c0c207,
+        0xeada7dd6cde0eb1e,
+        0xf57d4f7fee6ed178,
+        0x06f067aa72176fba,
+        0x0a637dc5a2c898a6,
+        0x113f9804bef90dae,
+        0x1b710b35131c471b,
+        0x28db77f523047d84,
+        0x32caab7b40c72493,
+        0x3c9ebe0a15c9bebc,
+        0x431d67c49c100d4c,
+        0x4cc5d4becb3e42b6,
+        0x597f299cfc657e2a,
+        0x5fcb6fab3ad6faec,
+        0x6c44198c4a475817,
+    ];
+    let mut h: [u64; 8] = [
+        0x6a09e667f3bcc908,
+        0xbb67ae8584caa73b,
+        0x3c6ef372fe94f82b,
+        0xa54ff53a5f1d36f1,
+        0x510e527fade682d1,
+        0x9b05688c2b3e6c1f,
+        0x1f83d9abfb41bd6b,
+        0x5be0cd19137e2179,
+    ];
+    // FIPS 180-4 5.1.2: a 1 bit, zeros, and the length in bits as 128 bits, to 128-byte blocks.
+    let mut message = data.to_vec();
+    message.push(0x80);
+    while message.len() % 128 != 112 {
+        message.push(0);
+    }
+    message.extend_from_slice(&((data.len() as u128).wrapping_mul(8)).to_be_bytes());
+    for block in message.chunks(128) {
+        let mut w = [0u64; 80];
+        for (i, word) in block.chunks(8).enumerate() {
+            w[i] = u64::from_be_bytes(word.try_into().expect("8 bytes"));
+        }
+        for i in 16..80 {
+            let s0 = w[i - 15].rotate_right(1) ^ w[i - 15].rotate_right(8) ^ (w[i - 15] >> 7);
+            let s1 = w[i - 2].rotate_right(19) ^ w[i - 2].rotate_right(61) ^ (w[i - 2] >> 6);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
+        for i in 0..80 {
+            let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
+            let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            hh = g;
+            g = f;
+            f = e;
+            e = d.wrapping_add(t1);
+            d = c;
+            c = b;
+            b = a;
+            a = t1.wrapping_add(t2);
+        }
+        for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *slot = slot.wrapping_add(v);
+        }
+    }
+    h.iter().map(|v| format!("{v:016x}")).collect()
 }
 
 #[cfg(test)]
@@ -337,7 +562,50 @@ mod tests {
         ];
         for (text, encoded) in vectors {
             assert_eq!(base32_encode(text.as_bytes()), encoded, "{text}");
+            assert_eq!(
+                base32_decode(encoded).unwrap(),
+                text.as_bytes(),
+                "{encoded}"
+            );
         }
+        // Corrupt inputs in the style of Go's base32_test.go TestDecodeCorrupt, with the offsets
+        // the reference answered (answers.jsonl).
+        let corrupt = [
+            ("!!!!", 0),
+            ("x===", 0),
+            ("AA=A====", 2),
+            ("AAA=AAAA", 3),
+            ("MMMMMMMMM", 8),
+            ("MMMMMM", 0),
+            ("A=", 1),
+            ("AA=", 3),
+            ("AA==", 4),
+            ("AA===", 5),
+            ("AAAA=", 5),
+            ("AAAAA=", 6),
+            ("A=======", 1),
+            ("AAA=====", 3),
+            ("AAAAAA==", 6),
+        ];
+        for (text, at) in corrupt {
+            assert_eq!(
+                base32_decode(text).unwrap_err(),
+                format!("illegal base32 data at input byte {at}"),
+                "{text}"
+            );
+        }
+        for text in [
+            "", "AA======", "AAAA====", "AAAAA===", "AAAAAAA=", "AAAAAAAA",
+        ] {
+            assert!(base32_decode(text).is_ok(), "{text}");
+        }
+        // FIPS 180-4's SHA-512 examples.
+        assert_eq!(
+            sha512_hex(b"abc"),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+             2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        );
+        assert_eq!(sha512_hex(b"").len(), 128);
     }
 
     #[test]

@@ -638,6 +638,7 @@ impl<'a> Exec<'a> {
             Arg::Bool(_, b) => match param {
                 Param::Bool | Param::Any | Param::Value => Ok(Value::Bool(*b)),
                 Param::Int => self.error(format!("expected integer; found {arg}")),
+                Param::Float => self.error(format!("expected float; found {arg}")),
                 Param::Str => self.error(format!("expected string; found {arg}")),
                 Param::Map => self.error(format!(
                     "can't handle {arg} for arg of type map[string]interface {{}}"
@@ -647,6 +648,10 @@ impl<'a> Exec<'a> {
                 Param::Int => match number.int {
                     Some(int) => Ok(Value::int(int)),
                     None => self.error(format!("expected integer; found {arg}")),
+                },
+                Param::Float => match number.float {
+                    Some(float) => Ok(Value::Float(float)),
+                    None => self.error(format!("expected float; found {arg}")),
                 },
                 Param::Any | Param::Value => self.ideal_constant(number),
                 Param::Str => self.error(format!("expected string; found {arg}")),
@@ -658,6 +663,7 @@ impl<'a> Exec<'a> {
             Arg::String { value, .. } => match param {
                 Param::Str | Param::Any | Param::Value => Ok(Value::String(value.clone())),
                 Param::Int => self.error(format!("expected integer; found {arg}")),
+                Param::Float => self.error(format!("expected float; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
                 Param::Map => self.error(format!(
                     "can't handle {arg} for arg of type map[string]interface {{}}"
@@ -681,6 +687,7 @@ impl<'a> Exec<'a> {
             (_, Param::Any) => Ok(value),
             (Value::String(_), Param::Str)
             | (Value::Int(_, super::value::IntType::Int), Param::Int)
+            | (Value::Float(_), Param::Float)
             | (Value::Bool(_), Param::Bool)
             | (Value::Map(_, super::value::Elem::Any), Param::Map) => Ok(value),
             _ => {

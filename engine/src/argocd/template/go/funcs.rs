@@ -13,6 +13,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
     let name = same_as(name);
     super::sprig_more::lookup(name)
         .or_else(|| super::sprig::lookup(name))
+        .or_else(|| super::sprig_must::lookup(name))
+        .or_else(|| super::sprig_float::lookup(name))
         .or_else(|| super::sprig_paths::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))
@@ -35,6 +37,10 @@ fn same_as(name: &str) -> &str {
         "mustWithout" => "without",
         "mustHas" => "has",
         "mustSlice" => "slice",
+        "mustChunk" => "chunk",
+        "mustDeepCopy" => "deepCopy",
+        "mustMerge" => "merge",
+        "mustMergeOverwrite" => "mergeOverwrite",
         "tuple" => "list",
         "biggest" => "max",
         "trimall" => "trimAll",
@@ -42,7 +48,7 @@ fn same_as(name: &str) -> &str {
     }
 }
 
-/// Every function of sprig v3's `GenericFuncMap` (Masterminds/sprig functions.go), Argo CD's
+/// Every function of sprig v3.3.0's `GenericFuncMap` (Masterminds/sprig functions.go), Argo CD's
 /// template functions but for the three it removes (`env`, `expandenv`, `getHostByName`).
 const SPRIG_FUNCTIONS: &[&str] = &[
     "hello",
@@ -82,7 +88,6 @@ const SPRIG_FUNCTIONS: &[&str] = &[
     "randAlpha",
     "randAscii",
     "randNumeric",
-    "randSeededNumeric",
     "swapcase",
     "shuffle",
     "snakecase",
@@ -102,6 +107,7 @@ const SPRIG_FUNCTIONS: &[&str] = &[
     "plural",
     "sha1sum",
     "sha256sum",
+    "sha512sum",
     "adler32sum",
     "toString",
     "atoi",

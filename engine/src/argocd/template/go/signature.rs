@@ -12,6 +12,8 @@ pub(crate) enum Param {
     Value,
     Str,
     Int,
+    /// `float64`.
+    Float,
     Bool,
     /// `map[string]interface{}`.
     Map,
@@ -24,6 +26,7 @@ impl Param {
             Param::Value => "reflect.Value",
             Param::Str => "string",
             Param::Int => "int",
+            Param::Float => "float64",
             Param::Bool => "bool",
             Param::Map => "map[string]interface {}",
         }

@@ -7,6 +7,7 @@ use super::coerce::{
 };
 use super::encoding::{
     adler32, base32_encode, base64_decode, base64_encode, go_json, sha1_hex, sha256_hex,
+    unsupported_float,
 };
 use super::printf::sprintf;
 use super::signature::{Func, Param, f};
@@ -43,7 +44,7 @@ pub(crate) fn strval(value: &Value) -> String {
 }
 
 /// sprig `strslice`: a list's non-nil items as strings; nil none; anything else one string.
-fn strslice(value: &Value) -> Vec<String> {
+pub(crate) fn strslice(value: &Value) -> Vec<String> {
     match value {
         Value::List(items, _) => items.iter().filter(|v| !v.is_nil()).map(strval).collect(),
         Value::Missing | Value::Nil => Vec::new(),
@@ -51,7 +52,15 @@ fn strslice(value: &Value) -> Vec<String> {
     }
 }
 
-fn to_float64(value: &Value) -> f64 {
+/// What sprig's JSON writers answer: the text, or nothing when `json.Marshal` fails.
+fn marshal_or_empty(value: &Value, write: impl Fn(&serde_json::Value) -> String) -> String {
+    if unsupported_float(value).is_some() {
+        return String::new();
+    }
+    write(&value.to_json())
+}
+
+pub(crate) fn to_float64(value: &Value) -> f64 {
     match value {
         Value::Int(i, _) => *i as f64,
         Value::Float(f) => *f,
@@ -447,8 +456,13 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         }),
         // Conversions.
         "toString" => f(&[Any], None, |a, _| ok(strval(&a[0]))),
-        "toJson" => f(&[Any], None, |a, _| ok(go_json(&a[0].to_json(), false))),
-        "toPrettyJson" => f(&[Any], None, |a, _| ok(go_json(&a[0].to_json(), true))),
+        // json.Marshal's error (a NaN or infinity) is swallowed: the answer is empty.
+        "toJson" => f(&[Any], None, |a, _| {
+            ok(marshal_or_empty(&a[0], |json| go_json(json, false)))
+        }),
+        "toPrettyJson" => f(&[Any], None, |a, _| {
+            ok(marshal_or_empty(&a[0], |json| go_json(json, true)))
+        }),
         "atoi" => f(&[Str], None, |a, _| {
             Ok(Value::int(s(a, 0).parse::<i64>().unwrap_or(0)))
         }),

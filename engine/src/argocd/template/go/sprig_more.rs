@@ -4,8 +4,10 @@
 use super::coerce::{
     NIL_DEREFERENCE, empty, list_of, map_of, merge_maps, regex, to_int64, type_kind, within_bound,
 };
-use super::encoding::go_json_raw;
+use super::encoding::{base32_decode, go_json_raw, sha512_hex, unsupported_float};
+use super::go_json::unmarshal;
 use super::signature::{Func, Param, f};
+use super::sprig::{strslice, strval};
 use super::value::{Elem, Value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -41,6 +43,98 @@ fn ints(items: Vec<i64>) -> Value {
         Rc::new(items.into_iter().map(Value::int).collect()),
         Elem::Int,
     )
+}
+
+/// `fmt.Sprintf("%T", value)`, as sprig's `typeOf` writes it.
+fn go_type_of(value: &Value) -> &'static str {
+    if value.is_nil() {
+        "<nil>"
+    } else {
+        value.type_name()
+    }
+}
+
+/// sprig `chunk`, with Go's float arithmetic for the number of chunks and the last one's
+/// length, so that a size of zero or below fails (or answers nothing) where Go's does.
+fn chunk(size: i64, list: &Value) -> Result<Value, String> {
+    let items = match list {
+        Value::Missing | Value::Nil => return Err(NIL_DEREFERENCE.to_string()),
+        Value::List(items, _) => items,
+        other => return Err(format!("Cannot chunk type {}", type_kind(other))),
+    };
+    let len = items.len() as f64;
+    let go_int = |x: f64| {
+        if x.is_finite() && x.abs() < 9.2e18 {
+            x as i64
+        } else {
+            i64::MIN
+        }
+    };
+    const OUT_OF_RANGE: &str = "runtime error: makeslice: len out of range";
+    let count = go_int(((len - 1.0) / size as f64).floor() + 1.0);
+    if count < 0 {
+        return Err(OUT_OF_RANGE.into());
+    }
+    let mut chunks = Vec::new();
+    for i in 0..count {
+        let mut chunk_len = size;
+        if i == count - 1 {
+            chunk_len = go_int((len % size as f64).floor());
+            if chunk_len == 0 {
+                chunk_len = size;
+            }
+        }
+        if chunk_len < 0 {
+            return Err(OUT_OF_RANGE.into());
+        }
+        let start = (i * size) as usize;
+        let end = start + chunk_len as usize;
+        let chunk = items
+            .get(start..end)
+            .ok_or("runtime error: index out of range")?;
+        chunks.push(Value::list(chunk.to_vec()));
+    }
+    Ok(Value::list(chunks))
+}
+
+/// sprig `seq`: like GNU seq, 1 to N, or FIRST to LAST, or FIRST by STEP to LAST, written with
+/// spaces; a step away from LAST, or another number of arguments, writes nothing.
+fn seq(bounds: &[i64]) -> Result<Value, String> {
+    let (start, end, step) = match *bounds {
+        [end] => (1, end, if end < 1 { -1 } else { 1 }),
+        [start, end] => (start, end, if end < start { -1 } else { 1 }),
+        [start, step, end] => {
+            if end < start && step > 0 {
+                return Ok(Value::String(String::new()));
+            }
+            (start, end, step)
+        }
+        _ => return Ok(Value::String(String::new())),
+    };
+    let direction = if end < start { -1 } else { 1 };
+    let numbers = until_step(start, end.wrapping_add(direction), step)?;
+    Ok(Value::String(
+        numbers
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+    ))
+}
+
+/// `strconv.ParseInt(text, 8, 64)`: an optional sign, then octal digits (underscores are
+/// only allowed with a base prefix, which base 8 has not).
+fn octal(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return None;
+    }
+    let magnitude = i128::from_str_radix(digits, 8).ok()?;
+    i64::try_from(if negative { -magnitude } else { magnitude }).ok()
 }
 
 /// sprig `untilStep`: from `start` towards `stop` by `step`, empty when the step points away.
@@ -220,7 +314,13 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
                 .collect();
             Ok(Value::map(kept))
         }),
-        "deepCopy" => f(&[Any], None, |a, _| Ok(a[0].deep_copy())),
+        // copystructure asks nil for its type, which reflect refuses.
+        "deepCopy" => f(&[Any], None, |a, _| {
+            if a[0].is_nil() {
+                return Err("reflect: call of reflect.Value.Type on zero Value".into());
+            }
+            Ok(a[0].deep_copy())
+        }),
         "mergeOverwrite" => f(&[Map], Some(Map), |a, _| {
             let dst = map_of(&a[0]);
             for src in &a[1..] {
@@ -256,12 +356,12 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         "untilStep" => f(&[Int, Int, Int], None, |a, _| {
             Ok(ints(until_step(n(a, 0), n(a, 1), n(a, 2))?))
         }),
-        "fromJson" => f(&[Str], None, |a, _| {
-            Ok(serde_json::from_str::<serde_json::Value>(s(a, 0))
-                .map_or(Value::Nil, |json| Value::from_json(&json)))
-        }),
-        "toRawJson" => f(&[Any], None, |a, _| {
-            Ok(Value::String(go_json_raw(&a[0].to_json())))
+        // What `json.Unmarshal` read, its error swallowed.
+        "fromJson" => f(&[Str], None, |a, _| Ok(unmarshal(s(a, 0)).0)),
+        // Unlike toJson, toRawJson panics with json.Marshal's error.
+        "toRawJson" => f(&[Any], None, |a, _| match unsupported_float(&a[0]) {
+            Some(error) => Err(error),
+            None => Ok(Value::String(go_json_raw(&a[0].to_json()))),
         }),
         "regexFindAll" => f(&[Str, Str, Int], None, |a, _| {
             let re = regex(s(a, 0))?;
@@ -302,6 +402,38 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
                 }
                 .to_string(),
             ))
+        }),
+        "typeIs" => f(&[Str, Any], None, |a, _| {
+            Ok(Value::Bool(s(a, 0) == go_type_of(&a[1])))
+        }),
+        // A pointer to the type is like it (sprig `typeIsLike`).
+        "typeIsLike" => f(&[Str, Any], None, |a, _| {
+            let of = go_type_of(&a[1]);
+            Ok(Value::Bool(
+                s(a, 0) == of || of.strip_prefix('*') == Some(s(a, 0)),
+            ))
+        }),
+        "kindIs" => f(&[Str, Any], None, |a, _| {
+            Ok(Value::Bool(s(a, 0) == type_kind(&a[1])))
+        }),
+        "toStrings" => f(&[Any], None, |a, _| Ok(Value::strings(strslice(&a[0])))),
+        "chunk" => f(&[Int, Any], None, |a, _| chunk(n(a, 0), &a[1])),
+        "b32dec" => f(&[Str], None, |a, _| {
+            Ok(Value::String(match base32_decode(s(a, 0)) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(message) => message,
+            }))
+        }),
+        "sha512sum" => f(&[Str], None, |a, _| {
+            Ok(Value::String(sha512_hex(s(a, 0).as_bytes())))
+        }),
+        "seq" => f(&[], Some(Int), |a, _| {
+            let bounds: Vec<i64> = (0..a.len()).map(|i| n(a, i)).collect();
+            seq(&bounds)
+        }),
+        // Octal digits as a number; anything else 0 (sprig `toDecimal`).
+        "toDecimal" => f(&[Any], None, |a, _| {
+            Ok(Value::int64(octal(&strval(&a[0])).unwrap_or(0)))
         }),
         "kindOf" => f(&[Any], None, |a, _| {
             Ok(Value::String(type_kind(&a[0]).to_string()))
