@@ -93,6 +93,7 @@ pub fn read(
     }
     errors.finish()?;
     let mut errors = ErrorSink::default();
+    let made = std::cell::Cell::new(0);
     for set in &application_sets {
         let context = GeneratorContext {
             clusters: &clusters,
@@ -100,6 +101,7 @@ pub fn read(
             go_template: set.item.spec.go_template,
             go_template_options: &set.item.spec.go_template_options,
             new_globbing: inputs.new_git_file_globbing,
+            made: &made,
         };
         let Some(results) = errors.take(generators::generate(
             &set.item.spec.generators,

@@ -24,7 +24,15 @@ pub struct GeneratorContext<'a> {
     /// The controller's `--enable-new-git-file-globbing`: git files patterns as doublestar
     /// globs instead of git pathspecs.
     pub new_globbing: bool,
+    /// The parameter sets every ApplicationSet read so far has made, against
+    /// [`MOST_PARAMETER_SETS_IN_A_RUN`].
+    pub made: &'a std::cell::Cell<usize>,
 }
+
+/// The most parameter sets (so Applications) all the ApplicationSets of one run may make: each
+/// matrix is bounded, but a pull request could write a thousand of them. Four times the 27,000
+/// Applications of the 200-cluster benchmark fleet, which takes 1 GiB.
+pub const MOST_PARAMETER_SETS_IN_A_RUN: usize = 100_000;
 
 /// Where a field is written: the ApplicationSet document, its field lines and the field's path
 /// (`spec.generators[0].list.elements`).

@@ -79,6 +79,7 @@ impl Fixture {
             go_template: self.go_template,
             go_template_options: &self.options,
             new_globbing: self.new_globbing,
+            made: &std::cell::Cell::new(0),
         };
         let origin = Origin::new("set.yaml", 0, 1);
         generate(&[entry], &context, &origin, &FieldLines::default())

@@ -521,6 +521,7 @@ fn errors_point_at_their_field_line() {
         go_template: false,
         go_template_options: &[],
         new_globbing: false,
+        made: &std::cell::Cell::new(0),
     };
     let entries = [
         json!({"list": {"elements": []}}),
@@ -534,4 +535,40 @@ fn errors_point_at_their_field_line() {
     )
     .unwrap_err();
     assert_eq!(error.origin.unwrap().line, 17);
+}
+
+// fedrender's own bound (docs/security.md): a matrix is bounded, so a pull request would write
+// many; the run's parameter sets are counted across entries and ApplicationSets.
+#[test]
+fn a_run_makes_a_bounded_number_of_parameter_sets() {
+    use crate::diagnostics::{FieldLines, Origin};
+    let clusters = Vec::new();
+    let repositories = crate::argocd::repositories::Repositories::default();
+    let made = std::cell::Cell::new(0);
+    let context = super::GeneratorContext {
+        clusters: &clusters,
+        repositories: &repositories,
+        go_template: true,
+        go_template_options: &[],
+        new_globbing: false,
+        made: &made,
+    };
+    let list = |key: &str, count: usize| {
+        let elements: Vec<_> = (0..count).map(|i| json!({ key: i })).collect();
+        json!({"list": {"elements": elements}})
+    };
+    let matrix = json!({"matrix": {"generators": [list("a", 300), list("b", 200)]}});
+    let origin = Origin::new("set.yaml", 0, 1);
+    let lines = FieldLines::default();
+    let one = super::generate(std::slice::from_ref(&matrix), &context, &origin, &lines).unwrap();
+    assert_eq!(one[0].params.len(), 60_000);
+    assert_eq!(made.get(), 60_000);
+    // The next ApplicationSet's matrix would take the run past 100,000.
+    let error = super::generate(&[list("c", 1), matrix], &context, &origin, &lines).unwrap_err();
+    assert_eq!(
+        error.message,
+        "spec.generators[1]: the ApplicationSets make more than 100000 parameter sets \
+         (Applications) in all with this generator, past fedrender's bound on one run (a pull \
+         request may not exhaust the job)"
+    );
 }

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::context::{GeneratorContext, Site};
+use super::context::{GeneratorContext, MOST_PARAMETER_SETS_IN_A_RUN, Site};
 use super::interpolate::interpolate;
 use super::param_ops::flatten;
 use super::{clusters, git, list, matrix, merge, selector};
@@ -51,6 +51,15 @@ pub fn generate(
     for (index, entry) in generators.iter().enumerate() {
         let site = Site::new(document, lines, format!("spec.generators[{index}]"));
         let (params, template) = transform(entry, context, &site, Level::Top, None)?;
+        let made = context.made.get() + params.len();
+        if made > MOST_PARAMETER_SETS_IN_A_RUN {
+            return Err(site.error(format!(
+                "the ApplicationSets make more than {MOST_PARAMETER_SETS_IN_A_RUN} parameter sets \
+                 (Applications) in all with this generator, past fedrender's bound on one run \
+                 (a pull request may not exhaust the job)"
+            )));
+        }
+        context.made.set(made);
         results.push(GeneratorResult {
             generator: index,
             params,
