@@ -249,6 +249,26 @@ GO += [
 ]
 
 
+GO += [
+    # sprig's urlParse and urlJoin over net/url.
+    '{{ urlParse .server }}', '{{ (urlParse .server).hostname }}', '{{ urlParse "https://user:pa%20ss@Example.com:8443/a%2Fb/c d?x=1&y=2#frag%20x" }}',
+    '{{ urlParse "https://kubernetes.default.svc" }}', '{{ urlParse "https://[::1]:6443/a?b=c&d" }}', '{{ urlParse "mailto:joe@x.com" }}', '{{ urlParse "/rel/path?q" }}',
+    '{{ urlParse "a:b" }}', '{{ urlParse ":x" }}', '{{ urlParse "1a:b" }}', '{{ urlParse "a/b:c" }}', '{{ urlParse "http://x:y" }}', '{{ urlParse "http://[::1" }}',
+    '{{ urlParse "http://a b" }}', '{{ urlParse "http://%zz" }}', '{{ urlParse "%zz" }}', '{{ urlParse "%z" }}', '{{ urlParse "" }}', '{{ urlParse "*" }}', '{{ urlParse "x?" }}',
+    '{{ urlParse "x?a?b" }}', '{{ urlParse "HTTP://h/é" }}', '{{ urlParse "http://u@h@g/" }}', '{{ urlParse "//host/p" }}', '{{ urlParse "///p" }}', '{{ urlParse "http://a\u0001" }}',
+    '{{ urlParse "http://h/#a#b" }}', '{{ urlParse "http://h/#%zz" }}', '{{ urlParse "http://%41/" }}', '{{ urlParse "http://%C3%A9/" }}', '{{ urlParse "http://h%25/" }}',
+    '{{ urlParse "http://[fe80::1%25en0]:8080/" }}', '{{ urlParse "http://[fe80::1%25%41]/" }}', '{{ urlParse "http://h:/" }}', '{{ urlParse "http://:80/" }}',
+    '{{ urlParse "http://u:p:q@h/" }}', '{{ urlParse "http://u%2fx:p%40@h/" }}', '{{ urlParse "http://u^@h/" }}', '{{ urlParse "git@github.com:org/repo.git" }}',
+    '{{ urlParse "ssh://git@github.com/org/repo.git" }}', '{{ urlParse "file:///etc/hosts" }}', '{{ urlParse "http:/p" }}', '{{ urlParse "s3+x.y-z:thing" }}',
+    '{{ urlJoin (dict "scheme" "https" "host" "h:1" "path" "/a b" "query" "x=1" "fragment" "f g" "userinfo" "u:p w") }}', '{{ urlJoin (dict "path" "a:b") }}',
+    '{{ urlJoin (dict "scheme" "mailto" "opaque" "x@y") }}', '{{ urlJoin (dict "host" "h" "path" "p") }}', '{{ urlJoin (dict "scheme" 1) }}', '{{ urlJoin (dict) }}',
+    '{{ urlJoin (urlParse "https://u:p@h.com:1/x%2Fy?q#f") }}', '{{ urlJoin (dict "userinfo" "a@b") }}', '{{ urlJoin (dict "host" "é[]") }}', '{{ urlJoin (urlParse .server) }}',
+    '{{ urlJoin (dict "scheme" "https" "host" "h" "path" "/a?b!c(d)*e;f,g=h@i" "fragment" "!x(y)*z?/#") }}', '{{ urlJoin (dict "scheme" "https" "userinfo" "u:p" "path" "x") }}',
+    '{{ urlJoin (dict "userinfo" "%zz") }}', '{{ urlJoin (dict "userinfo" "u" "host" "h") }}', '{{ urlJoin (dict "path" "*") }}', '{{ urlJoin (dict "scheme" "s" "path" "/p") }}',
+    '{{ urlJoin (dict "host" nil) }}', '{{ urlJoin (dict "query" (list 1)) }}', '{{ urlJoin .metadata }}', '{{ urlJoin (dict "path" "é ~x") }}',
+]
+
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

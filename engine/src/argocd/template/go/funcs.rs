@@ -15,6 +15,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         .or_else(|| super::sprig::lookup(name))
         .or_else(|| super::sprig_must::lookup(name))
         .or_else(|| super::sprig_float::lookup(name))
+        .or_else(|| super::sprig_url::lookup(name))
         .or_else(|| super::sprig_paths::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))

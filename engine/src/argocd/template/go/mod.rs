@@ -19,6 +19,7 @@ mod sprig_float;
 mod sprig_more;
 mod sprig_must;
 mod sprig_paths;
+mod sprig_url;
 mod unquote;
 mod value;
 
