@@ -27,6 +27,8 @@ pub(crate) use argo::sanitize_name;
 pub use options::{GoError, GoOptions};
 pub(crate) use value::Value;
 
+use std::rc::Rc;
+
 /// The name Argo CD's controller parses every template under (its base template's clone).
 pub const TEMPLATE_NAME: &str = "base";
 
@@ -60,11 +62,39 @@ fn execute(
     data: impl FnOnce() -> Value,
     options: GoOptions,
 ) -> Result<String, GoError> {
-    let templates = parse::parse(TEMPLATE_NAME, text, &|name| funcs::lookup(name).is_some())
-        .map_err(GoError::Parse)?;
+    let templates = parsed(text).map_err(GoError::Parse)?;
     let mut exec = exec::Exec::new(TEMPLATE_NAME, text, &templates, options);
     exec.execute(data()).map_err(GoError::Execute)?;
     Ok(exec.out)
+}
+
+/// The most texts a thread keeps parsed: an ApplicationSet's template holds a few dozen, each
+/// rendered once per Application.
+const MOST_PARSED: usize = 4096;
+
+thread_local! {
+    static PARSED: std::cell::RefCell<
+        std::collections::HashMap<String, Result<Rc<parse::Templates>, String>>,
+    > = Default::default();
+}
+
+/// `text` parsed, once per thread: every Application an ApplicationSet generates renders the
+/// same texts with other parameters, and parsing depends on the text alone (the function map
+/// is fixed).
+fn parsed(text: &str) -> Result<Rc<parse::Templates>, String> {
+    PARSED.with(|cache| {
+        if let Some(found) = cache.borrow().get(text) {
+            return found.clone();
+        }
+        let result =
+            parse::parse(TEMPLATE_NAME, text, &|name| funcs::lookup(name).is_some()).map(Rc::new);
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= MOST_PARSED {
+            cache.clear();
+        }
+        cache.insert(text.to_string(), result.clone());
+        result
+    })
 }
 
 #[cfg(test)]
