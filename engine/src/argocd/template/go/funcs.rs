@@ -14,6 +14,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
     super::sprig_more::lookup(name)
         .or_else(|| super::sprig::lookup(name))
         .or_else(|| super::sprig_paths::lookup(name))
+        .or_else(|| super::sprig_text::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))
 }
