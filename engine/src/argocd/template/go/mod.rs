@@ -16,6 +16,7 @@ mod signature;
 mod sprig;
 mod sprig_more;
 mod sprig_paths;
+mod sprig_semver;
 mod sprig_text;
 mod unquote;
 mod value;

@@ -15,6 +15,8 @@ pub(crate) enum Param {
     Bool,
     /// `map[string]interface{}`.
     Map,
+    /// `*semver.Version`, what a version's comparing methods take.
+    Version,
 }
 
 impl Param {
@@ -26,6 +28,7 @@ impl Param {
             Param::Int => "int",
             Param::Bool => "bool",
             Param::Map => "map[string]interface {}",
+            Param::Version => "*semver.Version",
         }
     }
 }

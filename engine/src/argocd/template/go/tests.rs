@@ -344,8 +344,8 @@ fn sprig_paths_render_and_a_sprig_function_fedrender_lacks_is_named_as_its_gap()
         "values.yaml /apps/web .yaml a/c true"
     );
     assert_eq!(
-        run("{{ semver \"1.2.3\" }}", json!({})),
-        r#"ERR template: base:1: function "semver" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
+        run("{{ derivePassword 1 \"a\" \"b\" \"c\" \"d\" }}", json!({})),
+        r#"ERR template: base:1: function "derivePassword" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
     );
     // One whose answer is the clock's or chance's is refused for that reason, not as a gap.
     assert_eq!(
