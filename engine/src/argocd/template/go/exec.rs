@@ -715,6 +715,19 @@ impl<'a> Exec<'a> {
         let value = |v: Version| Value::Version(Rc::new(v), VersionKind::Value);
         let result = match name {
             "String" | "Value" => Ok(Value::String(version.string())),
+            // The bytes of the JSON string or the text, a list of numbers as fmt prints them
+            // (its Go type, `[]uint8`, is the one thing not kept).
+            "MarshalJSON" | "MarshalText" => {
+                let text = if name == "MarshalJSON" {
+                    Value::String(version.string()).to_json().to_string()
+                } else {
+                    version.string()
+                };
+                Ok(Value::List(
+                    Rc::new(text.bytes().map(|b| Value::int(i64::from(b))).collect()),
+                    super::value::Elem::Int,
+                ))
+            }
             "Original" => Ok(Value::String(version.original.clone())),
             "Major" => segment(version.major),
             "Minor" => segment(version.minor),
@@ -736,8 +749,8 @@ impl<'a> Exec<'a> {
             "GreaterThan" => other().map(|o| Value::Bool(version.compare(&o).is_gt())),
             "GreaterThanEqual" => other().map(|o| Value::Bool(version.compare(&o).is_ge())),
             _ => Err(format!(
-                "fedrender does not implement {typ}'s method {name} (its bytes, or a change to \
-                 the version in place)"
+                "fedrender does not implement {typ}'s method {name} (a change to the version \
+                 in place)"
             )),
         };
         match result {

@@ -366,6 +366,8 @@ fn length(args: &[Value], _: Option<&str>) -> Result<Value, String> {
         Value::String(s) => Ok(Value::int(s.len() as i64)),
         Value::List(items, _) => Ok(Value::int(items.len() as i64)),
         Value::Map(map, _) => Ok(Value::int(map.borrow().len() as i64)),
+        // len looks through a pointer to what it points at.
+        Value::Version(..) => Err("len of type semver.Version".to_string()),
         other => Err(format!("len of type {}", other.type_name())),
     }
 }
