@@ -612,6 +612,21 @@ impl<'a> Exec<'a> {
         } else {
             None
         };
+        // semver's regular expressions read their text whole on every call: a loop over a
+        // long constraint is charged for what it reads, not only for the one bool it gives.
+        if matches!(name, "semver" | "semverCompare") {
+            let read: usize = values
+                .iter()
+                .map(|value| match value {
+                    Value::String(text) => text.len(),
+                    _ => 0,
+                })
+                .sum();
+            if self.work.saturating_add(read) > MOST_BUILT {
+                self.at(cmd.pos, cmd.to_string());
+            }
+            self.charge(read)?;
+        }
         match (func.call)(&values, callee.as_deref()) {
             Ok(value) => {
                 let built = match &value {

@@ -448,3 +448,18 @@ fn a_template_that_would_build_or_work_without_bound_is_stopped_at_the_call_that
         "%!(BADWIDTH)1"
     );
 }
+
+// A loop over a long constraint is stopped by fedrender's bound on a template's work, as
+// each semverCompare reads its constraint whole.
+#[test]
+fn semver_calls_are_charged_for_the_text_they_read() {
+    let out = run(
+        r#"{{ $c := repeat 1000000 ">=1 " }}{{ range until 100 }}{{ semverCompare $c "1" }}{{ end }}"#,
+        json!({}),
+    );
+    assert!(out.contains("fedrender's bound"), "{out}");
+    assert_eq!(
+        run(r#"{{ semverCompare (repeat 100 ">=1 ") "1" }}"#, json!({})),
+        "true"
+    );
+}
