@@ -686,8 +686,9 @@ mod tests {
         assert!(wrap_custom(&"x".repeat(1 << 12), 1, &"y".repeat(1 << 11), true).is_err());
     }
 
-    // xstrings v1.5.0 convert_test.go TestToSnakeCase, TestToKebabCase (the cases its
-    // documentation lists) and TestToPascalCase.
+    // xstrings v1.5.0's documented samples (convert.go's comments on ToSnakeCase,
+    // ToKebabCase, ToPascalCase: its vendored copy has no tests), and edge cases checked
+    // against Argo CD's answers.
     #[test]
     fn cases_as_xstrings() {
         for (text, snake) in [
