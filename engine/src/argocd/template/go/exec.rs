@@ -8,7 +8,9 @@ use super::funcs;
 use super::options::GoOptions;
 use super::parse::{Arg, Command, Node, Pipe, Templates};
 use super::signature::{Func, Param};
-use super::value::{Value, sprint_value};
+use super::sprig_semver::Version;
+use super::value::{Value, VersionKind, sprint_value};
+use std::rc::Rc;
 
 /// exec.go `maxExecDepth` is 100000; a Rust stack holds fewer nested templates.
 const MAX_DEPTH: usize = 1000;
@@ -39,6 +41,33 @@ enum Flow {
 }
 
 type Run<T> = Result<T, String>;
+
+/// What a command gives the method its last field names: the operands after the field, the
+/// value piped in, and the node that error messages name (`<$v.SetPrerelease>`).
+struct MethodArgs<'c> {
+    dot: Dot,
+    args: &'c [Arg],
+    final_value: Option<Value>,
+    pos: usize,
+    node: String,
+}
+
+impl<'c> MethodArgs<'c> {
+    /// A field read as an operand, which calls a method with no arguments.
+    fn none(dot: &Dot, arg: &Arg) -> MethodArgs<'c> {
+        MethodArgs {
+            dot: dot.clone(),
+            args: &[],
+            final_value: None,
+            pos: arg.pos(),
+            node: arg.to_string(),
+        }
+    }
+
+    fn given(&self) -> usize {
+        self.args.len() + usize::from(self.final_value.is_some())
+    }
+}
 
 /// A value and whether it was read out of a map or list, where Go holds it as `interface {}`.
 #[derive(Clone)]
@@ -346,12 +375,24 @@ impl<'a> Exec<'a> {
         match first {
             Arg::Field { pos, idents } => {
                 self.at(*pos, first.to_string());
-                let has_args = cmd.args.len() > 1 || final_value.is_some();
-                return self.eval_field_chain(dot.clone(), idents, has_args);
+                let call = MethodArgs {
+                    dot: dot.clone(),
+                    args: &cmd.args[1..],
+                    final_value,
+                    pos: *pos,
+                    node: first.to_string(),
+                };
+                return self.eval_field_chain(dot.clone(), idents, call);
             }
             Arg::Chain { pos, node, fields } => {
-                let has_args = cmd.args.len() > 1 || final_value.is_some();
-                return self.eval_chain(dot, *pos, first, node, fields, has_args);
+                let call = MethodArgs {
+                    dot: dot.clone(),
+                    args: &cmd.args[1..],
+                    final_value,
+                    pos: *pos,
+                    node: first.to_string(),
+                };
+                return self.eval_chain(dot, *pos, first, node, fields, call);
             }
             Arg::Identifier { pos, name } => {
                 return self.eval_function(dot, *pos, name, cmd, final_value);
@@ -367,14 +408,20 @@ impl<'a> Exec<'a> {
                     self.not_a_function(cmd, &final_value)?;
                     return Ok(value);
                 }
-                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                let call = MethodArgs {
+                    dot: dot.clone(),
+                    args: &cmd.args[1..],
+                    final_value,
+                    pos: *pos,
+                    node: first.to_string(),
+                };
                 return self.eval_field_chain(
                     Dot {
                         value,
                         wrapped: false,
                     },
                     &idents[1..],
-                    has_args,
+                    call,
                 );
             }
             _ => {}
@@ -418,7 +465,7 @@ impl<'a> Exec<'a> {
         chain: &Arg,
         node: &Arg,
         fields: &[String],
-        has_args: bool,
+        call: MethodArgs<'_>,
     ) -> Run<Value> {
         if matches!(node, Arg::Nil(_)) {
             self.at(pos, chain.to_string());
@@ -431,24 +478,46 @@ impl<'a> Exec<'a> {
                 wrapped: false,
             },
             fields,
-            has_args,
+            call,
         )
     }
 
-    fn eval_field_chain(&mut self, receiver: Dot, idents: &[String], has_args: bool) -> Run<Value> {
+    /// exec.go `evalFieldChain`: the fields in turn, the last one given the command's
+    /// arguments should it name a method.
+    fn eval_field_chain(
+        &mut self,
+        receiver: Dot,
+        idents: &[String],
+        call: MethodArgs<'_>,
+    ) -> Run<Value> {
         let mut receiver = receiver;
+        let mut call = Some(call);
         for (i, ident) in idents.iter().enumerate() {
-            let last = i + 1 == idents.len();
-            let value = self.eval_field(&receiver, ident, last && has_args)?;
-            receiver = Dot {
-                value,
-                wrapped: true,
+            let this = match call.take() {
+                Some(last) if i + 1 == idents.len() => last,
+                Some(call_) => {
+                    let before = MethodArgs {
+                        dot: call_.dot.clone(),
+                        args: &[],
+                        final_value: None,
+                        pos: call_.pos,
+                        node: call_.node.clone(),
+                    };
+                    call = Some(call_);
+                    before
+                }
+                None => break,
             };
+            // A method's result is the value itself; a map's entry is an interface.
+            let wrapped = !matches!(receiver.value, Value::Version(..));
+            let value = self.eval_field(&receiver, ident, this)?;
+            receiver = Dot { value, wrapped };
         }
         Ok(receiver.value)
     }
 
-    fn eval_field(&mut self, receiver: &Dot, name: &str, has_args: bool) -> Run<Value> {
+    fn eval_field(&mut self, receiver: &Dot, name: &str, call: MethodArgs<'_>) -> Run<Value> {
+        let has_args = call.given() > 0;
         match &receiver.value {
             Value::Missing => {
                 if self.missing_key_error {
@@ -469,6 +538,14 @@ impl<'a> Exec<'a> {
                     None if self.missing_key_zero => Ok(Value::Nil),
                     None => Ok(Value::Missing),
                 }
+            }
+            Value::Version(version, kind) => {
+                let typ = if receiver.wrapped {
+                    "interface {}"
+                } else {
+                    receiver.value.type_name()
+                };
+                self.version_method(version.clone(), *kind, typ, name, call)
             }
             other => {
                 let typ = if receiver.wrapped {
@@ -535,6 +612,21 @@ impl<'a> Exec<'a> {
         } else {
             None
         };
+        // semver's regular expressions read their text whole on every call: a loop over a
+        // long constraint is charged for what it reads, not only for the one bool it gives.
+        if matches!(name, "semver" | "semverCompare") {
+            let read: usize = values
+                .iter()
+                .map(|value| match value {
+                    Value::String(text) => text.len(),
+                    _ => 0,
+                })
+                .sum();
+            if self.work.saturating_add(read) > MOST_BUILT {
+                self.at(cmd.pos, cmd.to_string());
+            }
+            self.charge(read)?;
+        }
         match (func.call)(&values, callee.as_deref()) {
             Ok(value) => {
                 let built = match &value {
@@ -551,6 +643,138 @@ impl<'a> Exec<'a> {
             }
             Err(message) => {
                 self.at(cmd.pos, cmd.to_string());
+                self.error(format!("error calling {name}: {message}"))
+            }
+        }
+    }
+
+    /// A field of a `*semver.Version` (or of the `semver.Version` a method returns, which
+    /// lacks the pointer's methods): its methods are called with the command's arguments,
+    /// converted to their parameters' types; its fields are unexported.
+    fn version_method(
+        &mut self,
+        version: Rc<Version>,
+        kind: VersionKind,
+        typ: &str,
+        name: &str,
+        call: MethodArgs<'_>,
+    ) -> Run<Value> {
+        use Param::{Any, Str, Version as V};
+        let (params, pointer_only): (&[Param], bool) = match name {
+            "String" | "Major" | "Minor" | "Patch" | "Prerelease" | "Metadata" | "IncPatch"
+            | "IncMinor" | "IncMajor" | "MarshalJSON" | "MarshalText" | "Value" => (&[], false),
+            "SetPrerelease" | "SetMetadata" => (&[Str], false),
+            "Original" => (&[], true),
+            "LessThan" | "LessThanEqual" | "GreaterThan" | "GreaterThanEqual" | "Equal"
+            | "Compare" => (&[V], true),
+            "UnmarshalJSON" | "UnmarshalText" | "Scan" => (&[Any], true),
+            _ => (&[][..], false),
+        };
+        let is_method = !params.is_empty()
+            || matches!(
+                name,
+                "String"
+                    | "Major"
+                    | "Minor"
+                    | "Patch"
+                    | "Prerelease"
+                    | "Metadata"
+                    | "IncPatch"
+                    | "IncMinor"
+                    | "IncMajor"
+                    | "MarshalJSON"
+                    | "MarshalText"
+                    | "Value"
+                    | "Original"
+            );
+        if !is_method || (pointer_only && kind == VersionKind::Value) {
+            if matches!(
+                name,
+                "major" | "minor" | "patch" | "pre" | "metadata" | "original"
+            ) {
+                return self.error(format!(
+                    "{name} is an unexported field of struct type {typ}"
+                ));
+            }
+            return self.error(format!("can't evaluate field {name} in type {typ}"));
+        }
+        if call.given() != params.len() {
+            return self.error(format!(
+                "wrong number of args for {name}: want {} got {}",
+                params.len(),
+                call.given()
+            ));
+        }
+        let mut values = Vec::with_capacity(params.len());
+        for (arg, param) in call.args.iter().zip(params) {
+            values.push(self.eval_arg(&call.dot, arg, *param)?);
+        }
+        if let Some(value) = call.final_value {
+            values.push(self.validate(value, params[params.len() - 1], false)?);
+        }
+        let other = || match values.first() {
+            Some(Value::Version(other, _)) => Ok(other.clone()),
+            _ => Err(super::coerce::NIL_DEREFERENCE.to_string()),
+        };
+        let text = |i: usize| match values.get(i) {
+            Some(Value::String(text)) => text.clone(),
+            _ => String::new(),
+        };
+        let segment = |n: u64| {
+            i64::try_from(n)
+                .map(|n| Value::Int(n, super::value::IntType::Uint64))
+                .map_err(|_| {
+                    format!("{n} is past the int64 values fedrender holds (Go's uint64 holds it)")
+                })
+        };
+        let value = |v: Version| Value::Version(Rc::new(v), VersionKind::Value);
+        let result = match name {
+            "String" | "Value" => Ok(Value::String(version.string())),
+            // The bytes of the JSON string or the text, a list of numbers as fmt prints them
+            // (its Go type, `[]uint8`, is the one thing not kept).
+            "MarshalJSON" | "MarshalText" => {
+                let text = if name == "MarshalJSON" {
+                    Value::String(version.string()).to_json().to_string()
+                } else {
+                    version.string()
+                };
+                Ok(Value::List(
+                    Rc::new(text.bytes().map(|b| Value::int(i64::from(b))).collect()),
+                    super::value::Elem::Int,
+                ))
+            }
+            "Original" => Ok(Value::String(version.original.clone())),
+            "Major" => segment(version.major),
+            "Minor" => segment(version.minor),
+            "Patch" => segment(version.patch),
+            "Prerelease" => Ok(Value::String(version.pre.clone())),
+            "Metadata" => Ok(Value::String(version.metadata.clone())),
+            "IncPatch" => Ok(value(version.inc_patch())),
+            "IncMinor" => Ok(value(version.inc_minor())),
+            "IncMajor" => Ok(value(version.inc_major())),
+            "SetPrerelease" => version.set_prerelease(&text(0)).map(value),
+            "SetMetadata" => version.set_metadata(&text(0)).map(value),
+            "Equal" => Ok(Value::Bool(match values.first() {
+                Some(Value::Version(other, _)) => version.compare(other).is_eq(),
+                _ => false,
+            })),
+            "Compare" => other().map(|o| Value::int(version.compare(&o) as i64)),
+            "LessThan" => other().map(|o| Value::Bool(version.compare(&o).is_lt())),
+            "LessThanEqual" => other().map(|o| Value::Bool(version.compare(&o).is_le())),
+            "GreaterThan" => other().map(|o| Value::Bool(version.compare(&o).is_gt())),
+            "GreaterThanEqual" => other().map(|o| Value::Bool(version.compare(&o).is_ge())),
+            _ => Err(format!(
+                "fedrender does not implement {typ}'s method {name} (a change to the version \
+                 in place)"
+            )),
+        };
+        match result {
+            Ok(value) => {
+                self.charge(1)?;
+                Ok(value)
+            }
+            Err(message) => {
+                self.at(call.pos, call.node);
                 self.error(format!("error calling {name}: {message}"))
             }
         }
@@ -591,11 +815,12 @@ impl<'a> Exec<'a> {
             Arg::Dot(_) => self.validate(dot.value.clone(), param, dot.wrapped),
             Arg::Nil(_) => match param {
                 Param::Value => Ok(Value::Missing),
-                Param::Any | Param::Map => Ok(Value::Nil),
+                Param::Any | Param::Map | Param::Version => Ok(Value::Nil),
                 _ => self.error(format!("cannot assign nil to {}", param.go_type())),
             },
             Arg::Field { idents, .. } => {
-                let value = self.eval_field_chain(dot.clone(), idents, false)?;
+                let value =
+                    self.eval_field_chain(dot.clone(), idents, MethodArgs::none(dot, arg))?;
                 self.at(arg.pos(), arg.to_string());
                 self.validate(value, param, true)
             }
@@ -611,7 +836,7 @@ impl<'a> Exec<'a> {
                                 wrapped: false,
                             },
                             &idents[1..],
-                            false,
+                            MethodArgs::none(dot, arg),
                         )?,
                         true,
                     )
@@ -632,7 +857,8 @@ impl<'a> Exec<'a> {
                 self.validate(value, param, false)
             }
             Arg::Chain { pos, node, fields } => {
-                let value = self.eval_chain(dot, *pos, arg, node, fields, false)?;
+                let value =
+                    self.eval_chain(dot, *pos, arg, node, fields, MethodArgs::none(dot, arg))?;
                 self.validate(value, param, true)
             }
             Arg::Bool(_, b) => match param {
@@ -640,8 +866,9 @@ impl<'a> Exec<'a> {
                 Param::Int => self.error(format!("expected integer; found {arg}")),
                 Param::Float => self.error(format!("expected float; found {arg}")),
                 Param::Str => self.error(format!("expected string; found {arg}")),
-                Param::Map => self.error(format!(
-                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                Param::Map | Param::Version => self.error(format!(
+                    "can't handle {arg} for arg of type {}",
+                    param.go_type()
                 )),
             },
             Arg::Number(_, number) => match param {
@@ -656,8 +883,9 @@ impl<'a> Exec<'a> {
                 Param::Any | Param::Value => self.ideal_constant(number),
                 Param::Str => self.error(format!("expected string; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
-                Param::Map => self.error(format!(
-                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                Param::Map | Param::Version => self.error(format!(
+                    "can't handle {arg} for arg of type {}",
+                    param.go_type()
                 )),
             },
             Arg::String { value, .. } => match param {
@@ -665,8 +893,9 @@ impl<'a> Exec<'a> {
                 Param::Int => self.error(format!("expected integer; found {arg}")),
                 Param::Float => self.error(format!("expected float; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
-                Param::Map => self.error(format!(
-                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                Param::Map | Param::Version => self.error(format!(
+                    "can't handle {arg} for arg of type {}",
+                    param.go_type()
                 )),
             },
         }
@@ -679,6 +908,8 @@ impl<'a> Exec<'a> {
             (_, Param::Value) => Ok(value),
             (Value::Missing, Param::Any) => Ok(Value::Nil),
             (Value::Missing, Param::Map) => Ok(Value::map(Default::default())),
+            // A nil pointer, which the method is then called with.
+            (Value::Missing, Param::Version) => Ok(Value::Nil),
             (Value::Missing, _) => self.error(format!("invalid value; expected {expected}")),
             (Value::Nil, Param::Any) => Ok(value),
             (Value::Nil, _) => self.error(format!(
@@ -689,7 +920,8 @@ impl<'a> Exec<'a> {
             | (Value::Int(_, super::value::IntType::Int), Param::Int)
             | (Value::Float(_), Param::Float)
             | (Value::Bool(_), Param::Bool)
-            | (Value::Map(_, super::value::Elem::Any), Param::Map) => Ok(value),
+            | (Value::Map(_, super::value::Elem::Any), Param::Map)
+            | (Value::Version(_, VersionKind::Pointer), Param::Version) => Ok(value),
             _ => {
                 let _ = wrapped;
                 self.error(format!(

@@ -19,6 +19,8 @@ mod sprig_float;
 mod sprig_more;
 mod sprig_must;
 mod sprig_paths;
+mod sprig_semver;
+mod sprig_text;
 mod sprig_url;
 mod unquote;
 mod value;

@@ -165,6 +165,31 @@ fn format_any(arg: &Value, verb: char, spec: Spec, nested: bool) -> String {
         Value::Int(i, _) => format_int(*i, verb, spec),
         Value::Float(f) => format_float(*f, verb, spec),
         Value::String(s) => format_string(s, verb, spec),
+        // fmt formats a Stringer's `String()` for the string verbs; for the others it prints
+        // the struct field by field (`&{1 2 3 %!d(string=) …}` behind a pointer).
+        Value::Version(version, kind) => match verb {
+            'v' | 's' | 'x' | 'X' | 'q' => format_string(&version.string(), verb, spec),
+            _ => {
+                let numbers = [version.major, version.minor, version.patch].map(|n| {
+                    let n = Value::Int(
+                        i64::try_from(n).unwrap_or(i64::MAX),
+                        super::value::IntType::Uint64,
+                    );
+                    format_any(&n, verb, spec, true)
+                });
+                let texts = [&version.pre, &version.metadata, &version.original].map(|t| {
+                    // fmt pads the string a bad verb shows.
+                    format_string(t, verb, spec)
+                        .unwrap_or_else(|| format!("%!{verb}(string={})", pad(t, spec, false)))
+                });
+                let pointer = if *kind == super::value::VersionKind::Pointer && !nested {
+                    "&"
+                } else {
+                    ""
+                };
+                return format!("{pointer}{{{} {}}}", numbers.join(" "), texts.join(" "));
+            }
+        },
         Value::List(items, _) => {
             let parts: Vec<String> = items
                 .iter()

@@ -17,6 +17,8 @@ pub(crate) enum Param {
     Bool,
     /// `map[string]interface{}`.
     Map,
+    /// `*semver.Version`, what a version's comparing methods take.
+    Version,
 }
 
 impl Param {
@@ -29,6 +31,7 @@ impl Param {
             Param::Float => "float64",
             Param::Bool => "bool",
             Param::Map => "map[string]interface {}",
+            Param::Version => "*semver.Version",
         }
     }
 }

@@ -344,8 +344,8 @@ fn sprig_paths_render_and_a_sprig_function_fedrender_lacks_is_named_as_its_gap()
         "values.yaml /apps/web .yaml a/c true"
     );
     assert_eq!(
-        run("{{ semver \"1.2.3\" }}", json!({})),
-        r#"ERR template: base:1: function "semver" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
+        run("{{ derivePassword 1 \"a\" \"b\" \"c\" \"d\" }}", json!({})),
+        r#"ERR template: base:1: function "derivePassword" is sprig's, which Argo CD's templates have and fedrender does not implement yet"#
     );
     // One whose answer is the clock's or chance's is refused for that reason, not as a gap.
     assert_eq!(
@@ -446,5 +446,20 @@ fn a_template_that_would_build_or_work_without_bound_is_stopped_at_the_call_that
     assert_eq!(
         run("{{ printf \"%*d\" 2000000 1 }}", json!({})),
         "%!(BADWIDTH)1"
+    );
+}
+
+// A loop over a long constraint is stopped by fedrender's bound on a template's work, as
+// each semverCompare reads its constraint whole.
+#[test]
+fn semver_calls_are_charged_for_the_text_they_read() {
+    let out = run(
+        r#"{{ $c := repeat 1000000 ">=1 " }}{{ range until 100 }}{{ semverCompare $c "1" }}{{ end }}"#,
+        json!({}),
+    );
+    assert!(out.contains("fedrender's bound"), "{out}");
+    assert_eq!(
+        run(r#"{{ semverCompare (repeat 100 ">=1 ") "1" }}"#, json!({})),
+        "true"
     );
 }

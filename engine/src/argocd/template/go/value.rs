@@ -21,6 +21,17 @@ pub(crate) enum Elem {
 pub(crate) enum IntType {
     Int,
     Int64,
+    /// What `*semver.Version`'s `Major`, `Minor` and `Patch` return.
+    Uint64,
+}
+
+/// Whether a version is the `*semver.Version` sprig's `semver` returns or the
+/// `semver.Version` its `Inc…` and `Set…` methods return, which has fewer methods (those of
+/// the pointer need an address a method's result does not have).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VersionKind {
+    Pointer,
+    Value,
 }
 
 pub(crate) type MapRef = Rc<RefCell<BTreeMap<String, Value>>>;
@@ -37,6 +48,8 @@ pub(crate) enum Value {
     String(String),
     List(Rc<Vec<Value>>, Elem),
     Map(MapRef, Elem),
+    /// A Masterminds/semver version; a pointer's identity is its `Rc`'s.
+    Version(Rc<super::sprig_semver::Version>, VersionKind),
 }
 
 impl Value {
@@ -98,6 +111,8 @@ impl Value {
                 }
             }
             Value::String(s) => serde_json::Value::String(s.clone()),
+            // Its `MarshalJSON`: the version's `String()`.
+            Value::Version(version, _) => serde_json::Value::String(version.string()),
             Value::List(items, _) => {
                 serde_json::Value::Array(items.iter().map(Value::to_json).collect())
             }
@@ -118,6 +133,9 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_, IntType::Int) => "int",
             Value::Int(_, IntType::Int64) => "int64",
+            Value::Int(_, IntType::Uint64) => "uint64",
+            Value::Version(_, VersionKind::Pointer) => "*semver.Version",
+            Value::Version(_, VersionKind::Value) => "semver.Version",
             Value::Float(_) => "float64",
             Value::String(_) => "string",
             Value::List(_, Elem::Any) => "[]interface {}",
@@ -143,6 +161,8 @@ impl Value {
             Value::String(s) => !s.is_empty(),
             Value::List(items, _) => !items.is_empty(),
             Value::Map(map, _) => !map.borrow().is_empty(),
+            // A non-nil pointer, or a struct, which is never false.
+            Value::Version(..) => true,
         }
     }
 
@@ -173,6 +193,7 @@ impl Value {
             (Value::Int(a, ta), Value::Int(b, tb)) => a == b && ta == tb,
             (Value::Float(a), Value::Float(b)) => a == b,
             (Value::String(a), Value::String(b)) => a == b,
+            (Value::Version(a, ka), Value::Version(b, kb)) => ka == kb && a == b,
             (Value::List(a, ea), Value::List(b, eb)) => {
                 ea == eb
                     && a.len() == b.len()
@@ -206,6 +227,8 @@ fn write_v(out: &mut String, value: &Value) {
         Value::Int(i, _) => out.push_str(&i.to_string()),
         Value::Float(f) => out.push_str(&crate::go_float::format(*f, 'g', None)),
         Value::String(s) => out.push_str(s),
+        // fmt calls its `String()`, which both kinds have.
+        Value::Version(version, _) => out.push_str(&version.string()),
         Value::List(items, _) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
