@@ -4,25 +4,12 @@
 //! `goTemplate: true`, through Go's text/template over the nested parameters ([`go`]).
 //!
 //! The function map is text/template's builtins, Argo CD's `normalize`, `slugify`, `toYaml`,
-//! `fromYaml`, `fromYamlArray`, and these of sprig v3: upper lower title trim trimAll
-//! trimPrefix trimSuffix replace contains hasPrefix hasSuffix quote squote cat indent nindent
-//! substr trunc repeat nospace split splitList join sortAlpha, default empty coalesce ternary,
-//! list first last rest initial append push prepend uniq has without compact slice concat
-//! reverse, dict get set unset hasKey keys values pluck merge mergeOverwrite dig pick omit
-//! deepCopy, toString toJson toPrettyJson toRawJson fromJson atoi int int64 float64, regexMatch
-//! regexReplaceAll regexReplaceAllLiteral regexFind regexFindAll regexSplit regexQuoteMeta,
-//! b64enc b64dec sha256sum, add add1 sub mul div mod max min until untilStep, typeOf kindOf
-//! deepEqual, base dir clean ext isAbs (and their os… forms), abbrev abbrevboth initials
-//! swapcase snakecase camelcase kebabcase wrap wrapWith, semver semverCompare (and the
-//! methods of the version `semver` returns).
-//!
-//! Not yet there (a template using one does not parse, and the message says it is sprig's and
-//! fedrender's gap, not Argo CD's "not defined"): sprig's
-//! dates (now date dateInZone dateModify ago duration …), the must* variants, float math
-//! (addf … floor ceil round), seq, the other string helpers (shuffle plural randAlpha …),
-//! chunk and the other list helpers, uuid, crypto and encodings beyond b64 and sha256 (sha1sum adler32sum b32enc
-//! genPrivateKey …), typeIs kindIs; and of point 4, `templatePatch` and the strategic merge of
-//! `spec.template` per generator.
+//! `fromYaml`, `fromYamlArray`, and every function of sprig v3.3.0's generic map Argo CD keeps
+//! (it removes `env`, `expandenv` and `getHostByName`), each in the file of its kind under
+//! [`go`], but for these. Three fedrender lacks (`derivePassword`, `buildCustomCert`,
+//! `decryptAES`): a template using one does not parse, and the message says it is sprig's and
+//! fedrender's gap, not Argo CD's "not defined". And those whose answer changes from one render
+//! to the next (the clock, randomness, fresh keys and salts) are refused by that reason.
 
 mod error;
 mod fasttemplate;
