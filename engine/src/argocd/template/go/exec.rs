@@ -7,8 +7,8 @@ use super::coerce::MOST_BUILT;
 use super::funcs;
 use super::options::GoOptions;
 use super::parse::{Arg, Command, Node, Pipe, Templates};
+use super::semver::Version;
 use super::signature::{Func, Param};
-use super::sprig_semver::Version;
 use super::value::{Value, VersionKind, sprint_value};
 use std::rc::Rc;
 

@@ -13,6 +13,7 @@ mod number;
 mod options;
 mod parse;
 mod printf;
+mod semver;
 mod signature;
 mod sprig;
 mod sprig_float;

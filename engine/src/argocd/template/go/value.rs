@@ -49,7 +49,7 @@ pub(crate) enum Value {
     List(Rc<Vec<Value>>, Elem),
     Map(MapRef, Elem),
     /// A Masterminds/semver version; a pointer's identity is its `Rc`'s.
-    Version(Rc<super::sprig_semver::Version>, VersionKind),
+    Version(Rc<super::semver::Version>, VersionKind),
 }
 
 impl Value {
