@@ -12,11 +12,13 @@
 //! deepCopy, toString toJson toPrettyJson toRawJson fromJson atoi int int64 float64, regexMatch
 //! regexReplaceAll regexReplaceAllLiteral regexFind regexFindAll regexSplit regexQuoteMeta,
 //! b64enc b64dec sha256sum, add add1 sub mul div mod max min until untilStep, typeOf kindOf
-//! deepEqual, base dir clean ext isAbs (and their os… forms).
+//! deepEqual, base dir clean ext isAbs (and their os… forms), toDate mustToDate date
+//! dateInZone htmlDate htmlDateInZone dateModify mustDateModify duration durationRound
+//! unixEpoch (and their snake_case names).
 //!
 //! Not yet there (a template using one does not parse, and the message says it is sprig's and
 //! fedrender's gap, not Argo CD's "not defined"): sprig's
-//! dates (now date dateInZone dateModify ago duration …), the must* variants, float math
+//! the clock's (now ago, refused by that reason), the must* variants, float math
 //! (addf … floor ceil round), seq, the other string helpers (abbrev wrap camelcase snakecase
 //! kebabcase swapcase shuffle initials plural randAlpha …), chunk and the other list helpers,
 //! semver, uuid, crypto and encodings beyond b64 and sha256 (sha1sum adler32sum b32enc

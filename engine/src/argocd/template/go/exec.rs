@@ -639,8 +639,9 @@ impl<'a> Exec<'a> {
                 Param::Bool | Param::Any | Param::Value => Ok(Value::Bool(*b)),
                 Param::Int => self.error(format!("expected integer; found {arg}")),
                 Param::Str => self.error(format!("expected string; found {arg}")),
-                Param::Map => self.error(format!(
-                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                Param::Map | Param::Time => self.error(format!(
+                    "can't handle {arg} for arg of type {}",
+                    param.go_type()
                 )),
             },
             Arg::Number(_, number) => match param {
@@ -651,16 +652,18 @@ impl<'a> Exec<'a> {
                 Param::Any | Param::Value => self.ideal_constant(number),
                 Param::Str => self.error(format!("expected string; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
-                Param::Map => self.error(format!(
-                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                Param::Map | Param::Time => self.error(format!(
+                    "can't handle {arg} for arg of type {}",
+                    param.go_type()
                 )),
             },
             Arg::String { value, .. } => match param {
                 Param::Str | Param::Any | Param::Value => Ok(Value::String(value.clone())),
                 Param::Int => self.error(format!("expected integer; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
-                Param::Map => self.error(format!(
-                    "can't handle {arg} for arg of type map[string]interface {{}}"
+                Param::Map | Param::Time => self.error(format!(
+                    "can't handle {arg} for arg of type {}",
+                    param.go_type()
                 )),
             },
         }
@@ -682,7 +685,8 @@ impl<'a> Exec<'a> {
             (Value::String(_), Param::Str)
             | (Value::Int(_, super::value::IntType::Int), Param::Int)
             | (Value::Bool(_), Param::Bool)
-            | (Value::Map(_, super::value::Elem::Any), Param::Map) => Ok(value),
+            | (Value::Map(_, super::value::Elem::Any), Param::Map)
+            | (Value::Time(_), Param::Time) => Ok(value),
             _ => {
                 let _ = wrapped;
                 self.error(format!(

@@ -7,6 +7,7 @@ mod coerce;
 mod encoding;
 mod exec;
 mod funcs;
+mod go_time;
 mod lexer;
 mod number;
 mod options;
@@ -16,6 +17,7 @@ mod signature;
 mod sprig;
 mod sprig_more;
 mod sprig_paths;
+mod sprig_time;
 mod unquote;
 mod value;
 

@@ -165,6 +165,12 @@ fn format_any(arg: &Value, verb: char, spec: Spec, nested: bool) -> String {
         Value::Int(i, _) => format_int(*i, verb, spec),
         Value::Float(f) => format_float(*f, verb, spec),
         Value::String(s) => format_string(s, verb, spec),
+        // fmt calls a Stringer's String for the string verbs. Other verbs print the struct's
+        // fields, whose location is a pointer (an address differing between runs); fedrender
+        // marks those as a wrong verb.
+        Value::Time(t) => matches!(verb, 'v' | 's' | 'q' | 'x' | 'X')
+            .then(|| format_string(&t.string(), verb, spec))
+            .flatten(),
         Value::List(items, _) => {
             let parts: Vec<String> = items
                 .iter()

@@ -15,6 +15,8 @@ pub(crate) enum Param {
     Bool,
     /// `map[string]interface{}`.
     Map,
+    /// `time.Time`, a struct: only a value of that type is given to it.
+    Time,
 }
 
 impl Param {
@@ -26,6 +28,7 @@ impl Param {
             Param::Int => "int",
             Param::Bool => "bool",
             Param::Map => "map[string]interface {}",
+            Param::Time => "time.Time",
         }
     }
 }

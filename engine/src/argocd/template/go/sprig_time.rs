@@ -1,0 +1,181 @@
+//! sprig v3's date functions (Masterminds/sprig date.go, functions.go), on Go's `time`
+//! package as [`super::go_time`] has it. `now` and `ago` read the clock and are refused
+//! (funcs.rs `is_nondeterministic_sprig`); so is any call that would fall back to the clock.
+
+use super::go_time::{GoTime, Zone, duration_string, parse_duration, parse_in_local};
+use super::signature::{Func, Param, f};
+use super::value::{IntType, Value};
+use std::rc::Rc;
+
+use Param::{Any, Str, Time};
+
+fn s(args: &[Value], i: usize) -> &str {
+    match &args[i] {
+        Value::String(s) => s,
+        _ => "",
+    }
+}
+
+fn time_at(args: &[Value], i: usize) -> GoTime {
+    match &args[i] {
+        Value::Time(t) => (**t).clone(),
+        _ => GoTime::zero(),
+    }
+}
+
+fn time(t: GoTime) -> Value {
+    Value::Time(Rc::new(t))
+}
+
+/// Why a call is refused where sprig would read the clock: fedrender renders the same bytes
+/// every time, and what Argo CD renders then is not known before it renders.
+fn reads_clock(function: &str, value: &Value, instead: &str) -> String {
+    let given = if value.is_nil() {
+        "nil".to_string()
+    } else {
+        value.type_name().to_string()
+    };
+    format!(
+        "{function} of a {given} would read the clock: sprig uses time.Now() for {instead}, and \
+         what Argo CD renders then changes from one render to the next (fedrender renders the same \
+         bytes every time; a parameter's number is a float64, so convert it with int64 first)"
+    )
+}
+
+/// sprig `dateInZone`: a time.Time, or Unix seconds as int or int64 (the only integer types a
+/// template makes), shown in `zone` (UTC when Go cannot load it) with the layout.
+fn date_in_zone(function: &str, layout: &str, date: &Value, zone: &str) -> Result<Value, String> {
+    let t = match date {
+        Value::Time(t) => (**t).clone(),
+        Value::Int(seconds, IntType::Int | IntType::Int64) => GoTime::unix(*seconds),
+        other => {
+            return Err(reads_clock(
+                function,
+                other,
+                "anything but a time.Time or an integer",
+            ));
+        }
+    };
+    let zone = Zone::load(zone).unwrap_or(Zone::Utc);
+    Ok(Value::String(t.in_zone(zone).format(layout)))
+}
+
+/// sprig `duration`: whole seconds, from a string (`strconv.ParseInt`, 0 when it fails, the
+/// end of the range when it is past it) or an int64; anything else is 0.
+fn duration_seconds(value: &Value) -> i64 {
+    match value {
+        Value::String(text) => parse_int_base10(text),
+        Value::Int(n, IntType::Int64) => *n,
+        _ => 0,
+    }
+}
+
+/// `strconv.ParseInt(text, 10, 64)`'s value, errors aside.
+fn parse_int_base10(text: &str) -> i64 {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return 0;
+    }
+    let mut magnitude: u128 = 0;
+    for c in digits.bytes() {
+        // Past 2^63 only the sign matters: ParseInt answers the end of the range.
+        magnitude = (magnitude * 10 + u128::from(c - b'0')).min(1 << 64);
+    }
+    if negative {
+        if magnitude >= 1 << 63 {
+            i64::MIN
+        } else {
+            -(magnitude as i64)
+        }
+    } else {
+        magnitude.min(i64::MAX as u128) as i64
+    }
+}
+
+/// sprig `durationRound`: the largest unit (years of 365 days, months of 30) that the
+/// duration is strictly more than one of, whole units of it.
+fn duration_round(value: &Value) -> Result<String, String> {
+    let nanos = match value {
+        Value::String(text) => parse_duration(text).unwrap_or(0),
+        Value::Int(n, IntType::Int64) => *n,
+        Value::Time(_) => {
+            return Err(
+                "durationRound of a time.Time is the time since it, which would read the clock: \
+                 what Argo CD renders then changes from one render to the next (fedrender renders \
+                 the same bytes every time)"
+                    .to_string(),
+            );
+        }
+        _ => 0,
+    };
+    let u = nanos.unsigned_abs();
+    const HOUR: u64 = 3_600_000_000_000;
+    let units: [(u64, &str); 6] = [
+        (HOUR * 24 * 365, "y"),
+        (HOUR * 24 * 30, "mo"),
+        (HOUR * 24, "d"),
+        (HOUR, "h"),
+        (60_000_000_000, "m"),
+        (1_000_000_000, "s"),
+    ];
+    Ok(units
+        .iter()
+        .find(|(unit, _)| u > *unit)
+        .map_or("0s".to_string(), |(unit, name)| {
+            format!("{}{name}", u / unit)
+        }))
+}
+
+pub(super) fn lookup(name: &str) -> Option<Func> {
+    Some(match name {
+        "toDate" => f(&[Str, Str], None, |a, _| {
+            Ok(time(
+                parse_in_local(s(a, 0), s(a, 1)).unwrap_or_else(|_| GoTime::zero()),
+            ))
+        }),
+        "mustToDate" => f(&[Str, Str], None, |a, _| {
+            parse_in_local(s(a, 0), s(a, 1)).map(time)
+        }),
+        "date" => f(&[Str, Any], None, |a, _| {
+            date_in_zone("date", s(a, 0), &a[1], "Local")
+        }),
+        "dateInZone" | "date_in_zone" => f(&[Str, Any, Str], None, |a, _| {
+            date_in_zone("dateInZone", s(a, 0), &a[1], s(a, 2))
+        }),
+        "htmlDate" => f(&[Any], None, |a, _| {
+            date_in_zone("htmlDate", "2006-01-02", &a[0], "Local")
+        }),
+        "htmlDateInZone" => f(&[Any, Str], None, |a, _| {
+            date_in_zone("htmlDateInZone", "2006-01-02", &a[0], s(a, 1))
+        }),
+        "unixEpoch" => f(&[Time], None, |a, _| {
+            Ok(Value::String(time_at(a, 0).unix_sec().to_string()))
+        }),
+        "duration" => f(&[Any], None, |a, _| {
+            let seconds = duration_seconds(&a[0]);
+            // time.Duration(n) * time.Second wraps, as Go's int64 multiplication does.
+            Ok(Value::String(duration_string(
+                seconds.wrapping_mul(1_000_000_000),
+            )))
+        }),
+        "durationRound" => f(&[Any], None, |a, _| {
+            duration_round(&a[0]).map(Value::String)
+        }),
+        "dateModify" | "date_modify" => f(&[Str, Time], None, |a, _| {
+            let t = time_at(a, 1);
+            Ok(time(match parse_duration(s(a, 0)) {
+                Ok(d) => t.add(d),
+                Err(_) => t,
+            }))
+        }),
+        "mustDateModify" | "must_date_modify" => f(&[Str, Time], None, |a, _| {
+            let d = parse_duration(s(a, 0))?;
+            Ok(time(time_at(a, 1).add(d)))
+        }),
+        _ => return None,
+    })
+}
