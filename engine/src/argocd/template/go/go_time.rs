@@ -1303,3 +1303,397 @@ pub(crate) fn parse_duration(text: &str) -> Result<i64, String> {
     }
     Ok(d as i64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn los_angeles() -> Zone {
+        Zone::load("America/Los_Angeles").expect("the bundled database has it")
+    }
+
+    // Go time/format_test.go TestFormat's formatTests: Thu Feb 4 21:00:57.012345600 PST 2009.
+    #[test]
+    fn formats_as_go_s_format_tests() {
+        let t = GoTime::unix(1_233_810_057)
+            .add(12_345_600)
+            .in_zone(los_angeles());
+        let cases = [
+            ("Mon Jan _2 15:04:05 2006", "Wed Feb  4 21:00:57 2009"),
+            (
+                "Mon Jan _2 15:04:05 MST 2006",
+                "Wed Feb  4 21:00:57 PST 2009",
+            ),
+            (
+                "Mon Jan 02 15:04:05 -0700 2006",
+                "Wed Feb 04 21:00:57 -0800 2009",
+            ),
+            ("02 Jan 06 15:04 MST", "04 Feb 09 21:00 PST"),
+            (
+                "Monday, 02-Jan-06 15:04:05 MST",
+                "Wednesday, 04-Feb-09 21:00:57 PST",
+            ),
+            (
+                "Mon, 02 Jan 2006 15:04:05 MST",
+                "Wed, 04 Feb 2009 21:00:57 PST",
+            ),
+            (
+                "Mon, 02 Jan 2006 15:04:05 -0700",
+                "Wed, 04 Feb 2009 21:00:57 -0800",
+            ),
+            ("2006-01-02T15:04:05Z07:00", "2009-02-04T21:00:57-08:00"),
+            (
+                "2006-01-02T15:04:05.999999999Z07:00",
+                "2009-02-04T21:00:57.0123456-08:00",
+            ),
+            ("3:04PM", "9:00PM"),
+            ("3pm", "9pm"),
+            ("3PM", "9PM"),
+            ("06 01 02", "09 02 04"),
+            (
+                "Hi Janet, the Month is January",
+                "Hi Janet, the Month is February",
+            ),
+            ("Jan _2 15:04:05", "Feb  4 21:00:57"),
+            ("Jan _2 15:04:05.000", "Feb  4 21:00:57.012"),
+            ("Jan _2 15:04:05.000000", "Feb  4 21:00:57.012345"),
+            ("Jan _2 15:04:05.000000000", "Feb  4 21:00:57.012345600"),
+            ("2006-01-02 15:04:05", "2009-02-04 21:00:57"),
+            ("Jan  2 002 __2 2", "Feb  4 035  35 4"),
+            ("2006 6 06 _6 __6 ___6", "2009 6 09 _6 __6 ___6"),
+            ("Jan January 1 01 _1", "Feb February 2 02 _2"),
+            ("2 02 _2 __2", "4 04  4  35"),
+            ("Mon Monday", "Wed Wednesday"),
+            ("15 3 03 _3", "21 9 09 _9"),
+            ("4 04 _4", "0 00 _0"),
+            ("5 05 _5", "57 57 _57"),
+        ];
+        for (layout, want) in cases {
+            assert_eq!(t.format(layout), want, "{layout}");
+        }
+        // TestFormatShortYear's negative and five-digit years, and the zero Time's String.
+        assert_eq!(GoTime::zero().string(), "0001-01-01 00:00:00 +0000 UTC");
+        assert_eq!(GoTime::unix(-62_198_755_200).format("2006 06"), "-0001 01");
+        assert_eq!(GoTime::unix(253_402_300_800).format("2006"), "10000");
+    }
+
+    fn parse_err(layout: &str, value: &str) -> String {
+        parse_in_local(layout, value).map_or_else(|e| e, |t| format!("OK {}", t.string()))
+    }
+
+    // Go time/format_test.go TestParseErrors' parseErrorTests (Go's test checks that the
+    // message contains the text given).
+    #[test]
+    fn refuses_as_go_s_parse_error_tests() {
+        let ansic = "Mon Jan _2 15:04:05 2006";
+        let rfc3339 = "2006-01-02T15:04:05Z07:00";
+        let stamp_nano = "Jan _2 15:04:05.000000000";
+        let cases = [
+            (
+                ansic,
+                "Feb  4 21:00:60 2010",
+                r#"cannot parse "Feb  4 21:00:60 2010" as "Mon""#,
+            ),
+            (
+                ansic,
+                "Thu Feb  4 21:00:57 @2010",
+                r#"cannot parse "@2010" as "2006""#,
+            ),
+            (ansic, "Thu Feb  4 21:00:60 2010", "second out of range"),
+            (ansic, "Thu Feb  4 21:61:57 2010", "minute out of range"),
+            (ansic, "Thu Feb  4 24:00:60 2010", "hour out of range"),
+            (
+                "Mon Jan _2 15:04:05.000 2006",
+                "Thu Feb  4 23:00:59x01 2010",
+                r#"cannot parse "x01 2010" as ".000""#,
+            ),
+            (
+                "Mon Jan _2 15:04:05.000 2006",
+                "Thu Feb  4 23:00:59.xxx 2010",
+                r#"cannot parse ".xxx 2010" as ".000""#,
+            ),
+            (
+                "Mon Jan _2 15:04:05.000 2006",
+                "Thu Feb  4 23:00:59.-123 2010",
+                "fractional second out of range",
+            ),
+            (
+                stamp_nano,
+                "Dec  7 11:22:01.000000",
+                r#"cannot parse ".000000" as ".000000000""#,
+            ),
+            (
+                stamp_nano,
+                "Dec  7 11:22:01.0000000000",
+                r#"extra text: "0""#,
+            ),
+            (
+                rfc3339,
+                "2006-01-02T15:04:05Z07:00",
+                r#"parsing time "2006-01-02T15:04:05Z07:00": extra text: "07:00""#,
+            ),
+            (
+                rfc3339,
+                "2006-01-02T15:04_abc",
+                r#"parsing time "2006-01-02T15:04_abc" as "2006-01-02T15:04:05Z07:00": cannot parse "_abc" as ":""#,
+            ),
+            (
+                rfc3339,
+                "2006-01-02T15:04:05_abc",
+                r#"parsing time "2006-01-02T15:04:05_abc" as "2006-01-02T15:04:05Z07:00": cannot parse "_abc" as "Z07:00""#,
+            ),
+            (
+                rfc3339,
+                "2006-01-02T15:04:05Z_abc",
+                r#"parsing time "2006-01-02T15:04:05Z_abc": extra text: "_abc""#,
+            ),
+            (
+                rfc3339,
+                "2010-02-04T21:00:67.012345678-08:00",
+                "second out of range",
+            ),
+            (
+                rfc3339,
+                "0000-01-01T00:00:.0+00:00",
+                r#"parsing time "0000-01-01T00:00:.0+00:00" as "2006-01-02T15:04:05Z07:00": cannot parse ".0+00:00" as "05""#,
+            ),
+            (
+                "_2 Jan 06 15:04 MST",
+                "4 --- 00 00:00 GMT",
+                r#"cannot parse "--- 00 00:00 GMT" as "Jan""#,
+            ),
+            (
+                "_2 January 06 15:04 MST",
+                "4 --- 00 00:00 GMT",
+                r#"cannot parse "--- 00 00:00 GMT" as "January""#,
+            ),
+            (
+                "Jan _2 002 2006",
+                "Feb  4 034 2006",
+                "day-of-year does not match day",
+            ),
+            (
+                "Jan _2 002 2006",
+                "Feb  4 004 2006",
+                "day-of-year does not match month",
+            ),
+            (
+                r#""2006-01-02T15:04:05Z07:00""#,
+                "0",
+                r#"parsing time "0" as "\"2006-01-02T15:04:05Z07:00\"": cannot parse "0" as "\"""#,
+            ),
+            (
+                rfc3339,
+                "\"",
+                r#"parsing time "\"" as "2006-01-02T15:04:05Z07:00": cannot parse "\"" as "2006""#,
+            ),
+            (
+                rfc3339,
+                "0000-01-01T00:00:00+00:+0",
+                r#"cannot parse "+00:+0" as "Z07:00""#,
+            ),
+            (
+                rfc3339,
+                "0000-01-01T00:00:00+-0:00",
+                r#"cannot parse "+-0:00" as "Z07:00""#,
+            ),
+            (
+                "2006-01-02",
+                "22-10-25",
+                r#"parsing time "22-10-25" as "2006-01-02": cannot parse "22-10-25" as "2006""#,
+            ),
+            (
+                "06-01-02",
+                "a2-10-25",
+                r#"parsing time "a2-10-25" as "06-01-02": cannot parse "a2-10-25" as "06""#,
+            ),
+            (
+                "03:04PM",
+                "12:03pM",
+                r#"parsing time "12:03pM" as "03:04PM": cannot parse "pM" as "PM""#,
+            ),
+            (
+                "03:04pm",
+                "12:03pM",
+                r#"parsing time "12:03pM" as "03:04pm": cannot parse "pM" as "pm""#,
+            ),
+            ("-07", "-25", "time zone offset hour out of range"),
+            ("-07:00", "+25:00", "time zone offset hour out of range"),
+            ("-07:00", "-23:61", "time zone offset minute out of range"),
+            (
+                "-07:00:00",
+                "+23:59:61",
+                "time zone offset second out of range",
+            ),
+            ("Z07", "-25", "time zone offset hour out of range"),
+            ("Z07:00", "+25:00", "time zone offset hour out of range"),
+            ("Z07:00", "-23:61", "time zone offset minute out of range"),
+            (
+                "Z07:00:00",
+                "+23:59:61",
+                "time zone offset second out of range",
+            ),
+        ];
+        for (layout, value, want) in cases {
+            let got = parse_err(layout, value);
+            assert!(got.contains(want), "{layout:?} {value:?}: {got}");
+        }
+    }
+
+    // Go time/format_test.go parseTests (a few rows) and sprig's TestUnixEpoch's time.
+    #[test]
+    fn parses_as_go_s_parse_tests() {
+        let cases = [
+            (
+                "Mon Jan _2 15:04:05 2006",
+                "Thu Feb  4 21:00:57 2010",
+                "2010-02-04 21:00:57 +0000 UTC",
+            ),
+            (
+                "Mon Jan _2 15:04:05 MST 2006",
+                "Thu Feb  4 21:00:57 PST 2010",
+                "2010-02-04 21:00:57 +0000 PST",
+            ),
+            (
+                "Mon Jan 02 15:04:05 -0700 2006",
+                "Thu Feb 04 21:00:57 -0800 2010",
+                "2010-02-04 21:00:57 -0800 -0800",
+            ),
+            (
+                "2006-01-02T15:04:05Z07:00",
+                "2010-02-04T21:00:57.012345678+08:00",
+                "2010-02-04 21:00:57.012345678 +0800 +0800",
+            ),
+            (
+                "2006-01-02 15:04:05,999",
+                "2010-02-04 21:00:57,01234",
+                "2010-02-04 21:00:57.01234 +0000 UTC",
+            ),
+            (
+                "Jan _2 15:04:05.000",
+                "Feb  4 21:00:57.012",
+                "0000-02-04 21:00:57.012 +0000 UTC",
+            ),
+            ("3:04PM", "9:00PM", "0000-01-01 21:00:00 +0000 UTC"),
+            (
+                "2006-01-02 MST",
+                "2010-02-04 GMT-5",
+                "2010-02-03 19:00:00 -0500 GMT-5",
+            ),
+            (
+                "02 Jan 06 15:04:05 MST",
+                "13 Jun 19 20:39:39 GMT",
+                "2019-06-13 20:39:39 +0000 GMT",
+            ),
+        ];
+        for (layout, value, want) in cases {
+            assert_eq!(
+                parse_err(layout, value),
+                format!("OK {want}"),
+                "{layout:?} {value:?}"
+            );
+        }
+        let t = parse_in_local("02 Jan 06 15:04:05 MST", "13 Jun 19 20:39:39 GMT").unwrap();
+        assert_eq!(t.unix_sec(), 1_560_458_379);
+    }
+
+    // Go time/time_test.go TestDurationString's durationTests, negated too.
+    #[test]
+    fn duration_prints_as_go_s_duration_tests() {
+        let cases = [
+            ("0s", 0),
+            ("1ns", 1),
+            ("1.1µs", 1_100),
+            ("2.2ms", 2_200_000),
+            ("3.3s", 3_300_000_000),
+            ("4m5s", 245_000_000_000),
+            ("4m5.001s", 245_001_000_000),
+            ("5h6m7.001s", 18_367_001_000_000),
+            ("8m0.000000001s", 480_000_000_001),
+            ("2562047h47m16.854775807s", i64::MAX),
+            ("-2562047h47m16.854775808s", i64::MIN),
+        ];
+        for (text, d) in cases {
+            assert_eq!(duration_string(d), text);
+            if d > 0 {
+                assert_eq!(duration_string(-d), format!("-{text}"));
+            }
+        }
+    }
+
+    // Go time/time_test.go TestParseDuration's parseDurationTests and TestParseDurationErrors.
+    #[test]
+    fn parses_durations_as_go_s_tests() {
+        const S: i64 = 1_000_000_000;
+        let cases = [
+            ("0", 0),
+            ("5s", 5 * S),
+            ("-5s", -5 * S),
+            ("+5s", 5 * S),
+            ("-0", 0),
+            ("5.6s", 5 * S + 600_000_000),
+            ("5.s", 5 * S),
+            (".5s", S / 2),
+            ("100.00100s", 100 * S + 1_000_000),
+            ("11us", 11_000),
+            ("12µs", 12_000),
+            ("12μs", 12_000),
+            ("16h", 16 * 3600 * S),
+            ("10.5s4m", 250 * S + S / 2),
+            ("-2m3.4s", -(123 * S + 400_000_000)),
+            ("1h2m3s4ms5us6ns", 3723 * S + 4_005_006),
+            ("0.3333333333333333333h", 1200 * S),
+            ("9007199254740993ns", (1 << 53) + 1),
+            ("9223372036854775807ns", i64::MAX),
+            ("9223372036854775.807us", i64::MAX),
+            ("9223372036s854ms775us807ns", i64::MAX),
+            ("-9223372036854775808ns", i64::MIN),
+            ("-2562047h47m16.854775808s", i64::MIN),
+            ("0.100000000000000000000h", 360 * S),
+            ("0.830103483285477580700h", 2988 * S + 372_539_827),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_duration(text), Ok(want), "{text}");
+        }
+        let errors = [
+            ("", r#""""#),
+            ("3", r#""3""#),
+            ("-", r#""-""#),
+            (".", r#"".""#),
+            ("+.s", r#""+.s""#),
+            ("1d", r#""1d""#),
+            ("\u{FFFD}", r#""\xef\xbf\xbd""#),
+            ("9223372036854775808ns", r#""9223372036854775808ns""#),
+            ("-9223372036854775809ns", r#""-9223372036854775809ns""#),
+            ("3000000h", r#""3000000h""#),
+            ("9223372036854775.808us", r#""9223372036854775.808us""#),
+            (
+                "9223372036854ms775us808ns",
+                r#""9223372036854ms775us808ns""#,
+            ),
+        ];
+        for (text, want) in errors {
+            let error = parse_duration(text).expect_err(text);
+            assert!(error.contains(want), "{text}: {error}");
+        }
+        assert_eq!(
+            parse_duration("1d"),
+            Err(r#"time: unknown unit "d" in duration "1d""#.to_string())
+        );
+    }
+
+    // Go's LoadLocation: file names are matched exactly, `..` and a leading slash refused.
+    #[test]
+    fn loads_zones_as_go_does() {
+        assert!(Zone::load("america/new_york").is_none());
+        assert!(Zone::load("../etc/passwd").is_none());
+        assert!(Zone::load("/UTC").is_none());
+        assert!(matches!(Zone::load(""), Some(Zone::Utc)));
+        assert!(matches!(Zone::load("Local"), Some(Zone::Local)));
+        let kolkata = Zone::load("Asia/Kolkata").expect("Asia/Kolkata");
+        assert_eq!(
+            GoTime::unix(0).in_zone(kolkata).string(),
+            "1970-01-01 05:30:00 +0530 IST"
+        );
+    }
+}

@@ -179,3 +179,113 @@ pub(super) fn lookup(name: &str) -> Option<Func> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{GoError, GoOptions, render};
+    use serde_json::json;
+
+    fn run(text: &str, data: serde_json::Value) -> String {
+        match render(text, &data, GoOptions::default()) {
+            Ok(out) => out,
+            Err(GoError::Parse(e) | GoError::Execute(e)) => format!("ERR {e}"),
+        }
+    }
+
+    /// sprig's date_test.go passes a `time.Time` parameter; parameters here are JSON, so the
+    /// time is `toDate`'s.
+    const SPRIG_TIME: &str = r#"(toDate "02 Jan 06 15:04:05 MST" "13 Jun 19 20:39:39 GMT")"#;
+
+    // sprig date_test.go TestHtmlDate, TestToDate, TestUnixEpoch.
+    #[test]
+    fn html_date_to_date_and_unix_epoch_as_sprig_s_tests() {
+        assert_eq!(run("{{ htmlDate 0}}", json!({})), "1970-01-01");
+        assert_eq!(
+            run(
+                r#"{{toDate "2006-01-02" "2017-12-31" | date "02/01/2006"}}"#,
+                json!({})
+            ),
+            "31/12/2017"
+        );
+        assert_eq!(
+            run(&format!("{{{{unixEpoch {SPRIG_TIME}}}}}"), json!({})),
+            "1560458379"
+        );
+    }
+
+    // sprig date_test.go TestDateInZone: a time.Time, Unix seconds as int64 and int, and an
+    // unknown zone (UTC). Its case of a string (time.Now()) is refused here.
+    #[test]
+    fn date_in_zone_as_sprig_s_test() {
+        let layout = r#""02 Jan 06 15:04 -0700""#;
+        for time in [SPRIG_TIME, "(int64 1560458379)", "1560458379"] {
+            for zone in ["UTC", "foobar"] {
+                let text = format!("{{{{ date_in_zone {layout} {time} {zone:?} }}}}");
+                assert_eq!(run(&text, json!({})), "13 Jun 19 20:39 +0000", "{text}");
+            }
+        }
+        let refused = run(
+            &format!("{{{{ date_in_zone {layout} .Time \"UTC\" }}}}"),
+            json!({"Time": ""}),
+        );
+        assert!(
+            refused.contains(
+                "error calling date_in_zone: dateInZone of a string would read the clock"
+            ),
+            "{refused}"
+        );
+    }
+
+    // sprig date_test.go TestDuration and TestDurationRound.
+    #[test]
+    fn duration_and_duration_round_as_sprig_s_tests() {
+        for (secs, want) in [("61", "1m1s"), ("3600", "1h0m0s"), ("93784", "26h3m4s")] {
+            assert_eq!(run("{{ duration .Secs }}", json!({"Secs": secs})), want);
+        }
+        for (time, want) in [("2h5s", "2h"), ("24h5s", "1d"), ("2400h5s", "3mo")] {
+            assert_eq!(
+                run("{{ durationRound .Time }}", json!({"Time": time})),
+                want
+            );
+        }
+    }
+
+    // sprig date.go: `date` reads time.Now() for a value neither a time nor an integer, such as
+    // a parameter's number (a float64), and durationRound reads it for time.Since; fedrender
+    // renders the same bytes every time, so both are refused by that reason.
+    #[test]
+    fn what_would_read_the_clock_is_refused() {
+        for text in [
+            r#"{{ date "2006" .n }}"#,
+            r#"{{ htmlDate .n }}"#,
+            r#"{{ dateInZone "2006" nil "UTC" }}"#,
+            r#"{{ htmlDateInZone .nope "UTC" }}"#,
+            r#"{{ durationRound (toDate "2006" "2024") }}"#,
+        ] {
+            let got = run(text, json!({"n": 1700000000}));
+            assert!(
+                got.starts_with("ERR ") && got.contains("would read the clock"),
+                "{text}: {got}"
+            );
+        }
+        assert!(run(r#"{{ date "2006" .n }}"#, json!({"n": 1})).contains("date of a float64"));
+        assert_eq!(
+            run(r#"{{ date "2006" (int64 .n) }}"#, json!({"n": 1700000000})),
+            "2023"
+        );
+        // now and ago stay refused when the template is parsed.
+        assert!(run("{{ now }}", json!({})).contains("ERR"));
+        assert!(run(r#"{{ ago (toDate "2006" "2024") }}"#, json!({})).contains("ERR"));
+    }
+
+    // Go's ParseInt as sprig's duration reads a string: the end of the range past it.
+    #[test]
+    fn duration_reads_strings_as_parse_int() {
+        assert_eq!(super::parse_int_base10("9223372036854775808"), i64::MAX);
+        assert_eq!(super::parse_int_base10("-9223372036854775808"), i64::MIN);
+        assert_eq!(super::parse_int_base10("-99999999999999999999"), i64::MIN);
+        assert_eq!(super::parse_int_base10("1_000"), 0);
+        assert_eq!(super::parse_int_base10("+7"), 7);
+        assert_eq!(super::parse_int_base10("-"), 0);
+    }
+}
