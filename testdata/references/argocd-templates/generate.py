@@ -249,6 +249,11 @@ GO += [
     "{{ dateModify \"1h\" .name }}", "{{ dateModify \"1h\" nil }}", "{{ dateModify \"1h\" .nope }}", "{{ dateModify \"1h\" \"x\" }}", "{{ unixEpoch 3 }}", "{{ dateModify \"1h\" .values.none }}", "{{ unixEpoch true }}",
     "{{ eq " + T + " 1 }}", "{{ lt " + T + " " + T + " }}", "{{ len " + T + " }}", "{{ index " + T + " 0 }}", "{{ first " + T + " }}", "{{ range " + T + " }}{{ end }}", "{{ " + T + ".Nope }}", "{{ dateInZone \"2006\" 0 3 }}",
     "{{ toDate \"2006-01-02\" }}", "{{ date \"2006\" }}", "{{ toDate 1 \"2024\" }}",
+    # time.Time's methods without arguments, as text/template calls them for a field.
+    "{{ $t := toDate \"2006-01-02 15:04:05.000 -0700\" \"2024-02-03 04:05:06.789 -0800\" }}{{ $t.Year }} {{ $t.YearDay }} {{ $t.Day }} {{ $t.Hour }} {{ $t.Minute }} {{ $t.Second }} {{ $t.Nanosecond }} {{ $t.Unix }} {{ $t.UnixMilli }} {{ $t.UnixMicro }} {{ $t.UnixNano }} {{ $t.IsZero }} {{ $t.UTC }} {{ $t.Local }} {{ $t.String }}",
+    "{{ (toDate \"2006\" \"x\").IsZero }} {{ (toDate \"2006\" \"x\").UnixNano }} {{ typeOf (toDate \"2006\" \"x\").Unix }} {{ typeOf (toDate \"2006\" \"x\").Year }} {{ eq " + T + ".UTC " + T + " }} {{ eq " + T + ".Local " + T + " }} {{ (dateModify \"-1ns\" (toDate \"2006\" \"1970\")).UnixMilli }}",
+    "{{ (toDate \"2006\" \"2024\").Year 1 }}", "{{ $t := toDate \"2006\" \"2024\" }}{{ $t.Year 1 2 }}", "{{ (toDate \"2006\" \"2024\").wall }}", "{{ (toDate \"2006\" \"2024\").Year.X }}",
+    "{{ 1 | (toDate \"2006\" \"2024\").Year }}", "{{ (toDate \"2006\" \"2024\").Format \"2006\" }}", "{{ (toDate \"2006\" \"2024\").Month }}",
 ]
 
 

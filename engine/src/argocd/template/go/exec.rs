@@ -346,11 +346,11 @@ impl<'a> Exec<'a> {
         match first {
             Arg::Field { pos, idents } => {
                 self.at(*pos, first.to_string());
-                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                let has_args = cmd.args.len() - 1 + usize::from(final_value.is_some());
                 return self.eval_field_chain(dot.clone(), idents, has_args);
             }
             Arg::Chain { pos, node, fields } => {
-                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                let has_args = cmd.args.len() - 1 + usize::from(final_value.is_some());
                 return self.eval_chain(dot, *pos, first, node, fields, has_args);
             }
             Arg::Identifier { pos, name } => {
@@ -367,7 +367,7 @@ impl<'a> Exec<'a> {
                     self.not_a_function(cmd, &final_value)?;
                     return Ok(value);
                 }
-                let has_args = cmd.args.len() > 1 || final_value.is_some();
+                let has_args = cmd.args.len() - 1 + usize::from(final_value.is_some());
                 return self.eval_field_chain(
                     Dot {
                         value,
@@ -418,7 +418,7 @@ impl<'a> Exec<'a> {
         chain: &Arg,
         node: &Arg,
         fields: &[String],
-        has_args: bool,
+        has_args: usize,
     ) -> Run<Value> {
         if matches!(node, Arg::Nil(_)) {
             self.at(pos, chain.to_string());
@@ -435,20 +435,24 @@ impl<'a> Exec<'a> {
         )
     }
 
-    fn eval_field_chain(&mut self, receiver: Dot, idents: &[String], has_args: bool) -> Run<Value> {
+    fn eval_field_chain(
+        &mut self,
+        receiver: Dot,
+        idents: &[String],
+        has_args: usize,
+    ) -> Run<Value> {
         let mut receiver = receiver;
         for (i, ident) in idents.iter().enumerate() {
             let last = i + 1 == idents.len();
-            let value = self.eval_field(&receiver, ident, last && has_args)?;
-            receiver = Dot {
-                value,
-                wrapped: true,
-            };
+            let value = self.eval_field(&receiver, ident, if last { has_args } else { 0 })?;
+            // A map's entry is an interface{}; a method's result has its own type.
+            let wrapped = !matches!(receiver.value, Value::Time(_));
+            receiver = Dot { value, wrapped };
         }
         Ok(receiver.value)
     }
 
-    fn eval_field(&mut self, receiver: &Dot, name: &str, has_args: bool) -> Run<Value> {
+    fn eval_field(&mut self, receiver: &Dot, name: &str, has_args: usize) -> Run<Value> {
         match &receiver.value {
             Value::Missing => {
                 if self.missing_key_error {
@@ -458,7 +462,7 @@ impl<'a> Exec<'a> {
             }
             Value::Nil => self.error(format!("nil pointer evaluating interface {{}}.{name}")),
             Value::Map(map, _) => {
-                if has_args {
+                if has_args > 0 {
                     return self.error(format!("{name} is not a method but has arguments"));
                 }
                 match map.borrow().get(name) {
@@ -470,6 +474,10 @@ impl<'a> Exec<'a> {
                     None => Ok(Value::Missing),
                 }
             }
+            Value::Time(t) => match super::sprig_time::method(t, name, has_args) {
+                Some(result) => result.or_else(|message| self.error(message)),
+                None => self.error(format!("can't evaluate field {name} in type time.Time")),
+            },
             other => {
                 let typ = if receiver.wrapped {
                     "interface {}"
@@ -595,7 +603,7 @@ impl<'a> Exec<'a> {
                 _ => self.error(format!("cannot assign nil to {}", param.go_type())),
             },
             Arg::Field { idents, .. } => {
-                let value = self.eval_field_chain(dot.clone(), idents, false)?;
+                let value = self.eval_field_chain(dot.clone(), idents, 0)?;
                 self.at(arg.pos(), arg.to_string());
                 self.validate(value, param, true)
             }
@@ -611,7 +619,7 @@ impl<'a> Exec<'a> {
                                 wrapped: false,
                             },
                             &idents[1..],
-                            false,
+                            0,
                         )?,
                         true,
                     )
@@ -632,7 +640,7 @@ impl<'a> Exec<'a> {
                 self.validate(value, param, false)
             }
             Arg::Chain { pos, node, fields } => {
-                let value = self.eval_chain(dot, *pos, arg, node, fields, false)?;
+                let value = self.eval_chain(dot, *pos, arg, node, fields, 0)?;
                 self.validate(value, param, true)
             }
             Arg::Bool(_, b) => match param {

@@ -126,6 +126,28 @@ impl GoTime {
         self.sec.wrapping_sub(UNIX_TO_INTERNAL)
     }
 
+    pub fn nanosecond(&self) -> u32 {
+        self.nsec
+    }
+
+    /// `Time.IsZero`: January 1 of year 1, UTC, whatever the location.
+    pub fn is_zero(&self) -> bool {
+        self.sec == 0 && self.nsec == 0
+    }
+
+    /// The wall clock in the time's location: year, day of the year, day of the month, and
+    /// the seconds into the day.
+    pub fn wall(&self) -> (i64, i64, i64, u64) {
+        let (_, _, abs) = self.locabs();
+        let civil = Civil::of(abs / SECONDS_PER_DAY as u64);
+        (
+            civil.year,
+            civil.yday,
+            civil.day,
+            abs % SECONDS_PER_DAY as u64,
+        )
+    }
+
     /// `Time.In`.
     pub fn in_zone(&self, zone: Zone) -> GoTime {
         GoTime {
@@ -187,8 +209,15 @@ impl GoTime {
         (name, offset, local.wrapping_add(UNIX_TO_ABSOLUTE) as u64)
     }
 
-    /// `Time.Format(layout)`.
+    /// `Time.Format(layout)` for a layout of the program's own.
     pub fn format(&self, layout: &str) -> String {
+        self.format_within(layout, usize::MAX).unwrap_or_default()
+    }
+
+    /// `Time.Format(layout)`, `Err` with the length reached once it passes `most` bytes: a
+    /// zone abbreviation parsed from `GMT+0…023` is as long as its text, and a layout repeating
+    /// `MST` repeats it.
+    pub fn format_within(&self, layout: &str, most: usize) -> Result<String, usize> {
         let (name, offset, abs) = self.locabs();
         let days = abs / SECONDS_PER_DAY as u64;
         let civil = Civil::of(days);
@@ -197,6 +226,9 @@ impl GoTime {
         let mut out = String::new();
         let mut rest = layout.as_bytes();
         while !rest.is_empty() {
+            if out.len() > most {
+                return Err(out.len());
+            }
             let Some((start, std, end)) = next_std_chunk(rest) else {
                 out.push_str(&String::from_utf8_lossy(rest));
                 break;
@@ -261,7 +293,10 @@ impl GoTime {
                 }
             }
         }
-        out
+        if out.len() > most {
+            return Err(out.len());
+        }
+        Ok(out)
     }
 }
 

@@ -2,6 +2,7 @@
 //! package as [`super::go_time`] has it. `now` and `ago` read the clock and are refused
 //! (funcs.rs `is_nondeterministic_sprig`); so is any call that would fall back to the clock.
 
+use super::coerce::{MOST_BUILT, past_bound};
 use super::go_time::{GoTime, Zone, duration_string, parse_duration, parse_in_local};
 use super::signature::{Func, Param, f};
 use super::value::{IntType, Value};
@@ -57,7 +58,10 @@ fn date_in_zone(function: &str, layout: &str, date: &Value, zone: &str) -> Resul
         }
     };
     let zone = Zone::load(zone).unwrap_or(Zone::Utc);
-    Ok(Value::String(t.in_zone(zone).format(layout)))
+    t.in_zone(zone)
+        .format_within(layout, MOST_BUILT)
+        .map(Value::String)
+        .map_err(|reached| past_bound(reached as u128))
 }
 
 /// sprig `duration`: whole seconds, from a string (`strconv.ParseInt`, 0 when it fails, the
@@ -128,6 +132,99 @@ fn duration_round(value: &Value) -> Result<String, String> {
         .map_or("0s".to_string(), |(unit, name)| {
             format!("{}{name}", u / unit)
         }))
+}
+
+/// The exported methods of `time.Time` (Go's time package), which text/template calls for a
+/// field of that name.
+const TIME_METHODS: &[&str] = &[
+    "Add",
+    "AddDate",
+    "After",
+    "AppendBinary",
+    "AppendFormat",
+    "AppendText",
+    "Before",
+    "Clock",
+    "Compare",
+    "Date",
+    "Day",
+    "Equal",
+    "Format",
+    "GoString",
+    "GobEncode",
+    "Hour",
+    "ISOWeek",
+    "In",
+    "IsDST",
+    "IsZero",
+    "Local",
+    "Location",
+    "MarshalBinary",
+    "MarshalJSON",
+    "MarshalText",
+    "Minute",
+    "Month",
+    "Nanosecond",
+    "Round",
+    "Second",
+    "String",
+    "Sub",
+    "Truncate",
+    "UTC",
+    "Unix",
+    "UnixMicro",
+    "UnixMilli",
+    "UnixNano",
+    "Weekday",
+    "Year",
+    "YearDay",
+    "Zone",
+    "ZoneBounds",
+];
+
+/// `.NAME` of a time.Time given `given` arguments: its method's result, an error, or `None`
+/// when the type has no such method (nor field: its fields are unexported).
+pub(super) fn method(t: &GoTime, name: &str, given: usize) -> Option<Result<Value, String>> {
+    if ["wall", "ext", "loc"].contains(&name) {
+        return Some(Err(format!(
+            "{name} is an unexported field of struct type time.Time"
+        )));
+    }
+    if !TIME_METHODS.contains(&name) {
+        return None;
+    }
+    let (year, yday, day, clock) = t.wall();
+    let (sec, nsec) = (t.unix_sec(), i64::from(t.nanosecond()));
+    let value = match name {
+        "Year" => Value::int(year),
+        "YearDay" => Value::int(yday),
+        "Day" => Value::int(day),
+        "Hour" => Value::int((clock / 3600) as i64),
+        "Minute" => Value::int((clock % 3600 / 60) as i64),
+        "Second" => Value::int((clock % 60) as i64),
+        "Nanosecond" => Value::int(nsec),
+        "Unix" => Value::int64(sec),
+        "UnixMilli" => Value::int64(sec.wrapping_mul(1_000).wrapping_add(nsec / 1_000_000)),
+        "UnixMicro" => Value::int64(sec.wrapping_mul(1_000_000).wrapping_add(nsec / 1_000)),
+        "UnixNano" => Value::int64(sec.wrapping_mul(1_000_000_000).wrapping_add(nsec)),
+        "IsZero" => Value::Bool(t.is_zero()),
+        "UTC" => time(t.in_zone(Zone::Utc)),
+        "Local" => time(t.in_zone(Zone::Local)),
+        "String" => Value::String(t.string()),
+        other => {
+            return Some(Err(format!(
+                "fedrender does not implement time.Time's method {other} (of its methods, only \
+                 Year, YearDay, Day, Hour, Minute, Second, Nanosecond, Unix, UnixMilli, UnixMicro, \
+                 UnixNano, IsZero, UTC, Local and String); sprig's date functions do the rest"
+            )));
+        }
+    };
+    if given > 0 {
+        return Some(Err(format!(
+            "wrong number of args for {name}: want 0 got {given}"
+        )));
+    }
+    Some(Ok(value))
 }
 
 pub(super) fn lookup(name: &str) -> Option<Func> {
@@ -287,5 +384,20 @@ mod tests {
         assert_eq!(super::parse_int_base10("1_000"), 0);
         assert_eq!(super::parse_int_base10("+7"), 7);
         assert_eq!(super::parse_int_base10("-"), 0);
+    }
+
+    // A zone abbreviation is as long as the text it was parsed from (GMT+0…023); `date` shows
+    // a time in a zone it loads, so only String prints it. A layout's month `1` prints `11`:
+    // what `date` builds from a layout within the bound may pass it, and is refused.
+    #[test]
+    fn what_date_builds_is_bounded() {
+        let name = format!("GMT+{}23", "0".repeat(100_000));
+        let zone = format!("{{{{ (toDate \"MST\" \"{name}\").String | len }}}}");
+        assert_eq!(run(&zone, json!({})), (name.len() + 26).to_string());
+        let text = r#"{{ date (repeat 3000000 "1") (int64 1700000000) | len }}"#;
+        let got = run(text, json!({}));
+        assert!(got.contains("past fedrender's bound"), "{got}");
+        let text = r#"{{ date (repeat 1000000 "1") (int64 1700000000) | len }}"#;
+        assert_eq!(run(text, json!({})), "2000000");
     }
 }
