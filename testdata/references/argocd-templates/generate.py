@@ -253,6 +253,16 @@ GO += [
     "{{ $t := toDate \"2006-01-02 15:04:05.000 -0700\" \"2024-02-03 04:05:06.789 -0800\" }}{{ $t.Year }} {{ $t.YearDay }} {{ $t.Day }} {{ $t.Hour }} {{ $t.Minute }} {{ $t.Second }} {{ $t.Nanosecond }} {{ $t.Unix }} {{ $t.UnixMilli }} {{ $t.UnixMicro }} {{ $t.UnixNano }} {{ $t.IsZero }} {{ $t.UTC }} {{ $t.Local }} {{ $t.String }}",
     "{{ (toDate \"2006\" \"x\").IsZero }} {{ (toDate \"2006\" \"x\").UnixNano }} {{ typeOf (toDate \"2006\" \"x\").Unix }} {{ typeOf (toDate \"2006\" \"x\").Year }} {{ eq " + T + ".UTC " + T + " }} {{ eq " + T + ".Local " + T + " }} {{ (dateModify \"-1ns\" (toDate \"2006\" \"1970\")).UnixMilli }}",
     "{{ (toDate \"2006\" \"2024\").Year 1 }}", "{{ $t := toDate \"2006\" \"2024\" }}{{ $t.Year 1 2 }}", "{{ (toDate \"2006\" \"2024\").wall }}", "{{ (toDate \"2006\" \"2024\").Year.X }}",
+    # Zones by their names, old and new, from 1811 to 2100 (the zones tzdata has since made links, such
+    # as EST and CET, and Morocco's far future, differ between tzdata releases and are left out).
+    *["{{ dateInZone \"2006-01-02 15:04 MST -07:00\" 0 \"%s\" }}|{{ dateInZone \"MST -07:00\" (int64 1704067200) \"%s\" }}|{{ dateInZone \"MST -07:00\" (int64 1719792000) \"%s\" }}|"
+      "{{ dateInZone \"MST -07:00\" (int64 4102444800) \"%s\" }}|{{ dateInZone \"2006 MST -07:00\" (int64 -5000000000) \"%s\" }}" % ((z,) * 5) for z in [
+        "EST5EDT", "CST6CDT", "US/Eastern", "US/Pacific", "GB", "Asia/Calcutta", "Etc/GMT-14", "Etc/GMT+12", "America/Argentina/Buenos_Aires",
+        "Factory", "posix/Europe/Paris", "Europe/Kyiv", "Europe/Kiev", "Asia/Kathmandu", "Australia/Adelaide", "Pacific/Chatham", "America/St_Johns",
+        "Asia/Tehran", "America/Caracas", "Pacific/Apia", "Antarctica/Troll", "Europe/Dublin", "Asia/Shanghai", "Europe/Moscow", "America/Havana",
+        "Etc/UTC", "Zulu", "GMT", "Universal", "Etc/Unknown", "utc", "Europe/Paris ", "America/New_York/"]],
+    "{{ printf \"%#v|%#v|%#v|%#v|%+v|%50v|%-50v|\" (toDate \"2006-01-02 15:04:05.000\" \"2024-02-03 04:05:06.789\") (toDate \"2006 Z07\" \"2024 Z\") (toDate \"2006 -07\" \"2024 -07\") (toDate \"2006 MST\" \"2024 PST\") " + T + " " + T + " " + T + " }}",
+    "{{ printf \"%#v\" (toDate \"2006\" \"-001\") }}|{{ printf \"%#v|%#v\" (dateModify \"-8760h\" (toDate \"2006\" \"0000\")) (dateModify \"0s\" (toDate \"2006 MST\" \"2024 GMT-11\")) }}",
     "{{ 1 | (toDate \"2006\" \"2024\").Year }}", "{{ (toDate \"2006\" \"2024\").Format \"2006\" }}", "{{ (toDate \"2006\" \"2024\").Month }}",
 ]
 

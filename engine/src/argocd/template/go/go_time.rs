@@ -30,8 +30,8 @@ pub(crate) enum Zone {
     Local,
     /// `time.FixedZone(name, offset)`.
     Fixed(Rc<(String, i32)>),
-    /// A zone of the IANA database, as `time.LoadLocation` reads it.
-    Named(Rc<jiff::tz::TimeZone>),
+    /// A zone of the IANA database, as `time.LoadLocation` reads it, under the name asked for.
+    Named(Rc<(String, jiff::tz::TimeZone)>),
 }
 
 impl Zone {
@@ -54,7 +54,7 @@ impl Zone {
         // must be the one asked for. Debian's `posix/` tree holds the same zones again.
         let wanted = name.strip_prefix("posix/").unwrap_or(name);
         let zone = jiff::tz::db().get(wanted).ok()?;
-        (zone.iana_name() == Some(wanted)).then(|| Zone::Named(Rc::new(zone)))
+        (zone.iana_name() == Some(wanted)).then(|| Zone::Named(Rc::new((name.to_string(), zone))))
     }
 
     /// `Location.lookup`: the zone's abbreviation and offset east of UTC at a Unix second.
@@ -70,7 +70,7 @@ impl Zone {
                 );
                 let at =
                     jiff::Timestamp::from_second(second).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-                let info = zone.to_offset_info(at);
+                let info = zone.1.to_offset_info(at);
                 (info.abbreviation().to_string(), info.offset().seconds())
             }
         }
@@ -183,7 +183,7 @@ impl GoTime {
     pub fn deep_equal(&self, other: &GoTime) -> bool {
         let zone_equal = match (&self.zone, &other.zone) {
             (Zone::Fixed(a), Zone::Fixed(b)) => a == b,
-            (Zone::Named(a), Zone::Named(b)) => a.iana_name() == b.iana_name(),
+            (Zone::Named(a), Zone::Named(b)) => a.0 == b.0,
             (a, b) => a.same(b),
         };
         self.sec == other.sec && self.nsec == other.nsec && zone_equal
@@ -192,6 +192,29 @@ impl GoTime {
     /// `Time.String()` (no monotonic reading to append).
     pub fn string(&self) -> String {
         self.format("2006-01-02 15:04:05.999999999 -0700 MST")
+    }
+
+    /// `Time.GoString()`, what `%#v` prints: `time.Date(2024, time.February, 3, …, time.UTC)`.
+    pub fn go_string(&self) -> String {
+        let (_, _, abs) = self.locabs();
+        let civil = Civil::of(abs / SECONDS_PER_DAY as u64);
+        let clock = abs % SECONDS_PER_DAY as u64;
+        let location = match &self.zone {
+            Zone::Utc => "time.UTC".to_string(),
+            Zone::Local => "time.Local".to_string(),
+            Zone::Fixed(fixed) => format!("time.Location({})", quote(fixed.0.as_bytes())),
+            Zone::Named(named) => format!("time.Location({})", quote(named.0.as_bytes())),
+        };
+        format!(
+            "time.Date({}, time.{}, {}, {}, {}, {}, {}, {location})",
+            civil.year,
+            MONTHS[civil.month as usize - 1],
+            civil.day,
+            clock / 3600,
+            clock % 3600 / 60,
+            clock % 60,
+            self.nsec
+        )
     }
 
     /// What `encoding/json` writes for it (`MarshalJSON`, unquoted): RFC 3339 with the

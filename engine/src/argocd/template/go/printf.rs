@@ -168,6 +168,7 @@ fn format_any(arg: &Value, verb: char, spec: Spec, nested: bool) -> String {
         // fmt calls a Stringer's String for the string verbs. Other verbs print the struct's
         // fields, whose location is a pointer (an address differing between runs); fedrender
         // marks those as a wrong verb.
+        Value::Time(t) if verb == 'v' && spec.sharp => Some(pad(&t.go_string(), spec, false)),
         Value::Time(t) => matches!(verb, 'v' | 's' | 'q' | 'x' | 'X')
             .then(|| format_string(&t.string(), verb, spec))
             .flatten(),
