@@ -51,7 +51,10 @@ impl Zone {
         }
         // Go reads the file of that name below /usr/share/zoneinfo, whose names are matched
         // exactly; the bundled database matches regardless of case, so its canonical name
-        // must be the one asked for. Debian's `posix/` tree holds the same zones again.
+        // must be the one asked for. Debian's `posix/` tree holds the same zones again. The
+        // zones are jiff's bundled tzdata release, not the controller image's: where releases
+        // differ (EST, CET, WET and the like became links to cities' zones, with their
+        // history), so may a time shown.
         let wanted = name.strip_prefix("posix/").unwrap_or(name);
         let zone = jiff::tz::db().get(wanted).ok()?;
         (zone.iana_name() == Some(wanted)).then(|| Zone::Named(Rc::new((name.to_string(), zone))))
