@@ -360,6 +360,70 @@ GO += [
     "{{ semverCompare \">1\" \"x\" }}", "{{ semverCompare \"^1\" \"1.2.3-01\" }}",
 ]
 
+T = '(toDate "2006-01-02 15:04:05" "2024-02-03 04:05:06")'
+BIG = "2006-01-02T15:04:05Z07:00|MST|Mon Monday|Jan January|1 01|2 _2 02|__2 002|3 03 15|4 04|5 05|PM pm|06|-0700 -07:00 -07 -070000 -07:00:00|Z0700 Z07:00 Z07 Z070000 Z07:00:00|.000 .999 ,000000000 .9|Month Mond"
+GO += [
+    # sprig's date functions: Go's layouts both ways, zones, durations (never now or ago, which read the clock).
+    "{{ toDate \"2006-01-02\" \"2024-02-03\" }}|{{ toDate \"2006-01-02T15:04:05Z07:00\" \"2024-02-03T04:05:06Z\" }}|{{ toDate \"2006-01-02T15:04:05Z07:00\" \"2024-02-03T04:05:06.123456789+05:30\" }}",
+    "{{ toDate \"Jan _2 15:04:05 2006\" \"Feb  3 04:05:06 2024\" }}|{{ toDate \"Mon Jan _2 15:04:05 MST 2006\" \"Sat Feb  3 04:05:06 EST 2024\" }}|{{ toDate \"02 Jan 06 15:04 -0700\" \"03 Feb 24 04:05 -0800\" }}",
+    "{{ toDate \"Monday, 02-Jan-06 15:04:05 MST\" \"saturday, 03-FEB-24 04:05:06 GMT+3\" }}|{{ toDate \"3:04PM\" \"11:30PM\" }}|{{ toDate \"3:04pm\" \"12:30am\" }}|{{ toDate \"03:04:05 PM\" \"12:00:00 PM\" }}|{{ toDate \"3PM\" \"11pm\" }}",
+    "{{ toDate \"2006-002\" \"2024-060\" }}|{{ toDate \"2006 __2\" \"2023  45\" }}|{{ toDate \"2006-01-02 002\" \"2024-03-01 061\" }}|{{ toDate \"__2 2006\" \"366 2024\" }}|{{ toDate \"002\" \"059\" }}",
+    "{{ toDate \"2006-01-02 15:04:05.000\" \"2024-02-03 04:05:06.789\" }}|{{ toDate \"2006-01-02 15:04:05,999\" \"2024-02-03 04:05:06,7\" }}|{{ toDate \"15:04:05\" \"04:05:06.123456789123\" }}|{{ toDate \"15:04:05\" \"04:05:06,5\" }}|{{ toDate \"15:04:05.999\" \"04:05:06\" }}",
+    "{{ toDate \"2006-01-02 -07:00:00\" \"2024-02-03 +05:30:15\" }}|{{ toDate \"2006-01-02 Z070000\" \"2024-02-03 -013000\" }}|{{ toDate \"2006-01-02 -07\" \"2024-02-03 +09\" }}|{{ toDate \"2006-01-02 Z07\" \"2024-02-03 Z\" }}|{{ toDate \"2006-01-02 -0700\" \"2024-02-03 +0000\" }}",
+    "{{ toDate \"2006-01-02 MST\" \"2024-02-03 ChST\" }}|{{ toDate \"2006-01-02 MST\" \"2024-02-03 +03\" }}|{{ toDate \"2006-01-02 MST\" \"2024-02-03 UTC\" }}|{{ toDate \"2006-01-02 MST\" \"2024-02-03 GMT\" }}|{{ toDate \"2006-01-02 MST\" \"2024-02-03 WITA\" }}|{{ toDate \"2006-01-02 MST\" \"2024-02-03 CEST\" }}|{{ toDate \"2006-01-02 MST -0700\" \"2024-02-03 PST -0800\" }}",
+    "{{ toDate \"January 2, 2006\" \"february 29, 2024\" }}|{{ toDate \"Jan 2 06\" \"Dec 31 68\" }}|{{ toDate \"Jan 2 06\" \"Jan 1 69\" }}|{{ toDate \"_2006\" \"_2024\" }}|{{ toDate \"2006\" \"0000\" }}|{{ toDate \"15:04\" \"10:30\" }}|{{ toDate \"Jan 2006\" \"jan 2024\" }}",
+    "{{ toDate \"2006-01-02\" \"x\" }}|{{ toDate \"2006\" .name }}|{{ toDate .name .name }}|{{ toDate \"\" \"\" }}|{{ toDate \"Month 2006\" \"Month 2024\" }}|{{ toDate \"Mon, 2006\" \"Fri, 2024\" }}",
+    "{{ mustToDate \"2006-01-02\" \"x\" }}", "{{ mustToDate \"2006-01-02\" \"2024-02-30\" }}", "{{ mustToDate \"2006-01-02\" \"2024-13-01\" }}", "{{ mustToDate \"15:04\" \"25:00\" }}",
+    "{{ mustToDate \"15:04\" \"10:61\" }}", "{{ mustToDate \"15:04:05\" \"10:00:60\" }}", "{{ mustToDate \"2006-01-02\" \"2024-02-03 extra\" }}", "{{ mustToDate \"2006-002\" \"2023-366\" }}",
+    "{{ mustToDate \"2006-01-02 002\" \"2024-02-03 100\" }}", "{{ mustToDate \"2006-01-02 002\" \"2024-04-03 100\" }}", "{{ mustToDate \"Mon 2006\" \"Foo 2024\" }}", "{{ mustToDate \"2006 -0700\" \"2024 +2500\" }}",
+    "{{ mustToDate \"2006 -07:00\" \"2024 +01:61\" }}", "{{ mustToDate \"2006 -0700\" \"2024 *0100\" }}", "{{ mustToDate \"2006 MST\" \"2024 abc\" }}", "{{ mustToDate \"2006-01-02 15:04:05.000\" \"2024-02-03 04:05:06.7\" }}",
+    "{{ mustToDate \"2006 PM\" \"2024 XM\" }}", "{{ mustToDate \"2006-01-02\" \"2024-2-03\" }}", "{{ mustToDate \"2006-01-02\" \"é\\t\\\"\" }}", "{{ mustToDate \"2006 002\" \"2024 000\" }}",
+    "{{ mustToDate \"Jan  2\" \"Jan2\" }}", "{{ mustToDate \"2006-01-02\" \"\" }}", "{{ mustToDate \"06\" \"6\" }}", "{{ mustToDate \"2006\" \"-123\" }}", "{{ mustToDate \"15:04:05.000\" \"10:00:00.-12\" }}",
+    "{{ mustToDate \"2006-01-02T15:04:05Z07:00\" \"2024-02-03T04:05:06+24:00\" }}", "{{ mustToDate \"2006-01-02T15:04:05Z07:00\" \"2024-02-03 04:05:06Z\" }}", "{{ mustToDate \"Jan 2 2006\" \"Feb 30 2023\" }}",
+    "{{ date \"" + BIG + "\" (int64 1700000000) }}", "{{ date \"" + BIG + "\" 0 }}", "{{ date \"" + BIG + "\" (toDate \"2006-01-02T15:04:05.999999999Z07:00\" \"2024-02-29T23:59:59.000012+05:45\") }}",
+    "{{ dateInZone \"" + BIG + "\" (int64 1700000000) \"America/New_York\" }}", "{{ dateInZone \"" + BIG + "\" (int64 1720000000) \"America/New_York\" }}", "{{ dateInZone \"" + BIG + "\" (int64 1700000000) \"Asia/Kolkata\" }}",
+    "{{ dateInZone \"" + BIG + "\" (int64 1700000000) \"Australia/Lord_Howe\" }}", "{{ dateInZone \"" + BIG + "\" 1720000000 \"America/Sao_Paulo\" }}", "{{ dateInZone \"" + BIG + "\" (int 1720000000) \"Europe/London\" }}",
+    "{{ dateInZone \"2006-01-02 15:04 MST\" 0 \"UTC\" }}|{{ dateInZone \"2006-01-02 15:04 MST\" 0 \"Nope/Zone\" }}|{{ dateInZone \"2006-01-02 15:04 MST\" 0 \"\" }}|{{ dateInZone \"2006-01-02 15:04 MST\" 0 \"Local\" }}|{{ dateInZone \"15:04 MST\" 0 \"america/new_york\" }}|{{ dateInZone \"15:04 MST\" 0 .name }}",
+    "{{ date_in_zone \"15:04 MST\" 0 \"Etc/GMT+5\" }}|{{ dateInZone \"15:04 MST\" 0 \"EST5EDT\" }}|{{ dateInZone \"15:04 MST\" 0 \"../etc\" }}|{{ dateInZone \"15:04 MST\" 0 \"/UTC\" }}|{{ dateInZone \"15:04 MST -07:00\" 0 \"Asia/Kathmandu\" }}|{{ dateInZone \"15:04 MST\" 0 \"US/Pacific\" }}|{{ dateInZone \"15:04 MST\" 0 \"Etc/UTC\" }}",
+    "{{ dateInZone \"2006-01-02 15:04:05 MST -0700\" (toDate \"2006-01-02 15:04\" \"2024-03-10 06:59\") \"America/New_York\" }}|{{ dateInZone \"2006-01-02 15:04:05 MST -0700\" (toDate \"2006-01-02 15:04\" \"2024-03-10 07:00\") \"America/New_York\" }}|{{ dateInZone \"2006-01-02 15:04:05 MST\" (toDate \"2006-01-02 15:04\" \"2024-11-03 05:59\") \"America/New_York\" }}|{{ dateInZone \"2006-01-02 15:04:05 MST\" (toDate \"2006-01-02 15:04\" \"2024-11-03 06:00\") \"America/New_York\" }}",
+    "{{ dateInZone \"2006-01-02 15:04 MST\" (toDate \"2006-01-02\" \"1900-01-01\") \"Asia/Kolkata\" }}|{{ dateInZone \"2006-01-02 15:04 MST\" (toDate \"2006-01-02\" \"2100-07-01\") \"America/New_York\" }}|{{ dateInZone \"2006-01-02 15:04 MST\" (toDate \"2006-01-02\" \"1883-11-18\") \"America/New_York\" }}",
+    "{{ date \"2006-01-02 15:04:05 Mon\" (int64 -62135596801) }}|{{ date \"2006-01-02 15:04:05\" (int64 253402300800) }}|{{ date \"2006-01-02 15:04:05 06\" (int64 -100000000000) }}|{{ date \"2006-01-02 15:04:05 002\" (int64 9223372036854775807) }}|{{ date \"2006-01-02 15:04:05 Mon\" (int64 -9223372036854775808) }}",
+    "{{ htmlDate 0 }}|{{ htmlDate " + T + " }}|{{ htmlDateInZone 0 \"Asia/Tokyo\" }}|{{ htmlDateInZone (int64 1700000000) \"Pacific/Kiritimati\" }}|{{ date \"2006\" (int 5) }}|{{ date \"\" 0 }}|{{ date \"x\" " + T + " }}",
+    "{{ duration \"3600\" }}|{{ duration \"90\" }}|{{ duration \"0\" }}|{{ duration \"-1\" }}|{{ duration 60 }}|{{ duration (int64 5400) }}|{{ duration \"x\" }}|{{ duration \"99999999999\" }}|{{ duration \"9223372036854775807\" }}|{{ duration \"+7\" }}|{{ duration \"1_000\" }}|{{ duration .values.replicas }}|{{ duration \"-99999999999999999999\" }}|{{ duration (int64 9223372036) }}",
+    "{{ durationRound \"2h10m\" }}|{{ durationRound \"-3h\" }}|{{ durationRound \"1.5s\" }}|{{ durationRound \"1s\" }}|{{ durationRound \"61s\" }}|{{ durationRound \"9000h\" }}|{{ durationRound \"26h\" }}|{{ durationRound \"750h\" }}|{{ durationRound \"8761h\" }}|{{ durationRound \"24h\" }}",
+    "{{ durationRound (int64 100000000000) }}|{{ durationRound \"x\" }}|{{ durationRound 5 }}|{{ durationRound .name }}|{{ durationRound .values.ratio }}|{{ durationRound nil }}|{{ durationRound \"-2562047h47m16.854775808s\" }}|{{ durationRound (int64 -9223372036854775808) }}",
+    "{{ dateModify \"1h\" " + T + " }}|{{ dateModify \"-1.5h\" " + T + " }}|{{ dateModify \"x\" " + T + " }}|{{ date_modify \"90m\" " + T + " }}|{{ dateModify \"2h45m30.5s\" " + T + " }}|{{ dateModify \"1us\" " + T + " }}|{{ dateModify \"1µs\" " + T + " }}|{{ dateModify \"1μs\" " + T + " }}|{{ dateModify \"300ms\" " + T + " }}|{{ dateModify \"-1ns\" " + T + " }}",
+    "{{ dateModify \".5h\" " + T + " }}|{{ dateModify \"1.h\" " + T + " }}|{{ dateModify \"+0\" " + T + " }}|{{ dateModify \"1.0000000000000000000001h\" " + T + " }}|{{ dateModify \"2562047h\" " + T + " }}|{{ mustDateModify \"-2562047h\" " + T + " }}|{{ dateModify \"1h\" (dateModify \"1h\" (toDate \"2006 MST\" \"2024 PST\")) }}",
+    "{{ mustDateModify \"x\" " + T + " }}", "{{ mustDateModify \"\" " + T + " }}", "{{ mustDateModify \"1\" " + T + " }}", "{{ mustDateModify \"1d\" " + T + " }}", "{{ mustDateModify \".s\" " + T + " }}",
+    "{{ mustDateModify \"-\" " + T + " }}", "{{ mustDateModify \"9999999999h\" " + T + " }}", "{{ must_date_modify \"1h 2m\" " + T + " }}", "{{ mustDateModify \"9223372036854775808ns\" " + T + " }}",
+    "{{ mustDateModify \"99999999999999999999ns\" " + T + " }}", "{{ mustDateModify \"1é\" " + T + " }}", "{{ mustDateModify \"5124095576030431h\" " + T + " }}", "{{ mustDateModify \"-9223372036854775808ns\" " + T + " }}",
+    "{{ unixEpoch " + T + " }}|{{ unixEpoch (toDate \"2006\" \"x\") }}|{{ unixEpoch (dateModify \"-1ns\" (toDate \"2006\" \"1970\")) }}|{{ unixEpoch (toDate \"2006 -0700\" \"2024 -0700\") }}",
+    "{{ typeOf " + T + " }} {{ kindOf " + T + " }} {{ printf \"%T|%v|%s|%q|%x|%X|%30v|%-30s|\" " + T + " " + T + " " + T + " " + T + " " + T + " " + T + " " + T + " " + T + " }}",
+    "{{ toJson " + T + " }} {{ toJson (list " + T + " (toDate \"2006-01-02T15:04:05.999Z07:00\" \"2024-02-03T04:05:06.5-03:00\")) }} {{ toPrettyJson (dict \"t\" " + T + ") }} {{ toRawJson (toDate \"15:04 MST\" \"10:00 EST\") }}",
+    "{{ toYaml " + T + " }}|{{ toYaml (dict \"t\" " + T + ") }}|{{ list " + T + " 1 }}|{{ dict \"t\" " + T + " }}|{{ toString " + T + " }}|{{ cat " + T + " \"x\" }}|{{ print " + T + " 1 }}|{{ quote " + T + " }}",
+    "{{ eq " + T + " " + T + " }}|{{ eq (toDate \"2006\" \"2024\") (toDate \"2006 Z07\" \"2024 Z\") }}|{{ eq (toDate \"2006 -07\" \"2024 +03\") (toDate \"2006 -07\" \"2024 +03\") }}|{{ eq (toDate \"2006 MST\" \"2024 PST\") (toDate \"2006 MST\" \"2024 PST\") }}|{{ eq (toDate \"2006\" \"x\") (toDate \"2006 Z07\" \"0001 Z\") }}|{{ ne " + T + " (dateModify \"1s\" " + T + ") }}",
+    "{{ empty " + T + " }}|{{ if " + T + " }}t{{ end }}|{{ default \"d\" (toDate \"2006\" \"x\") }}|{{ deepEqual " + T + " " + T + " }}|{{ deepEqual " + T + " (dateModify \"1s\" " + T + ") }}|{{ and " + T + " 1 }}|{{ not " + T + " }}|{{ $t := " + T + " }}{{ $t }}",
+    "{{ dateModify \"1h\" .name }}", "{{ dateModify \"1h\" nil }}", "{{ dateModify \"1h\" .nope }}", "{{ dateModify \"1h\" \"x\" }}", "{{ unixEpoch 3 }}", "{{ dateModify \"1h\" .values.none }}", "{{ unixEpoch true }}",
+    "{{ eq " + T + " 1 }}", "{{ lt " + T + " " + T + " }}", "{{ len " + T + " }}", "{{ index " + T + " 0 }}", "{{ first " + T + " }}", "{{ range " + T + " }}{{ end }}", "{{ " + T + ".Nope }}", "{{ dateInZone \"2006\" 0 3 }}",
+    "{{ toDate \"2006-01-02\" }}", "{{ date \"2006\" }}", "{{ toDate 1 \"2024\" }}",
+    # time.Time's methods without arguments, as text/template calls them for a field.
+    "{{ $t := toDate \"2006-01-02 15:04:05.000 -0700\" \"2024-02-03 04:05:06.789 -0800\" }}{{ $t.Year }} {{ $t.YearDay }} {{ $t.Day }} {{ $t.Hour }} {{ $t.Minute }} {{ $t.Second }} {{ $t.Nanosecond }} {{ $t.Unix }} {{ $t.UnixMilli }} {{ $t.UnixMicro }} {{ $t.UnixNano }} {{ $t.IsZero }} {{ $t.UTC }} {{ $t.Local }} {{ $t.String }}",
+    "{{ (toDate \"2006\" \"x\").IsZero }} {{ (toDate \"2006\" \"x\").UnixNano }} {{ typeOf (toDate \"2006\" \"x\").Unix }} {{ typeOf (toDate \"2006\" \"x\").Year }} {{ eq " + T + ".UTC " + T + " }} {{ eq " + T + ".Local " + T + " }} {{ (dateModify \"-1ns\" (toDate \"2006\" \"1970\")).UnixMilli }}",
+    "{{ (toDate \"2006\" \"2024\").Year 1 }}", "{{ $t := toDate \"2006\" \"2024\" }}{{ $t.Year 1 2 }}", "{{ (toDate \"2006\" \"2024\").wall }}", "{{ (toDate \"2006\" \"2024\").Year.X }}",
+    # Zones by their names, old and new, from 1811 to 2100 (the zones tzdata has since made links, such
+    # as EST and CET, and Morocco's far future, differ between tzdata releases and are left out).
+    *["{{ dateInZone \"2006-01-02 15:04 MST -07:00\" 0 \"%s\" }}|{{ dateInZone \"MST -07:00\" (int64 1704067200) \"%s\" }}|{{ dateInZone \"MST -07:00\" (int64 1719792000) \"%s\" }}|"
+      "{{ dateInZone \"MST -07:00\" (int64 4102444800) \"%s\" }}|{{ dateInZone \"2006 MST -07:00\" (int64 -5000000000) \"%s\" }}" % ((z,) * 5) for z in [
+        "EST5EDT", "CST6CDT", "US/Eastern", "US/Pacific", "GB", "Asia/Calcutta", "Etc/GMT-14", "Etc/GMT+12", "America/Argentina/Buenos_Aires",
+        "Factory", "posix/Europe/Paris", "Europe/Kyiv", "Europe/Kiev", "Asia/Kathmandu", "Australia/Adelaide", "Pacific/Chatham", "America/St_Johns",
+        "Asia/Tehran", "America/Caracas", "Pacific/Apia", "Antarctica/Troll", "Europe/Dublin", "Asia/Shanghai", "Europe/Moscow", "America/Havana",
+        "Etc/UTC", "Zulu", "GMT", "Universal", "Etc/Unknown", "utc", "Europe/Paris ", "America/New_York/"]],
+    "{{ printf \"%#v|%#v|%#v|%#v|%+v|%50v|%-50v|\" (toDate \"2006-01-02 15:04:05.000\" \"2024-02-03 04:05:06.789\") (toDate \"2006 Z07\" \"2024 Z\") (toDate \"2006 -07\" \"2024 -07\") (toDate \"2006 MST\" \"2024 PST\") " + T + " " + T + " " + T + " }}",
+    "{{ printf \"%#v\" (toDate \"2006\" \"-001\") }}|{{ printf \"%#v|%#v\" (dateModify \"-8760h\" (toDate \"2006\" \"0000\")) (dateModify \"0s\" (toDate \"2006 MST\" \"2024 GMT-11\")) }}",
+    "{{ 1 | (toDate \"2006\" \"2024\").Year }}", "{{ (toDate \"2006\" \"2024\").Format \"2006\" }}", "{{ (toDate \"2006\" \"2024\").Month }}",
+]
+
+
 def oracle(binary, spec):
     out = subprocess.run([binary], input=json.dumps(spec).encode(), capture_output=True, check=True).stdout
     return json.loads(out)

@@ -58,6 +58,7 @@ pub(crate) fn type_kind(value: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::List(..) => "slice",
         Value::Map(..) => "map",
+        Value::Time(_) => "struct",
     }
 }
 

@@ -509,7 +509,7 @@ impl<'a> Exec<'a> {
                 None => break,
             };
             // A method's result is the value itself; a map's entry is an interface.
-            let wrapped = !matches!(receiver.value, Value::Version(..));
+            let wrapped = !matches!(receiver.value, Value::Version(..) | Value::Time(_));
             let value = self.eval_field(&receiver, ident, this)?;
             receiver = Dot { value, wrapped };
         }
@@ -547,6 +547,10 @@ impl<'a> Exec<'a> {
                 };
                 self.version_method(version.clone(), *kind, typ, name, call)
             }
+            Value::Time(t) => match super::sprig_time::method(t, name, call.given()) {
+                Some(result) => result.or_else(|message| self.error(message)),
+                None => self.error(format!("can't evaluate field {name} in type time.Time")),
+            },
             other => {
                 let typ = if receiver.wrapped {
                     "interface {}"
@@ -866,7 +870,7 @@ impl<'a> Exec<'a> {
                 Param::Int => self.error(format!("expected integer; found {arg}")),
                 Param::Float => self.error(format!("expected float; found {arg}")),
                 Param::Str => self.error(format!("expected string; found {arg}")),
-                Param::Map | Param::Version => self.error(format!(
+                Param::Map | Param::Version | Param::Time => self.error(format!(
                     "can't handle {arg} for arg of type {}",
                     param.go_type()
                 )),
@@ -883,7 +887,7 @@ impl<'a> Exec<'a> {
                 Param::Any | Param::Value => self.ideal_constant(number),
                 Param::Str => self.error(format!("expected string; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
-                Param::Map | Param::Version => self.error(format!(
+                Param::Map | Param::Version | Param::Time => self.error(format!(
                     "can't handle {arg} for arg of type {}",
                     param.go_type()
                 )),
@@ -893,7 +897,7 @@ impl<'a> Exec<'a> {
                 Param::Int => self.error(format!("expected integer; found {arg}")),
                 Param::Float => self.error(format!("expected float; found {arg}")),
                 Param::Bool => self.error(format!("expected bool; found {arg}")),
-                Param::Map | Param::Version => self.error(format!(
+                Param::Map | Param::Version | Param::Time => self.error(format!(
                     "can't handle {arg} for arg of type {}",
                     param.go_type()
                 )),
@@ -922,6 +926,7 @@ impl<'a> Exec<'a> {
             | (Value::Bool(_), Param::Bool)
             | (Value::Map(_, super::value::Elem::Any), Param::Map)
             | (Value::Version(_, VersionKind::Pointer), Param::Version) => Ok(value),
+            (Value::Time(_), Param::Time) => Ok(value),
             _ => {
                 let _ = wrapped;
                 self.error(format!(

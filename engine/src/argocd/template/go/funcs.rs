@@ -19,6 +19,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         .or_else(|| super::sprig_paths::lookup(name))
         .or_else(|| super::sprig_text::lookup(name))
         .or_else(|| super::sprig_semver::lookup(name))
+        .or_else(|| super::sprig_time::lookup(name))
         .or_else(|| super::argo::lookup(name))
         .or_else(|| builtin(name))
 }
@@ -541,6 +542,8 @@ fn eq(args: &[Value]) -> Result<bool, String> {
                 (Value::Int(a, _), Value::Int(b, _)) => a == b,
                 (Value::Float(a), Value::Float(b)) => a == b,
                 (Value::String(a), Value::String(b)) => a == b,
+                // Go's == on two structs: the instant and the location's pointer.
+                (Value::Time(a), Value::Time(b)) => a.same(b),
                 (Value::Missing, Value::Missing) => true,
                 (Value::Missing, _) | (_, Value::Missing) => false,
                 // Pointers are equal when they are one; two structs when their fields are.

@@ -165,6 +165,13 @@ fn format_any(arg: &Value, verb: char, spec: Spec, nested: bool) -> String {
         Value::Int(i, _) => format_int(*i, verb, spec),
         Value::Float(f) => format_float(*f, verb, spec),
         Value::String(s) => format_string(s, verb, spec),
+        // fmt calls a Stringer's String for the string verbs. Other verbs print the struct's
+        // fields, whose location is a pointer (an address differing between runs); fedrender
+        // marks those as a wrong verb.
+        Value::Time(t) if verb == 'v' && spec.sharp => Some(pad(&t.go_string(), spec, false)),
+        Value::Time(t) => matches!(verb, 'v' | 's' | 'q' | 'x' | 'X')
+            .then(|| format_string(&t.string(), verb, spec))
+            .flatten(),
         // fmt formats a Stringer's `String()` for the string verbs; for the others it prints
         // the struct field by field (`&{1 2 3 %!d(string=) …}` behind a pointer).
         Value::Version(version, kind) => match verb {

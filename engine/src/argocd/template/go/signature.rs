@@ -19,6 +19,8 @@ pub(crate) enum Param {
     Map,
     /// `*semver.Version`, what a version's comparing methods take.
     Version,
+    /// `time.Time`, a struct: only a value of that type is given to it.
+    Time,
 }
 
 impl Param {
@@ -32,6 +34,7 @@ impl Param {
             Param::Bool => "bool",
             Param::Map => "map[string]interface {}",
             Param::Version => "*semver.Version",
+            Param::Time => "time.Time",
         }
     }
 }

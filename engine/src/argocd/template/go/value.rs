@@ -7,6 +7,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::go_time::GoTime;
+
 /// The element type of a list or map: `interface{}` or `string`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Elem {
@@ -50,6 +52,8 @@ pub(crate) enum Value {
     Map(MapRef, Elem),
     /// A Masterminds/semver version; a pointer's identity is its `Rc`'s.
     Version(Rc<super::semver::Version>, VersionKind),
+    /// A `time.Time`, what sprig's date functions return.
+    Time(Rc<GoTime>),
 }
 
 impl Value {
@@ -122,6 +126,9 @@ impl Value {
                     .map(|(k, v)| (k.clone(), v.to_json()))
                     .collect(),
             ),
+            // `Time.MarshalJSON`. Go fails on a year past 9999 (or before 0); such a time
+            // takes 28 chained `dateModify` of the longest duration and is written anyway.
+            Value::Time(t) => serde_json::Value::String(t.rfc3339_nano()),
         }
     }
 
@@ -144,6 +151,7 @@ impl Value {
             Value::Map(_, Elem::Any) => "map[string]interface {}",
             Value::Map(_, Elem::String) => "map[string]string",
             Value::Map(_, Elem::Int) => "map[string]int",
+            Value::Time(_) => "time.Time",
         }
     }
 
@@ -163,6 +171,8 @@ impl Value {
             Value::Map(map, _) => !map.borrow().is_empty(),
             // A non-nil pointer, or a struct, which is never false.
             Value::Version(..) => true,
+            // A struct is always true.
+            Value::Time(_) => true,
         }
     }
 
@@ -206,6 +216,7 @@ impl Value {
                     && a.iter()
                         .all(|(k, v)| b.get(k).is_some_and(|w| v.deep_equal(w)))
             }
+            (Value::Time(a), Value::Time(b)) => a.deep_equal(b),
             _ => false,
         }
     }
@@ -251,6 +262,8 @@ fn write_v(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
+        // fmt prints a Stringer by its String method.
+        Value::Time(t) => out.push_str(&t.string()),
     }
 }
 
